@@ -1,0 +1,410 @@
+"""The `tally` command line: parse, call the store's API, render. Nothing else lives here.
+
+Heavy imports (rich, duckdb) happen inside the commands that need them, so recording a move
+costs little more than starting Python and typer.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, List, Optional, TypeVar
+
+import typer
+
+EXIT_OK, EXIT_RULE, EXIT_USAGE, EXIT_DAMAGED, EXIT_INTERNAL = 0, 1, 2, 3, 4
+
+app = typer.Typer(
+    name="tally",
+    help="Record tabletop card games move by move, referee disputes, replay and query them.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout instead of text.")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(code: int, message: str) -> typer.Exit:
+    sys.stderr.write(f"tally: {message}\n")
+    return typer.Exit(code)
+
+
+def emit(document: Any) -> None:
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, sort_keys=False) + "\n")
+
+
+def handled(command: F) -> F:
+    """Turn the store's exceptions into one line on stderr and the documented exit code."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from tally.store import log as logfile
+        from tally.store.record import IllegalLog, UsageError
+
+        try:
+            return command(*args, **kwargs)
+        except typer.Exit:
+            raise
+        except IllegalLog as error:
+            if kwargs.get("as_json"):
+                emit({"ok": False, "seq": error.seq, "rule": error.ruling.rule, "message": error.ruling.message})
+            raise fail(EXIT_RULE, str(error)) from None
+        except logfile.LogError as error:
+            if kwargs.get("as_json"):
+                emit({"ok": False, "error": "damaged", "line": error.line, "message": error.message})
+            raise fail(EXIT_DAMAGED, str(error)) from None
+        except (UsageError, FileExistsError) as error:
+            raise fail(EXIT_USAGE, str(error)) from None
+        except OSError as error:
+            raise fail(EXIT_DAMAGED, f"{getattr(error, 'filename', '') or ''}: {error.strerror or error}") from None
+        except Exception as error:  # a bug in tally: still one line, never a traceback
+            raise fail(EXIT_INTERNAL, f"internal error ({type(error).__name__}: {error}); please report it") from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _options(values: Optional[List[str]]) -> dict[str, str]:
+    options = {}
+    for item in values or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise fail(EXIT_USAGE, f"--option {item!r}: expected KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def _outcome_json(result: Any) -> dict[str, Any]:
+    return {
+        "accepted": result.accepted,
+        "move": result.text,
+        "verdict": _verdict(result),
+        "events": [{"seq": e.seq, "type": type(e).__struct_config__.tag} for e in result.events] if result.accepted else [],
+        "rulings": [{"rule": r.rule, "verdict": r.verdict, "message": r.message} for r in result.rulings],
+        "notation_error": result.notation.render() if result.notation else None,
+        "fingerprint": result.fingerprint,
+        "to_act": result.to_act[0],
+        "expected": result.to_act[1],
+    }
+
+
+def _verdict(result: Any) -> str:
+    if result.notation is not None:
+        return "unreadable"
+    if not result.accepted:
+        return "illegal"
+    return "unverifiable" if any(r.verdict == "unverifiable" for r in result.rulings) else "legal"
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@app.command("games")
+@handled
+def games_command(as_json: bool = JsonOption) -> None:
+    """List the games tally knows, with their player counts, modes and variant options."""
+    from tally.core import registry
+
+    documents = []
+    for name in registry.names():
+        spec = registry.get(name)
+        documents.append(
+            {
+                "name": spec.name,
+                "title": spec.title,
+                "rules": spec.rules_version,
+                "players": [spec.min_seats, spec.max_seats],
+                "modes": list(spec.modes),
+                "options": [
+                    {"key": o.key, "default": o.default, "choices": list(o.choices), "help": o.help}
+                    for o in spec.options
+                ],
+            }
+        )
+    if as_json:
+        emit({"games": documents})
+        return
+    for doc in documents:
+        print(f"{doc['name']}  {doc['title']}, {doc['players'][0]}-{doc['players'][1]} players, rules {doc['rules']}, modes: {', '.join(doc['modes'])}")
+        for o in doc["options"]:
+            choices = "|".join(o["choices"]) if o["choices"] else "integer"
+            print(f"  --option {o['key']}={choices}  (default {o['default']}): {o['help']}")
+
+
+@app.command("new")
+@handled
+def new_command(
+    game: str = typer.Argument(..., help="Game name (see `tally games`)."),
+    log: Path = typer.Argument(..., help="Log file to create; never overwritten."),
+    player: List[str] = typer.Option(..., "--player", "-p", help="A player, in turn order (repeat)."),
+    option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Variant option KEY=VALUE (repeat)."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="table (default: the recorder reveals the setup) or open (tally deals)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Deal the setup with this seed (open mode)."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Start a new game log."""
+    from tally.store import record
+
+    result = record.new_game(log, game, player, _options(option), mode, seed)
+    if as_json:
+        emit({"log": str(log), "game": game, "mode": result.events[0].mode, "events": len(result.events),
+              "fingerprint": result.fingerprint, "to_act": result.to_act[0], "expected": result.to_act[1]})
+        return
+    print(f"started {game} ({result.events[0].mode} mode) in {log} for {', '.join(player)}")
+    print(f"next: {result.to_act[1]}")
+
+
+@app.command("move")
+@handled
+def move_command(
+    log: Path = typer.Argument(..., help="The game log."),
+    move: str = typer.Argument(..., help="The move in the game's notation, e.g. \"take r g b\" or \"ben: buy 1k0-w1b1g1r1\"."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Append a move only if it is legal; otherwise print the ruling and append nothing."""
+    from tally.store import record
+
+    result = record.move(log, move)
+    _report_move(result, as_json, recorded=True)
+
+
+def _report_move(result: Any, as_json: bool, recorded: bool) -> None:
+    if as_json:
+        emit(_outcome_json(result))
+    if result.notation is not None:
+        raise fail(EXIT_USAGE, result.notation.render())
+    if not result.accepted:
+        raise fail(EXIT_RULE, "; ".join(result.messages))
+    if as_json:
+        return
+    for ruling in result.rulings:
+        if ruling.verdict == "unverifiable":
+            print(f"unverifiable: {ruling.render()}")
+        elif not recorded:
+            print(f"legal: {ruling.render()}")
+    if recorded:
+        for event, text in zip(result.events, result.lines):
+            print(f"#{event.seq} recorded: {text}")
+    print(f"next: {result.to_act[1]}")
+
+
+@app.command("rule")
+@handled
+def rule_command(
+    log: Path = typer.Argument(..., help="The game log."),
+    move: str = typer.Argument(..., help="The disputed move in the game's notation."),
+    at: Optional[int] = typer.Option(None, "--at", help="Judge it after event SEQ instead of now."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Answer a dispute: is this move legal now (or at --at SEQ), and which rule decides? Records nothing."""
+    from tally.store import record
+
+    result = record.rule(log, move, at)
+    _report_move(result, as_json, recorded=False)
+
+
+@app.command("moves")
+@handled
+def moves_command(
+    log: Path = typer.Argument(..., help="The game log."),
+    at: Optional[int] = typer.Option(None, "--at", help="List the legal moves after event SEQ."),
+    as_json: bool = JsonOption,
+) -> None:
+    """List the legal moves now, in a fixed order."""
+    from tally.store import record
+
+    pos = record.position(log, at)
+    spec = pos.spec
+    moves = [spec.format(m) for m in spec.legal_moves(pos.table.state)]
+    who, what = spec.to_act(pos.table.state)
+    if as_json:
+        emit({"seq": pos.seq, "to_act": who, "expected": what, "moves": moves})
+        return
+    print(f"after #{pos.seq}: {what}")
+    for i, text in enumerate(moves, 1):
+        print(f"{i:3d}. {text}")
+    if not moves:
+        print("  (no legal moves)")
+
+
+@app.command("state")
+@handled
+def state_command(
+    log: Path = typer.Argument(..., help="The game log."),
+    at: Optional[int] = typer.Option(None, "--at", help="Show the table after event SEQ."),
+    as_player: Optional[str] = typer.Option(None, "--as", help="Show only what this player may see."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Show the table: supply, cards, nobles, players (with --as, hiding what that player cannot see)."""
+    from tally.store import record
+
+    pos = record.position(log, at)
+    seats = pos.log.started.seats
+    if as_player is not None and as_player not in seats:
+        raise fail(EXIT_USAGE, f"--as {as_player!r}: no such player (players: {', '.join(seats)})")
+    view = pos.spec.view(pos.table.state, as_player)
+    view["seq"] = pos.seq
+    if as_json:
+        emit(view)
+        return
+    from .render import print_view
+
+    print_view(view)
+
+
+@app.command("replay")
+@handled
+def replay_command(
+    log: Optional[Path] = typer.Argument(None, help="The game log (or use --db with a game id)."),
+    to: Optional[int] = typer.Option(None, "--to", help="Stop after event SEQ."),
+    db: Optional[Path] = typer.Option(None, "--db", help="Replay a game from the history library instead of a file."),
+    game_id: Optional[str] = typer.Option(None, "--game", help="With --db: the game id to replay."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Step through a game event by event, then show the table and the result."""
+    from tally.store import record
+
+    if db is not None:
+        from tally.store import library
+
+        if not game_id:
+            raise fail(EXIT_USAGE, "--db needs --game GAME_ID")
+        pos, frames = library.replay(db, game_id, to)
+    elif log is None:
+        raise fail(EXIT_USAGE, "give a LOG file, or --db DB --game GAME_ID")
+    else:
+        pos, frames = record.replay(log, to)
+    spec = pos.spec
+    state = pos.table.state
+    result = spec.outcome(state)
+    if as_json:
+        emit(
+            {
+                "seq": pos.seq,
+                "steps": [
+                    {"seq": f.seq, "type": f.type, "text": f.text, "to_act": spec.to_act(f.state)[0], "voided": f.voided}
+                    for f in frames
+                ],
+                "state": spec.view(state, None),
+                "outcome": {"scores": result.scores, "winners": result.winners, "reason": result.reason} if result else None,
+            }
+        )
+        return
+    from .render import print_replay
+
+    print_replay(spec, frames, state, result)
+
+
+@app.command("check")
+@handled
+def check_command(
+    log: Path = typer.Argument(..., help="The game log."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Judge a whole log: integrity (lines, seq, hash chain), then every event. Prints the fingerprint."""
+    from tally.store import record
+
+    report = record.check(log)
+    if as_json:
+        emit({"ok": report.ok, "game": report.game, "events": report.events, "fingerprint": report.fingerprint,
+              "seq": report.seq, "rule": report.rule, "message": report.message,
+              "warnings": report.warnings, "outcome": report.outcome})
+    if not report.ok:
+        raise fail(EXIT_RULE, f"{log}:{report.seq}: {report.message} [{report.rule}]")
+    if as_json:
+        return
+    for warning in report.warnings:
+        print(f"#{warning['seq']} unverifiable: {warning['message']} [{warning['rule']}]")
+    ended = f"; {report.outcome['reason']}" if report.outcome else "; not finished"
+    print(f"ok: {report.events} events, all legal{ended}")
+    print(f"fingerprint {report.fingerprint}")
+
+
+@app.command("undo")
+@handled
+def undo_command(
+    log: Path = typer.Argument(..., help="The game log."),
+    reason: str = typer.Option(..., "--reason", help="Why the last event is voided (kept in the log)."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Void the last effective event. The log stays append-only: a `voided` event is added."""
+    from tally.store import record
+
+    result = record.undo(log, reason)
+    if as_json:
+        emit(_outcome_json(result))
+    if not result.accepted:
+        raise fail(EXIT_RULE, "; ".join(result.messages))
+    if not as_json:
+        print(f"#{result.events[0].seq} recorded: void #{result.events[0].target} ({reason})")
+        print(f"next: {result.to_act[1]}")
+
+
+@app.command("note")
+@handled
+def note_command(
+    log: Path = typer.Argument(..., help="The game log."),
+    text: str = typer.Argument(..., help="The remark to keep in the record."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Add a free note to the log; it changes nothing in the game."""
+    from tally.store import record
+
+    result = record.note(log, text)
+    if as_json:
+        emit({"seq": result.events[0].seq, "fingerprint": result.fingerprint})
+        return
+    print(f"#{result.events[0].seq} noted")
+
+
+@app.command("repair")
+@handled
+def repair_command(
+    log: Path = typer.Argument(..., help="The game log with a torn last line."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Recover from a crash mid-write: move the torn last line to LOG.torn-N and keep the intact lines."""
+    from tally.store import log as logfile
+
+    side, size = logfile.repair(log)
+    if as_json:
+        emit({"log": str(log), "torn_bytes": size, "saved_to": str(side)})
+        return
+    print(f"moved {size} torn bytes to {side}; {log} now ends at its last complete line")
+
+
+@app.command("simulate")
+@handled
+def simulate_command(
+    game: str = typer.Argument(..., help="Game name."),
+    games: int = typer.Option(..., "--games", help="How many games to play."),
+    seed: int = typer.Option(..., "--seed", help="Seed of the run; game i is reproducible from (seed, i)."),
+    out: Path = typer.Option(..., "--out", help="Folder for the logs."),
+    players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: random per game)."),
+    option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Variant option KEY=VALUE (repeat)."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Play random legal games (uniform over the legal moves) to the end and write each as a log."""
+    from tally.store.simulate import simulate
+
+    summary = simulate(game, games, seed, out, players, _options(option))
+    if as_json:
+        emit({"game": summary.game, "games": summary.games, "events": summary.events, "moves": summary.moves,
+              "finished": summary.finished, "wins_by_seat": summary.wins_by_seat, "out": str(out)})
+        return
+    print(f"{summary.games} {summary.game} games, {summary.moves} moves, {summary.finished} finished, in {out}")
+    print("wins by seat: " + ", ".join(f"{k} {v}" for k, v in summary.wins_by_seat.items()))
+
+
+def main() -> None:
+    """Console entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.stderr.write("tally: interrupted\n")
+        sys.exit(130)

@@ -1,0 +1,145 @@
+"""Folding a game's events into its state: step = check then apply, with undo as a stack.
+
+`Table` is the running fold of one log. It knows the shared events (`voided`, `noted`) and
+delegates every game event to the game's spec. A `voided` event may only void the last
+effective game event, so the fold stays linear: voiding pops the state that event produced.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import msgspec
+
+from .model import Event, GameSpec, GameStarted, Noted, Ruling, Voided, illegal, legal
+
+
+class Step(msgspec.Struct, frozen=True):
+    """One event judged against the state before it."""
+
+    event: Event
+    rulings: list[Ruling]
+
+    @property
+    def is_legal(self) -> bool:
+        return not any(r.verdict == "illegal" for r in self.rulings)
+
+
+class Table:
+    """The fold of one game's log so far. Mutable as an accumulator; every state in it is frozen."""
+
+    __slots__ = ("spec", "started", "state", "_undo", "last_seq")
+
+    def __init__(self, spec: GameSpec, started: GameStarted):
+        self.spec = spec
+        self.started = started
+        self.state: Any = spec.start(started)
+        self._undo: list[tuple[int, Any]] = []  # (seq of a game event, state before it)
+        self.last_seq = started.seq
+
+    def check(self, event: Event) -> list[Ruling]:
+        """Rulings that forbid `event` now (empty when it is legal), plus unverifiable notes."""
+        if isinstance(event, Voided):
+            return self._check_void(event)
+        if isinstance(event, Noted):
+            return []
+        if isinstance(event, GameStarted):
+            return [illegal("core.log.one-start", "a game starts once: game_started may only be the first event")]
+        return self.spec.check(self.state, event)
+
+    def permit(self, event: Event) -> Ruling:
+        """The ruling that allows a legal event (which rule permits it)."""
+        if isinstance(event, Voided):
+            return legal("core.void.last", f"event #{event.target} is voided: {event.reason}", target=event.target)
+        if isinstance(event, Noted):
+            return legal("core.note", "a note changes nothing")
+        return self.spec.permit(self.state, event)
+
+    def apply(self, event: Event) -> None:
+        """Trusting apply: the caller has checked the event (or is replaying a judged log)."""
+        if isinstance(event, Voided):
+            self.state = self._undo.pop()[1]
+        elif not isinstance(event, Noted):
+            self._undo.append((event.seq, self.state))
+            self.state = self.spec.apply(self.state, event)
+        self.last_seq = event.seq
+
+    def step(self, event: Event) -> Step:
+        """Check, then apply only if nothing forbids it: a rejected step leaves the state unchanged."""
+        rulings = self.check(event)
+        result = Step(event, rulings)
+        if result.is_legal:
+            self.apply(event)
+        return result
+
+    @classmethod
+    def resume(cls, spec: GameSpec, started: GameStarted, state: Any, last_seq: int) -> "Table":
+        """A fold restored from a cached state: it can judge and apply, but holds no undo history."""
+        table = cls.__new__(cls)
+        table.spec, table.started, table.state, table._undo, table.last_seq = spec, started, state, [], last_seq
+        return table
+
+    def snapshot(self) -> tuple[Any, int, int]:
+        return self.state, self.last_seq, len(self._undo)
+
+    def restore(self, snapshot: tuple[Any, int, int]) -> None:
+        """Go back to a snapshot: tentative events (a question, not a record) leave no trace."""
+        self.state, self.last_seq, depth = snapshot
+        del self._undo[depth:]
+
+    @property
+    def last_effective_seq(self) -> int | None:
+        return self._undo[-1][0] if self._undo else None
+
+    def _check_void(self, event: Voided) -> list[Ruling]:
+        last = self.last_effective_seq
+        if last is None:
+            return [illegal("core.void.nothing", "nothing to void: no game event has happened yet")]
+        if event.target != last:
+            return [
+                illegal(
+                    "core.void.last-only",
+                    f"only the last effective event (#{last}) can be voided, not #{event.target}; "
+                    "void back to it one event at a time",
+                    target=event.target,
+                    last=last,
+                )
+            ]
+        if not event.reason.strip():
+            return [illegal("core.void.reason", "a void needs a reason")]
+        return []
+
+
+def fold(spec: GameSpec, events: Iterable[Event]) -> Table:
+    """Fold a judged sequence of events (the first is game_started) without re-checking them."""
+    iterator = iter(events)
+    table = Table(spec, next(iterator))  # type: ignore[arg-type]
+    for event in iterator:
+        table.apply(event)
+    return table
+
+
+class Judgement(msgspec.Struct):
+    """The verdict on a whole log: ok, how far it got, and the first ruling that forbids an event."""
+
+    ok: bool
+    events: int
+    failed_seq: int | None = None
+    rulings: list[Ruling] = []
+    warnings: list[tuple[int, Ruling]] = []
+
+
+def judge(spec: GameSpec, events: list[Event]) -> tuple[Judgement, Table]:
+    """Check every event in order against the fold before it; stop at the first illegal one."""
+    table = Table(spec, events[0])  # type: ignore[arg-type]
+    warnings: list[tuple[int, Ruling]] = []
+    check = table.check
+    apply = table.apply
+    for event in events[1:]:
+        rulings = check(event)
+        if rulings:
+            if any(r.verdict == "illegal" for r in rulings):
+                return Judgement(False, len(events), event.seq, rulings, warnings), table
+            warnings.extend((event.seq, r) for r in rulings)
+        apply(event)
+    return Judgement(True, len(events), None, [], warnings), table

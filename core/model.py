@@ -1,0 +1,190 @@
+"""The shared vocabulary of every game: events, rulings, options, and the game contract.
+
+Pure: no I/O, clock or randomness. Events are facts in the past tense; the envelope
+fields (seq, at, prev) live on every event so that one typed decode of a log line
+yields the whole record. Reducers never read the envelope.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar, Literal
+
+import msgspec
+
+Verdict = Literal["legal", "illegal", "unverifiable"]
+Mode = Literal["open", "table"]
+
+
+class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
+    """Base of every event. `seq`, `at` and `prev` are the log envelope (docs/format.md)."""
+
+    seq: int = 0
+    at: str = ""
+    prev: str | None = None
+
+
+class GameStarted(Event, tag="game_started", frozen=True):
+    game: str = ""
+    rules: str = ""
+    seats: list[str] = []
+    mode: Mode = "open"
+    options: dict[str, str] = {}
+    manifest: str = ""
+
+
+class Voided(Event, tag="voided", frozen=True):
+    """The event at `target` did not happen (an undo). Only the last effective event may be voided."""
+
+    target: int = 0
+    reason: str = ""
+
+
+class Noted(Event, tag="noted", frozen=True):
+    """A free remark for the record; it changes nothing."""
+
+    text: str = ""
+    player: str | None = None
+
+
+SHARED_EVENTS: tuple[type[Event], ...] = (GameStarted, Voided, Noted)
+
+
+class Ruling(msgspec.Struct, frozen=True):
+    """A judgement on one event: which rule, what verdict, what happened, and the facts behind it."""
+
+    rule: str
+    verdict: Verdict
+    message: str
+    facts: dict[str, Any] = {}
+
+    def render(self) -> str:
+        return f"{self.message} [{self.rule}]"
+
+
+def illegal(rule: str, message: str, **facts: Any) -> Ruling:
+    return Ruling(rule, "illegal", message, facts)
+
+
+def legal(rule: str, message: str, **facts: Any) -> Ruling:
+    return Ruling(rule, "legal", message, facts)
+
+
+def unverifiable(rule: str, message: str, **facts: Any) -> Ruling:
+    return Ruling(rule, "unverifiable", message, facts)
+
+
+class NotationError(msgspec.Struct, frozen=True):
+    """Text that is not a move in the game's notation; `expected` lists what would have been valid."""
+
+    text: str
+    message: str
+    expected: list[str] = []
+
+    def render(self) -> str:
+        hint = ""
+        if self.expected:
+            shown = self.expected[:12]
+            more = f" (and {len(self.expected) - len(shown)} more)" if len(self.expected) > len(shown) else ""
+            hint = "; expected one of: " + ", ".join(shown) + more
+        return f"cannot read {self.text!r}: {self.message}{hint}"
+
+
+class Option(msgspec.Struct, frozen=True):
+    """A named variant option: a rule-text ambiguity or a house rule, with its documented default."""
+
+    key: str
+    default: str
+    choices: tuple[str, ...] = ()  # empty: any integer within bounds
+    minimum: int | None = None
+    maximum: int | None = None
+    help: str = ""
+
+    def check(self, value: str) -> str | None:
+        """None when `value` is acceptable, else what was expected."""
+        if self.choices:
+            return None if value in self.choices else f"one of {', '.join(self.choices)}"
+        try:
+            number = int(value)
+        except ValueError:
+            return "an integer"
+        if self.minimum is not None and number < self.minimum:
+            return f"an integer >= {self.minimum}"
+        if self.maximum is not None and number > self.maximum:
+            return f"an integer <= {self.maximum}"
+        return None
+
+
+class RuleDoc(msgspec.Struct, frozen=True):
+    """A rule id with its English text, for docs and for checking that every id is documented."""
+
+    id: str
+    text: str
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """How a finished game ended: score per seat, winners (several on a shared victory), and why."""
+
+    scores: dict[str, int]
+    winners: list[str]
+    reason: str
+    details: dict[str, Any] = {}
+
+
+class GameSpec:
+    """The contract every game module fulfils (one instance per game, registered in core.registry).
+
+    `apply` trusts its input like python-chess's `Board.push`; `check` returns the rulings that
+    forbid an event in a fixed guard order (empty when legal); `permit` names the rule that allows it.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    rules_version: ClassVar[str]
+    manifest: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    modes: ClassVar[tuple[str, ...]] = ("open", "table")
+    options: ClassVar[tuple[Option, ...]] = ()
+    events: ClassVar[tuple[type[Event], ...]] = ()
+    state_type: ClassVar[type]
+    rules: ClassVar[tuple[RuleDoc, ...]] = ()
+    # (event type, old version) -> function from the old line's dict to the next version's dict
+    upcasters: ClassVar[dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]]] = {}
+
+    def shuffles(self, started: GameStarted) -> dict[str, list[str]]:
+        """What chance decides at setup in open mode: named piles to shuffle (outside core)."""
+        return {}
+
+    def deal(self, started: GameStarted, shuffled: dict[str, list[str]]) -> list[Event]:
+        """The setup events for piles shuffled by the caller (the outcome of chance, as data)."""
+        return []
+
+    def start(self, started: GameStarted) -> Any: ...
+    def check(self, state: Any, event: Event) -> list[Ruling]: ...
+    def permit(self, state: Any, event: Event) -> Ruling: ...
+    def apply(self, state: Any, event: Event) -> Any: ...
+    def legal_moves(self, state: Any) -> list[Event]: ...
+    def parse(self, state: Any, text: str) -> list[Event] | NotationError: ...
+    def format(self, event: Event) -> str: ...
+    def view(self, state: Any, seat: str | None) -> dict[str, Any]: ...
+    def outcome(self, state: Any) -> Outcome | None: ...
+    def to_act(self, state: Any) -> tuple[str, str]: ...
+    """(who, what): the seat name or "table" that must act next, and a description of the obligation."""
+
+    def check_options(self, options: dict[str, str]) -> list[str]:
+        """Problems with a set of options, each naming the option and what was expected."""
+        known = {opt.key: opt for opt in self.options}
+        problems = []
+        for key, value in options.items():
+            spec = known.get(key)
+            if spec is None:
+                problems.append(f"unknown option {key!r} (known: {', '.join(known) or 'none'})")
+                continue
+            expected = spec.check(value)
+            if expected:
+                problems.append(f"option {key}={value!r}: expected {expected}")
+        return problems
+
+    def resolved_options(self, options: dict[str, str]) -> dict[str, str]:
+        return {opt.key: options.get(opt.key, opt.default) for opt in self.options}
+

@@ -1,0 +1,312 @@
+"""The record service: the Python API that the CLI wraps (new, move, rule, undo, check, position, replay).
+
+Every write goes through `log.Locked`: read and verify the log, fold it, judge the new events
+against the fold, and append only if nothing forbids them. A rejection appends nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from tally.core import registry
+from tally.core.engine import Judgement, Table, judge
+from tally.core.model import Event, GameSpec, GameStarted, NotationError, Noted, Ruling, Voided
+
+from . import cache
+from . import log as logfile
+
+if TYPE_CHECKING:
+    import random
+
+
+class UsageError(Exception):
+    """Bad arguments (exit code 2)."""
+
+
+class IllegalLog(Exception):
+    """The log itself holds an event that a rule forbids (exit code 1): nothing is appended to it."""
+
+    def __init__(self, path: str, seq: int, ruling: Ruling):
+        self.path, self.seq, self.ruling = path, seq, ruling
+        super().__init__(f"{path}:{seq}: the log already holds an illegal event: {ruling.render()}")
+
+
+class Outcome(msgspec.Struct):
+    """What happened to a proposed move: accepted (and appended, unless it was only a question) or not."""
+
+    accepted: bool
+    text: str
+    events: list[Event] = []
+    rulings: list[Ruling] = []
+    notation: NotationError | None = None
+    fingerprint: str | None = None
+    to_act: tuple[str, str] = ("", "")
+    lines: list[str] = []  # each event in notation
+
+    @property
+    def messages(self) -> list[str]:
+        if self.notation is not None:
+            return [self.notation.render()]
+        return [r.render() for r in self.rulings]
+
+
+class Position(msgspec.Struct):
+    """A log folded up to some seq: the table (fold) and the events that built it."""
+
+    log: logfile.Log
+    table: Any
+    seq: int
+
+    @property
+    def spec(self) -> GameSpec:
+        return self.log.spec
+
+
+def start_event(game: str, players: list[str], options: dict[str, str], mode: str) -> tuple[GameSpec, GameStarted]:
+    try:
+        spec = registry.get(game)
+    except registry.UnknownGame as error:
+        raise UsageError(str(error)) from None
+    if not spec.min_seats <= len(players) <= spec.max_seats:
+        raise UsageError(f"{spec.title} needs {spec.min_seats}-{spec.max_seats} players, got {len(players)}")
+    if len(set(players)) != len(players):
+        raise UsageError("player names must be different")
+    bad = [p for p in players if not p or ":" in p or " " in p or p in ("table", "nobody")]
+    if bad:
+        raise UsageError(f"bad player name {bad[0]!r}: names are single words without ':' (and not 'table' or 'nobody')")
+    if mode not in spec.modes:
+        raise UsageError(f"unknown mode {mode!r}; expected one of {', '.join(spec.modes)}")
+    problems = spec.check_options(options)
+    if problems:
+        raise UsageError("; ".join(problems))
+    started = GameStarted(
+        game=spec.name,
+        rules=spec.rules_version,
+        seats=list(players),
+        mode=mode,  # type: ignore[arg-type]
+        options=spec.resolved_options(options),
+        manifest=spec.manifest,
+    )
+    return spec, started
+
+
+def dealt(spec: GameSpec, started: GameStarted, rng: "random.Random") -> list[Event]:
+    """Open mode: shuffle what chance decides (here, outside core) and record the outcome as events."""
+    shuffled = {}
+    for name, pile in spec.shuffles(started).items():
+        pile = list(pile)
+        rng.shuffle(pile)
+        shuffled[name] = pile
+    return spec.deal(started, shuffled)
+
+
+def new_game(
+    path: Path | str,
+    game: str,
+    players: list[str],
+    options: dict[str, str] | None = None,
+    mode: str | None = None,
+    seed: int | None = None,
+) -> Outcome:
+    """Start a log. `table` mode (the default) waits for the setup to be revealed; `open` (or a seed) deals it."""
+    if mode is None:
+        mode = "open" if seed is not None else "table"
+    if mode == "table" and seed is not None:
+        raise UsageError("--seed deals the setup, which needs --mode open (in table mode the recorder reveals it)")
+    spec, started = start_event(game, players, options or {}, mode)
+    events: list[Event] = [started]
+    if mode == "open":
+        import random
+
+        rng = random.Random(seed)  # no seed: the OS picks one, and the deal it produced is what gets recorded
+        events.extend(dealt(spec, started, rng))
+    stamped, fingerprint = logfile.create(path, events)
+    table = Table(spec, stamped[0])
+    for event in stamped[1:]:
+        table.apply(event)
+    return Outcome(True, "new", stamped, [], None, fingerprint, spec.to_act(table.state))
+
+
+def _judged(log: logfile.Log) -> tuple[Judgement, Table]:
+    return judge(log.spec, log.events)
+
+
+def position(path: Path | str, at: int | None = None) -> Position:
+    """The log folded up to `at` (default: the end). Raises LogError or IllegalLog."""
+    log = logfile.read(path)
+    events = log.events
+    if at is not None:
+        if not 1 <= at <= len(events):
+            raise UsageError(f"--at {at}: the log has events 1..{len(events)}")
+        events = events[:at]
+    judgement, table = judge(log.spec, events)
+    if not judgement.ok:
+        raise IllegalLog(log.path, judgement.failed_seq or 0, judgement.rulings[0])
+    return Position(log, table, events[-1].seq)
+
+
+def _propose(spec: GameSpec, table: Table, text: str) -> Outcome:
+    """Parse and judge a move against a fold, without changing it."""
+    parsed = spec.parse(table.state, text)
+    if isinstance(parsed, NotationError):
+        return Outcome(False, text, notation=parsed, to_act=spec.to_act(table.state))
+    rulings: list[Ruling] = []
+    before = table.snapshot()
+    accepted = True
+    for event in parsed:
+        found = table.check(event)
+        if any(r.verdict == "illegal" for r in found):
+            rulings = [r for r in found if r.verdict == "illegal"]
+            accepted = False
+            break
+        rulings.extend(found)
+        rulings.append(table.permit(event))
+        table.apply(msgspec.structs.replace(event, seq=table.last_seq + 1))
+    to_act = spec.to_act(table.state)
+    lines = [describe(spec, e) for e in parsed]
+    table.restore(before)  # judging changes nothing: the caller decides whether to record
+    return Outcome(accepted, text, parsed, rulings, None, None, to_act, lines)
+
+
+def rule(path: Path | str, text: str, at: int | None = None) -> Outcome:
+    """Answer a dispute about `text` at `at` (default: now) without recording anything."""
+    pos = position(path, at)
+    return _propose(pos.spec, pos.table, text)
+
+
+def _open_fold(locked: logfile.Locked) -> tuple[GameSpec, Table, str, int]:
+    """The fold at the log's tail: from the cache when it can be trusted, else by judging the whole log."""
+    cached = cache.load(locked.path, locked.fd, registry.get)
+    if cached is not None:
+        spec, started, state, entry = cached
+        return spec, Table.resume(spec, started, state, entry.last_seq), entry.last_hash, entry.last_line
+    log = locked.read()
+    judgement, table = _judged(log)
+    if not judgement.ok:
+        raise IllegalLog(log.path, judgement.failed_seq or 0, judgement.rulings[0])
+    cache.save(locked.path, locked.fd, log.started, table.last_seq, log.last_hash, log.last_line, table.state)
+    return log.spec, table, log.last_hash, log.last_line
+
+
+def _record(locked: logfile.Locked, table: Table, last_hash: str, events: list[Event]) -> logfile.Appended:
+    appended = locked.append(table.last_seq, last_hash, events)
+    for event in appended.events:
+        table.apply(event)
+    cache.save(locked.path, locked.fd, table.started, table.last_seq, appended.fingerprint, appended.last_line, table.state)
+    return appended
+
+
+def move(path: Path | str, text: str) -> Outcome:
+    """Append the move(s) `text` only if legal; otherwise return the ruling and append nothing."""
+    with logfile.Locked(path) as locked:
+        spec, table, last_hash, _ = _open_fold(locked)
+        result = _propose(spec, table, text)
+        if not result.accepted:
+            return result
+        appended = _record(locked, table, last_hash, result.events)
+    result.events = appended.events
+    result.fingerprint = appended.fingerprint
+    return result
+
+
+def undo(path: Path | str, reason: str) -> Outcome:
+    """Void the last effective event (append-only: the voided line stays in the log)."""
+    if not reason.strip():
+        raise UsageError("--reason must say why the event is voided")
+    with logfile.Locked(path) as locked:
+        log = locked.read()
+        judgement, table = _judged(log)
+        if not judgement.ok:
+            raise IllegalLog(log.path, judgement.failed_seq or 0, judgement.rulings[0])
+        target = table.last_effective_seq
+        void = Voided(target=target or 0, reason=reason)
+        rulings = table.check(void)
+        if rulings:
+            return Outcome(False, "undo", [void], rulings, to_act=log.spec.to_act(table.state))
+        permit = table.permit(void)
+        appended = _record(locked, table, log.last_hash, [void])
+    return Outcome(True, "undo", appended.events, [permit], None, appended.fingerprint, log.spec.to_act(table.state))
+
+
+class Report(msgspec.Struct):
+    """`tally check`: integrity, then every event judged."""
+
+    ok: bool
+    events: int
+    fingerprint: str
+    game: str
+    seq: int | None = None
+    rule: str | None = None
+    message: str | None = None
+    warnings: list[dict[str, Any]] = []
+    outcome: dict[str, Any] | None = None
+
+
+def check(path: Path | str) -> Report:
+    log = logfile.read(path)
+    judgement, table = _judged(log)
+    warnings = [{"seq": seq, "rule": r.rule, "message": r.message} for seq, r in judgement.warnings]
+    if not judgement.ok:
+        first = judgement.rulings[0]
+        return Report(False, len(log.events), log.fingerprint, log.spec.name, judgement.failed_seq, first.rule, first.message, warnings)
+    result = log.spec.outcome(table.state)
+    return Report(True, len(log.events), log.fingerprint, log.spec.name, warnings=warnings,
+                  outcome=msgspec.to_builtins(result) if result else None)
+
+
+class Frame(msgspec.Struct):
+    """One step of a replay: the event, who did it, what it said in notation, and the state after."""
+
+    seq: int
+    type: str
+    text: str
+    state: Any
+    voided: bool = False
+
+
+def replay(path: Path | str, to: int | None = None) -> tuple[Position, list[Frame]]:
+    """Every event up to `to` with the state after it. A log with an illegal event raises IllegalLog."""
+    log = logfile.read(path)
+    events = log.events if to is None else log.events[:to]
+    if to is not None and not 1 <= to <= len(log.events):
+        raise UsageError(f"--to {to}: the log has events 1..{len(log.events)}")
+    spec = log.spec
+    table = Table(spec, events[0])  # type: ignore[arg-type]
+    frames = [Frame(1, "game_started", describe_start(events[0]), table.state)]  # type: ignore[arg-type]
+    voided = {e.target for e in events if isinstance(e, Voided)}
+    for event in events[1:]:
+        rulings = table.check(event)
+        bad = [r for r in rulings if r.verdict == "illegal"]
+        if bad:
+            raise IllegalLog(log.path, event.seq, bad[0])
+        table.apply(event)
+        frames.append(Frame(event.seq, type(event).__struct_config__.tag, describe(spec, event), table.state, event.seq in voided))  # type: ignore[attr-defined]
+    return Position(log, table, events[-1].seq), frames
+
+
+def describe_start(started: GameStarted) -> str:
+    options = " ".join(f"{k}={v}" for k, v in started.options.items())
+    return f"{started.game} ({started.mode} mode, rules {started.rules}) for {', '.join(started.seats)}; {options}"
+
+
+def describe(spec: GameSpec, event: Event) -> str:
+    if isinstance(event, Voided):
+        return f"void #{event.target}: {event.reason}"
+    tag = type(event).__struct_config__.tag  # type: ignore[attr-defined]
+    if tag == "noted":
+        return f"note: {event.text}"  # type: ignore[attr-defined]
+    return spec.format(event)
+
+
+def note(path: Path | str, text: str, player: str | None = None) -> Outcome:
+    from tally.core.model import Noted
+
+    with logfile.Locked(path) as locked:
+        spec, table, last_hash, _ = _open_fold(locked)
+        if player is not None and player not in table.started.seats:
+            raise UsageError(f"no player {player!r} in this game (players: {', '.join(table.started.seats)})")
+        appended = _record(locked, table, last_hash, [Noted(text=text, player=player)])
+    return Outcome(True, "note", appended.events, [], None, appended.fingerprint)
