@@ -260,10 +260,9 @@ def state_command(
 @app.command("replay")
 @handled
 def replay_command(
-    log: Optional[Path] = typer.Argument(None, help="The game log (or use --db with a game id)."),
+    log: str = typer.Argument(..., help="The game log; with --db, a game id in the history library."),
     to: Optional[int] = typer.Option(None, "--to", help="Stop after event SEQ."),
-    db: Optional[Path] = typer.Option(None, "--db", help="Replay a game from the history library instead of a file."),
-    game_id: Optional[str] = typer.Option(None, "--game", help="With --db: the game id to replay."),
+    db: Optional[Path] = typer.Option(None, "--db", help="Replay the game with id LOG from this history library."),
     as_json: bool = JsonOption,
 ) -> None:
     """Step through a game event by event, then show the table and the result."""
@@ -272,11 +271,7 @@ def replay_command(
     if db is not None:
         from tally.store import library
 
-        if not game_id:
-            raise fail(EXIT_USAGE, "--db needs --game GAME_ID")
-        pos, frames = library.replay(db, game_id, to)
-    elif log is None:
-        raise fail(EXIT_USAGE, "give a LOG file, or --db DB --game GAME_ID")
+        pos, frames = library.replay(db, log, to)
     else:
         pos, frames = record.replay(log, to)
     spec = pos.spec
@@ -387,12 +382,13 @@ def simulate_command(
     out: Path = typer.Option(..., "--out", help="Folder for the logs."),
     players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: random per game)."),
     option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Variant option KEY=VALUE (repeat)."),
+    mode: str = typer.Option("open", "--mode", help="open: every card named; table: recorded as a table sees it (reveals, unknown blind reserves)."),
     as_json: bool = JsonOption,
 ) -> None:
     """Play random legal games (uniform over the legal moves) to the end and write each as a log."""
     from tally.store.simulate import simulate
 
-    summary = simulate(game, games, seed, out, players, _options(option))
+    summary = simulate(game, games, seed, out, players, _options(option), mode)
     if as_json:
         emit({"game": summary.game, "games": summary.games, "events": summary.events, "moves": summary.moves,
               "finished": summary.finished, "wins_by_seat": summary.wins_by_seat, "out": str(out)})
@@ -401,10 +397,32 @@ def simulate_command(
     print("wins by seat: " + ", ".join(f"{k} {v}" for k, v in summary.wins_by_seat.items()))
 
 
+from . import library_commands  # noqa: E402  (registers ingest, sql, stats, export; imports duckdb lazily)
+
+
+def _single_command_app(name: str) -> typer.Typer | None:
+    """An app holding only the command being run, named `tally NAME`.
+
+    Building the click tree converts every command's signature; for one command that is a tenth
+    of the cost, and usage, help and errors read exactly the same.
+    """
+    for info in app.registered_commands:
+        if info.name == name:
+            single = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+            single.registered_commands.append(info)
+            return single
+    return None
+
+
 def main() -> None:
     """Console entry point."""
     try:
-        app()
+        arguments = sys.argv[1:]
+        single = _single_command_app(arguments[0]) if arguments else None
+        if single is not None:
+            single(args=arguments[1:], prog_name=f"tally {arguments[0]}")
+        else:
+            app()
     except KeyboardInterrupt:
         sys.stderr.write("tally: interrupted\n")
         sys.exit(130)

@@ -159,6 +159,10 @@ class GameSpec:
         """The setup events for piles shuffled by the caller (the outcome of chance, as data)."""
         return []
 
+    def table_transcript(self, events: list[Event]) -> list[Event]:
+        """The events a recorder at the table (who cannot see hidden cards) would log for an open-mode game."""
+        raise NotImplementedError(f"{self.name} has no table transcript")
+
     def start(self, started: GameStarted) -> Any: ...
     def check(self, state: Any, event: Event) -> list[Ruling]: ...
     def permit(self, state: Any, event: Event) -> Ruling: ...

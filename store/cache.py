@@ -1,9 +1,11 @@
 """A disposable cache of a log's folded state, so `tally move` need not re-judge the whole log.
 
-The log stays the truth. A cache entry is trusted only while the file has the same inode, size
-and modification time, and its last line still hashes to the recorded fingerprint; anything
-else (an edit, a torn tail, a repair, another version of tally) falls back to a full read and
-check. Entries live under `$TALLY_CACHE_DIR` (default `$XDG_CACHE_HOME/tally` or `~/.cache/tally`).
+The log stays the truth. A cache entry is trusted only while the file has the same inode, size,
+modification time and inode-change time (ctime: unlike mtime it cannot be set back, so an edit
+in place followed by `touch -d` to restore the mtime is still seen), and its last line still
+hashes to the recorded fingerprint; anything else (an edit, a torn tail, a repair, another
+version of tally) falls back to a full read and check. Entries live under `$TALLY_CACHE_DIR`
+(default `$XDG_CACHE_HOME/tally` or `~/.cache/tally`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from tally.core.model import GameSpec, GameStarted
 
 from . import log as logfile
 
-FORMAT = 1
+FORMAT = 2  # 2: entries record the log's ctime
 
 
 class Entry(msgspec.Struct):
@@ -27,6 +29,7 @@ class Entry(msgspec.Struct):
     inode: int
     size: int
     mtime_ns: int
+    ctime_ns: int
     last_seq: int
     last_hash: str
     last_line: int  # byte length of the last line, newline included
@@ -63,6 +66,7 @@ def load(path: str, fd: int, spec_for: Any) -> tuple[GameSpec, GameStarted, Any,
         or entry.inode != info.st_ino
         or entry.size != info.st_size
         or entry.mtime_ns != info.st_mtime_ns
+        or entry.ctime_ns != info.st_ctime_ns
         or entry.last_line > entry.size
     ):
         return None
@@ -87,6 +91,7 @@ def save(path: str, fd: int, started: GameStarted, last_seq: int, last_hash: str
         info.st_ino,
         info.st_size,
         info.st_mtime_ns,
+        info.st_ctime_ns,
         last_seq,
         last_hash,
         last_line,

@@ -81,7 +81,10 @@ def simulate(
     out: Path | str,
     players: int | None = None,
     options: dict[str, str] | None = None,
+    mode: str = "open",
 ) -> Summary:
+    if mode not in ("open", "table"):
+        raise UsageError(f"unknown mode {mode!r}; expected open or table")
     if games < 1:
         raise UsageError("--games must be at least 1")
     spec, _ = start_event(game, [f"p{i + 1}" for i in range(players or 2)], options or {}, "open")
@@ -96,6 +99,8 @@ def simulate(
         rng = random.Random(f"{seed}:{index}")
         count = players or rng.randint(spec.min_seats, spec.max_seats)
         events, state = playout(game, count, rng, options)
+        if mode == "table":  # played with every card known, recorded as the table saw it
+            events = spec.table_transcript(events)
         payload = _stamp_fast(events, _EPOCH + timedelta(hours=index))
         path = folder / f"{game}-s{seed}-{index:05d}.jsonl"
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)

@@ -1,0 +1,164 @@
+"""Benchmarks of the record keeper's spine; run `python bench/bench_spine.py` (add --quick for a smoke run).
+
+1. `tally move` on a 300-event log, against `python -c "import typer"` in the same run
+   (target: at most 1.3x), with the state cache warm (the usual case) and cold (first move).
+2. Replay + full check (integrity, then every event judged) over 1,000 simulated games
+   (target: at least 100,000 events/s).
+3. `tally simulate splendor` including writing the logs (target: at least 20,000 moves/s).
+
+Numbers are ratios against baselines measured in the same run where a baseline exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tally.core.registry import get
+from tally.store import log as logfile
+from tally.store import record
+from tally.store.simulate import playout, simulate
+
+
+def _timed(command: list[str], prepare=None) -> float:
+    if prepare:
+        prepare()
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(command)} failed: {done.stderr.decode()}")
+    return elapsed
+
+
+def _tally_command() -> list[str]:
+    script = Path(sys.executable).with_name("tally")
+    return [str(script)] if script.exists() else [sys.executable, "-c", "from tally.cli.main import main; main()"]
+
+
+def build_300_event_log(folder: Path) -> Path:
+    """A real table-mode 4-player game in progress, cut at 300 events.
+
+    Random games of Splendor end in ~200-270 events, so the longest of a few playouts is taken and
+    padded the way real tables pad logs: corrections (a move voided, then entered again).
+    """
+    spec = get("splendor")
+    best: list = []
+    for i in range(40):
+        events, _ = playout("splendor", 4, random.Random(f"bench:{i}"))
+        events = spec.table_transcript(events)
+        if len(events) > len(best):
+            best = events
+    path = folder / "game-300.jsonl"
+    body = best[: min(len(best) - 20, 250)]
+    logfile.create(path, body)
+    while (count := len(logfile.read(path).events)) < 300:
+        if count == 299:
+            record.note(path, "coffee break")
+            continue
+        record.undo(path, "entered by mistake")
+        pos = record.position(path)
+        record.move(path, spec.format(spec.legal_moves(pos.table.state)[0]))
+    pos = record.position(path)
+    assert len(pos.log.events) == 300 and pos.table.state.phase != "over", "the bench log must be a game in progress"
+    return path
+
+
+def bench_move(rounds: int) -> dict[str, float]:
+    # pip compiles bytecode on a normal install; make sure an editable or no-bytecode setup does not skew this
+    for name in ("core", "store", "cli"):
+        module = __import__(f"tally.{name}", fromlist=["_"])
+        compileall.compile_dir(os.path.dirname(module.__file__), quiet=1)
+    folder = Path(tempfile.mkdtemp(prefix="tally-bench-"))
+    cache = folder / "cache"
+    os.environ["TALLY_CACHE_DIR"] = str(cache)
+    try:
+        source = build_300_event_log(folder)
+        pos = record.position(source)
+        spec = pos.spec
+        move = spec.format(spec.legal_moves(pos.table.state)[0])
+        work = folder / "work.jsonl"
+        tally = _tally_command()
+
+        def fresh(warm: bool):
+            def prepare() -> None:
+                shutil.copyfile(source, work)
+                shutil.rmtree(cache, ignore_errors=True)
+                if warm:  # the previous move left a valid cache entry
+                    record.position(work)
+                    record.note(work, "warm")
+
+            return prepare
+
+        baseline, warm, cold = [], [], []
+        for _ in range(rounds):  # interleaved so that machine noise hits all three alike
+            baseline.append(_timed([sys.executable, "-c", "import typer"]))
+            warm.append(_timed([*tally, "move", str(work), move], fresh(True)))
+            cold.append(_timed([*tally, "move", str(work), move], fresh(False)))
+        typer_ms = statistics.median(baseline) * 1000
+        warm_ms = statistics.median(warm) * 1000
+        cold_ms = statistics.median(cold) * 1000
+        return {
+            "import typer (ms)": typer_ms,
+            "tally move, warm cache (ms)": warm_ms,
+            "tally move, cold (ms)": cold_ms,
+            "ratio warm / typer": warm_ms / typer_ms,
+            "ratio cold / typer": cold_ms / typer_ms,
+        }
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def bench_check_and_simulate(games: int) -> dict[str, float]:
+    folder = Path(tempfile.mkdtemp(prefix="tally-bench-"))
+    try:
+        start = time.perf_counter()
+        summary = simulate("splendor", games, 2026, folder)
+        sim_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        events = 0
+        for path in summary.files:
+            report = record.check(path)
+            assert report.ok, report
+            events += report.events
+        check_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        replayed = 0
+        for path in summary.files:
+            _, frames = record.replay(path)
+            replayed += len(frames)
+        replay_seconds = time.perf_counter() - start
+        return {
+            "simulated games": games,
+            "simulate moves/s (incl. writing logs)": summary.moves / sim_seconds,
+            "check events/s (integrity + every event judged)": events / check_seconds,
+            "replay events/s (every event judged, state kept per step)": replayed / replay_seconds,
+            "events": events,
+        }
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="a smoke run: fewer rounds and games")
+    args = parser.parse_args()
+    rounds, games = (5, 100) if args.quick else (25, 1000)
+    results = {**bench_move(rounds), **bench_check_and_simulate(games)}
+    width = max(len(k) for k in results)
+    for key, value in results.items():
+        shown = f"{value:,.2f}" if isinstance(value, float) else f"{value:,}"
+        print(f"{key:<{width}}  {shown}")
+
+
+if __name__ == "__main__":
+    main()

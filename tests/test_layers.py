@@ -1,0 +1,108 @@
+"""The import direction cli -> store -> core, core's purity, and a light `tally move` path."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYERS = {"core": 0, "store": 1, "cli": 2}
+# what core may import: pure standard library pieces and msgspec; no I/O, clock, randomness or UI
+CORE_ALLOWED = {"__future__", "typing", "itertools", "functools", "collections", "dataclasses", "enum", "msgspec", "importlib", "abc", "math", "operator", "re"}
+
+
+def imports_of(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    package = ".".join(("tally", *path.relative_to(root).with_suffix("").parts))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: -node.level]
+                name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                name = node.module or ""
+            found.append((node.lineno, name))
+    return found
+
+
+def modules(layer: str, root: Path = ROOT) -> list[Path]:
+    return sorted((root / layer).rglob("*.py"))
+
+
+def upward_imports(layer: str, root: Path = ROOT) -> list[str]:
+    problems = []
+    for path in modules(layer, root):
+        for line, name in imports_of(path, root):
+            parts = name.split(".")
+            if parts[0] == "tally" and len(parts) > 1 and parts[1] in LAYERS and LAYERS[parts[1]] > LAYERS[layer]:
+                problems.append(f"{path.relative_to(root)}:{line} imports {name}")
+    return problems
+
+
+def impurities(root: Path = ROOT) -> list[str]:
+    problems = []
+    for path in modules("core", root):
+        for line, name in imports_of(path, root):
+            top = name.split(".")[0]
+            if top == "tally":
+                if not name.startswith("tally.core"):
+                    problems.append(f"{path.relative_to(root)}:{line} imports {name}")
+            elif top not in CORE_ALLOWED:
+                problems.append(f"{path.relative_to(root)}:{line} imports {name}")
+        source = path.read_text(encoding="utf-8")
+        for call in ("open(", "print(", "input("):
+            for number, text in enumerate(source.splitlines(), 1):
+                stripped = text.strip()
+                if stripped.startswith(("#", '"', "'")):
+                    continue
+                if f" {call}" in f" {stripped}" and f".{call}" not in stripped and f"_{call}" not in stripped:
+                    problems.append(f"{path.relative_to(root)}:{number} calls {call[:-1]}")
+    return problems
+
+
+@pytest.mark.parametrize("layer", sorted(LAYERS))
+def test_imports_only_go_downwards(layer: str) -> None:
+    problems = upward_imports(layer)
+    assert not problems, "imports must go cli -> store -> core:\n" + "\n".join(problems)
+
+
+def test_core_is_pure() -> None:
+    problems = impurities()
+    assert not problems, "core must stay pure (no I/O, clock, randomness, UI):\n" + "\n".join(problems)
+
+
+def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
+    # guard the guard: an upward import, an impure import and a print in core are all reported
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "probe.py").write_text("from ..store import log\nimport random\nprint('x')\n", encoding="utf-8")
+    assert upward_imports("core", tmp_path) == ["core/probe.py:1 imports tally.store"]
+    assert impurities(tmp_path) == [
+        "core/probe.py:1 imports tally.store",
+        "core/probe.py:2 imports random",
+        "core/probe.py:3 calls print",
+    ]
+
+
+def test_move_path_stays_light(tmp_path: Path) -> None:
+    from tally.store import record
+
+    log = tmp_path / "game.jsonl"
+    record.new_game(log, "splendor", ["ana", "ben"], seed=4)
+    probe = (
+        "import sys\n"
+        f"sys.argv = ['tally', 'move', {str(log)!r}, 'take r g b']\n"
+        "from tally.cli.main import main\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'duckdb', 'pyarrow', 'rich', 'pydantic', 'numpy', 'pandas'})\n"
+        "print('HEAVY', heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert "#3 recorded: ana: take r g b" in out.stdout, out
+    assert "HEAVY []" in out.stdout, out.stdout
