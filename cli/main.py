@@ -84,10 +84,16 @@ def _outcome_json(result: Any) -> dict[str, Any]:
         "accepted": result.accepted,
         "move": result.text,
         "verdict": _verdict(result),
-        "events": [{"seq": e.seq, "type": type(e).__struct_config__.tag} for e in result.events] if result.accepted else [],
+        "events": [
+            {"seq": e.seq or result.seq + i, "type": type(e).__struct_config__.tag, "text": text}
+            for i, (e, text) in enumerate(zip(result.events, result.lines))
+        ]
+        if result.accepted
+        else [],
         "rulings": [{"rule": r.rule, "verdict": r.verdict, "message": r.message} for r in result.rulings],
         "notation_error": result.notation.render() if result.notation else None,
         "fingerprint": result.fingerprint,
+        "seq": result.seq,
         "to_act": result.to_act[0],
         "expected": result.to_act[1],
     }
@@ -176,10 +182,11 @@ def move_command(
 def _report_move(result: Any, as_json: bool, recorded: bool) -> None:
     if as_json:
         emit(_outcome_json(result))
+    where = f"{result.path}:{result.seq}: " if result.path else ""
     if result.notation is not None:
-        raise fail(EXIT_USAGE, result.notation.render())
+        raise fail(EXIT_USAGE, where + result.notation.render())
     if not result.accepted:
-        raise fail(EXIT_RULE, "; ".join(result.messages))
+        raise fail(EXIT_RULE, where + "; ".join(result.messages))
     if as_json:
         return
     for ruling in result.rulings:
@@ -334,7 +341,7 @@ def undo_command(
     if as_json:
         emit(_outcome_json(result))
     if not result.accepted:
-        raise fail(EXIT_RULE, "; ".join(result.messages))
+        raise fail(EXIT_RULE, f"{result.path}:{result.seq}: " + "; ".join(result.messages))
     if not as_json:
         print(f"#{result.events[0].seq} recorded: void #{result.events[0].target} ({reason})")
         print(f"next: {result.to_act[1]}")

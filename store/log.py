@@ -172,8 +172,16 @@ def parse_lines(path: str, data: bytes) -> Log:
 
 
 def read(path: Path | str) -> Log:
+    """Read and verify a log under a shared lock: a writer appends under the exclusive lock, and a
+    reader that did not wait for it could see the first part of a line being written (a page at a
+    time) and report a torn tail that is not there."""
     try:
-        data = Path(path).read_bytes()
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+            data = os.pread(fd, os.fstat(fd).st_size, 0)
+        finally:
+            os.close(fd)
     except FileNotFoundError:
         raise LogError(path, None, "no such log file") from None
     except (IsADirectoryError, PermissionError) as error:

@@ -45,6 +45,8 @@ class Outcome(msgspec.Struct):
     fingerprint: str | None = None
     to_act: tuple[str, str] = ("", "")
     lines: list[str] = []  # each event in notation
+    seq: int = 0  # where the move stands (or would stand) in the log
+    path: str = ""
 
     @property
     def messages(self) -> list[str]:
@@ -151,8 +153,9 @@ def position(path: Path | str, at: int | None = None) -> Position:
 def _propose(spec: GameSpec, table: Table, text: str) -> Outcome:
     """Parse and judge a move against a fold, without changing it."""
     parsed = spec.parse(table.state, text)
+    seq = table.last_seq + 1
     if isinstance(parsed, NotationError):
-        return Outcome(False, text, notation=parsed, to_act=spec.to_act(table.state))
+        return Outcome(False, text, notation=parsed, to_act=spec.to_act(table.state), seq=seq)
     rulings: list[Ruling] = []
     before = table.snapshot()
     accepted = True
@@ -168,13 +171,15 @@ def _propose(spec: GameSpec, table: Table, text: str) -> Outcome:
     to_act = spec.to_act(table.state)
     lines = [describe(spec, e) for e in parsed]
     table.restore(before)  # judging changes nothing: the caller decides whether to record
-    return Outcome(accepted, text, parsed, rulings, None, None, to_act, lines)
+    return Outcome(accepted, text, parsed, rulings, None, None, to_act, lines, seq)
 
 
 def rule(path: Path | str, text: str, at: int | None = None) -> Outcome:
     """Answer a dispute about `text` at `at` (default: now) without recording anything."""
     pos = position(path, at)
-    return _propose(pos.spec, pos.table, text)
+    result = _propose(pos.spec, pos.table, text)
+    result.path = str(path)
+    return result
 
 
 def _open_fold(locked: logfile.Locked) -> tuple[GameSpec, Table, str, int]:
@@ -204,6 +209,7 @@ def move(path: Path | str, text: str) -> Outcome:
     with logfile.Locked(path) as locked:
         spec, table, last_hash, _ = _open_fold(locked)
         result = _propose(spec, table, text)
+        result.path = str(path)
         if not result.accepted:
             return result
         appended = _record(locked, table, last_hash, result.events)
@@ -225,10 +231,12 @@ def undo(path: Path | str, reason: str) -> Outcome:
         void = Voided(target=target or 0, reason=reason)
         rulings = table.check(void)
         if rulings:
-            return Outcome(False, "undo", [void], rulings, to_act=log.spec.to_act(table.state))
+            return Outcome(False, "undo", [void], rulings, to_act=log.spec.to_act(table.state), seq=table.last_seq + 1, path=str(path))
         permit = table.permit(void)
         appended = _record(locked, table, log.last_hash, [void])
-    return Outcome(True, "undo", appended.events, [permit], None, appended.fingerprint, log.spec.to_act(table.state))
+    void = appended.events[0]
+    return Outcome(True, "undo", appended.events, [permit], None, appended.fingerprint, log.spec.to_act(table.state),
+                   [describe(log.spec, void)], void.seq, str(path))
 
 
 class Report(msgspec.Struct):
