@@ -1264,6 +1264,10 @@ def outcome(state: State) -> Outcome | None:
     )
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def to_act(state: State) -> tuple[str, str]:
     name = state.player_name
     phase = state.phase
@@ -1280,9 +1284,13 @@ def to_act(state: State) -> tuple[str, str]:
     if phase == "setup":
         if state.mode == "open":
             return "table", "tally must record the deal"
-        missing = [f"{FACE_UP - sum(1 for c in row if c)} level-{lvl + 1} cards" for lvl, row in enumerate(state.board) if None in row]
+        missing = [
+            _count(FACE_UP - sum(1 for c in row if c), f"level-{lvl + 1} card")
+            for lvl, row in enumerate(state.board)
+            if None in row
+        ]
         if len(state.nobles) < state.nobles_wanted:
-            missing.insert(0, f"{state.nobles_wanted - len(state.nobles)} nobles")
+            missing.insert(0, _count(state.nobles_wanted - len(state.nobles), "noble"))
         return "table", "the table must reveal the setup: " + ", ".join(missing)
     return "nobody", f"the game is over ({state.ended})"
 
