@@ -51,13 +51,18 @@ def handled(command: F) -> F:
             return command(*args, **kwargs)
         except typer.Exit:
             raise
+        except logfile.NothingToRepair as error:
+            raise fail(EXIT_USAGE, str(error)) from None
+        except BrokenPipeError:
+            raise
         except IllegalLog as error:
             if kwargs.get("as_json"):
                 emit({"ok": False, "seq": error.seq, "rule": error.ruling.rule, "message": error.ruling.message})
             raise fail(EXIT_RULE, str(error)) from None
         except logfile.LogError as error:
             if kwargs.get("as_json"):
-                emit({"ok": False, "error": "damaged", "line": error.line, "message": error.message})
+                emit({"ok": False, "error": "damaged", "events": None, "fingerprint": None, "seq": error.line,
+                      "rule": None, "line": error.line, "message": error.message})
             raise fail(EXIT_DAMAGED, str(error)) from None
         except (UsageError, FileExistsError) as error:
             raise fail(EXIT_USAGE, str(error)) from None
@@ -433,3 +438,8 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("tally: interrupted\n")
         sys.exit(130)
+    except BrokenPipeError:  # `tally moves LOG | head`: the reader left; stay quiet, as other tools do
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)

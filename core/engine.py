@@ -34,7 +34,7 @@ class Table:
         self.spec = spec
         self.started = started
         self.state: Any = spec.start(started)
-        self._undo: list[tuple[int, Any]] = []  # (seq of a game event, state before it)
+        self._undo: list[tuple[int, Any, Event]] = []  # (seq of a game event, state before it, the event)
         self.last_seq = started.seq
 
     def check(self, event: Event) -> list[Ruling]:
@@ -42,6 +42,8 @@ class Table:
         if isinstance(event, Voided):
             return self._check_void(event)
         if isinstance(event, Noted):
+            if event.player is not None and event.player not in self.started.seats:
+                return [illegal("core.note.player", f"a note names {event.player!r}, who is not at this table", player=event.player)]
             return []
         if isinstance(event, GameStarted):
             return [illegal("core.log.one-start", "a game starts once: game_started may only be the first event")]
@@ -60,7 +62,7 @@ class Table:
         if isinstance(event, Voided):
             self.state = self._undo.pop()[1]
         elif not isinstance(event, Noted):
-            self._undo.append((event.seq, self.state))
+            self._undo.append((event.seq, self.state, event))
             self.state = self.spec.apply(self.state, event)
         self.last_seq = event.seq
 
@@ -107,6 +109,14 @@ class Table:
             ]
         if not event.reason.strip():
             return [illegal("core.void.reason", "a void needs a reason")]
+        if not self.spec.is_voidable(self._undo[-1][2]):
+            return [
+                illegal(
+                    "core.void.dealt",
+                    f"event #{last} is chance that tally dealt itself (open mode); it cannot be voided",
+                    target=event.target,
+                )
+            ]
         return []
 
 

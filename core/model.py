@@ -159,6 +159,10 @@ class GameSpec:
         """The setup events for piles shuffled by the caller (the outcome of chance, as data)."""
         return []
 
+    def is_voidable(self, event: Event) -> bool:
+        """Whether `tally undo` may void this event (a deal tally made itself may not be taken back)."""
+        return True
+
     def table_transcript(self, events: list[Event]) -> list[Event]:
         """The events a recorder at the table (who cannot see hidden cards) would log for an open-mode game."""
         raise NotImplementedError(f"{self.name} has no table transcript")

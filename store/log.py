@@ -52,6 +52,10 @@ class TornTail(LogError):
         )
 
 
+class NothingToRepair(LogError):
+    """`repair` on a log whose last line is complete (a usage error, not damage)."""
+
+
 def sha256_hex(line: bytes) -> str:
     return _sha256(line).hexdigest()
 
@@ -111,12 +115,23 @@ def _upcast(spec: GameSpec, line: bytes, error: msgspec.DecodeError) -> Event:
         raw = msgspec.json.decode(line)
     except msgspec.DecodeError:
         raise error from None
-    if not isinstance(raw, dict) or (raw.get("type"), raw.get("v", 1)) not in upcasters:
+    if not isinstance(raw, dict):
         raise error
-    key = (raw.get("type"), raw.get("v", 1))
-    while key in upcasters:
-        raw = upcasters[key](raw)
+    seen: set[tuple[Any, Any]] = set()
+    try:
         key = (raw.get("type"), raw.get("v", 1))
+        if key not in upcasters:
+            raise error
+        while key in upcasters:
+            if key in seen:
+                raise ValueError(f"the upcasters loop at {key[0]} v{key[1]}")
+            seen.add(key)
+            raw = upcasters[key](raw)
+            key = (raw.get("type"), raw.get("v", 1))
+    except msgspec.DecodeError:
+        raise
+    except Exception as failed:  # an old line its upcaster cannot read (or an unhashable type/v) is a damaged line
+        raise msgspec.DecodeError(f"{error}; upcasting it failed: {type(failed).__name__}: {failed}") from None
     try:
         return msgspec.convert(raw, Union[tuple(SHARED_EVENTS + spec.events)])  # type: ignore[return-value]
     except msgspec.ValidationError:
@@ -285,7 +300,7 @@ def repair(path: Path | str) -> tuple[Path, int]:
     with Locked(path) as locked:
         data = os.pread(locked.fd, os.fstat(locked.fd).st_size, 0)
         if not data or data.endswith(b"\n"):
-            raise LogError(path, None, "nothing to repair: the last line is complete")
+            raise NothingToRepair(path, None, "nothing to repair: the last line is complete")
         keep = data.rfind(b"\n") + 1
         n = 1
         while Path(f"{path}.torn-{n}").exists():

@@ -196,8 +196,30 @@ def test_core_void_nothing():
     ruling = game.refuse(Voided(target=2, reason="typo"))
     assert (ruling.rule, ruling.message) == ("core.void.nothing", "nothing to void: no game event has happened yet")
     game.do(SetupDealt(nobles=["w4b4", "b4g4", "g4r4"], decks=[deck(1), deck(2), deck(3)]))
-    assert game.accept(Voided(target=3, reason="wrong deal")).rule == "core.void.last"
-    assert game.state.phase == "setup"
+    dealt = game.state
+    game.do("ann: take w b g")
+    assert game.accept(Voided(target=4, reason="wrong colours")).rule == "core.void.last"
+    assert game.state is dealt
+
+
+def test_core_void_dealt():
+    game = Game()
+    game.do(SetupDealt(nobles=["w4b4", "b4g4", "g4r4"], decks=[deck(1), deck(2), deck(3)]))
+    ruling = game.refuse(Voided(target=2, reason="deal again"))
+    assert ruling.rule == "core.void.dealt"
+    assert ruling.message == "event #2 is chance that tally dealt itself (open mode); it cannot be voided"
+    # in table mode the recorder entered the setup, so a mistyped reveal can be taken back
+    table = table_game()
+    last = table.table.last_seq
+    assert table.accept(Voided(target=last, reason="misread the card")).rule == "core.void.last"
+
+
+def test_core_note_player():
+    game = open_game()
+    ruling = game.refuse(Noted(text="zoe spilled tea", player="zoe"))
+    assert ruling.rule == "core.note.player"
+    assert ruling.message == "a note names 'zoe', who is not at this table"
+    assert game.accept(Noted(text="ben spilled tea", player="ben")).rule == "core.note"
 
 
 def test_core_void_last_only():

@@ -1366,6 +1366,9 @@ class Splendor(GameSpec):
     def table_transcript(self, events: list[Event]) -> list[Event]:
         return table_transcript(events)
 
+    def is_voidable(self, event: Event) -> bool:
+        return type(event) is not SetupDealt
+
     def check(self, state: State, event: Event) -> list[Ruling]:
         ruling = check_turn(state, event)
         if ruling is not None:
