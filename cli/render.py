@@ -16,7 +16,8 @@ def console() -> Console:
     # a fixed width off a terminal keeps piped output (and snapshots) stable
     import sys
 
-    return Console(width=None if sys.stdout.isatty() else 100, highlight=False, soft_wrap=False)
+    # markup off: notes, reasons and names are the players' own text, never formatting codes
+    return Console(width=None if sys.stdout.isatty() else 100, highlight=False, markup=False, emoji=False)
 
 
 def tokens(counts: dict[str, int], zero: bool = False) -> Text:
@@ -31,7 +32,7 @@ def card(card_id: str | None) -> Text:
     if card_id is None:
         return Text("(empty)", style="dim")
     if card_id.startswith("?"):
-        return Text(f"level-{card_id[1:]} card (hidden)", style="italic dim")
+        return Text(f"?{card_id[1:]} (hidden)", style="italic dim")
     head, _, cost = card_id.partition("-")
     text = Text()
     text.append(head, style=STYLE.get(head[1], ""))
@@ -75,7 +76,7 @@ def print_replay(spec: Any, frames: list[Any], state: Any, result: Any) -> None:
     out = console()
     for frame in frames:
         mark = " (voided)" if frame.voided else ""
-        out.print(f"#{frame.seq:<4} {frame.text}{mark}")
+        out.print(f"#{frame.seq:<4} {frame.text}{mark}", soft_wrap=True)
     view = spec.view(state, None)
     view["seq"] = frames[-1].seq
     out.print()

@@ -159,6 +159,10 @@ class GameSpec:
         """The setup events for piles shuffled by the caller (the outcome of chance, as data)."""
         return []
 
+    def narrate(self, before: Any, after: Any) -> list[str]:
+        """What followed from an event without being an event itself (an automatic noble visit, the end)."""
+        return []
+
     def is_voidable(self, event: Event) -> bool:
         """Whether `tally undo` may void this event (a deal tally made itself may not be taken back)."""
         return True

@@ -290,8 +290,13 @@ def replay(path: Path | str, to: int | None = None) -> tuple[Position, list[Fram
         bad = [r for r in rulings if r.verdict == "illegal"]
         if bad:
             raise IllegalLog(log.path, event.seq, bad[0])
+        before = table.state
         table.apply(event)
-        frames.append(Frame(event.seq, type(event).__struct_config__.tag, describe(spec, event), table.state, event.seq in voided))  # type: ignore[attr-defined]
+        text = describe(spec, event)
+        consequences = spec.narrate(before, table.state)
+        if consequences:
+            text += " -> " + "; ".join(consequences)
+        frames.append(Frame(event.seq, type(event).__struct_config__.tag, text, table.state, event.seq in voided))  # type: ignore[attr-defined]
     return Position(log, table, events[-1].seq), frames
 
 

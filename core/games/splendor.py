@@ -1369,6 +1369,17 @@ class Splendor(GameSpec):
     def is_voidable(self, event: Event) -> bool:
         return type(event) is not SetupDealt
 
+    def narrate(self, before: State, after: State) -> list[str]:
+        notes = []
+        for name, old, new in zip(after.seats, before.players, after.players):
+            notes.extend(f"{noble} visits {name} (+{NOBLE_POINTS})" for noble in new.nobles[len(old.nobles) :])
+        if after.end_triggered and not before.end_triggered:
+            notes.append(f"{before.player_name} reached {after.target} points: the round is finished")
+        if after.phase == "over" and before.phase != "over":
+            result = outcome(after)
+            notes.append(f"game over: {result.reason}" if result else "game over")
+        return notes
+
     def check(self, state: State, event: Event) -> list[Ruling]:
         ruling = check_turn(state, event)
         if ruling is not None:
