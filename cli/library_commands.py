@@ -1,3 +1,350 @@
-"""History library commands (ingest, sql, stats, export): registered on the app, duckdb imported lazily."""
+"""History library commands (ingest, sql, stats, export): registered on the app, duckdb imported lazily.
+
+Only typer and the standard library are imported here at load time: `tally move` must not pay for
+duckdb, pyarrow or rich. The work is done by `tally.store.library`; these commands parse and render.
+"""
 
 from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, List, Optional
+
+import typer
+
+from .main import EXIT_DAMAGED, EXIT_RULE, EXIT_USAGE, JsonOption, app, emit, fail, handled
+
+DbOption = typer.Option(None, "--db", help="The history library (default: $TALLY_DB, else ./tally.duckdb).")
+GameOption = typer.Option(None, "--game", help="Only games of this type (e.g. splendor).")
+
+
+# --------------------------------------------------------------------------- ingest
+
+
+@app.command("ingest")
+@handled
+def ingest_command(
+    paths: List[Path] = typer.Argument(..., help="Log files, or folders searched recursively for *.jsonl."),
+    db: Optional[Path] = DbOption,
+    jobs: Optional[int] = typer.Option(None, "--jobs", help="Worker processes (default: one per CPU on large runs)."),
+    progress: Optional[bool] = typer.Option(
+        None, "--progress/--no-progress", help="Show a progress bar (default: on a terminal, for many logs)."
+    ),
+    as_json: bool = JsonOption,
+) -> None:
+    """Load game logs into the history library. Idempotent: a log already there changes nothing; a grown log adds its new events."""
+    from tally.store import library
+
+    target = library.resolve_db(db)
+    bar = _ProgressBar(progress)
+    try:
+        summary = library.ingest(target, paths, bar.update, jobs)
+    finally:
+        bar.stop()
+    rejected = summary.rejected
+    if as_json:
+        emit(
+            {
+                "ok": not rejected,
+                "db": str(target),
+                "files": summary.files,
+                "games_added": summary.games_added,
+                "events_added": summary.events_added,
+                "games_grown": summary.games_grown,
+                "games_unchanged": summary.games_unchanged,
+                "games_stale": summary.games_stale,
+                "rejected": [
+                    {"path": r.path, "line": r.line, "kind": r.kind, "rule": r.rule, "message": r.message} for r in rejected
+                ],
+                "seconds": summary.seconds,
+            }
+        )
+    else:
+        rate = f" ({summary.events_added / summary.seconds:,.0f} events/s)" if summary.seconds and summary.events_added else ""
+        print(f"ingested {summary.files} log{'s' if summary.files != 1 else ''} into {target} in {summary.seconds:.1f} s{rate}")
+        print(f"  games added      {summary.games_added}")
+        print(f"  events added     {summary.events_added}")
+        print(f"  games grown      {summary.games_grown}  (only their new events added)")
+        print(f"  games unchanged  {summary.games_unchanged}")
+        if summary.games_stale:
+            print(f"  older copies     {summary.games_stale}  (the library already holds more of these games)")
+        print(f"  logs rejected    {len(rejected)}")
+    for r in rejected:
+        sys.stderr.write(f"tally: rejected {r.render()}\n")
+    if rejected:
+        code = EXIT_DAMAGED if any(r.kind != "illegal" for r in rejected) else EXIT_RULE
+        raise typer.Exit(code)
+
+
+class _ProgressBar:
+    """A rich progress bar on stderr, only for long runs on a terminal (or when asked with --progress)."""
+
+    MANY = 20
+
+    def __init__(self, wanted: Optional[bool]):
+        self.wanted = wanted
+        self.progress: Any = None
+        self.task: Any = None
+
+    def update(self, done: int, total: int, events: int) -> None:
+        if self.progress is None:
+            show = self.wanted if self.wanted is not None else (sys.stderr.isatty() and total >= self.MANY)
+            if not show:
+                self.wanted = False
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self.progress = Progress(
+                TextColumn("ingesting"), BarColumn(), MofNCompleteColumn(), TextColumn("logs, {task.fields[events]:,} events"),
+                TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+            )
+            self.progress.start()
+            self.task = self.progress.add_task("ingest", total=total, events=0)
+        self.progress.update(self.task, completed=done, events=events)
+
+    def stop(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+
+# --------------------------------------------------------------------------- sql
+
+
+@app.command("sql")
+@handled
+def sql_command(
+    query: str = typer.Argument(..., help='The query, e.g. "SELECT winner, count(*) FROM games GROUP BY winner".'),
+    db: Optional[Path] = DbOption,
+    format: str = typer.Option("table", "--format", help="table (default), csv or json."),
+    max_rows: int = typer.Option(1000, "--max-rows", help="With --format table: show at most this many rows."),
+    as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
+) -> None:
+    """Run a read-only SQL query on the history library (tables: docs/sql.md)."""
+    from tally.store import library
+
+    if as_json:
+        format = "json"
+    if format not in ("table", "csv", "json"):
+        raise fail(EXIT_USAGE, f"--format {format!r}: expected table, csv or json")
+    result = library.query(library.resolve_db(db), query)
+    if format == "csv":
+        _print_csv(result)
+    elif format == "json":
+        _print_json(result)
+    else:
+        _print_table(result, max_rows)
+
+
+def _cell(value: Any, kind: str) -> Any:
+    """A value as JSON can hold it: times in ISO-8601, JSON columns decoded, decimals as numbers."""
+    if value is None:
+        return None
+    if kind == "JSON" and isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    if isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_cell(v, "") for v in value]
+    if isinstance(value, dict):
+        return {str(k): _cell(v, "") for k, v in value.items()}
+    if hasattr(value, "isoformat"):
+        return value.isoformat().replace("+00:00", "Z")
+    if type(value).__name__ == "Decimal":
+        return float(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).hex()
+    return str(value)
+
+
+def _text(value: Any, kind: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    plain = _cell(value, kind)
+    if isinstance(plain, (list, dict)):
+        return json.dumps(plain, ensure_ascii=False)
+    if isinstance(plain, float):
+        return f"{plain:.6g}"
+    return str(plain)
+
+
+def _print_csv(result: Any) -> None:
+    import csv
+
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(result.columns)
+    kinds = result.types
+    for row in result.rows():
+        writer.writerow([_text(v, k) for v, k in zip(row, kinds)])
+
+
+def _print_json(result: Any) -> None:
+    """One document on one line, written as the rows arrive (a large result is never held whole)."""
+    out = sys.stdout
+    head = json.dumps({"columns": result.columns, "types": result.types}, ensure_ascii=False)
+    out.write(head[:-1] + ', "rows": [')
+    count = 0
+    kinds = result.types
+    for row in result.rows():
+        if count:
+            out.write(", ")
+        out.write(json.dumps({c: _cell(v, k) for c, v, k in zip(result.columns, row, kinds)}, ensure_ascii=False))
+        count += 1
+    out.write(f'], "count": {count}}}\n')
+
+
+def _print_table(result: Any, max_rows: int) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from .render import console
+
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    numeric = ("INTEGER", "BIGINT", "HUGEINT", "DOUBLE", "FLOAT", "DECIMAL", "SMALLINT", "TINYINT", "UBIGINT", "UINTEGER")
+    for name, kind in zip(result.columns, result.types):
+        table.add_column(name, justify="right" if kind.startswith(numeric) else "left", overflow="fold")
+    shown = total = 0
+    for row in result.rows():
+        total += 1
+        if shown < max_rows:
+            table.add_row(*[Text(_text(v, k)) if v is not None else Text("NULL", style="dim") for v, k in zip(row, result.types)])
+            shown += 1
+    out = console()
+    out.print(table)
+    more = f"; showing the first {shown} (use --max-rows N, or --format csv for all)" if total > shown else ""
+    out.print(Text(f"{total} row{'s' if total != 1 else ''}{more}", style="dim"))
+
+
+# --------------------------------------------------------------------------- stats
+
+
+@app.command("stats")
+@handled
+def stats_command(
+    game: Optional[str] = GameOption,
+    db: Optional[Path] = DbOption,
+    top: int = typer.Option(10, "--top", help="How many of the most-bought cards to list."),
+    as_json: bool = JsonOption,
+) -> None:
+    """The canned report: games played, win rate by player and by seat, game length, score progression, most-bought cards."""
+    from tally.store import library
+
+    report = library.stats(library.resolve_db(db), game, top)
+    if as_json:
+        emit(report)
+        return
+    _print_stats(report)
+
+
+def _pct(value: Any) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def _num(value: Any, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _bar(value: float, scale: float, width: int = 30) -> str:
+    """A horizontal bar in eighths of a character: no chart library needed."""
+    if value is None or scale <= 0:
+        return ""
+    eighths = int(round(max(0.0, value) / scale * width * 8))
+    return "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
+
+
+def _print_stats(report: dict[str, Any]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from .render import console
+
+    out = console()
+    scope = f" ({report['game']})" if report["game"] else ""
+    if not report["games"]:
+        out.print(f"no games in {report['db']}{scope} yet: load some with `tally ingest LOGS...`")
+        return
+    out.print(Text(f"{report['games']} games{scope}, {report['finished']} finished", style="bold"))
+    length = Table(title="games and length", title_justify="left", box=None, pad_edge=False, header_style="bold")
+    for name in ("game", "games", "finished", "avg events", "avg turns", "first", "last"):
+        length.add_column(name, justify="left" if name in ("game", "first", "last") else "right")
+    for row in report["by_game"]:
+        length.add_row(row["game"], str(row["games"]), str(row["finished"]), _num(row["avg_events"]), _num(row["avg_turns"]),
+                       str(row["first"] or "-")[:10], str(row["last"] or "-")[:10])
+    out.print(length)
+
+    players = Table(title="win rate by player (finished games; a shared victory counts for each winner)",
+                    title_justify="left", box=None, pad_edge=False, header_style="bold")
+    for name in ("player", "games", "wins", "win rate", "avg score", ""):
+        players.add_column(name, justify="left" if name in ("player", "") else "right")
+    for row in report["players"]:
+        players.add_row(row["player"], str(row["games"]), str(row["wins"]), _pct(row["win_rate"]), _num(row["avg_score"]),
+                        Text(_bar(row["win_rate"] or 0, 1.0, 20), style="green"))
+    out.print(players)
+
+    seats = Table(title="win rate by seat (seat 1 plays first)", title_justify="left", box=None, pad_edge=False,
+                  header_style="bold")
+    for name in ("players", "seat", "games", "wins", "win rate", ""):
+        seats.add_column(name, justify="left" if name == "" else "right")
+    for row in report["seats"]:
+        seats.add_row(str(row["players"]), str(row["seat"]), str(row["games"]), str(row["wins"]), _pct(row["win_rate"]),
+                      Text(_bar(row["win_rate"] or 0, 1.0, 20), style="cyan"))
+    out.print(seats)
+
+    for game, rows in report["progression"].items():
+        if not rows:
+            continue
+        scale = max((r["winners"] or 0) for r in rows) or 1.0
+        chart = Table(title=f"{game}: average points after each player's k-th turn (finished games)", title_justify="left",
+                      box=None, pad_edge=False, header_style="bold")
+        for name in ("turn", "winners", "", "others", ""):
+            chart.add_column(name, justify="left" if name == "" else "right")
+        step = max(1, len(rows) // 40)  # at most ~40 lines, always ending on the last turn
+        picked = rows[::step] if rows[-1] in rows[::step] else rows[::step] + [rows[-1]]
+        for row in picked:
+            chart.add_row(str(row["player_turn"]), _num(row["winners"]), Text(_bar(row["winners"], scale), style="green"),
+                          _num(row["others"]), Text(_bar(row["others"], scale), style="yellow"))
+        out.print(chart)
+
+    for game, rows in report["most_bought"].items():
+        if not rows:
+            continue
+        bought = Table(title=f"{game}: most-bought cards", title_justify="left", box=None, pad_edge=False, header_style="bold")
+        for name in ("card", "level", "bonus", "points", "bought", "games", "buyer won"):
+            bought.add_column(name, justify="left" if name in ("card", "bonus") else "right")
+        for row in rows:
+            bought.add_row(row["card"], str(row["level"]), str(row["bonus"]), str(row["points"]), str(row["bought"]),
+                           str(row["games"]), _pct(row["buyer_win_rate"]))
+        out.print(bought)
+
+
+# --------------------------------------------------------------------------- export
+
+
+@app.command("export")
+@handled
+def export_command(
+    to: Path = typer.Option(..., "--to", help="A new or empty folder."),
+    format: str = typer.Option("jsonl", "--format", help="jsonl (each game as <game id>.jsonl) or parquet (every table)."),
+    game: Optional[str] = GameOption,
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Write the library back out: every game as its byte-identical log, or every table as Parquet partitioned by game."""
+    from tally.store import library
+
+    result = library.export(library.resolve_db(db), to, format, game)
+    if as_json:
+        emit({"db": result.db, "to": result.to, "format": result.format, "games": result.games, "events": result.events,
+              "files": len(result.files)})
+        return
+    what = "logs" if format == "jsonl" else "Parquet files"
+    print(f"exported {result.games} games ({result.events} events) from {result.db} to {result.to}: {len(result.files)} {what}")
+    if format == "parquet":
+        print(f"read them with: SELECT * FROM read_parquet('{result.to}/events/**/*.parquet', hive_partitioning = true)")
+

@@ -428,13 +428,30 @@ def _single_command_app(name: str) -> typer.Typer | None:
 
 def main() -> None:
     """Console entry point."""
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+    from typer.exceptions import Abort
+
     try:
         arguments = sys.argv[1:]
         single = _single_command_app(arguments[0]) if arguments else None
         if single is not None:
-            single(args=arguments[1:], prog_name=f"tally {arguments[0]}")
+            code = single(args=arguments[1:], prog_name=f"tally {arguments[0]}", standalone_mode=False)
         else:
-            app()
+            code = app(args=arguments, prog_name="tally", standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)
+    except NoArgsIsHelpError as error:
+        error.show()
+        sys.exit(EXIT_USAGE)
+    except UsageError as error:  # one line, like every other error; --help shows the usage
+        command = error.ctx.command_path if error.ctx else "tally"
+        sys.stderr.write(f"tally: {error.format_message()} (see `{command} --help`)\n")
+        sys.exit(EXIT_USAGE)
+    except ClickException as error:
+        sys.stderr.write(f"tally: {error.format_message()}\n")
+        sys.exit(error.exit_code)
+    except Abort:
+        sys.stderr.write("tally: aborted\n")
+        sys.exit(130)
     except KeyboardInterrupt:
         sys.stderr.write("tally: interrupted\n")
         sys.exit(130)

@@ -1,0 +1,292 @@
+"""Generate docs/cli.md from the typer app: `python -m tally.cli.docs > docs/cli.md`.
+
+The commands, their help, usage, arguments and options come from the click tree typer builds; what
+the code cannot say by itself is written here: the top-level keys each `--json` document carries
+(tests/test_cli.py checks them against real output) and the exit codes (checked against cli/main.py).
+tests/test_cli_docs.py fails when docs/cli.md differs from `render()`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+# --------------------------------------------------------------------------- what the code does not say
+
+EXIT_CODES: dict[int, str] = {
+    0: "ok; for `move` and `rule`: the move is legal (or legal as far as the log can tell: `unverifiable`)",
+    1: "a rule forbids it: an illegal move (nothing is recorded), or a log that already holds an illegal event",
+    2: "usage error: bad arguments or options, bad notation (the move cannot be read), an unknown game or player for `new`, a log file that already exists",
+    3: "the log is damaged or unreadable: missing file, bad JSON, unknown fields, broken `seq` or `prev` chain, torn last line, unknown game",
+    4: "internal error: a bug in tally (still one line on stderr, never a traceback); please report it",
+}
+
+_MOVE_KEYS: dict[str, str] = {
+    "accepted": "true when the move is legal or unverifiable: `move` and `undo` recorded it, `rule` only judged it",
+    "move": "the move text as given",
+    "verdict": "`legal`, `unverifiable` (legal as far as the log can tell), `illegal` or `unreadable` (bad notation)",
+    "events": "the events the move is (empty unless accepted): `seq`, `type`, `text` (the event in notation)",
+    "rulings": "`rule`, `verdict`, `message` for each ruling: the rule that permits it, or those that forbid it, and any unverifiable note",
+    "notation_error": "for `unreadable`: what could not be read and what would have been valid; else null",
+    "fingerprint": "SHA-256 of the log's last line after recording (null when nothing was recorded)",
+    "seq": "the seq the (first) event has or would have",
+    "to_act": "who must act next (after the move when accepted): a player, `table` (a reveal is due) or `nobody`",
+    "expected": "what is expected next, in words",
+}
+
+JSON_KEYS: dict[str, dict[str, str]] = {
+    "games": {"games": "one entry per game: `name`, `title`, `rules`, `players` [min, max], `modes`, `options` (`key`, `default`, `choices`, `help`)"},
+    "new": {
+        "log": "the log file created",
+        "game": "the game's name",
+        "mode": "`open` or `table`",
+        "events": "how many events were written (`game_started`, plus the deal in open mode)",
+        "fingerprint": "SHA-256 of the log's last line",
+        "to_act": "who must act next",
+        "expected": "what is expected next, in words",
+    },
+    "move": _MOVE_KEYS,
+    "rule": _MOVE_KEYS,
+    "moves": {
+        "seq": "the position: after this event",
+        "to_act": "who must act",
+        "expected": "what is expected, in words",
+        "moves": "every legal move in notation, in the game's fixed order",
+    },
+    "state": {
+        "game": "the game's name",
+        "mode": "`open` or `table`",
+        "viewer": "the player given with `--as`, or null (everything the log knows)",
+        "phase": "setup, action, reveal, return, noble or over",
+        "turn": "the turn number (1 for the first turn)",
+        "to_act": "who must act",
+        "expected": "what is expected, in words",
+        "bank": "the supply of tokens by colour letter",
+        "board": "face-up cards by level (null for an empty slot)",
+        "decks": "cards left in each level's deck",
+        "nobles": "nobles still on the table",
+        "players": "per player: `name`, `points`, `tokens`, `bonus`, `cards`, `reserved` (others' unseen blind reserves as `?LEVEL`), `nobles`",
+        "end_triggered": "true once someone reached the target: the round is being finished",
+        "outcome": "when the game is over: `scores`, `winners`, `reason`, `details`; else null",
+        "seq": "the position: after this event",
+    },
+    "replay": {
+        "seq": "the last event replayed",
+        "steps": "per event: `seq`, `type`, `text` (in notation), `to_act` after it, `voided`",
+        "state": "the table after the last event (as `tally state --json`)",
+        "outcome": "`scores`, `winners`, `reason` when the game is over, else null",
+    },
+    "check": {
+        "ok": "true when every line is intact and every event legal",
+        "game": "the game's name",
+        "events": "how many events the log holds",
+        "fingerprint": "SHA-256 of the last line: any later edit anywhere changes it",
+        "seq": "the first illegal event, or null",
+        "rule": "the rule it breaks, or null",
+        "message": "what is wrong, or null",
+        "warnings": "unverifiable events: `seq`, `rule`, `message`",
+        "outcome": "when the game is over: `scores`, `winners`, `reason`, `details`; else null",
+    },
+    "undo": _MOVE_KEYS,
+    "note": {"seq": "the seq of the note", "fingerprint": "SHA-256 of the log's new last line"},
+    "repair": {
+        "log": "the repaired log",
+        "torn_bytes": "how many bytes the torn last line had",
+        "saved_to": "the side file that keeps them",
+    },
+    "simulate": {
+        "game": "the game's name",
+        "games": "how many games were played",
+        "events": "events written in all",
+        "moves": "moves played in all",
+        "finished": "games that reached their end",
+        "wins_by_seat": "wins per seat (`seat1`, ...), a shared victory counting for each winner",
+        "out": "the folder of the logs",
+    },
+    "ingest": {
+        "ok": "false when some log was rejected",
+        "db": "the history library",
+        "files": "log files read",
+        "games_added": "new games",
+        "events_added": "events added in all",
+        "games_grown": "games already there whose log has grown (only the new events were added)",
+        "games_unchanged": "games already there in full",
+        "games_stale": "older, shorter copies of games the library holds more of",
+        "rejected": "logs refused: `path`, `line`, `kind`, `rule`, `message`",
+        "seconds": "time taken",
+    },
+    "sql": {
+        "columns": "the result's column names",
+        "types": "their DuckDB types",
+        "rows": "one object per row, column name to value (times in ISO-8601, JSON columns decoded)",
+        "count": "how many rows",
+    },
+    "stats": {
+        "db": "the history library",
+        "game": "the `--game` filter, or null",
+        "games": "games in the library",
+        "finished": "finished games",
+        "by_game": "per game type: `game`, `games`, `finished`, `events`, `avg_events`, `avg_turns`, `first`, `last`",
+        "players": "win rate by player name",
+        "seats": "win rate by seat and number of players",
+        "progression": "per game type: average points after each player's k-th turn, winners vs others",
+        "most_bought": "per game type: the most-bought cards",
+    },
+    "export": {
+        "db": "the history library",
+        "to": "the folder written",
+        "format": "`jsonl` or `parquet`",
+        "games": "games exported",
+        "events": "events exported",
+        "files": "files written",
+    },
+}
+
+# with --json, a command that stops on a bad log prints one of these instead of its own document
+ERROR_JSON_KEYS: dict[str, dict[str, str]] = {
+    "illegal log (exit 1; `check` says so in its own document)": {
+        "ok": "false",
+        "seq": "the event in the log that a rule forbids",
+        "rule": "the rule id",
+        "message": "what is wrong",
+    },
+    "damaged log (exit 3)": {
+        "ok": "false",
+        "error": "`damaged`",
+        "events": "null: the log could not be read",
+        "fingerprint": "null",
+        "seq": "the line where the damage is, or null",
+        "rule": "null",
+        "line": "the line number where the damage is; null when no line applies, e.g. a missing or empty file",
+        "message": "what was expected",
+    },
+}
+
+# --------------------------------------------------------------------------- reading the click tree
+
+
+def root() -> Any:
+    import typer.main
+
+    from .main import app
+
+    return typer.main.get_command(app)
+
+
+def commands() -> list[tuple[str, Any]]:
+    """(name, click command) in the order they are registered."""
+    group = root()
+    return [(name, command) for name, command in group.commands.items() if not command.hidden]
+
+
+def _context(name: str, command: Any) -> Any:
+    group = root()
+    parent = group.context_class(group, info_name="tally")
+    return command.context_class(command, info_name=name, parent=parent)
+
+
+def has_json(command: Any) -> bool:
+    return any("--json" in getattr(p, "opts", ()) for p in command.params)
+
+
+def _cell(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def _default(param: Any) -> str:
+    if getattr(param, "is_flag", False):
+        return "off"
+    if param.required:
+        return "(required)"
+    default = param.default
+    if default is None or default == () or default == []:
+        return ""
+    return f"`{default}`"
+
+
+def _render_command(name: str, command: Any) -> list[str]:
+    ctx = _context(name, command)
+    usage = " ".join([ctx.command_path, *command.collect_usage_pieces(ctx)])
+    out = [f"## `tally {name}`", "", (command.help or "").strip(), "", "```", usage, "```", ""]
+    arguments = [p for p in command.get_params(ctx) if p.param_type_name == "argument"]
+    options = [p for p in command.get_params(ctx) if p.param_type_name == "option" and p.name != "help"]
+    if arguments:
+        out += ["| argument | description | required |", "| --- | --- | --- |"]
+        for p in arguments:
+            out.append(f"| `{p.name.upper()}` | {_cell(p.help or '')} | {'yes' if p.required else 'no'} |")
+        out.append("")
+    if options:
+        out += ["| option | description | default |", "| --- | --- | --- |"]
+        for p in options:
+            record = p.get_help_record(ctx)
+            flags = record[0] if record else ", ".join(p.opts)
+            repeat = " (repeatable)" if getattr(p, "multiple", False) and "repeat" not in (p.help or "") else ""
+            out.append(f"| `{flags}` | {_cell(p.help or '')}{repeat} | {_default(p)} |")
+        out.append("")
+    if has_json(command):
+        keys = JSON_KEYS.get(name, {})
+        out += ["With `--json`, one document on stdout with the keys:", "", "| key | meaning |", "| --- | --- |"]
+        out += [f"| `{key}` | {_cell(text)} |" for key, text in keys.items()] or ["| | (not documented yet) |"]
+        out.append("")
+    return out
+
+
+def render() -> str:
+    """docs/cli.md."""
+    group = root()
+    ctx = group.context_class(group, info_name="tally")
+    lines = [
+        "# The `tally` command line",
+        "",
+        "<!-- Generated by `python -m tally.cli.docs > docs/cli.md` from the typer app in cli/main.py and the",
+        "     documented JSON keys and exit codes in cli/docs.py; tests/test_cli_docs.py keeps it in sync. -->",
+        "",
+        (group.help or "").strip(),
+        "",
+        "```",
+        " ".join(["tally", *group.collect_usage_pieces(ctx)]),
+        "```",
+        "",
+        "## Exit codes",
+        "",
+        "Every command exits with one of these codes. For codes 1-4 it writes one line on stderr, `tally: ` followed by",
+        "the file and line (seq) where that applies and what was expected; never a traceback.",
+        "",
+        "| code | meaning |",
+        "| --- | --- |",
+    ]
+    lines += [f"| {code} | {_cell(text)} |" for code, text in EXIT_CODES.items()]
+    lines += [
+        "",
+        "## JSON output",
+        "",
+        "Every command that reports takes `--json`: it then prints exactly one JSON document on stdout (one line, UTF-8)",
+        "with the stable top-level keys listed under each command; the human text is not printed. With `move`, `rule` and",
+        "`undo` the document is printed for a refused move too (exit 1, `accepted` false) and for a move that cannot be read",
+        "(exit 2, `verdict` `unreadable`). A command that stops on a bad log prints instead:",
+        "",
+    ]
+    for title, keys in ERROR_JSON_KEYS.items():
+        lines += [f"{title[0].upper()}{title[1:]}:", "", "| key | meaning |", "| --- | --- |"]
+        lines += [f"| `{key}` | {_cell(text)} |" for key, text in keys.items()]
+        lines.append("")
+    lines += [
+        "Other usage errors (exit 2: a missing argument, a bad option value, `--at` outside the log) print nothing on",
+        "stdout.",
+        "",
+        "## Commands",
+        "",
+    ]
+    lines += [f"- [`tally {name}`](#tally-{name}): {_cell((command.help or '').strip().splitlines()[0] if command.help else '')}" for name, command in commands()]
+    lines.append("")
+    for name, command in commands():
+        lines += _render_command(name, command)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def main() -> None:
+    sys.stdout.write(render())
+
+
+if __name__ == "__main__":
+    main()
