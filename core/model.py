@@ -23,13 +23,15 @@ class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields
     prev: str | None = None
 
 
-class GameStarted(Event, tag="game_started", frozen=True):
-    game: str = ""
-    rules: str = ""
-    seats: list[str] = []
-    mode: Mode = "open"
-    options: dict[str, str] = {}
-    manifest: str = ""
+class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
+    """Line 1 of every log. Every field is required, so every log states them all (no silent defaults)."""
+
+    game: str
+    rules: str
+    seats: list[str]
+    mode: Mode
+    options: dict[str, str]
+    manifest: str
 
 
 class Voided(Event, tag="voided", frozen=True):

@@ -69,7 +69,7 @@ def test_the_doc_names_no_rule_id_that_does_not_exist(doc):
 
 def test_the_notation_examples_parse(doc):
     table = Table(
-        SPEC, GameStarted(seq=1, game="splendor", rules="1", seats=["ann", "ben"], mode="open", manifest=MANIFEST)
+        SPEC, GameStarted(seq=1, game="splendor", rules="1", seats=["ann", "ben"], mode="open", options={}, manifest=MANIFEST)
     )
     table.apply(SetupDealt(seq=2, nobles=["w4b4", "b4g4", "g4r4"], decks=[list(cards) for cards in LEVEL_CARDS]))
     section = doc.split("## Move notation", 1)[1].split("\n## ", 1)[0]

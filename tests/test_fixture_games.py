@@ -133,7 +133,7 @@ def test_table_state_while_a_blind_reserve_is_unknown(tally, snapshot) -> None:
     assert as_other == snapshot(name="as-other")
     assert as_owner == snapshot(name="as-owner")
     assert f"as seen by {other}" in as_other and f"as seen by {owner}" in as_owner
-    assert f"level-{first['level']} card (hidden)" in as_other
+    assert f"?{first['level']} (hidden)" in as_other
     assert first["card"] not in as_other + as_owner
 
 

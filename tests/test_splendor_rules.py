@@ -181,7 +181,9 @@ def two_nobles() -> Game:
 
 def test_core_log_one_start():
     game = open_game()
-    again = GameStarted(seq=2, game="splendor", rules="1", seats=["ann", "ben"], manifest="splendor-base-2014")
+    again = GameStarted(
+        seq=2, game="splendor", rules="1", seats=["ann", "ben"], mode="open", options={}, manifest="splendor-base-2014"
+    )
     ruling = game.refuse(again)
     assert (ruling.rule, ruling.message) == (
         "core.log.one-start",

@@ -265,7 +265,7 @@ RULES: tuple[RuleDoc, ...] = (
     RuleDoc("splendor.noble.visit", "At the end of the turn, a noble whose requirement the player's card bonuses meet visits automatically (worth 3 points); it is not an action. At most one noble per turn."),
     RuleDoc("splendor.noble.choose", "When several nobles qualify at the end of a turn the player chooses one; the others may come on a later turn."),
     RuleDoc("splendor.noble.not-qualified", "A chosen noble must be on the table and its requirement met by the player's bonuses."),
-    RuleDoc("splendor.stuck.pass", "Variant `stuck`: a player who can do no action at all (the rulebook is silent) passes (default `pass`); under `end` the game ends at once. A pass is only allowed when no action is possible."),
+    RuleDoc("splendor.stuck.pass", "Variant `stuck`: a player who can do no action at all (the rulebook is silent) passes (default `pass`); under `end` the game ends at once. A pass is only allowed when no action is possible; in table mode, when the only possible action might be buying a blind reserve the log never saw, the pass is recorded as unverifiable."),
     RuleDoc("splendor.end.stalled", "If every player passes in one full round, nothing can change any more: the game ends and is scored as it stands."),
     RuleDoc("splendor.end.finish-round", "When a player reaches 15 prestige points (option `target`) at the end of their turn, the round is finished so that all players have had the same number of turns; then the game ends."),
     RuleDoc("splendor.end.winner", "Most prestige points wins; on a tie, the fewest development cards bought wins; still tied, the victory is shared."),
