@@ -153,6 +153,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a smoke run: fewer rounds and games")
     args = parser.parse_args()
     rounds, games = (5, 100) if args.quick else (25, 1000)
+    import tally.cli
+
+    installed = "editable (slower imports: the editable finder)" if "site-packages" not in tally.cli.__file__ else "regular"
+    print(f"tally installed: {installed}; python {sys.version.split()[0]}")
     results = {**bench_move(rounds), **bench_check_and_simulate(games)}
     width = max(len(k) for k in results)
     for key, value in results.items():

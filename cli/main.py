@@ -7,7 +7,6 @@ costs little more than starting Python and typer.
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from pathlib import Path
 from typing import Any, Callable, List, Optional, TypeVar
@@ -36,6 +35,8 @@ def fail(code: int, message: str) -> typer.Exit:
 
 
 def emit(document: Any) -> None:
+    import json  # only commands that print JSON pay for it
+
     sys.stdout.write(json.dumps(document, ensure_ascii=False, sort_keys=False) + "\n")
 
 

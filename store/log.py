@@ -78,9 +78,11 @@ def encode(event: Event) -> bytes:
 
 
 def now() -> str:
-    from datetime import datetime, timezone
+    """The recording time, ISO-8601 UTC to the millisecond (time, not datetime: cheaper to import on `tally move`)."""
+    import time
 
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    moment = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(moment)) + f".{int(moment * 1000) % 1000:03d}Z"
 
 
 class Log(msgspec.Struct):

@@ -1371,8 +1371,10 @@ class Splendor(GameSpec):
 
     def narrate(self, before: State, after: State) -> list[str]:
         notes = []
-        for name, old, new in zip(after.seats, before.players, after.players):
-            notes.extend(f"{noble} visits {name} (+{NOBLE_POINTS})" for noble in new.nobles[len(old.nobles) :])
+        if before.players is not after.players:
+            for name, old, new in zip(after.seats, before.players, after.players):
+                if len(new.nobles) != len(old.nobles):
+                    notes.extend(f"{noble} visits {name} (+{NOBLE_POINTS})" for noble in new.nobles[len(old.nobles) :])
         if after.end_triggered and not before.end_triggered:
             notes.append(f"{before.player_name} reached {after.target} points: the round is finished")
         if after.phase == "over" and before.phase != "over":

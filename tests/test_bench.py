@@ -1,0 +1,22 @@
+"""The benchmark scripts still run (a smoke run: behaviour only, never a timing assertion)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_spine_benchmark_runs(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_spine.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    for line in ("ratio warm / typer", "simulate moves/s", "check events/s"):
+        assert line in done.stdout
