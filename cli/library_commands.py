@@ -209,16 +209,20 @@ def _print_table(result: Any, max_rows: int) -> None:
     numeric = ("INTEGER", "BIGINT", "HUGEINT", "DOUBLE", "FLOAT", "DECIMAL", "SMALLINT", "TINYINT", "UBIGINT", "UINTEGER")
     for name, kind in zip(result.columns, result.types):
         table.add_column(name, justify="right" if kind.startswith(numeric) else "left", overflow="fold")
-    shown = total = 0
+    shown = 0
+    more = False
     for row in result.rows():
-        total += 1
-        if shown < max_rows:
-            table.add_row(*[Text(_text(v, k)) if v is not None else Text("NULL", style="dim") for v, k in zip(row, result.types)])
-            shown += 1
+        if shown == max_rows:  # stop reading: a terminal table of a million rows helps no one
+            more = True
+            break
+        table.add_row(*[Text(_text(v, k)) if v is not None else Text("NULL", style="dim") for v, k in zip(row, result.types)])
+        shown += 1
     out = console()
     out.print(table)
-    more = f"; showing the first {shown} (use --max-rows N, or --format csv for all)" if total > shown else ""
-    out.print(Text(f"{total} row{'s' if total != 1 else ''}{more}", style="dim"))
+    if more:
+        out.print(Text(f"showing the first {shown} rows; there are more (use --max-rows N, or --format csv for all)", style="dim"))
+    else:
+        out.print(Text(f"{shown} row{'s' if shown != 1 else ''}", style="dim"))
 
 
 # --------------------------------------------------------------------------- stats

@@ -1,0 +1,286 @@
+"""The CPU side of `tally ingest`: logs in, Arrow tables out (no DuckDB here, so it runs in worker processes).
+
+For each log of a task: verify and decode it exactly like `tally check` (`log.parse_lines`), judge and
+fold it through `engine.Table` (the same checks and reducers), let the game's projection watch the
+states, and gather every table's rows. The library (store/library.py) then inserts a task's tables
+in one transaction. A log that is damaged or breaks a rule adds no row at all.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+from importlib import import_module
+from typing import Any, Callable, NamedTuple
+
+import msgspec
+import pyarrow as pa
+
+from tally.core.engine import Table
+from tally.core.model import Event, GameSpec, GameStarted, Voided
+
+from . import log as logfile
+
+# game type -> module holding its projections (see store/library_splendor.py)
+PROJECTIONS = {"splendor": "tally.store.library_splendor"}
+
+# staging (Arrow) schemas; the library's INSERTs turn them into the stored columns (docs/sql.md)
+EVENT_STAGE = pa.schema(
+    [("game_id", pa.string()), ("seq", pa.int32()), ("type", pa.string()), ("player", pa.string()),
+     ("at", pa.string()), ("line", pa.string()), ("voided", pa.bool_())]
+)
+GAME_STAGE = pa.schema(
+    [("game_id", pa.string()), ("game", pa.string()), ("rules", pa.string()), ("mode", pa.string()),
+     ("options", pa.string()), ("manifest", pa.string()), ("players", pa.list_(pa.string())),
+     ("player_count", pa.int32()), ("started_at", pa.string()), ("ended_at", pa.string()),
+     ("events", pa.int32()), ("turns", pa.int32()), ("finished", pa.bool_()), ("winners", pa.list_(pa.string())),
+     ("winner", pa.string()), ("result", pa.string()), ("unverifiable", pa.int32()), ("fingerprint", pa.string()),
+     ("size", pa.int64()), ("digest", pa.string()), ("source", pa.string())]
+)
+SEATS: list[tuple[str, str]] = [
+    ("game_id", "VARCHAR"), ("seat", "INTEGER"), ("player", "VARCHAR"), ("score", "INTEGER"), ("won", "BOOLEAN"),
+]
+ROUND_RESULTS: list[tuple[str, str]] = [
+    ("game_id", "VARCHAR"), ("round", "INTEGER"), ("seat", "INTEGER"), ("player", "VARCHAR"),
+    ("score", "INTEGER"), ("total", "INTEGER"), ("won", "BOOLEAN"),
+]
+ARROW = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "BOOLEAN": pa.bool_()}
+
+
+def projection(game: str) -> Any | None:
+    module = PROJECTIONS.get(game)
+    return import_module(module) if module else None
+
+
+def projection_tables() -> dict[str, list[tuple[str, str]]]:
+    return {name: columns for game in PROJECTIONS for name, columns in projection(game).TABLES.items()}  # type: ignore[union-attr]
+
+
+def game_id_of(first_line: bytes) -> str:
+    """A game's id: the first 16 hex digits of the SHA-256 of its first line (without the newline)."""
+    return hashlib.sha256(first_line).hexdigest()[:16]
+
+
+class Known(NamedTuple):
+    """What the library holds of a game: its event count, byte size, SHA-256 of the bytes, fingerprint."""
+
+    events: int
+    size: int
+    digest: str
+    fingerprint: str
+
+
+class Rejected(msgspec.Struct):
+    """A log that was not loaded: `kind` is damaged (unreadable), illegal (a rule forbids an event) or diverged."""
+
+    path: str
+    line: int | None
+    kind: str
+    message: str
+    rule: str | None = None
+
+    def render(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.message}"
+
+
+class Result(msgspec.Struct):
+    """One task's outcome: counts, rejections, logs the library must compare with its copy, and the rows."""
+
+    added: int = 0
+    grown: int = 0
+    unchanged: int = 0
+    events: int = 0
+    rejected: list[Rejected] = []
+    compare: list[tuple[str, str]] = []  # (path, game id): a known game whose log is not its copy plus new lines
+    replace: list[str] = []  # known games whose derived rows are rewritten (grown logs)
+    voids: list[tuple[str, int]] = []  # (game id, seq) of stored events voided by a grown log's new lines
+    tables: dict[str, Any] = {}  # table name -> pyarrow.Table of staged rows
+
+
+_TAGS: dict[type, str] = {}
+
+
+def tag(kind: type) -> str:
+    name = _TAGS.get(kind)
+    if name is None:
+        name = _TAGS[kind] = kind.__struct_config__.tag  # type: ignore[attr-defined]
+    return name
+
+
+def fold_judged(spec: GameSpec, events: list[Event], watch: Callable[[Event, Any, Any], None] | None = None):
+    """`engine.judge` with a watcher: check each event against the fold before it and stop at the first
+    illegal one, else apply it and show `watch` the states before and after.
+
+    Returns (table, failed seq or None, the forbidding ruling or None, count of unverifiable rulings).
+    """
+    table = Table(spec, events[0])  # type: ignore[arg-type]
+    check = table.check
+    apply = table.apply
+    unverifiable = 0
+    rest = iter(events)
+    next(rest)
+    for event in rest:
+        rulings = check(event)
+        if rulings:
+            for ruling in rulings:
+                if ruling.verdict == "illegal":
+                    return table, event.seq, ruling, unverifiable
+            unverifiable += len(rulings)
+        if watch is None:
+            apply(event)
+        else:
+            before = table.state
+            apply(event)
+            watch(event, before, table.state)
+    return table, None, None, unverifiable
+
+
+class _Rows:
+    def __init__(self, projections: dict[str, list[tuple[str, str]]]):
+        self.events: dict[str, list[Any]] = {name: [] for name in EVENT_STAGE.names}
+        self.games: dict[str, list[Any]] = {name: [] for name in GAME_STAGE.names}
+        self.seats: list[tuple[Any, ...]] = []
+        self.rounds: list[tuple[Any, ...]] = []
+        self.projections: dict[str, list[tuple[Any, ...]]] = {name: [] for name in projections}
+
+
+def work(files: list[tuple[str, str | None, Known | None]]) -> Result:
+    """Read, verify, judge and fold each log `(path, game id, what the library holds of it)`."""
+    projections = projection_tables()
+    rows = _Rows(projections)
+    result = Result(rejected=[], compare=[], replace=[], voids=[])
+    # folding allocates many short-lived states that refcounting frees (no cycles): the cyclic collector
+    # would only re-scan the rows gathered so far, again and again, so it rests while a task runs
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for path, gid, known in files:
+            _one(result, rows, path, gid, known)
+        result.tables = _arrow(rows, projections)
+    finally:
+        if collecting:
+            gc.enable()
+    return result
+
+
+def _one(result: Result, rows: _Rows, path: str, gid: str | None, known: Known | None) -> None:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as problem:
+        result.rejected.append(Rejected(path, None, "damaged", f"cannot read: {problem.strerror or problem}"))
+        return
+    digest = hashlib.sha256(data).hexdigest()
+    if known is not None and known.size == len(data) and known.digest == digest:
+        result.unchanged += 1
+        return
+    try:
+        log = logfile.parse_lines(path, data)
+    except logfile.LogError as problem:
+        result.rejected.append(Rejected(path, problem.line, "damaged", problem.message))
+        return
+    if gid != game_id_of(data[: data.find(b"\n")]):
+        result.rejected.append(Rejected(path, 1, "damaged", "the file changed while it was being ingested; ingest it again"))
+        return
+    assert gid is not None
+    events = log.events
+    stored = 0
+    if known is not None:
+        stored = known.events
+        if (
+            len(events) <= stored
+            or events[stored].prev != known.fingerprint
+            or hashlib.sha256(data[: known.size]).hexdigest() != known.digest
+        ):
+            result.compare.append((path, gid))
+            return
+    spec = log.spec
+    module = projection(spec.name)
+    marks = {name: len(table) for name, table in rows.projections.items()}
+    watch = module.Watch(gid, log.started, rows.projections) if module else None
+    table, failed, ruling, unverifiable = fold_judged(spec, events, watch)
+    if failed is not None:
+        for name, table_rows in rows.projections.items():
+            del table_rows[marks[name]:]
+        result.rejected.append(Rejected(path, failed, "illegal", f"{ruling.message} [{ruling.rule}]", ruling.rule))
+        return
+    lines = data.split(b"\n")
+    lines.pop()
+    _events(result, rows, gid, events, lines, stored)
+    _game(rows, gid, log, table, module, unverifiable, digest, path)
+    if stored:
+        result.replace.append(gid)
+        result.grown += 1
+    else:
+        result.added += 1
+    result.events += len(events) - stored
+
+
+def _events(result: Result, rows: _Rows, gid: str, events: list[Event], lines: list[bytes], stored: int) -> None:
+    columns = rows.events
+    new = events[stored:] if stored else events
+    count = len(new)
+    columns["game_id"].extend([gid] * count)
+    columns["seq"].extend(range(stored + 1, stored + count + 1))
+    columns["type"].extend([tag(type(e)) for e in new])
+    columns["player"].extend([getattr(e, "player", None) for e in new])
+    columns["at"].extend([e.at for e in new])
+    columns["line"].extend(lines[stored:] if stored else lines)
+    voided = [False] * count
+    for event in new:
+        if type(event) is Voided:
+            target = event.target  # type: ignore[attr-defined]
+            if target > stored:
+                voided[target - stored - 1] = True
+            else:
+                result.voids.append((gid, target))
+    columns["voided"].extend(voided)
+
+
+def _game(rows: _Rows, gid: str, log: logfile.Log, table: Table, module: Any, unverifiable: int, digest: str,
+          path: str) -> None:
+    started: GameStarted = log.started
+    state = table.state
+    outcome = log.spec.outcome(state)
+    scores = outcome.scores if outcome else (module.scores(state) if module else {})
+    winners = list(outcome.winners) if outcome else []
+    values = (
+        gid, started.game, started.rules, started.mode, msgspec.json.encode(started.options).decode(),
+        started.manifest, list(started.seats), len(started.seats), started.at, log.events[-1].at, len(log.events),
+        module.turns(state) if module else None, outcome is not None, winners,
+        winners[0] if len(winners) == 1 else None, outcome.reason if outcome else None, unverifiable,
+        log.fingerprint, log.size, digest, path,
+    )
+    for column, value in zip(rows.games.values(), values):
+        column.append(value)
+    for index, name in enumerate(started.seats):
+        rows.seats.append((gid, index + 1, name, scores.get(name), name in winners))
+    if module is not None:
+        rows.rounds.extend((gid, *row) for row in module.rounds(state, outcome))
+
+
+def _table(columns: list[tuple[str, str]], rows: list[tuple[Any, ...]]) -> pa.Table:
+    values = list(zip(*rows)) if rows else [[] for _ in columns]
+    return pa.Table.from_arrays(
+        [pa.array(column, ARROW[kind]) for (_, kind), column in zip(columns, values)],
+        names=[name for name, _ in columns],
+    )
+
+
+def _arrow(rows: _Rows, projections: dict[str, list[tuple[str, str]]]) -> dict[str, pa.Table]:
+    tables: dict[str, pa.Table] = {}
+    if rows.events["game_id"]:
+        columns = dict(rows.events)
+        columns["line"] = pa.array(columns["line"], pa.binary()).cast(pa.string())  # the exact bytes, UTF-8 checked in C
+        tables["events"] = pa.Table.from_pydict(columns, schema=EVENT_STAGE)
+    if rows.games["game_id"]:
+        tables["games"] = pa.Table.from_pydict(rows.games, schema=GAME_STAGE)
+    if rows.seats:
+        tables["seats"] = _table(SEATS, rows.seats)
+    if rows.rounds:
+        tables["round_results"] = _table(ROUND_RESULTS, rows.rounds)
+    for name, columns in projections.items():
+        if rows.projections[name]:
+            tables[name] = _table(columns, rows.projections[name])
+    return tables

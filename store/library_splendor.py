@@ -1,0 +1,171 @@
+"""Splendor's projections in the history library (docs/sql.md): tables derived by folding a game's events.
+
+Nothing here judges or applies a rule. `library` folds every log through `tally.core.engine.Table`
+(the same check and reducers as `tally check`) and calls `Watch` with the state before and after
+each event; a watch only *reads* those states (who acted, points, cards, nobles, turn count) and the
+component data (`CARDS`, `NOBLE_NAMES`). Rows carry the seq of the event that produced them, so a
+`voided` event simply drops the rows of the event it voids.
+
+A game type plugs into the library with a module like this one: `TABLES` (prefixed with the game's
+name), `Watch`, `scores`, `turns`, `rounds`, and the SQL behind `tally stats` (`PROGRESSION_SQL`,
+`MOST_BOUGHT_SQL`), registered in `library.PROJECTIONS`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from tally.core.games.splendor import CARDS, GEMS, NOBLE_NAMES, CardBought, CardReserved, State
+from tally.core.model import Event, GameStarted, Outcome, Voided
+
+GAME = "splendor"
+
+# table -> [(column, DuckDB type)]: the exact schema (docs/sql.md documents every column)
+TABLES: dict[str, list[tuple[str, str]]] = {
+    "splendor_turns": [
+        ("game_id", "VARCHAR"),
+        ("turn", "INTEGER"),
+        ("player_turn", "INTEGER"),
+        ("seq", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("player", "VARCHAR"),
+        ("points", "INTEGER"),
+        ("cards", "INTEGER"),
+        ("nobles", "INTEGER"),
+        ("reserved", "INTEGER"),
+        ("tokens", "INTEGER"),
+    ],
+    "splendor_cards_bought": [
+        ("game_id", "VARCHAR"),
+        ("seq", "INTEGER"),
+        ("turn", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("player", "VARCHAR"),
+        ("card", "VARCHAR"),
+        ("level", "INTEGER"),
+        ("bonus", "VARCHAR"),
+        ("points", "INTEGER"),
+        ("from_reserve", "BOOLEAN"),
+        ("paid", "INTEGER"),
+        ("gold", "INTEGER"),
+    ],
+    "splendor_reserves": [
+        ("game_id", "VARCHAR"),
+        ("seq", "INTEGER"),
+        ("turn", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("player", "VARCHAR"),
+        ("card", "VARCHAR"),
+        ("level", "INTEGER"),
+        ("blind", "BOOLEAN"),
+        ("gold", "BOOLEAN"),
+    ],
+    "splendor_nobles": [
+        ("game_id", "VARCHAR"),
+        ("seq", "INTEGER"),
+        ("turn", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("player", "VARCHAR"),
+        ("noble", "VARCHAR"),
+        ("name", "VARCHAR"),
+    ],
+}
+
+
+def Watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ...]]]) -> Callable[[Event, State, State], None]:
+    """A watcher for one game: it appends rows (tuples) to the batch's row lists (`sink[table]`).
+
+    A closure rather than an object: it runs after every event of every game ingested, and local
+    names are the cheapest to reach.
+    """
+    seats = started.seats
+    player_turns = [0] * len(seats)
+    turn_rows, bought_rows, reserve_rows, noble_rows = (sink[name] for name in TABLES)
+    add_turn, add_buy, add_reserve, add_noble = turn_rows.append, bought_rows.append, reserve_rows.append, noble_rows.append
+
+    def drop(seq: int) -> None:
+        """Forget the rows of a voided event: they are this game's newest rows (only the last event is voided)."""
+        for rows, at in ((turn_rows, 3), (bought_rows, 1), (reserve_rows, 1), (noble_rows, 1)):
+            while rows and rows[-1][at] == seq and rows[-1][0] == game_id:
+                rows.pop()
+
+    def watch(event: Event, before: State, after: State) -> None:
+        kind = type(event)
+        if kind is Voided:
+            drop(event.target)  # type: ignore[attr-defined]
+            if after.turns < before.turns:  # the voided event ended a turn: that turn is taken back
+                player_turns[after.current] -= 1
+            return
+        current = before.current
+        if kind is CardBought:
+            card = CARDS[event.card]  # type: ignore[attr-defined]
+            on_board = any(event.card in row for row in before.board)  # type: ignore[attr-defined]
+            paid = event.paid  # type: ignore[attr-defined]
+            add_buy((game_id, event.seq, before.turns + 1, current + 1, seats[current], card.id, card.level,
+                     GEMS[card.bonus], card.points, not on_board, len(paid), paid.count("y")))
+        elif kind is CardReserved:
+            level = event.level  # type: ignore[attr-defined]
+            card_id = event.card  # type: ignore[attr-defined]
+            add_reserve((game_id, event.seq, before.turns + 1, current + 1, seats[current], card_id,
+                         level if level is not None else CARDS[card_id].level, level is not None,
+                         after.players[current].tokens[5] > before.players[current].tokens[5]))
+        turns = after.turns
+        if turns != before.turns:  # the turn ended (a noble can only come at the end of a turn)
+            seat_after = after.players[current]
+            nobles = seat_after.nobles
+            had = before.players[current].nobles
+            if nobles is not had:
+                for noble in nobles[len(had):]:
+                    add_noble((game_id, event.seq, turns, current + 1, seats[current], noble, NOBLE_NAMES.get(noble)))
+            player_turns[current] += 1
+            add_turn((game_id, turns, player_turns[current], event.seq, current + 1, seats[current], seat_after.points,
+                      len(seat_after.cards), len(nobles), len(seat_after.reserved), sum(seat_after.tokens)))
+
+    return watch
+
+
+def scores(state: State) -> dict[str, int]:
+    """Points so far (final points once the game is over)."""
+    return {name: seat.points for name, seat in zip(state.seats, state.players)}
+
+
+def turns(state: State) -> int:
+    return state.turns
+
+
+def rounds(state: State, outcome: Outcome | None) -> list[tuple[int, int, str, int, int, bool]]:
+    """Splendor is scored once: a finished game is one round. (round, seat, player, score, total, won)."""
+    if outcome is None:
+        return []
+    return [
+        (1, i + 1, name, outcome.scores[name], outcome.scores[name], name in outcome.winners)
+        for i, name in enumerate(state.seats)
+    ]
+
+
+# `tally stats`: average points after each player's k-th turn, winners against the others
+PROGRESSION_SQL = """
+SELECT t.player_turn,
+       avg(CASE WHEN s.won THEN t.points END) AS winners,
+       avg(CASE WHEN NOT s.won THEN t.points END) AS others,
+       count(DISTINCT t.game_id) AS games
+FROM splendor_turns t
+JOIN seats s ON s.game_id = t.game_id AND s.seat = t.seat
+JOIN games g ON g.game_id = t.game_id
+WHERE g.finished {where}
+GROUP BY t.player_turn
+ORDER BY t.player_turn
+"""
+
+MOST_BOUGHT_SQL = """
+SELECT b.card, any_value(b.level) AS level, any_value(b.bonus) AS bonus, any_value(b.points) AS points,
+       count(*) AS bought, count(DISTINCT b.game_id) AS games,
+       avg(CASE WHEN s.won THEN 1.0 ELSE 0.0 END) AS buyer_win_rate
+FROM splendor_cards_bought b
+JOIN seats s ON s.game_id = b.game_id AND s.seat = b.seat
+JOIN games g ON g.game_id = b.game_id
+WHERE TRUE {where}
+GROUP BY b.card
+ORDER BY bought DESC, b.card
+LIMIT {limit}
+"""
