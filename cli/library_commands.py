@@ -6,7 +6,7 @@ duckdb, pyarrow or rich. The work is done by `tally.store.library`; these comman
 
 from __future__ import annotations
 
-import json
+
 import sys
 from pathlib import Path
 from typing import Any, List, Optional
@@ -139,6 +139,8 @@ def sql_command(
 
 def _cell(value: Any, kind: str) -> Any:
     """A value as JSON can hold it: times in ISO-8601, JSON columns decoded, decimals as numbers."""
+    import json
+
     if value is None:
         return None
     if kind == "JSON" and isinstance(value, str):
@@ -162,6 +164,8 @@ def _cell(value: Any, kind: str) -> Any:
 
 
 def _text(value: Any, kind: str) -> str:
+    import json
+
     if value is None:
         return ""
     if isinstance(value, str):
@@ -186,6 +190,8 @@ def _print_csv(result: Any) -> None:
 
 def _print_json(result: Any) -> None:
     """One document on one line, written as the rows arrive (a large result is never held whole)."""
+    import json
+
     out = sys.stdout
     head = json.dumps({"columns": result.columns, "types": result.types}, ensure_ascii=False)
     out.write(head[:-1] + ', "rows": [')

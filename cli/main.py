@@ -410,7 +410,7 @@ def simulate_command(
     print("wins by seat: " + ", ".join(f"{k} {v}" for k, v in summary.wins_by_seat.items()))
 
 
-from . import library_commands  # noqa: E402  (registers ingest, sql, stats, export; imports duckdb lazily)
+from . import library_commands  # noqa: E402,F401  (registers ingest, sql, stats, export; imports duckdb lazily)
 
 
 def _single_command_app(name: str) -> typer.Typer | None:

@@ -7,7 +7,7 @@ effective game event, so the fold stays linear: voiding pops the state that even
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import msgspec
 
@@ -139,8 +139,13 @@ class Judgement(msgspec.Struct):
     warnings: list[tuple[int, Ruling]] = []
 
 
-def judge(spec: GameSpec, events: list[Event]) -> tuple[Judgement, Table]:
-    """Check every event in order against the fold before it; stop at the first illegal one."""
+def judge(
+    spec: GameSpec, events: list[Event], watch: Callable[[Event, Any, Any], None] | None = None
+) -> tuple[Judgement, Table]:
+    """Check every event in order against the fold before it; stop at the first illegal one.
+
+    `watch(event, before, after)` sees every applied event with the states around it (projections).
+    """
     table = Table(spec, events[0])  # type: ignore[arg-type]
     warnings: list[tuple[int, Ruling]] = []
     check = table.check
@@ -151,5 +156,10 @@ def judge(spec: GameSpec, events: list[Event]) -> tuple[Judgement, Table]:
             if any(r.verdict == "illegal" for r in rulings):
                 return Judgement(False, len(events), event.seq, rulings, warnings), table
             warnings.extend((event.seq, r) for r in rulings)
-        apply(event)
+        if watch is None:
+            apply(event)
+        else:
+            before = table.state
+            apply(event)
+            watch(event, before, table.state)
     return Judgement(True, len(events), None, [], warnings), table

@@ -26,8 +26,6 @@ import duckdb
 import msgspec
 import pyarrow as pa
 
-from tally.core.engine import Table
-from tally.core.model import Voided
 
 from . import log as logfile
 from .library_ingest import (
@@ -40,10 +38,9 @@ from .library_ingest import (
     game_id_of,
     projection,
     projection_tables,
-    tag,
     work,
 )
-from .record import Frame, IllegalLog, Position, UsageError, describe, describe_start
+from .record import Frame, Position, UsageError, replay_log
 
 __all__ = ["ingest", "export", "query", "stats", "replay", "replay_bytes", "Rejected", "Summary", "LibraryError"]
 
@@ -499,21 +496,7 @@ def replay(db: Path | str, game_id: str, to: int | None = None) -> tuple[Positio
 
 def replay_bytes(path: str, data: bytes, to: int | None = None) -> tuple[Position, list[Frame]]:
     """`record.replay` for a log's bytes: every event up to `to` with the state after it."""
-    log = logfile.parse_lines(path, data)
-    if to is not None and not 1 <= to <= len(log.events):
-        raise UsageError(f"--to {to}: the log has events 1..{len(log.events)}")
-    events = log.events if to is None else log.events[:to]
-    spec = log.spec
-    table = Table(spec, events[0])  # type: ignore[arg-type]
-    frames = [Frame(1, "game_started", describe_start(events[0]), table.state)]  # type: ignore[arg-type]
-    voided = {e.target for e in events if isinstance(e, Voided)}
-    for event in events[1:]:
-        bad = [r for r in table.check(event) if r.verdict == "illegal"]
-        if bad:
-            raise IllegalLog(log.path, event.seq, bad[0])
-        table.apply(event)
-        frames.append(Frame(event.seq, tag(type(event)), describe(spec, event), table.state, event.seq in voided))
-    return Position(log, table, events[-1].seq), frames
+    return replay_log(logfile.parse_lines(path, data), to)
 
 
 # --------------------------------------------------------------------------- export

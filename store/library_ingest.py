@@ -16,7 +16,7 @@ from typing import Any, Callable, NamedTuple
 import msgspec
 import pyarrow as pa
 
-from tally.core.engine import Table
+from tally.core.engine import Table, judge
 from tally.core.model import Event, GameSpec, GameStarted, Voided
 
 from . import log as logfile
@@ -109,31 +109,12 @@ def tag(kind: type) -> str:
 
 
 def fold_judged(spec: GameSpec, events: list[Event], watch: Callable[[Event, Any, Any], None] | None = None):
-    """`engine.judge` with a watcher: check each event against the fold before it and stop at the first
-    illegal one, else apply it and show `watch` the states before and after.
-
-    Returns (table, failed seq or None, the forbidding ruling or None, count of unverifiable rulings).
-    """
-    table = Table(spec, events[0])  # type: ignore[arg-type]
-    check = table.check
-    apply = table.apply
-    unverifiable = 0
-    rest = iter(events)
-    next(rest)
-    for event in rest:
-        rulings = check(event)
-        if rulings:
-            for ruling in rulings:
-                if ruling.verdict == "illegal":
-                    return table, event.seq, ruling, unverifiable
-            unverifiable += len(rulings)
-        if watch is None:
-            apply(event)
-        else:
-            before = table.state
-            apply(event)
-            watch(event, before, table.state)
-    return table, None, None, unverifiable
+    """`engine.judge` shaped for ingest: (table, failed seq or None, the forbidding ruling or None, unverifiable count)."""
+    judgement, table = judge(spec, events, watch)
+    if not judgement.ok:
+        first = next(r for r in judgement.rulings if r.verdict == "illegal")
+        return table, judgement.failed_seq, first, len(judgement.warnings)
+    return table, None, None, len(judgement.warnings)
 
 
 class _Rows:

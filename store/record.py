@@ -277,7 +277,11 @@ class Frame(msgspec.Struct):
 
 def replay(path: Path | str, to: int | None = None) -> tuple[Position, list[Frame]]:
     """Every event up to `to` with the state after it. A log with an illegal event raises IllegalLog."""
-    log = logfile.read(path)
+    return replay_log(logfile.read(path), to)
+
+
+def replay_log(log: logfile.Log, to: int | None = None) -> tuple[Position, list[Frame]]:
+    """`replay` for a log already read and verified (from a file, or from the history library)."""
     events = log.events if to is None else log.events[:to]
     if to is not None and not 1 <= to <= len(log.events):
         raise UsageError(f"--to {to}: the log has events 1..{len(log.events)}")
@@ -315,8 +319,6 @@ def describe(spec: GameSpec, event: Event) -> str:
 
 
 def note(path: Path | str, text: str, player: str | None = None) -> Outcome:
-    from tally.core.model import Noted
-
     with logfile.Locked(path) as locked:
         spec, table, last_hash, _ = _open_fold(locked)
         if player is not None and player not in table.started.seats:

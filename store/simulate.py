@@ -42,10 +42,11 @@ def _stamp_fast(events: list[Event], start: datetime) -> bytes:
     replace = msgspec.structs.replace
     chunks = []
     prev = None
-    base = int(start.timestamp())
+    base = round(start.timestamp() * 1000)  # milliseconds
     for seq, event in enumerate(events, 1):
-        moment = datetime.fromtimestamp(base + 60 * seq, timezone.utc)
-        line = encode(replace(event, seq=seq, at=moment.strftime("%Y-%m-%dT%H:%M:%S.000Z"), prev=prev))
+        moment = base + 60_000 * seq
+        second = datetime.fromtimestamp(moment // 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+        line = encode(replace(event, seq=seq, at=f"{second}.{moment % 1000:03d}Z", prev=prev))
         prev = sha(line).hexdigest()
         chunks.append(line)
     chunks.append(b"")
@@ -101,7 +102,10 @@ def simulate(
         events, state = playout(game, count, rng, options)
         if mode == "table":  # played with every card known, recorded as the table saw it
             events = spec.table_transcript(events)
-        payload = _stamp_fast(events, _EPOCH + timedelta(hours=index))
+        # the start time (line 1, hence the game id) differs by seed as well as by index, so runs with
+        # different seeds never write two games with the same first line (unless seeds differ by 3.6M)
+        start = _EPOCH + timedelta(hours=index, milliseconds=seed % 3_600_000)
+        payload = _stamp_fast(events, start)
         path = folder / f"{game}-s{seed}-{index:05d}.jsonl"
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:

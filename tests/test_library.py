@@ -588,7 +588,7 @@ def test_sql_prints_a_table_csv_or_json(small_library: Path, tally: Any) -> None
     assert document["count"] == 3 and document["columns"][0] == "game_id"
     first = document["rows"][0]
     assert isinstance(first["players"], list) and first["options"]["target"] == "15"
-    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", first["started_at"])
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", first["started_at"])
 
 
 @pytest.mark.parametrize(
