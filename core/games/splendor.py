@@ -12,6 +12,7 @@ reducer turns cards up from them; in `table` mode the recorder enters every card
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
+from operator import add, sub
 from typing import Any
 
 import msgspec
@@ -276,14 +277,15 @@ RULE_IDS = frozenset(r.id for r in RULES)
 # --------------------------------------------------------------------------- helpers
 
 
+_TOKEN_LETTERS = frozenset(COLOURS)
+
+
 def _letters(tokens: list[str]) -> tuple[int, ...] | None:
-    counts = [0] * 6
-    for t in tokens:
-        i = INDEX.get(t)
-        if i is None:
-            return None
-        counts[i] += 1
-    return tuple(counts)
+    """Token letters as counts per colour (w b g r k y), or None if one is not a token."""
+    if not _TOKEN_LETTERS.issuperset(tokens):
+        return None
+    count = tokens.count
+    return (count("w"), count("b"), count("g"), count("r"), count("k"), count("y"))
 
 
 def _spell(counts: tuple[int, ...] | list[int]) -> list[str]:
@@ -296,15 +298,14 @@ def _describe(counts: tuple[int, ...] | list[int]) -> str:
 
 
 def _needed(card: Card, seat: Seat) -> list[int]:
-    bonus = seat.bonus
-    return [max(0, card.cost[i] - bonus[i]) for i in range(5)]
+    return [need if need > 0 else 0 for need in map(sub, card.cost, seat.bonus)]
 
 
 def default_payment(card: Card, seat: Seat) -> list[int] | None:
     """Gems first, gold for the shortfall; None when the player cannot afford the card."""
     need = _needed(card, seat)
     tokens = seat.tokens
-    pay = [min(need[i], tokens[i]) for i in range(5)]
+    pay = list(map(min, need, tokens))  # the five gems (need has no gold entry)
     short = sum(need) - sum(pay)
     if short > tokens[GOLD]:
         return None
@@ -475,15 +476,11 @@ def _find_on_board(state: State, card: str) -> tuple[int, int] | None:
 
 
 def _apply_take(state: State, event: GemsTaken) -> State:
-    seat = state.player
-    tokens = list(seat.tokens)
-    bank = list(state.bank)
-    for g in event.gems:
-        i = INDEX[g]
-        tokens[i] += 1
-        bank[i] -= 1
-    seat = msgspec.structs.replace(seat, tokens=tuple(tokens))
-    return _end_of_turn(_with_player(state, state.current, seat, bank=tuple(bank), passes=0))
+    seat = state.players[state.current]
+    taken = _letters(event.gems)
+    seat = msgspec.structs.replace(seat, tokens=tuple(map(add, seat.tokens, taken)))  # type: ignore[arg-type]
+    bank = tuple(map(sub, state.bank, taken))  # type: ignore[arg-type]
+    return _end_of_turn(_with_player(state, state.current, seat, bank=bank, passes=0))
 
 
 def _apply_reserve(state: State, event: CardReserved) -> State:
@@ -526,10 +523,10 @@ def _reserve_entry_for(seat: Seat, card: str) -> int | None:
 
 def _apply_buy(state: State, event: CardBought) -> State:
     card = CARDS[event.card]
-    seat = state.player
+    seat = state.players[state.current]
     paid = _letters(event.paid) or (0,) * 6
-    tokens = tuple(seat.tokens[i] - paid[i] for i in range(6))
-    bank = tuple(state.bank[i] + paid[i] for i in range(6))
+    tokens = tuple(map(sub, seat.tokens, paid))
+    bank = tuple(map(add, state.bank, paid))
     bonus = list(seat.bonus)
     bonus[card.bonus] += 1
     where = _find_on_board(state, event.card)
@@ -546,10 +543,10 @@ def _apply_buy(state: State, event: CardBought) -> State:
 
 
 def _apply_return(state: State, event: TokensReturned) -> State:
-    seat = state.player
+    seat = state.players[state.current]
     back = _letters(event.tokens) or (0,) * 6
-    seat = msgspec.structs.replace(seat, tokens=tuple(seat.tokens[i] - back[i] for i in range(6)))
-    bank = tuple(state.bank[i] + back[i] for i in range(6))
+    seat = msgspec.structs.replace(seat, tokens=tuple(map(sub, seat.tokens, back)))
+    bank = tuple(map(add, state.bank, back))
     return _nobles_then_next(_with_player(state, state.current, seat, bank=bank))
 
 
