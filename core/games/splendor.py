@@ -1088,6 +1088,9 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
     if verb == "reserve":
         if args and args[0] in ("deck", "blind"):
             args = args[1:]
+            if not args or args[0] not in ("1", "2", "3"):
+                shown = repr(args[0]) if args else "no level"
+                return NotationError(raw, f"{shown} is not a deck: the levels are 1, 2 and 3", ["reserve deck 1", "reserve deck 2", "reserve deck 3"])
         if len(args) == 1 and args[0] in ("1", "2", "3"):
             lvl = int(args[0])
             top = state.decks[lvl - 1][0] if state.decks[lvl - 1] else None
