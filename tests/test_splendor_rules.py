@@ -506,7 +506,8 @@ def test_splendor_reserve_blind():
     assert event == CardReserved(seq=3, player="ann", card=NEXT2, level=2)  # open mode: the log knows the top card
     permit = game.accept(event)
     assert permit.rule == "splendor.reserve.blind"
-    assert permit.message == f"ann may reserve deck 2 as {NEXT2} and take 1 gold"
+    assert permit.message == "ann may reserve the top card of deck 2 unseen and take 1 gold"
+    assert NEXT2 not in permit.message  # the ruling is read out at the table: it never names the hidden card
     assert game.seat("ann").reserved == (f"~{NEXT2}",) and game.tokens("ann") == {"y": 1}
     assert game.face_up(2) == L2 and game.state.deck_size[1] == 25
     assert SPLENDOR.view(game.state, "ben")["players"][0]["reserved"] == ["?2"]

@@ -1406,7 +1406,11 @@ class Splendor(GameSpec):
         if kind is CardReserved:
             rule = "splendor.reserve.face-up" if event.level is None else "splendor.reserve.blind"  # type: ignore[attr-defined]
             gold = " and take 1 gold" if state.bank[GOLD] else " (no gold left to take)"
-            return legal(rule, f"{event.player} may {format_event(event).split(': ', 1)[1]}{gold}")  # type: ignore[attr-defined]
+            if event.level is None:  # type: ignore[attr-defined]
+                what = f"reserve {event.card}"  # type: ignore[attr-defined]
+            else:  # a ruling is read out at the table: it never names the card the others may not see
+                what = f"reserve the top card of deck {event.level} unseen"  # type: ignore[attr-defined]
+            return legal(rule, f"{event.player} may {what}{gold}")  # type: ignore[attr-defined]
         if kind is CardBought:
             return legal("splendor.buy.pay", f"{event.player} may {format_event(event).split(': ', 1)[1]}")  # type: ignore[attr-defined]
         if kind is TokensReturned:
