@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import hashlib
 from importlib import import_module
+from itertools import accumulate
 from typing import Any, Callable, NamedTuple
 
 import msgspec
@@ -119,7 +120,10 @@ def fold_judged(spec: GameSpec, events: list[Event], watch: Callable[[Event, Any
 
 class _Rows:
     def __init__(self, projections: dict[str, list[tuple[str, str]]]):
-        self.events: dict[str, list[Any]] = {name: [] for name in EVENT_STAGE.names}
+        self.events: dict[str, list[Any]] = {name: [] for name in EVENT_STAGE.names if name != "line"}
+        # the lines' exact bytes, file by file without their newlines, and where each line ends in them
+        self.line_bytes: list[bytes] = []
+        self.line_ends: list[int] = [0]
         self.games: dict[str, list[Any]] = {name: [] for name in GAME_STAGE.names}
         self.seats: list[tuple[Any, ...]] = []
         self.rounds: list[tuple[Any, ...]] = []
@@ -186,9 +190,7 @@ def _one(result: Result, rows: _Rows, path: str, gid: str | None, known: Known |
             del table_rows[marks[name]:]
         result.rejected.append(Rejected(path, failed, "illegal", f"{ruling.message} [{ruling.rule}]", ruling.rule))
         return
-    lines = data.split(b"\n")
-    lines.pop()
-    _events(result, rows, gid, events, lines, stored)
+    _events(result, rows, gid, events, data[known.size:] if known is not None else data, stored)
     _game(rows, gid, log, table, module, unverifiable, digest, path)
     if stored:
         result.replace.append(gid)
@@ -198,8 +200,15 @@ def _one(result: Result, rows: _Rows, path: str, gid: str | None, known: Known |
     result.events += len(events) - stored
 
 
-def _events(result: Result, rows: _Rows, gid: str, events: list[Event], lines: list[bytes], stored: int) -> None:
+def _events(result: Result, rows: _Rows, gid: str, events: list[Event], tail: bytes, stored: int) -> None:
+    """The new events' rows; `tail` is the log's bytes after the stored lines (its new lines, each ending in a newline)."""
     columns = rows.events
+    lines = tail.split(b"\n")
+    lines.pop()
+    ends = accumulate(map(len, lines), initial=rows.line_ends[-1])
+    next(ends)
+    rows.line_ends.extend(ends)
+    rows.line_bytes.append(tail.replace(b"\n", b""))
     new = events[stored:] if stored else events
     count = len(new)
     columns["game_id"].extend([gid] * count)
@@ -207,7 +216,6 @@ def _events(result: Result, rows: _Rows, gid: str, events: list[Event], lines: l
     columns["type"].extend([tag(type(e)) for e in new])
     columns["player"].extend([getattr(e, "player", None) for e in new])
     columns["at"].extend([e.at for e in new])
-    columns["line"].extend(lines[stored:] if stored else lines)
     voided = [False] * count
     for event in new:
         if type(event) is Voided:
@@ -242,18 +250,27 @@ def _game(rows: _Rows, gid: str, log: logfile.Log, table: Table, module: Any, un
 
 
 def _table(columns: list[tuple[str, str]], rows: list[tuple[Any, ...]]) -> pa.Table:
-    values = list(zip(*rows)) if rows else [[] for _ in columns]
-    return pa.Table.from_arrays(
-        [pa.array(column, ARROW[kind]) for (_, kind), column in zip(columns, values)],
-        names=[name for name, _ in columns],
-    )
+    """Row tuples to a table: converted as one struct array, in C (no transposing in Python)."""
+    kind = pa.struct([(name, ARROW[type_]) for name, type_ in columns])
+    return pa.Table.from_struct_array(pa.array(rows, kind))
+
+
+def _lines(rows: _Rows) -> pa.Array:
+    """The lines' exact bytes as one string array, built from the files' bytes (UTF-8 checked in C)."""
+    data = b"".join(rows.line_bytes)
+    count = len(rows.line_ends) - 1
+    if len(data) < 1 << 31:
+        offsets = pa.array(rows.line_ends, pa.int32())
+        return pa.Array.from_buffers(pa.binary(), count, [None, offsets.buffers()[1], pa.py_buffer(data)]).cast(pa.string())
+    ends = rows.line_ends
+    return pa.array([data[ends[i]:ends[i + 1]] for i in range(count)], pa.binary()).cast(pa.string())
 
 
 def _arrow(rows: _Rows, projections: dict[str, list[tuple[str, str]]]) -> dict[str, pa.Table]:
     tables: dict[str, pa.Table] = {}
     if rows.events["game_id"]:
         columns = dict(rows.events)
-        columns["line"] = pa.array(columns["line"], pa.binary()).cast(pa.string())  # the exact bytes, UTF-8 checked in C
+        columns["line"] = _lines(rows)
         tables["events"] = pa.Table.from_pydict(columns, schema=EVENT_STAGE)
     if rows.games["game_id"]:
         tables["games"] = pa.Table.from_pydict(rows.games, schema=GAME_STAGE)
