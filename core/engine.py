@@ -14,6 +14,9 @@ import msgspec
 from .model import Event, GameSpec, GameStarted, Noted, Ruling, Voided, illegal, legal
 
 
+_SHARED = frozenset({GameStarted, Voided, Noted})
+
+
 class Step(msgspec.Struct, frozen=True):
     """One event judged against the state before it."""
 
@@ -39,6 +42,8 @@ class Table:
 
     def check(self, event: Event) -> list[Ruling]:
         """Rulings that forbid `event` now (empty when it is legal), plus unverifiable notes."""
+        if type(event) not in _SHARED:  # the common case, tested once
+            return self.spec.check(self.state, event)
         if isinstance(event, Voided):
             return self._check_void(event)
         if isinstance(event, Noted):
@@ -59,9 +64,10 @@ class Table:
 
     def apply(self, event: Event) -> None:
         """Trusting apply: the caller has checked the event (or is replaying a judged log)."""
-        if isinstance(event, Voided):
+        kind = type(event)
+        if kind is Voided:
             self.state = self._undo.pop()[1]
-        elif not isinstance(event, Noted):
+        elif kind is not Noted:
             self._undo.append((event.seq, self.state, event))
             self.state = self.spec.apply(self.state, event)
         self.last_seq = event.seq

@@ -278,14 +278,24 @@ RULE_IDS = frozenset(r.id for r in RULES)
 
 
 _TOKEN_LETTERS = frozenset(COLOURS)
+_COUNTED: dict[tuple[str, ...], tuple[int, ...] | None] = {}  # a memo: the same few token lists recur
+_COUNTED_LIMIT = 4096
 
 
 def _letters(tokens: list[str]) -> tuple[int, ...] | None:
     """Token letters as counts per colour (w b g r k y), or None if one is not a token."""
-    if not _TOKEN_LETTERS.issuperset(tokens):
-        return None
-    count = tokens.count
-    return (count("w"), count("b"), count("g"), count("r"), count("k"), count("y"))
+    key = tuple(tokens)
+    try:
+        return _COUNTED[key]
+    except KeyError:
+        pass
+    counts = None
+    if _TOKEN_LETTERS.issuperset(key):
+        count = key.count
+        counts = (count("w"), count("b"), count("g"), count("r"), count("k"), count("y"))
+    if len(_COUNTED) < _COUNTED_LIMIT:
+        _COUNTED[key] = counts
+    return counts
 
 
 def _spell(counts: tuple[int, ...] | list[int]) -> list[str]:
@@ -569,13 +579,13 @@ def _apply_pass(state: State, event: TurnPassed) -> State:
 
 
 def _end_of_turn(state: State) -> State:
-    if sum(state.player.tokens) > TOKEN_LIMIT:
+    if sum(state.players[state.current].tokens) > TOKEN_LIMIT:
         return msgspec.structs.replace(state, phase="return")
     return _nobles_then_next(state)
 
 
 def _nobles_then_next(state: State) -> State:
-    qualifying = _qualifying_nobles(state, state.player) if state.nobles else ()
+    qualifying = _qualifying_nobles(state, state.players[state.current]) if state.nobles else ()
     if len(qualifying) == 1:
         state = _visit(state, qualifying[0])
     elif qualifying:
@@ -584,7 +594,7 @@ def _nobles_then_next(state: State) -> State:
 
 
 def _next_turn(state: State) -> State:
-    end = state.end_triggered or state.player.points >= state.target
+    end = state.end_triggered or state.players[state.current].points >= state.target
     following = (state.current + 1) % len(state.seats)
     turns = state.turns + 1
     if end and following == 0:
@@ -823,7 +833,7 @@ def check_buy(state: State, event: CardBought) -> list[Ruling]:
                 )
             )
     need = _needed(card, seat)
-    if default_payment(card, seat) is None:
+    if sum(need) - sum(map(min, need, seat.tokens)) > seat.tokens[GOLD]:  # what gems cannot cover, gold must
         short = sum(max(0, need[i] - seat.tokens[i]) for i in range(5))
         return [
             illegal(
