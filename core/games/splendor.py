@@ -12,7 +12,7 @@ reducer turns cards up from them; in `table` mode the recorder enters every card
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
-from operator import add, sub
+from operator import add, le, sub
 from typing import Any
 
 import msgspec
@@ -328,9 +328,9 @@ _NOBLE_MINIMUM = min(sum(need) for need in NOBLES.values())
 
 
 def _qualifying_nobles(state: State, seat: Seat) -> list[str]:
-    bonus = seat.bonus
-    if sum(bonus) < _NOBLE_MINIMUM:
+    if len(seat.cards) < _NOBLE_MINIMUM:  # one bonus per card bought: too few cards, no noble
         return []
+    bonus = seat.bonus
     w, b, g, r, k = bonus
     found = []
     for n in state.nobles:
@@ -846,6 +846,14 @@ def check_buy(state: State, event: CardBought) -> list[Ruling]:
             )
         ]
     paid = _letters(event.paid)
+    tokens = seat.tokens
+    if (
+        paid is not None
+        and all(map(le, paid, tokens))
+        and all(map(le, paid, need))  # stops at the 5 gems: need has no gold entry
+        and sum(paid) == sum(need)  # with no gem overpaid, gold then covers exactly what the gems leave open
+    ):
+        return notes  # the usual case: an exact payment from tokens held; the slow path below explains the rest
     problem = None
     if paid is None:
         problem = f"{event.paid} names a token that does not exist"
