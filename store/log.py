@@ -10,7 +10,7 @@ from __future__ import annotations
 import fcntl
 import os
 from pathlib import Path
-from typing import Any, Callable, Union
+from typing import Any, Union
 
 import msgspec
 
@@ -318,5 +318,3 @@ def repair(path: Path | str) -> tuple[Path, int]:
             parse_lines(str(path), data[:keep])  # the rest must now verify
         return side, len(data) - keep
 
-
-Builder = Callable[[Log], list[Event]]

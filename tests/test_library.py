@@ -19,7 +19,7 @@ import pytest
 
 from tally.core.engine import Table, judge
 from tally.core.games.splendor import CARDS, SPLENDOR, CardBought, GemsTaken, default_payment, unlocated
-from tally.core.model import Event, Noted, Voided
+from tally.core.model import Event, Voided
 from tally.store import library, record
 from tally.store import log as logfile
 from tally.store.library_ingest import fold_judged, game_id_of
