@@ -16,7 +16,7 @@ import typer
 from .main import EXIT_DAMAGED, EXIT_RULE, EXIT_USAGE, JsonOption, app, emit, fail, handled
 
 DbOption = typer.Option(None, "--db", help="The history library (default: $TALLY_DB, else ./tally.duckdb).")
-GameOption = typer.Option(None, "--game", help="Only games of this type (e.g. splendor).")
+GameOption = typer.Option(None, "--game", help="Only games of this type (see `tally games`).")
 
 
 # --------------------------------------------------------------------------- ingest
@@ -306,31 +306,39 @@ def _print_stats(report: dict[str, Any]) -> None:
                       Text(_bar(row["win_rate"] or 0, 1.0, 20), style="cyan"))
     out.print(seats)
 
-    for game, rows in report["progression"].items():
-        if not rows:
-            continue
-        scale = max((r["winners"] or 0) for r in rows) or 1.0
-        chart = Table(title=f"{game}: average points after each player's k-th turn (finished games)", title_justify="left",
-                      box=None, pad_edge=False, header_style="bold")
-        for name in ("turn", "winners", "", "others", ""):
-            chart.add_column(name, justify="left" if name == "" else "right")
-        step = max(1, len(rows) // 40)  # at most ~40 lines, always ending on the last turn
-        picked = rows[::step] if rows[-1] in rows[::step] else rows[::step] + [rows[-1]]
-        for row in picked:
-            chart.add_row(str(row["player_turn"]), _num(row["winners"]), Text(_bar(row["winners"], scale), style="green"),
-                          _num(row["others"]), Text(_bar(row["others"], scale), style="yellow"))
-        out.print(chart)
+    from tally.core import registry
 
-    for game, rows in report["most_bought"].items():
-        if not rows:
-            continue
-        bought = Table(title=f"{game}: most-bought cards", title_justify="left", box=None, pad_edge=False, header_style="bold")
-        for name in ("card", "level", "bonus", "points", "bought", "games", "buyer won"):
-            bought.add_column(name, justify="left" if name in ("card", "bonus") else "right")
-        for row in rows:
-            bought.add_row(row["card"], str(row["level"]), str(row["bonus"]), str(row["points"]), str(row["bought"]),
-                           str(row["games"]), _pct(row["buyer_win_rate"]))
-        out.print(bought)
+    for spec in registry.specs():
+        for declared in spec.history.reports:
+            rows = report.get(declared.key, {}).get(spec.name)
+            if rows:
+                out.print(_report_table(spec.name, declared, rows))
+
+
+def _report_table(game: str, declared: Any, rows: list[dict[str, Any]]) -> Any:
+    """One of a game's reports (core.history.Report) as a table; a chart's bars share one scale."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=f"{game}: {declared.title}", title_justify="left", box=None, pad_edge=False, header_style="bold")
+    bars = [c.name for c in declared.columns if c.bar]
+    scale = max((row[name] or 0 for row in rows for name in bars), default=0) or 1.0
+    for column in declared.columns:
+        table.add_column(column.header, justify="left" if column.kind == "text" else "right")
+        if column.bar:
+            table.add_column("", justify="left")
+    if declared.chart:  # at most ~40 lines, always ending on the last row
+        step = max(1, len(rows) // 40)
+        rows = rows[::step] if rows[-1] in rows[::step] else rows[::step] + [rows[-1]]
+    for row in rows:
+        cells: list[Any] = []
+        for column in declared.columns:
+            value = row[column.name]
+            cells.append({"pct": _pct, "num": _num}.get(column.kind, lambda v: "-" if v is None else str(v))(value))
+            if column.bar:
+                cells.append(Text(_bar(value, scale), style=column.bar))
+        table.add_row(*cells)
+    return table
 
 
 # --------------------------------------------------------------------------- export

@@ -132,11 +132,19 @@ class Outcome(msgspec.Struct, frozen=True):
     details: dict[str, Any] = {}
 
 
-class GameSpec:
-    """The contract every game module fulfils (one instance per game, registered in core.registry).
+def resolve_options(options: tuple[Option, ...], given: dict[str, str]) -> dict[str, str]:
+    """Every option's value: the one given, else its documented default."""
+    return {opt.key: given.get(opt.key, opt.default) for opt in options}
 
-    `apply` trusts its input like python-chess's `Board.push`; `check` returns the rulings that
-    forbid an event in a fixed guard order (empty when legal); `permit` names the rule that allows it.
+
+class GameSpec:
+    """The contract every game fulfils: one instance per game, exposed as `SPEC` by its package
+    `core/games/<game>/` and listed in `core.registry` (docs/architecture.md lists every member).
+
+    A game subclasses this and binds each member to a function of one of its modules, e.g.
+    `check = staticmethod(rules.check)`. `apply` trusts its input like python-chess's `Board.push`;
+    `check` returns the rulings that forbid an event in a fixed guard order (empty when legal);
+    `permit` names the rule that allows it.
     """
 
     name: ClassVar[str]
@@ -150,40 +158,71 @@ class GameSpec:
     events: ClassVar[tuple[type[Event], ...]] = ()
     state_type: ClassVar[type]
     rules: ClassVar[tuple[RuleDoc, ...]] = ()
+    history: ClassVar[Any]  # core.history.History: the game's tables in the history library
     # (event type, old version) -> function from the old line's dict to the next version's dict
     upcasters: ClassVar[dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]]] = {}
 
-    def shuffles(self, started: GameStarted) -> dict[str, list[str]]:
-        """What chance decides at setup in open mode: named piles to shuffle (outside core)."""
-        return {}
+    # each member below is a plain function of the game's modules (a staticmethod on the subclass)
 
-    def deal(self, started: GameStarted, shuffled: dict[str, list[str]]) -> list[Event]:
-        """The setup events for piles shuffled by the caller (the outcome of chance, as data)."""
-        return []
+    def start(self, started: GameStarted) -> Any:
+        """The state before any move, options resolved and frozen into it (reducer)."""
+        raise NotImplementedError
 
-    def narrate(self, before: Any, after: Any) -> list[str]:
-        """What followed from an event without being an event itself (an automatic noble visit, the end)."""
-        return []
+    def check(self, state: Any, event: Event) -> list[Ruling]:
+        """The rulings that forbid `event` now, in a fixed guard order; empty when legal (rules)."""
+        raise NotImplementedError
+
+    def permit(self, state: Any, event: Event) -> Ruling:
+        """The ruling that allows a legal event: which rule permits it (rules)."""
+        raise NotImplementedError
 
     def is_voidable(self, event: Event) -> bool:
-        """Whether `tally undo` may void this event (a deal tally made itself may not be taken back)."""
-        return True
+        """Whether `tally undo` may void this event: a deal tally made itself may not be taken back (rules)."""
+        raise NotImplementedError
+
+    def apply(self, state: Any, event: Event) -> Any:
+        """The state after a checked event; trusts its input (reducer)."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: Any) -> list[Event]:
+        """Every legal move now, in a deterministic order, chance the table must enter included (moves)."""
+        raise NotImplementedError
+
+    def shuffles(self, started: GameStarted) -> dict[str, list[str]]:
+        """What chance decides at setup in open mode: named piles to shuffle, outside core (moves)."""
+        raise NotImplementedError
+
+    def deal(self, started: GameStarted, shuffled: dict[str, list[str]]) -> list[Event]:
+        """The setup events for piles shuffled by the caller: the outcome of chance, as data (moves)."""
+        raise NotImplementedError
+
+    def parse(self, state: Any, text: str) -> list[Event] | NotationError:
+        """Notation to events, or what was wrong and what would have been valid (notation)."""
+        raise NotImplementedError
+
+    def format(self, event: Event) -> str:
+        """An event in notation; parsing it gives the same event back (notation)."""
+        raise NotImplementedError
+
+    def view(self, state: Any, seat: str | None) -> dict[str, Any]:
+        """What `seat` may see (None: everything the log knows), as plain data (view)."""
+        raise NotImplementedError
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """Scores, winners and why, once the game is over (view)."""
+        raise NotImplementedError
+
+    def to_act(self, state: Any) -> tuple[str, str]:
+        """(who, what): the seat, `table` or `nobody` that must act next, and the obligation in words (view)."""
+        raise NotImplementedError
+
+    def narrate(self, before: Any, after: Any) -> list[str]:
+        """What followed from an event without being an event itself, for replays (view)."""
+        raise NotImplementedError
 
     def table_transcript(self, events: list[Event]) -> list[Event]:
-        """The events a recorder at the table (who cannot see hidden cards) would log for an open-mode game."""
-        raise NotImplementedError(f"{self.name} has no table transcript")
-
-    def start(self, started: GameStarted) -> Any: ...
-    def check(self, state: Any, event: Event) -> list[Ruling]: ...
-    def permit(self, state: Any, event: Event) -> Ruling: ...
-    def apply(self, state: Any, event: Event) -> Any: ...
-    def legal_moves(self, state: Any) -> list[Event]: ...
-    def parse(self, state: Any, text: str) -> list[Event] | NotationError: ...
-    def format(self, event: Event) -> str: ...
-    def view(self, state: Any, seat: str | None) -> dict[str, Any]: ...
-    def outcome(self, state: Any) -> Outcome | None: ...
-    def to_act(self, state: Any) -> tuple[str, str]: ...
-    """(who, what): the seat name or "table" that must act next, and a description of the obligation."""
+        """The events a recorder at the table (who cannot see hidden cards) would log for an open game (transcript)."""
+        raise NotImplementedError
 
     def check_options(self, options: dict[str, str]) -> list[str]:
         """Problems with a set of options, each naming the option and what was expected."""
@@ -200,5 +239,13 @@ class GameSpec:
         return problems
 
     def resolved_options(self, options: dict[str, str]) -> dict[str, str]:
-        return {opt.key: options.get(opt.key, opt.default) for opt in self.options}
+        return resolve_options(self.options, options)
 
+
+# the members a game binds (docs/architecture.md's contract table lists the same names)
+CONTRACT: tuple[str, ...] = (
+    "name", "title", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
+    "state_type", "rules", "history", "upcasters",
+    "start", "check", "permit", "is_voidable", "apply", "legal_moves", "shuffles", "deal",
+    "parse", "format", "view", "outcome", "to_act", "narrate", "table_transcript",
+)

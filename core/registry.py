@@ -1,4 +1,8 @@
-"""The games tally knows, by name. Game modules are imported on first use so a command pays only for its game."""
+"""The games tally knows: the one list. A game is a package `core/games/<name>/` exposing `SPEC`.
+
+Adding a game is a new folder plus one line here (docs/architecture.md, "Adding a game"). Game
+packages are imported on first use, so a command pays only for the game it touches.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,9 @@ from importlib import import_module
 
 from .model import GameSpec
 
-_MODULES = {"splendor": ("splendor", "SPLENDOR")}
+GAMES: tuple[str, ...] = (
+    "splendor",
+)
 
 
 class UnknownGame(LookupError):
@@ -16,12 +22,15 @@ class UnknownGame(LookupError):
 
 
 def names() -> list[str]:
-    return sorted(_MODULES)
+    return sorted(GAMES)
 
 
 def get(name: str) -> GameSpec:
-    try:
-        module, attribute = _MODULES[name]
-    except KeyError:
-        raise UnknownGame(name) from None
-    return getattr(import_module(f"{__package__}.games.{module}"), attribute)
+    if name not in GAMES:
+        raise UnknownGame(name)
+    return import_module(f"{__package__}.games.{name}").SPEC
+
+
+def specs() -> list[GameSpec]:
+    """Every game's spec, in name order (imports every game: for the library and docs, not for a move)."""
+    return [get(name) for name in names()]

@@ -2,8 +2,8 @@
 
 The JSONL logs stay the truth; the library is derived and can always be rebuilt by ingesting them
 again. It keeps each line's exact text (so an exported game is byte-identical to its log) plus
-query-friendly tables: games, seats, events, round_results and per-game projections such as
-`splendor_turns`.
+query-friendly tables: games, seats, events, round_results and each game's own tables (declared
+by the game's `history` module in core, named after the game).
 
 Ingest reads every log with the same verified decoding as `tally check` (`log.parse_lines`) and
 folds it through the same checks and reducers (`engine.Table`); projections only read the states
@@ -28,15 +28,15 @@ import pyarrow as pa
 
 
 from . import log as logfile
+from tally.core import registry
+
 from .library_ingest import (
-    PROJECTIONS,
     ROUND_RESULTS,
     SEATS,
     Known,
     Rejected,
     Result,
     game_id_of,
-    projection,
     projection_tables,
     work,
 )
@@ -46,7 +46,7 @@ __all__ = ["ingest", "export", "query", "stats", "replay", "replay_bytes", "Reje
 
 SCHEMA_VERSION = "1"
 DEFAULT_DB = "tally.duckdb"
-TASK_BYTES = 8 << 20  # log bytes per task at most (one bulk insert, one transaction): ~40,000 Splendor events
+TASK_BYTES = 8 << 20  # log bytes per task at most (one bulk insert, one transaction): ~40,000 events of a card game
 TASK_FILES = 2_000
 PARALLEL_MIN_BYTES = 16 << 20  # smaller runs are ingested in-process (starting workers costs ~0.5 s of CPU each)
 # while ingesting: DuckDB's buffer pool is capped, so memory stays flat however many games (it spills to disk),
@@ -682,16 +682,12 @@ def stats(db: Path | str, game: str | None = None, top: int = 10) -> dict[str, A
                    avg(CASE WHEN s.won THEN 1.0 ELSE 0.0 END) AS win_rate
             FROM seats s JOIN games g USING (game_id)
             WHERE g.finished {where} GROUP BY g.player_count, s.seat ORDER BY g.player_count, s.seat""")
-        progression: dict[str, list[dict[str, Any]]] = {}
-        most_bought: dict[str, list[dict[str, Any]]] = {}
-        for name in sorted(PROJECTIONS):
-            if game and name != game:
-                continue
-            module = projection(name)
-            if getattr(module, "PROGRESSION_SQL", None):
-                progression[name] = rows(module.PROGRESSION_SQL.format(where=where))  # type: ignore[union-attr]
-            if getattr(module, "MOST_BOUGHT_SQL", None):
-                most_bought[name] = rows(module.MOST_BOUGHT_SQL.format(where=where, limit=int(top)))  # type: ignore[union-attr]
+        reports: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        for spec in registry.specs():  # every report key is always present, so the document's shape is stable
+            for report in spec.history.reports:
+                found = reports.setdefault(report.key, {})
+                if not game or spec.name == game:
+                    found[spec.name] = rows(report.sql.format(where=where, limit=int(top)))
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
     finally:
@@ -705,8 +701,7 @@ def stats(db: Path | str, game: str | None = None, top: int = 10) -> dict[str, A
         "by_game": [_plain(r) for r in games],
         "players": [_plain(r) for r in players],
         "seats": [_plain(r) for r in seats],
-        "progression": {k: [_plain(r) for r in v] for k, v in progression.items()},
-        "most_bought": {k: [_plain(r) for r in v] for k, v in most_bought.items()},
+        **{key: {name: [_plain(r) for r in found] for name, found in by_game.items()} for key, by_game in reports.items()},
     }
 
 

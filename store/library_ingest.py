@@ -10,20 +10,18 @@ from __future__ import annotations
 
 import gc
 import hashlib
-from importlib import import_module
 from itertools import accumulate
 from typing import Any, Callable, NamedTuple
 
 import msgspec
 import pyarrow as pa
 
+from tally.core import registry
 from tally.core.engine import Table, judge
+from tally.core.history import History
 from tally.core.model import Event, GameSpec, GameStarted, Voided
 
 from . import log as logfile
-
-# game type -> module holding its projections (see store/library_splendor.py)
-PROJECTIONS = {"splendor": "tally.store.library_splendor"}
 
 # staging (Arrow) schemas; the library's INSERTs turn them into the stored columns (docs/sql.md)
 EVENT_STAGE = pa.schema(
@@ -48,13 +46,9 @@ ROUND_RESULTS: list[tuple[str, str]] = [
 ARROW = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "BOOLEAN": pa.bool_()}
 
 
-def projection(game: str) -> Any | None:
-    module = PROJECTIONS.get(game)
-    return import_module(module) if module else None
-
-
 def projection_tables() -> dict[str, list[tuple[str, str]]]:
-    return {name: columns for game in PROJECTIONS for name, columns in projection(game).TABLES.items()}  # type: ignore[union-attr]
+    """Every game's own tables (each game's `history.tables`), in registry order."""
+    return {name: columns for spec in registry.specs() for name, columns in spec.history.tables.items()}
 
 
 def game_id_of(first_line: bytes) -> str:
@@ -181,9 +175,9 @@ def _one(result: Result, rows: _Rows, path: str, gid: str | None, known: Known |
             result.compare.append((path, gid))
             return
     spec = log.spec
-    module = projection(spec.name)
+    history: History = spec.history
     marks = {name: len(table) for name, table in rows.projections.items()}
-    watch = module.Watch(gid, log.started, rows.projections) if module else None
+    watch = history.watch(gid, log.started, rows.projections)
     table, failed, ruling, unverifiable = fold_judged(spec, events, watch)
     if failed is not None:
         for name, table_rows in rows.projections.items():
@@ -191,7 +185,7 @@ def _one(result: Result, rows: _Rows, path: str, gid: str | None, known: Known |
         result.rejected.append(Rejected(path, failed, "illegal", f"{ruling.message} [{ruling.rule}]", ruling.rule))
         return
     _events(result, rows, gid, events, data[known.size:] if known is not None else data, stored)
-    _game(rows, gid, log, table, module, unverifiable, digest, path)
+    _game(rows, gid, log, table, history, unverifiable, digest, path)
     if stored:
         result.replace.append(gid)
         result.grown += 1
@@ -227,17 +221,17 @@ def _events(result: Result, rows: _Rows, gid: str, events: list[Event], tail: by
     columns["voided"].extend(voided)
 
 
-def _game(rows: _Rows, gid: str, log: logfile.Log, table: Table, module: Any, unverifiable: int, digest: str,
+def _game(rows: _Rows, gid: str, log: logfile.Log, table: Table, history: History, unverifiable: int, digest: str,
           path: str) -> None:
     started: GameStarted = log.started
     state = table.state
     outcome = log.spec.outcome(state)
-    scores = outcome.scores if outcome else (module.scores(state) if module else {})
+    scores = outcome.scores if outcome else history.scores(state)
     winners = list(outcome.winners) if outcome else []
     values = (
         gid, started.game, started.rules, started.mode, msgspec.json.encode(started.options).decode(),
         started.manifest, list(started.seats), len(started.seats), started.at, log.events[-1].at, len(log.events),
-        module.turns(state) if module else None, outcome is not None, winners,
+        history.turns(state), outcome is not None, winners,
         winners[0] if len(winners) == 1 else None, outcome.reason if outcome else None, unverifiable,
         log.fingerprint, log.size, digest, path,
     )
@@ -245,8 +239,7 @@ def _game(rows: _Rows, gid: str, log: logfile.Log, table: Table, module: Any, un
         column.append(value)
     for index, name in enumerate(started.seats):
         rows.seats.append((gid, index + 1, name, scores.get(name), name in winners))
-    if module is not None:
-        rows.rounds.extend((gid, *row) for row in module.rounds(state, outcome))
+    rows.rounds.extend((gid, *row) for row in history.rounds(state, outcome))
 
 
 def _table(columns: list[tuple[str, str]], rows: list[tuple[Any, ...]]) -> pa.Table:

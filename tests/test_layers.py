@@ -106,3 +106,14 @@ def test_move_path_stays_light(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert "#3 recorded: ana: take r g b" in out.stdout, out
     assert "HEAVY []" in out.stdout, out.stdout
+
+
+def test_the_game_folders_and_boards_are_among_the_checked_modules() -> None:
+    # every game's folder is core (pure, importing nothing above core) and every board is cli
+    from tally.core import registry
+
+    core, cli = set(modules("core")), set(modules("cli"))
+    for game in registry.names():
+        folder = sorted((ROOT / "core" / "games" / game).glob("*.py"))
+        assert folder and set(folder) <= core, game
+    assert (ROOT / "cli" / "boards" / "generic.py") in cli

@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from tally.core.games import splendor_data
+from tally.core.games.splendor import data as splendor_data
 from tally.core.games.splendor import CARDS, LEVEL_CARDS, NOBLE_NAMES, NOBLES
 
 GEMS = "wbgrk"  # the cycle the nobles follow: white, blue, green, red, black

@@ -1,24 +1,20 @@
-"""Splendor's projections in the history library (docs/sql.md): tables derived by folding a game's events.
+"""Splendor's tables in the history library (docs/sql.md): their schema, the rows read off a fold, the reports.
 
-Nothing here judges or applies a rule. `library` folds every log through `tally.core.engine.Table`
-(the same check and reducers as `tally check`) and calls `Watch` with the state before and after
-each event; a watch only *reads* those states (who acted, points, cards, nobles, turn count) and the
-component data (`CARDS`, `NOBLE_NAMES`). Rows carry the seq of the event that produced them, so a
-`voided` event simply drops the rows of the event it voids.
-
-A game type plugs into the library with a module like this one: `TABLES` (prefixed with the game's
-name), `Watch`, `scores`, `turns`, `rounds`, and the SQL behind `tally stats` (`PROGRESSION_SQL`,
-`MOST_BOUGHT_SQL`), registered in `library.PROJECTIONS`.
+Nothing here judges or applies a rule: the library folds every log through the engine (the same
+checks and reducers as `tally check`) and the watcher only reads the states before and after each
+event (who acted, points, cards, nobles, turn count) and the component data. Rows carry the seq of
+the event that produced them, so a `voided` event simply drops the rows of the event it voids.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from tally.core.games.splendor import CARDS, GEMS, NOBLE_NAMES, CardBought, CardReserved, State
-from tally.core.model import Event, GameStarted, Outcome, Voided
-
-GAME = "splendor"
+from ...history import Column, History, Report, one_round
+from ...model import Event, GameStarted, Outcome, Voided
+from .components import CARDS, GEMS, NOBLE_NAMES
+from .events import CardBought, CardReserved
+from .state import State
 
 # table -> [(column, DuckDB type)]: the exact schema (docs/sql.md documents every column)
 TABLES: dict[str, list[tuple[str, str]]] = {
@@ -72,7 +68,7 @@ TABLES: dict[str, list[tuple[str, str]]] = {
 }
 
 
-def Watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ...]]]) -> Callable[[Event, State, State], None]:
+def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ...]]]) -> Callable[[Event, State, State], None]:
     """A watcher for one game: it appends rows (tuples) to the batch's row lists (`sink[table]`).
 
     A closure rather than an object: it runs after every event of every game ingested, and local
@@ -89,7 +85,7 @@ def Watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
             while rows and rows[-1][at] == seq and rows[-1][0] == game_id:
                 rows.pop()
 
-    def watch(event: Event, before: State, after: State) -> None:
+    def watcher(event: Event, before: State, after: State) -> None:
         kind = type(event)
         if kind is Voided:
             drop(event.target)  # type: ignore[attr-defined]
@@ -121,7 +117,7 @@ def Watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
             add_turn((game_id, turns, player_turns[current], event.seq, current + 1, seats[current], seat_after.points,
                       len(seat_after.cards), len(nobles), len(seat_after.reserved), sum(seat_after.tokens)))
 
-    return watch
+    return watcher
 
 
 def scores(state: State) -> dict[str, int]:
@@ -133,18 +129,13 @@ def turns(state: State) -> int:
     return state.turns
 
 
-def rounds(state: State, outcome: Outcome | None) -> list[tuple[int, int, str, int, int, bool]]:
-    """Splendor is scored once: a finished game is one round. (round, seat, player, score, total, won)."""
-    if outcome is None:
-        return []
-    return [
-        (1, i + 1, name, outcome.scores[name], outcome.scores[name], name in outcome.winners)
-        for i, name in enumerate(state.seats)
-    ]
+def rounds(state: State, outcome: Outcome | None) -> list[tuple[Any, ...]]:
+    """Splendor is scored once: a finished game is one round."""
+    return one_round(outcome, state.seats)
 
 
 # `tally stats`: average points after each player's k-th turn, winners against the others
-PROGRESSION_SQL = """
+_PROGRESSION_SQL = """
 SELECT t.player_turn,
        avg(CASE WHEN s.won THEN t.points END) AS winners,
        avg(CASE WHEN NOT s.won THEN t.points END) AS others,
@@ -157,7 +148,7 @@ GROUP BY t.player_turn
 ORDER BY t.player_turn
 """
 
-MOST_BOUGHT_SQL = """
+_MOST_BOUGHT_SQL = """
 SELECT b.card, any_value(b.level) AS level, any_value(b.bonus) AS bonus, any_value(b.points) AS points,
        count(*) AS bought, count(DISTINCT b.game_id) AS games,
        avg(CASE WHEN s.won THEN 1.0 ELSE 0.0 END) AS buyer_win_rate
@@ -169,3 +160,38 @@ GROUP BY b.card
 ORDER BY bought DESC, b.card
 LIMIT {limit}
 """
+
+HISTORY = History(
+    tables=TABLES,
+    watch=watch,
+    scores=scores,
+    turns=turns,
+    rounds=rounds,
+    reports=(
+        Report(
+            "progression",
+            "average points after each player's k-th turn (finished games)",
+            _PROGRESSION_SQL,
+            (
+                Column("player_turn", "turn", "int"),
+                Column("winners", "winners", "num", bar="green"),
+                Column("others", "others", "num", bar="yellow"),
+            ),
+            chart=True,
+        ),
+        Report(
+            "most_bought",
+            "most-bought cards",
+            _MOST_BOUGHT_SQL,
+            (
+                Column("card", "card"),
+                Column("level", "level", "int"),
+                Column("bonus", "bonus"),
+                Column("points", "points", "int"),
+                Column("bought", "bought", "int"),
+                Column("games", "games", "int"),
+                Column("buyer_win_rate", "buyer won", "pct"),
+            ),
+        ),
+    ),
+)

@@ -1,0 +1,49 @@
+"""The board of any game without its own: the view's common keys as a heading, every other key as a
+line, and the players as a table whose columns are the keys of the players' entries."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+# keys every view has (docs/architecture.md); drawn in the heading, the players table, or by print_view
+COMMON = ("game", "mode", "viewer", "phase", "turn", "to_act", "expected", "players", "outcome", "seq")
+
+
+def cell(value: Any) -> str:
+    """A value of a view as short text: lists joined by spaces, mappings as key=value, nothing as '-'."""
+    if value is None or value == [] or value == {}:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) or v is None for v in value):
+        return " ".join("-" if v is None else str(v) for v in value)
+    if isinstance(value, dict) and all(isinstance(v, (str, int, float, bool)) or v is None for v in value.values()):
+        return " ".join(f"{k}={cell(v)}" for k, v in value.items())
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def draw(view: dict[str, Any], out: Console) -> None:
+    viewer = f" as seen by {view['viewer']}" if view.get("viewer") else ""
+    out.print(Text(f"{view.get('game', '?')} after #{view.get('seq', '?')}, turn {view.get('turn', '?')}{viewer} "
+                   f"({view.get('mode', '?')} mode)", style="bold"))
+    for key, value in view.items():
+        if key not in COMMON:
+            out.print(Text(f"{key.replace('_', ' ')}: {cell(value)}"))
+    players = view.get("players") or []
+    if players:
+        columns: list[str] = []
+        for entry in players:
+            columns.extend(k for k in entry if k not in columns)
+        table = Table(show_header=True, box=None, pad_edge=False)
+        for column in columns:
+            table.add_column("player" if column == "name" else column.replace("_", " "))
+        for entry in players:
+            table.add_row(*[Text(cell(entry.get(column))) for column in columns])
+        out.print(table)

@@ -1,0 +1,74 @@
+"""Splendor (Marc André, 2014), the base game with every rule of docs/rules/splendor.md.
+
+The package is one module per part of the game contract (docs/architecture.md): `data` and
+`components` (the cards and nobles), `events`, `state`, `rules` (rule ids, options and guards),
+`reducer`, `moves`, `notation`, `view`, `history` (the library's tables) and `transcript`.
+This file binds them into `SPEC`, the game's `GameSpec`, and names what other code imports.
+"""
+
+from __future__ import annotations
+
+from ...model import GameSpec
+from . import history as _history
+from . import moves as _moves
+from . import notation as _notation
+from . import reducer as _reducer
+from . import rules as _rules
+from . import transcript as _transcript
+from . import view as _view
+from .components import CARDS, COLOURS, GEMS, GOLD, LEVEL_CARDS, NOBLE_NAMES, NOBLES, Card
+from .data import MANIFEST
+from .events import (
+    EVENTS,
+    CardBought,
+    CardReserved,
+    CardRevealed,
+    GemsTaken,
+    NobleChosen,
+    NobleRevealed,
+    SetupDealt,
+    TokensReturned,
+    TurnPassed,
+)
+from .rules import OPTIONS, RULE_IDS, RULES
+from .state import Seat, State, default_payment, unlocated
+
+__all__ = [
+    "CARDS", "COLOURS", "EVENTS", "GEMS", "GOLD", "LEVEL_CARDS", "MANIFEST", "NOBLES", "NOBLE_NAMES", "OPTIONS",
+    "RULES", "RULE_IDS", "SPEC", "SPLENDOR", "Card", "CardBought", "CardReserved", "CardRevealed", "GemsTaken",
+    "NobleChosen", "NobleRevealed", "Seat", "SetupDealt", "Splendor", "State", "TokensReturned", "TurnPassed",
+    "default_payment", "unlocated",
+]
+
+
+class Splendor(GameSpec):
+    name = "splendor"
+    title = "Splendor"
+    rules_version = "1"
+    manifest = MANIFEST
+    min_seats = 2
+    max_seats = 4
+    options = OPTIONS
+    events = EVENTS
+    state_type = State
+    rules = RULES
+    history = _history.HISTORY
+
+    start = staticmethod(_reducer.start)
+    check = staticmethod(_rules.check)
+    permit = staticmethod(_rules.permit)
+    is_voidable = staticmethod(_rules.is_voidable)
+    apply = staticmethod(_reducer.apply)
+    legal_moves = staticmethod(_moves.legal_moves)
+    shuffles = staticmethod(_moves.shuffles)
+    deal = staticmethod(_moves.deal)
+    parse = staticmethod(_notation.parse)
+    format = staticmethod(_notation.format_event)
+    view = staticmethod(_view.view)
+    outcome = staticmethod(_view.outcome)
+    to_act = staticmethod(_view.to_act)
+    narrate = staticmethod(_view.narrate)
+    table_transcript = staticmethod(_transcript.table_transcript)
+
+
+SPEC = SPLENDOR = Splendor()

@@ -1,0 +1,113 @@
+"""Splendor's legal moves now, in a deterministic order (also the reveals the table must enter).
+
+Also the chance of an open game's setup: the piles to shuffle and the deal made from them.
+
+Takes first (three different, then fewer where allowed, then two of a colour), then reserves (face
+up by level and slot, then blind by level), then buys (face up, then reserved), each with the
+canonical payment: gems first, gold for the shortfall.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement
+
+from ...model import Event, GameStarted
+from .components import CARDS, COLOURS, GEMS, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, spell
+from .events import (
+    CardBought,
+    CardReserved,
+    CardRevealed,
+    GemsTaken,
+    NobleChosen,
+    NobleRevealed,
+    SetupDealt,
+    TokensReturned,
+    TurnPassed,
+)
+from .state import State, default_payment, qualifying_nobles, reserve_card, unlocated
+
+
+def _take_moves(state: State, who: str) -> list[Event]:
+    bank = state.bank
+    available = [i for i in range(5) if bank[i]]
+    moves: list[Event] = []
+    k = len(available)
+    if k >= 3:
+        moves.extend(GemsTaken(player=who, gems=[GEMS[a], GEMS[b], GEMS[c]]) for a, b, c in combinations(available, 3))
+    if state.take_fewer == "always" or (state.take_fewer == "when-short" and 0 < k < 3):
+        sizes = range(1, min(k, 2) + 1) if state.take_fewer == "always" else (k,)
+        for size in sizes:
+            moves.extend(GemsTaken(player=who, gems=[GEMS[i] for i in combo]) for combo in combinations(available, size))
+    moves.extend(GemsTaken(player=who, gems=[GEMS[i], GEMS[i]]) for i in range(5) if bank[i] >= 4)
+    return moves
+
+
+def _action_moves(state: State) -> list[Event]:
+    who = state.player_name
+    seat = state.player
+    moves = _take_moves(state, who)
+    if len(seat.reserved) < RESERVE_LIMIT:
+        moves.extend(CardReserved(player=who, card=c) for row in state.board for c in row if c)
+        for lvl in range(3):
+            if state.deck_size[lvl]:
+                top = state.decks[lvl][0] if state.decks[lvl] else None
+                moves.append(CardReserved(player=who, card=top, level=lvl + 1))
+    owned = [c for row in state.board for c in row if c] + [
+        c for c in map(reserve_card, seat.reserved) if c is not None
+    ]
+    for c in owned:
+        pay = default_payment(CARDS[c], seat)
+        if pay is not None:
+            moves.append(CardBought(player=who, card=c, paid=spell(pay)))
+    if not moves and state.stuck == "pass":
+        moves.append(TurnPassed(player=who))
+    return moves
+
+
+def _return_moves(state: State) -> list[Event]:
+    seat = state.player
+    excess = sum(seat.tokens) - TOKEN_LIMIT
+    held = [i for i in range(6) if seat.tokens[i]]
+    moves = []
+    for combo in combinations_with_replacement(held, excess):
+        if all(combo.count(i) <= seat.tokens[i] for i in set(combo)):
+            moves.append(TokensReturned(player=state.player_name, tokens=[COLOURS[i] for i in combo]))
+    return moves
+
+
+def legal_moves(state: State) -> list[Event]:
+    phase = state.phase
+    if phase == "action":
+        return _action_moves(state)
+    if phase == "return":
+        return _return_moves(state)
+    if phase == "noble":
+        return [NobleChosen(player=state.player_name, noble=n) for n in qualifying_nobles(state, state.player)]
+    if phase == "reveal":
+        assert state.gap is not None
+        return [CardRevealed(card=c) for c in unlocated(state, state.gap[0] + 1)]
+    if phase == "setup" and state.mode == "table":
+        moves: list[Event] = []
+        if len(state.nobles) < state.nobles_wanted:
+            moves.extend(NobleRevealed(noble=n) for n in NOBLES if n not in state.nobles)
+        for lvl in range(3):
+            if None in state.board[lvl]:
+                moves.extend(CardRevealed(card=c) for c in unlocated(state, lvl + 1))
+        return moves
+    return []
+
+
+# --------------------------------------------------------------------------- chance at setup (open mode)
+
+
+def shuffles(started: GameStarted) -> dict[str, list[str]]:
+    """The piles chance decides at setup; the caller shuffles them (outside core)."""
+    piles = {f"deck{lvl + 1}": list(cards) for lvl, cards in enumerate(LEVEL_CARDS)}
+    piles["nobles"] = list(NOBLES)
+    return piles
+
+
+def deal(started: GameStarted, shuffled: dict[str, list[str]]) -> list[Event]:
+    """The deal for shuffled piles: the decks in their order and one noble more than there are players."""
+    nobles = shuffled["nobles"][: len(started.seats) + 1]
+    return [SetupDealt(nobles=nobles, decks=[shuffled[f"deck{lvl}"] for lvl in (1, 2, 3)])]

@@ -1,0 +1,249 @@
+"""Splendor's reducer: the state after an event, trusting that the event was checked (`rules.check`).
+
+`start` builds the state before any move from `game_started`; `apply` dispatches on the event type.
+"""
+
+from __future__ import annotations
+
+from operator import add, sub
+
+import msgspec
+
+from ...model import Event, GameStarted, resolve_options
+from .components import CARDS, FACE_UP, GEMS_PER_PLAYERS, GOLD, GOLD_TOKENS, LEVEL_CARDS, NOBLE_POINTS, TOKEN_LIMIT, token_counts
+from .events import (
+    CardBought,
+    CardReserved,
+    CardRevealed,
+    GemsTaken,
+    NobleChosen,
+    NobleRevealed,
+    SetupDealt,
+    TokensReturned,
+    TurnPassed,
+)
+from .rules import OPTIONS
+from .state import (
+    Seat,
+    State,
+    can_act,
+    find_on_board,
+    is_setup_complete,
+    qualifying_nobles,
+    reserve_entry_for,
+    with_player,
+)
+
+
+def start(started: GameStarted) -> State:
+    n = len(started.seats)
+    gems = GEMS_PER_PLAYERS[n]
+    options = resolve_options(OPTIONS, started.options)
+    return State(
+        seats=tuple(started.seats),
+        mode=started.mode,
+        take_fewer=options["take-fewer"],
+        stuck=options["stuck"],
+        target=int(options["target"]),
+        players=tuple(Seat((0,) * 6, (0,) * 5) for _ in range(n)),
+        bank=(gems,) * 5 + (GOLD_TOKENS,),
+        board=((None,) * FACE_UP,) * 3,
+        decks=((), (), ()),
+        deck_size=tuple(len(cards) for cards in LEVEL_CARDS),
+        nobles=(),
+        nobles_wanted=n + 1,
+    )
+
+
+def apply_setup(state: State, event: SetupDealt) -> State:
+    board = tuple(tuple(deck[:FACE_UP]) for deck in event.decks)
+    decks = tuple(tuple(deck[FACE_UP:]) for deck in event.decks)
+    return msgspec.structs.replace(
+        state,
+        board=board,
+        decks=decks,
+        deck_size=tuple(len(d) for d in decks),
+        nobles=tuple(event.nobles),
+        phase="action",
+    )
+
+
+def _apply_reveal(state: State, event: CardRevealed) -> State:
+    card = CARDS[event.card]
+    lvl = card.level - 1
+    if state.phase == "setup":
+        row = list(state.board[lvl])
+        row[row.index(None)] = event.card
+        sizes = list(state.deck_size)
+        sizes[lvl] -= 1
+        board = list(state.board)
+        board[lvl] = tuple(row)
+        state = msgspec.structs.replace(state, board=tuple(board), deck_size=tuple(sizes))
+        if is_setup_complete(state):
+            state = msgspec.structs.replace(state, phase="action")
+        return state
+    # filling the gap left by this turn's action
+    assert state.gap is not None
+    lvl, slot = state.gap
+    board = _set_slot(state.board, lvl, slot, event.card)
+    sizes = list(state.deck_size)
+    sizes[lvl] -= 1
+    state = msgspec.structs.replace(state, board=board, deck_size=tuple(sizes), gap=None)
+    return _end_of_turn(state)
+
+
+def _apply_noble_reveal(state: State, event: NobleRevealed) -> State:
+    state = msgspec.structs.replace(state, nobles=state.nobles + (event.noble,))
+    if is_setup_complete(state):
+        state = msgspec.structs.replace(state, phase="action")
+    return state
+
+
+def _set_slot(board: tuple, lvl: int, slot: int, card: str | None) -> tuple:
+    row = list(board[lvl])
+    row[slot] = card
+    rows = list(board)
+    rows[lvl] = tuple(row)
+    return tuple(rows)
+
+
+def _take_from_board(state: State, lvl: int, slot: int) -> State:
+    """Remove a face-up card and refill the slot: from the known deck (open) or by a pending reveal (table)."""
+    if state.decks[lvl]:
+        deck = state.decks[lvl]
+        decks = list(state.decks)
+        decks[lvl] = deck[1:]
+        sizes = list(state.deck_size)
+        sizes[lvl] -= 1
+        return msgspec.structs.replace(
+            state, board=_set_slot(state.board, lvl, slot, deck[0]), decks=tuple(decks), deck_size=tuple(sizes)
+        )
+    board = _set_slot(state.board, lvl, slot, None)
+    if state.deck_size[lvl]:
+        return msgspec.structs.replace(state, board=board, gap=(lvl, slot), phase="reveal")
+    return msgspec.structs.replace(state, board=board)
+
+
+def _apply_take(state: State, event: GemsTaken) -> State:
+    seat = state.players[state.current]
+    taken = token_counts(event.gems)
+    seat = msgspec.structs.replace(seat, tokens=tuple(map(add, seat.tokens, taken)))  # type: ignore[arg-type]
+    bank = tuple(map(sub, state.bank, taken))  # type: ignore[arg-type]
+    return _end_of_turn(with_player(state, state.current, seat, bank=bank, passes=0))
+
+
+def _apply_reserve(state: State, event: CardReserved) -> State:
+    seat = state.player
+    bank = state.bank
+    tokens = seat.tokens
+    if bank[GOLD]:
+        bank = bank[:GOLD] + (bank[GOLD] - 1,)
+        tokens = tokens[:GOLD] + (tokens[GOLD] + 1,)
+    if event.level is None:
+        assert event.card is not None
+        entry = event.card
+        lvl, slot = find_on_board(state, event.card)  # type: ignore[misc]
+        state = _take_from_board(state, lvl, slot)
+    else:
+        lvl = event.level - 1
+        decks = list(state.decks)
+        if decks[lvl]:
+            decks[lvl] = decks[lvl][1:]
+        sizes = list(state.deck_size)
+        sizes[lvl] -= 1
+        entry = f"~{event.card}" if event.card else f"?{event.level}"
+        state = msgspec.structs.replace(state, decks=tuple(decks), deck_size=tuple(sizes))
+    seat = msgspec.structs.replace(seat, tokens=tokens, reserved=seat.reserved + (entry,))
+    state = with_player(state, state.current, seat, bank=bank, passes=0)
+    return state if state.gap else _end_of_turn(state)
+
+
+def _apply_buy(state: State, event: CardBought) -> State:
+    card = CARDS[event.card]
+    seat = state.players[state.current]
+    paid = token_counts(event.paid) or (0,) * 6
+    tokens = tuple(map(sub, seat.tokens, paid))
+    bank = tuple(map(add, state.bank, paid))
+    bonus = list(seat.bonus)
+    bonus[card.bonus] += 1
+    where = find_on_board(state, event.card)
+    reserved = seat.reserved
+    if where is not None:
+        state = _take_from_board(state, *where)
+    else:
+        i = reserve_entry_for(seat, event.card)
+        assert i is not None
+        reserved = reserved[:i] + reserved[i + 1 :]
+    seat = Seat(tokens, tuple(bonus), seat.cards + (event.card,), reserved, seat.nobles, seat.points + card.points)
+    state = with_player(state, state.current, seat, bank=bank, passes=0)
+    return state if state.gap else _end_of_turn(state)
+
+
+def _apply_return(state: State, event: TokensReturned) -> State:
+    seat = state.players[state.current]
+    back = token_counts(event.tokens) or (0,) * 6
+    seat = msgspec.structs.replace(seat, tokens=tuple(map(sub, seat.tokens, back)))
+    bank = tuple(map(add, state.bank, back))
+    return _nobles_then_next(with_player(state, state.current, seat, bank=bank))
+
+
+def _visit(state: State, noble: str) -> State:
+    seat = state.player
+    seat = msgspec.structs.replace(seat, nobles=seat.nobles + (noble,), points=seat.points + NOBLE_POINTS)
+    nobles = tuple(n for n in state.nobles if n != noble)
+    return with_player(state, state.current, seat, nobles=nobles)
+
+
+def _apply_noble(state: State, event: NobleChosen) -> State:
+    return _next_turn(_visit(state, event.noble))
+
+
+def _apply_pass(state: State, event: TurnPassed) -> State:
+    state = msgspec.structs.replace(state, passes=state.passes + 1)
+    if state.passes >= len(state.seats):
+        return msgspec.structs.replace(state, phase="over", ended="stalled", turns=state.turns + 1)
+    return _next_turn(state)
+
+
+def _end_of_turn(state: State) -> State:
+    if sum(state.players[state.current].tokens) > TOKEN_LIMIT:
+        return msgspec.structs.replace(state, phase="return")
+    return _nobles_then_next(state)
+
+
+def _nobles_then_next(state: State) -> State:
+    qualifying = qualifying_nobles(state, state.players[state.current]) if state.nobles else ()
+    if len(qualifying) == 1:
+        state = _visit(state, qualifying[0])
+    elif qualifying:
+        return msgspec.structs.replace(state, phase="noble")
+    return _next_turn(state)
+
+
+def _next_turn(state: State) -> State:
+    end = state.end_triggered or state.players[state.current].points >= state.target
+    following = (state.current + 1) % len(state.seats)
+    turns = state.turns + 1
+    if end and following == 0:
+        return msgspec.structs.replace(state, phase="over", end_triggered=True, turns=turns, ended="target")
+    state = msgspec.structs.replace(state, current=following, phase="action", end_triggered=end, turns=turns)
+    if state.stuck == "end" and not can_act(state):
+        return msgspec.structs.replace(state, phase="over", ended="stuck")
+    return state
+
+
+_APPLY = {
+    SetupDealt: apply_setup,
+    CardRevealed: _apply_reveal,
+    NobleRevealed: _apply_noble_reveal,
+    GemsTaken: _apply_take,
+    CardReserved: _apply_reserve,
+    CardBought: _apply_buy,
+    TokensReturned: _apply_return,
+    NobleChosen: _apply_noble,
+    TurnPassed: _apply_pass,
+}
+
+
+def apply(state: State, event: Event) -> State:
+    return _APPLY[type(event)](state, event)  # type: ignore[operator]

@@ -1,0 +1,178 @@
+"""Splendor's state (frozen) and the questions asked of it by rules, reducer, moves and view.
+
+A reserve entry is a card id (reserved face up), `~` + card id (reserved blind; the log knows the
+card) or `?` + level (reserved blind and unseen by the recorder, bound when it is bought).
+"""
+
+from __future__ import annotations
+
+from operator import sub
+from typing import Any
+
+import msgspec
+
+from .components import CARDS, FACE_UP, GOLD, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, Card
+
+
+class Seat(msgspec.Struct, frozen=True):
+    tokens: tuple[int, ...]  # 6: w b g r k y
+    bonus: tuple[int, ...]  # 5
+    cards: tuple[str, ...] = ()
+    # face-up reserve: "1k0-..."; blind reserve known to the log: "~1k0-..."; blind and unseen: "?2"
+    reserved: tuple[str, ...] = ()
+    nobles: tuple[str, ...] = ()
+    points: int = 0
+
+
+class State(msgspec.Struct, frozen=True):
+    seats: tuple[str, ...]
+    mode: str
+    take_fewer: str
+    stuck: str
+    target: int
+    players: tuple[Seat, ...]
+    bank: tuple[int, ...]
+    board: tuple[tuple[str | None, ...], ...]  # 3 rows of 4 slots; None is an empty slot
+    decks: tuple[tuple[str, ...], ...]  # open mode: the rest of each deck, top first
+    deck_size: tuple[int, ...]
+    nobles: tuple[str, ...]
+    nobles_wanted: int
+    current: int = 0
+    phase: str = "setup"  # setup | action | reveal | return | noble | over
+    gap: tuple[int, int] | None = None  # (level index, slot) waiting for a card_revealed
+    passes: int = 0
+    end_triggered: bool = False
+    turns: int = 0
+    ended: str = ""  # why the game is over: target | stuck | stalled
+
+    @property
+    def player(self) -> Seat:
+        return self.players[self.current]
+
+    @property
+    def player_name(self) -> str:
+        return self.seats[self.current]
+
+
+def with_player(state: State, index: int, seat: Seat, **changes: Any) -> State:
+    players = list(state.players)
+    players[index] = seat
+    return msgspec.structs.replace(state, players=tuple(players), **changes)
+
+
+def reserve_card(entry: str) -> str | None:
+    """The card id behind a reserve entry, or None when the log never saw it."""
+    if entry[0] == "?":
+        return None
+    return entry[1:] if entry[0] == "~" else entry
+
+
+def located(state: State) -> set[str]:
+    seen = {card for row in state.board for card in row if card}
+    for seat in state.players:
+        seen.update(seat.cards)
+        seen.update(c for c in map(reserve_card, seat.reserved) if c)
+    return seen
+
+
+def unlocated(state: State, level: int) -> list[str]:
+    """Cards of `level` (1-3) that the log has not placed anywhere: the deck plus unseen reserves."""
+    seen = located(state)
+    return [c for c in LEVEL_CARDS[level - 1] if c not in seen]
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def needed(card: Card, seat: Seat) -> list[int]:
+    return [need if need > 0 else 0 for need in map(sub, card.cost, seat.bonus)]
+
+
+def default_payment(card: Card, seat: Seat) -> list[int] | None:
+    """Gems first, gold for the shortfall; None when the player cannot afford the card."""
+    need = needed(card, seat)
+    tokens = seat.tokens
+    pay = list(map(min, need, tokens))  # the five gems (need has no gold entry)
+    short = sum(need) - sum(pay)
+    if short > tokens[GOLD]:
+        return None
+    pay.append(short)
+    return pay
+
+
+# fewer bonuses than the smallest requirement cannot attract any noble: skip the per-noble test
+NOBLE_MINIMUM = min(sum(need) for need in NOBLES.values())
+
+
+def qualifying_nobles(state: State, seat: Seat) -> list[str]:
+    if len(seat.cards) < NOBLE_MINIMUM:  # one bonus per card bought: too few cards, no noble
+        return []
+    bonus = seat.bonus
+    w, b, g, r, k = bonus
+    found = []
+    for n in state.nobles:
+        need = NOBLES[n]
+        if need[0] <= w and need[1] <= b and need[2] <= g and need[3] <= r and need[4] <= k:
+            found.append(n)
+    return found
+
+
+def blind_buys(state: State) -> list[str]:
+    """Unlocated cards the current player could afford, of the level of a blind reserve the log never saw.
+
+    Any of them may be that reserve, so buying it may be possible: the log cannot tell.
+    """
+    seat = state.player
+    levels = sorted({int(entry[1]) for entry in seat.reserved if entry[0] == "?"})
+    return [c for lvl in levels for c in unlocated(state, lvl) if default_payment(CARDS[c], seat) is not None]
+
+
+def can_act(state: State, blind: bool = True) -> bool:
+    """Whether the current player has any action (pass aside).
+
+    An unseen blind reserve counts as a possible buy when some unlocated card of its level is affordable
+    (`blind`); without `blind`, only the actions the log can verify count.
+    """
+    seat = state.player
+    bank = state.bank
+    available = sum(1 for i in range(5) if bank[i] > 0)
+    if available >= 3 or (available and state.take_fewer != "never") or any(bank[i] >= 4 for i in range(5)):
+        return True
+    if len(seat.reserved) < RESERVE_LIMIT and (
+        any(c for row in state.board for c in row) or any(state.deck_size)
+    ):
+        return True
+    for row in state.board:
+        for c in row:
+            if c and default_payment(CARDS[c], seat) is not None:
+                return True
+    for entry in seat.reserved:
+        card = reserve_card(entry)
+        if card is not None and default_payment(CARDS[card], seat) is not None:
+            return True
+    return blind and bool(blind_buys(state))
+
+
+def is_setup_complete(state: State) -> bool:
+    return len(state.nobles) == state.nobles_wanted and all(c for row in state.board for c in row)
+
+
+def find_on_board(state: State, card: str) -> tuple[int, int] | None:
+    lvl = CARDS[card].level - 1
+    row = state.board[lvl]
+    for slot in range(FACE_UP):
+        if row[slot] == card:
+            return lvl, slot
+    return None
+
+
+def reserve_entry_for(seat: Seat, card: str) -> int | None:
+    """Index of the reserve entry `card` buys: the known entry, else an unseen blind reserve of its level."""
+    for i, entry in enumerate(seat.reserved):
+        if entry == card or entry == f"~{card}":
+            return i
+    unseen = f"?{CARDS[card].level}"
+    for i, entry in enumerate(seat.reserved):
+        if entry == unseen:
+            return i
+    return None

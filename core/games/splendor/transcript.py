@@ -1,0 +1,47 @@
+"""Splendor's table transcript: what a recorder at the table would have logged for an open-mode game."""
+
+from __future__ import annotations
+
+import msgspec
+
+from ...model import Event, GameStarted
+from .components import FACE_UP
+from .events import CardBought, CardReserved, CardRevealed, NobleRevealed, SetupDealt
+from .reducer import apply, apply_setup, start
+from .state import find_on_board
+
+
+def table_transcript(events: list[Event]) -> list[Event]:
+    """What a recorder at the table would have logged for an open-mode game.
+
+    The deal becomes the nobles and 12 cards revealed one by one; every card turned up to fill a
+    gap becomes a `card_revealed` right after the action; a blind reserve becomes unknown (the
+    recorder did not see it) and is named only when bought.
+    """
+    started = events[0]
+    assert isinstance(started, GameStarted)
+    table_start = msgspec.structs.replace(started, mode="table")
+    state = start(started)
+    out: list[Event] = [table_start]
+    for event in events[1:]:
+        kind = type(event)
+        if kind is SetupDealt:
+            out.extend(NobleRevealed(noble=n) for n in event.nobles)  # type: ignore[attr-defined]
+            out.extend(CardRevealed(card=c) for deck in event.decks for c in deck[:FACE_UP])  # type: ignore[attr-defined]
+            state = apply_setup(state, event)  # type: ignore[arg-type]
+            continue
+        where = None
+        if kind is CardBought or (kind is CardReserved and event.level is None):  # type: ignore[attr-defined]
+            where = find_on_board(state, event.card)  # type: ignore[attr-defined]
+        if kind is CardReserved and event.level is not None:  # type: ignore[attr-defined]
+            out.append(msgspec.structs.replace(event, card=None))
+        else:
+            out.append(event)
+        state = apply(state, event)
+        if where is not None:
+            turned_up = state.board[where[0]][where[1]]
+            if turned_up is not None:
+                out.append(CardRevealed(card=turned_up))
+    return out
+
+

@@ -1,0 +1,77 @@
+"""What a game gives the history library: its tables, the rows read off a fold, and its reports.
+
+Pure: a game's `history` module declares its tables (names prefixed with the game's name, columns
+with DuckDB types as text) and a watcher that turns the states of a fold into rows; `store/` creates
+the tables, runs the fold and inserts the rows. Nothing here judges or applies a rule: a watcher
+only reads the states before and after each event that the engine already judged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import msgspec
+
+from .model import Event, GameStarted, Outcome
+
+Columns = list[tuple[str, str]]  # [(column, DuckDB type)]
+Rows = dict[str, list[tuple[Any, ...]]]  # table -> rows gathered so far
+Watcher = Callable[[Event, Any, Any], None]  # (event, state before, state after)
+
+
+class Column(msgspec.Struct, frozen=True):
+    """One column of a report as `tally stats` prints it.
+
+    `kind`: text, int, num (one decimal), pct (a rate shown in percent); `bar`: a style for a bar drawn
+    after the value (bars of one report share one scale).
+    """
+
+    name: str
+    header: str
+    kind: str = "text"
+    bar: str | None = None
+
+
+class Report(msgspec.Struct, frozen=True):
+    """A canned query of `tally stats`: a JSON key, a title, SQL with `{where}` (and `{limit}`) slots.
+
+    `{where}` becomes `AND g.game = $game` (or nothing) and needs the query to alias `games` as `g`;
+    `{limit}` is `--top`. A `chart` report is sampled to at most about 40 printed lines.
+    """
+
+    key: str
+    title: str
+    sql: str
+    columns: tuple[Column, ...]
+    chart: bool = False
+
+
+def one_round(outcome: Outcome | None, seats: tuple[str, ...] | list[str]) -> list[tuple[Any, ...]]:
+    """`rounds` for a game scored once: a finished game is one round. (round, seat, player, score, total, won)."""
+    if outcome is None:
+        return []
+    return [
+        (1, i + 1, name, outcome.scores[name], outcome.scores[name], name in outcome.winners)
+        for i, name in enumerate(seats)
+    ]
+
+
+class History(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's part of the history library (docs/sql.md).
+
+    - `tables`: its own tables, each name prefixed with the game's name;
+    - `watch(game_id, started, rows)`: a watcher for one game that appends tuples to `rows[table]`,
+      called with every applied event and the states around it (a `voided` event too: the watcher
+      drops the rows of the event it voids);
+    - `scores(state)`: points so far, for the `seats` table of an unfinished game;
+    - `turns(state)`: turns played, for the `games` table;
+    - `rounds(state, outcome)`: the `round_results` rows (round, seat, player, score, total, won);
+    - `reports`: what `tally stats` shows for this game.
+    """
+
+    tables: dict[str, Columns]
+    watch: Callable[[str, GameStarted, Rows], Watcher]
+    scores: Callable[[Any], dict[str, int]]
+    turns: Callable[[Any], int]
+    rounds: Callable[[Any, Outcome | None], list[tuple[Any, ...]]]
+    reports: tuple[Report, ...] = ()
