@@ -1,7 +1,7 @@
-"""The disputed-ruling corpus: `tally rule LOG MOVE [--at SEQ]` on every case in fixtures/rulings/splendor/.
+"""The disputed-ruling corpora: `tally rule LOG MOVE [--at SEQ]` on every case in fixtures/rulings/<game>/.
 
-Each case (built through the CLI by fixtures/make_rulings.py) is a real log, a disputed move, an optional
-`--at` seq, and the verdict the Splendor rulebook gives (`.expect`). The test checks the verdict and the rule
+Each case (built through the CLI by the game's fixtures/make_rulings*.py) is a real log, a disputed move, an
+optional `--at` seq, and the verdict the game's rulebook gives (`.expect`). The test checks the verdict and the rule
 id against `.expect`, the exit code, stdout/stderr shape, that nothing is recorded, and snapshots both the
 JSON ruling and the human text. A snapshot is a reviewed ruling: when one changes, re-read the rulebook
 before running `pytest --snapshot-update`.
@@ -17,8 +17,15 @@ from syrupy.extensions.json import JSONSnapshotExtension
 
 from conftest import FIXTURES, Result, run_tally
 
-CASES_DIR = FIXTURES / "rulings" / "splendor"
-CASES = sorted(path.stem for path in CASES_DIR.glob("*.move"))
+CORPORA = FIXTURES / "rulings"
+MINIMUM = {"splendor": 30, "split": 30, "array": 30, "splice": 40}  # cases each corpus holds at least
+# a case is "<game>-<name>": its files are fixtures/rulings/<game>/<name>.*
+CASES = sorted(f"{folder.name}-{path.stem}" for folder in CORPORA.iterdir() if folder.is_dir() for path in folder.glob("*.move"))
+
+
+def _where(case: str) -> tuple[Any, str]:
+    game, _, name = case.partition("-")
+    return CORPORA / game, name
 EXIT_FOR = {"legal": 0, "unverifiable": 0, "illegal": 1, "unreadable": 2, "usage-error": 2}
 
 
@@ -35,22 +42,26 @@ def invoke(*args: str) -> Result:
 
 
 def _args(case: str) -> list[str]:
-    move = (CASES_DIR / f"{case}.move").read_text(encoding="utf-8").rstrip("\n")
-    args = ["rule", str(CASES_DIR / f"{case}.jsonl"), move]
-    at = CASES_DIR / f"{case}.at"
+    folder, name = _where(case)
+    move = (folder / f"{name}.move").read_text(encoding="utf-8").rstrip("\n")
+    args = ["rule", str(folder / f"{name}.jsonl"), move]
+    at = folder / f"{name}.at"
     if at.exists():
         args += ["--at", at.read_text().strip()]
     return args
 
 
 def _expect(case: str) -> tuple[str, str | None]:
-    verdict, _, rule = (CASES_DIR / f"{case}.expect").read_text().strip().partition(" ")
+    folder, name = _where(case)
+    verdict, _, rule = (folder / f"{name}.expect").read_text().strip().partition(" ")
     return verdict, rule or None
 
 
 def _local(text: str) -> str:
     """Paths in messages, relative to the corpus folder (the snapshot must not depend on the checkout)."""
-    return text.replace(f"{CASES_DIR}/", "")
+    for folder in CORPORA.iterdir():
+        text = text.replace(f"{folder}/", "")
+    return text
 
 
 def _localised(document: Any) -> Any:
@@ -68,12 +79,18 @@ def snapshot_json(snapshot):  # type: ignore[no-untyped-def]
     return snapshot.use_extension(JSONSnapshotExtension)
 
 
-def test_the_corpus_has_at_least_30_cases() -> None:
-    assert len(CASES) >= 30, CASES
-    for case in CASES:
-        assert (CASES_DIR / f"{case}.jsonl").is_file(), case
-        assert (CASES_DIR / f"{case}.expect").is_file(), case
-    stray = {p.stem for p in CASES_DIR.iterdir()} - set(CASES)
+@pytest.mark.parametrize("game", sorted(p.name for p in CORPORA.iterdir() if p.is_dir()))
+def test_each_corpus_has_its_minimum_of_cases(game: str) -> None:
+    from tally.core import registry
+
+    assert game in registry.names(), f"fixtures/rulings/{game}/ is not a game"
+    folder = CORPORA / game
+    names = sorted(path.stem for path in folder.glob("*.move"))
+    assert len(names) >= MINIMUM.get(game, 30), names
+    for name in names:
+        assert (folder / f"{name}.jsonl").is_file(), name
+        assert (folder / f"{name}.expect").is_file(), name
+    stray = {p.stem for p in folder.iterdir()} - set(names)
     assert not stray, f"files without a .move: {sorted(stray)}"
 
 
@@ -81,13 +98,15 @@ def test_every_case_log_is_a_legal_log() -> None:
     from tally.store import record
 
     for case in CASES:
-        report = record.check(CASES_DIR / f"{case}.jsonl")
+        folder, name = _where(case)
+        report = record.check(folder / f"{name}.jsonl")
         assert report.ok, (case, report)
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_ruling_json(case: str, snapshot_json) -> None:  # type: ignore[no-untyped-def]
-    log = CASES_DIR / f"{case}.jsonl"
+    folder, name = _where(case)
+    log = folder / f"{name}.jsonl"
     before = log.read_bytes()
     result = run_tally(*_args(case), "--json")
     assert log.read_bytes() == before, "tally rule must record nothing"
