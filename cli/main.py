@@ -157,12 +157,16 @@ def new_command(
     option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Variant option KEY=VALUE (repeat)."),
     mode: Optional[str] = typer.Option(None, "--mode", help="table (default: the recorder reveals the setup) or open (tally deals)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Deal the setup with this seed (open mode)."),
+    manifest: Optional[Path] = typer.Option(
+        None, "--manifest", help="A component manifest file (.toml or JSON) for this box; the log records it (default: the game's own)."
+    ),
     as_json: bool = JsonOption,
 ) -> None:
     """Start a new game log."""
     from tally.store import record
 
-    result = record.new_game(log, game, player, _options(option), mode, seed)
+    components = record.read_manifest(manifest) if manifest is not None else None
+    result = record.new_game(log, game, player, _options(option), mode, seed, components)
     if as_json:
         emit({"log": str(log), "game": game, "mode": result.events[0].mode, "events": len(result.events),
               "fingerprint": result.fingerprint, "to_act": result.to_act[0], "expected": result.to_act[1]})
@@ -396,12 +400,15 @@ def simulate_command(
     players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: random per game)."),
     option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Variant option KEY=VALUE (repeat)."),
     mode: str = typer.Option("open", "--mode", help="open: every card named; table: recorded as a table sees it (reveals, unknown blind reserves)."),
+    manifest: Optional[Path] = typer.Option(None, "--manifest", help="A component manifest file (.toml or JSON) to play with."),
     as_json: bool = JsonOption,
 ) -> None:
     """Play random legal games (uniform over the legal moves) to the end and write each as a log."""
+    from tally.store.record import read_manifest
     from tally.store.simulate import simulate
 
-    summary = simulate(game, games, seed, out, players, _options(option), mode)
+    components = read_manifest(manifest) if manifest is not None else None
+    summary = simulate(game, games, seed, out, players, _options(option), mode, components)
     if as_json:
         emit({"game": summary.game, "games": summary.games, "events": summary.events, "moves": summary.moves,
               "finished": summary.finished, "wins_by_seat": summary.wins_by_seat, "out": str(out)})

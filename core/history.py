@@ -56,6 +56,22 @@ def one_round(outcome: Outcome | None, seats: tuple[str, ...] | list[str]) -> li
     ]
 
 
+def round_rows(
+    seats: tuple[str, ...] | list[str], scores: list[dict[str, int]], winners: list[list[str]]
+) -> list[tuple[Any, ...]]:
+    """`rounds` for a game scored round by round: one row per seat per finished round, with running totals.
+
+    `scores[r][name]` is what `name` scored in round r + 1, `winners[r]` who won that round."""
+    rows = []
+    totals = dict.fromkeys(seats, 0)
+    for number, (scored, won) in enumerate(zip(scores, winners), 1):
+        for index, name in enumerate(seats):
+            if name in scored:
+                totals[name] += scored[name]
+                rows.append((number, index + 1, name, scored[name], totals[name], name in won))
+    return rows
+
+
 class History(msgspec.Struct, frozen=True, kw_only=True):
     """A game's part of the history library (docs/sql.md).
 

@@ -11,6 +11,9 @@ from typing import Any, Callable, ClassVar, Literal
 
 import msgspec
 
+from .names import check_names
+from .text import quote
+
 Verdict = Literal["legal", "illegal", "unverifiable"]
 Mode = Literal["open", "table"]
 
@@ -24,14 +27,18 @@ class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields
 
 
 class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
-    """Line 1 of every log. Every field is required, so every log states them all (no silent defaults)."""
+    """Line 1 of every log. Every field is required, so every log states them all (no silent defaults).
+
+    `manifest` is the id of a component manifest the game knows, or a whole manifest inline (an object
+    read from a manifest file at `tally new`), so the log always says which components judged it.
+    """
 
     game: str
     rules: str
     seats: list[str]
     mode: Mode
     options: dict[str, str]
-    manifest: str
+    manifest: str | dict[str, Any]
 
 
 class Voided(Event, tag="voided", frozen=True):
@@ -105,10 +112,11 @@ class Option(msgspec.Struct, frozen=True):
         """None when `value` is acceptable, else what was expected."""
         if self.choices:
             return None if value in self.choices else f"one of {', '.join(self.choices)}"
-        try:
-            number = int(value)
-        except ValueError:
-            return "an integer"
+        digits = value[1:] if value[:1] == "-" else value
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= 9 and value == str(int(value))):
+            bounds = f" from {self.minimum} to {self.maximum}" if self.minimum is not None and self.maximum is not None else ""
+            return f"an integer{bounds}, written in digits 0-9"
+        number = int(value)
         if self.minimum is not None and number < self.minimum:
             return f"an integer >= {self.minimum}"
         if self.maximum is not None and number > self.maximum:
@@ -188,12 +196,13 @@ class GameSpec:
         """Every legal move now, in a deterministic order, chance the table must enter included (moves)."""
         raise NotImplementedError
 
-    def shuffles(self, started: GameStarted) -> dict[str, list[str]]:
-        """What chance decides at setup in open mode: named piles to shuffle, outside core (moves)."""
+    def shuffles(self, state: Any) -> dict[str, list[str]]:
+        """Open mode: the piles chance decides now and tally deals (the setup, a new round's deal, a reshuffle),
+        to be shuffled outside core; empty when no such chance is due (moves)."""
         raise NotImplementedError
 
-    def deal(self, started: GameStarted, shuffled: dict[str, list[str]]) -> list[Event]:
-        """The setup events for piles shuffled by the caller: the outcome of chance, as data (moves)."""
+    def deal(self, state: Any, shuffled: dict[str, list[str]]) -> list[Event]:
+        """The events that record the outcome of chance for the piles `shuffles` named, shuffled by the caller (moves)."""
         raise NotImplementedError
 
     def parse(self, state: Any, text: str) -> list[Event] | NotationError:
@@ -220,6 +229,11 @@ class GameSpec:
         """What followed from an event without being an event itself, for replays (view)."""
         raise NotImplementedError
 
+    def check_manifest(self, manifest: str | dict[str, Any]) -> list[str]:
+        """Problems with a component manifest: an id the game does not know, or an inline manifest (read
+        from a manifest file) that does not describe usable components; empty when usable (components)."""
+        raise NotImplementedError
+
     def table_transcript(self, events: list[Event]) -> list[Event]:
         """The events a recorder at the table (who cannot see hidden cards) would log for an open game (transcript)."""
         raise NotImplementedError
@@ -231,15 +245,35 @@ class GameSpec:
         for key, value in options.items():
             spec = known.get(key)
             if spec is None:
-                problems.append(f"unknown option {key!r} (known: {', '.join(known) or 'none'})")
+                problems.append(f"unknown option {quote(key)} (known: {', '.join(known) or 'none'})")
                 continue
             expected = spec.check(value)
             if expected:
-                problems.append(f"option {key}={value!r}: expected {expected}")
+                problems.append(f"option {key}={quote(value)}: expected {expected}")
         return problems
 
     def resolved_options(self, options: dict[str, str]) -> dict[str, str]:
         return resolve_options(self.options, options)
+
+    def check_started(self, started: GameStarted) -> list[str]:
+        """Problems with a `game_started` for this game: the rules version, the seats and their names, the
+        mode, every option (all stated, each valid) and the manifest. `tally new` refuses such a start, and
+        the log reader refuses a log that begins with one (docs/format.md)."""
+        problems = []
+        if started.rules != self.rules_version:
+            problems.append(f"rules {quote(started.rules)}: this tally judges {self.name} by rules version {self.rules_version}")
+        count = len(started.seats)
+        if not self.min_seats <= count <= self.max_seats:
+            problems.append(f"{self.title} needs {self.min_seats}-{self.max_seats} players, got {count}")
+        problems.extend(check_names(started.seats))
+        if started.mode not in self.modes:
+            problems.append(f"mode {quote(started.mode)}: {self.name} is recorded in {' or '.join(self.modes)} mode")
+        missing = [opt.key for opt in self.options if opt.key not in started.options]
+        if missing:
+            problems.append(f"options: {', '.join(missing)} not stated (a log states every option)")
+        problems.extend(self.check_options(started.options))
+        problems.extend(self.check_manifest(started.manifest))
+        return problems
 
 
 # the members a game binds (docs/architecture.md's contract table lists the same names)
@@ -247,5 +281,5 @@ CONTRACT: tuple[str, ...] = (
     "name", "title", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
     "state_type", "rules", "history", "upcasters",
     "start", "check", "permit", "is_voidable", "apply", "legal_moves", "shuffles", "deal",
-    "parse", "format", "view", "outcome", "to_act", "narrate", "table_transcript",
+    "parse", "format", "view", "outcome", "to_act", "narrate", "check_manifest", "table_transcript",
 )

@@ -76,6 +76,8 @@ def load(path: str, fd: int, spec_for: Any) -> tuple[GameSpec, GameStarted, Any,
     try:
         started = msgspec.msgpack.decode(entry.started, type=GameStarted)
         spec = spec_for(started.game)
+        if spec.check_started(started):  # judged by an older tally: the reader now refuses that log
+            return None
         state = msgspec.msgpack.decode(entry.state, type=spec.state_type)
     except Exception:  # a cache from another version of tally: ignore it, the log is the truth
         return None

@@ -230,7 +230,8 @@ def _game(rows: _Rows, gid: str, log: logfile.Log, table: Table, history: Histor
     winners = list(outcome.winners) if outcome else []
     values = (
         gid, started.game, started.rules, started.mode, msgspec.json.encode(started.options).decode(),
-        started.manifest, list(started.seats), len(started.seats), started.at, log.events[-1].at, len(log.events),
+        started.manifest if isinstance(started.manifest, str) else msgspec.json.encode(started.manifest).decode(),
+        list(started.seats), len(started.seats), started.at, log.events[-1].at, len(log.events),
         history.turns(state), outcome is not None, winners,
         winners[0] if len(winners) == 1 else None, outcome.reason if outcome else None, unverifiable,
         log.fingerprint, log.size, digest, path,

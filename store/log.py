@@ -159,6 +159,9 @@ def parse_lines(path: str, data: bytes) -> Log:
         spec = registry.get(started.game)
     except registry.UnknownGame as error:
         raise LogError(path, 1, str(error)) from None
+    problems = spec.check_started(started)
+    if problems:
+        raise LogError(path, 1, "game_started is not a valid start: " + "; ".join(problems))
     decode = decoder_for(spec).decode
     events: list[Event] = [started]
     append = events.append

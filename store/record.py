@@ -14,6 +14,7 @@ import msgspec
 from tally.core import registry
 from tally.core.engine import Judgement, Table, judge
 from tally.core.model import Event, GameSpec, GameStarted, NotationError, Noted, Ruling, Voided
+from tally.core.text import quote
 
 from . import cache
 from . import log as logfile
@@ -67,21 +68,17 @@ class Position(msgspec.Struct):
         return self.log.spec
 
 
-def start_event(game: str, players: list[str], options: dict[str, str], mode: str) -> tuple[GameSpec, GameStarted]:
+def start_event(
+    game: str, players: list[str], options: dict[str, str], mode: str, manifest: str | dict[str, Any] | None = None
+) -> tuple[GameSpec, GameStarted]:
+    """The `game_started` of a new game, checked as the log reader will check it (`GameSpec.check_started`)."""
     try:
         spec = registry.get(game)
     except registry.UnknownGame as error:
         raise UsageError(str(error)) from None
-    if not spec.min_seats <= len(players) <= spec.max_seats:
-        raise UsageError(f"{spec.title} needs {spec.min_seats}-{spec.max_seats} players, got {len(players)}")
-    if len(set(players)) != len(players):
-        raise UsageError("player names must be different")
-    bad = [p for p in players if not p or ":" in p or " " in p or p in ("table", "nobody")]
-    if bad:
-        raise UsageError(f"bad player name {bad[0]!r}: names are single words without ':' (and not 'table' or 'nobody')")
     if mode not in spec.modes:
-        raise UsageError(f"unknown mode {mode!r}; expected one of {', '.join(spec.modes)}")
-    problems = spec.check_options(options)
+        raise UsageError(f"unknown mode {quote(mode)}; expected one of {', '.join(spec.modes)}")
+    problems = spec.check_options(options)  # unknown options first: resolving would silently drop them
     if problems:
         raise UsageError("; ".join(problems))
     started = GameStarted(
@@ -90,19 +87,56 @@ def start_event(game: str, players: list[str], options: dict[str, str], mode: st
         seats=list(players),
         mode=mode,  # type: ignore[arg-type]
         options=spec.resolved_options(options),
-        manifest=spec.manifest,
+        manifest=spec.manifest if manifest is None else manifest,
     )
+    problems = spec.check_started(started)
+    if problems:
+        raise UsageError("; ".join(problems))
     return spec, started
 
 
-def dealt(spec: GameSpec, started: GameStarted, rng: "random.Random") -> list[Event]:
-    """Open mode: shuffle what chance decides (here, outside core) and record the outcome as events."""
-    shuffled = {}
-    for name, pile in spec.shuffles(started).items():
-        pile = list(pile)
-        rng.shuffle(pile)
-        shuffled[name] = pile
-    return spec.deal(started, shuffled)
+def dealt(spec: GameSpec, state: Any, rng: "random.Random") -> tuple[list[Event], Any]:
+    """Open mode: shuffle what chance decides now (here, outside core), as often as the game asks, and
+    record the outcomes as events. Returns the events and the state after them (no events: nothing due)."""
+    events: list[Event] = []
+    while piles := spec.shuffles(state):
+        shuffled = {}
+        for name, pile in piles.items():
+            pile = list(pile)
+            rng.shuffle(pile)
+            shuffled[name] = pile
+        for event in spec.deal(state, shuffled):
+            state = spec.apply(state, event)
+            events.append(event)
+    return events, state
+
+
+MANIFEST_LIMIT = 1 << 20  # a manifest file describes one box of cards: a megabyte is far more than any needs
+
+
+def read_manifest(path: Path | str) -> dict[str, Any]:
+    """A component manifest file (`.toml`, else JSON) as the object `game_started` records inline.
+
+    The game's `check_manifest` then says whether it describes usable components."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MANIFEST_LIMIT + 1)
+    except OSError as error:
+        raise UsageError(f"--manifest {path}: cannot read it: {error.strerror or error}") from None
+    if len(data) > MANIFEST_LIMIT:
+        raise UsageError(f"--manifest {path}: larger than {MANIFEST_LIMIT} bytes; a manifest describes one box of cards")
+    try:
+        if str(path).endswith(".toml"):
+            import tomllib
+
+            manifest: Any = tomllib.loads(data.decode("utf-8"))
+        else:
+            manifest = msgspec.json.decode(data)
+    except (UnicodeDecodeError, ValueError, msgspec.DecodeError) as error:
+        raise UsageError(f"--manifest {path}: not a manifest file ({str(error).splitlines()[0]})") from None
+    if not isinstance(manifest, dict):
+        raise UsageError(f"--manifest {path}: a manifest is an object (a TOML table or a JSON object)")
+    return msgspec.json.decode(msgspec.json.encode(manifest))  # plain JSON values only, as the log will hold them
 
 
 def new_game(
@@ -112,19 +146,22 @@ def new_game(
     options: dict[str, str] | None = None,
     mode: str | None = None,
     seed: int | None = None,
+    manifest: str | dict[str, Any] | None = None,
 ) -> Outcome:
-    """Start a log. `table` mode (the default) waits for the setup to be revealed; `open` (or a seed) deals it."""
+    """Start a log. `table` mode (the default) waits for the setup to be revealed; `open` (or a seed) deals it.
+
+    `manifest`: a manifest id the game knows, or an inline manifest (`read_manifest`); default: the game's own."""
     if mode is None:
         mode = "open" if seed is not None else "table"
     if mode == "table" and seed is not None:
         raise UsageError("--seed deals the setup, which needs --mode open (in table mode the recorder reveals it)")
-    spec, started = start_event(game, players, options or {}, mode)
+    spec, started = start_event(game, players, options or {}, mode, manifest)
     events: list[Event] = [started]
     if mode == "open":
         import random
 
         rng = random.Random(seed)  # no seed: the OS picks one, and the deal it produced is what gets recorded
-        events.extend(dealt(spec, started, rng))
+        events.extend(dealt(spec, spec.start(started), rng)[0])
     stamped, fingerprint = logfile.create(path, events)
     table = Table(spec, stamped[0])
     for event in stamped[1:]:
@@ -205,17 +242,37 @@ def _record(locked: logfile.Locked, table: Table, last_hash: str, events: list[E
 
 
 def move(path: Path | str, text: str) -> Outcome:
-    """Append the move(s) `text` only if legal; otherwise return the ruling and append nothing."""
+    """Append the move(s) `text` only if legal; otherwise return the ruling and append nothing.
+
+    In open mode, chance the move makes due (a new round's deal, say) is dealt by tally and appended in
+    the same write, after the move."""
     with logfile.Locked(path) as locked:
         spec, table, last_hash, _ = _open_fold(locked)
         result = _propose(spec, table, text)
         result.path = str(path)
         if not result.accepted:
             return result
-        appended = _record(locked, table, last_hash, result.events)
+        events = result.events + _chance_after(spec, table, result.events)
+        appended = _record(locked, table, last_hash, events)
     result.events = appended.events
+    result.lines = [describe(spec, e) for e in appended.events]
+    result.to_act = spec.to_act(table.state)
     result.fingerprint = appended.fingerprint
     return result
+
+
+def _chance_after(spec: GameSpec, table: Table, events: list[Event]) -> list[Event]:
+    """Open mode: the chance that tally deals once `events` have happened (nothing in table mode)."""
+    if table.started.mode != "open":
+        return []
+    state = table.state
+    for event in events:
+        state = spec.apply(state, event)
+    if not spec.shuffles(state):
+        return []
+    import random
+
+    return dealt(spec, state, random.Random())[0]
 
 
 def undo(path: Path | str, reason: str) -> Outcome:

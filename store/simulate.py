@@ -53,16 +53,17 @@ def _stamp_fast(events: list[Event], start: datetime) -> bytes:
     return b"\n".join(chunks)
 
 
-def playout(game: str, players: int, rng: random.Random, options: dict[str, str] | None = None) -> tuple[list[Event], Any]:
+def playout(
+    game: str, players: int, rng: random.Random, options: dict[str, str] | None = None, manifest: Any = None
+) -> tuple[list[Event], Any]:
     """One random legal game from the deal to the end: its events and final state."""
     seats = [f"p{i + 1}" for i in range(players)]
-    spec, started = start_event(game, seats, options or {}, "open")
-    events: list[Event] = [started, *dealt(spec, started, rng)]
-    state = spec.start(started)
+    spec, started = start_event(game, seats, options or {}, "open", manifest)
+    chance, state = dealt(spec, spec.start(started), rng)
+    events: list[Event] = [started, *chance]
     apply = spec.apply
     legal_moves = spec.legal_moves
-    for event in events[1:]:
-        state = apply(state, event)
+    shuffles = spec.shuffles
     randrange = rng.randrange
     append = events.append
     while len(events) < MAX_EVENTS:
@@ -72,6 +73,9 @@ def playout(game: str, players: int, rng: random.Random, options: dict[str, str]
         move = moves[randrange(len(moves))]
         state = apply(state, move)
         append(move)
+        if shuffles(state):  # a new round's deal, say: chance tally deals in an open game
+            chance, state = dealt(spec, state, rng)
+            events.extend(chance)
     return events, state
 
 
@@ -83,12 +87,13 @@ def simulate(
     players: int | None = None,
     options: dict[str, str] | None = None,
     mode: str = "open",
+    manifest: Any = None,
 ) -> Summary:
     if mode not in ("open", "table"):
         raise UsageError(f"unknown mode {mode!r}; expected open or table")
     if games < 1:
         raise UsageError("--games must be at least 1")
-    spec, _ = start_event(game, [f"p{i + 1}" for i in range(players or 2)], options or {}, "open")
+    spec, _ = start_event(game, [f"p{i + 1}" for i in range(players or 2)], options or {}, "open", manifest)
     if players is not None and not spec.min_seats <= players <= spec.max_seats:
         raise UsageError(f"{spec.title} needs {spec.min_seats}-{spec.max_seats} players, got {players}")
     folder = Path(out)
@@ -99,7 +104,7 @@ def simulate(
     for index in range(games):
         rng = random.Random(f"{seed}:{index}")
         count = players or rng.randint(spec.min_seats, spec.max_seats)
-        events, state = playout(game, count, rng, options)
+        events, state = playout(game, count, rng, options, manifest)
         if mode == "table":  # played with every card known, recorded as the table saw it
             events = spec.table_transcript(events)
         # the start time (line 1, hence the game id) differs by seed as well as by index, so runs with
@@ -114,7 +119,7 @@ def simulate(
             os.close(fd)
         files.append(str(path))
         total += len(events)
-        moves += len(events) - 2
+        moves += sum(1 for event in events[1:] if spec.is_voidable(event))  # not the chance tally dealt
         result = spec.outcome(state)
         if result is not None:
             finished += 1

@@ -18,7 +18,7 @@ def started_view(game: str) -> dict:
     seats = [f"p{i + 1}" for i in range(spec.min_seats)]
     _, started = start_event(game, seats, {}, "open")
     state = spec.start(started)
-    for event in dealt(spec, started, random.Random(3)):
+    for event in dealt(spec, spec.start(started), random.Random(3))[0]:
         state = spec.apply(state, event)
     view = spec.view(state, None)
     view["seq"] = 2

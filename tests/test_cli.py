@@ -132,10 +132,11 @@ def test_new_refuses_each_bad_option_with_exit_2(tmp_path: Path, extra: list[str
 PLAYER_ERRORS = [
     (["ann"], "needs 2-4 players, got 1"),
     (["a", "b", "c", "d", "e"], "needs 2-4 players, got 5"),
-    (["ann", "ann"], "player names must be different"),
-    (["ann", "b:c"], "bad player name 'b:c'"),
-    (["ann", "table"], "bad player name 'table'"),
-    (["ann", "no body"], "bad player name 'no body'"),
+    (["ann", "ann"], "'ann' twice: names at one table must differ"),
+    (["ann", "Ann"], "'Ann' and 'ann' look alike"),
+    (["ann", "b:c"], "name 'b:c' contains ':'"),
+    (["ann", "table"], "'table' cannot be a player's name"),
+    (["ann", "no body"], "name 'no body' contains a space"),
 ]
 
 

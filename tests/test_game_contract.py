@@ -120,7 +120,7 @@ def test_every_view_has_the_common_keys(game: str) -> None:
     seats = [f"p{i + 1}" for i in range(spec.min_seats)]
     _, started = start_event(game, seats, {}, "open")
     state = spec.start(started)
-    for event in dealt(spec, started, random.Random(1)):
+    for event in dealt(spec, spec.start(started), random.Random(1))[0]:
         state = spec.apply(state, event)
     for viewer in (None, seats[0]):
         view = spec.view(state, viewer)

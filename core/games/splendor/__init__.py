@@ -9,6 +9,7 @@ This file binds them into `SPEC`, the game's `GameSpec`, and names what other co
 from __future__ import annotations
 
 from ...model import GameSpec
+from . import components as _components
 from . import history as _history
 from . import moves as _moves
 from . import notation as _notation
@@ -68,6 +69,7 @@ class Splendor(GameSpec):
     outcome = staticmethod(_view.outcome)
     to_act = staticmethod(_view.to_act)
     narrate = staticmethod(_view.narrate)
+    check_manifest = staticmethod(_components.check_manifest)
     table_transcript = staticmethod(_transcript.table_transcript)
 
 

@@ -7,9 +7,13 @@ one white, blue, green and red. A noble is known by its requirement: `w4b4`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
+from ...text import quote
 from .data import CARDS as _CARD_TABLE
+from .data import MANIFEST
 from .data import NOBLES as _NOBLE_TABLE
 
 COLOURS = "wbgrky"
@@ -65,6 +69,13 @@ NOBLE_NAMES: dict[str, str] = {
 LEVEL_CARDS: tuple[tuple[str, ...], ...] = tuple(
     tuple(c for c, card in CARDS.items() if card.level == level) for level in (1, 2, 3)
 )
+
+
+def check_manifest(manifest: str | dict[str, Any]) -> list[str]:
+    """Splendor's components are the printed base game: its manifest id is the only one."""
+    if manifest == MANIFEST:
+        return []
+    return [f"manifest {quote(manifest)}: splendor knows only its base game's components ({MANIFEST})"]
 
 
 # --------------------------------------------------------------------------- tokens

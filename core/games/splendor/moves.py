@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
 
-from ...model import Event, GameStarted
+from ...model import Event
 from .components import CARDS, COLOURS, GEMS, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, spell
 from .events import (
     CardBought,
@@ -100,14 +100,16 @@ def legal_moves(state: State) -> list[Event]:
 # --------------------------------------------------------------------------- chance at setup (open mode)
 
 
-def shuffles(started: GameStarted) -> dict[str, list[str]]:
-    """The piles chance decides at setup; the caller shuffles them (outside core)."""
+def shuffles(state: State) -> dict[str, list[str]]:
+    """The piles tally shuffles: only the setup of an open game (the decks then decide every refill)."""
+    if state.phase != "setup" or state.mode != "open":
+        return {}
     piles = {f"deck{lvl + 1}": list(cards) for lvl, cards in enumerate(LEVEL_CARDS)}
     piles["nobles"] = list(NOBLES)
     return piles
 
 
-def deal(started: GameStarted, shuffled: dict[str, list[str]]) -> list[Event]:
+def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
     """The deal for shuffled piles: the decks in their order and one noble more than there are players."""
-    nobles = shuffled["nobles"][: len(started.seats) + 1]
+    nobles = shuffled["nobles"][: state.nobles_wanted]
     return [SetupDealt(nobles=nobles, decks=[shuffled[f"deck{lvl}"] for lvl in (1, 2, 3)])]

@@ -1,0 +1,72 @@
+"""Hidden information: what the log knows of a zone of cards, and which cards are still unlocated.
+
+At a real table the recorder often cannot see a card: another player's hand, a card drawn from a
+pile, a blind reserve. A `Zone` holds the cards the log knows plus a count of cards it does not; an
+unknown card becomes known when it is revealed (played, discarded, shown). The manifest says how many
+copies of each card exist, so the cards not yet located anywhere bound what can still be revealed:
+revealing a copy that is already located everywhere it can be is impossible, and is refused.
+
+Pure helpers on frozen values; each game decides which zones it has and when a card is revealed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable, Mapping
+
+import msgspec
+
+
+class Zone(msgspec.Struct, frozen=True, array_like=True):
+    """Cards in one place (a hand, a pile): those the log knows, in order, and how many it does not."""
+
+    known: tuple[str, ...] = ()
+    unknown: int = 0
+
+    @property
+    def size(self) -> int:
+        return len(self.known) + self.unknown
+
+    def add(self, cards: Iterable[str] = (), unknown: int = 0) -> "Zone":
+        return Zone(self.known + tuple(cards), self.unknown + unknown)
+
+    def has(self, card: str) -> bool:
+        """Whether `card` can leave this zone: it is known to be here, or it may be one of the unknown cards."""
+        return card in self.known or self.unknown > 0
+
+    def remove(self, card: str) -> "Zone":
+        """The zone without `card`: a known copy if there is one, else one of the unknown cards (now revealed).
+
+        The caller has checked `has(card)`."""
+        if card in self.known:
+            index = self.known.index(card)
+            return Zone(self.known[:index] + self.known[index + 1 :], self.unknown)
+        return Zone(self.known, self.unknown - 1)
+
+    def reveal(self, card: str) -> "Zone":
+        """One unknown card of this zone turns out to be `card` (it stays here, now known)."""
+        return Zone(self.known + (card,), self.unknown - 1)
+
+    def forget(self) -> "Zone":
+        """Every card becomes unknown (a hand shuffled away from the recorder's view)."""
+        return Zone((), self.size)
+
+
+def located(zones: Iterable[Zone], *more: Iterable[str]) -> Counter[str]:
+    """How many copies of each card the log has placed: the known cards of `zones`, plus other cards seen."""
+    counts: Counter[str] = Counter()
+    for zone in zones:
+        counts.update(zone.known)
+    for cards in more:
+        counts.update(cards)
+    return counts
+
+
+def unlocated(copies: Mapping[str, int], placed: Counter[str]) -> dict[str, int]:
+    """Copies of each card not yet located anywhere: any unknown card may be one of these."""
+    return {card: n - placed[card] for card, n in copies.items() if n > placed[card]}
+
+
+def can_reveal(card: str, copies: Mapping[str, int], placed: Counter[str]) -> bool:
+    """Whether an unknown card may turn out to be `card`: a copy of it exists that the log has not located."""
+    return copies.get(card, 0) > placed[card]

@@ -1,0 +1,59 @@
+"""Notation helpers every game shares: the `player:` prefix, counts, card codes by prefix, suggestions.
+
+A move is typed by a person at a table, so the reader is forgiving where it cannot be wrong (a unique
+prefix of a code, a name in another case when only one player has it) and strict where a number is
+concerned: a count is ASCII digits, and never larger than the game allows, so no input can make a
+huge number, an overflow, or a superscript digit that `int` refuses.
+"""
+
+from __future__ import annotations
+
+from difflib import get_close_matches
+from typing import Iterable, Sequence
+
+from .model import NotationError
+from .text import quote
+
+MAX_DIGITS = 4  # no count in any game needs more; longer runs of digits are refused before int() sees them
+
+
+def read_count(word: str, largest: int) -> int | None:
+    """`word` as a count from 0 to `largest` written in ASCII digits, or None."""
+    if not (0 < len(word) <= MAX_DIGITS and word.isascii() and word.isdigit()):
+        return None
+    value = int(word)
+    return value if value <= largest else None
+
+
+def player_of(text: str, seats: Sequence[str]) -> tuple[str | None, str] | NotationError:
+    """Split `ben: take r g b` into (`ben`, `take r g b`); (None, text) when no player is named.
+
+    A name is matched exactly, else ignoring case when exactly one seat matches that way."""
+    raw = text.strip()
+    head, colon, body = raw.partition(":")
+    if not colon or " " in head.strip():
+        return None, raw
+    name = head.strip()
+    if name in seats:
+        return name, body.strip()
+    folded = [seat for seat in seats if seat.casefold() == name.casefold()]
+    if len(folded) == 1:
+        return folded[0], body.strip()
+    return NotationError(raw, f"no player {quote(name)} at this table", list(seats))
+
+
+def by_prefix(word: str, codes: Iterable[str]) -> list[str]:
+    """The codes `word` names: the exact code if there is one, else every code starting with it."""
+    codes = list(codes)
+    if word in codes:
+        return [word]
+    return [code for code in codes if code.startswith(word)]
+
+
+def suggestions(word: str, codes: Iterable[str], limit: int = 8) -> list[str]:
+    """What the user probably meant: codes starting with `word`, then the closest spellings."""
+    codes = list(dict.fromkeys(codes))
+    starting = [code for code in codes if code.startswith(word)] if word else []
+    if starting:
+        return starting[:limit]
+    return get_close_matches(word, codes, n=limit, cutoff=0.5) or codes[:limit]
