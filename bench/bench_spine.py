@@ -4,7 +4,8 @@
    (target: at most 1.3x), with the state cache warm (the usual case) and cold (first move).
 2. Replay + full check (integrity, then every event judged) over 1,000 simulated games
    (target: at least 100,000 events/s).
-3. `tally simulate splendor` including writing the logs (target: at least 20,000 moves/s).
+3. `tally simulate GAME` including writing the logs (target: at least 20,000 moves/s), for every game
+   (`--game NAME` for one); 2. is measured per game too.
 
 Numbers are ratios against baselines measured in the same run where a baseline exists.
 """
@@ -23,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tally.core.registry import get
+from tally.core.registry import get, names
 from tally.store import log as logfile
 from tally.store import record
 from tally.store.simulate import playout, simulate
@@ -118,11 +119,11 @@ def bench_move(rounds: int) -> dict[str, float]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def bench_check_and_simulate(games: int) -> dict[str, float]:
+def bench_check_and_simulate(game: str, games: int) -> dict[str, float]:
     folder = Path(tempfile.mkdtemp(prefix="tally-bench-"))
     try:
         start = time.perf_counter()
-        summary = simulate("splendor", games, 2026, folder)
+        summary = simulate(game, games, 2026, folder)
         sim_seconds = time.perf_counter() - start
         start = time.perf_counter()
         events = 0
@@ -138,11 +139,11 @@ def bench_check_and_simulate(games: int) -> dict[str, float]:
             replayed += len(frames)
         replay_seconds = time.perf_counter() - start
         return {
-            "simulated games": games,
-            "simulate moves/s (incl. writing logs)": summary.moves / sim_seconds,
-            "check events/s (integrity + every event judged)": events / check_seconds,
-            "replay events/s (every event judged, state kept per step)": replayed / replay_seconds,
-            "events": events,
+            f"{game}: simulated games": games,
+            f"{game}: simulate moves/s (incl. writing logs)": summary.moves / sim_seconds,
+            f"{game}: check events/s (integrity + every event judged)": events / check_seconds,
+            f"{game}: replay events/s (every event judged, state kept per step)": replayed / replay_seconds,
+            f"{game}: events": events,
         }
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -151,13 +152,16 @@ def bench_check_and_simulate(games: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a smoke run: fewer rounds and games")
+    parser.add_argument("--game", action="append", help="simulate and check only this game (repeat; default: every game)")
     args = parser.parse_args()
     rounds, games = (5, 100) if args.quick else (25, 1000)
     import tally.cli
 
     installed = "editable (slower imports: the editable finder)" if "site-packages" not in tally.cli.__file__ else "regular"
     print(f"tally installed: {installed}; python {sys.version.split()[0]}")
-    results = {**bench_move(rounds), **bench_check_and_simulate(games)}
+    results = bench_move(rounds)
+    for game in args.game or names():
+        results.update(bench_check_and_simulate(game, games))
     width = max(len(k) for k in results)
     for key, value in results.items():
         shown = f"{value:,.2f}" if isinstance(value, float) else f"{value:,}"
