@@ -1,0 +1,95 @@
+"""Splice, as reworked by the house rules of the seed (docs/rules/splice.md): maps, gold, piracy and Hurricanes.
+
+The package is one module per part of the game contract (docs/architecture.md): `data` and `components`
+(the box, from a manifest), `events`, `state`, `rules` (rule ids, options and guards), `reducer`, `moves`,
+`notation`, `view`, `history` (the library's tables) and `transcript`. This file binds them into `SPEC`.
+"""
+
+from __future__ import annotations
+
+from ...model import GameSpec, GameStarted
+from . import components as _components
+from . import history as _history
+from . import moves as _moves
+from . import notation as _notation
+from . import reducer as _reducer
+from . import rules as _rules
+from . import transcript as _transcript
+from . import view as _view
+from .components import DEFAULT_BOX, Box, box_for, card_name, deck_cards, deck_copies, read_set
+from .data import DEFAULT, MANIFEST
+from .events import (
+    EVENTS,
+    BlackSpotPlayed,
+    BlindDrawn,
+    CardPicked,
+    CardsDealt,
+    CardsDiscarded,
+    CardsDrawn,
+    CoinsPlayed,
+    DisksChosen,
+    DisksDealt,
+    DisksRedrawn,
+    HoldingsRevealed,
+    MapLaid,
+    MapsBought,
+    MapsReturned,
+    PiracyPlayed,
+    SetupDealt,
+    SkullPlayed,
+    TradePlayed,
+    TurnPassed,
+)
+from .rules import OPTIONS, RULE_IDS, RULES
+from .state import Owed, Seat, State, gold, pile_size
+
+__all__ = [
+    "DEFAULT", "DEFAULT_BOX", "EVENTS", "MANIFEST", "OPTIONS", "RULES", "RULE_IDS", "SPEC", "SPLICE", "BlackSpotPlayed",
+    "BlindDrawn", "Box", "CardPicked", "CardsDealt", "CardsDiscarded", "CardsDrawn", "CoinsPlayed", "DisksChosen",
+    "DisksDealt", "DisksRedrawn", "HoldingsRevealed", "MapLaid", "MapsBought", "MapsReturned", "Owed", "PiracyPlayed",
+    "Seat", "SetupDealt", "SkullPlayed", "Splice", "State", "TradePlayed", "TurnPassed", "box_for", "card_name",
+    "deck_cards", "deck_copies", "gold", "pile_size", "read_set",
+]
+
+
+class Splice(GameSpec):
+    name = "splice"
+    title = "Splice (house rules)"
+    rules_version = "1"
+    manifest = MANIFEST
+    min_seats = 2
+    max_seats = 4
+    options = OPTIONS
+    events = EVENTS
+    state_type = State
+    rules = RULES
+    history = _history.HISTORY
+
+    start = staticmethod(_reducer.start)
+    check = staticmethod(_rules.check)
+    permit = staticmethod(_rules.permit)
+    is_voidable = staticmethod(_rules.is_voidable)
+    apply = staticmethod(_reducer.apply)
+    legal_moves = staticmethod(_moves.legal_moves)
+    shuffles = staticmethod(_moves.shuffles)
+    deal = staticmethod(_moves.deal)
+    parse = staticmethod(_notation.parse)
+    format = staticmethod(_notation.format_event)
+    view = staticmethod(_view.view)
+    outcome = staticmethod(_view.outcome)
+    to_act = staticmethod(_view.to_act)
+    narrate = staticmethod(_view.narrate)
+    check_manifest = staticmethod(_components.check_manifest)
+    table_transcript = staticmethod(_transcript.table_transcript)
+
+    def check_started(self, started: GameStarted) -> list[str]:
+        """The kernel's checks, and one of Splice's own: every player needs a gemstone disk."""
+        problems = super().check_started(started)
+        if not problems:
+            colours = len(box_for(started.manifest).colours)
+            if len(started.seats) > colours:
+                problems.append(f"{len(started.seats)} players need {len(started.seats)} gemstone disks; the manifest has {colours}")
+        return problems
+
+
+SPEC = SPLICE = Splice()

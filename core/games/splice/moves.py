@@ -1,0 +1,359 @@
+"""Splice's legal moves now, in a deterministic order, and the chance tally deals in open mode.
+
+Play-phase order: coin plays (fewest cards first), Piracy, Skull, Trade Certificate, Black Spot, purchases,
+laying down a map, then the turn without a play (`discard` each card, or `pass`). Draws list the Draw
+Pile first, then blind draws in seat order.
+
+In table mode the log does not know most hands, so only moves it can verify are listed (plays of cards it
+has seen, unseen draws and discards, the table's entries); a play of a card it has not seen is judged when
+it is entered.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations, combinations_with_replacement
+
+from ...model import Event
+from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, SPECIALS, deck_cards, multiplier, read_set
+from .events import (
+    BlackSpotPlayed,
+    BlindDrawn,
+    CardPicked,
+    CardsDealt,
+    CardsDiscarded,
+    CardsDrawn,
+    CoinsPlayed,
+    DisksChosen,
+    DisksDealt,
+    DisksRedrawn,
+    MapLaid,
+    MapsBought,
+    MapsReturned,
+    PiracyPlayed,
+    SetupDealt,
+    SkullPlayed,
+    TradePlayed,
+    TurnPassed,
+)
+from .rules import _draw_problem
+from .state import State, pile_size
+
+# --------------------------------------------------------------------------- coin plays
+
+
+def _candidate_sets(naturals: dict[int, int], wilds: int, values: tuple[int, ...]) -> list[tuple[str, tuple[tuple[int, int], ...], int]]:
+    """Every set the cards could make: (form, naturals used as (value, count) pairs, wilds used)."""
+    found = []
+    present = sorted(naturals)
+    exists = set(values)
+    for v in present:
+        if naturals[v] >= 2:
+            found.append((f"{v}-{v}", ((v, 2),), 0))
+        if wilds:
+            found.append((f"{v}-w{v}", ((v, 1),), 1))
+    starts = sorted({s for v in present for s in (v - 2, v - 1, v) if s in exists and s + 1 in exists and s + 2 in exists})
+    for low in starts:
+        run = (low, low + 1, low + 2)
+        held = (run[0] in naturals, run[1] in naturals, run[2] in naturals)
+        for mask in _MASKS[min(wilds, 2)]:
+            if (not held[0] and not mask & 1) or (not held[1] and not mask & 2) or (not held[2] and not mask & 4):
+                continue
+            used = tuple((x, 1) for i, x in enumerate(run) if not mask >> i & 1)
+            form = "-".join(f"w{x}" if mask >> i & 1 else str(x) for i, x in enumerate(run))
+            found.append((form, used, 3 - len(used)))
+    return found
+
+
+# wild positions of a run (bit i: position i is wild), by the wild cards available: never all three
+_MASKS = {0: (0,), 1: (0, 1, 2, 4), 2: (0, 1, 2, 4, 3, 5, 6)}
+
+
+_PLAYS: dict[tuple[tuple[str, ...], tuple[int, ...]], list[tuple[list[str], int]]] = {}
+
+
+def coin_plays(hand: tuple[str, ...], values: tuple[int, ...]) -> list[tuple[list[str], int]]:
+    """Every coin play a hand allows: (set forms, Double Your Gold cards), fewest cards first. Memoised by hand."""
+    relevant = tuple(sorted(c for c in hand if c.isdigit() or c == "wild" or c == "double"))
+    key = (relevant, values)
+    found = _PLAYS.get(key)
+    if found is None:
+        found = _coin_plays(relevant, values)
+        if len(_PLAYS) > 100_000:
+            _PLAYS.clear()
+        _PLAYS[key] = found
+    return found
+
+
+def _coin_plays(hand: tuple[str, ...], values: tuple[int, ...]) -> list[tuple[list[str], int]]:
+    naturals: dict[int, int] = {}
+    for card in hand:
+        if card.isdigit():
+            naturals[int(card)] = naturals.get(int(card), 0) + 1
+    wilds = hand.count("wild")
+    doubles = hand.count("double")
+    candidates = _candidate_sets(naturals, wilds, values)
+    collections: list[tuple[list[str], int]] = [([], 0)]  # (forms, cards used)
+    chosen: list[str] = []
+
+    def extend(start: int, wild_left: int, cards: int) -> None:
+        for index in range(start, len(candidates)):
+            form, need, used_wild = candidates[index]
+            if used_wild > wild_left or any(naturals[v] < n for v, n in need):
+                continue
+            for v, n in need:
+                naturals[v] -= n
+            chosen.append(form)
+            size = cards + used_wild + sum(n for _, n in need)
+            collections.append((list(chosen), size))
+            extend(index, wild_left - used_wild, size)
+            chosen.pop()
+            for v, n in need:
+                naturals[v] += n
+
+    extend(0, wilds, 0)
+    plays = [(forms, d, size + d) for forms, size in collections for d in range(doubles + 1) if forms or d]
+    plays.sort(key=lambda play: (play[2], len(play[0])))
+    return [(forms, d) for forms, d, _ in plays]
+
+
+# --------------------------------------------------------------------------- purchases
+
+
+_PAYMENTS: dict[tuple, list[tuple[list[str], int]]] = {}
+
+
+def payments(state: State, sets: tuple[str, ...], doubles: int, count: int) -> list[tuple[list[str], int]]:
+    """Every minimal payment of `count` pieces from sets in play: each set and Double Your Gold card needed."""
+    key = (tuple(sorted(sets)), doubles if state.stack else min(doubles, 1), count, state.stack, state.box.values)
+    found = _PAYMENTS.get(key)
+    if found is None:
+        found = _payments(state, sets, doubles, count)
+        if len(_PAYMENTS) > 50_000:
+            _PAYMENTS.clear()
+        _PAYMENTS[key] = found
+    return found
+
+
+def _payments(state: State, sets: tuple[str, ...], doubles: int, count: int) -> list[tuple[list[str], int]]:
+    price = PRICE * count
+    values = state.box.values
+    ordered = sorted(sets, key=lambda f: (-read_set(f, values).value, f))  # type: ignore[union-attr]
+    worth = [read_set(f, values).value for f in ordered]  # type: ignore[union-attr]
+    found: list[tuple[list[str], int]] = []
+    seen: set[tuple[tuple[str, ...], int]] = set()
+    most = doubles if state.stack else min(doubles, 1)
+    for used in range(most + 1):
+        factor = multiplier(used, state.stack)
+
+        def walk(start: int, chosen: list[int], total: int) -> None:
+            for i in range(start, len(ordered)):
+                if i > start and ordered[i] == ordered[i - 1]:
+                    continue  # the same form again gives the same payment
+                new = total + worth[i]
+                if new * factor >= price:
+                    if (new - worth[i]) * factor < price:  # the smallest set is needed, so every set is
+                        forms = tuple(ordered[j] for j in chosen + [i])
+                        if used and new * multiplier(used - 1, state.stack) >= price:
+                            continue  # a Double Your Gold card would not be needed
+                        if (forms, used) not in seen:
+                            seen.add((forms, used))
+                            found.append((list(forms), used))
+                    continue
+                walk(i + 1, chosen + [i], new)
+
+        walk(0, [], 0)
+    return found
+
+
+# --------------------------------------------------------------------------- maps
+
+
+def map_lays(state: State) -> list[list[str]]:
+    """Every completed map the current player could lay down now (open mode: everything is known)."""
+    seat = state.player
+    colour = seat.disk
+    if colour is None:
+        return []
+    pieces = set(seat.maps.known)
+    hand = list(seat.hand.known)
+    if sum(1 for p in pieces if p[0] == colour) + sum(1 for c in hand if c[0] == "x") < POSITIONS:
+        return []
+    if state.fresh and state.fresh in hand:
+        hand.remove(state.fresh)  # drawn this turn: not yet part of a map
+    lays = []
+    options = []
+    for position in range(1, POSITIONS + 1):
+        choice = []
+        if f"{colour}{position}" in pieces:
+            choice.append(f"{colour}{position}")
+        if f"x{position}" in hand:
+            choice.append(f"x{position}")
+        if not choice:
+            return []
+        options.append(choice)
+
+    def build(position: int, chosen: list[str], wild: int) -> None:
+        if position == POSITIONS:
+            lays.append(chosen)
+            return
+        for piece in options[position]:
+            extra = piece[0] == "x"
+            if wild + extra <= MAX_WILD_PIECES:
+                build(position + 1, chosen + [piece], wild + extra)
+
+    build(0, [], 0)
+    return lays
+
+
+# --------------------------------------------------------------------------- by phase
+
+
+def _others(state: State) -> list[int]:
+    n = len(state.seats)
+    return [(state.current + k) % n for k in range(1, n)]
+
+
+def _draw_moves(state: State, who: str, count: int) -> list[Event]:
+    if state.mode == "open":
+        top = [card for segment in state.pile for card in segment.known][:count]
+        if "hurricane" in top:
+            top = top[: top.index("hurricane") + 1]
+        return [CardsDrawn(player=who, cards=list(top))]
+    moves: list[Event] = []
+    candidates: list[list[str | None]] = [[None] * count] + [[None] * k + ["hurricane"] for k in range(count)]
+    for cards in candidates:
+        if _draw_problem(state, cards) is None:
+            moves.append(CardsDrawn(player=who, cards=cards))
+    return moves
+
+
+def _start_moves(state: State) -> list[Event]:
+    who = state.player_name
+    moves = _draw_moves(state, who, 1) if state.pile else []
+    for index in _others(state):
+        if state.players[index].hand.size:
+            moves.append(BlindDrawn(player=who, source=state.seats[index]))
+    return moves
+
+
+def _play_moves(state: State) -> list[Event]:
+    me = state.current
+    who = state.seats[me]
+    seat = state.players[me]
+    hand = seat.hand.known
+    moves: list[Event] = [CoinsPlayed(player=who, sets=forms, doubles=d) for forms, d in coin_plays(hand, state.box.values)]
+    others = _others(state)
+    held = set(hand)
+    if "piracy" in held:
+        for index in others:
+            target = state.players[index]
+            name = state.seats[index]
+            moves.extend(PiracyPlayed(player=who, target=name, plunder=form) for form in sorted(set(target.sets)))
+            if target.doubles:
+                moves.append(PiracyPlayed(player=who, target=name, plunder="double"))
+            if target.maps.size:
+                moves.append(PiracyPlayed(player=who, target=name, plunder="map"))
+    if "skull" in held:
+        moves.extend(SkullPlayed(player=who, target=state.seats[i]) for i in others)
+    if "trade" in held and state.mode == "open":
+        for colour in state.box.colours:
+            if colour == seat.disk:
+                continue
+            holder = next((state.seats[i] for i, p in enumerate(state.players) if p.disk == colour), "unused")
+            moves.append(TradePlayed(player=who, colour=colour, partner=holder))
+    if "spot" in held:
+        moves.extend(BlackSpotPlayed(player=who, target=state.seats[i]) for i in others)
+    if seat.sets:
+        most = min(pile_size(state.map_pile), 99)
+        total = sum(read_set(f, state.box.values).value for f in seat.sets) * multiplier(seat.doubles, state.stack)  # type: ignore[union-attr]
+        for count in range(1, min(most, total // PRICE) + 1):
+            top = [p for segment in state.map_pile for p in segment.known][:count] if state.mode == "open" else [None] * count
+            for forms, used in payments(state, seat.sets, seat.doubles, count):
+                moves.append(MapsBought(player=who, count=count, paid=forms, doubles=used, pieces=list(top)))
+    moves.extend(MapLaid(player=who, pieces=pieces) for pieces in map_lays(state))
+    if seat.hand.size > state.hand_size:
+        moves.extend(_discards(state, me, 1))
+    else:
+        moves.append(TurnPassed(player=who))
+    return moves
+
+
+def _discards(state: State, who: int, count: int) -> list[Event]:
+    name = state.seats[who]
+    hand = state.players[who].hand
+    if state.mode == "table":
+        return [CardsDiscarded(player=name, cards=[None] * count)]
+    if count == 1:
+        return [CardsDiscarded(player=name, cards=[c]) for c in sorted(set(hand.known))]
+    return [CardsDiscarded(player=name, cards=list(c)) for c in sorted(set(combinations(sorted(hand.known), count)))]
+
+
+def _returns(state: State) -> list[Event]:
+    seat = state.player
+    excess = seat.maps.size - MAP_LIMIT
+    if state.mode == "table":
+        return [MapsReturned(player=state.player_name, pieces=[None] * excess)]
+    return [MapsReturned(player=state.player_name, pieces=list(c)) for c in sorted(set(combinations(sorted(seat.maps.known), excess)))]
+
+
+def _setup_moves(state: State) -> list[Event]:
+    if state.mode == "open":
+        return []
+    if state.stage == "setup":
+        return [DisksChosen()]
+    hurricanes = state.copies.get("hurricane", 0)
+    moves: list[Event] = [CardsDealt()]
+    for k in range(1, hurricanes + 1):
+        moves.extend(CardsDealt(hurricanes=list(names)) for names in combinations_with_replacement(state.seats, k))
+    return moves
+
+
+def legal_moves(state: State) -> list[Event]:
+    phase = state.phase
+    if phase == "play":
+        return _play_moves(state)
+    if phase == "start":
+        return _start_moves(state)
+    if phase == "draw":
+        head = state.owed[0]
+        return _draw_moves(state, state.seats[head.seat], min(head.count, pile_size(state.pile)))
+    if phase == "discard":
+        return _discards(state, state.current, state.player.hand.size - state.hand_size)
+    if phase == "maps":
+        return _returns(state)
+    if phase == "storm":
+        return [DisksRedrawn()] if state.mode == "table" else []
+    if phase == "setup":
+        return _setup_moves(state)
+    return []  # pick (tally deals it), reveal (the log cannot list what it has not seen), over
+
+
+# --------------------------------------------------------------------------- chance (open mode)
+
+
+def shuffles(state: State) -> dict[str, list[str]]:
+    """The piles tally shuffles now (open mode): the setup, the disks after a Hurricane, a blind pick."""
+    if state.mode != "open":
+        return {}
+    phase = state.phase
+    if phase == "setup":
+        return {"disks": list(state.box.colours), "maps": list(state.box.pieces), "deck": deck_cards(state.copies)}
+    if phase == "storm":
+        return {"disks": list(state.box.colours)}
+    if phase == "pick":
+        source = state.players[state.pick_from]
+        zone = source.hand if state.pick == "hand" else source.maps
+        return {"pick": list(zone.known)}
+    return {}
+
+
+def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
+    n = len(state.seats)
+    if state.phase == "setup":
+        disks = shuffled["disks"]
+        return [SetupDealt(disks=disks[:n], unused=disks[n:], maps=shuffled["maps"], deck=shuffled["deck"])]
+    if state.phase == "storm":
+        disks = shuffled["disks"]
+        return [DisksDealt(disks=disks[:n], unused=disks[n:])]
+    return [CardPicked(card=shuffled["pick"][0])]

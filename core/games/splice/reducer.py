@@ -1,0 +1,480 @@
+"""Splice's reducer: the state after an event, trusting that the event was checked (`rules.check`).
+
+`start` builds the state before any move from `game_started`; `apply` dispatches on the event type and
+then `advance` walks the turn forward until something must be decided or entered: a draw, a Hurricane's
+disk reshuffle, a blind pick, a discard, a return of map pieces, the next player's draw. Whatever follows
+by itself (a Skull put at the bottom once the redraw is done, a lost turn, a Black Spot's turn) happens
+inside `advance`, so the state always says who must act next and why (`phase`).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from ...knowledge import Zone
+from ...model import Event, GameStarted, resolve_options
+from .components import MAP_LIMIT, box_for, deck_copies, read_set
+from .events import (
+    BlackSpotPlayed,
+    BlindDrawn,
+    CardPicked,
+    CardsDealt,
+    CardsDiscarded,
+    CardsDrawn,
+    CoinsPlayed,
+    DisksChosen,
+    DisksDealt,
+    DisksRedrawn,
+    HoldingsRevealed,
+    MapLaid,
+    MapsBought,
+    MapsReturned,
+    PiracyPlayed,
+    SetupDealt,
+    SkullPlayed,
+    TradePlayed,
+    TurnPassed,
+)
+from .rules import OPTIONS
+from .state import (
+    Owed,
+    Seat,
+    State,
+    can_draw_at_start,
+    hand_add,
+    next_seat,
+    pile_size,
+    put_bottom,
+    seat_index,
+    take_top,
+    with_seat,
+    zone_remove,
+)
+
+replace = msgspec.structs.replace
+
+
+def start(started: GameStarted) -> State:
+    options = resolve_options(OPTIONS, started.options)
+    box = box_for(started.manifest)
+    return State(
+        seats=tuple(started.seats),
+        mode=started.mode,
+        box=box,
+        copies=deck_copies(box, int(options["hurricanes"])),
+        hand_size=int(options["hand-size"]),
+        stack=options["double-stack"] == "yes",
+        stall_rounds=int(options["stall-rounds"]),
+        all_bought=options["all-bought"],
+        no_map=options["no-map"],
+        players=tuple(Seat() for _ in started.seats),
+    )
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def _dealt(state: State, hands: list[Zone], pile: tuple[Zone, ...], hurricanes: list[int]) -> State:
+    """Hands dealt: each Hurricane dealt is dropped in the centre and owes its holder a replacement."""
+    owed = []
+    for index in range(len(state.seats)):
+        count = hurricanes.count(index)
+        if count:
+            owed.append(Owed(index, count, "deal"))
+    players = tuple(replace(seat, hand=hand, forfeit=0 in hurricanes and i == 0) for i, (seat, hand) in enumerate(zip(state.players, hands)))
+    return replace(
+        state, players=players, pile=pile, owed=tuple(owed), centre=len(hurricanes), storm="deal" if hurricanes else "",
+        storm_seat=hurricanes[0] if hurricanes else -1, stage="deal",
+    )
+
+
+def apply_setup(state: State, event: SetupDealt) -> State:
+    size = state.hand_size
+    deck = event.deck
+    hands: list[Zone] = []
+    hurricanes: list[int] = []
+    for index in range(len(state.seats)):
+        cards = deck[index * size : (index + 1) * size]
+        hurricanes.extend(index for card in cards if card == "hurricane")
+        hands.append(Zone(tuple(card for card in cards if card != "hurricane")))
+    rest = tuple(deck[len(state.seats) * size :])
+    players = tuple(replace(seat, disk=disk) for seat, disk in zip(state.players, event.disks))
+    state = replace(
+        state, players=players, unused=Zone(tuple(event.unused)), map_pile=(Zone(tuple(event.maps)),) if event.maps else ()
+    )
+    return _dealt(state, hands, (Zone(rest),) if rest else (), hurricanes)
+
+
+def _apply_disks_chosen(state: State, event: DisksChosen) -> State:
+    return replace(state, unused=Zone((), len(state.box.colours) - len(state.seats)), stage="dealing")
+
+
+def _apply_cards_dealt(state: State, event: CardsDealt) -> State:
+    size = state.hand_size
+    deck = sum(state.copies.values())
+    dealt = min(deck, size * len(state.seats))
+    hurricanes = [state.seats.index(name) for name in event.hurricanes]
+    hands = []
+    for index in range(len(state.seats)):
+        got = max(0, min(size, dealt - index * size))
+        hands.append(Zone((), got - hurricanes.count(index)))
+    rest = deck - dealt
+    state = replace(state, map_pile=(Zone((), len(state.box.pieces)),))
+    return _dealt(state, hands, (Zone((), rest),) if rest else (), hurricanes)
+
+
+# --------------------------------------------------------------------------- Hurricanes
+
+
+def _reshuffled(state: State, disks: list[str | None], unused: Zone) -> State:
+    """The disks shuffled and drawn again; the Hurricanes in the centre go to the bottom of the Draw Pile."""
+    players = tuple(replace(seat, disk=disk) for seat, disk in zip(state.players, disks))
+    pile = put_bottom(state.pile, ("hurricane",) * state.centre)
+    return replace(state, players=players, unused=unused, pile=pile, centre=0, storm="", storm_seat=-1)
+
+
+def _apply_disks_dealt(state: State, event: DisksDealt) -> State:
+    return _reshuffled(state, list(event.disks), Zone(tuple(event.unused)))
+
+
+def _apply_disks_redrawn(state: State, event: DisksRedrawn) -> State:
+    return _reshuffled(state, [None] * len(state.seats), Zone((), state.unused.size))
+
+
+# --------------------------------------------------------------------------- draws
+
+
+def _apply_drawn(state: State, event: CardsDrawn) -> State:
+    who = seat_index(state, event.player)
+    pile, got = take_top(state.pile, event.cards, state.mode == "open")
+    storm = got[-1] == "hurricane"
+    kept = got[:-1] if storm else got
+    seat = state.players[who]
+    seat = replace(seat, hand=hand_add(seat.hand, kept))
+    if state.phase == "start":  # the draw that starts a turn
+        state = with_seat(state, who, seat, pile=pile)
+        if storm:  # the turn is lost
+            return replace(state, centre=state.centre + 1, storm="start", storm_seat=who, stage="end", acted="lost")
+        card = got[0]
+        return replace(state, stage="play", fresh="?" if card is None else card)
+    head = state.owed[0]
+    left = head.count - len(got)
+    if storm:
+        left += 1  # a card to replace the Hurricane
+        if head.case == "replace" and who == next_seat(state, state.current):
+            seat = replace(seat, forfeit=True)  # they were next to play: that turn is forfeit
+    owed = (replace(head, count=left),) + state.owed[1:]
+    state = with_seat(state, who, seat, pile=pile, owed=owed)
+    if storm:
+        state = replace(state, centre=state.centre + 1, storm=head.case, storm_seat=who)
+    return state
+
+
+def _apply_blind(state: State, event: BlindDrawn) -> State:
+    me = state.current
+    source = seat_index(state, event.source)
+    state = replace(state, stage="play", robbed=source)
+    if state.mode == "open":
+        return replace(state, pick="hand", pick_from=source)
+    return _move_hand_card(state, source, me, event.card)
+
+
+def _move_hand_card(state: State, source: int, me: int, card: str | None) -> State:
+    hand, gone = zone_remove(state.players[source].hand, [card])
+    state = with_seat(state, source, replace(state.players[source], hand=hand))
+    seat = state.players[me]
+    state = with_seat(state, me, replace(seat, hand=hand_add(seat.hand, gone)))
+    return replace(state, fresh="?" if gone[0] is None else gone[0])
+
+
+def _move_piece(state: State, source: int, me: int, piece: str | None) -> State:
+    maps, gone = zone_remove(state.players[source].maps, [piece])
+    state = with_seat(state, source, replace(state.players[source], maps=maps))
+    seat = state.players[me]
+    state = with_seat(state, me, replace(seat, maps=hand_add(seat.maps, gone)))
+    return replace(state, pile=put_bottom(state.pile, ("piracy",)), played="")
+
+
+def _apply_picked(state: State, event: CardPicked) -> State:
+    kind, source = state.pick, state.pick_from
+    state = replace(state, pick="", pick_from=-1)
+    if kind == "hand":
+        return _move_hand_card(state, source, state.current, event.card)
+    return _move_piece(state, source, state.current, event.card)
+
+
+# --------------------------------------------------------------------------- plays
+
+
+def _spend(state: State, who: int, cards: list[str]) -> State:
+    """Cards leave a player's hand (the checks made sure each is there, or may be one of the unknown)."""
+    seat = state.players[who]
+    hand, _ = zone_remove(seat.hand, cards)  # type: ignore[arg-type]
+    return with_seat(state, who, replace(seat, hand=hand))
+
+
+def _played(state: State, acted: str) -> State:
+    return replace(state, acted=acted, stage="upkeep")
+
+
+def _apply_coins(state: State, event: CoinsPlayed) -> State:
+    me = state.current
+    values = state.box.values
+    sets = [read_set(form, values) for form in event.sets]
+    cards = [card for s in sets for card in s.cards] + ["double"] * event.doubles  # type: ignore[union-attr]
+    state = _spend(state, me, cards)
+    seat = state.players[me]
+    seat = replace(seat, sets=seat.sets + tuple(s.form for s in sets), doubles=seat.doubles + event.doubles)  # type: ignore[union-attr]
+    return _played(with_seat(state, me, seat), "coins")
+
+
+def _apply_piracy(state: State, event: PiracyPlayed) -> State:
+    me = state.current
+    target = seat_index(state, event.target)
+    state = _spend(state, me, ["piracy"])
+    if event.plunder == "map":
+        state = _played(state, "piracy-map")
+        if state.mode == "open":
+            return replace(state, pick="map", pick_from=target, played="piracy")
+        return _move_piece(state, target, me, event.piece)
+    victim, mine = state.players[target], state.players[me]
+    if event.plunder == "double":
+        victim = replace(victim, doubles=victim.doubles - 1)
+        mine = replace(mine, doubles=mine.doubles + 1)
+    else:
+        form = read_set(event.plunder, state.box.values).form  # type: ignore[union-attr]
+        sets = list(victim.sets)
+        sets.remove(form)
+        victim = replace(victim, sets=tuple(sets))
+        mine = replace(mine, sets=mine.sets + (form,))
+    state = with_seat(with_seat(state, target, victim), me, mine)
+    return _played(replace(state, pile=put_bottom(state.pile, ("piracy",))), "piracy")
+
+
+def _apply_skull(state: State, event: SkullPlayed) -> State:
+    me = state.current
+    target = seat_index(state, event.target)
+    state = _spend(state, me, ["skull"])
+    victim = state.players[target]
+    pile = put_bottom(state.pile, victim.hand.known, victim.hand.unknown)
+    state = with_seat(state, target, replace(victim, hand=Zone()), pile=pile, played="skull")
+    return _played(replace(state, owed=(Owed(target, state.hand_size, "skull"),)), "skull")
+
+
+def _finish_special(state: State) -> State:
+    """A special card whose effect is over goes to the bottom of the Draw Pile."""
+    return replace(state, pile=put_bottom(state.pile, (state.played,)), played="")
+
+
+def _apply_trade(state: State, event: TradePlayed) -> State:
+    me = state.current
+    state = _spend(state, me, ["trade"])
+    mine = state.players[me]
+    old = mine.disk
+    if event.partner == "unused":
+        unused = state.unused.remove(event.colour)
+        unused = unused.add((old,)) if old is not None else unused.add(unknown=1)
+        state = with_seat(state, me, replace(mine, disk=event.colour), unused=unused)
+    else:
+        partner = seat_index(state, event.partner)
+        state = with_seat(state, partner, replace(state.players[partner], disk=old))
+        state = with_seat(state, me, replace(state.players[me], disk=event.colour))
+    return _played(replace(state, pile=put_bottom(state.pile, ("trade",))), "trade")
+
+
+def _apply_spot(state: State, event: BlackSpotPlayed) -> State:
+    me = state.current
+    target = seat_index(state, event.target)
+    state = _spend(state, me, ["spot"])
+    victim = state.players[target]
+    return _played(with_seat(state, target, replace(victim, spots=victim.spots + 1)), "spot")
+
+
+def _apply_buy(state: State, event: MapsBought) -> State:
+    me = state.current
+    seat = state.players[me]
+    values = state.box.values
+    sets = list(seat.sets)
+    spent: list[str] = []
+    for form in event.paid:
+        coin_set = read_set(form, values)
+        sets.remove(coin_set.form)  # type: ignore[union-attr]
+        spent.extend(coin_set.cards)  # type: ignore[union-attr]
+    spent.extend(["double"] * event.doubles)
+    map_pile, got = take_top(state.map_pile, event.pieces, state.mode == "open")
+    seat = replace(seat, sets=tuple(sets), doubles=seat.doubles - event.doubles, maps=hand_add(seat.maps, got))
+    state = with_seat(state, me, seat, pile=put_bottom(state.pile, spent), map_pile=map_pile)
+    return _played(state, "buy")
+
+
+def _apply_lay(state: State, event: MapLaid) -> State:
+    me = state.current
+    seat = state.players[me]
+    regular = [p for p in event.pieces if p[0] != "x"]
+    wild = [p for p in event.pieces if p[0] == "x"]
+    colour = regular[0][0]
+    maps, _ = zone_remove(seat.maps, regular)  # type: ignore[arg-type]
+    hand, _ = zone_remove(seat.hand, wild)  # type: ignore[arg-type]
+    seat = replace(seat, maps=maps, hand=hand, disk=colour)
+    state = with_seat(state, me, seat, acted="lay", winner=me, turns=state.turns + 1)
+    return replace(state, phase="over", stage="over", ended="map")
+
+
+def _apply_discard(state: State, event: CardsDiscarded) -> State:
+    who = seat_index(state, event.player)
+    seat = state.players[who]
+    hand, gone = zone_remove(seat.hand, event.cards)
+    known = [c for c in gone if c is not None]
+    state = with_seat(state, who, replace(seat, hand=hand), pile=put_bottom(state.pile, known, len(gone) - len(known)))
+    if state.stage == "play":
+        return _played(state, "discard")
+    return state
+
+
+def _apply_pass(state: State, event: TurnPassed) -> State:
+    return _played(state, "pass")
+
+
+def _apply_return(state: State, event: MapsReturned) -> State:
+    who = seat_index(state, event.player)
+    seat = state.players[who]
+    maps, gone = zone_remove(seat.maps, event.pieces)
+    known = [c for c in gone if c is not None]
+    return with_seat(state, who, replace(seat, maps=maps), map_pile=put_bottom(state.map_pile, known, len(gone) - len(known)))
+
+
+def _apply_reveal(state: State, event: HoldingsRevealed) -> State:
+    who = seat_index(state, event.player)
+    seat = replace(state.players[who], disk=event.disk, maps=Zone(tuple(event.pieces)), revealed=True)
+    state = with_seat(state, who, seat)
+    if all(p.revealed for p in state.players):
+        return replace(state, phase="over", stage="over")
+    return state
+
+
+# --------------------------------------------------------------------------- the turn moves on
+
+
+def _finish(state: State, why: str) -> State:
+    """The game ends without a map laid; under no-map=most-matching a table-mode game first has everyone reveal."""
+    state = replace(state, ended=why)
+    if state.no_map == "most-matching" and state.mode == "table":
+        return replace(state, stage="reveal", phase="reveal")
+    return replace(state, stage="over", phase="over")
+
+
+def _seat_to_play(state: State, index: int, turns: int, quiet: int) -> State:
+    """The turn goes to `index`, or past it while players lose turns (a Hurricane forfeit, then Black Spots)."""
+    n = len(state.seats)
+    while True:
+        if state.end_seat >= 0 and index == state.end_seat and turns:
+            return _finish(replace(state, turns=turns, quiet=quiet), "all-bought")
+        if state.stall_rounds and quiet >= state.stall_rounds * n:
+            return _finish(replace(state, turns=turns, quiet=quiet), "stalled")
+        seat = state.players[index]
+        if seat.forfeit:
+            state = with_seat(state, index, replace(seat, forfeit=False))
+        elif seat.spots:
+            state = with_seat(state, index, replace(seat, spots=seat.spots - 1), pile=put_bottom(state.pile, ("spot",)))
+        else:
+            return replace(state, current=index, stage="start", fresh=None, acted="", robbed=-1, turns=turns, quiet=quiet)
+        turns += 1
+        quiet += 1
+        index = (index + 1) % n
+
+
+def _end_turn(state: State) -> State:
+    progress = state.acted in ("buy", "piracy-map")
+    quiet = 0 if progress else state.quiet + 1
+    if state.end_seat < 0 and state.all_bought == "end" and not state.map_pile:
+        state = replace(state, end_seat=state.current)
+    return _seat_to_play(state, next_seat(state, state.current), state.turns + 1, quiet)
+
+
+def _phase(state: State, phase: str) -> State:
+    return state if state.phase == phase else replace(state, phase=phase)
+
+
+def advance(state: State) -> State:
+    """Walk the game forward to the next thing someone must decide or enter."""
+    size = state.hand_size
+    while True:
+        if state.centre:
+            return _phase(state, "storm")
+        if state.pick:
+            return _phase(state, "pick")
+        if state.owed:
+            head = state.owed[0]
+            if head.count > 0 and state.pile:
+                return _phase(state, "draw")
+            state = replace(state, owed=state.owed[1:])
+            if head.case == "skull":
+                state = _finish_special(state)
+            continue
+        stage = state.stage
+        if stage == "play":
+            return _phase(state, "play")
+        if stage == "start":
+            if can_draw_at_start(state):
+                return _phase(state, "start")
+            state = replace(state, stage="play", fresh=None)
+            continue
+        if stage == "upkeep":
+            seat = state.player
+            if seat.maps.size > MAP_LIMIT:
+                return _phase(state, "maps")
+            hand = seat.hand.size
+            if hand > size:
+                return _phase(state, "discard")
+            state = replace(state, stage="replace")
+            if hand < size and state.pile:
+                state = replace(state, owed=(Owed(state.current, size - hand, "refill"),))
+            continue
+        if stage == "replace":
+            robbed = state.robbed
+            state = replace(state, stage="end", robbed=-1)
+            if robbed >= 0 and state.players[robbed].hand.size < size and state.pile:
+                state = replace(state, owed=(Owed(robbed, 1, "replace"),))
+            continue
+        if stage == "end":
+            state = _end_turn(state)
+            if state.stage in ("over", "reveal"):
+                return state
+            continue
+        if stage == "deal":  # the setup is complete: the first seat plays (unless a dealt Hurricane cost the turn)
+            state = _seat_to_play(state, 0, 0, 0)
+            continue
+        return state  # setup, dealing, reveal, over: waiting for the table
+
+
+_APPLY = {
+    SetupDealt: apply_setup,
+    DisksChosen: _apply_disks_chosen,
+    CardsDealt: _apply_cards_dealt,
+    DisksDealt: _apply_disks_dealt,
+    DisksRedrawn: _apply_disks_redrawn,
+    CardPicked: _apply_picked,
+    CardsDrawn: _apply_drawn,
+    BlindDrawn: _apply_blind,
+    CoinsPlayed: _apply_coins,
+    PiracyPlayed: _apply_piracy,
+    SkullPlayed: _apply_skull,
+    TradePlayed: _apply_trade,
+    BlackSpotPlayed: _apply_spot,
+    MapsBought: _apply_buy,
+    MapLaid: _apply_lay,
+    CardsDiscarded: _apply_discard,
+    TurnPassed: _apply_pass,
+    MapsReturned: _apply_return,
+    HoldingsRevealed: _apply_reveal,
+}
+
+
+def apply(state: State, event: Event) -> State:
+    state = _APPLY[type(event)](state, event)  # type: ignore[operator]
+    if state.stage in ("over", "reveal", "setup", "dealing"):
+        return state
+    return advance(state)
+
+
+__all__ = ["advance", "apply", "apply_setup", "pile_size", "start"]

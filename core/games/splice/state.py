@@ -1,0 +1,271 @@
+"""Splice's state (frozen) and the questions rules, reducer, moves and view ask of it.
+
+Hidden information uses the kernel's `Zone` (known cards plus a count of unknown ones):
+
+- a hand, a player's face-down map pieces and the unused disks are zones;
+- the Draw Pile and the Map Pile are tuples of zones, top first: each *segment* is one batch of cards put at
+  the bottom together. In `open` mode every card is known and a segment's cards are in draw order. In
+  `table` mode a segment's order is unknown, so a card drawn unseen from a segment holding known cards of
+  more than one kind makes that segment unknown (the log forgets rather than guesses). A segment of one
+  known kind (a Hurricane put at the bottom alone, say) stays known, and so does the card drawn from it.
+- a disk is a colour letter, or None when the log does not know it.
+
+What the log knows is never more than the table saw, so a card it has not located may still turn up: the
+copies in play minus the cards the log has located bound what may be revealed (`core.knowledge`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable
+
+import msgspec
+
+from ...knowledge import Zone, can_reveal
+from .components import PRICE, Box, multiplier, read_set
+
+
+class Seat(msgspec.Struct, frozen=True, array_like=True):
+    hand: Zone = Zone()
+    maps: Zone = Zone()  # face-down map pieces
+    sets: tuple[str, ...] = ()  # coin sets in play, in normal form
+    doubles: int = 0  # Double Your Gold cards in play
+    disk: str | None = None  # colour letter; None: the log does not know it
+    spots: int = 0  # Black Spot cards lying in front: turns to lose
+    forfeit: bool = False  # loses the next turn for a Hurricane (a blind-draw replacement, or the first deal)
+    revealed: bool = False  # showed disk and pieces at a game's end without a map (table mode)
+
+
+class Owed(msgspec.Struct, frozen=True, array_like=True):
+    """Cards `seat` must draw from the Draw Pile now, and why: refill, skull, deal, replace."""
+
+    seat: int
+    count: int
+    case: str
+
+
+class State(msgspec.Struct, frozen=True):
+    seats: tuple[str, ...]
+    mode: str
+    box: Box
+    copies: dict[str, int]  # deck cards in play (the box's, with option `hurricanes` applied)
+    hand_size: int
+    stack: bool  # double-stack
+    stall_rounds: int
+    all_bought: str
+    no_map: str
+    players: tuple[Seat, ...]
+    pile: tuple[Zone, ...] = ()  # the Draw Pile, top segment first
+    map_pile: tuple[Zone, ...] = ()
+    unused: Zone = Zone()  # unused disks
+    # what is asked now: setup | start | play | draw | storm | pick | discard | maps | reveal | over
+    phase: str = "setup"
+    # where the turn stands when no obligation is open: setup | deal | start | play | upkeep | replace | end
+    stage: str = "setup"
+    current: int = 0
+    owed: tuple[Owed, ...] = ()  # forced draws, the first is being drawn
+    centre: int = 0  # Hurricanes face up in the centre, waiting for the disks to be shuffled
+    storm: str = ""  # why they were drawn: start | refill | skull | deal | replace
+    storm_seat: int = -1  # who drew them
+    played: str = ""  # a special card still resolving: skull (the redraw), piracy (the pick)
+    pick: str = ""  # open mode, chance due: hand (a blind draw) | map (a piece taken by Piracy)
+    pick_from: int = -1
+    robbed: int = -1  # the seat whose card was drawn blind this turn
+    fresh: str | None = None  # the card drawn at the start of this turn ("?" when unseen)
+    acted: str = ""  # this turn's play: coins special buy lay discard pass lost
+    turns: int = 0
+    quiet: int = 0  # turns since a map piece was bought or taken
+    end_seat: int = -1  # all-bought=end: the game ends when the turn comes back to this seat
+    winner: int = -1
+    ended: str = ""  # map | all-bought | stalled
+
+    @property
+    def player(self) -> Seat:
+        return self.players[self.current]
+
+    @property
+    def player_name(self) -> str:
+        return self.seats[self.current]
+
+
+def with_seat(state: State, index: int, seat: Seat, **changes: Any) -> State:
+    players = list(state.players)
+    players[index] = seat
+    return msgspec.structs.replace(state, players=tuple(players), **changes)
+
+
+def seat_index(state: State, name: str) -> int:
+    return state.seats.index(name) if name in state.seats else -1
+
+
+# --------------------------------------------------------------------------- piles
+
+
+def pile_size(pile: tuple[Zone, ...]) -> int:
+    return sum(segment.known.__len__() + segment.unknown for segment in pile)
+
+
+def put_bottom(pile: tuple[Zone, ...], cards: Iterable[str] = (), unknown: int = 0) -> tuple[Zone, ...]:
+    """The pile with one batch put at the bottom (nothing when the batch is empty)."""
+    known = tuple(cards)
+    if not known and not unknown:
+        return pile
+    return pile + (Zone(known, unknown),)
+
+
+def take_unnamed(zone: Zone) -> tuple[Zone, str | None]:
+    """Take a card nobody named from a zone whose order the log does not know: the zone after, and the card
+    if the log can still tell what it was (the zone held only known cards of one kind), else None."""
+    if not zone.known:
+        return Zone((), zone.unknown - 1), None
+    first = zone.known[0]
+    if not zone.unknown and zone.known.count(first) == len(zone.known):
+        return Zone(zone.known[1:], 0), first
+    return Zone((), zone.size - 1), None
+
+
+def take_top(pile: tuple[Zone, ...], entries: Iterable[str | None], ordered: bool) -> tuple[tuple[Zone, ...], list[str | None]]:
+    """Draw from the top: the pile after and each card as the log now knows it (None: unknown).
+
+    `ordered` (open mode): each segment's cards are in draw order and every entry is the top card."""
+    segments = list(pile)
+    got: list[str | None] = []
+    for entry in entries:
+        segment = segments[0]
+        card: str | None
+        if ordered:
+            card = segment.known[0]
+            segment = Zone(segment.known[1:], 0)
+        elif entry is None:
+            segment, card = take_unnamed(segment)
+        else:
+            card = entry
+            segment = segment.remove(entry)
+        if segment.known or segment.unknown:
+            segments[0] = segment
+        else:
+            del segments[0]
+        got.append(card)
+    return tuple(segments), got
+
+
+def hand_add(zone: Zone, cards: list[str | None]) -> Zone:
+    """A zone with cards added: the known ones named, the rest unknown."""
+    unknown = cards.count(None)
+    known = tuple(c for c in cards if c is not None) if unknown else tuple(cards)  # type: ignore[arg-type]
+    return Zone(zone.known + known, zone.unknown + unknown)
+
+
+def zone_remove(zone: Zone, cards: Iterable[str | None]) -> tuple[Zone, list[str | None]]:
+    """Named cards and unnamed ones (None) leave a zone; returns the zone and the cards as the log knows them."""
+    gone: list[str | None] = []
+    for card in cards:
+        if card is None:
+            zone, seen = take_unnamed(zone)
+            gone.append(seen)
+        else:
+            zone = zone.remove(card)
+            gone.append(card)
+    return zone, gone
+
+
+# --------------------------------------------------------------------------- knowledge
+
+
+def located_cards(state: State) -> Counter[str]:
+    """Deck cards the log has placed: known cards of hands and the Draw Pile, and everything face up."""
+    counts: Counter[str] = Counter()
+    values = state.box.values
+    for seat in state.players:
+        counts.update(seat.hand.known)
+        for form in seat.sets:
+            counts.update(read_set(form, values).cards)  # type: ignore[union-attr]
+        if seat.doubles:
+            counts["double"] += seat.doubles
+        if seat.spots:
+            counts["spot"] += seat.spots
+    for segment in state.pile:
+        counts.update(segment.known)
+    if state.centre:
+        counts["hurricane"] += state.centre
+    if state.played:
+        counts[state.played] += 1
+    return counts
+
+
+def located_pieces(state: State) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for seat in state.players:
+        counts.update(seat.maps.known)
+    for segment in state.map_pile:
+        counts.update(segment.known)
+    return counts
+
+
+def located_disks(state: State) -> Counter[str]:
+    counts: Counter[str] = Counter(seat.disk for seat in state.players if seat.disk is not None)
+    counts.update(state.unused.known)
+    return counts
+
+
+def missing(zone: Zone, cards: Iterable[str], copies: dict[str, int], placed: Counter[str]) -> str | None:
+    """The first of `cards` that cannot leave `zone` (it is not there, and no unknown card of it may be one),
+    or None. `placed` (what the log has located) is updated as unknown cards are revealed."""
+    for card in cards:
+        if card in zone.known:
+            zone = zone.remove(card)
+        elif zone.unknown and can_reveal(card, copies, placed):
+            zone = Zone(zone.known, zone.unknown - 1)
+            placed[card] += 1
+        else:
+            return card
+    return None
+
+
+def has_all(zone: Zone, cards: list[str]) -> bool:
+    """Open-mode fast path: every card is known to be in the zone."""
+    known = list(zone.known)
+    for card in cards:
+        if card in known:
+            known.remove(card)
+        else:
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- gold
+
+
+def set_values(state: State, forms: Iterable[str]) -> int:
+    values = state.box.values
+    return sum(read_set(form, values).value for form in forms)  # type: ignore[union-attr]
+
+
+def gold(state: State, seat: Seat) -> int:
+    """A player's gold in play: the coin sets' values, doubled by Double Your Gold cards in play."""
+    if not seat.sets:
+        return 0
+    return set_values(state, seat.sets) * multiplier(seat.doubles, state.stack)
+
+
+def payment_value(state: State, forms: Iterable[str], doubles: int) -> int:
+    return set_values(state, forms) * multiplier(doubles, state.stack)
+
+
+def max_pieces(state: State, seat: Seat) -> int:
+    """How many map pieces the gold in play could buy, at most."""
+    return gold(state, seat) // PRICE
+
+
+# --------------------------------------------------------------------------- turn order
+
+
+def next_seat(state: State, index: int) -> int:
+    return (index + 1) % len(state.seats)
+
+
+def can_draw_at_start(state: State) -> bool:
+    if state.pile:
+        return True
+    me = state.current
+    return any(seat.hand.size for i, seat in enumerate(state.players) if i != me)

@@ -1,0 +1,236 @@
+"""What Splice shows: the view for one seat, the outcome, who must act next and why, and narration.
+
+`view(state, None)` is everything the log knows (the referee's view); `view(state, seat)` hides what that
+seat may not see: other players' hands, disks and map pieces (only how many), the order of both piles and
+the unused disks. A card or disk the log itself never saw is `?`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ...knowledge import Zone
+from ...model import Outcome
+from ...text import plural
+from .components import MAP_LIMIT
+from .state import State, gold, next_seat, pile_size
+
+_DRAW_WHY = {
+    "refill": "the refill to {size} at the end of the turn",
+    "skull": "a new hand after the Skull",
+    "deal": "replacing the Hurricane dealt",
+    "replace": "replacing the card {current} drew blind",
+}
+_STORM_WHY = {
+    "start": "drew the Hurricane at the start of the turn",
+    "refill": "drew the Hurricane in the end-of-turn refill",
+    "skull": "drew the Hurricane in the Skull redraw",
+    "deal": "was dealt the Hurricane",
+    "replace": "drew the Hurricane replacing the card taken blind",
+}
+
+
+def _shown(zone: Zone, visible: bool) -> list[str]:
+    if not visible:
+        return ["?"] * zone.size
+    return sorted(zone.known, key=_order) + ["?"] * zone.unknown
+
+
+def _order(card: str) -> tuple[int, int | str]:
+    return (0, int(card)) if card.isdigit() else (1, card)
+
+
+def _storm_consequence(state: State) -> str:
+    drawer = state.seats[state.storm_seat] if state.storm_seat >= 0 else "?"
+    case = state.storm
+    if case == "start":
+        return f"{drawer} has lost the turn"
+    if case == "replace" and state.players[state.storm_seat].forfeit:
+        return f"{drawer} draws again and, being next to play, forfeits that turn"
+    if case == "deal":
+        first = state.players[0].forfeit
+        return "each player dealt a Hurricane draws a replacement" + (f"; {state.seats[0]} loses the first turn" if first else "")
+    return f"{drawer} draws a card to replace it"
+
+
+def pending(state: State) -> dict[str, Any] | None:
+    """The open obligation, who owes it and why (None while a player is simply to draw or play)."""
+    phase = state.phase
+    current = state.player_name
+    if phase == "storm":
+        drawer = state.seats[state.storm_seat] if state.storm_seat >= 0 else "?"
+        return {
+            "obligation": "shuffle the gemstone disks",
+            "by": "table",
+            "why": f"Hurricane: {drawer} {_STORM_WHY.get(state.storm, 'drew it')}; then {_storm_consequence(state)}",
+        }
+    if phase == "draw":
+        head = state.owed[0]
+        count = min(head.count, pile_size(state.pile))
+        why = _DRAW_WHY[head.case].format(size=state.hand_size, current=current)
+        return {"obligation": f"draw {plural(count, 'card')}", "by": state.seats[head.seat], "why": why}
+    if phase == "pick":
+        source = state.seats[state.pick_from]
+        what = f"the card {current} draws blind from {source}'s hand" if state.pick == "hand" else f"the map piece {current} takes from {source} by Piracy"
+        return {"obligation": "pick a card at random", "by": "table", "why": what}
+    if phase == "discard":
+        excess = state.player.hand.size - state.hand_size
+        return {"obligation": f"discard {plural(excess, 'card')}", "by": current, "why": f"the hand is over {state.hand_size} at the end of the turn"}
+    if phase == "maps":
+        excess = state.player.maps.size - MAP_LIMIT
+        return {"obligation": f"return {plural(excess, 'map piece')}", "by": current, "why": f"more than {MAP_LIMIT} map pieces"}
+    if phase == "reveal":
+        who = next(name for name, p in zip(state.seats, state.players) if not p.revealed)
+        return {"obligation": "show disk and map pieces", "by": who, "why": f"the game ended without a map ({state.ended}), no-map=most-matching"}
+    return None
+
+
+def view(state: State, seat: str | None) -> dict[str, Any]:
+    """What `seat` may see (None: everything the log knows)."""
+    players = []
+    box = state.box
+    for name, p in zip(state.seats, state.players):
+        mine = seat is None or seat == name
+        disk = p.disk if (mine or p.revealed or state.phase == "over") and p.disk is not None else "?"
+        players.append(
+            {
+                "name": name,
+                "disk": disk,
+                "hand": _shown(p.hand, mine),
+                "sets": list(p.sets),
+                "doubles": p.doubles,
+                "gold": gold(state, p),
+                "map_pieces": _shown(p.maps, mine or p.revealed),
+                "black_spots": p.spots,
+                "loses_next_turn": p.forfeit or p.spots > 0,
+            }
+        )
+    who, what = to_act(state)
+    result = outcome(state)
+    return {
+        "game": "splice",
+        "mode": state.mode,
+        "viewer": seat,
+        "phase": state.phase,
+        "turn": state.turns + 1,
+        "to_act": who,
+        "expected": what,
+        "current": state.player_name,
+        "pending": pending(state),
+        "draw_pile": pile_size(state.pile),
+        "map_pile": pile_size(state.map_pile),
+        "unused_disks": _shown(state.unused, seat is None),
+        "colours": {c: n for c, n in zip(box.colours, box.names)},
+        "hurricanes": {"in_play": state.copies.get("hurricane", 0), "in_centre": state.centre},
+        "stall": {"quiet_turns": state.quiet, "limit": state.stall_rounds * len(state.seats)},
+        "final_round": state.end_seat >= 0,
+        "players": players,
+        "outcome": msgspec.to_builtins(result) if result else None,
+    }
+
+
+def _matching(state: State, index: int) -> int:
+    seat = state.players[index]
+    if seat.disk is None:
+        return 0
+    return sum(1 for piece in seat.maps.known if piece[0] == seat.disk)
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.phase != "over":
+        return None
+    seats = state.seats
+    pieces = {name: p.maps.size for name, p in zip(seats, state.players)}
+    if state.ended == "map":
+        winner = seats[state.winner]
+        colour = state.box.colour_name(state.players[state.winner].disk or "?")
+        return Outcome(
+            scores={name: int(name == winner) for name in seats},
+            winners=[winner],
+            reason=f"{winner} laid down a completed {colour} map",
+            details={"ended": "map", "colour": colour, "map_pieces": pieces},
+        )
+    why = "every map piece was bought and nobody laid down a map" if state.ended == "all-bought" else (
+        f"the game stalled: {state.stall_rounds} rounds without a map piece bought or taken"
+    )
+    if state.no_map == "draw":
+        return Outcome(scores=dict.fromkeys(seats, 0), winners=[], reason=f"{why}: a draw",
+                       details={"ended": state.ended, "map_pieces": pieces})
+    scores = {name: _matching(state, i) for i, name in enumerate(seats)}
+    best = max(scores.values())
+    winners = [name for name in seats if scores[name] == best] if best else []
+    if not winners:
+        reason = f"{why}; nobody holds a piece of their own colour: a draw"
+    elif len(winners) == 1:
+        reason = f"{why}; {winners[0]} holds the most map pieces of their own colour ({best})"
+    else:
+        reason = f"{why}; {', '.join(winners)} tie with {best} map pieces of their own colour: a shared victory"
+    return Outcome(scores=scores, winners=winners, reason=reason, details={"ended": state.ended, "map_pieces": pieces})
+
+
+def to_act(state: State) -> tuple[str, str]:
+    phase = state.phase
+    current = state.player_name
+    if phase == "over":
+        result = outcome(state)
+        return "nobody", f"the game is over ({result.reason if result else state.ended})"
+    if phase == "setup":
+        if state.mode == "open":
+            return "table", "tally must deal: the gemstone disks, the Map Pile and the hands"
+        if state.stage == "setup":
+            return "table", "the table must choose gemstone disks first: every player draws one face down (`disks`)"
+        return "table", (f"the table must shuffle the Map Pile and deal {state.hand_size} cards each "
+                         "(`deal`, or `deal hurricane PLAYER` for each Hurricane dealt)")
+    if phase == "storm":
+        found = pending(state)
+        how = "tally shuffles them" if state.mode == "open" else "enter `reshuffle`"
+        return "table", f"{found['why'] if found else 'Hurricane'}; the disks must be shuffled and drawn again first ({how})"
+    if phase == "pick":
+        found = pending(state)
+        return "table", f"tally picks {found['why'] if found else 'a card'} at random"
+    if phase == "start":
+        if state.pile:
+            return current, f"{current} must draw: the top card of the Draw Pile (`draw`) or a card blind from another hand (`draw from PLAYER`)"
+        return current, f"{current} must draw a card blind from another hand (`draw from PLAYER`): the Draw Pile is empty"
+    if phase == "play":
+        rest = "discard one card" if state.player.hand.size > state.hand_size else "pass"
+        return current, f"{current} to play coin sets, one Special Card, buy map pieces or lay down a map; or {rest}"
+    found = pending(state)
+    assert found is not None
+    return found["by"], f"{found['by']} must {found['obligation']}: {found['why']}"
+
+
+def narrate(before: State, after: State) -> list[str]:
+    """What followed from an event without being an event itself: Hurricanes, lost turns, refills, the end."""
+    notes: list[str] = []
+    if after.centre > before.centre:
+        notes.append("Hurricane! play stops until the gemstone disks are shuffled")
+    if before.centre and not after.centre:
+        notes.append(f"the Hurricane goes to the bottom of the Draw Pile{'; ' + before.seats[before.storm_seat] + ' has lost the turn' if before.storm == 'start' else ''}")
+    if before.played == "skull" and not after.played:
+        notes.append("the Skull goes to the bottom of the Draw Pile")
+    for name, old, new in zip(after.seats, before.players, after.players):
+        if new.spots < old.spots:
+            notes.append(f"{name} loses the turn to the Black Spot")
+        if old.forfeit and not new.forfeit:
+            notes.append(f"{name} forfeits the turn (Hurricane)")
+    if after.end_seat >= 0 > before.end_seat:
+        notes.append("the Map Pile is empty: the round is finished, then the game ends")
+    if after.owed and (not before.owed or before.owed[0] != after.owed[0]) and after.owed[0].case in ("refill", "replace"):
+        head = after.owed[0]
+        notes.append(f"{after.seats[head.seat]} owes {plural(head.count, 'card')} ({head.case})")
+    if after.phase == "play" and after.fresh is None and before.current != after.current and after.acted == "":
+        notes.append(f"{after.player_name} cannot draw: the Draw Pile is empty and no other hand holds a card")
+    if after.phase == "over" and before.phase != "over":
+        result = outcome(after)
+        notes.append(f"game over: {result.reason}" if result else "game over")
+    elif after.phase == "reveal" and before.phase != "reveal":
+        notes.append(f"the game ends without a map ({after.ended}): every player shows disk and map pieces")
+    elif after.current != before.current and after.phase in ("start", "play"):
+        notes.append(f"{after.player_name}'s turn")
+    return notes
+
+
+__all__ = ["narrate", "next_seat", "outcome", "pending", "to_act", "view"]
