@@ -186,7 +186,7 @@ def to_act(state: State) -> tuple[str, str]:
     if phase == "storm":
         found = pending(state)
         how = "tally shuffles them" if state.mode == "open" else "enter `reshuffle`"
-        return "table", f"{found['why'] if found else 'Hurricane'}; the disks must be shuffled and drawn again first ({how})"
+        return "table", f"the gemstone disks must be shuffled and drawn again before anything else ({how}): {found['why'] if found else 'Hurricane'}"
     if phase == "pick":
         found = pending(state)
         return "table", f"tally picks {found['why'] if found else 'a card'} at random"
