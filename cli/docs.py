@@ -143,6 +143,16 @@ JSON_KEYS: dict[str, dict[str, str]] = {
 }
 
 # with --json, a command that stops on a bad log prints one of these instead of its own document
+def _report_keys() -> dict[str, str]:
+    """`tally stats` carries one key per report a game declares (`core.history.Report`), keyed by game."""
+    from tally.core import registry
+
+    return {report.key: f"per game type: {report.title}" for spec in registry.specs() for report in spec.history.reports}
+
+
+for _key, _text in _report_keys().items():
+    JSON_KEYS["stats"].setdefault(_key, _text)
+
 ERROR_JSON_KEYS: dict[str, dict[str, str]] = {
     "illegal log (exit 1; `check` says so in its own document)": {
         "ok": "false",
