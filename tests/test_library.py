@@ -430,7 +430,7 @@ def test_export_parquet_is_hive_partitioned_by_game_and_readable(tmp_path: Path,
     stored = counts(db)
     with duckdb.connect() as con:
         for name in library.all_tables():
-            if name == "library_info":
+            if name == "library_info" or not stored[name]:  # another game's tables hold no rows of these logs
                 continue
             found = con.execute(
                 f"SELECT game, count(*) FROM read_parquet('{out}/{name}/**/*.parquet', hive_partitioning = true) GROUP BY game"
