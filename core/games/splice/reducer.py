@@ -316,7 +316,7 @@ def _apply_lay(state: State, event: MapLaid) -> State:
     maps, _ = zone_remove(seat.maps, regular)  # type: ignore[arg-type]
     hand, _ = zone_remove(seat.hand, wild)  # type: ignore[arg-type]
     seat = replace(seat, maps=maps, hand=hand, disk=colour)
-    state = with_seat(state, me, seat, acted="lay", winner=me, turns=state.turns + 1)
+    state = with_seat(state, me, seat, acted="lay", winner=me, turns=state.turns + 1, laid=tuple(event.pieces))
     return replace(state, phase="over", stage="over", ended="map")
 
 

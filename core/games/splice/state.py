@@ -77,6 +77,7 @@ class State(msgspec.Struct, frozen=True):
     quiet: int = 0  # turns since a map piece was bought or taken
     end_seat: int = -1  # all-bought=end: the game ends when the turn comes back to this seat
     winner: int = -1
+    laid: tuple[str, ...] = ()  # the completed map laid down (the game is won)
     ended: str = ""  # map | all-bought | stalled
 
     @property

@@ -126,6 +126,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "hurricanes": {"in_play": state.copies.get("hurricane", 0), "in_centre": state.centre},
         "stall": {"quiet_turns": state.quiet, "limit": state.stall_rounds * len(state.seats)},
         "final_round": state.end_seat >= 0,
+        "map_laid": list(state.laid),
         "players": players,
         "outcome": msgspec.to_builtins(result) if result else None,
     }
