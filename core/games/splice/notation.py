@@ -116,6 +116,24 @@ def _seat(word: str, state: State) -> str | NotationError:
     return _error(word, f"no player {quote(word)} at this table", list(state.seats))
 
 
+def _form(word: str, state: State) -> str | None:
+    """A coin set as typed: values joined by `-`, each optionally `w` (a wild card as that value). Whether it is
+    a pair or a run is for the rules to say; a set that is one is written in its normal form."""
+    parts = word.split("-")
+    if len(parts) > 6:
+        return None
+    out = []
+    for part in parts:
+        wild = part[:1] in ("w", "*")
+        value = read_count(part[1:] if wild else part, MAX_VALUE)
+        if value is None:
+            return None
+        out.append(f"w{value}" if wild else str(value))
+    form = "-".join(out)
+    found = read_set(form, state.box.values)
+    return form if isinstance(found, str) else found.form
+
+
 def _set_forms(words: list[str], state: State) -> tuple[list[str], int] | NotationError:
     forms: list[str] = []
     doubles = 0
@@ -123,10 +141,11 @@ def _set_forms(words: list[str], state: State) -> tuple[list[str], int] | Notati
         if by_prefix(word, ("double",)) == ["double"] or word == "dyg":
             doubles += 1
             continue
-        found = read_set(word, state.box.values)
-        if isinstance(found, str):
-            return _error(word, found, ["5-5", "2-3-4", "w5-5", "double"])
-        forms.append(found.form)
+        form = _form(word, state)
+        if form is None:
+            return _error(word, f"{quote(word)} is not a coin set (values joined by `-`, a wild card as `w5`)",
+                          ["5-5", "2-3-4", "w5-5", "double"])
+        forms.append(form)
     return forms, doubles
 
 
@@ -248,10 +267,10 @@ def _piracy(state: State, who: str, args: list[str], raw: str) -> list[Event] | 
             if isinstance(piece, NotationError):
                 return _reraise(raw, piece)
     else:
-        found = read_set(plunder, state.box.values)
-        if isinstance(found, str):
-            return _error(raw, f"Piracy takes a coin set, `double` or `map`: {found}", usage)
-        plunder = found.form
+        form = _form(plunder, state)
+        if form is None:
+            return _error(raw, f"Piracy takes a coin set, `double` or `map`, not {quote(plunder)}", usage)
+        plunder = form
     return [PiracyPlayed(player=who, target=target, plunder=plunder, piece=piece)]
 
 
