@@ -38,6 +38,8 @@ def draw(view: dict[str, Any], out: Console) -> None:
     limit = f"/{stall['limit']}" if stall["limit"] else ""
     final = "; final round" if view.get("final_round") else ""
     out.print(f"turns without a map piece bought or taken: {stall['quiet_turns']}{limit}{final}")
+    if view.get("map_laid"):
+        out.print(Text("map laid down: ").append_text(cards(view["map_laid"])))
     colours = " ".join(f"{letter}={name}" for letter, name in view["colours"].items())
     out.print(f"colours: {colours}")
     players = Table(show_header=True, box=None, pad_edge=False)
