@@ -137,7 +137,7 @@ def test_splice_setup_first_player():
 def test_splice_turn_out_of_turn():
     game = game_with(FIVE, NINES)
     ruling = game.refuse("ben: draw")
-    assert ruling.rule == "splice.turn.out-of-turn" and ruling.message == "it is ann's turn, not 'ben''s"
+    assert ruling.rule == "splice.turn.out-of-turn" and ruling.message == "it is ann's turn, not ben's"
     game.do("ann: draw")
     assert game.refuse("ben: play 9-9").rule == "splice.turn.out-of-turn"
 
@@ -148,7 +148,7 @@ def test_splice_turn_pending():
     assert game.to_act() == ("ann", "ann must draw 1 card: the refill to 5 at the end of the turn")
     ruling = game.refuse("ben: draw")
     assert ruling.rule == "splice.turn.pending"
-    assert ruling.message == "ann must draw 1 card: the refill to 5 at the end of the turn first"
+    assert ruling.message == "ann must draw 1 card first (the refill to 5 at the end of the turn)"
     game.accept("ann: draw")
     assert game.to_act()[0] == "ben"
 

@@ -154,6 +154,20 @@ def _expected(state: State) -> str:
     return to_act(state)[1]
 
 
+def _owed(state: State) -> str:
+    """The open obligation as a ruling says it: `ben must draw 1 card first (replacing the Hurricane dealt)`."""
+    from .view import pending
+
+    found = pending(state)
+    if found is None:
+        return _expected(state)
+    return f"{found['by']} must {found['obligation']} first ({found['why']})"
+
+
+def _name(state: State, player: str) -> str:
+    return player if player in state.seats else quote(player)
+
+
 _PHASES: dict[type, tuple[str, ...]] = {
     CardsDrawn: ("start", "draw"),
     BlindDrawn: ("start",),
@@ -229,7 +243,7 @@ def check_turn(state: State, event: Event) -> Ruling | None:
             storm=state.storm,
         )
     if state.phase == "pick":
-        return illegal("splice.turn.pending", f"{_expected(state)} first")
+        return illegal("splice.turn.pending", _owed(state))
     who = actor(state)
     if state.phase in wanted and who >= 0 and player == state.seats[who]:
         return None
@@ -240,7 +254,7 @@ def check_turn(state: State, event: Event) -> Ruling | None:
         if state.phase == "play" and kind in (CardsDrawn, BlindDrawn):
             return illegal("splice.draw.first", f"{current} has already drawn this turn: a turn starts with exactly one draw")
         if state.phase == "draw" and kind is BlindDrawn:
-            return illegal("splice.hand.refill", f"{_expected(state)}: cards owed are drawn from the Draw Pile, never blind")
+            return illegal("splice.hand.refill", f"{_owed(state)}: cards owed are drawn from the Draw Pile, never blind")
         if kind in _PLAYS and state.acted:
             head = state.owed[0] if state.owed else None
             if head is not None and head.case == "refill" and head.seat == state.current:
@@ -248,14 +262,14 @@ def check_turn(state: State, event: Event) -> Ruling | None:
                     "splice.hand.refill-not-playable",
                     f"{current} is refilling the hand at the end of the turn: those cards wait for the next turn",
                 )
-            return illegal("splice.turn.one-play", f"{current} has already made this turn's play; {_expected(state)}", acted=state.acted)
+            return illegal("splice.turn.one-play", f"{current} has already made this turn's play; {_owed(state)}", acted=state.acted)
     if who >= 0 and player == state.seats[who]:
-        return illegal("splice.turn.pending", f"{_expected(state)} first", phase=state.phase)
+        return illegal("splice.turn.pending", _owed(state), phase=state.phase)
     if state.phase in ("draw", "discard", "maps", "reveal"):
-        return illegal("splice.turn.pending", f"{_expected(state)} first", phase=state.phase)
+        return illegal("splice.turn.pending", _owed(state), phase=state.phase)
     return illegal(
         "splice.turn.out-of-turn",
-        f"it is {current}'s turn, not {quote(player)}'s",
+        f"it is {current}'s turn, not {_name(state, player)}'s",
         player=player,
         current=current,
     )
@@ -421,8 +435,12 @@ def _in_hand(state: State, cards: list[str]) -> str | None:
 def _not_held(state: State, card: str) -> Ruling:
     who = state.player_name
     hand = state.player.hand
-    holds = " ".join(hand.known) + (f" and {plural(hand.unknown, 'unseen card')}" if hand.unknown else "")
-    return illegal("splice.play.in-hand", f"{who} does not hold {card_name(card)} (holds {holds.strip() or 'nothing'})", card=card)
+    holds = " ".join(hand.known)
+    if hand.unknown:
+        unseen = plural(hand.unknown, "unseen card")
+        holds = f"{holds} and {unseen}" if holds else unseen
+    holds = holds or "nothing"
+    return illegal("splice.play.in-hand", f"{who} does not hold {card_name(card)} (holds {holds})", card=card)
 
 
 def _read_sets(state: State, forms: list[str]) -> list | Ruling:
@@ -829,7 +847,8 @@ def permit(state: State, event: Event) -> Ruling:
     if kind is BlindDrawn:
         return legal("splice.draw.blind", f"{event.player} draws a card blind from {event.source}'s hand")  # type: ignore[attr-defined]
     if kind is CoinsPlayed:
-        return legal("splice.coins.double" if not event.sets else "splice.coins.sets", f"{text} is a coin play")  # type: ignore[attr-defined]
+        what = text.split(": play ", 1)[-1]
+        return legal("splice.coins.double" if not event.sets else "splice.coins.sets", f"{event.player} may lay down {what}")  # type: ignore[attr-defined]
     if kind is PiracyPlayed:
         return legal("splice.piracy.plunder", f"{event.player} may take {'a map piece blind' if event.plunder == 'map' else event.plunder} from {event.target}")  # type: ignore[attr-defined]
     if kind is SkullPlayed:
