@@ -1,0 +1,77 @@
+"""Splice in the history library: its tables are filled from the fold of real logs (simulated games and the
+bundled fixtures), agree with the events they come from, and `tally stats` reports on them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from tally.store import library
+from tally.store.simulate import simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = sorted((ROOT / "fixtures" / "games").glob("splice-*.jsonl"))
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("splice-sim")
+    simulate("splice", 6, 7, folder, options={"hurricanes": "2"})
+    simulate("splice", 3, 8, folder / "table", mode="table", options={"no-map": "most-matching", "stall-rounds": "3"})
+    path = tmp_path_factory.mktemp("splice-lib") / "lib.duckdb"
+    summary = library.ingest(path, [folder, *FIXTURES])
+    assert summary.rejected == [] and summary.games_added == 6 + 3 + len(FIXTURES)
+    return path
+
+
+def rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute(sql).fetchall()
+
+
+def test_projections_agree_with_the_events(db: Path) -> None:
+    def events(kind: str) -> int:
+        return rows(db, f"SELECT count(*) FROM events WHERE type = '{kind}' AND NOT voided")[0][0]
+
+    assert rows(db, "SELECT count(*) FROM splice_purchases")[0][0] == events("maps_bought") > 0
+    assert rows(db, "SELECT count(*) FROM splice_piracy")[0][0] == events("piracy_played") > 0
+    assert rows(db, "SELECT count(*) FROM splice_maps_laid")[0][0] == events("map_laid") > 0
+    drawn = rows(db, """SELECT count(*) FROM events WHERE type = 'cards_drawn' AND NOT voided
+                        AND json_extract_string(payload, '$.cards[#-1]') = 'hurricane'""")[0][0]
+    dealt = rows(db, "SELECT count(*) FROM splice_hurricanes WHERE drawn_in = 'deal' AND turn = 0")[0][0]
+    assert rows(db, "SELECT count(*) FROM splice_hurricanes")[0][0] == drawn + dealt
+    cases = {case for (case,) in rows(db, "SELECT DISTINCT drawn_in FROM splice_hurricanes")}
+    assert {"start", "refill"} <= cases
+    assert rows(db, "SELECT count(*) FROM splice_hurricanes WHERE drawn_in = 'start' AND NOT turn_lost")[0][0] == 0
+    # every game's turns are numbered 1..n, and each purchase paid its price
+    for game_id, turns, count, top in rows(db, """SELECT t.game_id, g.turns, count(*), max(t.turn) FROM splice_turns t
+                                                  JOIN games g USING (game_id) GROUP BY ALL"""):
+        assert turns == count == top, game_id
+    assert rows(db, "SELECT count(*) FROM splice_purchases WHERE paid < 20 * pieces OR overpaid < 0")[0][0] == 0
+
+
+def test_results_and_seats(db: Path) -> None:
+    for game_id, winners, result in rows(db, "SELECT game_id, winners, result FROM games WHERE game = 'splice' AND finished"):
+        laid = rows(db, f"SELECT player FROM splice_maps_laid WHERE game_id = '{game_id}'")
+        if laid:
+            assert winners == [laid[0][0]] and "laid down a completed" in result
+        else:
+            assert "map" in result
+    assert rows(db, "SELECT count(*) FROM games WHERE game = 'splice' AND NOT finished")[0][0] == 0
+
+
+def test_stats_report_splice(db: Path, tally: Any) -> None:
+    report = library.stats(db, "splice")
+    assert report["games"] == 6 + 3 + len(FIXTURES)
+    assert report["splice_hurricanes"]["splice"] and report["splice_piracy"]["splice"] and report["splice_purchases"]["splice"]
+    assert report["progression"] == {} or "splice" not in report["progression"]
+    text = tally("stats", "--db", str(db), "--game", "splice")
+    assert text.exit_code == 0, text
+    for heading in ("Hurricanes by when they were drawn", "Piracy by plunder", "map pieces bought per purchase"):
+        assert heading in text.stdout
+    as_json = json.loads(tally("stats", "--db", str(db), "--json").stdout)
+    assert as_json["splice_hurricanes"]["splice"]
