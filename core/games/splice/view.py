@@ -203,6 +203,24 @@ def to_act(state: State) -> tuple[str, str]:
     return found["by"], f"{found['by']} must {found['obligation']}: {found['why']}"
 
 
+def _lost_turns(before: State, after: State) -> list[str]:
+    """Turns passed over in one step: a Black Spot's, a Hurricane forfeit's (the first deal's too)."""
+    ended = after.turns - before.turns
+    if ended <= 0 or after.phase == "over" and after.ended == "map":
+        return []
+    n = len(after.seats)
+    if before.stage == "deal":
+        lost = list(range(ended))  # the first seat's first turn, and any seat after it
+    else:
+        lost = [(before.current + k) % n for k in range(1, ended)]
+    notes = []
+    for index in lost:
+        old = before.players[index]
+        why = "a Hurricane forfeit" if old.forfeit else "the Black Spot"
+        notes.append(f"{after.seats[index]} loses the turn ({why})")
+    return notes
+
+
 def narrate(before: State, after: State) -> list[str]:
     """What followed from an event without being an event itself: Hurricanes, lost turns, refills, the end."""
     notes: list[str] = []
@@ -212,11 +230,7 @@ def narrate(before: State, after: State) -> list[str]:
         notes.append(f"the Hurricane goes to the bottom of the Draw Pile{'; ' + before.seats[before.storm_seat] + ' has lost the turn' if before.storm == 'start' else ''}")
     if before.played == "skull" and not after.played:
         notes.append("the Skull goes to the bottom of the Draw Pile")
-    for name, old, new in zip(after.seats, before.players, after.players):
-        if new.spots < old.spots:
-            notes.append(f"{name} loses the turn to the Black Spot")
-        if old.forfeit and not new.forfeit:
-            notes.append(f"{name} forfeits the turn (Hurricane)")
+    notes.extend(_lost_turns(before, after))
     if after.end_seat >= 0 > before.end_seat:
         notes.append("the Map Pile is empty: the round is finished, then the game ends")
     if after.owed and (not before.owed or before.owed[0] != after.owed[0]) and after.owed[0].case in ("refill", "replace"):
@@ -229,7 +243,7 @@ def narrate(before: State, after: State) -> list[str]:
         notes.append(f"game over: {result.reason}" if result else "game over")
     elif after.phase == "reveal" and before.phase != "reveal":
         notes.append(f"the game ends without a map ({after.ended}): every player shows disk and map pieces")
-    elif after.current != before.current and after.phase in ("start", "play"):
+    elif (after.current != before.current or after.turns > before.turns) and after.phase in ("start", "play"):
         notes.append(f"{after.player_name}'s turn")
     return notes
 
