@@ -15,7 +15,6 @@ import re
 import sys
 from pathlib import Path
 
-import pytest
 
 import tally.core
 from tally.core.games.splice import (

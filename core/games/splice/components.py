@@ -25,7 +25,6 @@ POSITIONS = 4  # pieces of one treasure map
 PRICE = 20  # gold per map piece
 MAX_WILD_PIECES = 2  # in one completed map
 MAP_LIMIT = 5  # map pieces a player may hold
-SPECIALS = ("piracy", "skull", "trade", "spot")
 SINGLES = ("wild", "double", "piracy", "skull", "trade", "spot", "hurricane")  # ids of cards that are not coins or pieces
 _MANIFEST_KEYS = {"wild": "wild", "double": "double", "piracy": "piracy", "skull": "skull", "trade": "trade",
                   "black_spot": "spot", "hurricane": "hurricane"}

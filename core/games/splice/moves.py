@@ -11,11 +11,10 @@ it is entered.
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import combinations, combinations_with_replacement
 
 from ...model import Event
-from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, SPECIALS, deck_cards, multiplier, read_set
+from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, deck_cards, multiplier, read_set
 from .events import (
     BlackSpotPlayed,
     BlindDrawn,

@@ -90,20 +90,25 @@ class State(msgspec.Struct, frozen=True):
 
 
 def with_seat(state: State, index: int, seat: Seat, **changes: Any) -> State:
-    players = list(state.players)
-    players[index] = seat
-    return msgspec.structs.replace(state, players=tuple(players), **changes)
+    players = state.players
+    return msgspec.structs.replace(state, players=players[:index] + (seat,) + players[index + 1 :], **changes)
 
 
 def seat_index(state: State, name: str) -> int:
-    return state.seats.index(name) if name in state.seats else -1
+    try:
+        return state.seats.index(name)
+    except ValueError:
+        return -1
 
 
 # --------------------------------------------------------------------------- piles
 
 
 def pile_size(pile: tuple[Zone, ...]) -> int:
-    return sum(segment.known.__len__() + segment.unknown for segment in pile)
+    size = 0
+    for segment in pile:
+        size += len(segment.known) + segment.unknown
+    return size
 
 
 def put_bottom(pile: tuple[Zone, ...], cards: Iterable[str] = (), unknown: int = 0) -> tuple[Zone, ...]:
