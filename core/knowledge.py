@@ -17,7 +17,7 @@ from typing import Iterable, Mapping
 import msgspec
 
 
-class Zone(msgspec.Struct, frozen=True, array_like=True):
+class Zone(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """Cards in one place (a hand, a pile): those the log knows, in order, and how many it does not."""
 
     known: tuple[str, ...] = ()

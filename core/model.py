@@ -18,7 +18,7 @@ Verdict = Literal["legal", "illegal", "unverifiable"]
 Mode = Literal["open", "table"]
 
 
-class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
+class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, omit_defaults=True, gc=False):
     """Base of every event. `seq`, `at` and `prev` are the log envelope (docs/format.md)."""
 
     seq: int = 0
