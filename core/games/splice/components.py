@@ -34,7 +34,7 @@ MAX_VALUE = 99
 MAX_COPIES = 40
 
 
-class Box(msgspec.Struct, frozen=True):
+class Box(msgspec.Struct, frozen=True, gc=False):
     """The components of one box: gem colours (one disk and one map each), and the deck's cards with their copies."""
 
     id: str

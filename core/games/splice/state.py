@@ -25,7 +25,7 @@ from ...knowledge import Zone, can_reveal
 from .components import PRICE, Box, multiplier, read_set
 
 
-class Seat(msgspec.Struct, frozen=True, array_like=True):
+class Seat(msgspec.Struct, frozen=True, array_like=True, gc=False):
     hand: Zone = Zone()
     maps: Zone = Zone()  # face-down map pieces
     sets: tuple[str, ...] = ()  # coin sets in play, in normal form
@@ -36,7 +36,7 @@ class Seat(msgspec.Struct, frozen=True, array_like=True):
     revealed: bool = False  # showed disk and pieces at a game's end without a map (table mode)
 
 
-class Owed(msgspec.Struct, frozen=True, array_like=True):
+class Owed(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """Cards `seat` must draw from the Draw Pile now, and why: refill, skull, deal, replace."""
 
     seat: int
@@ -44,7 +44,7 @@ class Owed(msgspec.Struct, frozen=True, array_like=True):
     case: str
 
 
-class State(msgspec.Struct, frozen=True):
+class State(msgspec.Struct, frozen=True, gc=False):
     seats: tuple[str, ...]
     mode: str
     box: Box
