@@ -75,3 +75,14 @@ def test_stats_report_splice(db: Path, tally: Any) -> None:
         assert heading in text.stdout
     as_json = json.loads(tally("stats", "--db", str(db), "--json").stdout)
     assert as_json["splice_hurricanes"]["splice"]
+
+
+def test_splice_logs_export_byte_identical(db: Path, tmp_path: Path) -> None:
+    from tally.store.library_ingest import game_id_of
+
+    out = tmp_path / "out"
+    library.export(db, out, "jsonl")
+    for log in FIXTURES:
+        first = log.read_bytes().split(b"\n", 1)[0]
+        exported = out / f"{game_id_of(first)}.jsonl"
+        assert exported.read_bytes() == log.read_bytes(), log.name
