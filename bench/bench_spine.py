@@ -154,7 +154,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a smoke run: fewer rounds and games")
     parser.add_argument("--game", action="append", help="simulate and check only this game (repeat; default: every game)")
     args = parser.parse_args()
-    rounds, games = (5, 100) if args.quick else (25, 1000)
+    rounds, games = (5, 20) if args.quick else (25, 1000)  # a smoke run: a few games of each (Splice games are long)
     import tally.cli
 
     installed = "editable (slower imports: the editable finder)" if "site-packages" not in tally.cli.__file__ else "regular"
