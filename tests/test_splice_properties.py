@@ -126,7 +126,7 @@ def scrambled(state: State, seat: int) -> State:
             p,
             hand=Zone(("skull",) * p.hand.known.__len__(), p.hand.unknown),
             maps=Zone(("y4",) * len(p.maps.known), p.maps.unknown),
-            disk=colours[(colours.index(p.disk) + 1) % len(colours)] if p.disk and not p.revealed else p.disk,
+            disk=colours[(colours.index(p.disk) + 1) % len(colours)] if p.disk and not p.revealed and i != state.winner else p.disk,
         ))
     pile = tuple(Zone(tuple(reversed(z.known)), z.unknown) for z in reversed(state.pile))
     maps = tuple(Zone(tuple(reversed(z.known)), z.unknown) for z in reversed(state.map_pile))
@@ -135,8 +135,8 @@ def scrambled(state: State, seat: int) -> State:
 
 
 def check_views(state: State) -> None:
-    if state.phase in ("over", "reveal"):
-        return
+    if state.phase == "reveal" or (state.phase == "over" and state.ended != "map" and state.no_map == "most-matching"):
+        return  # everyone shows disk and map pieces to decide the game
     for index, name in enumerate(state.seats):
         assert SPLICE.view(state, name) == SPLICE.view(scrambled(state, index), name), name
 
@@ -209,6 +209,8 @@ def playout(data: st.DataObject, setup: dict[str, Any], views: bool = True) -> t
                 check_views(table.state)
         for event in deal_chance(data, table.state):
             step(event)
+    if views:
+        check_views(table.state)  # the end shows the winner's disk and map, nothing else hidden
     return events, table
 
 

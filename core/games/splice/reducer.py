@@ -156,7 +156,7 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
         if storm:  # the turn is lost
             return replace(state, centre=state.centre + 1, storm="start", storm_seat=who, stage="end", acted="lost")
         card = got[0]
-        return replace(state, stage="play", fresh="?" if card is None else card)
+        return replace(state, stage="play", phase="play", fresh="?" if card is None else card)
     head = state.owed[0]
     left = head.count - len(got)
     if storm:
@@ -377,7 +377,8 @@ def _seat_to_play(state: State, index: int, turns: int, quiet: int) -> State:
         elif seat.spots:
             state = with_seat(state, index, replace(seat, spots=seat.spots - 1), pile=put_bottom(state.pile, ("spot",)))
         else:
-            return replace(state, current=index, stage="start", fresh=None, acted="", robbed=-1, turns=turns, quiet=quiet)
+            state = replace(state, current=index, stage="start", fresh=None, acted="", robbed=-1, turns=turns, quiet=quiet)
+            return state if not can_draw_at_start(state) else replace(state, phase="start")
         turns += 1
         quiet += 1
         index = (index + 1) % n
@@ -426,16 +427,14 @@ def advance(state: State) -> State:
             hand = seat.hand.size
             if hand > size:
                 return _phase(state, "discard")
-            state = replace(state, stage="replace")
             if hand < size and state.pile:
-                state = replace(state, owed=(Owed(state.current, size - hand, "refill"),))
-            continue
+                return replace(state, stage="replace", owed=(Owed(state.current, size - hand, "refill"),), phase="draw")
+            stage = "replace"  # nothing to draw: straight on
         if stage == "replace":
             robbed = state.robbed
-            state = replace(state, stage="end", robbed=-1)
             if robbed >= 0 and state.players[robbed].hand.size < size and state.pile:
-                state = replace(state, owed=(Owed(robbed, 1, "replace"),))
-            continue
+                return replace(state, stage="end", robbed=-1, owed=(Owed(robbed, 1, "replace"),), phase="draw")
+            stage = "end"
         if stage == "end":
             state = _end_turn(state)
             if state.stage in ("over", "reveal"):

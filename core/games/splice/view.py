@@ -91,9 +91,12 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     """What `seat` may see (None: everything the log knows)."""
     players = []
     box = state.box
-    for name, p in zip(state.seats, state.players):
-        mine = seat is None or seat == name
-        disk = p.disk if (mine or p.revealed or state.phase == "over") and p.disk is not None else "?"
+    # at the end of a game decided by most-matching every player has shown disk and pieces
+    shown_all = state.phase == "over" and state.ended != "map" and state.no_map == "most-matching"
+    for index, (name, p) in enumerate(zip(state.seats, state.players)):
+        mine = seat is None or seat == name or shown_all
+        shown = mine or p.revealed or index == state.winner  # a laid map shows its owner's disk
+        disk = p.disk if shown and p.disk is not None else "?"
         players.append(
             {
                 "name": name,
