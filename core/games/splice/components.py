@@ -98,8 +98,9 @@ def _problems(manifest: dict[str, Any]) -> list[str]:
         problems.append("manifest `coins` must map coin values to copies")
     else:
         for value, copies in coins.items():
-            if read_count(str(value), MAX_VALUE) in (None, 0):
-                problems.append(f"coin value {quote(value)}: an integer from 1 to {MAX_VALUE}")
+            number = read_count(str(value), MAX_VALUE)
+            if number in (None, 0) or str(number) != str(value):
+                problems.append(f"coin value {quote(value)}: an integer from 1 to {MAX_VALUE}, without leading zeros")
             if type(copies) is not int or not 0 <= copies <= MAX_COPIES:
                 problems.append(f"coin {quote(value)}: copies must be an integer from 0 to {MAX_COPIES}")
     wild_pieces = manifest.get("wild_pieces", DEFAULT["wild_pieces"])
