@@ -129,8 +129,9 @@ JSON_KEYS: dict[str, dict[str, str]] = {
         "by_game": "per game type: `game`, `games`, `finished`, `events`, `avg_events`, `avg_turns`, `first`, `last`",
         "players": "win rate by player name",
         "seats": "win rate by seat and number of players",
-        "progression": "per game type: average points after each player's k-th turn, winners vs others",
+        "progression": "per game type: the average score after each player's k-th turn (or after each round, for a game scored by rounds), winners vs others",
         "most_bought": "per game type: the most-bought cards",
+        "match_types": "per game type: matches by type and how they were made, and how often their player won",
     },
     "export": {
         "db": "the history library",
