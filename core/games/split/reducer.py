@@ -27,6 +27,8 @@ from .events import (
 from .rules import OPTIONS
 from .state import RoundResult, Seat, State, find_match, find_own_match, with_seats
 
+replace = msgspec.structs.replace
+
 
 def start(started: GameStarted) -> State:
     options = resolve_options(OPTIONS, started.options)
@@ -82,22 +84,28 @@ def _started_turn(state: State) -> tuple[bool, ...]:
     return had if had[i] else had[:i] + (True,) + had[i + 1 :]
 
 
+def _put(players: tuple[Seat, ...], index: int, seat: Seat) -> tuple[Seat, ...]:
+    return players[:index] + (seat,) + players[index + 1 :]
+
+
 def _apply_draw(state: State, event: CardDrawn) -> State:
-    seat = state.player
+    i = state.current
+    seat = state.players[i]
     card = event.card
     hand = seat.hand.add((card,)) if card is not None else seat.hand.add(unknown=1)
     size = state.pile_size - 1
-    state = with_seats(
+    had = state.had_turn
+    state = replace(
         state,
-        {state.current: Seat(hand, seat.matches, seat.pad)},
+        players=_put(state.players, i, Seat(hand, seat.matches, seat.pad)),
         pile=state.pile[1:],
         pile_size=size,
         phase="play",
         bonus=-1,
-        had_turn=_started_turn(state),
+        had_turn=had if had[i] else _started_turn(state),
     )
     if size == 0:  # the pile's last card: the round ends at once (split.draw.last-card)
-        return _end_round(msgspec.structs.replace(state, turns=state.turns + 1), "pile")
+        return _end_round(replace(state, turns=state.turns + 1), "pile")
     return state
 
 
@@ -120,15 +128,16 @@ def _bonus(state: State, kind: int) -> State:
 
 
 def _apply_match(state: State, event: MatchPlayed) -> State:
-    seat = state.player
+    i = state.current
+    seat = state.players[i]
     a, b = event.cards
     hand = seat.hand.remove(a).remove(b)
-    match = pair(state.deck, a, b)
+    deck = state.deck
+    players = _put(state.players, i, Seat(hand, seat.matches + (pair(deck, a, b),), seat.pad))
     must = None if state.must_play in (a, b) else state.must_play
-    state = with_seats(state, {state.current: Seat(hand, seat.matches + (match,), seat.pad)}, must_play=must)
     if state.phase == "laying":  # after a first-turn out: no bonus (split.round.first-turn-out)
-        return state
-    return _bonus(state, grade(state.deck, a, b))
+        return replace(state, players=players, must_play=must)
+    return replace(state, players=players, must_play=must, phase="bonus", bonus=grade(deck, a, b))
 
 
 def _apply_upgrade(state: State, event: MatchUpgraded) -> State:
@@ -191,22 +200,23 @@ def _apply_swap(state: State, event: MatchesSwapped) -> State:
 
 
 def _apply_decline(state: State, event: BonusDeclined) -> State:
-    return msgspec.structs.replace(state, phase="play", bonus=-1)
+    return replace(state, phase="play", bonus=-1)
 
 
 def _apply_discard(state: State, event: CardDiscarded) -> State:
-    seat = state.player
+    i = state.current
+    seat = state.players[i]
     hand = seat.hand.remove(event.card)
-    state = with_seats(
-        state, {state.current: Seat(hand, seat.matches, seat.pad)}, row=state.row + (event.card,), turns=state.turns + 1
-    )
+    players = _put(state.players, i, Seat(hand, seat.matches, seat.pad))
+    row = state.row + (event.card,)
     n = len(state.seats)
-    if hand.size:
-        return msgspec.structs.replace(state, current=(state.current + 1) % n, phase="draw", must_play=None)
+    if hand.known or hand.unknown:
+        return replace(state, players=players, row=row, turns=state.turns + 1, current=(i + 1) % n, phase="draw", must_play=None)
+    state = replace(state, players=players, row=row, turns=state.turns + 1)
     # out (split.round.out); those who have not had a turn may lay matches first (split.round.first-turn-out)
-    late = tuple(s for s in ((state.current + k) % n for k in range(1, n)) if not state.had_turn[s])
+    late = tuple(s for s in ((i + k) % n for k in range(1, n)) if not state.had_turn[s])
     if late:
-        return msgspec.structs.replace(state, phase="laying", current=late[0], laying=late, must_play=None)
+        return replace(state, phase="laying", current=late[0], laying=late, must_play=None)
     return _end_round(state, "out")
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...text import plural, quote
-from .components import GRADES, HAND, PERFECT, STRONG, WEAK, grade
+from .components import GRADES, HAND, PERFECT, STRONG, WEAK, grade, pair
 from .events import (
     BonusDeclined,
     CardDiscarded,
@@ -152,7 +152,7 @@ def check_turn(state: State, event: Event) -> Ruling | None:
         wanted = BONUS_EVENT[state.bonus]
         if kind is wanted or kind is BonusDeclined:
             return None
-        if kind is MinusMarked or kind is MatchesSwapped:
+        if kind is MinusMarked or kind is MatchesSwapped or kind is CardDrawn:
             return illegal("split.bonus.wrong-kind", f"the pending bonus is the {GRADES[state.bonus]} match's: {player} may {BONUS_WORDS[state.bonus]}, or skip it")
         return illegal("split.bonus.pending", f"{player} must first complete the {GRADES[state.bonus]} match's bonus: {BONUS_WORDS[state.bonus]}, or skip it")
     if kind is MinusMarked or kind is MatchesSwapped or kind is BonusDeclined:
@@ -225,6 +225,9 @@ def _not_held(state: State, who: str, card: str) -> Ruling:
 
 def _check_held(state: State, who: str, cards: list[str]) -> Ruling | None:
     seat = state.player
+    known = seat.hand.known
+    if all(card in known for card in cards):  # the usual case (cards are distinct: the caller checked)
+        return None
     for card in cards:
         if not _card(state, card) or not can_hold(state, seat, [card]):
             return _not_held(state, who, card)
@@ -276,7 +279,8 @@ def check_upgrade(state: State, event: MatchUpgraded) -> list[Ruling]:
         return [
             illegal(
                 "split.upgrade.stronger",
-                f"{card} over {over} would make {'+'.join(match[:2])} {GRADES[new]}, and it is {GRADES[old]} already: an upgrade must make a match stronger",
+                f"{card} over {over} would make {'+'.join(pair(state.deck, kept, card))} {GRADES[new]}, and {'+'.join(match[:2])} "
+                f"is {GRADES[old]}: an upgrade must make a match stronger",
                 card=card,
                 over=over,
             )
@@ -322,6 +326,8 @@ def check_swap(state: State, event: MatchesSwapped) -> list[Ruling]:
 
 
 def check_discard(state: State, event: CardDiscarded) -> list[Ruling]:
+    if event.card in state.players[state.current].hand.known:  # the usual case: a card the log knows is there
+        return []
     held = _check_held(state, event.player, [event.card])
     return [held] if held else []
 
@@ -346,18 +352,34 @@ _CHECK = {
 # --------------------------------------------------------------------------- the guards in order, and the permit
 
 
+# the moves that fit each step of a turn (phase, pending bonus) without anything more to explain
+_FITS: dict[tuple[str, int], frozenset[type]] = {
+    ("draw", -1): frozenset({CardDrawn, RowTaken}),
+    ("play", -1): frozenset({MatchPlayed, MatchUpgraded, CardDiscarded}),
+    ("laying", -1): frozenset({MatchPlayed, LayingDone}),
+    **{("bonus", kind): frozenset({move, BonusDeclined}) for kind, move in BONUS_EVENT.items()},
+}
+_NOTHING: frozenset[type] = frozenset()
+
+
 def check(state: State, event: Event) -> list[Ruling]:
     """The rulings that forbid `event` now (empty when legal, or only unverifiable notes)."""
-    if state.phase == "over":
+    phase = state.phase
+    if phase == "over":
         return [illegal("split.turn.game-over", f"the game is over after {plural(len(state.results), 'round')}: no more moves")]
     kind = type(event)
     if kind is RoundDealt:
         return check_deal(state, event)  # type: ignore[arg-type]
-    if state.phase == "deal":
+    if phase == "deal":
         return [illegal("split.setup.incomplete", f"round {state.round + 1} is not dealt yet: {_expected(state)}")]
-    ruling = check_turn(state, event)
-    if ruling is not None:
-        return [ruling]
+    if (
+        event.player != state.seats[state.current]  # type: ignore[attr-defined]
+        or kind not in _FITS.get((phase, state.bonus), _NOTHING)
+        or state.must_play is not None
+    ):
+        ruling = check_turn(state, event)  # the slow path, which explains what does not fit
+        if ruling is not None:
+            return [ruling]
     return _CHECK[kind](state, event)  # type: ignore[operator]
 
 

@@ -154,11 +154,12 @@ def find_match(state: State, half: str) -> tuple[int, int] | None:
 
 def find_own_match(seat: Seat, visible: list[str] | tuple[str, ...]) -> int | None:
     """Index of the seat's match showing exactly the halves `visible` (either order), or None."""
-    wanted = set(visible)
-    if len(visible) != 2 or len(wanted) != 2:
+    if len(visible) != 2:
         return None
+    a, b = visible
     for i, match in enumerate(seat.matches):
-        if {match[0], match[1]} == wanted:
+        x, y = match[0], match[1]
+        if (x == a and y == b) or (x == b and y == a):
             return i
     return None
 

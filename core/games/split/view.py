@@ -34,7 +34,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     deck = state.deck
     players = []
     for index, (name, p) in enumerate(zip(state.seats, state.players)):
-        hand = list(p.hand.known) if seat is None or seat == name else []
+        hand = sorted(p.hand.known, key=deck.info.__getitem__) if seat is None or seat == name else []
         matches: dict[str, list[str]] = {"perfect": [], "strong": [], "weak": []}
         under: list[str] = []
         for match in p.matches:
