@@ -131,3 +131,34 @@ def deal_table(game: Game, row: str, **hands: list[str]) -> Game:
     """Table mode: the deal as the table enters it (the row's card, and any hand the recorder saw)."""
     text = f"deal {row}" + "".join(f" | {name} {' '.join(cards)}" for name, cards in hands.items())
     return game.do(text)
+
+
+# --------------------------------------------------------------------------- positions tests share
+
+# ann (seat 1) plays first, ben deals. ann: strong 7HL+7DR, strong 9SL+9CR, weak 5HL+5SR, perfect 2HL+2HR,
+# and 7HR to upgrade 7HL+7DR to perfect. ben: weak 7DL+7CR, strong 9HL+9DR, weak 5DL+5CR, perfect 3SL+3SR.
+ANN = ["7HL", "7DR", "9SL", "9CR", "5HL", "5SR", "2HL", "2HR", "7HR"]
+BEN = ["7DL", "7CR", "9HL", "9DR", "5DL", "5CR", "3SL", "3SR", "4HL"]
+PILE = ["8HL", "8HR", "8DL", "8DR", "6SL", "6SR"]
+SMALL = {"ranks": ["A", "2", "3"]}  # 24 half-cards: 9 + 9 dealt, 1 in the row, a pile of 5
+
+
+def standard(manifest: object = None, **options: object) -> Game:
+    return Game(manifest=manifest, **options).deal(row="QSR", pile=PILE, ann=ANN, ben=BEN)
+
+
+def small(**options: object) -> Game:
+    """A 24-card box: the pile runs out after 5 draws."""
+    game = Game(manifest=SMALL, **options)
+    cards = list(game.state.deck.cards)
+    return game.do(RoundDealt(row=cards[18], hands={"ann": cards[:9], "ben": cards[9:18]}, pile=cards[19:]))
+
+
+def out_on_first_turn(manifest: object = None, **options: object) -> Game:
+    """ann lays 4 matches and an upgrade on her first turn, letting every bonus go, and is left with 8HL."""
+    game = standard(manifest, **options)
+    game.do("draw")  # 8HL
+    for move in ("match 7HL 7DR", "match 9SL 9CR", "match 5HL 5SR", "match 2HL 2HR", "upgrade 7HR over 7DR"):
+        game.do(move, "skip")
+    assert game.hand("ann") == ["8HL"]
+    return game
