@@ -182,7 +182,7 @@ HISTORY = History(
         ),
         Report(
             "match_types",
-            "matches by type and how they were made",
+            "matches by type and how made",
             _MATCH_TYPES_SQL,
             (
                 Column("kind", "type"),
