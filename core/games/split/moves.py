@@ -9,6 +9,8 @@ located, so those cards are listed too (bounded by how many unknown cards the ha
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ...model import Event
 from .components import HAND, PERFECT, STRONG, grade, pair
 from .events import (
@@ -23,18 +25,7 @@ from .events import (
     RoundDealt,
     RowTaken,
 )
-from .state import (
-    Seat,
-    State,
-    cards_after_upgrade,
-    is_pairable,
-    matches_by_rank,
-    may_upgrade,
-    partners_unseen,
-    plays_with,
-    unlocated,
-    upgraded,
-)
+from .state import Seat, State, cards_after_upgrade, partners_unseen, unlocated, upgradable, upgrades_with
 
 
 def _candidates(state: State, seat: Seat) -> tuple[tuple[str, ...], list[str]]:
@@ -43,43 +34,54 @@ def _candidates(state: State, seat: Seat) -> tuple[tuple[str, ...], list[str]]:
 
 
 def _pairs(state: State, seat: Seat) -> list[tuple[str, str]]:
-    """Every match the hand may hold, each once, in the pair order tally writes."""
+    """Every match the hand may hold, each once, in the order of the hand, written as tally writes a match."""
     known, unseen = _candidates(state, seat)
+    cards = (*known, *unseen)
+    hidden = len(known)  # cards from this index on are unlocated ones a hidden hand may hold
     unknown = seat.hand.unknown
-    cards = list(known) + unseen
-    hidden = set(unseen)
     info = state.deck.info
-    by_rank: dict[int, list[str]] = {}
-    for card in cards:
-        by_rank.setdefault(info[card][0], []).append(card)
+    deck = state.deck
+    any_side = state.halves == "any"
     found: list[tuple[str, str]] = []
-    seen: set[tuple[str, str]] = set()
-    for card in cards:
-        for other in by_rank[info[card][0]]:
-            if other == card or not is_pairable(state, card, other):
+    for i, a in enumerate(cards):
+        x = info[a]
+        for j in range(i + 1, len(cards)):
+            b = cards[j]
+            y = info[b]
+            if x[0] != y[0] or (x[2] == y[2] and not any_side):
                 continue
-            if (card in hidden) + (other in hidden) > unknown:
+            if (i >= hidden) + (j >= hidden) > unknown:
                 continue
-            match = pair(state.deck, card, other)
-            if match not in seen:
-                seen.add(match)
-                found.append(match)
+            found.append(pair(deck, a, b))
     return found
 
 
 def _draw_moves(state: State) -> list[Event]:
     who = state.player_name
     seat = state.player
+    hand = seat.hand
     moves: list[Event] = [CardDrawn(player=who, card=state.pile[0] if state.pile else None)]
-    table = matches_by_rank(state)
     row = state.row
+    if not row:
+        return moves
+    found = upgradable(state)
+    info = state.deck.info
+    any_side = state.halves == "any"
+    held = Counter((info[c][0], info[c][2]) for c in hand.known)  # (rank, side) of the cards the log knows
+    spare = state.replaced == "hand"
     for at in range(len(row) - 1, -1, -1):
         card = row[at]
-        taken = row[at:]
-        size = seat.hand.size + len(taken)
-        if plays_with(state, card, seat.hand.known + taken, size, table) or (
-            seat.hand.unknown and size - 2 >= 1 and partners_unseen(state, card)
-        ):
+        rank, _, side, _ = info[card]
+        held[(rank, side)] += 1  # taking this card takes every card above it too
+        size = hand.size + len(row) - at
+        if size - 2 >= 1:
+            partners = held[(rank, 1 - side)] + (held[(rank, side)] - 1 if any_side else 0)
+            playable = partners > 0 or (hand.unknown > 0 and bool(partners_unseen(state, card)))
+        else:
+            playable = False
+        if not playable and size - 1 + spare >= 1:
+            playable = bool(upgrades_with(state, card, found))
+        if playable:
             moves.append(RowTaken(player=who, card=card))
     return moves
 
@@ -93,15 +95,10 @@ def _play_moves(state: State) -> list[Event]:
         moves.extend(MatchPlayed(player=who, cards=list(m)) for m in _pairs(state, seat) if must is None or must in m)
     known, unseen = _candidates(state, seat)
     if cards_after_upgrade(state, seat) >= 1:
-        table = matches_by_rank(state)
-        info = state.deck.info
-        for card in (must,) if must is not None else (*known, *unseen):
-            for owner, match in table.get(info[card][0], ()):
-                if not may_upgrade(state, owner):
-                    continue
-                for over in match[:2]:
-                    if upgraded(state, match, card, over) is not None:
-                        moves.append(MatchUpgraded(player=who, card=card, over=over))
+        found = upgradable(state)
+        if found:
+            for card in (must,) if must is not None else (*known, *unseen):
+                moves.extend(MatchUpgraded(player=who, card=card, over=over) for over in upgrades_with(state, card, found))
     if must is None:
         moves.extend(CardDiscarded(player=who, card=card) for card in (*known, *unseen))
     return moves

@@ -199,29 +199,43 @@ def cards_after_upgrade(state: State, seat: Seat) -> int:
     return seat.hand.size - 1 + (state.replaced == "hand")
 
 
-def matches_by_rank(state: State) -> dict[int, list[tuple[int, Match]]]:
-    """Every match on the table as (owner, match), by the index of its rank."""
+Upgradable = dict[int, list[tuple[str, str, int]]]  # rank index -> (visible half, visible half, type)
+
+
+def upgradable(state: State) -> Upgradable:
+    """The matches on the table the current player may upgrade (those not perfect yet), by rank."""
     info = state.deck.info
-    found: dict[int, list[tuple[int, Match]]] = {}
+    found: Upgradable = {}
+    mine_only = state.upgrade_others == "own-only"
     for s, seat in enumerate(state.players):
+        if mine_only and s != state.current:
+            continue
         for match in seat.matches:
-            found.setdefault(info[match[0]][0], []).append((s, match))
+            a, b = match[0], match[1]
+            x, y = info[a], info[b]
+            kind = PERFECT if x[1] == y[1] else (STRONG if x[3] == y[3] else WEAK)
+            if kind != PERFECT:
+                found.setdefault(x[0], []).append((a, b, kind))
     return found
 
 
-def can_upgrade_with(state: State, card: str, table: dict[int, list[tuple[int, Match]]]) -> bool:
-    """Whether `card` makes some match on the table stronger, one the current player may upgrade."""
-    for owner, match in table.get(state.deck.info[card][0], ()):
-        if may_upgrade(state, owner) and (
-            upgraded(state, match, card, match[0]) is not None or upgraded(state, match, card, match[1]) is not None
-        ):
-            return True
-    return False
+def upgrades_with(state: State, card: str, found: Upgradable) -> list[str]:
+    """The visible halves `card` may be played over, making their match stronger."""
+    info = state.deck.info
+    c = info[card]
+    any_side = state.halves == "any"
+    halves = []
+    for a, b, kind in found.get(c[0], ()):
+        for over, kept in ((a, b), (b, a)):
+            if not any_side and info[over][2] != c[2]:
+                continue
+            k = info[kept]
+            if (PERFECT if k[1] == c[1] else (STRONG if k[3] == c[3] else WEAK)) > kind:
+                halves.append(over)
+    return halves
 
 
-def plays_with(
-    state: State, card: str, hand: tuple[str, ...], size: int, table: dict[int, list[tuple[int, Match]]] | None = None
-) -> bool:
+def plays_with(state: State, card: str, hand: tuple[str, ...], size: int, found: Upgradable | None = None) -> bool:
     """Whether `card` can be played now from a hand of `size` cards holding the known `hand` (`card` among
     them): in a match with another card of `hand`, or over a half of a match on the table, keeping a card
     in hand for the discard."""
@@ -231,7 +245,7 @@ def plays_with(
                 return True
     if size - 1 + (state.replaced == "hand") < 1:
         return False
-    return can_upgrade_with(state, card, matches_by_rank(state) if table is None else table)
+    return bool(upgrades_with(state, card, upgradable(state) if found is None else found))
 
 
 def partners_unseen(state: State, card: str) -> list[str]:
