@@ -42,7 +42,10 @@ from tally.core.model import SHARED_EVENTS, Event, GameStarted, Noted, Voided
 NAMES = ("ann", "ben", "cy", "dee", "eve", "fay")
 CORE_RULES = {"core.void.nothing", "core.void.last-only", "core.void.reason", "core.void.dealt", "core.log.one-start"}
 MAX_EVENTS = 3000
-PLAYOUTS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# Few examples per test, but each one is a whole game of one to three rounds (a few hundred events).
+PLAYOUTS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# these two look at every state from every seat's view: fewer, longer examples
+VIEWED = settings(max_examples=7, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 DECODER = msgspec.json.Decoder(Union[tuple(SHARED_EVENTS) + tuple(SPLIT.events)])  # type: ignore[valid-type]
 OPTIONS = {
     "halves": ("left-right", "any"),
@@ -235,7 +238,7 @@ def assert_views_hide_hands(state: State) -> None:
 # --------------------------------------------------------------------------- the properties
 
 
-@PLAYOUTS
+@VIEWED
 @given(st.data())
 def test_cards_are_conserved_and_views_hide_hands(data: st.DataObject) -> None:
     p = Playout(data)
@@ -245,7 +248,7 @@ def test_cards_are_conserved_and_views_hide_hands(data: st.DataObject) -> None:
     assert p.state.phase == "over"
 
 
-@PLAYOUTS
+@VIEWED
 @given(st.data())
 def test_table_records_fold_legally_with_unknown_cards_within_the_pool(data: st.DataObject) -> None:
     p = Playout(data).play()
