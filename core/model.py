@@ -95,7 +95,7 @@ class NotationError(msgspec.Struct, frozen=True):
             shown = self.expected[:12]
             more = f" (and {len(self.expected) - len(shown)} more)" if len(self.expected) > len(shown) else ""
             hint = "; expected one of: " + ", ".join(shown) + more
-        return f"cannot read {self.text!r}: {self.message}{hint}"
+        return f"cannot read {quote(self.text, 80)}: {self.message}{hint}"
 
 
 class Option(msgspec.Struct, frozen=True):
