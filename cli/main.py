@@ -86,7 +86,8 @@ def handled(command: F) -> F:
         except (UsageError, FileExistsError) as error:
             raise fail(EXIT_USAGE, str(error)) from None
         except OSError as error:
-            raise fail(EXIT_DAMAGED, f"{getattr(error, 'filename', '') or ''}: {error.strerror or error}") from None
+            where = getattr(error, "filename", None) or kwargs.get("log") or kwargs.get("db") or "tally"
+            raise fail(EXIT_DAMAGED, f"{where}: {error.strerror or error}") from None
         except Exception as error:  # a bug in tally: still one line, never a traceback
             raise fail(EXIT_INTERNAL, f"internal error ({type(error).__name__}: {error}); please report it") from None
 

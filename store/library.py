@@ -17,8 +17,10 @@ digits of the SHA-256 of its log's first line, so it keeps its id as the log gro
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections import deque
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -29,6 +31,7 @@ import pyarrow as pa
 
 from . import log as logfile
 from tally.core import registry
+from tally.core.text import visible
 
 from .library_ingest import (
     ROUND_RESULTS,
@@ -135,7 +138,22 @@ class Summary(msgspec.Struct):
 
 def resolve_db(db: Path | str | None) -> Path:
     """`--db`, else `$TALLY_DB`, else ./tally.duckdb."""
-    return Path(db or os.environ.get("TALLY_DB") or DEFAULT_DB)
+    path = Path(db or os.environ.get("TALLY_DB") or DEFAULT_DB)
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(f"{visible(str(path))}: the library's path is not valid UTF-8 (check $TALLY_DB)") from None
+    return path
+
+
+def _check_file(db: Path | str) -> None:
+    """The library is a regular file: DuckDB must never be handed a FIFO (it would wait) or a device."""
+    try:
+        mode = os.stat(db).st_mode
+    except OSError:
+        return  # not there yet (ingest creates it), or DuckDB says why
+    if not stat.S_ISREG(mode):
+        raise logfile.NotRegular(db, mode, "a history library")
 
 
 def all_tables() -> dict[str, list[tuple[str, str]]]:
@@ -159,6 +177,7 @@ def _busy(error: Exception) -> str:
 
 def connect(db: Path | str) -> duckdb.DuckDBPyConnection:
     """Open the library for writing, creating it (and its tables) when needed."""
+    _check_file(db)
     try:
         con = duckdb.connect(str(db))
     except duckdb.Error as error:
@@ -206,6 +225,7 @@ def _create(con: duckdb.DuckDBPyConnection, db: Path | str) -> None:
 
 def connect_read_only(db: Path | str) -> duckdb.DuckDBPyConnection:
     """Open the library read-only, without access to other files (what `tally sql` runs in)."""
+    _check_file(db)
     if not Path(db).is_file():
         raise UsageError(f"{db}: no history library here; create one with `tally ingest LOGS... --db {db}`")
     try:
@@ -227,8 +247,9 @@ def collect(paths: Iterable[Path | str]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            candidates = sorted(p for p in path.rglob("*.jsonl") if p.is_file())
-        elif path.exists():
+            # every *.jsonl but folders: a FIFO, device or dangling link among the logs is reported, not skipped
+            candidates = sorted(p for p in path.rglob("*.jsonl") if not p.is_dir())
+        elif path.exists() or path.is_symlink():
             candidates = [path]
         else:
             raise UsageError(f"{path}: no such file or folder")
@@ -243,11 +264,12 @@ def collect(paths: Iterable[Path | str]) -> list[Path]:
 def _first_line(path: Path) -> tuple[str | None, int]:
     """(game id, file size) from the first line; (None, 0) when unreadable (the worker reports why)."""
     try:
-        with open(path, "rb") as handle:
-            first = handle.readline()
-            size = os.fstat(handle.fileno()).st_size
-    except OSError:
+        fd = logfile.open_regular(path, os.O_RDONLY)
+    except (OSError, logfile.LogError):  # the worker reports why
         return None, 0
+    with open(fd, "rb") as handle:
+        first = handle.readline()
+        size = os.fstat(fd).st_size
     if not first:
         return None, size
     return game_id_of(first[:-1] if first.endswith(b"\n") else first), size
@@ -327,7 +349,11 @@ class _Writer:
         """A known game whose file is not its stored log plus new lines: an older copy, or edited history."""
         old = [row[0].encode() for row in self.con.execute(
             "SELECT line FROM events WHERE game_id = ? ORDER BY seq", [gid]).fetchall()]
-        new = Path(path).read_bytes().split(b"\n")[:-1]
+        try:
+            new = logfile.read_regular(path).split(b"\n")[:-1]
+        except (OSError, logfile.LogError) as error:
+            self.summary.rejected.append(Rejected(path, None, "damaged", f"cannot read it again: {error}"))
+            return
         for seq, (a, b) in enumerate(zip(old, new), 1):
             if a != b:
                 self.summary.rejected.append(Rejected(
@@ -343,10 +369,8 @@ class _Writer:
             self.summary.rejected.append(Rejected(path, None, "diverged", "the file changed while it was being ingested"))
 
     def write(self, results: list[Result]) -> None:
+        """Insert the results' rows in one transaction, then count them (nothing is counted if it rolls back)."""
         summary = self.summary
-        for result in results:
-            for path, gid in result.compare:
-                self.compare(path, gid)
         replace = [gid for result in results for gid in result.replace]
         voids = [void for result in results for void in result.voids]
         tables: dict[str, list[pa.Table]] = {}
@@ -385,6 +409,22 @@ class _Writer:
             summary.games_unchanged += result.unchanged
             summary.events_added += result.events
             summary.rejected.extend(result.rejected)
+            for path, gid in result.compare:
+                self.compare(path, gid)
+
+    def write_task(self, result: Result, payload: list[tuple[str, str | None, Known | None]]) -> None:
+        """Write one task's rows; if DuckDB refuses them, write its logs one at a time, so that the one
+        log whose rows it refuses is rejected and every other log of the task is still stored."""
+        try:
+            self.write([result])
+            return
+        except duckdb.Error as error:
+            if len(payload) == 1:
+                self.summary.rejected.append(Rejected(payload[0][0], None, "error",
+                                                      f"the library refused its rows: {_duck_message(error)}"))
+                return
+        for one in payload:
+            self.write_task(work([one]), [one])
 
 
 def ingest(
@@ -419,7 +459,7 @@ def ingest(
 
             # spawn, not fork: this process runs DuckDB's threads, and a forked child could inherit a held lock
             pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-        pending: deque[tuple[Any, set[str], int]] = deque()
+        pending: deque[tuple[Any, set[str], list[tuple[str, str | None, Known | None]]]] = deque()
         in_flight: set[str] = set()
         done = 0
         if progress is not None:
@@ -429,10 +469,15 @@ def ingest(
             """Write the oldest task's rows in one transaction (measured: gathering several tasks into one
             bulk insert is no faster, and leaves a file 50% larger unless it holds ~600,000 rows)."""
             nonlocal done
-            future, ids, count = pending.popleft()
-            writer.write([future.result() if pool is not None else future])
+            future, ids, payload = pending.popleft()
+            try:
+                result = future.result() if pool is not None else future
+            except BrokenProcessPool:
+                raise LibraryError(db, "ingest stopped: a worker process died (out of memory?); what was stored "
+                                       "so far is kept, and ingesting again resumes") from None
+            writer.write_task(result, payload)
             in_flight.difference_update(ids)
-            done += count
+            done += len(payload)
             if progress is not None:
                 progress(done, len(files), summary.events_added)
 
@@ -443,9 +488,9 @@ def ingest(
             known = writer.known(sorted(ids))
             payload = [(str(path), gid, known.get(gid) if gid else None) for path, gid in task]
             if pool is None:
-                pending.append((work(payload), ids, len(task)))
+                pending.append((work(payload), ids, payload))
             else:
-                pending.append((pool.submit(work, payload), ids, len(task)))
+                pending.append((pool.submit(work, payload), ids, payload))
             in_flight.update(ids)
             while len(pending) > (workers if pool is not None else 0):
                 finish()

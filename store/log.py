@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import stat
 from pathlib import Path
 from typing import Any, Union
 
@@ -54,6 +55,57 @@ class TornTail(LogError):
 
 class NothingToRepair(LogError):
     """`repair` on a log whose last line is complete (a usage error, not damage)."""
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+class NotRegular(LogError):
+    """A path that is not a regular file: a directory, FIFO, device or socket is never read as a log."""
+
+    def __init__(self, path: Path | str, mode: int, what: str = "a log"):
+        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        super().__init__(path, None, f"{kind}, not a regular file: {what} is a regular file")
+
+
+def open_regular(path: Path | str, flags: int, what: str = "a log") -> int:
+    """`os.open` that never blocks and opens regular files only: O_NONBLOCK makes a FIFO open at once
+    (instead of waiting for a writer), and `fstat` then refuses it, like a directory or a device.
+    Raises NotRegular, or OSError (no such file, no permission) naming the path."""
+    try:
+        fd = os.open(path, flags | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except IsADirectoryError:
+        raise NotRegular(path, stat.S_IFDIR, what) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegular(path, mode, what)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_regular(path: Path | str, limit: int | None = None, what: str = "a log") -> bytes:
+    """The bytes of a regular file (at most `limit`), read without blocking on a FIFO or a device."""
+    fd = open_regular(path, os.O_RDONLY, what)
+    try:
+        size = os.fstat(fd).st_size
+        return os.pread(fd, size if limit is None else min(size, limit), 0)
+    finally:
+        os.close(fd)
+
+
+def _cannot(path: Path | str, error: OSError, doing: str) -> LogError:
+    if isinstance(error, FileNotFoundError):
+        return LogError(path, None, "no such log file")
+    return LogError(path, None, f"cannot {doing} it: {error.strerror or error}")
 
 
 def sha256_hex(line: bytes) -> str:
@@ -196,16 +248,16 @@ def read(path: Path | str) -> Log:
     reader that did not wait for it could see the first part of a line being written (a page at a
     time) and report a torn tail that is not there."""
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = open_regular(path, os.O_RDONLY)
         try:
             fcntl.flock(fd, fcntl.LOCK_SH)
             data = os.pread(fd, os.fstat(fd).st_size, 0)
         finally:
             os.close(fd)
-    except FileNotFoundError:
-        raise LogError(path, None, "no such log file") from None
-    except (IsADirectoryError, PermissionError) as error:
-        raise LogError(path, None, f"cannot read: {error.strerror}") from None
+    except LogError:
+        raise
+    except OSError as error:
+        raise _cannot(path, error, "read") from None
     return parse_lines(str(path), data)
 
 
@@ -271,9 +323,11 @@ class Locked:
     def __init__(self, path: Path | str):
         self.path = str(path)
         try:
-            self.fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
-        except FileNotFoundError:
-            raise LogError(path, None, "no such log file") from None
+            self.fd = open_regular(self.path, os.O_RDWR | os.O_APPEND)
+        except LogError:
+            raise
+        except OSError as error:
+            raise _cannot(path, error, "open for writing") from None
         fcntl.flock(self.fd, fcntl.LOCK_EX)
 
     def read(self) -> Log:
