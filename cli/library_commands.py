@@ -121,16 +121,22 @@ def sql_command(
     db: Optional[Path] = DbOption,
     format: str = typer.Option("table", "--format", help="table (default), csv or json."),
     max_rows: int = typer.Option(1000, "--max-rows", help="With --format table: show at most this many rows."),
+    timeout: float = typer.Option(
+        60.0, "--timeout", help="Stop the query after this many seconds, running and fetching its rows (0: no limit)."
+    ),
+    memory_limit: str = typer.Option("2GB", "--memory-limit", help="DuckDB's memory limit for the query, e.g. 500MB or 8GB."),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
 ) -> None:
-    """Run a read-only SQL query on the history library (tables: docs/sql.md)."""
+    """Run a read-only SQL query on the history library (tables: docs/sql.md), within a time and a memory limit."""
     from tally.store import library
 
     if as_json:
         format = "json"
     if format not in ("table", "csv", "json"):
         raise fail(EXIT_USAGE, f"--format {format!r}: expected table, csv or json")
-    result = library.query(library.resolve_db(db), query)
+    if max_rows < 0:
+        raise fail(EXIT_USAGE, f"--max-rows {max_rows}: expected 0 or more")
+    result = library.query(library.resolve_db(db), query, timeout=timeout, memory_limit=memory_limit)
     if format == "csv":
         _print_csv(result)
     elif format == "json":
@@ -249,6 +255,8 @@ def stats_command(
     """The canned report: games played, win rate by player and by seat, game length, score progression, most-bought cards."""
     from tally.store import library
 
+    if not 0 <= top <= 1_000_000:
+        raise fail(EXIT_USAGE, f"--top {top}: expected a number from 0 to 1000000")
     report = library.stats(library.resolve_db(db), game, top)
     if as_json:
         emit(report)

@@ -17,6 +17,7 @@ digits of the SHA-256 of its log's first line, so it keeps its id as the log gro
 from __future__ import annotations
 
 import os
+import re
 import stat
 import time
 from collections import deque
@@ -31,7 +32,7 @@ import pyarrow as pa
 
 from . import log as logfile
 from tally.core import registry
-from tally.core.text import visible
+from tally.core.text import quote, visible
 
 from .library_ingest import (
     ROUND_RESULTS,
@@ -223,14 +224,17 @@ def _create(con: duckdb.DuckDBPyConnection, db: Path | str) -> None:
     con.execute("COMMIT")
 
 
-def connect_read_only(db: Path | str) -> duckdb.DuckDBPyConnection:
-    """Open the library read-only, without access to other files (what `tally sql` runs in)."""
+def connect_read_only(db: Path | str, memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
+    """Open the library read-only, without access to other files (what `tally sql` runs in). The settings
+    are locked once made, so a query cannot lift them (nor the memory limit, when one is given)."""
     _check_file(db)
     if not Path(db).is_file():
         raise UsageError(f"{db}: no history library here; create one with `tally ingest LOGS... --db {db}`")
     try:
         con = duckdb.connect(str(db), read_only=True, config={"enable_external_access": False})
         con.execute("SET TimeZone = 'UTC'")
+        if memory_limit is not None:
+            con.execute(f"SET memory_limit = '{memory_limit}'")  # checked by memory_size: digits and a unit only
         con.execute("SET lock_configuration = true")
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot open the library: {_busy(error)}") from None
@@ -658,14 +662,51 @@ class Query(msgspec.Struct):
             yield from chunk
 
 
-def query(db: Path | str, sql: str, chunk: int = 10_000) -> Query:
-    """Run one SQL text read-only. A write statement, a file access or a bad query raises UsageError."""
-    con = connect_read_only(db)
+SQL_TIMEOUT = 60.0  # seconds: a query (running and fetching its rows) that takes longer is stopped
+SQL_MEMORY = "2GB"  # DuckDB's memory limit for one query (its default is 80% of the machine)
+_SIZE = re.compile(r"(?i)\s*(\d{1,9}(?:\.\d{1,3})?)\s*(b|kb|mb|gb|tb|kib|mib|gib|tib)\s*")
+
+
+def memory_size(text: str) -> str:
+    """A memory size as DuckDB takes it (`500MB`, `2GB`, `1.5GiB`), or UsageError."""
+    found = _SIZE.fullmatch(text)
+    if not found or float(found.group(1)) <= 0:
+        raise UsageError(f"--memory-limit {quote(text)}: expected a size such as 500MB, 2GB or 1.5GiB")
+    return f"{found.group(1)}{found.group(2).upper().replace('I', 'i')}"
+
+
+def is_empty_sql(sql: str) -> bool:
+    """Only blanks and semicolons: no statement at all (comments alone DuckDB answers with nothing, too)."""
+    return not sql.replace(";", " ").strip()
+
+
+def query(db: Path | str, sql: str, chunk: int = 10_000, timeout: float | None = SQL_TIMEOUT,
+          memory_limit: str | None = SQL_MEMORY) -> Query:
+    """Run one SQL text read-only, within a time limit (seconds; None or 0: none) and a memory limit.
+    An empty query, a write statement, a file access, a bad query or a limit reached raises UsageError."""
+    if is_empty_sql(sql):
+        raise UsageError("empty query: give one SQL statement, e.g. \"SELECT count(*) FROM games\" (tables: docs/sql.md)")
+    if timeout is not None and (timeout != timeout or timeout < 0):
+        raise UsageError(f"--timeout {timeout}: expected a number of seconds, 0 for no limit")
+    limit = memory_size(memory_limit) if memory_limit is not None else None
+    if timeout is not None and timeout > 1e7:  # beyond a hundred days is no limit (and beyond a timer's range)
+        timeout = None
+    con = connect_read_only(db, limit)
+    watch = _Stopwatch(con, timeout or None)
     try:
         cursor = con.execute(sql)
     except duckdb.Error as error:
+        watch.cancel()
         con.close()
-        raise UsageError(_sql_refusal(error)) from None
+        raise UsageError(watch.explain(error, limit)) from None
+    except BaseException:
+        watch.cancel()
+        con.close()
+        raise
+    if cursor is None:  # comments only: DuckDB ran nothing
+        watch.cancel()
+        con.close()
+        raise UsageError("empty query: it holds no statement, only comments")
     description = cursor.description or []
     columns = [d[0] for d in description]
     types = [str(d[1]) for d in description]
@@ -676,14 +717,47 @@ def query(db: Path | str, sql: str, chunk: int = 10_000) -> Query:
                 try:
                     rows = cursor.fetchmany(chunk)
                 except duckdb.Error as error:
-                    raise UsageError(_sql_refusal(error)) from None
+                    raise UsageError(watch.explain(error, limit)) from None
                 if not rows:
                     return
                 yield rows
         finally:
+            watch.cancel()
             con.close()
 
     return Query(columns, types, chunks())
+
+
+class _Stopwatch:
+    """Interrupts a connection's query once `seconds` have passed (DuckDB has no statement timeout)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, seconds: float | None):
+        import threading
+
+        self.seconds = seconds
+        self.fired = False
+        self.timer = None
+        if seconds is not None:
+            self.timer = threading.Timer(seconds, self._fire, (con,))
+            self.timer.daemon = True
+            self.timer.start()
+
+    def _fire(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.fired = True
+        con.interrupt()
+
+    def cancel(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+
+    def explain(self, error: Exception, memory_limit: str | None) -> str:
+        if self.fired:
+            return (f"the query was stopped after the time limit of {self.seconds:g} s "
+                    "(give more with --timeout SECONDS, or 0 for no limit)")
+        if isinstance(error, duckdb.OutOfMemoryException) and memory_limit:
+            return (f"the query needs more memory than its limit of {memory_limit} "
+                    f"(give more with --memory-limit SIZE): {_duck_message(error)}")
+        return _sql_refusal(error)
 
 
 def _sql_refusal(error: Exception) -> str:
