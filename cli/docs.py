@@ -91,8 +91,9 @@ JSON_KEYS: dict[str, dict[str, str]] = {
     "note": {"seq": "the seq of the note", "fingerprint": "SHA-256 of the log's new last line"},
     "repair": {
         "log": "the repaired log",
-        "torn_bytes": "how many bytes the torn last line had",
+        "torn_bytes": "how many bytes were cut off: the torn last line, and the lines of a unit cut short",
         "saved_to": "the side file that keeps them",
+        "removed": "true when nothing was intact (the first command was cut short) and the log was removed",
     },
     "simulate": {
         "game": "the game's name",

@@ -399,14 +399,19 @@ def repair_command(
     log: Path = typer.Argument(..., help="The game log with a torn last line."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Recover from a crash mid-write: move the torn last line to LOG.torn-N and keep the intact lines."""
+    """Recover from a crash mid-write: move the torn last line (and the rest of a cut-short unit) to LOG.torn-N and keep the intact lines."""
     from tally.store import log as logfile
 
     side, size = logfile.repair(log)
+    removed = not log.exists()
     if as_json:
-        emit({"log": str(log), "torn_bytes": size, "saved_to": str(side)})
+        emit({"log": str(log), "torn_bytes": size, "saved_to": str(side), "removed": removed})
         return
-    say(f"moved {size} torn bytes to {side}; {log} now ends at its last complete line")
+    if removed:
+        say(f"moved {size} torn bytes to {side}; nothing of {log} was intact (its first command was cut short), "
+            "so it was removed: start the game again with `tally new`")
+        return
+    say(f"moved {size} torn bytes to {side}; {log} now ends at its last complete unit")
 
 
 @app.command("simulate")
