@@ -217,7 +217,7 @@ def _upcast(spec: GameSpec, line: bytes, error: msgspec.DecodeError) -> Event:
         raise error from None
 
 
-_AT = re.compile(rb"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z")
+_AT = re.compile(r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z")
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -343,7 +343,7 @@ def parse_lines(path: str, data: bytes) -> Log:
         raise LogError(path, 1, "the first line must have seq 1 and no prev")
     if encode(started) != lines[0]:
         raise LogError(path, 1, "not in canonical form: " + _canonical_problem(lines[0], started))
-    if not _AT.fullmatch(started.at.encode()):
+    if not _AT.fullmatch(started.at):
         raise LogError(path, 1, f"at {quote(started.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ")
     try:
         spec = registry.get(started.game)
@@ -386,7 +386,7 @@ def parse_lines(path: str, data: bytes) -> Log:
                 seq,
                 f"prev does not match the SHA-256 of line {seq - 1}: line {seq - 1} was edited, or lines were reordered",
             )
-        if not at_format(event.at.encode()):
+        if not at_format(event.at):
             raise LogError(path, seq, f"at {quote(event.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ")
         unit = event.unit
         if unit != 1:
