@@ -49,6 +49,9 @@ from .record import Frame, Position, UsageError, replay_log
 __all__ = ["ingest", "export", "query", "stats", "replay", "replay_bytes", "Rejected", "Summary", "LibraryError"]
 
 SCHEMA_VERSION = "1"
+# the oldest DuckDB whose clients must open the library: the 1.4 LTS line (docs/sql.md); DuckDB uses this
+# storage version when it creates the file (an existing file keeps the version it was created with)
+STORAGE_COMPATIBILITY = "v1.4.0"
 DEFAULT_DB = "tally.duckdb"
 TASK_BYTES = 8 << 20  # log bytes per task at most (one bulk insert, one transaction): ~40,000 events of a card game
 TASK_FILES = 2_000
@@ -180,7 +183,8 @@ def connect(db: Path | str) -> duckdb.DuckDBPyConnection:
     """Open the library for writing, creating it (and its tables) when needed."""
     _check_file(db)
     try:
-        con = duckdb.connect(str(db))
+        # a new library is written in a storage format DuckDB 1.4 (the LTS line) reads, not just this DuckDB's
+        con = duckdb.connect(str(db), config={"storage_compatibility_version": STORAGE_COMPATIBILITY})
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot open the library: {_busy(error)}") from None
     try:
