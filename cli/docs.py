@@ -259,6 +259,15 @@ def render() -> str:
     lines += [f"| {code} | {_cell(text)} |" for code, text in EXIT_CODES.items()]
     lines += [
         "",
+        "## Arguments and what tally prints",
+        "",
+        "Arguments are UTF-8 text: an argument with bytes that are not UTF-8 is a usage error (exit 2) naming the argument",
+        "and the byte. Whatever a log or a player holds, tally's output cannot drive a terminal: in text output (boards,",
+        "replays, rulings, notes, reasons, `sql` and `stats` tables, error lines) every control or invisible character",
+        "(ESC, CR, tab, newline inside a note, zero-width and right-to-left characters) is shown as an escape such as",
+        "`\\x1b` or `\\u202e`, so each line stays one line; JSON writes them as `\\u` escapes, which decode to the text",
+        "as recorded. Output stays proportional to the input: what a user typed is quoted cut short in messages.",
+        "",
         "## JSON output",
         "",
         "Every command that reports takes `--json`: it then prints exactly one JSON document on stdout (one line, UTF-8)",
