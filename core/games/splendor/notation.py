@@ -8,7 +8,9 @@ writes an event back so that parsing it yields the same event (docs/rules/splend
 from __future__ import annotations
 
 from ...model import Event, NotationError
-from .components import CARDS, COLOURS, FACE_UP, GEMS, NOBLES, cost_code, spell, token_counts
+from ...notation import read_count
+from ...text import quote
+from .components import CARDS, COLOURS, FACE_UP, GEMS, NOBLES, TOKEN_LIMIT, cost_code, spell, token_counts
 from .events import (
     PLAYER_EVENTS,
     CardBought,
@@ -36,6 +38,22 @@ _USAGE = {
 }
 
 
+# no move names more tokens of one colour than a player may hold (a card costs at most 7 of a colour)
+COUNT_LIMIT = TOKEN_LIMIT
+_DIGITS = frozenset("0123456789")
+
+
+def _count(word: str) -> int | None | str:
+    """A count word: its value (ASCII digits, 1..COUNT_LIMIT), None when `word` is no number at all, or a
+    message when it is a number tally does not take (another script's digits, `²`, zero, too large)."""
+    if not word or not all(ch.isdigit() or ch.isnumeric() for ch in word):
+        return None
+    value = read_count(word, COUNT_LIMIT)
+    if value is None or value == 0:
+        return f"count {quote(word)}: a count is a number from 1 to {COUNT_LIMIT} in digits 0-9"
+    return value
+
+
 def _parse_tokens(words: list[str]) -> list[str] | str:
     """`r g b`, `rgb`, `r2 y1`, `2 r` -> letters; or a message naming the bad word."""
     letters: list[str] = []
@@ -44,14 +62,20 @@ def _parse_tokens(words: list[str]) -> list[str] | str:
         w = word.lower()
         if w == "gold":
             w = "y"
-        if w.isdigit():
-            count = int(w)
+        number = _count(w)
+        if isinstance(number, str):
+            return number
+        if number is not None:
+            count = number
             continue
-        if len(w) == 2 and w[0] in COLOURS and w[1].isdigit():
-            letters.extend(w[0] * int(w[1]))
+        if len(w) >= 2 and w[0] in COLOURS and _count(w[1:]) is not None:
+            number = _count(w[1:])
+            if isinstance(number, str):
+                return number
+            letters.extend(w[0] * number)  # type: ignore[operator]
             continue
         if not w or any(ch not in COLOURS for ch in w):
-            return f"unknown token {word!r}"
+            return f"unknown token {quote(word)}"
         for ch in w:
             letters.extend(ch * count)
             count = 1
@@ -72,7 +96,7 @@ def _normal_card(text: str) -> str | None:
     counts = [0] * 5
     pairs = [cost[i : i + 2] for i in range(0, len(cost), 2)]
     for pair in pairs:
-        if len(pair) != 2 or pair[0] not in GEMS or not pair[1].isdigit():
+        if len(pair) != 2 or pair[0] not in GEMS or pair[1] not in _DIGITS:
             return None
         counts[GEMS.index(pair[0])] += int(pair[1])
     candidate = f"{head}-{cost_code(tuple(counts))}"
@@ -87,7 +111,7 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
         who, _, body = raw.partition(":")
         who = who.strip()
         if who not in state.seats:
-            return NotationError(raw, f"no player {who!r} at this table", list(state.seats))
+            return NotationError(raw, f"no player {quote(who)} at this table", list(state.seats))
     words = body.lower().split()
     if not words:
         return NotationError(raw, "empty move", [_USAGE[v] for v in VERBS])
@@ -111,13 +135,13 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
             return NotationError(raw, "name one noble", [f"noble {n}" for n in NOBLES])
         noble = _normal_noble(args[0])
         if noble is None:
-            return NotationError(raw, f"unknown noble {args[0]!r}", list(NOBLES))
+            return NotationError(raw, f"unknown noble {quote(args[0])}", list(NOBLES))
         return [NobleChosen(player=who, noble=noble)]
     if verb == "reserve":
         if args and args[0] in ("deck", "blind"):
             args = args[1:]
             if not args or args[0] not in ("1", "2", "3"):
-                shown = repr(args[0]) if args else "no level"
+                shown = quote(args[0]) if args else "no level"
                 return NotationError(raw, f"{shown} is not a deck: the levels are 1, 2 and 3", ["reserve deck 1", "reserve deck 2", "reserve deck 3"])
         if len(args) == 1 and args[0] in ("1", "2", "3"):
             lvl = int(args[0])
@@ -126,14 +150,14 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
         if len(args) == 3 and args[0] in ("1", "2", "3") and args[1] == "as":
             card = _normal_card(args[2])
             if card is None:
-                return NotationError(raw, f"unknown card {args[2]!r}", _card_suggestions(args[2], unlocated(state, int(args[0]))))
+                return NotationError(raw, f"unknown card {quote(args[2])}", _card_suggestions(args[2], unlocated(state, int(args[0]))))
             return [CardReserved(player=who, card=card, level=int(args[0]))]
         if len(args) != 1:
             return NotationError(raw, "reserve one card", ["reserve CARD", "reserve deck LEVEL", "reserve deck LEVEL as CARD"])
         card = _normal_card(args[0])
         if card is None:
             face_up = [c for row in state.board for c in row if c]
-            return NotationError(raw, f"unknown card {args[0]!r}", _card_suggestions(args[0], face_up))
+            return NotationError(raw, f"unknown card {quote(args[0])}", _card_suggestions(args[0], face_up))
         return [CardReserved(player=who, card=card)]
     if verb == "buy":
         if not args:
@@ -144,10 +168,10 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
             buyable = [c for row in state.board for c in row if c] + [
                 c for c in map(reserve_card, seat.reserved) if c
             ]
-            return NotationError(raw, f"unknown card {args[0]!r}", _card_suggestions(args[0], buyable))
+            return NotationError(raw, f"unknown card {quote(args[0])}", _card_suggestions(args[0], buyable))
         if len(args) > 1:
             if args[1] != "pay":
-                return NotationError(raw, f"unexpected {args[1]!r} after the card", ["buy CARD", "buy CARD pay w2 y1"])
+                return NotationError(raw, f"unexpected {quote(args[1])} after the card", ["buy CARD", "buy CARD pay w2 y1"])
             paid = [] if args[2:] == ["nothing"] else _parse_tokens(args[2:])
             if isinstance(paid, str):
                 return NotationError(raw, paid, ["pay w2 y1", "tokens: w b g r k y"])
@@ -169,16 +193,16 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
                 events.append(NobleRevealed(noble=noble))
             else:
                 expect = [e for e in map(format_event, legal_moves(state)) if e.startswith("reveal")]
-                return NotationError(raw, f"unknown card or noble {arg!r}", [e.split()[1] for e in expect])
+                return NotationError(raw, f"unknown card or noble {quote(arg)}", [e.split()[1] for e in expect])
         return events
-    return NotationError(raw, f"unknown move {verb!r}", [_USAGE[v] for v in VERBS])
+    return NotationError(raw, f"unknown move {quote(verb)}", [_USAGE[v] for v in VERBS])
 
 
 def _normal_noble(text: str) -> str | None:
     counts = [0] * 5
     pairs = [text[i : i + 2] for i in range(0, len(text), 2)]
     for pair in pairs:
-        if len(pair) != 2 or pair[0] not in GEMS or not pair[1].isdigit():
+        if len(pair) != 2 or pair[0] not in GEMS or pair[1] not in _DIGITS:
             return None
         counts[GEMS.index(pair[0])] += int(pair[1])
     code = cost_code(tuple(counts))
