@@ -7,6 +7,8 @@ names the rule that allows a legal one. A ruling never names a card the table ma
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...text import plural, quote
 from .components import GRADES, HAND, PERFECT, STRONG, WEAK, grade, pair
@@ -123,7 +125,7 @@ def check_deal(state: State, event: RoundDealt) -> list[Ruling]:
         if not _card(state, card):
             return [illegal("split.reveal.impossible", f"there is no half-card {quote(card)} in this box", card=card)]
     if len(set(named)) != len(named):
-        twice = next(card for card in named if named.count(card) > 1)
+        twice = next(card for card, copies in Counter(named).items() if copies > 1)
         return [illegal("split.reveal.impossible", f"the deal names {twice} twice: each half-card exists once", card=twice)]
     if state.mode == "open":
         if len(event.hands) != len(state.seats) or len(named) != deck.size:
