@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("split-3p", "split-table-4p")
 TABLE = "split-table-4p"
 RECORDER = "ana"
-EVENTS = {"split-3p": 257, "split-table-4p": 483}
+EVENTS = {"split-3p": 267, "split-table-4p": 483}
 SEATS = {"split-3p": ["ana", "ben", "cy"], "split-table-4p": ["ana", "ben", "cy", "dee"]}
 
 
