@@ -15,15 +15,29 @@ from rich.text import Text
 from .boards import board_for
 
 
+_UNSAFE = {code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F)}
+_UNSAFE.update({code: f"\\u{code:04x}" for code in (*range(0x80, 0xA0), 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2028,
+                                                    0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFEFF)})
+_UNSAFE.pop(0x0A)  # a newline in our own text is a line break
+
+
+def safe(text: str) -> str:
+    """Text for the terminal: control, bidi and invisible characters shown as escapes, never obeyed."""
+    return text.translate(_UNSAFE)
+
+
 def console() -> Console:
     # a fixed width off a terminal keeps piped output (and snapshots) stable
     # markup off: notes, reasons and names are the players' own text, never formatting codes
     return Console(width=None if sys.stdout.isatty() else 100, highlight=False, markup=False, emoji=False)
 
 
-def print_view(view: dict[str, Any], out: Console | None = None) -> None:
+def print_view(view: dict[str, Any], out: Console | None = None, footer: bool = True) -> None:
+    """The game's board, then (with `footer`) the result or what is expected next."""
     out = out or console()
     board_for(view["game"])(view, out)
+    if not footer:
+        return
     if view.get("outcome"):
         out.print(Text(f"game over: {view['outcome']['reason']}", style="bold"))
     else:

@@ -44,7 +44,7 @@ from .record import Frame, Position, UsageError, replay_log
 
 __all__ = ["ingest", "export", "query", "stats", "replay", "replay_bytes", "Rejected", "Summary", "LibraryError"]
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: games.ended
 DEFAULT_DB = "tally.duckdb"
 TASK_BYTES = 8 << 20  # log bytes per task at most (one bulk insert, one transaction): ~40,000 events of a card game
 TASK_FILES = 2_000
@@ -74,6 +74,7 @@ TABLES: dict[str, list[tuple[str, str]]] = {
         ("winners", "VARCHAR[]"),
         ("winner", "VARCHAR"),
         ("result", "VARCHAR"),
+        ("ended", "VARCHAR"),
         ("unverifiable", "INTEGER"),
         ("fingerprint", "VARCHAR"),
         ("size", "BIGINT"),
@@ -106,7 +107,7 @@ _INSERT = {
         INSERT INTO games
         SELECT game_id, game, rules, mode, options::JSON, manifest, players, player_count,
                TRY_CAST(started_at AS TIMESTAMPTZ), TRY_CAST(ended_at AS TIMESTAMPTZ), events, turns, finished,
-               winners, winner, result, unverifiable, fingerprint, size, digest, source, now()
+               winners, winner, result, ended, unverifiable, fingerprint, size, digest, source, now()
         FROM _stage_games""",
 }
 
