@@ -73,7 +73,7 @@ class Recorder:
             scores = ", ".join(f"{name} {score}" for name, score in ended.scores.items())
             self.say(f"final scores: {scores}; {'winners' if len(ended.winners) > 1 else 'winner'}: {', '.join(ended.winners)}", "bold")
         elif pending:
-            self.say(f">>> {pending}", "bold reverse")
+            self.say(f"!! {pending}", "bold reverse")
         else:
             self.say(f"next: {spec.to_act(state)[1]}")
 

@@ -202,7 +202,7 @@ def test_a_whole_game_through_the_session_in_a_terminal_equals_the_fixture(tmp_p
         terminal.wait_for(rf"^#{after + 1} \w+>")  # the prompt is drawn last: the screen is complete
         if number == 0:
             screens["after the first move"] = terminal.text()
-        if ">>> " in terminal.text() and "an obligation" not in screens:
+        if "!! " in terminal.text() and "an obligation" not in screens:
             screens["an obligation"] = terminal.text()  # a token return or a noble to choose, as a banner
         if " visits " in terminal.text() and "a noble visits" not in screens:
             screens["a noble visits"] = terminal.text()
