@@ -94,8 +94,9 @@ JSON_KEYS: dict[str, dict[str, str]] = {
     "note": {"seq": "the seq of the note", "fingerprint": "SHA-256 of the log's new last line"},
     "repair": {
         "log": "the repaired log",
-        "torn_bytes": "how many bytes the torn last line had",
+        "torn_bytes": "how many bytes were cut off: the torn last line, and the lines of a unit cut short",
         "saved_to": "the side file that keeps them",
+        "removed": "true when nothing was intact (the first command was cut short) and the log was removed",
     },
     "simulate": {
         "game": "the game's name",
@@ -261,6 +262,15 @@ def render() -> str:
     ]
     lines += [f"| {code} | {_cell(text)} |" for code, text in EXIT_CODES.items()]
     lines += [
+        "",
+        "## Arguments and what tally prints",
+        "",
+        "Arguments are UTF-8 text: an argument with bytes that are not UTF-8 is a usage error (exit 2) naming the argument",
+        "and the byte. Whatever a log or a player holds, tally's output cannot drive a terminal: in text output (boards,",
+        "replays, rulings, notes, reasons, `sql` and `stats` tables, error lines) every control or invisible character",
+        "(ESC, CR, tab, newline inside a note, zero-width and right-to-left characters) is shown as an escape such as",
+        "`\\x1b` or `\\u202e`, so each line stays one line; JSON writes them as `\\u` escapes, which decode to the text",
+        "as recorded. Output stays proportional to the input: what a user typed is quoted cut short in messages.",
         "",
         "## JSON output",
         "",

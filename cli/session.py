@@ -15,10 +15,11 @@ from typing import Any, Callable, Iterable, Iterator
 from rich.console import Console
 from rich.text import Text
 
+from tally.core.text import visible
 from tally.store import record
 from tally.store.session import LogChanged, Session
 
-from .render import console, print_view, safe
+from .render import console, print_view
 
 COMMANDS = ("moves", "state", "replay", "undo", "note", "help", "quit")
 HELP = """\
@@ -50,7 +51,8 @@ class Recorder:
     # ------------------------------------------------------------------ output
 
     def say(self, text: str, style: str = "") -> None:
-        self.out.print(Text(safe(text), style=style), soft_wrap=True)
+        shown = "\n".join(map(visible, text.split("\n")))  # our own line breaks stay; a player's text cannot break lines
+        self.out.print(Text(shown, style=style), soft_wrap=True)
 
     def board(self, viewer: str | None = None, lines: Iterable[tuple[str, str]] = ()) -> None:
         """The table (on a terminal: a fresh screen), then `lines` (text, style), then what is due next."""

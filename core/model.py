@@ -19,11 +19,14 @@ Mode = Literal["open", "table"]
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
-    """Base of every event. `seq`, `at` and `prev` are the log envelope (docs/format.md)."""
+    """Base of every event. `seq`, `at`, `prev` and `unit` are the log envelope (docs/format.md): `unit` is
+    set on the first of several lines appended by one command, to how many they are, so that a reader
+    can tell a whole append from one a power cut stopped at a line boundary."""
 
     seq: int = 0
     at: str = ""
     prev: str | None = None
+    unit: int = 1
 
 
 class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
@@ -95,7 +98,7 @@ class NotationError(msgspec.Struct, frozen=True):
             shown = self.expected[:12]
             more = f" (and {len(self.expected) - len(shown)} more)" if len(self.expected) > len(shown) else ""
             hint = "; expected one of: " + ", ".join(shown) + more
-        return f"cannot read {self.text!r}: {self.message}{hint}"
+        return f"cannot read {quote(self.text, 80)}: {self.message}{hint}"
 
 
 class Option(msgspec.Struct, frozen=True):

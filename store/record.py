@@ -122,8 +122,9 @@ def read_manifest(path: Path | str) -> dict[str, Any]:
 
     The game's `check_manifest` then says whether it describes usable components."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MANIFEST_LIMIT + 1)
+        data = logfile.read_regular(path, MANIFEST_LIMIT + 1, "a manifest")
+    except logfile.LogError as error:
+        raise UsageError(f"--manifest {path}: {error.message}") from None
     except OSError as error:
         raise UsageError(f"--manifest {path}: cannot read it: {error.strerror or error}") from None
     if len(data) > MANIFEST_LIMIT:
@@ -165,7 +166,10 @@ def new_game(
 
         rng = random.Random(seed)  # no seed: the OS picks one, and the deal it produced is what gets recorded
         events.extend(dealt(spec, spec.start(started), rng)[0])
-    stamped, fingerprint = logfile.create(path, events)
+    try:
+        stamped, fingerprint = logfile.create(path, events)
+    except UnicodeEncodeError:  # names are checked above; a manifest given to the Python API may still hold one
+        raise UsageError("the start is not valid Unicode (it holds a lone surrogate), so it cannot be recorded") from None
     table = Table(spec, stamped[0])
     for event in stamped[1:]:
         table.apply(event)
@@ -276,7 +280,10 @@ def _open_fold(locked: logfile.Locked) -> tuple[GameSpec, Table, str, int]:
 
 def _record(locked: logfile.Locked, table: Table, last_hash: str, events: list[Event]) -> tuple[logfile.Appended, list[str]]:
     """Append `events` in one write, fold them in, keep the cache warm; also what followed from them."""
-    appended = locked.append(table.last_seq, last_hash, events)
+    try:
+        appended = locked.append(table.last_seq, last_hash, events)
+    except UnicodeEncodeError:  # a lone surrogate in text given to the Python API: nothing was written
+        raise UsageError("the text is not valid Unicode (it holds a lone surrogate), so it cannot be recorded") from None
     spec = table.spec
     consequences: list[str] = []
     for event in appended.events:

@@ -12,7 +12,7 @@ from typing import Any
 from ...model import Event, NotationError
 from ...notation import by_prefix, player_of, read_count, suggestions
 from ...text import quote
-from .components import CARDS, COLOURS, FACE_UP, GEMS, NOBLES, cost_code, spell, token_counts
+from .components import CARDS, COLOURS, FACE_UP, GEMS, NOBLES, TOKEN_LIMIT, cost_code, spell, token_counts
 from .events import (
     PLAYER_EVENTS,
     CardBought,
@@ -42,8 +42,20 @@ _USAGE = {
 }
 
 
-TOKEN_COUNT = 20  # `take 3 r`: no count of tokens in a move comes near it (a player holds 10 after a turn)
+# no move names more tokens of one colour than a player may hold (a card costs at most 7 of a colour)
+COUNT_LIMIT = TOKEN_LIMIT
 TOKEN_WORDS = 40  # tokens named in one move, at most: a payment is at most 14, a take 3
+
+
+def _count(word: str) -> int | None | str:
+    """A count word: its value (ASCII digits, 1..COUNT_LIMIT), None when `word` is no number at all, or a
+    message when it is a number tally does not take (another script's digits, `²`, zero, too large)."""
+    if not word or not all(ch.isdigit() or ch.isnumeric() for ch in word):
+        return None
+    value = read_count(word, COUNT_LIMIT)
+    if value is None or value == 0:
+        return f"count {quote(word)}: a count is a number from 1 to {COUNT_LIMIT} in digits 0-9"
+    return value
 
 
 def _parse_tokens(words: list[str]) -> list[str] | str:
@@ -54,15 +66,19 @@ def _parse_tokens(words: list[str]) -> list[str] | str:
         w = word.lower()
         if w == "gold":
             w = "y"
-        number = read_count(w, TOKEN_COUNT)
+        number = _count(w)
+        if isinstance(number, str):
+            return number
         if number is not None:
             count = number
             continue
-        if w[:1].isdigit():
-            return f"{quote(word)} is not a count of tokens (0 to {TOKEN_COUNT}, in digits 0-9)"
-        if len(w) == 2 and w[0] in COLOURS and w[1] in DIGITS:
-            letters.extend(w[0] * int(w[1]))
-            continue
+        if len(w) >= 2 and w[0] in COLOURS:
+            number = _count(w[1:])
+            if isinstance(number, str):
+                return number
+            if number is not None:
+                letters.extend(w[0] * number)
+                continue
         if not w or any(ch not in COLOURS for ch in w):
             return f"unknown token {quote(word)}"
         for ch in w:
