@@ -31,7 +31,8 @@ def ingest_command(
     db: Optional[Path] = DbOption,
     jobs: Optional[int] = typer.Option(None, "--jobs", help="Worker processes (default: one per CPU on large runs)."),
     progress: Optional[bool] = typer.Option(
-        None, "--progress/--no-progress", help="Show a progress bar (default: on a terminal, for many logs)."
+        None, "--progress/--no-progress",
+        help="Show a progress bar on stderr (default: shown only when stderr is a terminal and there are 20 logs or more)."
     ),
     as_json: bool = JsonOption,
 ) -> None:

@@ -21,12 +21,28 @@ app = typer.Typer(
     name="tally",
     help="Record tabletop card games move by move, referee disputes, replay and query them.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion (commands run through _single_command_app skip it)
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
 
+
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        print(f"tally {version('tally')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True, help="Show tally's version and exit."),
+) -> None:
+    """Record tabletop card games move by move, referee disputes, replay and query them."""
+
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout instead of text.")
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -121,6 +137,8 @@ def _outcome_json(result: Any) -> dict[str, Any]:
         "seq": result.seq,
         "to_act": result.to_act[0],
         "expected": result.to_act[1],
+        "consequences": list(result.consequences),
+        "outcome": result.ending,
     }
 
 
@@ -194,21 +212,56 @@ def new_command(
     say(f"next: {result.to_act[1]}")
 
 
+@app.command("record")
+@handled
+def record_command(
+    log: Path = typer.Argument(..., help="The game log to record into (with --new: the log to create)."),
+    new: Optional[str] = typer.Option(None, "--new", help="Start a new game of this name in LOG first, as `tally new` does."),
+    player: Optional[List[str]] = typer.Option(None, "--player", "-p", help="With --new: a player, in turn order (repeat)."),
+    option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="With --new: variant option KEY=VALUE (repeat)."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="With --new: table (default) or open."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="With --new: deal the setup with this seed (open mode)."),
+    manifest: Optional[Path] = typer.Option(None, "--manifest", help="With --new: a component manifest file."),
+) -> None:
+    """Record a whole game at the table in one session, every move saved as it is entered.
+
+    The board after every move, completion of the legal moves, `?MOVE` for a ruling, `undo`, `note`, `moves`,
+    `state`, `replay`, `help`, `quit`. Off a terminal it reads one move per line (see above)."""
+    from tally.store import record
+    from tally.store.session import Session
+
+    from .session import run
+
+    if new is not None:
+        if not player:
+            raise fail(EXIT_USAGE, "--new needs the players: --player NAME (repeat)")
+        components = record.read_manifest(manifest) if manifest is not None else None
+        record.new_game(log, new, player, _options(option), mode, seed, components)
+    elif player or option or mode or seed is not None or manifest is not None:
+        raise fail(EXIT_USAGE, "--player, --option, --mode, --seed and --manifest start a new game: add --new GAME")
+    raise typer.Exit(run(Session(log)))
+
+
 @app.command("move")
 @handled
 def move_command(
     log: Path = typer.Argument(..., help="The game log."),
-    move: str = typer.Argument(..., help="The move in the game's notation, e.g. \"take r g b\" or \"ben: buy 1k0-w1b1g1r1\"."),
+    move: List[str] = typer.Argument(
+        ..., help="The move in the game's notation, quoted or not: take r g b; ben: buy 1k0-w1b1g1r1 + reveal 1g0-w2b1; "
+                  "or the number of a move in `tally moves`."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Append a move only if it is legal; otherwise print the ruling and append nothing."""
+    """Append a move only if it is legal; otherwise print the ruling and append nothing.
+
+    Several moves separated by ` + ` (a buy and the refill it makes due) are judged in order and appended
+    in one write, all or none. What follows automatically (a noble's visit, the end) is reported."""
     from tally.store import record
 
-    result = record.move(log, move)
-    _report_move(result, as_json, recorded=True)
+    result = record.move(log, " ".join(move))
+    _report_move(result, as_json)
 
 
-def _report_move(result: Any, as_json: bool, recorded: bool) -> None:
+def _report_move(result: Any, as_json: bool) -> None:
     if as_json:
         emit(_outcome_json(result))
     where = f"{result.path}:{result.seq}: " if result.path else ""
@@ -221,27 +274,48 @@ def _report_move(result: Any, as_json: bool, recorded: bool) -> None:
     for ruling in result.rulings:
         if ruling.verdict == "unverifiable":
             say(f"unverifiable: {ruling.render()}")
-        elif not recorded:
-            say(f"legal: {ruling.render()}")
-    if recorded:
-        for event, text in zip(result.events, result.lines):
-            say(f"#{event.seq} recorded: {text}")
-    say(f"next: {result.to_act[1]}")
+    for event, text in zip(result.events, result.lines):
+        say(f"#{event.seq} recorded: {text}")
+    _report_consequences(result)
+
+
+def _report_consequences(result: Any) -> None:
+    for consequence in result.consequences:
+        say(consequence)
+    if result.ending:  # the game's own narration said why it ended
+        scores = ", ".join(f"{name} {score}" for name, score in result.ending["scores"].items())
+        say(f"final scores: {scores}; winner{'s' if len(result.ending['winners']) > 1 else ''}: "
+            f"{', '.join(result.ending['winners'])}")
+    else:
+        say(f"next: {result.to_act[1]}")
 
 
 @app.command("rule")
 @handled
 def rule_command(
     log: Path = typer.Argument(..., help="The game log."),
-    move: str = typer.Argument(..., help="The disputed move in the game's notation."),
+    move: List[str] = typer.Argument(..., help="The disputed move in the game's notation, quoted or not."),
     at: Optional[int] = typer.Option(None, "--at", help="Judge it after event SEQ instead of now."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Answer a dispute: is this move legal now (or at --at SEQ), and which rule decides? Records nothing."""
+    """Answer a dispute: is this move legal now (or at --at SEQ), and which rule decides? Records nothing.
+
+    The verdict is printed on standard output: `legal`, `unverifiable` (exit 0) or `illegal` (exit 1)."""
     from tally.store import record
 
-    result = record.rule(log, move, at)
-    _report_move(result, as_json, recorded=False)
+    result = record.rule(log, " ".join(move), at)
+    if as_json:
+        emit(_outcome_json(result))
+    if result.notation is not None:
+        raise fail(EXIT_USAGE, f"{result.path}:{result.seq}: {result.notation.render()}")
+    if as_json:
+        raise typer.Exit(EXIT_OK if result.accepted else EXIT_RULE)
+    if not result.accepted:
+        for message in result.messages:
+            say(f"illegal: {message}")
+        raise typer.Exit(EXIT_RULE)
+    for ruling in sorted(result.rulings, key=lambda r: r.verdict != "unverifiable"):  # the verdict first
+        say(f"{ruling.verdict}: {ruling.render()}")
 
 
 @app.command("moves")
@@ -360,19 +434,25 @@ def check_command(
 @handled
 def undo_command(
     log: Path = typer.Argument(..., help="The game log."),
-    reason: str = typer.Option(..., "--reason", help="Why the last event is voided (kept in the log)."),
+    why: Optional[List[str]] = typer.Argument(None, help="Why the event is voided (kept in the log), quoted or not."),
+    reason: Optional[str] = typer.Option(None, "--reason", help="The same, as an option."),
+    turn: bool = typer.Option(False, "--turn", help="Void the whole last turn (a buy and its refill, say), newest first."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Void the last effective event. The log stays append-only: a `voided` event is added."""
+    """Void the last effective event (or the last turn). The log stays append-only: `voided` events are added."""
     from tally.store import record
 
-    result = record.undo(log, reason)
+    text = reason if reason is not None else " ".join(why or [])
+    if not text.strip():
+        raise fail(EXIT_USAGE, "say why the event is voided: tally undo LOG REASON (the reason is kept in the log)")
+    result = record.undo(log, text, turn)
     if as_json:
         emit(_outcome_json(result))
     if not result.accepted:
         raise fail(EXIT_RULE, f"{result.path}:{result.seq}: " + "; ".join(result.messages))
     if not as_json:
-        say(f"#{result.events[0].seq} recorded: void #{result.events[0].target} ({reason})")
+        for event, line in zip(result.events, result.lines):
+            say(f"#{event.seq} recorded: {line}")
         say(f"next: {result.to_act[1]}")
 
 

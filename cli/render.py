@@ -37,10 +37,13 @@ def shown(data: Any) -> Any:
     return data
 
 
-def print_view(view: dict[str, Any], out: Console | None = None) -> None:
+def print_view(view: dict[str, Any], out: Console | None = None, footer: bool = True) -> None:
+    """The game's board, then (with `footer`) the result or what is expected next."""
     out = out or console()
     view = shown(view)
     board_for(view["game"])(view, out)
+    if not footer:
+        return
     if view.get("outcome"):
         out.print(Text(f"game over: {view['outcome']['reason']}", style="bold"))
     else:

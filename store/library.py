@@ -48,7 +48,7 @@ from .record import Frame, Position, UsageError, replay_log
 
 __all__ = ["ingest", "export", "query", "stats", "replay", "replay_bytes", "Rejected", "Summary", "LibraryError"]
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: games.ended
 # the oldest DuckDB whose clients must open the library: the 1.4 LTS line (docs/sql.md); DuckDB uses this
 # storage version when it creates the file (an existing file keeps the version it was created with)
 STORAGE_COMPATIBILITY = "v1.4.0"
@@ -81,6 +81,7 @@ TABLES: dict[str, list[tuple[str, str]]] = {
         ("winners", "VARCHAR[]"),
         ("winner", "VARCHAR"),
         ("result", "VARCHAR"),
+        ("ended", "VARCHAR"),
         ("unverifiable", "INTEGER"),
         ("fingerprint", "VARCHAR"),
         ("size", "BIGINT"),
@@ -113,7 +114,7 @@ _INSERT = {
         INSERT INTO games
         SELECT game_id, game, rules, mode, options::JSON, manifest, players, player_count,
                TRY_CAST(started_at AS TIMESTAMPTZ), TRY_CAST(ended_at AS TIMESTAMPTZ), events, turns, finished,
-               winners, winner, result, unverifiable, fingerprint, size, digest, source, now()
+               winners, winner, result, ended, unverifiable, fingerprint, size, digest, source, now()
         FROM _stage_games""",
 }
 

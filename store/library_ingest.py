@@ -33,7 +33,8 @@ GAME_STAGE = pa.schema(
      ("options", pa.string()), ("manifest", pa.string()), ("players", pa.list_(pa.string())),
      ("player_count", pa.int32()), ("started_at", pa.string()), ("ended_at", pa.string()),
      ("events", pa.int32()), ("turns", pa.int32()), ("finished", pa.bool_()), ("winners", pa.list_(pa.string())),
-     ("winner", pa.string()), ("result", pa.string()), ("unverifiable", pa.int32()), ("fingerprint", pa.string()),
+     ("winner", pa.string()), ("result", pa.string()), ("ended", pa.string()), ("unverifiable", pa.int32()),
+     ("fingerprint", pa.string()),
      ("size", pa.int64()), ("digest", pa.string()), ("source", pa.string())]
 )
 SEATS: list[tuple[str, str]] = [
@@ -275,7 +276,8 @@ def _game(rows: _Rows, gid: str, log: logfile.Log, table: Table, history: Histor
         started.manifest if isinstance(started.manifest, str) else msgspec.json.encode(started.manifest).decode(),
         list(started.seats), len(started.seats), started.at, log.events[-1].at, len(log.events),
         history.turns(state), outcome is not None, winners,
-        winners[0] if len(winners) == 1 else None, outcome.reason if outcome else None, unverifiable,
+        winners[0] if len(winners) == 1 else None, outcome.reason if outcome else None,
+        (outcome.ended or None) if outcome else None, unverifiable,
         log.fingerprint, log.size, digest, path,
     )
     for column, value in zip(rows.games.values(), values):
