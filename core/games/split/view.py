@@ -118,6 +118,7 @@ def outcome(state: State) -> Outcome | None:
             "rounds": [dict(zip(state.seats, r.scores)) for r in state.results],
             "minus": minus,
         },
+        ended="rounds",
     )
 
 
@@ -145,6 +146,16 @@ def to_act(state: State) -> tuple[str, str]:
             "and any hand the recorder saw"
         )
     return "nobody", f"the game is over after {plural(len(state.results), 'round')}"
+
+
+def pending(state: State) -> str | None:
+    """What must be settled before play goes on: a bonus action, a card taken from the row that must be played,
+    the matches of players who had no turn before a first-turn out, a deal the table must record."""
+    if state.phase in ("bonus", "laying") or (state.phase == "play" and state.must_play is not None):
+        return to_act(state)[1]
+    if state.phase == "deal" and state.mode == "table":
+        return to_act(state)[1]
+    return None
 
 
 def narrate(before: State, after: State) -> list[str]:
