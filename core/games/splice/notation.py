@@ -155,30 +155,10 @@ def _reraise(raw: str, error: NotationError) -> NotationError:
 
 
 def parse(state: State, text: str) -> list[Event] | NotationError:
-    """Text to events. Moves may be chained with `;` (`play 5-5; draw`): each is read in the position the
-    ones before it leave, and reading stops at the first move a rule forbids (the judge then reports it)."""
     raw = text.strip()
     if len(raw) > 400 or len(raw.split()) > MAX_WORDS:
-        return _error(raw[:60], f"a line is at most {MAX_WORDS} words", [USAGE[v] for v in VERBS])
-    if ";" not in raw:
-        return _parse_one(state, raw)
-    from .reducer import apply  # a chained move is read in the position the moves before it leave
-    from .rules import check
-
-    events: list[Event] = []
-    for part in raw.split(";"):
-        part = part.strip()
-        if not part:
-            return _error(raw, "an empty move between `;`", ["play 5-5; draw"])
-        found = _parse_one(state, part)
-        if isinstance(found, NotationError):
-            return NotationError(raw, f"in {quote(part)}: {found.message}", found.expected)
-        for event in found:
-            events.append(event)
-            if any(r.verdict == "illegal" for r in check(state, event)):
-                return events
-            state = apply(state, event)
-    return events
+        return _error(raw[:60], f"a move is at most {MAX_WORDS} words", [USAGE[v] for v in VERBS])
+    return _parse_one(state, raw)
 
 
 def _parse_one(state: State, raw: str) -> list[Event] | NotationError:

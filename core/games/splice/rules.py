@@ -156,9 +156,9 @@ def _expected(state: State) -> str:
 
 def _owed(state: State) -> str:
     """The open obligation as a ruling says it: `ben must draw 1 card first (replacing the Hurricane dealt)`."""
-    from .view import pending
+    from .view import obligation
 
-    found = pending(state)
+    found = obligation(state)
     if found is None:
         return _expected(state)
     return f"{found['by']} must {found['obligation']} first ({found['why']})"

@@ -55,7 +55,7 @@ def _storm_consequence(state: State) -> str:
     return f"{drawer} draws a card to replace it"
 
 
-def pending(state: State) -> dict[str, Any] | None:
+def obligation(state: State) -> dict[str, Any] | None:
     """The open obligation, who owes it and why (None while a player is simply to draw or play)."""
     phase = state.phase
     current = state.player_name
@@ -121,7 +121,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "to_act": who,
         "expected": what,
         "current": state.player_name,
-        "pending": pending(state),
+        "pending": obligation(state),
         "draw_pile": pile_size(state.pile),
         "map_pile": pile_size(state.map_pile),
         "unused_disks": _shown(state.unused, seat is None),
@@ -155,13 +155,14 @@ def outcome(state: State) -> Outcome | None:
             winners=[winner],
             reason=f"{winner} laid down a completed {colour} map",
             details={"ended": "map", "colour": colour, "map_pieces": pieces},
+            ended="map",
         )
     why = "every map piece was bought and nobody laid down a map" if state.ended == "all-bought" else (
         f"the game stalled: {state.stall_rounds} rounds without a map piece bought or taken"
     )
     if state.no_map == "draw":
         return Outcome(scores=dict.fromkeys(seats, 0), winners=[], reason=f"{why}: a draw",
-                       details={"ended": state.ended, "map_pieces": pieces})
+                       details={"ended": state.ended, "map_pieces": pieces}, ended=state.ended)
     scores = {name: _matching(state, i) for i, name in enumerate(seats)}
     best = max(scores.values())
     winners = [name for name in seats if scores[name] == best] if best else []
@@ -171,7 +172,8 @@ def outcome(state: State) -> Outcome | None:
         reason = f"{why}; {winners[0]} holds the most map pieces of their own colour ({best})"
     else:
         reason = f"{why}; {', '.join(winners)} tie with {best} map pieces of their own colour: a shared victory"
-    return Outcome(scores=scores, winners=winners, reason=reason, details={"ended": state.ended, "map_pieces": pieces})
+    return Outcome(scores=scores, winners=winners, reason=reason, details={"ended": state.ended, "map_pieces": pieces},
+                   ended=state.ended)
 
 
 def to_act(state: State) -> tuple[str, str]:
@@ -188,11 +190,11 @@ def to_act(state: State) -> tuple[str, str]:
         return "table", (f"the table must shuffle the Map Pile and deal {state.hand_size} cards each "
                          "(`deal`, or `deal hurricane PLAYER` for each Hurricane dealt)")
     if phase == "storm":
-        found = pending(state)
+        found = obligation(state)
         how = "tally shuffles them" if state.mode == "open" else "enter `reshuffle`"
         return "table", f"the gemstone disks must be shuffled and drawn again before anything else ({how}): {found['why'] if found else 'Hurricane'}"
     if phase == "pick":
-        found = pending(state)
+        found = obligation(state)
         return "table", f"tally picks {found['why'] if found else 'a card'} at random"
     if phase == "start":
         if state.pile:
@@ -201,9 +203,17 @@ def to_act(state: State) -> tuple[str, str]:
     if phase == "play":
         rest = "discard one card" if state.player.hand.size > state.hand_size else "pass"
         return current, f"{current} to play coin sets, one Special Card, buy map pieces or lay down a map; or {rest}"
-    found = pending(state)
+    found = obligation(state)
     assert found is not None
     return found["by"], f"{found['by']} must {found['obligation']}: {found['why']}"
+
+
+def pending(state: State) -> str | None:
+    """What must be settled before play goes on (a Hurricane's reshuffle, cards owed, a discard, map pieces to
+    return, a reveal, the table's setup), in words; None while a player is simply to draw or play."""
+    if state.phase in ("start", "play", "over") or (state.phase == "setup" and state.mode == "open"):
+        return None
+    return to_act(state)[1]
 
 
 def _lost_turns(before: State, after: State) -> list[str]:
@@ -251,4 +261,4 @@ def narrate(before: State, after: State) -> list[str]:
     return notes
 
 
-__all__ = ["narrate", "next_seat", "outcome", "pending", "to_act", "view"]
+__all__ = ["narrate", "next_seat", "obligation", "outcome", "pending", "to_act", "view"]
