@@ -122,7 +122,8 @@ class _Table:
         if word.isdigit() or (word.isascii() and word[:1] == "#"):
             number = read_count(word.lstrip("#"), MAX_NUMBER)
             if number is None:
-                raise _Bad(f"{quote(word)} is not a card number (#1-#{len(self.placed)})")
+                raise _Bad(f"{quote(word)} is not a card number (#1-#{len(self.placed)})",
+                           [f"#{n} {c}" for n, c in enumerate(self.placed, 1)])
             return number
         code = _card(self.state.box, word)
         found = [n for n, c in enumerate(self.placed, 1) if c == code]
@@ -160,11 +161,11 @@ class _Table:
             raise _Bad(f"{card} fits no open segment on the table (it has {colours})")
         raise _Bad(f"{card} fits {len(fits)} open segments: say where", [f"{card}@{n}.{c}" for n, c in fits])
 
-    def among(self, card: str, anchors: list[int]) -> int:
-        """Splice 2 without a target: the card just laid that `card` can touch."""
+    def among(self, card: str, anchors: list[int], colour: str | None) -> int:
+        """Splice 2 without a target: the card just laid that `card` can touch (on `colour`, if given)."""
         if len(anchors) == 1:
             return anchors[0]
-        fitting = [a for a in anchors if any((a, c) in self.open for c in card)]
+        fitting = [a for a in anchors if any((a, c) in self.open for c in (colour or card))]
         if len(fitting) == 1:
             return fitting[0]
         raise _Bad(f"{card} could be spliced onto {' or '.join(f'#{a}' for a in anchors)}: say which",
@@ -212,7 +213,7 @@ def _lays(state: State, who: str, tokens: list[str], table: _Table, anchors: lis
             to, found = table.anywhere(card)
             colour = colour or found
         else:
-            to = table.among(card, anchors)
+            to = table.among(card, anchors, colour)
         colour = table.colour_for(card, to, colour)
         events.append(CardSpliced(player=who, card=card, to=to, colour=colour))
         number = table.lay(card, to, colour)
