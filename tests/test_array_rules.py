@@ -491,7 +491,7 @@ def test_array_draw_only_if_stuck() -> None:
     game = documented_position()
     ruling = game.ruling("draw")
     assert (ruling.rule, ruling.verdict) == ("array.draw.only-if-stuck", "illegal")
-    assert ruling.message == "ann cannot draw: ann can slice and splice or splice or give an action card"
+    assert ruling.message == "ann cannot draw: ann can slice and splice, splice or give an action card"
     # a box (manifest) with many red-gray cards: ben holds only those, and after ann's move nothing of his fits
     box = {"id": "few-colours", "colours": {"b": "blue", "g": "gray", "o": "orange", "r": "red", "y": "yellow"},
            "cards": {"by": 10, "bo": 10, "or": 10, "gr": 10, "oy": 10, "s1": 2}}

@@ -82,9 +82,15 @@ def draw(view: dict[str, Any], out: Console) -> None:
     players = Table(show_header=True, box=None, pad_edge=False)
     for column in ("player", "total", "status", "cards", "hand", "slams"):
         players.add_column(column)
+    winners = (view.get("outcome") or {}).get("winners", [])
     for p in view["players"]:
         name = p["name"] + (" ←" if p["name"] == view["to_act"] else "")
-        status = "out" if p["out"] and not p["playing"] else ("playing" if p["playing"] else "-")
+        if p["name"] in winners:
+            status = "winner"
+        elif p["playing"]:
+            status = "playing"
+        else:
+            status = "out" if p["out"] else "sits out"
         hand = letters(" ".join(p["hand"]), colours) if p["hand"] else Text("-")
         if p["shown"]:
             hand = Text("shown: ").append_text(letters(" ".join(p["shown"]), colours)).append("  ").append_text(hand)

@@ -334,9 +334,11 @@ def _stuck(state: State, event: Event, verb: str) -> Ruling | None:
     hand = state.hand
     possible = options_left(state, hand.known)
     if possible:
-        return illegal(rule, f"{who} cannot {verb}: {who} can {' or '.join(possible)}", could=possible)
+        could = possible[0] if len(possible) == 1 else ", ".join(possible[:-1]) + " or " + possible[-1]
+        return illegal(rule, f"{who} cannot {verb}: {who} can {could}", could=possible)
     if hand.unknown:
-        return unverifiable(rule, f"{who} {verb}s with {plural(hand.unknown, 'card')} the log has not seen; it cannot "
+        does = "draws" if verb == "draw" else "passes"
+        return unverifiable(rule, f"{who} {does} with {plural(hand.unknown, 'card')} the log has not seen; it cannot "
                             f"confirm that {who} could not splice, slice or give an action card")
     return None
 

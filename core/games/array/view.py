@@ -156,7 +156,8 @@ def to_act(state: State) -> tuple[str, str]:
         return name, f"{name} may splice more cards onto {laid}, or done"
     if not state.first_done:
         start = state.placed[0]
-        return name, f"{name} to make the first move of round {state.round}: splice a card onto #1 {start}, or draw"
+        sudden = f" (sudden death: {_names(state, state.playing)})" if state.sudden else ""
+        return name, f"{name} to make the first move of round {state.round}{sudden}: splice a card onto #1 {start}, or draw"
     fallback = "draw" if state.deck_size else "pass (the pickup deck is empty)"
     return name, f"{name} to slice and splice, splice, give an action card, or {fallback}"
 
