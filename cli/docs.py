@@ -129,8 +129,7 @@ JSON_KEYS: dict[str, dict[str, str]] = {
         "by_game": "per game type: `game`, `games`, `finished`, `events`, `avg_events`, `avg_turns`, `first`, `last`",
         "players": "win rate by player name",
         "seats": "win rate by seat and number of players",
-        "progression": "per game type: average points after each player's k-th turn, winners vs others",
-        "most_bought": "per game type: the most-bought cards",
+        # then one key per report a game declares (core.history.Report), filled in from the registry below
     },
     "export": {
         "db": "the history library",
@@ -143,6 +142,21 @@ JSON_KEYS: dict[str, dict[str, str]] = {
 }
 
 # with --json, a command that stops on a bad log prints one of these instead of its own document
+
+
+def _game_reports() -> dict[str, str]:
+    """`tally stats --json` carries one key per report of each game, its rows keyed by game type."""
+    from tally.core import registry
+
+    keys: dict[str, str] = {}
+    for spec in registry.specs():
+        for report in spec.history.reports:
+            keys[report.key] = f"per game type ({spec.title}): {report.title}"
+    return keys
+
+
+JSON_KEYS["stats"].update(_game_reports())
+
 ERROR_JSON_KEYS: dict[str, dict[str, str]] = {
     "illegal log (exit 1; `check` says so in its own document)": {
         "ok": "false",

@@ -26,7 +26,7 @@ from tally.store.library_ingest import fold_judged, game_id_of
 from tally.store.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURE_GAMES = sorted((ROOT / "fixtures" / "games").glob("*.jsonl"))
+FIXTURE_GAMES = sorted((ROOT / "fixtures" / "games").glob("splendor-*.jsonl"))  # the projections tested here are Splendor's
 SQL_DOC = ROOT / "docs" / "sql.md"
 PROJECTIONS = ("splendor_turns", "splendor_cards_bought", "splendor_reserves", "splendor_nobles")
 
@@ -430,7 +430,7 @@ def test_export_parquet_is_hive_partitioned_by_game_and_readable(tmp_path: Path,
     stored = counts(db)
     with duckdb.connect() as con:
         for name in library.all_tables():
-            if name == "library_info":
+            if name == "library_info" or not stored[name]:  # another game's tables are empty here: nothing to export
                 continue
             found = con.execute(
                 f"SELECT game, count(*) FROM read_parquet('{out}/{name}/**/*.parquet', hive_partitioning = true) GROUP BY game"
