@@ -37,21 +37,37 @@ def _codes(cards: tuple[str, ...]) -> list[str]:
 
 def _splice_moves(state: State, who: str, colour_cards: list[str]) -> list[Event]:
     moves: list[Event] = []
+    if not colour_cards:
+        return moves
     segments = list(open_segments(state))
+    append = moves.append
     for card in colour_cards:
-        moves.extend(CardSpliced(player=who, card=card, to=number, colour=colour)
-                     for number, colour in segments if colour in card)
+        for number, colour in segments:
+            if colour in card:
+                append(CardSpliced(player=who, card=card, to=number, colour=colour))
     return moves
 
 
 def _slice_moves(state: State, who: str, colour_cards: list[str], hand: tuple[str, ...]) -> list[Event]:
+    """Each join (by its lower card number), with each ordered pair of hand cards of its colour."""
     moves: list[Event] = []
+    if len(colour_cards) < 2 and not any(hand.count(card) >= 2 for card in colour_cards):
+        return moves
+    holders: dict[str, list[str]] = {}
+    for card in colour_cards:
+        for colour in card:
+            holders.setdefault(colour, []).append(card)
+    doubles = {card for card in colour_cards if hand.count(card) >= 2}
+    append = moves.append
     for a, b, colour in joins(state):
-        holders = [card for card in colour_cards if colour in card]
-        for x in holders:
-            for y in holders:
-                if x != y or hand.count(x) >= 2:
-                    moves.append(Sliced(player=who, cut=[a, b], cards=[x, y]))
+        group = holders.get(colour)
+        if not group or (len(group) == 1 and group[0] not in doubles):
+            continue
+        cut = [a, b]  # shared by the moves of this join: events are never changed
+        for x in group:
+            for y in group:
+                if x != y or x in doubles:
+                    append(Sliced(player=who, cut=cut, cards=[x, y]))
     return moves
 
 

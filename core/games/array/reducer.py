@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
-from .components import DEAL, SLAM_POINTS, indices, is_action, load_box, points, splatter
+from .components import DEAL, SLAM_POINTS, is_action, load_box, points, splatter
 from .events import (
     ActionGiven,
     CardDrawn,
@@ -23,7 +23,7 @@ from .events import (
     TurnPassed,
 )
 from .rules import OPTIONS
-from .state import Result, State, after, anchors_open, replace
+from .state import Result, State, after, replace
 
 
 def start(started: GameStarted) -> State:
@@ -51,7 +51,6 @@ def start(started: GameStarted) -> State:
 def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...], sudden: bool) -> State:
     """A new round: the table cleared; in table mode the hands dealt unseen and the starting card awaited."""
     n = len(state.seats)
-    colours = len(state.box.colours)
     table = state.mode == "table"
     hands = tuple(Zone((), DEAL) if table and seat in playing else Zone() for seat in range(n))
     return replace(
@@ -66,8 +65,6 @@ def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...
         deck_size=state.box.total - DEAL * len(playing) if table else 0,
         placed=(),
         links=(),
-        open_count=(0,) * colours,
-        join_count=(0,) * colours,
         played=(),
         returned=(),
         slams=(0,) * n,
@@ -86,11 +83,7 @@ def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...
 
 
 def _place_starter(state: State, card: str) -> State:
-    colours = state.box.colours
-    counts = list(state.open_count)
-    for letter in card:
-        counts[colours.index(letter)] += 1
-    return replace(state, placed=(card,), links=((0,) * len(card),), open_count=tuple(counts), phase="play")
+    return replace(state, placed=(card,), links=((0,) * len(card),), phase="play")
 
 
 def apply_dealt(state: State, event: RoundDealt) -> State:
@@ -111,76 +104,61 @@ def _apply_starter(state: State, event: StarterTurned) -> State:
 # --------------------------------------------------------------------------- laying cards
 
 
-def _take(state: State, seat: int, card: str) -> tuple[Zone, ...]:
-    hands = list(state.hands)
-    hands[seat] = hands[seat].remove(card)
-    return tuple(hands)
-
-
-def _lay(state: State, card: str, to: int, colour: str) -> State:
-    """`card` from the current hand against card #`to`'s `colour` segment; it becomes the next card."""
-    number = len(state.placed) + 1
-    links = state.links
+def _laid(state: State, card: str, to: int, colour: str, links: tuple[tuple[int, ...], ...] | None = None,
+          placed: tuple[str, ...] | None = None) -> tuple[tuple[tuple[int, ...], ...], tuple[str, ...]]:
+    """The links and cards after `card` is laid against card #`to`'s `colour` segment (it is the next card)."""
+    links = state.links if links is None else links
+    placed = state.placed if placed is None else placed
+    number = len(placed) + 1
     joined = list(links[to - 1])
-    joined[state.placed[to - 1].index(colour)] = number
+    joined[placed[to - 1].index(colour)] = number
     new = [0] * len(card)
     new[card.index(colour)] = to
-    colours = state.box.colours
-    counts = list(state.open_count)
-    for index in indices(card, colours):
-        counts[index] += 1
-    index = colours.index(colour)
-    counts[index] -= 2  # the new card's segment and the target's now touch
-    joins = list(state.join_count)
-    joins[index] += 1
-    hands = list(state.hands)
-    hands[state.current] = hands[state.current].remove(card)
-    return replace(
-        state,
-        hands=tuple(hands),
-        placed=state.placed + (card,),
-        links=links[: to - 1] + (tuple(joined),) + links[to:] + (tuple(new),),
-        open_count=tuple(counts),
-        join_count=tuple(joins),
-    )
+    return links[: to - 1] + (tuple(joined),) + links[to:] + (tuple(new),), placed + (card,)
 
 
-def _after_laying(state: State) -> State:
-    """The move goes on while the cards just laid have an open segment and the hand is not empty."""
-    if state.hands[state.current].size == 0:
-        return _round_over(state, state.current)
-    if not anchors_open(state):
-        return _end_turn(state)
-    return state
+def _without(hands: tuple[Zone, ...], seat: int, *cards: str) -> tuple[Zone, ...]:
+    hand = hands[seat]
+    for card in cards:
+        hand = hand.remove(card)
+    return hands[:seat] + (hand,) + hands[seat + 1 :]
+
+
+def _laying(state: State, hands: tuple[Zone, ...], links: tuple[tuple[int, ...], ...], placed: tuple[str, ...],
+            anchors: tuple[int, ...]) -> State:
+    """After cards are laid: the move goes on while the cards just laid have an open segment and the hand is not
+    empty; otherwise the turn (or, with an empty hand, the round) is over. One replace in the usual case."""
+    seat = state.current
+    if hands[seat].size == 0:
+        state = replace(state, hands=hands, links=links, placed=placed, anchors=anchors, first_done=True, passes=0)
+        return _round_over(state, seat)
+    if any(0 in links[a - 1] for a in anchors):
+        return replace(state, hands=hands, links=links, placed=placed, phase="splice", anchors=anchors,
+                       first_done=True, passes=0)
+    return replace(state, hands=hands, links=links, placed=placed, phase="play", anchors=(), first_done=True, passes=0,
+                   current=after(state, seat), turns=state.turns + 1, round_turns=state.round_turns + 1)
 
 
 def _apply_lay(state: State, event: CardSpliced) -> State:
-    number = len(state.placed) + 1
-    state = _lay(state, event.card, event.to, event.colour)
-    if state.phase == "play":
-        state = replace(state, phase="splice", anchors=(number,), first_done=True, passes=0)
-    return _after_laying(state)
+    links, placed = _laid(state, event.card, event.to, event.colour)
+    anchors = (len(placed),) if state.phase == "play" else state.anchors
+    return _laying(state, _without(state.hands, state.current, event.card), links, placed, anchors)
 
 
 def _apply_slice(state: State, event: Sliced) -> State:
     a, b = event.cut
-    colour = next(c for c, other in zip(state.placed[a - 1], state.links[a - 1]) if other == b)
+    placed = state.placed
+    colour = next(c for c, other in zip(placed[a - 1], state.links[a - 1]) if other == b)
     links = list(state.links)
     for number in (a, b):
         joined = list(links[number - 1])
-        joined[state.placed[number - 1].index(colour)] = 0
+        joined[placed[number - 1].index(colour)] = 0
         links[number - 1] = tuple(joined)
-    index = state.box.colours.index(colour)
-    counts = list(state.open_count)
-    counts[index] += 2
-    joins = list(state.join_count)
-    joins[index] -= 1
-    state = replace(state, links=tuple(links), open_count=tuple(counts), join_count=tuple(joins))
+    x, y = event.cards
+    cut, placed = _laid(state, x, a, colour, tuple(links))
+    cut, placed = _laid(state, y, b, colour, cut, placed)
     first = len(state.placed) + 1
-    state = _lay(state, event.cards[0], a, colour)
-    state = _lay(state, event.cards[1], b, colour)
-    state = replace(state, phase="splice", anchors=(first, first + 1), passes=0)
-    return _after_laying(state)
+    return _laying(state, _without(state.hands, state.current, x, y), cut, placed, (first, first + 1))
 
 
 def _apply_done(state: State, event: TurnEnded) -> State:
@@ -203,7 +181,7 @@ def _apply_draw(state: State, event: CardDrawn) -> State:
 
 def _apply_give(state: State, event: ActionGiven) -> State:
     target = state.seats.index(event.target)
-    hands = list(_take(state, state.current, event.card))
+    hands = list(_without(state.hands, state.current, event.card))
     slams = state.slams
     deck, size = state.deck, state.deck_size
     if event.card == "slam":

@@ -7,7 +7,6 @@ where the log cannot know (a draw from a hand it never saw); `permit` names the 
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Callable
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
@@ -172,7 +171,8 @@ def check_dealt(state: State, event: RoundDealt) -> Ruling | None:
         dealt.extend(cards)
     if sorted(dealt) != state.box.sorted_cards():
         return illegal("array.deal.hands", "the hands, the starting card and the pickup deck must be the whole deck, each card once")
-    if Counter(event.deck) & Counter(turned[:-1]) != Counter(turned[:-1]):
+    returned = turned[:-1]
+    if any(event.deck.count(card) < returned.count(card) for card in set(returned)):
         return illegal("array.deal.starting-card", "an action card turned over goes back into the pickup deck")
     return None
 
@@ -226,6 +226,19 @@ def _hand_text(state: State) -> str:
 
 def check_lay(state: State, event: CardSpliced) -> Ruling | None:
     """Splice 1 (phase play) or Splice 2 (phase splice): the card, the target, the colour, the open segment."""
+    card, to, colour = event.card, event.to, event.colour
+    placed = state.placed
+    # the usual case, all at once: a known card of the hand against an open segment of its colour (the guards
+    # below find nothing to forbid exactly then, and explain everything else)
+    if (0 < to <= len(placed) and len(colour) == 1 and card in state.hands[state.current].known
+            and (state.phase == "play" or to in state.anchors)):
+        index = placed[to - 1].find(colour)
+        if index >= 0 and colour in card and not state.links[to - 1][index] and is_colour_card(card, state.box):
+            return None
+    return _check_lay(state, event)
+
+
+def _check_lay(state: State, event: CardSpliced) -> Ruling | None:
     card, to, colour, who = event.card, event.to, event.colour, event.player
     if not is_colour_card(card, state.box):
         if is_action(card):

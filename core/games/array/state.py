@@ -4,9 +4,7 @@ The table of a round is a graph of cards. `placed[i]` is the code of card #i+1 (
 card). `links[i]` holds, for each colour of that card (in the order of its code), the number of the card
 whose segment of that colour touches it, or 0 while the segment is open. Every card is laid against
 exactly one segment of a card already there, so each array (a connected group of cards) is a tree, and
-cutting one join (a slice) leaves exactly two arrays. `open_count` and `join_count` count the open
-segments and the joins of each colour (in the box's colour order), so that "can this player splice or
-slice?" needs no walk over the table.
+cutting one join (a slice) leaves exactly two arrays.
 """
 
 from __future__ import annotations
@@ -57,8 +55,6 @@ class State(msgspec.Struct, frozen=True):
     deck_size: int = 0
     placed: tuple[str, ...] = ()
     links: tuple[tuple[int, ...], ...] = ()
-    open_count: tuple[int, ...] = ()
-    join_count: tuple[int, ...] = ()
     played: tuple[str, ...] = ()  # action cards given this round
     returned: tuple[str, ...] = ()  # action cards turned over for the starting card and put back
     slams: tuple[int, ...] = ()  # SLAM points received this round, per seat
@@ -184,25 +180,28 @@ def array_tree(state: State, group: list[int]) -> list[tuple[int, int, str]]:
 # --------------------------------------------------------------------------- what a player can do
 
 
-def can_splice(state: State, cards: tuple[str, ...]) -> bool:
+def colours_on_table(state: State) -> tuple[set[str], set[str]]:
+    """The colours with an open segment somewhere, and the colours of the joins."""
+    open_: set[str] = set()
+    joined: set[str] = set()
+    for code, links in zip(state.placed, state.links):
+        for colour, other in zip(code, links):
+            (joined if other else open_).add(colour)
+    return open_, joined
+
+
+def can_splice(state: State, cards: tuple[str, ...], open_: set[str] | None = None) -> bool:
     """Some colour card of `cards` has a colour with an open segment on the table."""
-    counts = state.open_count
-    colours = state.box.colours
-    for code in cards:
-        if not is_action(code):
-            for letter in code:
-                if counts[colours.index(letter)]:
-                    return True
-    return False
+    if open_ is None:
+        open_ = colours_on_table(state)[0]
+    return any(not is_action(code) and not open_.isdisjoint(code) for code in cards)
 
 
-def can_slice(state: State, cards: tuple[str, ...]) -> bool:
+def can_slice(state: State, cards: tuple[str, ...], joined: set[str] | None = None) -> bool:
     """Some join's colour is on at least two colour cards of `cards` (one for each side of the cut)."""
-    colours = state.box.colours
-    for index, n in enumerate(state.join_count):
-        if n and sum(1 for code in cards if not is_action(code) and colours[index] in code) >= 2:
-            return True
-    return False
+    if joined is None:
+        joined = colours_on_table(state)[1]
+    return any(sum(1 for code in cards if not is_action(code) and colour in code) >= 2 for colour in joined)
 
 
 def can_give(state: State, cards: tuple[str, ...]) -> bool:
@@ -212,9 +211,10 @@ def can_give(state: State, cards: tuple[str, ...]) -> bool:
 def options_left(state: State, cards: tuple[str, ...]) -> list[str]:
     """What a player holding `cards` could do instead of drawing (empty: nothing, the draw is right)."""
     found = []
-    if state.first_done and can_slice(state, cards):
+    open_, joined = colours_on_table(state)
+    if state.first_done and can_slice(state, cards, joined):
         found.append("slice and splice")
-    if can_splice(state, cards):
+    if can_splice(state, cards, open_):
         found.append("splice")
     if can_give(state, cards):
         found.append("give an action card")
