@@ -111,3 +111,18 @@ def test_stats_for_array(db: Path, tally) -> None:  # type: ignore[no-untyped-de
         assert f"array: {title}" in text.stdout
     as_json = json.loads(tally("stats", "--db", str(db), "--json").stdout)
     assert set(as_json["array_rounds"]) == {"array"}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_simulated_games_pass_check_for_every_player_count(tmp_path: Path, tally, players: int) -> None:  # type: ignore[no-untyped-def]
+    for mode in ("open", "table"):
+        out = tmp_path / mode
+        result = tally("simulate", "array", "--games", "2", "--seed", str(players), "--players", str(players),
+                       "--mode", mode, "--out", str(out), "--json")
+        assert result.exit_code == 0, result
+        assert json.loads(result.stdout)["finished"] == 2
+        for path in sorted(out.glob("*.jsonl")):
+            check = tally("check", str(path), "--json")
+            assert check.exit_code == 0, check
+            report = json.loads(check.stdout)
+            assert report["ok"] and len(report["outcome"]["scores"]) == players
