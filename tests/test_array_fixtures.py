@@ -161,3 +161,19 @@ def test_the_board_draws_the_arrays_as_trees(tally, snapshot) -> None:  # type: 
             assert f"#{card['n']}" in out
             if card["parent"]:
                 assert f"─{card['via']}─ #{card['n']}" in out
+
+
+def test_the_game_recorded_by_hand(tally) -> None:  # type: ignore[no-untyped-def]
+    # a three-player table-mode game (threshold 50) typed move by move from docs/rules/array.md alone, while the
+    # cards were dealt and played at a real table; the log keeps the events, which check and replay as recorded
+    name = "array-table-by-hand-3p"
+    events = lines(name)
+    assert events[0]["mode"] == "table" and events[0]["options"]["threshold"] == "50"
+    report = run_json(tally, "check", rel(name))
+    assert report["ok"] and report["outcome"]["winners"] == ["ana"]
+    assert report["outcome"]["details"]["rounds"] == 10 and report["outcome"]["details"]["eliminated"] == ["ben", "cy"]
+    types = Counter(e["type"] for e in events)
+    assert types["sliced"] >= 5 and types["card_shown"] >= 10 and types["action_given"] >= 10
+    assert [e["card"] for e in events if e["type"] == "starter_turned"].count("s3") == 2  # turned over twice, put back twice
+    out = run(tally, "replay", rel(name))
+    assert "game over: ana is the last player below 50 (36 points)" in out

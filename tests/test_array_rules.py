@@ -115,7 +115,7 @@ def seat_total(game: Game, name: str) -> int:
 
 def test_array_deal_hands() -> None:
     game = Game(("ann", "ben"))
-    assert game.state.phase == "deal" and ARRAY.to_act(game.state) == ("table", "tally must deal round 1")
+    assert game.state.phase == "deal" and ARRAY.to_act(game.state) == ("table", "tally must deal round 1 (dealer ben)")
     good = deal_event({"ann": ANN, "ben": BEN})
     short = RoundDealt(hands={"ann": ANN[:6], "ben": BEN}, turned=good.turned, deck=good.deck + [ANN[6]])
     ruling = game.ruling(short)
@@ -167,7 +167,7 @@ def test_array_deal_pending() -> None:
         ruling = table.ruling(move)
         assert (ruling.rule, ruling.verdict) == ("array.deal.pending", "illegal"), move
     assert table.ruling("draw").message == (
-        "round 1 has not started: the table must turn over the starting card of round 1: start CARD")
+        "round 1 has not started: ben deals round 1; the table must turn over the starting card: start CARD")
 
 
 # ---------------------------------------------------------------------------- turns

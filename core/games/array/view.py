@@ -141,11 +141,13 @@ def to_act(state: State) -> tuple[str, str]:
     phase = state.phase
     if phase == "over":
         return "nobody", f"the game is over ({state.ended})"
+    dealer = state.seats[state.dealer]
     if phase == "deal":
-        return "table", f"tally must deal round {state.round}"
+        return "table", f"tally must deal round {state.round} (dealer {dealer})"
     if phase == "starter":
         back = f" ({', '.join(state.returned)} went back)" if state.returned else ""
-        return "table", f"the table must turn over the starting card of round {state.round}{back}: start CARD"
+        return "table", (f"{dealer} deals round {state.round}; the table must turn over the starting card{back}: "
+                         "start CARD")
     if phase == "show":
         seat = state.owing[0]
         name = state.seats[seat]
