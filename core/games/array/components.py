@@ -96,22 +96,6 @@ def is_colour_card(code: str, box: Box) -> bool:
     return found
 
 
-_INDICES: dict[tuple[str, str], tuple[int, ...]] = {}
-
-
-def indices(code: str, colours: str) -> tuple[int, ...]:
-    """The colour indices (in the box's order) of a colour card's letters."""
-    key = (code, colours)
-    try:
-        return _INDICES[key]
-    except KeyError:
-        pass
-    found = tuple(colours.index(letter) for letter in code)
-    if len(_INDICES) < _MEMO_LIMIT:
-        _INDICES[key] = found
-    return found
-
-
 def points(code: str) -> int:
     """What a card left in hand scores: a colour card 2, 3 or 4 by its colours, Splatter N scores N, SLAM 10."""
     return _POINTS.get(code, len(code))

@@ -107,14 +107,16 @@ def _apply_starter(state: State, event: StarterTurned) -> State:
 def _laid(state: State, card: str, to: int, colour: str, links: tuple[tuple[int, ...], ...] | None = None,
           placed: tuple[str, ...] | None = None) -> tuple[tuple[tuple[int, ...], ...], tuple[str, ...]]:
     """The links and cards after `card` is laid against card #`to`'s `colour` segment (it is the next card)."""
-    links = state.links if links is None else links
-    placed = state.placed if placed is None else placed
-    number = len(placed) + 1
-    joined = list(links[to - 1])
-    joined[placed[to - 1].index(colour)] = number
+    if links is None:
+        links = state.links
+    if placed is None:
+        placed = state.placed
+    index = placed[to - 1].index(colour)
+    old = links[to - 1]
+    joined = old[:index] + (len(placed) + 1,) + old[index + 1 :]
     new = [0] * len(card)
     new[card.index(colour)] = to
-    return links[: to - 1] + (tuple(joined),) + links[to:] + (tuple(new),), placed + (card,)
+    return links[: to - 1] + (joined,) + links[to:] + (tuple(new),), placed + (card,)
 
 
 def _without(hands: tuple[Zone, ...], seat: int, *cards: str) -> tuple[Zone, ...]:
@@ -132,9 +134,10 @@ def _laying(state: State, hands: tuple[Zone, ...], links: tuple[tuple[int, ...],
     if hands[seat].size == 0:
         state = replace(state, hands=hands, links=links, placed=placed, anchors=anchors, first_done=True, passes=0)
         return _round_over(state, seat)
-    if any(0 in links[a - 1] for a in anchors):
-        return replace(state, hands=hands, links=links, placed=placed, phase="splice", anchors=anchors,
-                       first_done=True, passes=0)
+    for anchor in anchors:
+        if 0 in links[anchor - 1]:
+            return replace(state, hands=hands, links=links, placed=placed, phase="splice", anchors=anchors,
+                           first_done=True, passes=0)
     return replace(state, hands=hands, links=links, placed=placed, phase="play", anchors=(), first_done=True, passes=0,
                    current=after(state, seat), turns=state.turns + 1, round_turns=state.round_turns + 1)
 

@@ -24,7 +24,7 @@ from .events import (
     TurnEnded,
     TurnPassed,
 )
-from .state import State, is_possible, options_left, partner, seat_of
+from .state import State, is_possible, located, options_left, partner, seat_of
 from .view import to_act
 
 # --------------------------------------------------------------------------- rules text
@@ -211,8 +211,6 @@ def _held(state: State, card: str, copies: int = 1) -> Ruling | None:
 
 
 def _located_without_hand(state: State, card: str) -> int:
-    from .state import located
-
     return located(state)[card] - state.hand.known.count(card)
 
 

@@ -138,11 +138,6 @@ def open_colours(state: State, number: int) -> str:
     return "".join(c for c, p in zip(state.placed[number - 1], state.links[number - 1]) if not p)
 
 
-def anchors_open(state: State) -> bool:
-    links = state.links
-    return any(0 in links[a - 1] for a in state.anchors)
-
-
 def arrays(state: State) -> list[list[int]]:
     """The arrays: connected groups of cards, each as its card numbers in the order of a walk from its lowest
     card (a parent before its children), arrays ordered by their lowest card."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from ...model import Outcome
 from ...text import plural
 from .components import card_text
@@ -72,8 +74,6 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         })
     who, what = to_act(state)
     result = outcome(state)
-    import msgspec
-
     return {
         "game": "array",
         "mode": state.mode,
