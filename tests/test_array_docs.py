@@ -118,3 +118,12 @@ def test_the_sql_examples_run_on_simulated_games(doc: str, tmp_path: Path) -> No
     assert len(examples) >= 4
     for example in examples:
         assert list(library.query(db, example).rows()), example
+
+
+def test_the_example_log_lines_are_lines_of_the_fixture(doc: str) -> None:
+    fixture = (DOC.parents[2] / "fixtures" / "games" / "array-table-by-hand-3p.jsonl").read_text(encoding="utf-8")
+    examples = re.findall(r"```json\n(.*?)```", section(doc, "## Events"), flags=re.S)
+    lines = [line for block in examples for line in block.splitlines() if line.strip()]
+    assert len(lines) >= 2
+    for line in lines:
+        assert line + "\n" in fixture, line

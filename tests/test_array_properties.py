@@ -348,3 +348,14 @@ def test_a_simulated_playout_is_reproducible() -> None:
     first, state = playout("array", 3, random.Random("same"))
     again, _ = playout("array", 3, random.Random("same"))
     assert first == again and ARRAY.outcome(state) is not None
+
+
+@PLAYOUTS
+@given(playouts())
+def test_every_state_survives_the_state_cache_and_every_view_is_json(game: Playout) -> None:
+    import json
+
+    for state in game.states[:: max(1, len(game.states) // 40)]:
+        assert msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=State) == state
+        json.dumps(ARRAY.view(state, None))
+        json.dumps(ARRAY.view(state, state.seats[0]))
