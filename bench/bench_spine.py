@@ -4,7 +4,8 @@
    (target: at most 1.3x), with the state cache warm (the usual case) and cold (first move).
 2. Replay + full check (integrity, then every event judged) over 1,000 simulated games
    (target: at least 100,000 events/s).
-3. `tally simulate GAME` including writing the logs (target: at least 20,000 moves/s), for every game
+3. a move inside `tally record` at 300 events (target: well under 5 ms).
+4. `tally simulate GAME` including writing the logs (target: at least 20,000 moves/s), for every game
    (`--game NAME` for one); 2. is measured per game too.
 
 Numbers are ratios against baselines measured in the same run where a baseline exists.
@@ -119,6 +120,33 @@ def bench_move(rounds: int) -> dict[str, float]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def bench_session(moves: int) -> dict[str, float]:
+    """`tally record`: a move inside the session (judged against the fold in memory, appended, fsynced) at 300
+    events (target: well under 5 ms); each move is voided right after, so the table stays the same."""
+    from tally.store.session import Session
+
+    folder = Path(tempfile.mkdtemp(prefix="tally-bench-"))
+    os.environ["TALLY_CACHE_DIR"] = str(folder / "cache")
+    try:
+        path = build_300_event_log(folder)
+        session = Session(path)
+        move = session.spec.format(session.spec.legal_moves(session.state)[0])
+        timings, undos = [], []
+        for _ in range(moves):
+            start = time.perf_counter()
+            assert session.move(move).accepted
+            timings.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            assert session.undo("bench").accepted
+            undos.append(time.perf_counter() - start)
+        return {
+            "session move at 300 events (ms, incl. fsync)": statistics.median(timings) * 1000,
+            "session undo (ms, incl. fsync)": statistics.median(undos) * 1000,
+        }
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def bench_check_and_simulate(game: str, games: int) -> dict[str, float]:
     folder = Path(tempfile.mkdtemp(prefix="tally-bench-"))
     try:
@@ -160,6 +188,7 @@ def main() -> None:
     installed = "editable (slower imports: the editable finder)" if "site-packages" not in tally.cli.__file__ else "regular"
     print(f"tally installed: {installed}; python {sys.version.split()[0]}")
     results = bench_move(rounds)
+    results.update(bench_session(rounds * 4))
     for game in args.game or names():
         results.update(bench_check_and_simulate(game, games))
     width = max(len(k) for k in results)

@@ -32,6 +32,8 @@ _MOVE_KEYS: dict[str, str] = {
     "seq": "the seq the (first) event has or would have",
     "to_act": "who must act next (after the move when accepted): a player, `table` (a reveal is due) or `nobody`",
     "expected": "what is expected next, in words",
+    "consequences": "what follows from the move without being an event (a noble's visit, the end of a round or of the game), in words",
+    "outcome": "when the move ends the game: `scores`, `winners`, `reason`, `details`; else null",
 }
 
 JSON_KEYS: dict[str, dict[str, str]] = {
@@ -67,6 +69,7 @@ JSON_KEYS: dict[str, dict[str, str]] = {
         "nobles": "nobles still on the table",
         "players": "per player: `name`, `points`, `tokens`, `bonus`, `cards`, `reserved` (others' unseen blind reserves as `?LEVEL`), `nobles`",
         "end_triggered": "true once someone reached the target: the round is being finished",
+        "token_limit": "how many tokens a player may hold at the end of a turn",
         "outcome": "when the game is over: `scores`, `winners`, `reason`, `details`; else null",
         "seq": "the position: after this event",
     },
@@ -91,8 +94,9 @@ JSON_KEYS: dict[str, dict[str, str]] = {
     "note": {"seq": "the seq of the note", "fingerprint": "SHA-256 of the log's new last line"},
     "repair": {
         "log": "the repaired log",
-        "torn_bytes": "how many bytes the torn last line had",
+        "torn_bytes": "how many bytes were cut off: the torn last line, and the lines of a unit cut short",
         "saved_to": "the side file that keeps them",
+        "removed": "true when nothing was intact (the first command was cut short) and the log was removed",
     },
     "simulate": {
         "game": "the game's name",
@@ -264,13 +268,23 @@ def render() -> str:
         "## Exit codes",
         "",
         "Every command exits with one of these codes. For codes 1-4 it writes one line on stderr, `tally: ` followed by",
-        "the file and line (seq) where that applies and what was expected; never a traceback.",
+        "the file and line (seq) where that applies and what was expected; never a traceback. One exception: the",
+        "verdict of `tally rule` is its answer, so an illegal move is reported on stdout (`illegal: ...`, exit 1).",
         "",
         "| code | meaning |",
         "| --- | --- |",
     ]
     lines += [f"| {code} | {_cell(text)} |" for code, text in EXIT_CODES.items()]
     lines += [
+        "",
+        "## Arguments and what tally prints",
+        "",
+        "Arguments are UTF-8 text: an argument with bytes that are not UTF-8 is a usage error (exit 2) naming the argument",
+        "and the byte. Whatever a log or a player holds, tally's output cannot drive a terminal: in text output (boards,",
+        "replays, rulings, notes, reasons, `sql` and `stats` tables, error lines) every control or invisible character",
+        "(ESC, CR, tab, newline inside a note, zero-width and right-to-left characters) is shown as an escape such as",
+        "`\\x1b` or `\\u202e`, so each line stays one line; JSON writes them as `\\u` escapes, which decode to the text",
+        "as recorded. Output stays proportional to the input: what a user typed is quoted cut short in messages.",
         "",
         "## JSON output",
         "",
@@ -288,6 +302,38 @@ def render() -> str:
         "Other usage errors (exit 2: a missing argument, a bad option value, `--at` outside the log) print nothing on",
         "stdout.",
         "",
+        "## Moves: what every game's notation accepts",
+        "",
+        "A move is written in the game's notation (`docs/rules/<game>.md`), quoted or not: `tally move game.jsonl take r g b`.",
+        "For every game, `move`, `rule` and `tally record` also accept:",
+        "",
+        "- the number of a move in the `tally moves` listing (`tally move game.jsonl 7`): that move, as listed;",
+        "- several moves on one line separated by ` + `, judged in order, each against the table the ones before it",
+        "  leave, and recorded in one write or not at all: a move and the chance it makes due (`buy 1k0-w1b1g1r1 +",
+        "  reveal 1g0-w2b1`: a buy and the card that fills its slot);",
+        "- a player's name in any case when only one player has it (`BEN: take r g b`).",
+        "",
+        "What follows from a move without being a move (a noble's visit, the end of a round or of the game) is",
+        "reported after it; with `--json` in `consequences` and `outcome`.",
+        "",
+        "## Recording a game at the table: `tally record`",
+        "",
+        "`tally record LOG` (or `tally record --new GAME -p NAME ... LOG`, with every option of `tally new`) keeps a",
+        "log open for a whole game. On a terminal it draws the board after every move, shows what is pending (tokens",
+        "to return, a noble to choose, a card to reveal) as a banner, announces what follows from a move, and reads",
+        "moves with completion of the legal moves and of the cards still possible (Tab), history (up and down) and line",
+        "editing. Every move is appended and fsynced as it is entered; a log that another process changes meanwhile is",
+        "re-read and shown before the next move, and a move typed against the old table is not recorded. Besides",
+        "moves, a line may be:",
+        "",
+        "```",
+        *session_help().splitlines()[1:],
+        "```",
+        "",
+        "Off a terminal (standard input a pipe or a file) it reads one line at a time and prints one result line per",
+        "move (`#12 recorded: ...`, `illegal: ...`, `cannot read ...`), so a session can be scripted; it exits with 1",
+        "when a move was refused (every other move is recorded), else 0.",
+        "",
         "## Commands",
         "",
     ]
@@ -296,6 +342,12 @@ def render() -> str:
     for name, command in commands():
         lines += _render_command(name, command)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def session_help() -> str:
+    from .session import HELP
+
+    return HELP
 
 
 def main() -> None:

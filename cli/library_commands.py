@@ -13,7 +13,9 @@ from typing import Any, List, Optional
 
 import typer
 
-from .main import EXIT_DAMAGED, EXIT_RULE, EXIT_USAGE, JsonOption, app, emit, fail, handled
+from tally.core.text import visible
+
+from .main import EXIT_DAMAGED, EXIT_RULE, EXIT_USAGE, JsonOption, app, emit, fail, handled, say
 
 DbOption = typer.Option(None, "--db", help="The history library (default: $TALLY_DB, else ./tally.duckdb).")
 GameOption = typer.Option(None, "--game", help="Only games of this type (see `tally games`).")
@@ -29,7 +31,8 @@ def ingest_command(
     db: Optional[Path] = DbOption,
     jobs: Optional[int] = typer.Option(None, "--jobs", help="Worker processes (default: one per CPU on large runs)."),
     progress: Optional[bool] = typer.Option(
-        None, "--progress/--no-progress", help="Show a progress bar (default: on a terminal, for many logs)."
+        None, "--progress/--no-progress",
+        help="Show a progress bar on stderr (default: shown only when stderr is a terminal and there are 20 logs or more)."
     ),
     as_json: bool = JsonOption,
 ) -> None:
@@ -62,16 +65,16 @@ def ingest_command(
         )
     else:
         rate = f" ({summary.events_added / summary.seconds:,.0f} events/s)" if summary.seconds and summary.events_added else ""
-        print(f"ingested {summary.files} log{'s' if summary.files != 1 else ''} into {target} in {summary.seconds:.1f} s{rate}")
-        print(f"  games added      {summary.games_added}")
-        print(f"  events added     {summary.events_added}")
-        print(f"  games grown      {summary.games_grown}  (only their new events added)")
-        print(f"  games unchanged  {summary.games_unchanged}")
+        say(f"ingested {summary.files} log{'s' if summary.files != 1 else ''} into {target} in {summary.seconds:.1f} s{rate}")
+        say(f"  games added      {summary.games_added}")
+        say(f"  events added     {summary.events_added}")
+        say(f"  games grown      {summary.games_grown}  (only their new events added)")
+        say(f"  games unchanged  {summary.games_unchanged}")
         if summary.games_stale:
-            print(f"  older copies     {summary.games_stale}  (the library already holds more of these games)")
-        print(f"  logs rejected    {len(rejected)}")
+            say(f"  older copies     {summary.games_stale}  (the library already holds more of these games)")
+        say(f"  logs rejected    {len(rejected)}")
     for r in rejected:
-        sys.stderr.write(f"tally: rejected {r.render()}\n")
+        sys.stderr.write(f"tally: rejected {visible(r.render())}\n")
     if rejected:
         code = EXIT_DAMAGED if any(r.kind != "illegal" for r in rejected) else EXIT_RULE
         raise typer.Exit(code)
@@ -119,16 +122,22 @@ def sql_command(
     db: Optional[Path] = DbOption,
     format: str = typer.Option("table", "--format", help="table (default), csv or json."),
     max_rows: int = typer.Option(1000, "--max-rows", help="With --format table: show at most this many rows."),
+    timeout: float = typer.Option(
+        60.0, "--timeout", help="Stop the query after this many seconds, running and fetching its rows (0: no limit)."
+    ),
+    memory_limit: str = typer.Option("2GB", "--memory-limit", help="DuckDB's memory limit for the query, e.g. 500MB or 8GB."),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
 ) -> None:
-    """Run a read-only SQL query on the history library (tables: docs/sql.md)."""
+    """Run a read-only SQL query on the history library (tables: docs/sql.md), within a time and a memory limit."""
     from tally.store import library
 
     if as_json:
         format = "json"
     if format not in ("table", "csv", "json"):
         raise fail(EXIT_USAGE, f"--format {format!r}: expected table, csv or json")
-    result = library.query(library.resolve_db(db), query)
+    if max_rows < 0:
+        raise fail(EXIT_USAGE, f"--max-rows {max_rows}: expected 0 or more")
+    result = library.query(library.resolve_db(db), query, timeout=timeout, memory_limit=memory_limit)
     if format == "csv":
         _print_csv(result)
     elif format == "json":
@@ -182,25 +191,27 @@ def _print_csv(result: Any) -> None:
     import csv
 
     writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerow(result.columns)
+    # CSV carries values exactly (for files and pipes); on a terminal, control characters are shown escaped
+    cell = (lambda v, k: visible(_text(v, k))) if sys.stdout.isatty() else _text
+    writer.writerow([cell(c, "VARCHAR") for c in result.columns])
     kinds = result.types
     for row in result.rows():
-        writer.writerow([_text(v, k) for v, k in zip(row, kinds)])
+        writer.writerow([cell(v, k) for v, k in zip(row, kinds)])
 
 
 def _print_json(result: Any) -> None:
     """One document on one line, written as the rows arrive (a large result is never held whole)."""
-    import json
+    from .main import json_text
 
     out = sys.stdout
-    head = json.dumps({"columns": result.columns, "types": result.types}, ensure_ascii=False)
+    head = json_text({"columns": result.columns, "types": result.types})
     out.write(head[:-1] + ', "rows": [')
     count = 0
     kinds = result.types
     for row in result.rows():
         if count:
             out.write(", ")
-        out.write(json.dumps({c: _cell(v, k) for c, v, k in zip(result.columns, row, kinds)}, ensure_ascii=False))
+        out.write(json_text({c: _cell(v, k) for c, v, k in zip(result.columns, row, kinds)}))
         count += 1
     out.write(f'], "count": {count}}}\n')
 
@@ -214,14 +225,14 @@ def _print_table(result: Any, max_rows: int) -> None:
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     numeric = ("INTEGER", "BIGINT", "HUGEINT", "DOUBLE", "FLOAT", "DECIMAL", "SMALLINT", "TINYINT", "UBIGINT", "UINTEGER")
     for name, kind in zip(result.columns, result.types):
-        table.add_column(name, justify="right" if kind.startswith(numeric) else "left", overflow="fold")
+        table.add_column(visible(name), justify="right" if kind.startswith(numeric) else "left", overflow="fold")
     shown = 0
     more = False
     for row in result.rows():
         if shown == max_rows:  # stop reading: a terminal table of a million rows helps no one
             more = True
             break
-        table.add_row(*[Text(_text(v, k)) if v is not None else Text("NULL", style="dim") for v, k in zip(row, result.types)])
+        table.add_row(*[Text(visible(_text(v, k))) if v is not None else Text("NULL", style="dim") for v, k in zip(row, result.types)])
         shown += 1
     out = console()
     out.print(table)
@@ -245,6 +256,8 @@ def stats_command(
     """The canned report: games played, win rate by player and by seat, game length, score progression, most-bought cards."""
     from tally.store import library
 
+    if not 0 <= top <= 1_000_000:
+        raise fail(EXIT_USAGE, f"--top {top}: expected a number from 0 to 1000000")
     report = library.stats(library.resolve_db(db), game, top)
     if as_json:
         emit(report)
@@ -272,9 +285,10 @@ def _print_stats(report: dict[str, Any]) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from .render import console
+    from .render import console, shown
 
     out = console()
+    report = shown(report)
     scope = f" ({report['game']})" if report["game"] else ""
     if not report["games"]:
         out.print(f"no games in {report['db']}{scope} yet: load some with `tally ingest LOGS...`")
@@ -362,7 +376,7 @@ def export_command(
               "files": len(result.files)})
         return
     what = "logs" if format == "jsonl" else "Parquet files"
-    print(f"exported {result.games} games ({result.events} events) from {result.db} to {result.to}: {len(result.files)} {what}")
+    say(f"exported {result.games} games ({result.events} events) from {result.db} to {result.to}: {len(result.files)} {what}")
     if format == "parquet":
-        print(f"read them with: SELECT * FROM read_parquet('{result.to}/events/**/*.parquet', hive_partitioning = true)")
+        say(f"read them with: SELECT * FROM read_parquet('{result.to}/events/**/*.parquet', hive_partitioning = true)")
 

@@ -13,31 +13,65 @@ from typing import Any, Callable, List, Optional, TypeVar
 
 import typer
 
+from tally.core.text import json_escape, visible
+
 EXIT_OK, EXIT_RULE, EXIT_USAGE, EXIT_DAMAGED, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
 app = typer.Typer(
     name="tally",
     help="Record tabletop card games move by move, referee disputes, replay and query them.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion (commands run through _single_command_app skip it)
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
 
+
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        print(f"tally {version('tally')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True, help="Show tally's version and exit."),
+) -> None:
+    """Record tabletop card games move by move, referee disputes, replay and query them."""
+
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout instead of text.")
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def say(line: str = "") -> None:
+    """One line of text output. Control and invisible characters in it (a player's note, a void's reason,
+    a path) are shown as escapes (`core.text.visible`), so the line stays one line and cannot drive the
+    terminal."""
+    sys.stdout.write(visible(line) + "\n")
+
+
 def fail(code: int, message: str) -> typer.Exit:
-    sys.stderr.write(f"tally: {message}\n")
+    """The one line on stderr for an error, made visible like every other line."""
+    sys.stderr.write(f"tally: {visible(message)}\n")
     return typer.Exit(code)
 
 
-def emit(document: Any) -> None:
+def json_text(document: Any) -> str:
+    """`document` as one line of JSON whose strings hold no character a terminal acts on or hides:
+    JSON escapes the controls below U+0020; the rest (DEL, C1 controls, bidi overrides, separators, lone
+    surrogates) become `\\uXXXX` escapes too, which decode to the same strings."""
     import json  # only commands that print JSON pay for it
 
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, sort_keys=False) + "\n")
+    text = json.dumps(document, ensure_ascii=False, sort_keys=False)
+    return text if text.isprintable() else json_escape(text)
+
+
+def emit(document: Any) -> None:
+    sys.stdout.write(json_text(document) + "\n")
 
 
 def handled(command: F) -> F:
@@ -68,7 +102,8 @@ def handled(command: F) -> F:
         except (UsageError, FileExistsError) as error:
             raise fail(EXIT_USAGE, str(error)) from None
         except OSError as error:
-            raise fail(EXIT_DAMAGED, f"{getattr(error, 'filename', '') or ''}: {error.strerror or error}") from None
+            where = getattr(error, "filename", None) or kwargs.get("log") or kwargs.get("db") or "tally"
+            raise fail(EXIT_DAMAGED, f"{where}: {error.strerror or error}") from None
         except Exception as error:  # a bug in tally: still one line, never a traceback
             raise fail(EXIT_INTERNAL, f"internal error ({type(error).__name__}: {error}); please report it") from None
 
@@ -102,6 +137,8 @@ def _outcome_json(result: Any) -> dict[str, Any]:
         "seq": result.seq,
         "to_act": result.to_act[0],
         "expected": result.to_act[1],
+        "consequences": list(result.consequences),
+        "outcome": result.ending,
     }
 
 
@@ -142,10 +179,10 @@ def games_command(as_json: bool = JsonOption) -> None:
         emit({"games": documents})
         return
     for doc in documents:
-        print(f"{doc['name']}  {doc['title']}, {doc['players'][0]}-{doc['players'][1]} players, rules {doc['rules']}, modes: {', '.join(doc['modes'])}")
+        say(f"{doc['name']}  {doc['title']}, {doc['players'][0]}-{doc['players'][1]} players, rules {doc['rules']}, modes: {', '.join(doc['modes'])}")
         for o in doc["options"]:
             choices = "|".join(o["choices"]) if o["choices"] else "integer"
-            print(f"  --option {o['key']}={choices}  (default {o['default']}): {o['help']}")
+            say(f"  --option {o['key']}={choices}  (default {o['default']}): {o['help']}")
 
 
 @app.command("new")
@@ -171,25 +208,60 @@ def new_command(
         emit({"log": str(log), "game": game, "mode": result.events[0].mode, "events": len(result.events),
               "fingerprint": result.fingerprint, "to_act": result.to_act[0], "expected": result.to_act[1]})
         return
-    print(f"started {game} ({result.events[0].mode} mode) in {log} for {', '.join(player)}")
-    print(f"next: {result.to_act[1]}")
+    say(f"started {game} ({result.events[0].mode} mode) in {log} for {', '.join(player)}")
+    say(f"next: {result.to_act[1]}")
+
+
+@app.command("record")
+@handled
+def record_command(
+    log: Path = typer.Argument(..., help="The game log to record into (with --new: the log to create)."),
+    new: Optional[str] = typer.Option(None, "--new", help="Start a new game of this name in LOG first, as `tally new` does."),
+    player: Optional[List[str]] = typer.Option(None, "--player", "-p", help="With --new: a player, in turn order (repeat)."),
+    option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="With --new: variant option KEY=VALUE (repeat)."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="With --new: table (default) or open."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="With --new: deal the setup with this seed (open mode)."),
+    manifest: Optional[Path] = typer.Option(None, "--manifest", help="With --new: a component manifest file."),
+) -> None:
+    """Record a whole game at the table in one session, every move saved as it is entered.
+
+    The board after every move, completion of the legal moves, `?MOVE` for a ruling, `undo`, `note`, `moves`,
+    `state`, `replay`, `help`, `quit`. Off a terminal it reads one move per line (see above)."""
+    from tally.store import record
+    from tally.store.session import Session
+
+    from .session import run
+
+    if new is not None:
+        if not player:
+            raise fail(EXIT_USAGE, "--new needs the players: --player NAME (repeat)")
+        components = record.read_manifest(manifest) if manifest is not None else None
+        record.new_game(log, new, player, _options(option), mode, seed, components)
+    elif player or option or mode or seed is not None or manifest is not None:
+        raise fail(EXIT_USAGE, "--player, --option, --mode, --seed and --manifest start a new game: add --new GAME")
+    raise typer.Exit(run(Session(log)))
 
 
 @app.command("move")
 @handled
 def move_command(
     log: Path = typer.Argument(..., help="The game log."),
-    move: str = typer.Argument(..., help="The move in the game's notation, e.g. \"take r g b\" or \"ben: buy 1k0-w1b1g1r1\"."),
+    move: List[str] = typer.Argument(
+        ..., help="The move in the game's notation, quoted or not: take r g b; ben: buy 1k0-w1b1g1r1 + reveal 1g0-w2b1; "
+                  "or the number of a move in `tally moves`."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Append a move only if it is legal; otherwise print the ruling and append nothing."""
+    """Append a move only if it is legal; otherwise print the ruling and append nothing.
+
+    Several moves separated by ` + ` (a buy and the refill it makes due) are judged in order and appended
+    in one write, all or none. What follows automatically (a noble's visit, the end) is reported."""
     from tally.store import record
 
-    result = record.move(log, move)
-    _report_move(result, as_json, recorded=True)
+    result = record.move(log, " ".join(move))
+    _report_move(result, as_json)
 
 
-def _report_move(result: Any, as_json: bool, recorded: bool) -> None:
+def _report_move(result: Any, as_json: bool) -> None:
     if as_json:
         emit(_outcome_json(result))
     where = f"{result.path}:{result.seq}: " if result.path else ""
@@ -201,28 +273,49 @@ def _report_move(result: Any, as_json: bool, recorded: bool) -> None:
         return
     for ruling in result.rulings:
         if ruling.verdict == "unverifiable":
-            print(f"unverifiable: {ruling.render()}")
-        elif not recorded:
-            print(f"legal: {ruling.render()}")
-    if recorded:
-        for event, text in zip(result.events, result.lines):
-            print(f"#{event.seq} recorded: {text}")
-    print(f"next: {result.to_act[1]}")
+            say(f"unverifiable: {ruling.render()}")
+    for event, text in zip(result.events, result.lines):
+        say(f"#{event.seq} recorded: {text}")
+    _report_consequences(result)
+
+
+def _report_consequences(result: Any) -> None:
+    for consequence in result.consequences:
+        say(consequence)
+    if result.ending:  # the game's own narration said why it ended
+        scores = ", ".join(f"{name} {score}" for name, score in result.ending["scores"].items())
+        say(f"final scores: {scores}; winner{'s' if len(result.ending['winners']) > 1 else ''}: "
+            f"{', '.join(result.ending['winners'])}")
+    else:
+        say(f"next: {result.to_act[1]}")
 
 
 @app.command("rule")
 @handled
 def rule_command(
     log: Path = typer.Argument(..., help="The game log."),
-    move: str = typer.Argument(..., help="The disputed move in the game's notation."),
+    move: List[str] = typer.Argument(..., help="The disputed move in the game's notation, quoted or not."),
     at: Optional[int] = typer.Option(None, "--at", help="Judge it after event SEQ instead of now."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Answer a dispute: is this move legal now (or at --at SEQ), and which rule decides? Records nothing."""
+    """Answer a dispute: is this move legal now (or at --at SEQ), and which rule decides? Records nothing.
+
+    The verdict is printed on standard output: `legal`, `unverifiable` (exit 0) or `illegal` (exit 1)."""
     from tally.store import record
 
-    result = record.rule(log, move, at)
-    _report_move(result, as_json, recorded=False)
+    result = record.rule(log, " ".join(move), at)
+    if as_json:
+        emit(_outcome_json(result))
+    if result.notation is not None:
+        raise fail(EXIT_USAGE, f"{result.path}:{result.seq}: {result.notation.render()}")
+    if as_json:
+        raise typer.Exit(EXIT_OK if result.accepted else EXIT_RULE)
+    if not result.accepted:
+        for message in result.messages:
+            say(f"illegal: {message}")
+        raise typer.Exit(EXIT_RULE)
+    for ruling in sorted(result.rulings, key=lambda r: r.verdict != "unverifiable"):  # the verdict first
+        say(f"{ruling.verdict}: {ruling.render()}")
 
 
 @app.command("moves")
@@ -242,11 +335,11 @@ def moves_command(
     if as_json:
         emit({"seq": pos.seq, "to_act": who, "expected": what, "moves": moves})
         return
-    print(f"after #{pos.seq}: {what}")
+    say(f"after #{pos.seq}: {what}")
     for i, text in enumerate(moves, 1):
-        print(f"{i:3d}. {text}")
+        say(f"{i:3d}. {text}")
     if not moves:
-        print("  (no legal moves)")
+        say("  (no legal moves)")
 
 
 @app.command("state")
@@ -331,30 +424,36 @@ def check_command(
     if as_json:
         return
     for warning in report.warnings:
-        print(f"#{warning['seq']} unverifiable: {warning['message']} [{warning['rule']}]")
+        say(f"#{warning['seq']} unverifiable: {warning['message']} [{warning['rule']}]")
     ended = f"; {report.outcome['reason']}" if report.outcome else "; not finished"
-    print(f"ok: {report.events} events, all legal{ended}")
-    print(f"fingerprint {report.fingerprint}")
+    say(f"ok: {report.events} events, all legal{ended}")
+    say(f"fingerprint {report.fingerprint}")
 
 
 @app.command("undo")
 @handled
 def undo_command(
     log: Path = typer.Argument(..., help="The game log."),
-    reason: str = typer.Option(..., "--reason", help="Why the last event is voided (kept in the log)."),
+    why: Optional[List[str]] = typer.Argument(None, help="Why the event is voided (kept in the log), quoted or not."),
+    reason: Optional[str] = typer.Option(None, "--reason", help="The same, as an option."),
+    turn: bool = typer.Option(False, "--turn", help="Void the whole last turn (a buy and its refill, say), newest first."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Void the last effective event. The log stays append-only: a `voided` event is added."""
+    """Void the last effective event (or the last turn). The log stays append-only: `voided` events are added."""
     from tally.store import record
 
-    result = record.undo(log, reason)
+    text = reason if reason is not None else " ".join(why or [])
+    if not text.strip():
+        raise fail(EXIT_USAGE, "say why the event is voided: tally undo LOG REASON (the reason is kept in the log)")
+    result = record.undo(log, text, turn)
     if as_json:
         emit(_outcome_json(result))
     if not result.accepted:
         raise fail(EXIT_RULE, f"{result.path}:{result.seq}: " + "; ".join(result.messages))
     if not as_json:
-        print(f"#{result.events[0].seq} recorded: void #{result.events[0].target} ({reason})")
-        print(f"next: {result.to_act[1]}")
+        for event, line in zip(result.events, result.lines):
+            say(f"#{event.seq} recorded: {line}")
+        say(f"next: {result.to_act[1]}")
 
 
 @app.command("note")
@@ -371,7 +470,7 @@ def note_command(
     if as_json:
         emit({"seq": result.events[0].seq, "fingerprint": result.fingerprint})
         return
-    print(f"#{result.events[0].seq} noted")
+    say(f"#{result.events[0].seq} noted")
 
 
 @app.command("repair")
@@ -380,14 +479,19 @@ def repair_command(
     log: Path = typer.Argument(..., help="The game log with a torn last line."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Recover from a crash mid-write: move the torn last line to LOG.torn-N and keep the intact lines."""
+    """Recover from a crash mid-write: move the torn last line (and the rest of a cut-short unit) to LOG.torn-N and keep the intact lines."""
     from tally.store import log as logfile
 
     side, size = logfile.repair(log)
+    removed = not log.exists()
     if as_json:
-        emit({"log": str(log), "torn_bytes": size, "saved_to": str(side)})
+        emit({"log": str(log), "torn_bytes": size, "saved_to": str(side), "removed": removed})
         return
-    print(f"moved {size} torn bytes to {side}; {log} now ends at its last complete line")
+    if removed:
+        say(f"moved {size} torn bytes to {side}; nothing of {log} was intact (its first command was cut short), "
+            "so it was removed: start the game again with `tally new`")
+        return
+    say(f"moved {size} torn bytes to {side}; {log} now ends at its last complete unit")
 
 
 @app.command("simulate")
@@ -413,8 +517,8 @@ def simulate_command(
         emit({"game": summary.game, "games": summary.games, "events": summary.events, "moves": summary.moves,
               "finished": summary.finished, "wins_by_seat": summary.wins_by_seat, "out": str(out)})
         return
-    print(f"{summary.games} {summary.game} games, {summary.moves} moves, {summary.finished} finished, in {out}")
-    print("wins by seat: " + ", ".join(f"{k} {v}" for k, v in summary.wins_by_seat.items()))
+    say(f"{summary.games} {summary.game} games, {summary.moves} moves, {summary.finished} finished, in {out}")
+    say("wins by seat: " + ", ".join(f"{k} {v}" for k, v in summary.wins_by_seat.items()))
 
 
 from . import library_commands  # noqa: E402,F401  (registers ingest, sql, stats, export; imports duckdb lazily)
@@ -434,6 +538,21 @@ def _single_command_app(name: str) -> typer.Typer | None:
     return None
 
 
+def _check_utf8(arguments: list[str]) -> None:
+    """Arguments are UTF-8 text: one that is not (Python keeps its bad bytes as lone surrogates) is a usage
+    error named by its position and bytes, before anything can try to print, store or encode it."""
+    for number, argument in enumerate(arguments, 1):
+        try:
+            argument.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raw = argument.encode("utf-8", "surrogateescape")
+            offset = len(argument[: error.start].encode("utf-8", "surrogateescape"))
+            shown = repr(raw if len(raw) <= 40 else raw[:36] + b"...")
+            fail(EXIT_USAGE, f"argument {number} ({shown}) is not valid UTF-8 (byte 0x{raw[offset]:02x} at offset {offset}): "
+                             "tally reads its arguments as UTF-8 text; rename a file whose name is not UTF-8")
+            sys.exit(EXIT_USAGE)
+
+
 def main() -> None:
     """Console entry point."""
     from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
@@ -441,6 +560,7 @@ def main() -> None:
 
     try:
         arguments = sys.argv[1:]
+        _check_utf8(arguments)
         single = _single_command_app(arguments[0]) if arguments else None
         if single is not None:
             code = single(args=arguments[1:], prog_name=f"tally {arguments[0]}", standalone_mode=False)
@@ -452,10 +572,10 @@ def main() -> None:
         sys.exit(EXIT_USAGE)
     except UsageError as error:  # one line, like every other error; --help shows the usage
         command = error.ctx.command_path if error.ctx else "tally"
-        sys.stderr.write(f"tally: {error.format_message()} (see `{command} --help`)\n")
+        fail(EXIT_USAGE, f"{error.format_message()} (see `{command} --help`)")
         sys.exit(EXIT_USAGE)
     except ClickException as error:
-        sys.stderr.write(f"tally: {error.format_message()}\n")
+        fail(error.exit_code, error.format_message())
         sys.exit(error.exit_code)
     except Abort:
         sys.stderr.write("tally: aborted\n")

@@ -12,6 +12,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from tally.core.text import visible
+
 from .boards import board_for
 
 
@@ -21,9 +23,27 @@ def console() -> Console:
     return Console(width=None if sys.stdout.isatty() else 100, highlight=False, markup=False, emoji=False)
 
 
-def print_view(view: dict[str, Any], out: Console | None = None) -> None:
+def shown(data: Any) -> Any:
+    """`data` (a view, a report row) with every string made safe to print (`core.text.visible`), so no board,
+    table or chart can pass a player's control characters to the terminal, whatever it draws."""
+    if isinstance(data, str):
+        return visible(data)
+    if isinstance(data, dict):
+        return {shown(key): shown(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [shown(item) for item in data]
+    if isinstance(data, tuple):
+        return tuple(shown(item) for item in data)
+    return data
+
+
+def print_view(view: dict[str, Any], out: Console | None = None, footer: bool = True) -> None:
+    """The game's board, then (with `footer`) the result or what is expected next."""
     out = out or console()
+    view = shown(view)
     board_for(view["game"])(view, out)
+    if not footer:
+        return
     if view.get("outcome"):
         out.print(Text(f"game over: {view['outcome']['reason']}", style="bold"))
     else:
@@ -34,11 +54,11 @@ def print_replay(spec: Any, frames: list[Any], state: Any, result: Any) -> None:
     out = console()
     for frame in frames:
         mark = " (voided)" if frame.voided else ""
-        out.print(f"#{frame.seq:<4} {frame.text}{mark}", soft_wrap=True)
+        out.print(f"#{frame.seq:<4} {visible(frame.text)}{mark}", soft_wrap=True)
     view = spec.view(state, None)
     view["seq"] = frames[-1].seq
     out.print()
     print_view(view, out)
     if result is not None:
         scores = ", ".join(f"{name} {score}" for name, score in result.scores.items())
-        out.print(f"scores: {scores}; winner: {', '.join(result.winners)}")
+        out.print(visible(f"scores: {scores}; winner: {', '.join(result.winners)}"))

@@ -87,17 +87,47 @@ class Table:
         table.spec, table.started, table.state, table._undo, table.last_seq = spec, started, state, [], last_seq
         return table
 
-    def snapshot(self) -> tuple[Any, int, int]:
-        return self.state, self.last_seq, len(self._undo)
+    def snapshot(self) -> tuple[Any, int, list[tuple[int, Any, Event]]]:
+        return self.state, self.last_seq, list(self._undo)  # a copy: a tentative void pops the stack
 
-    def restore(self, snapshot: tuple[Any, int, int]) -> None:
+    def restore(self, snapshot: tuple[Any, int, list[tuple[int, Any, Event]]]) -> None:
         """Go back to a snapshot: tentative events (a question, not a record) leave no trace."""
-        self.state, self.last_seq, depth = snapshot
-        del self._undo[depth:]
+        self.state, self.last_seq, undo = snapshot
+        self._undo[:] = undo
 
     @property
     def last_effective_seq(self) -> int | None:
         return self._undo[-1][0] if self._undo else None
+
+    def history(self) -> list[tuple[int, Any, Event]]:
+        """The effective game events, oldest first: (seq, the state before it, the event)."""
+        return list(self._undo)
+
+    def last_turn(self) -> list[int]:
+        """The seqs of the last turn's effective events, newest first, as `tally undo --turn` voids them.
+
+        The turn is the view's `turn` before the last effective event; the walk back stays in it, ends at
+        chance that came before the turn's first player move (a setup reveal), and never passes an event
+        that cannot be voided."""
+        if not self._undo:
+            return []
+        spec = self.spec
+
+        def turn_of(state: Any) -> Any:
+            return spec.view(state, None).get("turn")
+
+        turn = turn_of(self._undo[-1][1])
+        seqs: list[int] = []
+        played = False
+        for seq, before, event in reversed(self._undo):
+            if seqs and (turn_of(before) != turn or not spec.is_voidable(event)):
+                break
+            has_player = bool(getattr(event, "player", None))
+            if played and not has_player:
+                break
+            played = played or has_player
+            seqs.append(seq)
+        return seqs
 
     def _check_void(self, event: Voided) -> list[Ruling]:
         last = self.last_effective_seq

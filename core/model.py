@@ -19,11 +19,14 @@ Mode = Literal["open", "table"]
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
-    """Base of every event. `seq`, `at` and `prev` are the log envelope (docs/format.md)."""
+    """Base of every event. `seq`, `at`, `prev` and `unit` are the log envelope (docs/format.md): `unit` is
+    set on the first of several lines appended by one command, to how many they are, so that a reader
+    can tell a whole append from one a power cut stopped at a line boundary."""
 
     seq: int = 0
     at: str = ""
     prev: str | None = None
+    unit: int = 1
 
 
 class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
@@ -95,7 +98,7 @@ class NotationError(msgspec.Struct, frozen=True):
             shown = self.expected[:12]
             more = f" (and {len(self.expected) - len(shown)} more)" if len(self.expected) > len(shown) else ""
             hint = "; expected one of: " + ", ".join(shown) + more
-        return f"cannot read {self.text!r}: {self.message}{hint}"
+        return f"cannot read {quote(self.text, 80)}: {self.message}{hint}"
 
 
 class Option(msgspec.Struct, frozen=True):
@@ -132,12 +135,14 @@ class RuleDoc(msgspec.Struct, frozen=True):
 
 
 class Outcome(msgspec.Struct, frozen=True):
-    """How a finished game ended: score per seat, winners (several on a shared victory), and why."""
+    """How a finished game ended: score per seat, winners (several on a shared victory), why in words, and
+    `ended`: what ended it, as a short code the game documents (Splendor: `target`, `stalled`, `stuck`)."""
 
     scores: dict[str, int]
     winners: list[str]
     reason: str
     details: dict[str, Any] = {}
+    ended: str = ""
 
 
 def resolve_options(options: tuple[Option, ...], given: dict[str, str]) -> dict[str, str]:
@@ -225,6 +230,11 @@ class GameSpec:
         """(who, what): the seat, `table` or `nobody` that must act next, and the obligation in words (view)."""
         raise NotImplementedError
 
+    def pending(self, state: Any) -> str | None:
+        """The obligation that must be settled before play goes on (tokens to return, a noble to choose, a card
+        to reveal, a bonus action, a Hurricane), in words; None in an ordinary turn (view)."""
+        raise NotImplementedError
+
     def narrate(self, before: Any, after: Any) -> list[str]:
         """What followed from an event without being an event itself, for replays (view)."""
         raise NotImplementedError
@@ -281,5 +291,5 @@ CONTRACT: tuple[str, ...] = (
     "name", "title", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
     "state_type", "rules", "history", "upcasters",
     "start", "check", "permit", "is_voidable", "apply", "legal_moves", "shuffles", "deal",
-    "parse", "format", "view", "outcome", "to_act", "narrate", "check_manifest", "table_transcript",
+    "parse", "format", "view", "outcome", "to_act", "pending", "narrate", "check_manifest", "table_transcript",
 )

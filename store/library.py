@@ -17,8 +17,11 @@ digits of the SHA-256 of its log's first line, so it keeps its id as the log gro
 from __future__ import annotations
 
 import os
+import re
+import stat
 import time
 from collections import deque
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -29,6 +32,7 @@ import pyarrow as pa
 
 from . import log as logfile
 from tally.core import registry
+from tally.core.text import quote, visible
 
 from .library_ingest import (
     ROUND_RESULTS,
@@ -44,7 +48,10 @@ from .record import Frame, Position, UsageError, replay_log
 
 __all__ = ["ingest", "export", "query", "stats", "replay", "replay_bytes", "Rejected", "Summary", "LibraryError"]
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: games.ended
+# the oldest DuckDB whose clients must open the library: the 1.4 LTS line (docs/sql.md); DuckDB uses this
+# storage version when it creates the file (an existing file keeps the version it was created with)
+STORAGE_COMPATIBILITY = "v1.4.0"
 DEFAULT_DB = "tally.duckdb"
 TASK_BYTES = 8 << 20  # log bytes per task at most (one bulk insert, one transaction): ~40,000 events of a card game
 TASK_FILES = 2_000
@@ -74,6 +81,7 @@ TABLES: dict[str, list[tuple[str, str]]] = {
         ("winners", "VARCHAR[]"),
         ("winner", "VARCHAR"),
         ("result", "VARCHAR"),
+        ("ended", "VARCHAR"),
         ("unverifiable", "INTEGER"),
         ("fingerprint", "VARCHAR"),
         ("size", "BIGINT"),
@@ -106,7 +114,7 @@ _INSERT = {
         INSERT INTO games
         SELECT game_id, game, rules, mode, options::JSON, manifest, players, player_count,
                TRY_CAST(started_at AS TIMESTAMPTZ), TRY_CAST(ended_at AS TIMESTAMPTZ), events, turns, finished,
-               winners, winner, result, unverifiable, fingerprint, size, digest, source, now()
+               winners, winner, result, ended, unverifiable, fingerprint, size, digest, source, now()
         FROM _stage_games""",
 }
 
@@ -135,7 +143,22 @@ class Summary(msgspec.Struct):
 
 def resolve_db(db: Path | str | None) -> Path:
     """`--db`, else `$TALLY_DB`, else ./tally.duckdb."""
-    return Path(db or os.environ.get("TALLY_DB") or DEFAULT_DB)
+    path = Path(db or os.environ.get("TALLY_DB") or DEFAULT_DB)
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(f"{visible(str(path))}: the library's path is not valid UTF-8 (check $TALLY_DB)") from None
+    return path
+
+
+def _check_file(db: Path | str) -> None:
+    """The library is a regular file: DuckDB must never be handed a FIFO (it would wait) or a device."""
+    try:
+        mode = os.stat(db).st_mode
+    except OSError:
+        return  # not there yet (ingest creates it), or DuckDB says why
+    if not stat.S_ISREG(mode):
+        raise logfile.NotRegular(db, mode, "a history library")
 
 
 def all_tables() -> dict[str, list[tuple[str, str]]]:
@@ -159,8 +182,10 @@ def _busy(error: Exception) -> str:
 
 def connect(db: Path | str) -> duckdb.DuckDBPyConnection:
     """Open the library for writing, creating it (and its tables) when needed."""
+    _check_file(db)
     try:
-        con = duckdb.connect(str(db))
+        # a new library is written in a storage format DuckDB 1.4 (the LTS line) reads, not just this DuckDB's
+        con = duckdb.connect(str(db), config={"storage_compatibility_version": STORAGE_COMPATIBILITY})
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot open the library: {_busy(error)}") from None
     try:
@@ -204,13 +229,17 @@ def _create(con: duckdb.DuckDBPyConnection, db: Path | str) -> None:
     con.execute("COMMIT")
 
 
-def connect_read_only(db: Path | str) -> duckdb.DuckDBPyConnection:
-    """Open the library read-only, without access to other files (what `tally sql` runs in)."""
+def connect_read_only(db: Path | str, memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
+    """Open the library read-only, without access to other files (what `tally sql` runs in). The settings
+    are locked once made, so a query cannot lift them (nor the memory limit, when one is given)."""
+    _check_file(db)
     if not Path(db).is_file():
         raise UsageError(f"{db}: no history library here; create one with `tally ingest LOGS... --db {db}`")
     try:
         con = duckdb.connect(str(db), read_only=True, config={"enable_external_access": False})
         con.execute("SET TimeZone = 'UTC'")
+        if memory_limit is not None:
+            con.execute(f"SET memory_limit = '{memory_limit}'")  # checked by memory_size: digits and a unit only
         con.execute("SET lock_configuration = true")
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot open the library: {_busy(error)}") from None
@@ -227,8 +256,9 @@ def collect(paths: Iterable[Path | str]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            candidates = sorted(p for p in path.rglob("*.jsonl") if p.is_file())
-        elif path.exists():
+            # every *.jsonl but folders: a FIFO, device or dangling link among the logs is reported, not skipped
+            candidates = sorted(p for p in path.rglob("*.jsonl") if not p.is_dir())
+        elif path.exists() or path.is_symlink():
             candidates = [path]
         else:
             raise UsageError(f"{path}: no such file or folder")
@@ -243,11 +273,12 @@ def collect(paths: Iterable[Path | str]) -> list[Path]:
 def _first_line(path: Path) -> tuple[str | None, int]:
     """(game id, file size) from the first line; (None, 0) when unreadable (the worker reports why)."""
     try:
-        with open(path, "rb") as handle:
-            first = handle.readline()
-            size = os.fstat(handle.fileno()).st_size
-    except OSError:
+        fd = logfile.open_regular(path, os.O_RDONLY)
+    except (OSError, logfile.LogError):  # the worker reports why
         return None, 0
+    with open(fd, "rb") as handle:
+        first = handle.readline()
+        size = os.fstat(fd).st_size
     if not first:
         return None, size
     return game_id_of(first[:-1] if first.endswith(b"\n") else first), size
@@ -327,7 +358,11 @@ class _Writer:
         """A known game whose file is not its stored log plus new lines: an older copy, or edited history."""
         old = [row[0].encode() for row in self.con.execute(
             "SELECT line FROM events WHERE game_id = ? ORDER BY seq", [gid]).fetchall()]
-        new = Path(path).read_bytes().split(b"\n")[:-1]
+        try:
+            new = logfile.read_regular(path).split(b"\n")[:-1]
+        except (OSError, logfile.LogError) as error:
+            self.summary.rejected.append(Rejected(path, None, "damaged", f"cannot read it again: {error}"))
+            return
         for seq, (a, b) in enumerate(zip(old, new), 1):
             if a != b:
                 self.summary.rejected.append(Rejected(
@@ -343,10 +378,8 @@ class _Writer:
             self.summary.rejected.append(Rejected(path, None, "diverged", "the file changed while it was being ingested"))
 
     def write(self, results: list[Result]) -> None:
+        """Insert the results' rows in one transaction, then count them (nothing is counted if it rolls back)."""
         summary = self.summary
-        for result in results:
-            for path, gid in result.compare:
-                self.compare(path, gid)
         replace = [gid for result in results for gid in result.replace]
         voids = [void for result in results for void in result.voids]
         tables: dict[str, list[pa.Table]] = {}
@@ -385,6 +418,22 @@ class _Writer:
             summary.games_unchanged += result.unchanged
             summary.events_added += result.events
             summary.rejected.extend(result.rejected)
+            for path, gid in result.compare:
+                self.compare(path, gid)
+
+    def write_task(self, result: Result, payload: list[tuple[str, str | None, Known | None]]) -> None:
+        """Write one task's rows; if DuckDB refuses them, write its logs one at a time, so that the one
+        log whose rows it refuses is rejected and every other log of the task is still stored."""
+        try:
+            self.write([result])
+            return
+        except duckdb.Error as error:
+            if len(payload) == 1:
+                self.summary.rejected.append(Rejected(payload[0][0], None, "error",
+                                                      f"the library refused its rows: {_duck_message(error)}"))
+                return
+        for one in payload:
+            self.write_task(work([one]), [one])
 
 
 def ingest(
@@ -419,7 +468,7 @@ def ingest(
 
             # spawn, not fork: this process runs DuckDB's threads, and a forked child could inherit a held lock
             pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-        pending: deque[tuple[Any, set[str], int]] = deque()
+        pending: deque[tuple[Any, set[str], list[tuple[str, str | None, Known | None]]]] = deque()
         in_flight: set[str] = set()
         done = 0
         if progress is not None:
@@ -429,10 +478,15 @@ def ingest(
             """Write the oldest task's rows in one transaction (measured: gathering several tasks into one
             bulk insert is no faster, and leaves a file 50% larger unless it holds ~600,000 rows)."""
             nonlocal done
-            future, ids, count = pending.popleft()
-            writer.write([future.result() if pool is not None else future])
+            future, ids, payload = pending.popleft()
+            try:
+                result = future.result() if pool is not None else future
+            except BrokenProcessPool:
+                raise LibraryError(db, "ingest stopped: a worker process died (out of memory?); what was stored "
+                                       "so far is kept, and ingesting again resumes") from None
+            writer.write_task(result, payload)
             in_flight.difference_update(ids)
-            done += count
+            done += len(payload)
             if progress is not None:
                 progress(done, len(files), summary.events_added)
 
@@ -443,9 +497,9 @@ def ingest(
             known = writer.known(sorted(ids))
             payload = [(str(path), gid, known.get(gid) if gid else None) for path, gid in task]
             if pool is None:
-                pending.append((work(payload), ids, len(task)))
+                pending.append((work(payload), ids, payload))
             else:
-                pending.append((pool.submit(work, payload), ids, len(task)))
+                pending.append((pool.submit(work, payload), ids, payload))
             in_flight.update(ids)
             while len(pending) > (workers if pool is not None else 0):
                 finish()
@@ -613,14 +667,51 @@ class Query(msgspec.Struct):
             yield from chunk
 
 
-def query(db: Path | str, sql: str, chunk: int = 10_000) -> Query:
-    """Run one SQL text read-only. A write statement, a file access or a bad query raises UsageError."""
-    con = connect_read_only(db)
+SQL_TIMEOUT = 60.0  # seconds: a query (running and fetching its rows) that takes longer is stopped
+SQL_MEMORY = "2GB"  # DuckDB's memory limit for one query (its default is 80% of the machine)
+_SIZE = re.compile(r"(?i)\s*(\d{1,9}(?:\.\d{1,3})?)\s*(b|kb|mb|gb|tb|kib|mib|gib|tib)\s*")
+
+
+def memory_size(text: str) -> str:
+    """A memory size as DuckDB takes it (`500MB`, `2GB`, `1.5GiB`), or UsageError."""
+    found = _SIZE.fullmatch(text)
+    if not found or float(found.group(1)) <= 0:
+        raise UsageError(f"--memory-limit {quote(text)}: expected a size such as 500MB, 2GB or 1.5GiB")
+    return f"{found.group(1)}{found.group(2).upper().replace('I', 'i')}"
+
+
+def is_empty_sql(sql: str) -> bool:
+    """Only blanks and semicolons: no statement at all (comments alone DuckDB answers with nothing, too)."""
+    return not sql.replace(";", " ").strip()
+
+
+def query(db: Path | str, sql: str, chunk: int = 10_000, timeout: float | None = SQL_TIMEOUT,
+          memory_limit: str | None = SQL_MEMORY) -> Query:
+    """Run one SQL text read-only, within a time limit (seconds; None or 0: none) and a memory limit.
+    An empty query, a write statement, a file access, a bad query or a limit reached raises UsageError."""
+    if is_empty_sql(sql):
+        raise UsageError("empty query: give one SQL statement, e.g. \"SELECT count(*) FROM games\" (tables: docs/sql.md)")
+    if timeout is not None and (timeout != timeout or timeout < 0):
+        raise UsageError(f"--timeout {timeout}: expected a number of seconds, 0 for no limit")
+    limit = memory_size(memory_limit) if memory_limit is not None else None
+    if timeout is not None and timeout > 1e7:  # beyond a hundred days is no limit (and beyond a timer's range)
+        timeout = None
+    con = connect_read_only(db, limit)
+    watch = _Stopwatch(con, timeout or None)
     try:
         cursor = con.execute(sql)
     except duckdb.Error as error:
+        watch.cancel()
         con.close()
-        raise UsageError(_sql_refusal(error)) from None
+        raise UsageError(watch.explain(error, limit)) from None
+    except BaseException:
+        watch.cancel()
+        con.close()
+        raise
+    if cursor is None:  # comments only: DuckDB ran nothing
+        watch.cancel()
+        con.close()
+        raise UsageError("empty query: it holds no statement, only comments")
     description = cursor.description or []
     columns = [d[0] for d in description]
     types = [str(d[1]) for d in description]
@@ -631,14 +722,47 @@ def query(db: Path | str, sql: str, chunk: int = 10_000) -> Query:
                 try:
                     rows = cursor.fetchmany(chunk)
                 except duckdb.Error as error:
-                    raise UsageError(_sql_refusal(error)) from None
+                    raise UsageError(watch.explain(error, limit)) from None
                 if not rows:
                     return
                 yield rows
         finally:
+            watch.cancel()
             con.close()
 
     return Query(columns, types, chunks())
+
+
+class _Stopwatch:
+    """Interrupts a connection's query once `seconds` have passed (DuckDB has no statement timeout)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, seconds: float | None):
+        import threading
+
+        self.seconds = seconds
+        self.fired = False
+        self.timer = None
+        if seconds is not None:
+            self.timer = threading.Timer(seconds, self._fire, (con,))
+            self.timer.daemon = True
+            self.timer.start()
+
+    def _fire(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.fired = True
+        con.interrupt()
+
+    def cancel(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+
+    def explain(self, error: Exception, memory_limit: str | None) -> str:
+        if self.fired:
+            return (f"the query was stopped after the time limit of {self.seconds:g} s "
+                    "(give more with --timeout SECONDS, or 0 for no limit)")
+        if isinstance(error, duckdb.OutOfMemoryException) and memory_limit:
+            return (f"the query needs more memory than its limit of {memory_limit} "
+                    f"(give more with --memory-limit SIZE): {_duck_message(error)}")
+        return _sql_refusal(error)
 
 
 def _sql_refusal(error: Exception) -> str:

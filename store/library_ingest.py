@@ -33,7 +33,8 @@ GAME_STAGE = pa.schema(
      ("options", pa.string()), ("manifest", pa.string()), ("players", pa.list_(pa.string())),
      ("player_count", pa.int32()), ("started_at", pa.string()), ("ended_at", pa.string()),
      ("events", pa.int32()), ("turns", pa.int32()), ("finished", pa.bool_()), ("winners", pa.list_(pa.string())),
-     ("winner", pa.string()), ("result", pa.string()), ("unverifiable", pa.int32()), ("fingerprint", pa.string()),
+     ("winner", pa.string()), ("result", pa.string()), ("ended", pa.string()), ("unverifiable", pa.int32()),
+     ("fingerprint", pa.string()),
      ("size", pa.int64()), ("digest", pa.string()), ("source", pa.string())]
 )
 SEATS: list[tuple[str, str]] = [
@@ -66,7 +67,8 @@ class Known(NamedTuple):
 
 
 class Rejected(msgspec.Struct):
-    """A log that was not loaded: `kind` is damaged (unreadable), illegal (a rule forbids an event) or diverged."""
+    """A log that was not loaded: `kind` is damaged (unreadable), illegal (a rule forbids an event), diverged
+    (not the library's copy of its game), or error (tally failed on it: a bug, reported, never a stop)."""
 
     path: str
     line: int | None
@@ -125,7 +127,46 @@ class _Rows:
 
 
 def work(files: list[tuple[str, str | None, Known | None]]) -> Result:
-    """Read, verify, judge and fold each log `(path, game id, what the library holds of it)`."""
+    """Read, verify, judge and fold each log `(path, game id, what the library holds of it)`.
+
+    One log can never stop the others: should anything fail unexpectedly while a task is read, folded
+    or converted (a bug in tally, not a damaged log: those are rejected as such), the task is done again
+    one log at a time, and the log that fails alone is rejected with the reason."""
+    try:
+        return _work(files)
+    except Exception as error:
+        if len(files) == 1:
+            path = files[0][0]
+            return Result(rejected=[Rejected(path, None, "error", _failure(error))])
+    return merge([work([one]) for one in files])
+
+
+def _failure(error: BaseException) -> str:
+    text = str(error).splitlines()[0][:200] if str(error) else ""
+    return (f"tally could not ingest this log ({type(error).__name__}{': ' if text else ''}{text}); "
+            "the other logs are not affected; please report it")
+
+
+def merge(results: list[Result]) -> Result:
+    """One Result holding several: counts added, lists joined, each table's parts concatenated."""
+    merged = Result(rejected=[], compare=[], replace=[], voids=[])
+    parts: dict[str, list[pa.Table]] = {}
+    for one in results:
+        merged.added += one.added
+        merged.grown += one.grown
+        merged.unchanged += one.unchanged
+        merged.events += one.events
+        merged.rejected.extend(one.rejected)
+        merged.compare.extend(one.compare)
+        merged.replace.extend(one.replace)
+        merged.voids.extend(one.voids)
+        for name, table in one.tables.items():
+            parts.setdefault(name, []).append(table)
+    merged.tables = {name: found[0] if len(found) == 1 else pa.concat_tables(found) for name, found in parts.items()}
+    return merged
+
+
+def _work(files: list[tuple[str, str | None, Known | None]]) -> Result:
     projections = projection_tables()
     rows = _Rows(projections)
     result = Result(rejected=[], compare=[], replace=[], voids=[])
@@ -145,8 +186,10 @@ def work(files: list[tuple[str, str | None, Known | None]]) -> Result:
 
 def _one(result: Result, rows: _Rows, path: str, gid: str | None, known: Known | None) -> None:
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = logfile.read_regular(path)
+    except logfile.LogError as problem:
+        result.rejected.append(Rejected(path, None, "damaged", problem.message))
+        return
     except OSError as problem:
         result.rejected.append(Rejected(path, None, "damaged", f"cannot read: {problem.strerror or problem}"))
         return
@@ -233,7 +276,8 @@ def _game(rows: _Rows, gid: str, log: logfile.Log, table: Table, history: Histor
         started.manifest if isinstance(started.manifest, str) else msgspec.json.encode(started.manifest).decode(),
         list(started.seats), len(started.seats), started.at, log.events[-1].at, len(log.events),
         history.turns(state), outcome is not None, winners,
-        winners[0] if len(winners) == 1 else None, outcome.reason if outcome else None, unverifiable,
+        winners[0] if len(winners) == 1 else None, outcome.reason if outcome else None,
+        (outcome.ended or None) if outcome else None, unverifiable,
         log.fingerprint, log.size, digest, path,
     )
     for column, value in zip(rows.games.values(), values):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
+import stat
 from pathlib import Path
 from typing import Any, Union
 
@@ -16,6 +18,7 @@ import msgspec
 
 from tally.core import registry
 from tally.core.model import SHARED_EVENTS, Event, GameSpec, GameStarted
+from tally.core.text import quote
 
 try:  # the builtin module imports in a fraction of hashlib's OpenSSL binding, which `tally move` would pay for
     from _sha256 import sha256 as _sha256  # Python 3.11
@@ -38,22 +41,96 @@ class LogError(Exception):
 
 
 class TornTail(LogError):
-    """The last line has no newline: a write was cut short. `tally repair` moves its bytes aside."""
+    """The last line has no newline: a write was cut short. `tally repair` moves its bytes aside.
 
-    def __init__(self, path: Path | str, line: int, torn: bytes, keep: int):
+    `keep` is where the torn line begins; `intact` is where the intact part ends (before the torn line or,
+    when the line belongs to a unit the log holds only part of, before that unit) and `lines` its lines."""
+
+    def __init__(self, path: Path | str, line: int, torn: bytes, keep: int, intact: int | None = None,
+                 lines: int | None = None):
         self.torn = torn
-        self.keep = keep  # byte length of the intact part
+        self.keep = keep  # byte length of the complete lines
+        self.intact = keep if intact is None else intact
+        self.lines = line - 1 if lines is None else lines
+        cut = "" if self.intact == keep else (
+            f" (with lines {self.lines + 1}-{line - 1}: appended together with it, they are cut short too)")
         super().__init__(
             path,
             line,
-            f"torn last line ({len(torn)} bytes without a newline, a write cut short); "
-            f"the {line - 1} lines before it are intact; run `tally repair {path}` to move the torn bytes "
+            f"torn last line ({len(torn)} bytes without a newline, a write cut short){cut}; "
+            f"the {self.lines} lines before it are intact; run `tally repair {path}` to move the torn bytes "
             "to a side file and keep the intact lines",
+        )
+
+
+class TornUnit(LogError):
+    """The log ends inside a unit (lines appended by one command): a power cut stopped the write at a line
+    boundary. `tally repair` moves the unit's lines aside."""
+
+    def __init__(self, path: Path | str, start: int, size: int, have: int):
+        self.start, self.size, self.have = start, size, have
+        super().__init__(
+            path,
+            start,
+            f"torn unit: line {start} begins {size} lines appended together by one command, but the log ends "
+            f"after {have} of them (a write cut short by a crash or power loss); the {start - 1} lines before it "
+            f"are intact; run `tally repair {path}` to move the cut-short lines to a side file and keep the intact lines",
         )
 
 
 class NothingToRepair(LogError):
     """`repair` on a log whose last line is complete (a usage error, not damage)."""
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+class NotRegular(LogError):
+    """A path that is not a regular file: a directory, FIFO, device or socket is never read as a log."""
+
+    def __init__(self, path: Path | str, mode: int, what: str = "a log"):
+        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        super().__init__(path, None, f"{kind}, not a regular file: {what} is a regular file")
+
+
+def open_regular(path: Path | str, flags: int, what: str = "a log") -> int:
+    """`os.open` that never blocks and opens regular files only: O_NONBLOCK makes a FIFO open at once
+    (instead of waiting for a writer), and `fstat` then refuses it, like a directory or a device.
+    Raises NotRegular, or OSError (no such file, no permission) naming the path."""
+    try:
+        fd = os.open(path, flags | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except IsADirectoryError:
+        raise NotRegular(path, stat.S_IFDIR, what) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegular(path, mode, what)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_regular(path: Path | str, limit: int | None = None, what: str = "a log") -> bytes:
+    """The bytes of a regular file (at most `limit`), read without blocking on a FIFO or a device."""
+    fd = open_regular(path, os.O_RDONLY, what)
+    try:
+        size = os.fstat(fd).st_size
+        return os.pread(fd, size if limit is None else min(size, limit), 0)
+    finally:
+        os.close(fd)
+
+
+def _cannot(path: Path | str, error: OSError, doing: str) -> LogError:
+    if isinstance(error, FileNotFoundError):
+        return LogError(path, None, "no such log file")
+    return LogError(path, None, f"cannot {doing} it: {error.strerror or error}")
 
 
 def sha256_hex(line: bytes) -> str:
@@ -140,21 +217,134 @@ def _upcast(spec: GameSpec, line: bytes, error: msgspec.DecodeError) -> Event:
         raise error from None
 
 
+_AT = re.compile(r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z")
+_BOM = b"\xef\xbb\xbf"
+
+
+def _canonical_problem(line: bytes, event: Event | None) -> str:
+    """Why `line` is not the one way tally writes its event (docs/format.md, "Canonical form")."""
+    if line[:1] != b"{" or line[-1:] != b"}":
+        return "bytes (whitespace?) before or after the JSON object: a line is the object alone"
+    twice = _duplicate_key(line)
+    if twice is not None:
+        return f"the key {quote(twice)} appears twice in one object"
+    try:
+        raw = msgspec.json.decode(line)
+    except msgspec.DecodeError:
+        return "not a JSON object"
+    if msgspec.json.encode(raw) != line:
+        if _outside_strings(line, b" \t"):
+            return "whitespace between the JSON tokens: tally writes compact JSON, no space or tab outside strings"
+        return ("a value written differently from tally: an escape where tally writes the character itself "
+                "(`\\u0061` for `a`, `\\/` for `/`), or a number not in its shortest form")
+    if event is not None and isinstance(raw, dict):
+        expected = msgspec.json.decode(_ENCODER.encode(event))
+        extra = [key for key in raw if key not in expected]
+        if extra:
+            return (f"the field {quote(extra[0])} holds its default value, which tally leaves out "
+                    "(a field equal to its default is never written)")
+        if list(raw) != list(expected):
+            return f"the fields are not in tally's order ({', '.join(expected)})"
+    return "a value is not written as tally writes it"
+
+
+def _duplicate_key(line: bytes) -> str | None:
+    """The first key that appears twice in one object of `line`, if any (only on the error path: slow)."""
+    import json
+
+    found: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [key for key, _ in items]
+        found.extend(key for i, key in enumerate(keys) if key in keys[:i])
+        return dict(items)
+
+    try:
+        json.loads(line, object_pairs_hook=pairs)
+    except ValueError:
+        return None
+    return found[0] if found else None
+
+
+def _outside_strings(line: bytes, chars: bytes) -> bool:
+    """Whether any of `chars` appears in `line` outside JSON strings."""
+    inside = escaped = False
+    for byte in line:
+        if inside:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:
+                escaped = True
+            elif byte == 0x22:
+                inside = False
+        elif byte == 0x22:
+            inside = True
+        elif byte in chars:
+            return True
+    return False
+
+
+class _Envelope(msgspec.Struct):
+    """Just a line's unit marker, read loosely (any other field ignored) to find the units of a torn log."""
+
+    unit: Any = 1
+
+
+_ENVELOPE = msgspec.json.Decoder(_Envelope)
+
+
+def _unit_of(line: bytes) -> int:
+    try:
+        unit = _ENVELOPE.decode(line).unit
+    except msgspec.DecodeError:
+        return 1
+    return unit if type(unit) is int and unit > 1 else 1
+
+
+def intact_end(data: bytes) -> tuple[int, int]:
+    """(byte length, line count) of the intact part of a log's bytes: its complete lines, less the lines of
+    a last unit that the file ends inside of (a power cut between them). What follows is torn."""
+    keep = data.rfind(b"\n") + 1
+    offset = count = 0
+    unit_start, unit_lines, unit_end = 0, 0, 0
+    for line in data[:keep].split(b"\n")[:-1]:
+        count += 1
+        if count > unit_end:  # this line starts a unit
+            unit_start, unit_lines = offset, count - 1
+            unit_end = count + _unit_of(line) - 1
+        offset += len(line) + 1
+    if count < unit_end:
+        return unit_start, unit_lines
+    return keep, count
+
+
 def parse_lines(path: str, data: bytes) -> Log:
-    """Verify and decode a whole log's bytes (see docs/format.md for each check)."""
+    """Verify and decode a whole log's bytes (see docs/format.md for each check, in this order)."""
     if not data:
         raise LogError(path, None, "empty file: a log starts with a game_started line")
+    if data.startswith(_BOM):
+        raise LogError(path, 1, "the file starts with a byte order mark (U+FEFF): a log is UTF-8 without one")
     if not data.endswith(b"\n"):
         keep = data.rfind(b"\n") + 1
-        raise TornTail(path, data.count(b"\n") + 1, data[keep:], keep)
+        intact, count = intact_end(data)
+        raise TornTail(path, data.count(b"\n") + 1, data[keep:], keep, intact, count)
+    carriage = data.find(b"\r")
+    if carriage >= 0:
+        raise LogError(path, data.count(b"\n", 0, carriage) + 1,
+                       "a carriage return (\\r): lines end with \\n alone (was the log saved with CRLF line ends?)")
     lines = data.split(b"\n")
     lines.pop()
+    encode = _ENCODER.encode
     try:
         started = _START_DECODER.decode(lines[0])
     except msgspec.DecodeError as error:
         raise LogError(path, 1, f"expected a game_started line: {error}") from None
     if started.seq != 1 or started.prev is not None:
         raise LogError(path, 1, "the first line must have seq 1 and no prev")
+    if encode(started) != lines[0]:
+        raise LogError(path, 1, "not in canonical form: " + _canonical_problem(lines[0], started))
+    if not _AT.fullmatch(started.at):
+        raise LogError(path, 1, f"at {quote(started.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ")
     try:
         spec = registry.get(started.game)
     except registry.UnknownGame as error:
@@ -163,21 +353,31 @@ def parse_lines(path: str, data: bytes) -> Log:
     if problems:
         raise LogError(path, 1, "game_started is not a valid start: " + "; ".join(problems))
     decode = decoder_for(spec).decode
+    at_format = _AT.fullmatch
     events: list[Event] = [started]
     append = events.append
     prev = sha256_hex(lines[0])
     seq = 1
+    unit_start, unit_end = 1, started.unit  # the unit the last line read belongs to: its first and last seq
+    if unit_end < 1:
+        raise LogError(path, 1, f"unit {started.unit}: a unit has at least 2 lines")
     for line in lines[1:]:
         seq += 1
         try:
             event = decode(line)
+            canonical = encode(event) == line
         except msgspec.DecodeError as error:
             if not line.strip():
                 raise LogError(path, seq, "empty line: expected one JSON event per line") from None
+            if b"\\ud" in line.lower():
+                error = msgspec.DecodeError(f"{error} (a string holds a \\u escape of a lone surrogate, which is not a character)")
             try:
                 event = _upcast(spec, line, error)
             except msgspec.DecodeError as final:
                 raise LogError(path, seq, f"not a {spec.name} event: {final}") from None
+            canonical = msgspec.json.encode(msgspec.json.decode(line)) == line  # as written by the old version
+        if not canonical:
+            raise LogError(path, seq, "not in canonical form: " + _canonical_problem(line, event))
         if event.seq != seq:
             raise LogError(path, seq, f"expected seq {seq}, found {event.seq}")
         if event.prev != prev:
@@ -186,8 +386,20 @@ def parse_lines(path: str, data: bytes) -> Log:
                 seq,
                 f"prev does not match the SHA-256 of line {seq - 1}: line {seq - 1} was edited, or lines were reordered",
             )
+        if not at_format(event.at):
+            raise LogError(path, seq, f"at {quote(event.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ")
+        unit = event.unit
+        if unit != 1:
+            if unit < 1:
+                raise LogError(path, seq, f"unit {unit}: a unit has at least 2 lines")
+            if seq <= unit_end:
+                raise LogError(path, seq, f"a unit begins inside the unit of lines {unit_start}-{unit_end}: units do not nest")
+        if seq > unit_end:
+            unit_start, unit_end = seq, seq + unit - 1
         prev = sha256_hex(line)
         append(event)
+    if unit_end > seq:
+        raise TornUnit(path, unit_start, unit_end - unit_start + 1, seq - unit_start + 1)
     return Log(path, spec, events, prev, len(data), len(lines[-1]) + 1)
 
 
@@ -196,16 +408,16 @@ def read(path: Path | str) -> Log:
     reader that did not wait for it could see the first part of a line being written (a page at a
     time) and report a torn tail that is not there."""
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = open_regular(path, os.O_RDONLY)
         try:
             fcntl.flock(fd, fcntl.LOCK_SH)
             data = os.pread(fd, os.fstat(fd).st_size, 0)
         finally:
             os.close(fd)
-    except FileNotFoundError:
-        raise LogError(path, None, "no such log file") from None
-    except (IsADirectoryError, PermissionError) as error:
-        raise LogError(path, None, f"cannot read: {error.strerror}") from None
+    except LogError:
+        raise
+    except OSError as error:
+        raise _cannot(path, error, "read") from None
     return parse_lines(str(path), data)
 
 
@@ -216,9 +428,11 @@ def stamp(events: list[Event], after_seq: int, after_hash: str | None, at: str) 
     prev = after_hash
     seq = after_seq
     replace = msgspec.structs.replace
-    for event in events:
+    for index, event in enumerate(events):
         seq += 1
-        event = replace(event, seq=seq, at=at, prev=prev)
+        # the first line of several says how many: a reader can then tell a whole append from a cut one
+        unit = len(events) if index == 0 else 1
+        event = replace(event, seq=seq, at=at, prev=prev, unit=unit)
         line = _ENCODER.encode(event)
         prev = sha256_hex(line)
         stamped.append(event)
@@ -271,9 +485,11 @@ class Locked:
     def __init__(self, path: Path | str):
         self.path = str(path)
         try:
-            self.fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
-        except FileNotFoundError:
-            raise LogError(path, None, "no such log file") from None
+            self.fd = open_regular(self.path, os.O_RDWR | os.O_APPEND)
+        except LogError:
+            raise
+        except OSError as error:
+            raise _cannot(path, error, "open for writing") from None
         fcntl.flock(self.fd, fcntl.LOCK_EX)
 
     def read(self) -> Log:
@@ -301,12 +517,14 @@ class Locked:
 
 
 def repair(path: Path | str) -> tuple[Path, int]:
-    """Move a torn last line into `<log>.torn-N` and cut the log back to its intact lines."""
+    """Move what a crash cut short (a torn last line, and the lines of a unit the log ends inside of) into
+    `<log>.torn-N`, and cut the log back to its intact lines. When nothing intact remains (the first unit
+    was cut short), the log is removed: its bytes are all in the side file, and `tally new` can start again."""
     with Locked(path) as locked:
         data = os.pread(locked.fd, os.fstat(locked.fd).st_size, 0)
-        if not data or data.endswith(b"\n"):
-            raise NothingToRepair(path, None, "nothing to repair: the last line is complete")
-        keep = data.rfind(b"\n") + 1
+        keep = intact_end(data)[0] if data else 0
+        if keep == len(data):
+            raise NothingToRepair(path, None, "nothing to repair: the log ends with a complete line and a complete unit")
         n = 1
         while Path(f"{path}.torn-{n}").exists():
             n += 1
@@ -315,9 +533,12 @@ def repair(path: Path | str) -> tuple[Path, int]:
             handle.write(data[keep:])
             handle.flush()
             os.fsync(handle.fileno())
-        os.ftruncate(locked.fd, keep)
-        os.fsync(locked.fd)
+        if keep:
+            os.ftruncate(locked.fd, keep)
+            os.fsync(locked.fd)
+        else:
+            os.unlink(path)
+            _fsync_dir(Path(path))
         if keep:
             parse_lines(str(path), data[:keep])  # the rest must now verify
         return side, len(data) - keep
-

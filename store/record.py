@@ -14,6 +14,7 @@ import msgspec
 from tally.core import registry
 from tally.core.engine import Judgement, Table, judge
 from tally.core.model import Event, GameSpec, GameStarted, NotationError, Noted, Ruling, Voided
+from tally.core.notation import read_count
 from tally.core.text import quote
 
 from . import cache
@@ -48,6 +49,8 @@ class Outcome(msgspec.Struct):
     lines: list[str] = []  # each event in notation
     seq: int = 0  # where the move stands (or would stand) in the log
     path: str = ""
+    consequences: list[str] = []  # what followed without being an event: a noble's visit, the end of a round
+    ending: dict[str, Any] | None = None  # the game's outcome when the move ended it
 
     @property
     def messages(self) -> list[str]:
@@ -119,8 +122,9 @@ def read_manifest(path: Path | str) -> dict[str, Any]:
 
     The game's `check_manifest` then says whether it describes usable components."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MANIFEST_LIMIT + 1)
+        data = logfile.read_regular(path, MANIFEST_LIMIT + 1, "a manifest")
+    except logfile.LogError as error:
+        raise UsageError(f"--manifest {path}: {error.message}") from None
     except OSError as error:
         raise UsageError(f"--manifest {path}: cannot read it: {error.strerror or error}") from None
     if len(data) > MANIFEST_LIMIT:
@@ -162,7 +166,10 @@ def new_game(
 
         rng = random.Random(seed)  # no seed: the OS picks one, and the deal it produced is what gets recorded
         events.extend(dealt(spec, spec.start(started), rng)[0])
-    stamped, fingerprint = logfile.create(path, events)
+    try:
+        stamped, fingerprint = logfile.create(path, events)
+    except UnicodeEncodeError:  # names are checked above; a manifest given to the Python API may still hold one
+        raise UsageError("the start is not valid Unicode (it holds a lone surrogate), so it cannot be recorded") from None
     table = Table(spec, stamped[0])
     for event in stamped[1:]:
         table.apply(event)
@@ -187,28 +194,66 @@ def position(path: Path | str, at: int | None = None) -> Position:
     return Position(log, table, events[-1].seq)
 
 
+MOVE_SEPARATOR = "+"  # `buy 1k0-w1b1g1r1 + reveal 1g0-w2b1`: a move and the chance it makes due, on one line
+
+
+def parse_move(spec: GameSpec, state: Any, text: str) -> list[Event] | NotationError:
+    """One move in the game's notation, or the number of a move in the `tally moves` listing (from 1)."""
+    word = text.strip()
+    if word.isascii() and word.isdigit():
+        moves = spec.legal_moves(state)
+        number = read_count(word, len(moves))
+        if not number:
+            listing = f"1-{len(moves)}" if moves else "none: no move is legal now"
+            return NotationError(word, f"there is no move number {quote(word)} in the listing (`tally moves`: {listing})")
+        return [moves[number - 1]]
+    return spec.parse(state, word)
+
+
 def _propose(spec: GameSpec, table: Table, text: str) -> Outcome:
-    """Parse and judge a move against a fold, without changing it."""
-    parsed = spec.parse(table.state, text)
+    """Parse and judge a move against a fold, without changing it.
+
+    `text` may hold several moves separated by ` + ` (a move and the refill it makes due), each parsed and
+    judged against the table the moves before it leave; all are accepted or none."""
     seq = table.last_seq + 1
-    if isinstance(parsed, NotationError):
-        return Outcome(False, text, notation=parsed, to_act=spec.to_act(table.state), seq=seq)
-    rulings: list[Ruling] = []
     before = table.snapshot()
+    events: list[Event] = []
+    rulings: list[Ruling] = []
+    consequences: list[str] = []
     accepted = True
-    for event in parsed:
-        found = table.check(event)
-        if any(r.verdict == "illegal" for r in found):
-            rulings = [r for r in found if r.verdict == "illegal"]
-            accepted = False
-            break
-        rulings.extend(found)
-        rulings.append(table.permit(event))
-        table.apply(msgspec.structs.replace(event, seq=table.last_seq + 1))
-    to_act = spec.to_act(table.state)
-    lines = [describe(spec, e) for e in parsed]
-    table.restore(before)  # judging changes nothing: the caller decides whether to record
-    return Outcome(accepted, text, parsed, rulings, None, None, to_act, lines, seq)
+    notation = None
+    try:
+        parts = text.split(MOVE_SEPARATOR)
+        for part in parts:
+            if not part.strip() and len(parts) > 1:
+                notation = NotationError(text, f"nothing between two {MOVE_SEPARATOR!r}: write MOVE {MOVE_SEPARATOR} MOVE")
+                break
+            parsed = parse_move(spec, table.state, part)
+            if isinstance(parsed, NotationError):
+                notation = parsed
+                break
+            for event in parsed:
+                found = table.check(event)
+                if any(r.verdict == "illegal" for r in found):
+                    rulings = [r for r in found if r.verdict == "illegal"]
+                    accepted = False
+                    break
+                rulings.extend(found)
+                rulings.append(table.permit(event))
+                previous = table.state
+                table.apply(msgspec.structs.replace(event, seq=table.last_seq + 1))
+                events.append(event)
+                consequences.extend(spec.narrate(previous, table.state))
+            if not accepted:
+                break
+        if notation is not None:
+            return Outcome(False, text, notation=notation, to_act=spec.to_act(before[0]), seq=seq)
+        ended = spec.outcome(table.state)
+        return Outcome(accepted, text, events, rulings, None, None, spec.to_act(table.state),
+                       [describe(spec, e) for e in events], seq, consequences=consequences if accepted else [],
+                       ending=msgspec.to_builtins(ended) if ended and accepted else None)
+    finally:
+        table.restore(before)  # judging changes nothing: the caller decides whether to record
 
 
 def rule(path: Path | str, text: str, at: int | None = None) -> Outcome:
@@ -233,12 +278,42 @@ def _open_fold(locked: logfile.Locked) -> tuple[GameSpec, Table, str, int]:
     return log.spec, table, log.last_hash, log.last_line
 
 
-def _record(locked: logfile.Locked, table: Table, last_hash: str, events: list[Event]) -> logfile.Appended:
-    appended = locked.append(table.last_seq, last_hash, events)
+def _record(locked: logfile.Locked, table: Table, last_hash: str, events: list[Event]) -> tuple[logfile.Appended, list[str]]:
+    """Append `events` in one write, fold them in, keep the cache warm; also what followed from them."""
+    try:
+        appended = locked.append(table.last_seq, last_hash, events)
+    except UnicodeEncodeError:  # a lone surrogate in text given to the Python API: nothing was written
+        raise UsageError("the text is not valid Unicode (it holds a lone surrogate), so it cannot be recorded") from None
+    spec = table.spec
+    consequences: list[str] = []
     for event in appended.events:
+        previous = table.state
         table.apply(event)
+        if previous is not table.state:
+            consequences.extend(spec.narrate(previous, table.state))
     cache.save(locked.path, locked.fd, table.started, table.last_seq, appended.fingerprint, appended.last_line, table.state)
-    return appended
+    return appended, consequences
+
+
+def submit(locked: logfile.Locked, table: Table, last_hash: str, text: str) -> Outcome:
+    """Judge the move(s) `text` against the fold at the log's tail and append them only if legal.
+
+    In open mode, chance the move makes due (a new round's deal, say) is dealt by tally and appended in
+    the same write, after the move."""
+    spec = table.spec
+    result = _propose(spec, table, text)
+    result.path = locked.path
+    if not result.accepted:
+        return result
+    events = result.events + _chance_after(spec, table, result.events)
+    appended, result.consequences = _record(locked, table, last_hash, events)
+    result.events = appended.events
+    result.lines = [describe(spec, e) for e in appended.events]
+    result.to_act = spec.to_act(table.state)
+    result.fingerprint = appended.fingerprint
+    ended = spec.outcome(table.state)
+    result.ending = msgspec.to_builtins(ended) if ended else None
+    return result
 
 
 def move(path: Path | str, text: str) -> Outcome:
@@ -247,18 +322,8 @@ def move(path: Path | str, text: str) -> Outcome:
     In open mode, chance the move makes due (a new round's deal, say) is dealt by tally and appended in
     the same write, after the move."""
     with logfile.Locked(path) as locked:
-        spec, table, last_hash, _ = _open_fold(locked)
-        result = _propose(spec, table, text)
-        result.path = str(path)
-        if not result.accepted:
-            return result
-        events = result.events + _chance_after(spec, table, result.events)
-        appended = _record(locked, table, last_hash, events)
-    result.events = appended.events
-    result.lines = [describe(spec, e) for e in appended.events]
-    result.to_act = spec.to_act(table.state)
-    result.fingerprint = appended.fingerprint
-    return result
+        _, table, last_hash, _ = _open_fold(locked)
+        return submit(locked, table, last_hash, text)
 
 
 def _chance_after(spec: GameSpec, table: Table, events: list[Event]) -> list[Event]:
@@ -275,25 +340,43 @@ def _chance_after(spec: GameSpec, table: Table, events: list[Event]) -> list[Eve
     return dealt(spec, state, random.Random())[0]
 
 
-def undo(path: Path | str, reason: str) -> Outcome:
-    """Void the last effective event (append-only: the voided line stays in the log)."""
-    if not reason.strip():
-        raise UsageError("--reason must say why the event is voided")
+def undo(path: Path | str, reason: str, turn: bool = False) -> Outcome:
+    """Void the last effective event, or with `turn` every event of the last turn (append-only: the
+    voided lines stay in the log)."""
     with logfile.Locked(path) as locked:
         log = locked.read()
         judgement, table = _judged(log)
         if not judgement.ok:
             raise IllegalLog(log.path, judgement.failed_seq or 0, judgement.rulings[0])
-        target = table.last_effective_seq
-        void = Voided(target=target or 0, reason=reason)
-        rulings = table.check(void)
-        if rulings:
-            return Outcome(False, "undo", [void], rulings, to_act=log.spec.to_act(table.state), seq=table.last_seq + 1, path=str(path))
-        permit = table.permit(void)
-        appended = _record(locked, table, log.last_hash, [void])
-    void = appended.events[0]
-    return Outcome(True, "undo", appended.events, [permit], None, appended.fingerprint, log.spec.to_act(table.state),
-                   [describe(log.spec, void)], void.seq, str(path))
+        return void(locked, table, log.last_hash, reason, turn)
+
+
+def void(locked: logfile.Locked, table: Table, last_hash: str, reason: str, turn: bool = False) -> Outcome:
+    """Void the last effective event (or the last turn's events, newest first) of a fold with its undo history."""
+    if not reason.strip():
+        raise UsageError("an undo must say why the event is voided (the reason is kept in the log)")
+    spec = table.spec
+    targets = table.last_turn() if turn else [table.last_effective_seq or 0]
+    before = table.snapshot()
+    voids: list[Event] = []
+    rulings: list[Ruling] = []
+    originals = {seq: event for seq, _, event in table.history()}
+    try:
+        for target in targets or [0]:
+            proposed = Voided(target=target, reason=reason)
+            found = table.check(proposed)
+            if found:
+                return Outcome(False, "undo", [proposed], found, to_act=spec.to_act(table.state), seq=table.last_seq + 1,
+                               path=locked.path)
+            rulings.append(table.permit(proposed))
+            table.apply(msgspec.structs.replace(proposed, seq=table.last_seq + 1))
+            voids.append(proposed)
+    finally:
+        table.restore(before)
+    appended, _ = _record(locked, table, last_hash, voids)
+    lines = [f"void #{e.target}: {describe(spec, originals[e.target])} ({reason})" for e in appended.events]  # type: ignore[attr-defined]
+    return Outcome(True, "undo", appended.events, rulings, None, appended.fingerprint, spec.to_act(table.state),
+                   lines, appended.events[0].seq, locked.path)
 
 
 class Report(msgspec.Struct):
@@ -377,8 +460,13 @@ def describe(spec: GameSpec, event: Event) -> str:
 
 def note(path: Path | str, text: str, player: str | None = None) -> Outcome:
     with logfile.Locked(path) as locked:
-        spec, table, last_hash, _ = _open_fold(locked)
-        if player is not None and player not in table.started.seats:
-            raise UsageError(f"no player {player!r} in this game (players: {', '.join(table.started.seats)})")
-        appended = _record(locked, table, last_hash, [Noted(text=text, player=player)])
-    return Outcome(True, "note", appended.events, [], None, appended.fingerprint)
+        _, table, last_hash, _ = _open_fold(locked)
+        return write_note(locked, table, last_hash, text, player)
+
+
+def write_note(locked: logfile.Locked, table: Table, last_hash: str, text: str, player: str | None = None) -> Outcome:
+    if player is not None and player not in table.started.seats:
+        raise UsageError(f"no player {quote(player)} in this game (players: {', '.join(table.started.seats)})")
+    appended, _ = _record(locked, table, last_hash, [Noted(text=text, player=player)])
+    return Outcome(True, "note", appended.events, [], None, appended.fingerprint, table.spec.to_act(table.state),
+                   [describe(table.spec, appended.events[0])], appended.events[0].seq, locked.path)

@@ -35,18 +35,31 @@ class Summary(msgspec.Struct):
     wins_by_seat: dict[str, int]
 
 
-def _stamp_fast(events: list[Event], start: datetime) -> bytes:
-    """Stamp seq, at and prev and encode: the same bytes `log.stamp` would write, one minute apart."""
+def units(spec: Any, events: list[Event]) -> list[int]:
+    """The `unit` of each event as tally's commands would have appended them: the start, or a move, with
+    the chance tally dealt right after it (events that are not voidable) in one unit."""
+    marks = [1] * len(events)
+    head = 0
+    for index in range(1, len(events) + 1):
+        if index == len(events) or spec.is_voidable(events[index]):
+            marks[head] = index - head
+            head = index
+    return marks
+
+
+def _stamp_fast(events: list[Event], start: datetime, unit: list[int] | None = None) -> bytes:
+    """Stamp seq, at, prev and unit and encode: the bytes `log.stamp` would write, one minute apart."""
     encode = logfile._ENCODER.encode
     sha = logfile._sha256
     replace = msgspec.structs.replace
     chunks = []
     prev = None
     base = round(start.timestamp() * 1000)  # milliseconds
+    unit = unit or [1] * len(events)
     for seq, event in enumerate(events, 1):
         moment = base + 60_000 * seq
         second = datetime.fromtimestamp(moment // 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
-        line = encode(replace(event, seq=seq, at=f"{second}.{moment % 1000:03d}Z", prev=prev))
+        line = encode(replace(event, seq=seq, at=f"{second}.{moment % 1000:03d}Z", prev=prev, unit=unit[seq - 1]))
         prev = sha(line).hexdigest()
         chunks.append(line)
     chunks.append(b"")
@@ -110,7 +123,7 @@ def simulate(
         # the start time (line 1, hence the game id) differs by seed as well as by index, so runs with
         # different seeds never write two games with the same first line (unless seeds differ by 3.6M)
         start = _EPOCH + timedelta(hours=index, milliseconds=seed % 3_600_000)
-        payload = _stamp_fast(events, start)
+        payload = _stamp_fast(events, start, units(spec, events))
         path = folder / f"{game}-s{seed}-{index:05d}.jsonl"
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:

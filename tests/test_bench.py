@@ -18,5 +18,5 @@ def test_spine_benchmark_runs(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
-    for line in ("ratio warm / typer", "simulate moves/s", "check events/s"):
+    for line in ("ratio warm / typer", "session move at 300 events", "simulate moves/s", "check events/s"):
         assert line in done.stdout

@@ -169,8 +169,9 @@ def test_new_defaults_to_table_mode_and_seed_means_open(tmp_path: Path) -> None:
 
 def test_exit_0_for_a_legal_move_1_for_an_illegal_one_2_for_bad_notation(game: Path) -> None:
     assert cli("rule", str(game), "take r g b").exit_code == 0
-    line = failed(cli("rule", str(game), "take r r b"), 1)
-    assert line.endswith("[splendor.take.three-different]") and f"{game}:3:" in line
+    refused = cli("rule", str(game), "take r r b")  # a verdict, on stdout: not a failure of the command
+    assert refused.exit_code == 1 and refused.stderr == "" and refused.stdout.startswith("illegal: ann cannot take r r b")
+    assert refused.stdout.rstrip().endswith("[splendor.take.three-different]")
     line = failed(cli("rule", str(game), "take r q b"), 2)
     assert "unknown token 'q'" in line and "expected one of" in line
     assert failed(cli("move", str(game), "take y r b"), 1).endswith("[splendor.take.no-gold]")
@@ -357,7 +358,7 @@ def test_refused_and_unreadable_moves_still_print_one_document(game: Path) -> No
             assert result.exit_code == code, result
             document = one_document(result)
             assert set(document) == set(JSON_KEYS[command]) and document["verdict"] == verdict
-            if code:
+            if code and not (command == "rule" and verdict == "illegal"):  # a ruling's verdict is no failure
                 one_line(result)
     undone = cli("undo", str(game), "--reason", "x", "--json")
     assert undone.exit_code == 0 and set(one_document(undone)) == set(JSON_KEYS["undo"])
@@ -445,8 +446,10 @@ def test_fuzz_move_texts(position: str, move: str, as_json: bool) -> None:
     result = cli("rule", str(log), *(["--json"] if as_json else []), "--", move)  # `--`: a move may start with '-'
     assert log.read_bytes() == before
     assert result.exit_code in (0, 1, 2), (move, result)
-    if result.exit_code:
+    if result.exit_code == 2:
         one_line(result)
+    elif result.exit_code == 1:  # illegal: the verdict on stdout, nothing on stderr
+        assert result.stderr == "" and (as_json or result.stdout.startswith("illegal: ")), result
     if as_json:
         document = one_document(result)
         assert set(document) == set(JSON_KEYS["rule"])
@@ -520,7 +523,9 @@ def test_undo_appends_a_voided_event_and_restores_the_state(game: Path) -> None:
 
 def test_undo_needs_a_reason_and_something_to_void(game: Path, tmp_path: Path) -> None:
     before = game.read_bytes()
-    assert failed(cli("undo", str(game), "--reason", "  "), 2) == "tally: --reason must say why the event is voided"
+    said = "tally: say why the event is voided: tally undo LOG REASON (the reason is kept in the log)"
+    assert failed(cli("undo", str(game), "--reason", "  "), 2) == said
+    assert failed(cli("undo", str(game)), 2) == said
     assert run_tally("undo", str(game)).exit_code == 2
     assert game.read_bytes() == before
     fresh = tmp_path / "fresh.jsonl"

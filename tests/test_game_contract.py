@@ -220,3 +220,17 @@ def test_boards_are_only_for_known_games_and_draw_from_a_view() -> None:
     for name in boards:
         source = (ROOT / "cli" / "boards" / f"{name}.py").read_text(encoding="utf-8")
         assert "tally.store" not in source and "tally.core" not in source, f"cli/boards/{name}.py draws from a view only"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_says_what_ended_it_and_what_is_pending(game: str) -> None:
+    from tally.store.simulate import playout
+
+    spec = registry.get(game)
+    for seed in range(3):
+        events, state = playout(game, spec.min_seats, random.Random(f"contract:{seed}"))
+        result = spec.outcome(state)
+        if result is not None:  # `games.ended` in the library, documented in docs/rules/<game>.md
+            assert result.ended and result.ended in (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+        pending = spec.pending(state)
+        assert pending is None or isinstance(pending, str)

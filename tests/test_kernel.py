@@ -215,3 +215,20 @@ def test_codes_by_prefix_and_suggestions() -> None:
 def test_round_rows_carry_running_totals() -> None:
     rows = round_rows(["ana", "ben"], [{"ana": 5, "ben": 3}, {"ana": -2, "ben": 4}], [["ana"], ["ben"]])
     assert rows == [(1, 1, "ana", 5, 5, True), (1, 2, "ben", 3, 3, False), (2, 1, "ana", -2, 3, False), (2, 2, "ben", 4, 7, True)]
+
+
+# --------------------------------------------------------------------------- safe output
+
+
+def test_visible_shows_control_and_invisible_characters_as_escapes() -> None:
+    from tally.core.text import json_escape, visible
+
+    assert visible("ana, Søren, 山田さん: take r g b") == "ana, Søren, 山田さん: take r g b"  # untouched
+    assert visible("\x1b]0;title\x07\x1b[2J") == "\\x1b]0;title\\x07\\x1b[2J"
+    assert visible("a\tb\nc\rd") == "a\\tb\\nc\\rd"
+    assert visible("x\u202ey\u200bz\u2028\x9b\x7f\udcff\U000e0001") == "x\\u202ey\\u200bz\\u2028\\x9b\\x7f\\udcff\\U000e0001"
+    assert visible("\u3000") == "\u3000"  # a wide space is visible: shown as it is
+    assert quote("\x1b[31m" * 30).startswith("'\\x1b[31m") and "\x1b" not in quote("\x1b" * 99)
+    text = json.dumps({"note": "\x1b\x7f\u202e\U000e0001"}, ensure_ascii=False)
+    escaped = json_escape(text)
+    assert escaped.isprintable() and json.loads(escaped) == {"note": "\x1b\x7f\u202e\U000e0001"}

@@ -315,16 +315,24 @@ def test_cuts_in_earlier_lines_never_read_as_wrong_data(tmp_path: Path) -> None:
     starts = starts_of(data)
     ends = [s + len(line) for s, line in zip(starts, lines)]  # offset of each line's newline
     offsets = sorted({*range(1, starts[-1], 7), *(s for s in starts[1:]), *(s + 1 for s in starts), *(e for e in ends[:-1])})
+    units = [json.loads(line).get("unit", 1) for line in lines]
+    assert units[:2] == [2, 1]  # `tally new --seed`: game_started and the deal are one unit
     for k in offsets:
         path = fresh(tmp_path, data[:k])
-        if data[k - 1 : k] == b"\n":  # a whole number of lines: the prefix of the game, exactly
+        whole = data[:k].count(b"\n")
+        if data[k - 1 : k] == b"\n":  # a whole number of lines: the prefix of the game, exactly...
+            if whole == 1:  # ...unless the cut falls inside a unit: then it is torn, not shorter
+                with pytest.raises(logfile.TornUnit) as torn:
+                    logfile.read(path)
+                assert (torn.value.line, torn.value.size, torn.value.have) == (1, 2, 1)
+                continue
             log = logfile.read(path)
-            whole = data[:k].count(b"\n")
             assert len(log.events) == whole and log.fingerprint == sha(lines[whole - 1])
             continue
         with pytest.raises(logfile.TornTail) as caught:
             logfile.read(path)
         assert caught.value.keep == data.rfind(b"\n", 0, k) + 1
+        assert caught.value.intact == (0 if whole < 2 else caught.value.keep)  # a cut in the first unit spares nothing
     # a line cut short with the lines after it still in place: that line is damaged, not torn
     for number, (start, end) in enumerate(zip(starts, ends), start=1):
         for k in sorted({start, start + 1, (start + end) // 2, end - 1}):
@@ -368,7 +376,7 @@ def test_repair_end_to_end_keeps_torn_bytes_in_numbered_side_files(tmp_path: Pat
     repaired = tally("repair", str(path), "--json")
     assert repaired.exit_code == 0, repaired
     doc = json.loads(repaired.stdout)
-    assert doc == {"log": str(path), "torn_bytes": 40, "saved_to": f"{path}.torn-1"}
+    assert doc == {"log": str(path), "torn_bytes": 40, "saved_to": f"{path}.torn-1", "removed": False}
     assert Path(f"{path}.torn-1").read_bytes() == data[last : last + 40]
     assert path.read_bytes() == data[:last]
     checked = tally("check", str(path))

@@ -126,10 +126,9 @@ def test_ruling_json(case: str, snapshot_json) -> None:  # type: ignore[no-untyp
             assert deciding and deciding[0] == rule, document
         if verdict == "unreadable":
             assert document["notation_error"] and document["rulings"] == []
-        if result.exit_code:
             assert len(result.stderr.splitlines()) == 1, result
-        else:
-            assert result.stderr == ""
+        else:  # a verdict is the answer, not a failure: nothing on stderr, even when the move is illegal
+            assert result.stderr == "", result
     assert _localised(document) == snapshot_json
 
 
@@ -141,5 +140,8 @@ def test_ruling_text(case: str, snapshot_json) -> None:  # type: ignore[no-untyp
     assert result.exit_code == EXIT_FOR[verdict], result
     if rule is not None:
         assert f"[{rule}]" in result.stdout + result.stderr
+    if verdict in ("legal", "unverifiable", "illegal"):  # the verdict on stdout, first word first
+        assert result.stdout.startswith(f"{verdict}: ") and result.stderr == "", result
+        assert "next:" not in result.stdout, "a ruling records nothing, so nothing comes next"
     text = {"exit_code": result.exit_code, "stdout": _local(result.stdout), "stderr": _local(result.stderr)}
     assert text == snapshot_json

@@ -488,8 +488,9 @@ def mutations(p: Playout) -> list[tuple[Event, set[str]]]:
         return out
     assert state.phase == "action", state.phase
     bank = state.bank
-    out.append((NobleChosen(player=who, noble=sorted(NOBLES)[0]), {"splendor.turn.pending"}))
-    out.append((TokensReturned(player=who, tokens=["w"]), {"splendor.turn.pending"}))
+    # nothing is pending in an action phase: a noble or a return asked for is not owed at all, and says so
+    out.append((NobleChosen(player=who, noble=sorted(NOBLES)[0]), {"splendor.noble.not-qualified"}))
+    out.append((TokensReturned(player=who, tokens=["w"]), {"splendor.tokens.return"}))
     out.append((GemsTaken(player=who, gems=["y", "w", "b"]), {"splendor.take.no-gold"}))
     out.append((GemsTaken(player=who, gems=["w", "b", "x"]), {"splendor.take.shape"}))
     for i, g in enumerate(GEMS):

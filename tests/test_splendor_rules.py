@@ -622,14 +622,16 @@ def test_splendor_buy_cannot_afford():
     ruling = game.refuse(CardBought(player="ann", card="1w0-r2k1", paid=[]))
     assert ruling.rule == "splendor.buy.cannot-afford"
     assert ruling.message == (
-        "ann cannot afford 1w0-r2k1: needs 2 red, 1 black after bonuses, holds nothing (3 short, 0 gold)"
+        "ann cannot afford 1w0-r2k1: needs 2 red, 1 black after bonuses, holds nothing; short of 2 red, 1 black, "
+        "and holds no gold"
     )
-    assert ruling.facts == {"card": "1w0-r2k1", "needs": ["r", "r", "k"], "holds": []}
+    assert ruling.facts == {"card": "1w0-r2k1", "needs": ["r", "r", "k"], "holds": [], "missing": 3}
 
     game = shopper()  # holds b3 w1 k1: 1g0-r3 is 3 red short, 1w0-b3 is affordable
     ruling = game.refuse("ann: buy 1g0-r3")
     assert ruling.message == (
-        "ann cannot afford 1g0-r3: needs 3 red after bonuses, holds 1 white, 3 blue, 1 black (3 short, 0 gold)"
+        "ann cannot afford 1g0-r3: needs 3 red after bonuses, holds 1 white, 3 blue, 1 black; short of 3 red, "
+        "and holds no gold"
     )
     assert "ann: buy 1g0-r3 pay r3" not in game.legal()
     assert game.accept("ann: buy 1w0-b3").rule == "splendor.buy.pay"
@@ -768,7 +770,7 @@ def test_splendor_reveal_impossible():
     game.do(*(CardRevealed(card=card) for card in L1[:3]))
     ruling = game.refuse(CardRevealed(card=L1[0]))
     assert ruling.rule == "splendor.reveal.impossible"
-    assert ruling.message == f"{L1[0]} cannot turn up: its only copy is already on the table, bought or reserved"
+    assert ruling.message == f"{L1[0]} cannot turn up: there is one copy of each card, and it is face up in level 1, slot 1"
     assert ruling.facts == {"card": L1[0]}
     game.do(CardRevealed(card=L1[3]))
     ruling = game.refuse(CardRevealed(card=NEXT1))
@@ -780,7 +782,7 @@ def test_splendor_reveal_impossible():
     game.do("ann: reserve deck 1 as 1k1-b4", "ben: reserve 1w0-r2k1")
     ruling = game.refuse(CardRevealed(card="1k1-b4"))
     assert ruling.rule == "splendor.reveal.impossible"
-    assert ruling.message == "1k1-b4 cannot turn up: its only copy is already on the table, bought or reserved"
+    assert ruling.message == "1k1-b4 cannot turn up: there is one copy of each card, and ann reserved it"
     assert "reveal 1k1-b4" not in game.legal() and "reveal 1r1-w4" in game.legal()
     assert game.accept(CardRevealed(card="1r1-w4")).rule == "splendor.refill"
 

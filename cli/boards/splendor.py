@@ -1,4 +1,5 @@
-"""Splendor's board: the supply, the three rows of face-up cards with their decks, nobles and players."""
+"""Splendor's board: the supply, the nobles, the three rows of face-up cards with their decks, and the
+players (tokens against the limit, bonuses, cards, nobles, reserves), within 80 columns."""
 
 from __future__ import annotations
 
@@ -12,11 +13,22 @@ STYLE = {"w": "bold white", "b": "bold blue", "g": "bold green", "r": "bold red"
 
 
 def tokens(counts: dict[str, int], zero: bool = False) -> Text:
+    """`w1 b0 g2 ...` with each colour in its colour; zeros dimmed (with `zero`) or left out."""
     text = Text()
     for letter, n in counts.items():
         if n or zero:
-            text.append(f"{letter}{n} ", style=STYLE.get(letter, ""))
-    return text if text.plain else Text("-")
+            if text:
+                text.append(" ")
+            text.append(f"{letter}{n}", style=STYLE.get(letter, "") if n else "dim")
+    return text if text.plain else Text("-", style="dim")
+
+
+def code(pairs: str) -> Text:
+    """A cost or a noble's requirement (`w4b4`), each colour in its colour."""
+    text = Text()
+    for i in range(0, len(pairs), 2):
+        text.append(pairs[i : i + 2], style=STYLE.get(pairs[i], ""))
+    return text
 
 
 def card(card_id: str | None) -> Text:
@@ -28,31 +40,44 @@ def card(card_id: str | None) -> Text:
     text = Text()
     text.append(head, style=STYLE.get(head[1], ""))
     text.append("-")
-    for i in range(0, len(cost), 2):
-        text.append(cost[i : i + 2], style=STYLE.get(cost[i], ""))
-    return text
+    return text.append_text(code(cost))
+
+
+def _grid(*headers: str, right: tuple[str, ...] = ()) -> Table:
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for header in headers:
+        table.add_column(header, justify="right" if header in right else "left", no_wrap=True)
+    return table
 
 
 def draw(view: dict[str, Any], out: Console) -> None:
     viewer = f" as seen by {view['viewer']}" if view.get("viewer") else ""
     out.print(Text(f"Splendor after #{view.get('seq', '?')}, turn {view['turn']}{viewer} ({view['mode']} mode)", style="bold"))
-    out.print(Text("supply: ").append_text(tokens(view["bank"], zero=True)))
-    board = Table(show_header=True, box=None, pad_edge=False)
-    board.add_column("level")
-    board.add_column("deck", justify="right")
-    for slot in range(4):
-        board.add_column(f"slot {slot + 1}")
+    out.print(Text("supply  ").append_text(tokens(view["bank"], zero=True)))
+    nobles = Text("nobles  ")
+    for i, noble in enumerate(view["nobles"]):
+        nobles.append("  " if i else "").append_text(code(noble))
+    out.print(nobles if view["nobles"] else Text("nobles  -"))
+    board = _grid("level", "deck", *(f"slot {slot + 1}" for slot in range(4)), right=("level", "deck"))
     for level in ("3", "2", "1"):
         board.add_row(level, str(view["decks"][level]), *[card(c) for c in view["board"][level]])
     out.print(board)
-    out.print("nobles: " + (" ".join(view["nobles"]) or "-"))
-    players = Table(show_header=True, box=None, pad_edge=False)
-    for column in ("player", "points", "tokens", "bonus", "cards", "reserved", "nobles"):
-        players.add_column(column)
+    limit = view.get("token_limit", 10)
+    players = _grid("player", "pts", "tokens", "held", "bonus", "cards", "nobles", "resv",
+                    right=("pts", "held", "cards", "nobles", "resv"))
     for p in view["players"]:
-        reserved = Text(" ").join(card(c) for c in p["reserved"]) if p["reserved"] else Text("-")
+        held = sum(p["tokens"].values())
         players.add_row(
-            p["name"], str(p["points"]), tokens(p["tokens"]), tokens(p["bonus"]), str(len(p["cards"])), reserved,
-            " ".join(p["nobles"]) or "-",
+            p["name"], str(p["points"]), tokens(p["tokens"], zero=True),
+            Text(f"{held}/{limit}", style="bold red" if held > limit else ""), tokens(p["bonus"], zero=True),
+            str(len(p["cards"])), str(len(p["nobles"])), str(len(p["reserved"])),
         )
     out.print(players)
+    for p in view["players"]:  # what does not fit a column: the nobles and reserves themselves
+        details = []
+        if p["nobles"]:
+            details.append(Text("nobles ").append_text(Text(" ").join(code(n) for n in p["nobles"])))
+        if p["reserved"]:
+            details.append(Text("reserved ").append_text(Text(" ").join(card(c) for c in p["reserved"])))
+        if details:
+            out.print(Text(f"  {p['name']}: ").append_text(Text("; ").join(details)))

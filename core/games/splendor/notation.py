@@ -7,8 +7,12 @@ writes an event back so that parsing it yields the same event (docs/rules/splend
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...model import Event, NotationError
-from .components import CARDS, COLOURS, FACE_UP, GEMS, NOBLES, cost_code, spell, token_counts
+from ...notation import by_prefix, player_of, read_count, suggestions
+from ...text import quote
+from .components import CARDS, COLOURS, FACE_UP, GEMS, NOBLES, TOKEN_LIMIT, cost_code, spell, token_counts
 from .events import (
     PLAYER_EVENTS,
     CardBought,
@@ -24,6 +28,8 @@ from .events import (
 from .moves import legal_moves
 from .state import State, default_payment, reserve_card, unlocated
 
+DIGITS = "0123456789"
+
 VERBS = ("take", "reserve", "buy", "return", "noble", "pass", "reveal")
 _USAGE = {
     "take": "take r g b | take r r",
@@ -36,6 +42,22 @@ _USAGE = {
 }
 
 
+# no move names more tokens of one colour than a player may hold (a card costs at most 7 of a colour)
+COUNT_LIMIT = TOKEN_LIMIT
+TOKEN_WORDS = 40  # tokens named in one move, at most: a payment is at most 14, a take 3
+
+
+def _count(word: str) -> int | None | str:
+    """A count word: its value (ASCII digits, 1..COUNT_LIMIT), None when `word` is no number at all, or a
+    message when it is a number tally does not take (another script's digits, `²`, zero, too large)."""
+    if not word or not all(ch.isdigit() or ch.isnumeric() for ch in word):
+        return None
+    value = read_count(word, COUNT_LIMIT)
+    if value is None or value == 0:
+        return f"count {quote(word)}: a count is a number from 1 to {COUNT_LIMIT} in digits 0-9"
+    return value
+
+
 def _parse_tokens(words: list[str]) -> list[str] | str:
     """`r g b`, `rgb`, `r2 y1`, `2 r` -> letters; or a message naming the bad word."""
     letters: list[str] = []
@@ -44,50 +66,86 @@ def _parse_tokens(words: list[str]) -> list[str] | str:
         w = word.lower()
         if w == "gold":
             w = "y"
-        if w.isdigit():
-            count = int(w)
+        number = _count(w)
+        if isinstance(number, str):
+            return number
+        if number is not None:
+            count = number
             continue
-        if len(w) == 2 and w[0] in COLOURS and w[1].isdigit():
-            letters.extend(w[0] * int(w[1]))
-            continue
+        if len(w) >= 2 and w[0] in COLOURS:
+            number = _count(w[1:])
+            if isinstance(number, str):
+                return number
+            if number is not None:
+                letters.extend(w[0] * number)
+                continue
         if not w or any(ch not in COLOURS for ch in w):
-            return f"unknown token {word!r}"
+            return f"unknown token {quote(word)}"
         for ch in w:
             letters.extend(ch * count)
             count = 1
+        if len(letters) > TOKEN_WORDS:
+            return f"more than {TOKEN_WORDS} tokens in one move"
     return letters
 
 
-def _card_suggestions(text: str, candidates: list[str]) -> list[str]:
-    prefix = text[:2]
-    close = [c for c in candidates if c.startswith(prefix)]
-    return close or candidates
+def _pairs(text: str) -> tuple[int, ...] | None:
+    """Colour-count pairs (`w1b2`, in any order) as counts w b g r k, or None if they are not pairs."""
+    counts = [0] * 5
+    if len(text) % 2:
+        return None
+    for i in range(0, len(text), 2):
+        letter, digit = text[i], text[i + 1]
+        if letter not in GEMS or digit not in DIGITS:
+            return None
+        counts[GEMS.index(letter)] += int(digit)
+    return tuple(counts)
 
 
 def _normal_card(text: str) -> str | None:
-    """Accept a card id with its cost colours in any order: `1k0-r1g1b1w1` -> `1k0-w1b1g1r1`."""
+    """A card id with its cost colours in any order: `1k0-r1g1b1w1` -> `1k0-w1b1g1r1`; None if it is none."""
     if text in CARDS:
         return text
     head, _, cost = text.partition("-")
-    counts = [0] * 5
-    pairs = [cost[i : i + 2] for i in range(0, len(cost), 2)]
-    for pair in pairs:
-        if len(pair) != 2 or pair[0] not in GEMS or not pair[1].isdigit():
-            return None
-        counts[GEMS.index(pair[0])] += int(pair[1])
-    candidate = f"{head}-{cost_code(tuple(counts))}"
+    counts = _pairs(cost)
+    if counts is None:
+        return None
+    candidate = f"{head}-{cost_code(counts)}"
     return candidate if candidate in CARDS else None
+
+
+def _normal_noble(text: str) -> str | None:
+    counts = _pairs(text)
+    if counts is None:
+        return None
+    code = cost_code(counts)
+    return code if code in NOBLES else None
+
+
+def _pick(word: str, normal: Any, candidates: list[str], what: str) -> str | NotationError:
+    """The card or noble `word` names: its full code (colours in any order), or a unique prefix of one of the
+    `candidates` (the cards that make sense here); else what it could have been."""
+    exact = normal(word)
+    if exact is not None:
+        return exact
+    named = by_prefix(word, candidates)
+    if len(named) == 1:
+        return named[0]
+    if named:
+        return NotationError(word, f"{quote(word)} could be any of {len(named)} {what}s: type more of it", named)
+    return NotationError(word, f"unknown {what} {quote(word)}", suggestions(word, candidates))
+
+
+def _face_up(state: State) -> list[str]:
+    return [c for row in state.board for c in row if c]
 
 
 def parse(state: State, text: str) -> list[Event] | NotationError:
     raw = text.strip()
-    who: str | None = None
-    body = raw
-    if ":" in raw.split(" ", 1)[0]:
-        who, _, body = raw.partition(":")
-        who = who.strip()
-        if who not in state.seats:
-            return NotationError(raw, f"no player {who!r} at this table", list(state.seats))
+    named = player_of(raw, state.seats)
+    if isinstance(named, NotationError):
+        return named
+    who, body = named
     words = body.lower().split()
     if not words:
         return NotationError(raw, "empty move", [_USAGE[v] for v in VERBS])
@@ -108,10 +166,10 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
         return [TurnPassed(player=who)] if not args else NotationError(raw, "pass takes no arguments", ["pass"])
     if verb == "noble":
         if len(args) != 1:
-            return NotationError(raw, "name one noble", [f"noble {n}" for n in NOBLES])
-        noble = _normal_noble(args[0])
-        if noble is None:
-            return NotationError(raw, f"unknown noble {args[0]!r}", list(NOBLES))
+            return NotationError(raw, "name one noble", [f"noble {n}" for n in state.nobles or NOBLES])
+        noble = _pick(args[0], _normal_noble, list(state.nobles), "noble")
+        if isinstance(noble, NotationError):
+            return _within(raw, noble)
         return [NobleChosen(player=who, noble=noble)]
     if verb == "reserve":
         if args and args[0] in ("deck", "blind"):
@@ -124,27 +182,24 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
             top = state.decks[lvl - 1][0] if state.decks[lvl - 1] else None
             return [CardReserved(player=who, card=top, level=lvl)]
         if len(args) == 3 and args[0] in ("1", "2", "3") and args[1] == "as":
-            card = _normal_card(args[2])
-            if card is None:
-                return NotationError(raw, f"unknown card {args[2]!r}", _card_suggestions(args[2], unlocated(state, int(args[0]))))
+            card = _pick(args[2], _normal_card, unlocated(state, int(args[0])), "card")
+            if isinstance(card, NotationError):
+                return _within(raw, card)
             return [CardReserved(player=who, card=card, level=int(args[0]))]
         if len(args) != 1:
             return NotationError(raw, "reserve one card", ["reserve CARD", "reserve deck LEVEL", "reserve deck LEVEL as CARD"])
-        card = _normal_card(args[0])
-        if card is None:
-            face_up = [c for row in state.board for c in row if c]
-            return NotationError(raw, f"unknown card {args[0]!r}", _card_suggestions(args[0], face_up))
+        card = _pick(args[0], _normal_card, _face_up(state), "card")
+        if isinstance(card, NotationError):
+            return _within(raw, card)
         return [CardReserved(player=who, card=card)]
     if verb == "buy":
         if not args:
             return NotationError(raw, "buy which card?", ["buy CARD", "buy CARD pay w2 y1"])
-        card = _normal_card(args[0])
-        if card is None:
-            seat = state.players[state.seats.index(who)]
-            buyable = [c for row in state.board for c in row if c] + [
-                c for c in map(reserve_card, seat.reserved) if c
-            ]
-            return NotationError(raw, f"unknown card {args[0]!r}", _card_suggestions(args[0], buyable))
+        seat = state.players[state.seats.index(who)]
+        buyable = _face_up(state) + [c for c in map(reserve_card, seat.reserved) if c]
+        card = _pick(args[0], _normal_card, buyable, "card")
+        if isinstance(card, NotationError):
+            return _within(raw, card)
         if len(args) > 1:
             if args[1] != "pay":
                 return NotationError(raw, f"unexpected {args[1]!r} after the card", ["buy CARD", "buy CARD pay w2 y1"])
@@ -152,37 +207,35 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
             if isinstance(paid, str):
                 return NotationError(raw, paid, ["pay w2 y1", "tokens: w b g r k y"])
             return [CardBought(player=who, card=card, paid=paid)]
-        seat = state.players[state.seats.index(who)]
         pay = default_payment(CARDS[card], seat)
         # an unaffordable card still parses, so the ruling (not the parser) explains why it is refused
         return [CardBought(player=who, card=card, paid=spell(pay) if pay else [])]
     if verb == "reveal":
         if not args:
             return NotationError(raw, "reveal what?", ["reveal CARD", "reveal NOBLE"])
+        if len(args) > FACE_UP * 3 + len(NOBLES):
+            return NotationError(raw, f"more than a whole setup ({FACE_UP * 3} cards and the nobles) in one reveal")
         events: list[Event] = []
+        possible = [e.split()[1] for e in map(format_event, legal_moves(state)) if e.startswith("reveal")]
         for arg in args:
             noble = _normal_noble(arg)
-            card = _normal_card(arg)
-            if card is not None:
-                events.append(CardRevealed(card=card))
-            elif noble is not None:
+            if noble is not None and _normal_card(arg) is None:
                 events.append(NobleRevealed(noble=noble))
-            else:
-                expect = [e for e in map(format_event, legal_moves(state)) if e.startswith("reveal")]
-                return NotationError(raw, f"unknown card or noble {arg!r}", [e.split()[1] for e in expect])
+                continue
+            card = _pick(arg, _normal_card, [c for c in possible if c in CARDS], "card")
+            if isinstance(card, NotationError):
+                unknown = card.message.startswith("unknown")
+                return NotationError(raw, f"unknown card or noble {quote(arg)}" if unknown else card.message, card.expected)
+            events.append(CardRevealed(card=card))
+            possible = [c for c in possible if c != card]
         return events
-    return NotationError(raw, f"unknown move {verb!r}", [_USAGE[v] for v in VERBS])
+    close = [v for v in suggestions(verb, VERBS, 3) if v.startswith(verb[:1])]  # `tkae` -> take; `grab` -> all
+    return NotationError(raw, f"unknown move {quote(verb)}", [_USAGE[v] for v in close or VERBS])
 
 
-def _normal_noble(text: str) -> str | None:
-    counts = [0] * 5
-    pairs = [text[i : i + 2] for i in range(0, len(text), 2)]
-    for pair in pairs:
-        if len(pair) != 2 or pair[0] not in GEMS or not pair[1].isdigit():
-            return None
-        counts[GEMS.index(pair[0])] += int(pair[1])
-    code = cost_code(tuple(counts))
-    return code if code in NOBLES else None
+def _within(raw: str, problem: NotationError) -> NotationError:
+    """A problem with one word, reported for the whole move as typed."""
+    return NotationError(raw, problem.message, problem.expected)
 
 
 def _compact(letters: list[str]) -> str:

@@ -110,6 +110,8 @@ def check_turn(state: State, event: Event) -> Ruling | None:
     player = getattr(event, "player", "")
     wanted = _PHASE_OF[kind]
     if state.phase != wanted:
+        if state.phase == "action":  # nothing is pending, so what was asked for is not owed at all
+            return _not_owed(state, event)
         return illegal("splendor.turn.pending", f"{_expected(state)} first", phase=state.phase)
     if player != state.player_name:
         return illegal(
@@ -119,6 +121,38 @@ def check_turn(state: State, event: Event) -> Ruling | None:
             current=state.player_name,
         )
     return None
+
+
+def _not_owed(state: State, event: Event) -> Ruling:
+    """A return or a noble asked for when the turn owes neither: say so, not what the turn is for."""
+    who = getattr(event, "player", "")
+    if type(event) is TokensReturned:
+        held = sum(state.players[state.seats.index(who)].tokens) if who in state.seats else 0
+        return illegal(
+            "splendor.tokens.return",
+            f"no return is owed: tokens are returned only at the end of a turn above {TOKEN_LIMIT} "
+            f"({who} holds {held}); {_expected(state)}",
+            held=held,
+            limit=TOKEN_LIMIT,
+        )
+    return illegal(
+        "splendor.noble.not-qualified",
+        f"no noble is due: a noble visits only at the end of a turn, when the bonuses meet its requirement; {_expected(state)}",
+        noble=getattr(event, "noble", ""),
+    )
+
+
+def _where(state: State, card: str) -> str:
+    """Where the log has placed a card: face up, bought by someone, or reserved by someone."""
+    place = find_on_board(state, card)
+    if place is not None:
+        return f"it is face up in level {place[0] + 1}, slot {place[1] + 1}"
+    for name, seat in zip(state.seats, state.players):
+        if card in seat.cards:
+            return f"{name} bought it"
+        if card in seat.reserved or f"~{card}" in seat.reserved:
+            return f"{name} reserved it"
+    return "it is placed already"
 
 
 def check_setup(state: State, event: SetupDealt) -> Ruling | None:
@@ -151,7 +185,7 @@ def check_reveal(state: State, event: CardRevealed) -> Ruling | None:
     if event.card in located(state):
         return illegal(
             "splendor.reveal.impossible",
-            f"{event.card} cannot turn up: its only copy is already on the table, bought or reserved",
+            f"{event.card} cannot turn up: there is one copy of each card, and {_where(state, event.card)}",
             card=event.card,
         )
     return None
@@ -290,15 +324,18 @@ def check_buy(state: State, event: CardBought) -> list[Ruling]:
             )
     need = needed(card, seat)
     if sum(need) - sum(map(min, need, seat.tokens)) > seat.tokens[GOLD]:  # what gems cannot cover, gold must
-        short = sum(max(0, need[i] - seat.tokens[i]) for i in range(5))
+        gaps = [max(0, need[i] - seat.tokens[i]) for i in range(5)]
+        gold = seat.tokens[GOLD]
+        after = f"{gold} gold covers {gold} of them, {sum(gaps) - gold} still missing" if gold else "and holds no gold"
         return [
             illegal(
                 "splendor.buy.cannot-afford",
                 f"{who} cannot afford {event.card}: needs {describe_tokens(need)} after bonuses, "
-                f"holds {describe_tokens(seat.tokens)} ({short} short, {seat.tokens[GOLD]} gold)",
+                f"holds {describe_tokens(seat.tokens)}; short of {describe_tokens(gaps)}, {after}",
                 card=event.card,
                 needs=spell(need),
                 holds=spell(seat.tokens),
+                missing=sum(gaps) - gold,
             )
         ]
     paid = token_counts(event.paid)

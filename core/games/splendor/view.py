@@ -57,6 +57,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "nobles": list(state.nobles),
         "players": players,
         "end_triggered": state.end_triggered,
+        "token_limit": TOKEN_LIMIT,
         "outcome": msgspec.to_builtins(result) if result else None,
     }
 
@@ -75,11 +76,16 @@ def outcome(state: State) -> Outcome | None:
         why = f"{len(leaders)} players tie on {best} points; {winners[0]} bought the fewest cards ({fewest})"
     else:
         why = f"{', '.join(winners)} tie on {best} points and {fewest} cards: a shared victory"
+    if state.ended == "stalled":
+        why = f"a whole round of passes stalled the game, scored as it stood: {why}"
+    elif state.ended == "stuck":
+        why = f"{state.player_name} could do nothing, which ends the game (stuck=end): {why}"
     return Outcome(
         scores=scores,
         winners=winners,
         reason=why,
         details={"ended": state.ended, "cards": {n: len(p.cards) for n, p in zip(state.seats, state.players)}},
+        ended=state.ended,
     )
 
 
@@ -112,6 +118,13 @@ def to_act(state: State) -> tuple[str, str]:
             missing.insert(0, _count(state.nobles_wanted - len(state.nobles), "noble"))
         return "table", "the table must reveal the setup: " + ", ".join(missing)
     return "nobody", f"the game is over ({state.ended})"
+
+
+def pending(state: State) -> str | None:
+    """What must be settled before the next action: a card or the setup to reveal, tokens to return, a noble."""
+    if state.phase in ("reveal", "return", "noble") or (state.phase == "setup" and state.mode == "table"):
+        return to_act(state)[1]
+    return None
 
 
 def narrate(before: State, after: State) -> list[str]:

@@ -1,0 +1,266 @@
+"""`tally record`: the recording session at the table (docs/cli.md, "Recording a game at the table").
+
+On a terminal it draws the board after every move, shows what is pending as a banner, and reads moves
+with prompt_toolkit: completion of the legal moves and of the cards still possible, history, line
+editing. Off a terminal (standard input is a pipe or a file) it reads one line at a time and prints
+one result line per move, so a session can be scripted and tested. The work is done by
+`tally.store.session.Session`; this module reads lines and renders.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable, Iterable, Iterator
+
+from rich.console import Console
+from rich.text import Text
+
+from tally.core.text import visible
+from tally.store import record
+from tally.store.session import LogChanged, Session
+
+from .render import console, print_view
+
+COMMANDS = ("moves", "state", "replay", "undo", "note", "help", "quit")
+HELP = """\
+Type a move in the game's notation (`tally games` and docs/rules/<game>.md), or:
+  N               the move numbered N in `moves`
+  MOVE + MOVE     several moves at once, e.g. a buy and the refill it makes due
+  ?MOVE           ask for a ruling; nothing is recorded
+  moves           the legal moves now, numbered
+  state [as P]    the table (as player P may see it)
+  replay [N]      the last N events (default 10)
+  undo [turn] [REASON]
+                  void the last event (with `turn`: the whole last turn); the reason is kept
+  note TEXT       a remark for the record
+  help            this text
+  quit            leave (Ctrl-D too); every move is already saved"""
+UNDO_REASON = "undone at the table"
+
+
+class Recorder:
+    """Runs the commands of one session; `say` prints a line, `board` draws the table."""
+
+    def __init__(self, session: Session, out: Console, interactive: bool):
+        self.session = session
+        self.out = out
+        self.interactive = interactive
+        self.refused = 0
+        self._moves: tuple[int, list[str]] | None = None
+
+    # ------------------------------------------------------------------ output
+
+    def say(self, text: str, style: str = "") -> None:
+        shown = "\n".join(map(visible, text.split("\n")))  # our own line breaks stay; a player's text cannot break lines
+        self.out.print(Text(shown, style=style), soft_wrap=True)
+
+    def board(self, viewer: str | None = None, lines: Iterable[tuple[str, str]] = ()) -> None:
+        """The table (on a terminal: a fresh screen), then `lines` (text, style), then what is due next."""
+        session = self.session
+        view = session.spec.view(session.state, viewer)
+        view["seq"] = session.seq
+        if self.interactive:
+            self.out.clear()
+        print_view(view, self.out, footer=False)
+        for text, style in lines:
+            self.say(text, style)
+        self.next()
+
+    def next(self) -> None:
+        """The result, or what is pending as a banner, or what is expected next."""
+        spec, state = self.session.spec, self.session.state
+        ended = spec.outcome(state)
+        pending = spec.pending(state)
+        if ended is not None:
+            scores = ", ".join(f"{name} {score}" for name, score in ended.scores.items())
+            self.say(f"final scores: {scores}; {'winners' if len(ended.winners) > 1 else 'winner'}: {', '.join(ended.winners)}", "bold")
+        elif pending:
+            self.say(f"!! {pending}", "bold reverse")
+        else:
+            self.say(f"next: {spec.to_act(state)[1]}")
+
+    def moves(self) -> list[str]:
+        """The legal moves now in notation (the listing numbers refer to this order)."""
+        session = self.session
+        if self._moves is None or self._moves[0] != session.seq:
+            self._moves = (session.seq, [session.spec.format(m) for m in session.spec.legal_moves(session.state)])
+        return self._moves[1]
+
+    # ------------------------------------------------------------------ one line
+
+    def run_line(self, line: str) -> bool:
+        """Do what one line says; False to end the session."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return True
+        word, _, rest = text.partition(" ")
+        rest = rest.strip()
+        try:
+            if word in ("quit", "exit"):
+                return False
+            if word == "help":
+                self.say(HELP)
+            elif word == "moves":
+                self.list_moves()
+            elif word == "state":
+                self.show_state(rest)
+            elif word == "replay":
+                self.replay(rest)
+            elif word == "undo":
+                self.undo(rest)
+            elif word == "note":
+                self.note(rest)
+            elif text.startswith("?"):
+                self.report(self.session.ask(text[1:].strip()), asked=True)
+            else:
+                self.report(self.session.move(text))
+        except LogChanged as changed:
+            self.board(lines=[(f"the log changed on disk ({changed.new_events:+d} events): it was re-read and nothing "
+                               "was recorded; this is the table now, enter the move again", "bold")])
+        except record.UsageError as error:
+            self.say(str(error), "red")
+            self.refused += 1
+        return True
+
+    def list_moves(self) -> None:
+        moves = self.moves()
+        self.say(f"after #{self.session.seq}: {self.session.spec.to_act(self.session.state)[1]}")
+        for number, move in enumerate(moves, 1):
+            self.say(f"{number:3d}. {move}")
+        if not moves:
+            self.say("  (no legal moves)")
+
+    def show_state(self, rest: str) -> None:
+        viewer = None
+        words = rest.split()
+        if words[:1] == ["as"] and len(words) == 2:
+            viewer = words[1]
+        elif words:
+            raise record.UsageError("state takes nothing, or `as PLAYER`")
+        seats = self.session.table.started.seats
+        if viewer is not None:
+            matched = [s for s in seats if s.casefold() == viewer.casefold()]
+            if len(matched) != 1:
+                raise record.UsageError(f"no player {viewer!r} (players: {', '.join(seats)})")
+            viewer = matched[0]
+        self.board(viewer)
+
+    def replay(self, rest: str) -> None:
+        from tally.core.notation import read_count
+
+        count = read_count(rest, 10_000) if rest else 10
+        if count is None:
+            raise record.UsageError("replay takes a number of events, e.g. `replay 10`")
+        _, frames = record.replay(self.session.path)
+        for frame in frames[-count:] if count else []:
+            mark = " (voided)" if frame.voided else ""
+            self.say(f"#{frame.seq:<4} {frame.text}{mark}")
+
+    def undo(self, rest: str) -> None:
+        turn = rest == "turn" or rest.startswith("turn ")
+        reason = (rest[4:] if turn else rest).strip() or UNDO_REASON
+        self.report(self.session.undo(reason, turn))
+
+    def note(self, rest: str) -> None:
+        if not rest:
+            raise record.UsageError("note what? `note TEXT`")
+        self.report(self.session.note(rest))
+
+    def report(self, result: record.Outcome, asked: bool = False) -> None:
+        """One result line (and, on a terminal, the board after a recorded move)."""
+        if result.notation is not None:
+            self.refused += 0 if asked else 1
+            self.say(result.notation.render(), "red")
+            return
+        if not result.accepted:
+            self.refused += 0 if asked else 1
+            self.say("illegal: " + "; ".join(result.messages), "red")
+            return
+        notes = [r.render() for r in result.rulings if r.verdict == "unverifiable"]
+        if asked:
+            permits = [r.render() for r in result.rulings if r.verdict == "legal"]
+            verdict = "unverifiable" if notes else "legal"
+            self.say(f"{verdict}: " + "; ".join(notes or permits) + " (nothing recorded)", "green")
+            return
+        first, last = result.events[0].seq, result.events[-1].seq
+        where = f"#{first}" if first == last else f"#{first}-{last}"
+        lines = [(f"{where} recorded: " + "; ".join(result.lines), "bold")]
+        lines.extend((f"  {consequence}", "bold cyan") for consequence in result.consequences)
+        lines.extend((f"unverifiable: {note}", "yellow") for note in notes)
+        if self.interactive:
+            self.board(lines=lines)
+            return
+        self.say(lines[0][0] + "".join(f" -> {c}" for c in result.consequences))
+        for note in notes:
+            self.say(f"unverifiable: {note}")
+        if result.ending:
+            scores = ", ".join(f"{name} {score}" for name, score in result.ending["scores"].items())
+            self.say(f"final scores: {scores}")
+
+
+def run(session: Session, interactive: bool | None = None, lines: Iterable[str] | None = None) -> int:
+    """Run a session: on a terminal with prompt_toolkit, else one line at a time from `lines` (stdin).
+
+    The exit code is 0, or 1 when a scripted session had a move refused (every other move was recorded)."""
+    if interactive is None:
+        interactive = lines is None and sys.stdin.isatty() and sys.stdout.isatty()
+    recorder = Recorder(session, console(), interactive)
+    if interactive:
+        _interactive(recorder)
+        return 0
+    for line in lines if lines is not None else sys.stdin:
+        if not recorder.run_line(line):
+            break
+    return 1 if recorder.refused else 0
+
+
+def _interactive(recorder: Recorder) -> None:
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import InMemoryHistory
+
+    session = recorder.session
+    recorder.board(lines=[(f"recording {session.path}: type a move, `moves`, `?MOVE`, `help` or `quit`", "")])
+    prompt: Any = PromptSession(history=InMemoryHistory(), completer=_completer(recorder.moves), complete_while_typing=True)
+    while True:
+        if session.changed():
+            new = session.refresh()
+            recorder.board(lines=[(f"the log changed on disk ({new:+d} events): it was re-read", "bold")])
+        who = session.spec.to_act(session.state)[0]
+        try:
+            line = prompt.prompt(f"#{session.seq + 1} {who}> ")
+        except EOFError:
+            break
+        except KeyboardInterrupt:
+            continue
+        if not recorder.run_line(line):
+            break
+    recorder.say("every move is saved; bye")
+
+
+def completions(moves: Iterable[str], typed: str) -> Iterator[str]:
+    """What the prompt offers for `typed`: the legal moves that start with it (with or without the player's
+    name), the session's commands, and the same moves after `?` (a ruling)."""
+    asked = typed.startswith("?")
+    body = typed[1:] if asked else typed
+    seen = set()
+    for move in moves:
+        head, colon, rest = move.partition(": ")
+        short = rest if colon and " " not in head else move
+        for option in (short, move):
+            if option.startswith(body) and option not in seen:
+                seen.add(option)
+                yield ("?" if asked else "") + option
+    if not asked:
+        yield from (command for command in COMMANDS if command.startswith(typed))
+
+
+def _completer(moves: Callable[[], list[str]]) -> Any:
+    from prompt_toolkit.completion import Completer, Completion
+
+    class MoveCompleter(Completer):
+        def get_completions(self, document: Any, complete_event: Any) -> Iterator[Completion]:
+            typed = document.text_before_cursor.lstrip()
+            for candidate in completions(moves(), typed):
+                yield Completion(candidate, start_position=-len(typed))
+
+    return MoveCompleter()
