@@ -69,6 +69,7 @@ class Array(GameSpec):
     view = staticmethod(_view.view)
     outcome = staticmethod(_view.outcome)
     to_act = staticmethod(_view.to_act)
+    pending = staticmethod(_view.pending)
     narrate = staticmethod(_view.narrate)
     check_manifest = staticmethod(_components.check_manifest)
     table_transcript = staticmethod(_transcript.table_transcript)

@@ -125,6 +125,7 @@ def outcome(state: State) -> Outcome | None:
         scores=scores,
         winners=[winner],
         reason=why,
+        ended=state.ended,
         details={
             "ended": state.ended,
             "rounds": len(state.results),
@@ -162,6 +163,14 @@ def to_act(state: State) -> tuple[str, str]:
         return name, f"{name} to make the first move of round {state.round}{sudden}: splice a card onto #1 {start}, or draw"
     fallback = "draw" if state.deck_size else "pass (the pickup deck is empty)"
     return name, f"{name} to slice and splice, splice, give an action card, or {fallback}"
+
+
+def pending(state: State) -> str | None:
+    """What must be settled before play goes on: the starting card to turn over, the hands left to show at the
+    end of a round (table mode), or a move in progress (Splice 2 onto the cards just laid, or done)."""
+    if state.phase in ("starter", "show", "splice"):
+        return to_act(state)[1]
+    return None
 
 
 def narrate(before: State, after: State) -> list[str]:
