@@ -177,3 +177,22 @@ def test_the_game_recorded_by_hand(tally) -> None:  # type: ignore[no-untyped-de
     assert [e["card"] for e in events if e["type"] == "starter_turned"].count("s3") == 2  # turned over twice, put back twice
     out = run(tally, "replay", rel(name))
     assert "game over: ana is the last player below 50 (36 points)" in out
+
+
+def test_the_board_fits_80_columns_at_every_step() -> None:
+    import io
+
+    from rich.console import Console
+
+    from tally.cli.boards.array import draw
+    from tally.store import record
+
+    for name in GAMES + ("array-table-by-hand-3p",):
+        pos, frames = record.replay(ROOT / rel(name))
+        for frame in frames[1:]:
+            view = pos.spec.view(frame.state, None)
+            view["seq"] = frame.seq
+            out = Console(file=io.StringIO(), width=80, color_system=None, markup=False, highlight=False)
+            draw(view, out)
+            text = out.file.getvalue()  # type: ignore[attr-defined]
+            assert all(len(line) <= 80 for line in text.splitlines()), (name, frame.seq, text)

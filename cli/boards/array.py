@@ -50,9 +50,9 @@ def draw_array(array: dict[str, Any], colours: dict[str, str], anchors: list[int
         if not top:
             line.append("└─" if last else "├─").append_text(letters(card["via"], colours)).append("─ ")
         line.append_text(card_line(card, colours, anchors))
-        out.print(line, soft_wrap=True)
+        out.print(line)
         below = children.get(card["n"], [])
-        deeper = prefix if top else prefix + ("     " if last else "│    ")
+        deeper = prefix if top else prefix + ("    " if last else "│   ")
         for i, child in enumerate(below):
             branch(child, deeper, i == len(below) - 1, False)
 
