@@ -52,7 +52,7 @@ def draw_array(array: dict[str, Any], colours: dict[str, str], anchors: list[int
         line.append_text(card_line(card, colours, anchors))
         out.print(line)
         below = children.get(card["n"], [])
-        deeper = prefix if top else prefix + ("    " if last else "│   ")
+        deeper = prefix if top else prefix + ("     " if last else "│    ")  # under the parent's number
         for i, child in enumerate(below):
             branch(child, deeper, i == len(below) - 1, False)
 
