@@ -87,7 +87,10 @@ _HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 def assert_sane(run: Run, size: int, log: Path | None = None) -> Run:
     """What every run must give (see the module's docstring); `size` is the input's size in characters."""
     assert run.code in (0, 1, 2, 3), run
-    if run.code:
+    if run.code == 1 and run.args[0] == "rule" and not run.stderr:
+        # `tally rule` prints its verdict on stdout, an illegal one too (exit 1; docs/cli.md)
+        assert run.stdout.startswith("illegal: ") and run.stdout.endswith("\n"), run
+    elif run.code:
         assert run.stderr.startswith("tally: ") and run.stderr.endswith("\n"), run
         if run.args[0] != "ingest":
             assert run.stderr.count("\n") == 1, run
