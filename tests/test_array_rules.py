@@ -802,3 +802,14 @@ def test_every_array_rule_id_in_core_is_in_rules() -> None:
     assert len(documented) == len(set(documented))
     assert ids_in_core(RULE_ID) - set(documented) == set()
     assert all(rule.text.strip() and rule.id.startswith("array.") for rule in RULES)
+
+
+def test_array_round_blocked_is_narrated() -> None:
+    # the replay tells what ended a round: the last card played, or every player passing
+    game = _emptied()
+    before = game.state
+    game.do(f"{game.state.player_name}: pass")
+    middle = game.state
+    game.do(f"{game.state.player_name}: pass")
+    assert ARRAY.narrate(middle, game.state) == ["every player passed: round 1 is blocked; the hands left are shown"]
+    assert ARRAY.narrate(before, middle) == []

@@ -165,6 +165,13 @@ def to_act(state: State) -> tuple[str, str]:
     return name, f"{name} to slice and splice, splice, give an action card, or {fallback}"
 
 
+def _round_end(state: State, went_out: int, number: int | None = None) -> str:
+    number = state.round if number is None else number
+    if went_out >= 0:
+        return f"{state.seats[went_out]} played the last card: round {number} is over"
+    return f"every player passed: round {number} is blocked"
+
+
 def pending(state: State) -> str | None:
     """What must be settled before play goes on: the starting card to turn over, the hands left to show at the
     end of a round (table mode), or a move in progress (Splice 2 onto the cards just laid, or done)."""
@@ -188,15 +195,11 @@ def narrate(before: State, after: State) -> list[str]:
             and after.turns > before.turns):
         notes.append(f"no open segment left on the cards just laid: {before.player_name}'s move ends")
     if before.phase != "show" and after.phase == "show":
-        notes.append(f"{before.player_name} played the last card: round {before.round} is over; the hands left are shown")
+        notes.append(_round_end(after, after.went_out) + "; the hands left are shown")
     if len(after.results) > len(before.results):
         result = after.results[-1]
-        if before.phase == "show":
-            pass
-        elif result.ended == "out":
-            notes.append(f"{seats[result.winners[0]]} played the last card: round {result.round} is over")
-        else:
-            notes.append(f"every player passed: round {result.round} is blocked")
+        if before.phase != "show":  # (after the shows the end of the round was told already)
+            notes.append(_round_end(after, result.winners[0] if result.ended == "out" else -1, result.round))
         scored = ", ".join(f"{seats[s]} +{result.points[s]} ({result.totals[s]})" for s in result.playing)
         notes.append(f"scores: {scored}")
         notes.extend(f"{seats[seat]} reaches {after.threshold} and is eliminated" for seat in result.eliminated)
