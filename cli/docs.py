@@ -152,11 +152,11 @@ def _game_reports() -> dict[str, str]:
     """`tally stats --json` carries one key per report of each game, its rows keyed by game type."""
     from tally.core import registry
 
-    keys: dict[str, str] = {}
+    reports: dict[str, list[str]] = {}
     for spec in registry.specs():
         for report in spec.history.reports:
-            keys[report.key] = f"per game type ({spec.title}): {report.title}"
-    return keys
+            reports.setdefault(report.key, []).append(f"{spec.title}: {report.title}")
+    return {key: "per game type; " + "; ".join(titles) for key, titles in reports.items()}
 
 
 JSON_KEYS["stats"].update(_game_reports())

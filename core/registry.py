@@ -12,6 +12,7 @@ from .model import GameSpec
 
 GAMES: tuple[str, ...] = (
     "splendor",
+    "split",
     "array",
 )
 

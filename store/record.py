@@ -6,6 +6,7 @@ against the fold, and append only if nothing forbids them. A rejection appends n
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -194,7 +195,9 @@ def position(path: Path | str, at: int | None = None) -> Position:
     return Position(log, table, events[-1].seq)
 
 
-MOVE_SEPARATOR = "+"  # `buy 1k0-w1b1g1r1 + reveal 1g0-w2b1`: a move and the chance it makes due, on one line
+# `buy 1k0-w1b1g1r1 + reveal 1g0-w2b1`: a move and the chance it makes due, on one line. The `+` stands
+# between spaces, so a game's own notation may use a bare `+` (a match written `5HL+5SR`, say)
+MOVE_SEPARATOR = re.compile(r"\s\+(?:\s|$)|^\+\s")
 
 
 def parse_move(spec: GameSpec, state: Any, text: str) -> list[Event] | NotationError:
@@ -223,10 +226,10 @@ def _propose(spec: GameSpec, table: Table, text: str) -> Outcome:
     accepted = True
     notation = None
     try:
-        parts = text.split(MOVE_SEPARATOR)
+        parts = MOVE_SEPARATOR.split(text.strip())
         for part in parts:
             if not part.strip() and len(parts) > 1:
-                notation = NotationError(text, f"nothing between two {MOVE_SEPARATOR!r}: write MOVE {MOVE_SEPARATOR} MOVE")
+                notation = NotationError(text, "a ' + ' with no move on one side: write MOVE + MOVE")
                 break
             parsed = parse_move(spec, table.state, part)
             if isinstance(parsed, NotationError):

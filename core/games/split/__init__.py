@@ -1,0 +1,90 @@
+"""Split (David Hoyt; Hasbro, revised edition 2001): three scored rounds of matching half-cards, with every
+rule of docs/rules/split.md.
+
+The package is one module per part of the game contract (docs/architecture.md): `data` and `components`
+(the half-cards, reference cards and score pad of a manifest), `events`, `state`, `rules` (rule ids,
+options and guards), `reducer`, `moves`, `notation`, `view`, `history` (the library's tables) and
+`transcript`. This file binds them into `SPEC`, the game's `GameSpec`, and names what other code imports.
+"""
+
+from __future__ import annotations
+
+from ...model import GameSpec, GameStarted
+from . import components as _components
+from . import history as _history
+from . import moves as _moves
+from . import notation as _notation
+from . import reducer as _reducer
+from . import rules as _rules
+from . import transcript as _transcript
+from . import view as _view
+from .components import DEFAULT, DEFAULT_DECK, GRADES, HAND, Deck, deck_for, grade, pad_total
+from .data import MANIFEST
+from .events import (
+    EVENTS,
+    BonusDeclined,
+    CardDiscarded,
+    CardDrawn,
+    LayingDone,
+    MatchesSwapped,
+    MatchPlayed,
+    MatchUpgraded,
+    MinusMarked,
+    RoundDealt,
+    RowTaken,
+)
+from .rules import OPTIONS, RULE_IDS, RULES
+from .state import RoundResult, Seat, State, unlocated
+
+__all__ = [
+    "DEFAULT", "DEFAULT_DECK", "EVENTS", "GRADES", "HAND", "MANIFEST", "OPTIONS", "RULES", "RULE_IDS", "SPEC", "SPLIT",
+    "BonusDeclined", "CardDiscarded", "CardDrawn", "Deck", "LayingDone", "MatchPlayed", "MatchUpgraded",
+    "MatchesSwapped", "MinusMarked", "RoundDealt", "RoundResult", "RowTaken", "Seat", "Split", "State", "deck_for",
+    "grade", "pad_total", "unlocated",
+]
+
+
+class Split(GameSpec):
+    name = "split"
+    title = "Split"
+    rules_version = "1"
+    manifest = MANIFEST
+    min_seats = 2
+    max_seats = 6
+    options = OPTIONS
+    events = EVENTS
+    state_type = State
+    rules = RULES
+    history = _history.HISTORY
+
+    start = staticmethod(_reducer.start)
+    check = staticmethod(_rules.check)
+    permit = staticmethod(_rules.permit)
+    is_voidable = staticmethod(_rules.is_voidable)
+    apply = staticmethod(_reducer.apply)
+    legal_moves = staticmethod(_moves.legal_moves)
+    shuffles = staticmethod(_moves.shuffles)
+    deal = staticmethod(_moves.deal)
+    parse = staticmethod(_notation.parse)
+    format = staticmethod(_notation.format_event)
+    view = staticmethod(_view.view)
+    outcome = staticmethod(_view.outcome)
+    to_act = staticmethod(_view.to_act)
+    pending = staticmethod(_view.pending)
+    narrate = staticmethod(_view.narrate)
+    check_manifest = staticmethod(_components.check_manifest)
+    table_transcript = staticmethod(_transcript.table_transcript)
+
+    def check_started(self, started: GameStarted) -> list[str]:
+        """The shared checks, then whether the box holds enough half-cards for this many players."""
+        problems = super().check_started(started)
+        if problems:
+            return problems
+        deck = deck_for(started.manifest)
+        needed = HAND * len(started.seats) + 2  # the hands, the row's first card, and a pile to draw from
+        if deck.size < needed:
+            return [f"manifest: {deck.size} half-cards are too few for {len(started.seats)} players (at least {needed})"]
+        return []
+
+
+SPEC = SPLIT = Split()

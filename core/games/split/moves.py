@@ -1,0 +1,163 @@
+"""Split's legal moves now, in a deterministic order (also the deal the table must enter), and the chance
+tally deals in open mode (`shuffles`, `deal`: every round's deal).
+
+Order: in the draw step, the draw, then each card of the discard row that can be taken (top first); in
+the play step, every match (pairs in the order of the hand), every upgrade, then every discard; a
+pending bonus's actions, then `skip`. In table mode a hand the log cannot see may hold any card not yet
+located, so those cards are listed too (bounded by how many unknown cards the hand holds).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ...model import Event
+from .components import HAND, PERFECT, STRONG, grade, pair
+from .events import (
+    BonusDeclined,
+    CardDiscarded,
+    CardDrawn,
+    LayingDone,
+    MatchesSwapped,
+    MatchPlayed,
+    MatchUpgraded,
+    MinusMarked,
+    RoundDealt,
+    RowTaken,
+)
+from .state import Seat, State, cards_after_upgrade, partners_unseen, unlocated, upgradable, upgrades_with
+
+
+def _candidates(state: State, seat: Seat) -> tuple[tuple[str, ...], list[str]]:
+    """The cards a hand may play: the known ones, and (if it holds unknown cards) every unlocated card."""
+    return seat.hand.known, (unlocated(state) if seat.hand.unknown else [])
+
+
+def _pairs(state: State, seat: Seat) -> list[tuple[str, str]]:
+    """Every match the hand may hold, each once, in the order of the hand, written as tally writes a match."""
+    known, unseen = _candidates(state, seat)
+    cards = (*known, *unseen)
+    hidden = len(known)  # cards from this index on are unlocated ones a hidden hand may hold
+    unknown = seat.hand.unknown
+    info = state.deck.info
+    deck = state.deck
+    any_side = state.halves == "any"
+    found: list[tuple[str, str]] = []
+    for i, a in enumerate(cards):
+        x = info[a]
+        for j in range(i + 1, len(cards)):
+            b = cards[j]
+            y = info[b]
+            if x[0] != y[0] or (x[2] == y[2] and not any_side):
+                continue
+            if (i >= hidden) + (j >= hidden) > unknown:
+                continue
+            found.append(pair(deck, a, b))
+    return found
+
+
+def _draw_moves(state: State) -> list[Event]:
+    who = state.player_name
+    seat = state.player
+    hand = seat.hand
+    moves: list[Event] = [CardDrawn(player=who, card=state.pile[0] if state.pile else None)]
+    row = state.row
+    if not row:
+        return moves
+    found = upgradable(state)
+    info = state.deck.info
+    any_side = state.halves == "any"
+    held = Counter((info[c][0], info[c][2]) for c in hand.known)  # (rank, side) of the cards the log knows
+    spare = state.replaced == "hand"
+    for at in range(len(row) - 1, -1, -1):
+        card = row[at]
+        rank, _, side, _ = info[card]
+        held[(rank, side)] += 1  # taking this card takes every card above it too
+        size = hand.size + len(row) - at
+        if size - 2 >= 1:
+            partners = held[(rank, 1 - side)] + (held[(rank, side)] - 1 if any_side else 0)
+            playable = partners > 0 or (hand.unknown > 0 and bool(partners_unseen(state, card)))
+        else:
+            playable = False
+        if not playable and size - 1 + spare >= 1:
+            playable = bool(upgrades_with(state, card, found))
+        if playable:
+            moves.append(RowTaken(player=who, card=card))
+    return moves
+
+
+def _play_moves(state: State) -> list[Event]:
+    who = state.player_name
+    seat = state.player
+    must = state.must_play
+    moves: list[Event] = []
+    if seat.hand.size - 2 >= 1:
+        moves.extend(MatchPlayed(player=who, cards=list(m)) for m in _pairs(state, seat) if must is None or must in m)
+    known, unseen = _candidates(state, seat)
+    if cards_after_upgrade(state, seat) >= 1:
+        found = upgradable(state)
+        if found:
+            for card in (must,) if must is not None else (*known, *unseen):
+                moves.extend(MatchUpgraded(player=who, card=card, over=over) for over in upgrades_with(state, card, found))
+    if must is None:
+        moves.extend(CardDiscarded(player=who, card=card) for card in (*known, *unseen))
+    return moves
+
+
+def _bonus_moves(state: State) -> list[Event]:
+    who = state.player_name
+    moves: list[Event]
+    if state.bonus == PERFECT:
+        moves = [MinusMarked(player=who, target=name) for name in state.seats if name != who]
+    elif state.bonus == STRONG:
+        moves = [CardDrawn(player=who, card=state.pile[0] if state.pile else None)]
+    else:
+        moves = []
+        deck = state.deck
+        for mine in state.player.matches:
+            kind = grade(deck, mine[0], mine[1])
+            for s, seat in enumerate(state.players):
+                if s == state.current:
+                    continue
+                for theirs in seat.matches:
+                    if grade(deck, theirs[0], theirs[1]) == kind:
+                        moves.append(MatchesSwapped(player=who, mine=list(mine[:2]), theirs=list(theirs[:2])))
+    moves.append(BonusDeclined(player=who))
+    return moves
+
+
+def legal_moves(state: State) -> list[Event]:
+    phase = state.phase
+    if phase == "play":
+        return _play_moves(state)
+    if phase == "draw":
+        return _draw_moves(state)
+    if phase == "bonus":
+        return _bonus_moves(state)
+    if phase == "laying":
+        who = state.player_name
+        moves: list[Event] = [MatchPlayed(player=who, cards=list(m)) for m in _pairs(state, state.player)]
+        moves.append(LayingDone(player=who))
+        return moves
+    if phase == "deal" and state.mode == "table":
+        return [RoundDealt(row=card) for card in state.deck.cards]
+    return []
+
+
+# --------------------------------------------------------------------------- chance (open mode)
+
+
+def shuffles(state: State) -> dict[str, list[str]]:
+    """The pile tally shuffles: every half-card, whenever a round is to be dealt in an open game."""
+    if state.phase != "deal" or state.mode != "open":
+        return {}
+    return {"deck": list(state.deck.cards)}
+
+
+def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
+    """The deal for a shuffled deck: 9 cards to each player in seat order, the next card starts the
+    discard row, the rest is the pile (top first)."""
+    cards = shuffled["deck"]
+    n = len(state.seats)
+    hands = {name: cards[i * HAND : (i + 1) * HAND] for i, name in enumerate(state.seats)}
+    return [RoundDealt(row=cards[HAND * n], hands=hands, pile=cards[HAND * n + 1 :])]

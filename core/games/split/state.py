@@ -1,0 +1,268 @@
+"""Split's state (frozen) and the questions rules, reducer, moves and view ask of it.
+
+Where every card is: in a hand (a `Zone`: the cards the log knows plus a count of unknown ones), in the
+pile (open mode: the known order, top first; table mode: only its size), in the discard row (always face
+up, bottom first), in a match on the table (two visible halves, then the halves covered by upgrades), or
+among the reference cards set aside. Every half-card the log has not located is one of the unknown cards
+of a hand or the pile, so the unlocated cards bound what a hidden hand may reveal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ...knowledge import Zone
+from .components import PERFECT, STRONG, WEAK, Deck, grade, pad_total
+
+Match = tuple[str, ...]  # (visible half, visible half, *covered halves), the visible pair in `pair` order
+
+
+class Seat(msgspec.Struct, frozen=True, array_like=True):
+    hand: Zone
+    matches: tuple[Match, ...] = ()
+    pad: tuple[int, ...] = ()  # boxes marked in each upper row of the pad, then the minus boxes
+
+
+class RoundResult(msgspec.Struct, frozen=True, array_like=True):
+    """A finished round, per seat where a tuple: how it ended and what was marked on the pad."""
+
+    round: int
+    dealer: int
+    ended: str  # out | pile
+    ender: int  # who went out, or drew the pile's last card
+    late: tuple[int, ...]  # seats who laid matches after a first-turn out
+    perfect: tuple[int, ...]
+    strong: tuple[int, ...]
+    weak: tuple[int, ...]
+    left: tuple[int, ...]  # cards in hand at the end
+    minus: tuple[int, ...]  # minus boxes marked this round (cards left, perfect-match bonuses)
+    pads: tuple[tuple[int, ...], ...]  # the pads after the round
+    scores: tuple[int, ...]  # points this round: pad total after it minus before it
+    totals: tuple[int, ...]
+
+
+class State(msgspec.Struct, frozen=True):
+    seats: tuple[str, ...]
+    mode: str
+    deck: Deck
+    halves: str
+    upgrade_others: str
+    replaced: str
+    upgrade_bonus: str
+    no_out_dealer: str
+    tie: str
+    rounds: int
+    players: tuple[Seat, ...]
+    dealer: int
+    pile: tuple[str, ...] = ()  # open mode: the pile, top first; table mode: empty (unknown)
+    pile_size: int = 0
+    row: tuple[str, ...] = ()  # the discard row, bottom first: the last card is the top
+    round: int = 0  # the round being played (0 before the first deal)
+    current: int = 0
+    phase: str = "deal"  # deal | draw | play | bonus | laying | over
+    bonus: int = -1  # while phase is bonus: the type of the match whose bonus is pending
+    must_play: str | None = None  # a card taken from the row, to be played in the next match or upgrade
+    had_turn: tuple[bool, ...] = ()
+    laying: tuple[int, ...] = ()  # after a first-turn out: the seats who had no turn, in turn order (current lays)
+    penalties: tuple[int, ...] = ()  # minus boxes marked by perfect-match bonuses this round
+    turns: int = 0
+    results: tuple[RoundResult, ...] = ()
+
+    @property
+    def player(self) -> Seat:
+        return self.players[self.current]
+
+    @property
+    def player_name(self) -> str:
+        return self.seats[self.current]
+
+
+def with_seats(state: State, changed: dict[int, Seat], **changes: Any) -> State:
+    players = list(state.players)
+    for index, seat in changed.items():
+        players[index] = seat
+    return msgspec.structs.replace(state, players=tuple(players), **changes)
+
+
+# --------------------------------------------------------------------------- where cards are
+
+
+def located(state: State) -> set[str]:
+    """Every half-card the log has placed: known hand cards, the known pile, the row, the matches."""
+    seen = set(state.row)
+    seen.update(state.pile)
+    for seat in state.players:
+        seen.update(seat.hand.known)
+        for match in seat.matches:
+            seen.update(match)
+    return seen
+
+
+def unlocated(state: State) -> list[str]:
+    """The half-cards the log has not located, in deck order: each is an unknown card of a hand or the pile."""
+    seen = located(state)
+    return [card for card in state.deck.cards if card not in seen]
+
+
+def unknown_cards(state: State) -> int:
+    """How many cards the log cannot name: unknown hand cards and, in table mode, the pile."""
+    hidden = sum(seat.hand.unknown for seat in state.players)
+    return hidden + (state.pile_size - len(state.pile))
+
+
+def where_is(state: State, card: str) -> str:
+    """Where the log knows `card` to be, in words (for a ruling that refuses a move naming it)."""
+    if card in state.row:
+        return "in the discard row"
+    if card in state.pile:
+        return "in the pile"
+    for name, seat in zip(state.seats, state.players):
+        if card in seat.hand.known:
+            return f"in {name}'s hand"
+        for match in seat.matches:
+            if card in match[:2]:
+                return f"in {name}'s match {'+'.join(match[:2])}"
+            if card in match:
+                return f"under {name}'s match {'+'.join(match[:2])}"
+    return "nowhere the log knows"
+
+
+def can_hold(state: State, seat: Seat, cards: list[str] | tuple[str, ...], unseen: set[str] | None = None) -> bool:
+    """Whether `seat`'s hand may hold all of `cards` (distinct): the known ones, the rest among its unknown
+    cards, each still unlocated (`unseen`, computed when needed)."""
+    hand = seat.hand
+    missing = [card for card in cards if card not in hand.known]
+    if not missing:
+        return True
+    if len(missing) > hand.unknown:
+        return False
+    if unseen is None:
+        unseen = set(unlocated(state))
+    return all(card in unseen for card in missing)
+
+
+def find_match(state: State, half: str) -> tuple[int, int] | None:
+    """(seat, index) of the match on the table that shows `half`, or None."""
+    for s, seat in enumerate(state.players):
+        for i, match in enumerate(seat.matches):
+            if match[0] == half or match[1] == half:
+                return s, i
+    return None
+
+
+def find_own_match(seat: Seat, visible: list[str] | tuple[str, ...]) -> int | None:
+    """Index of the seat's match showing exactly the halves `visible` (either order), or None."""
+    if len(visible) != 2:
+        return None
+    a, b = visible
+    for i, match in enumerate(seat.matches):
+        x, y = match[0], match[1]
+        if (x == a and y == b) or (x == b and y == a):
+            return i
+    return None
+
+
+def match_grade(state: State, match: Match) -> int:
+    return grade(state.deck, match[0], match[1])
+
+
+# --------------------------------------------------------------------------- playing cards
+
+
+def is_pairable(state: State, a: str, b: str) -> bool:
+    """Two different halves of one rank that may form a match (one left and one right unless `halves=any`)."""
+    info = state.deck.info
+    x, y = info[a], info[b]
+    return a != b and x[0] == y[0] and (state.halves == "any" or x[2] != y[2])
+
+
+def upgraded(state: State, match: Match, card: str, over: str) -> int | None:
+    """The type of `match` with `card` played over its half `over`, if that is a legal upgrade, else None."""
+    info = state.deck.info
+    x, o = info[card], info[over]
+    if card == over or x[0] != o[0] or (state.halves != "any" and x[2] != o[2]):
+        return None
+    kept = match[1] if match[0] == over else match[0]
+    new = grade(state.deck, kept, card)
+    return new if new > grade(state.deck, match[0], match[1]) else None
+
+
+def may_upgrade(state: State, owner: int) -> bool:
+    """Whether the current player may upgrade a match of `owner` (option `upgrade-others`)."""
+    return owner == state.current or state.upgrade_others != "own-only"
+
+
+def cards_after_upgrade(state: State, seat: Seat) -> int:
+    """The hand's size after one upgrade: one card played, and the covered half back in hand under `replaced=hand`."""
+    return seat.hand.size - 1 + (state.replaced == "hand")
+
+
+Upgradable = dict[int, list[tuple[str, str, int]]]  # rank index -> (visible half, visible half, type)
+
+
+def upgradable(state: State) -> Upgradable:
+    """The matches on the table the current player may upgrade (those not perfect yet), by rank."""
+    info = state.deck.info
+    found: Upgradable = {}
+    mine_only = state.upgrade_others == "own-only"
+    for s, seat in enumerate(state.players):
+        if mine_only and s != state.current:
+            continue
+        for match in seat.matches:
+            a, b = match[0], match[1]
+            x, y = info[a], info[b]
+            kind = PERFECT if x[1] == y[1] else (STRONG if x[3] == y[3] else WEAK)
+            if kind != PERFECT:
+                found.setdefault(x[0], []).append((a, b, kind))
+    return found
+
+
+def upgrades_with(state: State, card: str, found: Upgradable) -> list[str]:
+    """The visible halves `card` may be played over, making their match stronger."""
+    info = state.deck.info
+    c = info[card]
+    any_side = state.halves == "any"
+    halves = []
+    for a, b, kind in found.get(c[0], ()):
+        for over, kept in ((a, b), (b, a)):
+            if not any_side and info[over][2] != c[2]:
+                continue
+            k = info[kept]
+            if (PERFECT if k[1] == c[1] else (STRONG if k[3] == c[3] else WEAK)) > kind:
+                halves.append(over)
+    return halves
+
+
+def plays_with(state: State, card: str, hand: tuple[str, ...], size: int, found: Upgradable | None = None) -> bool:
+    """Whether `card` can be played now from a hand of `size` cards holding the known `hand` (`card` among
+    them): in a match with another card of `hand`, or over a half of a match on the table, keeping a card
+    in hand for the discard."""
+    if size - 2 >= 1:
+        for other in hand:
+            if other != card and is_pairable(state, card, other):
+                return True
+    if size - 1 + (state.replaced == "hand") < 1:
+        return False
+    return bool(upgrades_with(state, card, upgradable(state) if found is None else found))
+
+
+def partners_unseen(state: State, card: str) -> list[str]:
+    """Unlocated halves that would make a match with `card`: what an unknown hand card might be."""
+    return [other for other in unlocated(state) if is_pairable(state, card, other)]
+
+
+# --------------------------------------------------------------------------- the pad
+
+
+def totals(state: State) -> tuple[int, ...]:
+    return tuple(pad_total(state.deck, seat.pad) for seat in state.players)
+
+
+def grades_of(state: State, seat: Seat) -> tuple[int, int, int]:
+    """How many weak, strong and perfect matches lie in front of a seat."""
+    counts = [0, 0, 0]
+    for match in seat.matches:
+        counts[grade(state.deck, match[0], match[1])] += 1
+    return counts[WEAK], counts[STRONG], counts[PERFECT]

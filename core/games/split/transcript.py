@@ -1,0 +1,29 @@
+"""Split's table transcript: what a recorder at the table would have logged for an open-mode game."""
+
+from __future__ import annotations
+
+import msgspec
+
+from ...model import Event, GameStarted
+from .events import CardDrawn, RoundDealt
+
+
+def table_transcript(events: list[Event]) -> list[Event]:
+    """What a recorder who sees no hand (a scorekeeper beside the table) would have logged for an open game.
+
+    Each deal becomes the card that starts the discard row, with no hand and no pile; every card drawn from
+    the pile becomes an unknown draw. Everything else happens face up and is logged as it was: the cards
+    taken from the row, matches, upgrades, bonuses and discards (each one reveals the cards it names).
+    """
+    started = events[0]
+    assert isinstance(started, GameStarted)
+    out: list[Event] = [msgspec.structs.replace(started, mode="table")]
+    for event in events[1:]:
+        kind = type(event)
+        if kind is RoundDealt:
+            out.append(RoundDealt(row=event.row))  # type: ignore[attr-defined]
+        elif kind is CardDrawn:
+            out.append(msgspec.structs.replace(event, card=None))
+        else:
+            out.append(event)
+    return out
