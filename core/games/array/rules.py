@@ -413,6 +413,11 @@ _CHECK: dict[type, Callable[[State, Event], Ruling | None]] = {
 
 def check(state: State, event: Event) -> list[Ruling]:
     """The rulings that forbid `event` now (empty when legal, or only an unverifiable note)."""
+    if type(event) is CardSpliced and event.player == state.seats[state.current] and state.phase in ("play", "splice"):
+        # the most common event, by the player to act during a turn: check_turn has nothing to say (its guards
+        # for this case are exactly these three), so go straight to the card's own rules
+        ruling = check_lay(state, event)  # type: ignore[arg-type]
+        return [] if ruling is None else [ruling]
     ruling = check_turn(state, event)
     if ruling is None:
         ruling = _CHECK[type(event)](state, event)
