@@ -133,9 +133,7 @@ JSON_KEYS: dict[str, dict[str, str]] = {
         "by_game": "per game type: `game`, `games`, `finished`, `events`, `avg_events`, `avg_turns`, `first`, `last`",
         "players": "win rate by player name",
         "seats": "win rate by seat and number of players",
-        "progression": "per game type: the average score after each player's k-th turn (or after each round, for a game scored by rounds), winners vs others",
-        "most_bought": "per game type: the most-bought cards",
-        "match_types": "per game type: matches by type and how they were made, and how often their player won",
+        # then one key per report a game declares (core.history.Report), filled in from the registry below
     },
     "export": {
         "db": "the history library",
@@ -148,15 +146,20 @@ JSON_KEYS: dict[str, dict[str, str]] = {
 }
 
 # with --json, a command that stops on a bad log prints one of these instead of its own document
-def _report_keys() -> dict[str, str]:
-    """`tally stats` carries one key per report a game declares (`core.history.Report`), keyed by game."""
+
+
+def _game_reports() -> dict[str, str]:
+    """`tally stats --json` carries one key per report of each game, its rows keyed by game type."""
     from tally.core import registry
 
-    return {report.key: f"per game type: {report.title}" for spec in registry.specs() for report in spec.history.reports}
+    reports: dict[str, list[str]] = {}
+    for spec in registry.specs():
+        for report in spec.history.reports:
+            reports.setdefault(report.key, []).append(f"{spec.title}: {report.title}")
+    return {key: "per game type; " + "; ".join(titles) for key, titles in reports.items()}
 
 
-for _key, _text in _report_keys().items():
-    JSON_KEYS["stats"].setdefault(_key, _text)
+JSON_KEYS["stats"].update(_game_reports())
 
 ERROR_JSON_KEYS: dict[str, dict[str, str]] = {
     "illegal log (exit 1; `check` says so in its own document)": {

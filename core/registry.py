@@ -13,6 +13,7 @@ from .model import GameSpec
 GAMES: tuple[str, ...] = (
     "splendor",
     "split",
+    "array",
     "splice",
 )
 

@@ -92,7 +92,7 @@ def copy_case(case: str, folder: Path) -> Path:
 def test_games_lists_splendor_with_its_options() -> None:
     text = cli("games")
     assert text.exit_code == 0 and text.stderr == ""
-    assert text.stdout.startswith("splendor  Splendor, 2-4 players")
+    assert "\nsplendor  Splendor, 2-4 players" in "\n" + text.stdout
     for key in ("take-fewer=when-short|never|always", "stuck=pass|end", "target=integer"):
         assert f"--option {key}" in text.stdout
     document = one_document(cli("games", "--json"))

@@ -6,6 +6,7 @@ game's spec cannot drift apart; `store/` and `cli/` name no game.
 
 from __future__ import annotations
 
+import ast
 import inspect
 import random
 import re
@@ -130,19 +131,89 @@ def test_every_view_has_the_common_keys(game: str) -> None:
     assert isinstance(started, GameStarted)
 
 
+# a game's name may also be an ordinary word of code or prose (pyarrow's `pa.array`, `str.split`, "a string
+# array"): what counts is naming the game, in code (an import of its package, a string that is or starts with
+# its name, a variable or an attribute called after it that is not a method call) or by its title in a comment
+# or docstring
+FOREIGN_MODULES = {"pa", "pyarrow", "np", "numpy", "str", "re", "os", "shlex"}
+
+
+def _names_a_game(path: Path, games: list[str]) -> list[str]:
+    import io
+    import tokenize
+
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    titles = {registry.get(game).title: game for game in games}
+    title = re.compile(r"\b(" + "|".join(map(re.escape, titles)) + r")\b")
+    code = re.compile(r"^(" + "|".join(map(re.escape, games)) + r")(?:$|[._-])", re.IGNORECASE)
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                docstrings.add(id(first.value))
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}  # `text.split()`, `pa.array(...)`
+    found = []
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if isinstance(node, ast.Import):
+                parts = [part for alias in node.names for part in alias.name.split(".")[1:]]
+            else:  # `from tally.core.games import x`: the names imported from tally's own packages count too
+                module = node.module or ""
+                parts = module.split(".")[1:]
+                if node.level or module.startswith("tally"):
+                    parts += [alias.name for alias in node.names]
+            if any(part.lower() in games for part in parts):
+                found.append(f"{line}: imports a game")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) in docstrings:
+                if title.search(node.value):
+                    found.append(f"{line}: docstring names {title.search(node.value).group(0)}")  # type: ignore[union-attr]
+            elif code.search(node.value.strip()):
+                found.append(f"{line}: string {node.value.strip()[:40]!r}")
+        elif isinstance(node, ast.Name) and node.id.lower() in games:
+            found.append(f"{line}: name {node.id}")
+        elif isinstance(node, ast.Attribute) and node.attr.lower() in games and id(node) not in called:
+            owner = node.value.id if isinstance(node.value, ast.Name) else ""
+            if owner not in FOREIGN_MODULES:
+                found.append(f"{line}: attribute .{node.attr}")
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT and title.search(token.string):
+            found.append(f"{token.start[0]}: comment names {title.search(token.string).group(0)}")  # type: ignore[union-attr]
+    return found
+
+
 def test_store_and_cli_name_no_game() -> None:
-    # a game's name as a word; not a method or function of the same name (`text.split()`, `pa.array(...)`)
-    pattern = re.compile(r"(?<![.\w])(" + "|".join(map(re.escape, GAMES)) + r")\b(?!\()", re.IGNORECASE)
     found = []
     boards = {ROOT / "cli" / "boards" / f"{game}.py" for game in GAMES}
     for layer in ("store", "cli"):
         for path in sorted((ROOT / layer).rglob("*.py")):
-            if path in boards:
-                continue
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if pattern.search(line):
-                    found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+            if path not in boards:
+                found.extend(f"{path.relative_to(ROOT)}:{where}" for where in _names_a_game(path, GAMES))
     assert not found, "store/ and cli/ reach games through the registry only:\n" + "\n".join(found)
+
+
+def test_the_guard_sees_a_game_named_in_store_or_cli(tmp_path: Path) -> None:
+    # guard the guard: each way of naming a game is caught, and ordinary words that happen to be a game's name are not
+    sample = tmp_path / "sample.py"
+    game = GAMES[0]
+    title = registry.get(game).title
+    sample.write_text(
+        f'"""Reads {title} logs."""\n'
+        f"from tally.core.games import {game}\n"
+        f"# only for {title}\n"
+        f"kind = {game!r}\n"
+        f"table = '{game}_turns'\n"
+        f"spec = games.{game}\n"
+        "import pyarrow as pa\n"
+        "column = pa.array([1])  # a string array, split in two\n"
+        "words = 'a b'.split()\n",
+        encoding="utf-8",
+    )
+    found = _names_a_game(sample, GAMES)
+    assert sorted(int(f.split(":")[0]) for f in found) == [1, 2, 3, 4, 5, 6], found
 
 
 def test_boards_are_only_for_known_games_and_draw_from_a_view() -> None:

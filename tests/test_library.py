@@ -27,7 +27,7 @@ from tally.store.library_ingest import fold_judged, game_id_of
 from tally.store.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURE_GAMES = sorted((ROOT / "fixtures" / "games").glob("*.jsonl"))
+FIXTURE_GAMES = sorted((ROOT / "fixtures" / "games").glob("splendor-*.jsonl"))  # the projections tested here are Splendor's
 SQL_DOC = ROOT / "docs" / "sql.md"
 PROJECTIONS = ("splendor_turns", "splendor_cards_bought", "splendor_reserves", "splendor_nobles")
 

@@ -540,7 +540,7 @@ def _malformed(lines: list[bytes], case: str) -> tuple[list[bytes], int, str]:
         return lines[2:], 1, "expected a game_started line"
     if case == "unknown-game":
         first = {**json.loads(lines[0]), "game": "chess"}
-        return [_line(first)] + lines[1:], 1, "unknown game 'chess'; tally knows: splendor"
+        return [_line(first)] + lines[1:], 1, f"unknown game 'chess'; tally knows: {', '.join(registry.names())}"
     if case == "empty-file":
         return [], 0, "empty file: a log starts with a game_started line"
     raise AssertionError(case)

@@ -1,0 +1,78 @@
+"""Array (Funnybone Toys, 2012): arrays of touching colours, slice and splice, rounds until one player is left.
+
+The package is one module per part of the game contract (docs/architecture.md): `data` and `components`
+(the box: colours and cards), `events`, `state` (with the table as a graph of joined cards), `rules`
+(rule ids, options and guards), `reducer`, `moves`, `notation`, `view`, `history` (the library's tables)
+and `transcript`. This file binds them into `SPEC`, the game's `GameSpec`.
+"""
+
+from __future__ import annotations
+
+from ...model import GameSpec
+from . import components as _components
+from . import history as _history
+from . import moves as _moves
+from . import notation as _notation
+from . import reducer as _reducer
+from . import rules as _rules
+from . import transcript as _transcript
+from . import view as _view
+from .components import ACTIONS, DEAL, DEFAULT_BOX, DEFAULT_MANIFEST, SLAM_POINTS, Box, is_action, load_box, points
+from .data import MANIFEST
+from .events import (
+    EVENTS,
+    ActionGiven,
+    CardDrawn,
+    CardShown,
+    CardSpliced,
+    RoundDealt,
+    Sliced,
+    StarterTurned,
+    TimeCalled,
+    TurnEnded,
+    TurnPassed,
+)
+from .rules import OPTIONS, RULE_IDS, RULES
+from .state import Result, State, arrays, joins, open_segments
+
+__all__ = [
+    "ACTIONS", "ARRAY", "DEAL", "DEFAULT_BOX", "DEFAULT_MANIFEST", "EVENTS", "MANIFEST", "OPTIONS", "RULES", "RULE_IDS",
+    "SLAM_POINTS", "SPEC", "ActionGiven", "Array", "Box", "CardDrawn", "CardShown", "CardSpliced", "Result",
+    "RoundDealt", "Sliced", "StarterTurned", "State", "TimeCalled", "TurnEnded", "TurnPassed", "arrays", "is_action",
+    "joins", "load_box", "open_segments", "points",
+]
+
+
+class Array(GameSpec):
+    name = "array"
+    title = "Array"
+    rules_version = "1"
+    manifest = MANIFEST
+    min_seats = 2
+    max_seats = 5
+    options = OPTIONS
+    events = EVENTS
+    state_type = State
+    rules = RULES
+    history = _history.HISTORY
+
+    start = staticmethod(_reducer.start)
+    check = staticmethod(_rules.check)
+    permit = staticmethod(_rules.permit)
+    is_voidable = staticmethod(_rules.is_voidable)
+    apply = staticmethod(_reducer.apply)
+    legal_moves = staticmethod(_moves.legal_moves)
+    shuffles = staticmethod(_moves.shuffles)
+    deal = staticmethod(_moves.deal)
+    parse = staticmethod(_notation.parse)
+    format = staticmethod(_notation.format_event)
+    view = staticmethod(_view.view)
+    outcome = staticmethod(_view.outcome)
+    to_act = staticmethod(_view.to_act)
+    pending = staticmethod(_view.pending)
+    narrate = staticmethod(_view.narrate)
+    check_manifest = staticmethod(_components.check_manifest)
+    table_transcript = staticmethod(_transcript.table_transcript)
+
+
+SPEC = ARRAY = Array()

@@ -1,0 +1,165 @@
+"""Array's legal moves now, in a deterministic order, and the chance of an open game's deal.
+
+A move is recorded step by step (docs/rules/array.md): Splice 1 is one `card_spliced`, each Splice 2 card
+another, and `done` ends the move; a slice is one `sliced` (the cut and the two cards laid against it).
+So the legal moves are the next steps: in a turn, every Splice 1 (hand cards in hand order, then the open
+segments by card number and colour), every slice (joins by card number, then ordered pairs of hand cards),
+every action card to every other player, and the draw (or the pass) only when nothing else is possible;
+during a move, every Splice 2 onto the cards just laid, then `done`.
+
+In table mode the hands are unknown: moves that name a card from a hand the log has not seen are not
+listed (the recorder names the card that was played); the draw or pass is listed (unverifiable), and so
+is every card the table may turn over or show.
+"""
+
+from __future__ import annotations
+
+from ...model import Event
+from .components import DEAL, is_action, splatter
+from .events import (
+    ActionGiven,
+    CardDrawn,
+    CardShown,
+    CardSpliced,
+    RoundDealt,
+    Sliced,
+    StarterTurned,
+    TimeCalled,
+    TurnEnded,
+    TurnPassed,
+)
+from .state import State, joins, open_segments, possible_cards
+
+
+def _codes(cards: tuple[str, ...]) -> list[str]:
+    return list(dict.fromkeys(cards))
+
+
+def _splice_moves(state: State, who: str, colour_cards: list[str]) -> list[Event]:
+    moves: list[Event] = []
+    if not colour_cards:
+        return moves
+    segments = list(open_segments(state))
+    append = moves.append
+    for card in colour_cards:
+        for number, colour in segments:
+            if colour in card:
+                append(CardSpliced(player=who, card=card, to=number, colour=colour))
+    return moves
+
+
+def _slice_moves(state: State, who: str, colour_cards: list[str], hand: tuple[str, ...]) -> list[Event]:
+    """Each join (by its lower card number), with each ordered pair of hand cards of its colour."""
+    moves: list[Event] = []
+    if len(colour_cards) < 2 and not any(hand.count(card) >= 2 for card in colour_cards):
+        return moves
+    holders: dict[str, list[str]] = {}
+    for card in colour_cards:
+        for colour in card:
+            holders.setdefault(colour, []).append(card)
+    doubles = {card for card in colour_cards if hand.count(card) >= 2}
+    append = moves.append
+    for a, b, colour in joins(state):
+        group = holders.get(colour)
+        if not group or (len(group) == 1 and group[0] not in doubles):
+            continue
+        cut = [a, b]  # shared by the moves of this join: events are never changed
+        for x in group:
+            for y in group:
+                if x != y or x in doubles:
+                    append(Sliced(player=who, cut=cut, cards=[x, y]))
+    return moves
+
+
+def _give_moves(state: State, who: str, actions: list[str]) -> list[Event]:
+    moves: list[Event] = []
+    targets = [state.seats[s] for s in state.playing if s != state.current]
+    for card in actions:
+        count = min(splatter(card), state.deck_size)
+        drawn = list(state.deck[:count]) if state.mode == "open" else []
+        moves.extend(ActionGiven(player=who, card=card, target=target, drawn=drawn) for target in targets)
+    return moves
+
+
+def _turn_moves(state: State) -> list[Event]:
+    who = state.player_name
+    hand = state.hand
+    codes = _codes(hand.known)
+    colour_cards = [c for c in codes if not is_action(c)]
+    moves = _splice_moves(state, who, colour_cards)
+    if state.first_done:
+        moves.extend(_slice_moves(state, who, colour_cards, hand.known))
+        moves.extend(_give_moves(state, who, [c for c in codes if is_action(c)]))
+    if not moves or hand.unknown:
+        if state.deck_size:
+            moves.append(CardDrawn(player=who, card=state.deck[0] if state.deck else None))
+        else:
+            moves.append(TurnPassed(player=who))
+    return moves
+
+
+def _continue_moves(state: State) -> list[Event]:
+    """Splice 2 onto the cards just laid, then the end of the move."""
+    who = state.player_name
+    colour_cards = [c for c in _codes(state.hand.known) if not is_action(c)]
+    moves: list[Event] = []
+    for anchor in state.anchors:
+        code = state.placed[anchor - 1]
+        for colour, joined in zip(code, state.links[anchor - 1]):
+            if not joined:
+                moves.extend(CardSpliced(player=who, card=card, to=anchor, colour=colour)
+                             for card in colour_cards if colour in card)
+    moves.append(TurnEnded(player=who))
+    return moves
+
+
+def legal_moves(state: State) -> list[Event]:
+    phase = state.phase
+    moves: list[Event]
+    if phase == "play":
+        moves = _turn_moves(state)
+    elif phase == "splice":
+        moves = _continue_moves(state)
+    elif phase == "starter":
+        moves = [StarterTurned(card=card) for card in possible_cards(state)]
+    elif phase == "show":
+        name = state.seats[state.owing[0]]
+        hand = state.hands[state.owing[0]]
+        cards = _codes(hand.known) + ([c for c in possible_cards(state) if c not in hand.known] if hand.unknown else [])
+        moves = [CardShown(player=name, card=card) for card in cards]
+    else:
+        return []
+    if state.end == "time" and not state.time_called:
+        moves.append(TimeCalled())
+    return moves
+
+
+# --------------------------------------------------------------------------- chance (open mode)
+
+
+def shuffles(state: State) -> dict[str, list[str]]:
+    """The pile tally shuffles: the whole deck, at the start of each round of an open game."""
+    if state.phase != "deal" or state.mode != "open":
+        return {}
+    return {"deck": state.box.cards()}
+
+
+def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
+    """The deal for a shuffled deck: 7 cards to each player in turn from the dealer's left, then cards turned
+    over until a colour card comes up; the action cards turned over go back under the pickup deck."""
+    deck = list(shuffled["deck"])
+    order = [s for s in range(len(state.seats)) if s in state.playing]
+    first = order.index(state.current)
+    order = order[first:] + order[:first]
+    hands: dict[str, list[str]] = {state.seats[s]: [] for s in order}
+    for i in range(DEAL * len(order)):
+        hands[state.seats[order[i % len(order)]]].append(deck[i])
+    rest = deck[DEAL * len(order):]
+    turned: list[str] = []
+    for _ in range(len(rest)):  # the manifest guarantees a colour card among them
+        card = rest.pop(0)
+        turned.append(card)
+        if not is_action(card):
+            break
+        rest.append(card)
+    return [RoundDealt(hands=hands, turned=turned, deck=rest)]

@@ -1,0 +1,414 @@
+"""Array's notation (docs/rules/array.md, "Move notation"), each move optionally prefixed `PLAYER:`.
+
+Moves a recorder types:
+  splice bry@3 bo oy        Splice 1 (bry against card #3) then Splice 2 (bo, oy onto bry); the move ends
+  slice 3/5 bry bo, bgo go  cut the join #3/#5, lay bry against #3 and bgo against #5, then Splice 2 on each
+  s3 ben | slam ben         give an action card;  draw;  pass;  done;  time
+  start CARD ...            table mode: the card(s) turned over for the starting card
+  show CARD ...             table mode: cards left in hand at the end of a round
+Steps, as the log shows them (and as they may also be typed, to record a move in parts):
+  lay bo@8.b                one card laid;  cut 3/5 bry bgo   the slice itself;  done   the end of a move
+
+A card is its colour letters in any order (`ob` = `bo`), or `s1`-`s5`, `slam`. A lay is `CARD@TARGET.COLOUR`:
+the target is a card number or the code of a card on the table (or laid earlier in the same move), and
+the colour of the touching segments may be left out when only one fits.
+
+`parse` reads text into events (or a NotationError listing what would have been valid); `format_event`
+writes an event back so that parsing it yields the same event.
+"""
+
+from __future__ import annotations
+
+from ...model import Event, NotationError
+from ...notation import player_of, read_count, suggestions
+from ...text import quote
+from .components import ACTIONS, Box, canonical, is_action
+from .events import (
+    PLAYER_EVENTS,
+    ActionGiven,
+    CardDrawn,
+    CardShown,
+    CardSpliced,
+    RoundDealt,
+    Sliced,
+    StarterTurned,
+    TimeCalled,
+    TurnEnded,
+    TurnPassed,
+)
+from .state import State, open_segments
+
+USAGE = {
+    "splice": "splice CARD@TARGET[.COLOUR] [CARD[.COLOUR] ...]",
+    "slice": "slice A/B CARD [CARD ...], CARD [CARD ...]",
+    "lay": "lay CARD@TARGET.COLOUR",
+    "cut": "cut A/B CARD CARD",
+    "done": "done",
+    "draw": "draw",
+    "pass": "pass",
+    "give": "s1..s5 PLAYER | slam PLAYER",
+    "start": "start CARD ...",
+    "show": "show CARD ...",
+    "time": "time",
+}
+MAX_NUMBER = 9999
+
+
+class _Bad(Exception):
+    """A notation problem found deep in parsing; turned into a NotationError at the top (never escapes)."""
+
+    def __init__(self, message: str, expected: list[str] | None = None):
+        super().__init__(message)
+        self.message, self.expected = message, expected or []
+
+
+# --------------------------------------------------------------------------- words
+
+
+def _card(box: Box, word: str) -> str:
+    """A card code from what was typed: colour letters in any order, s1-s5, slam, splatter3."""
+    if word in ACTIONS:
+        return word
+    if word.startswith("splatter") and word[8:] in "12345" and len(word) == 9:
+        return "s" + word[8:]
+    code = canonical(word, box) if 2 <= len(word) <= 4 else None
+    if code is not None and box.count(code):
+        return code
+    codes = [c for c, _ in box.copies]
+    if code is not None:
+        raise _Bad(f"this box has no card {code}", suggestions(code, codes))
+    raise _Bad(f"unknown card {quote(word)}: a card is 2-4 colour letters of {box.colours}, or s1-s5, slam",
+               suggestions(word, codes))
+
+
+def _colour(box: Box, word: str) -> str:
+    if len(word) == 1 and word in box.colours:
+        return word
+    for letter, name in zip(box.colours, box.names):
+        if word == name.lower():
+            return letter
+    raise _Bad(f"unknown colour {quote(word)}", [f"{letter} ({name})" for letter, name in zip(box.colours, box.names)])
+
+
+def _seat(state: State, word: str) -> str:
+    if word in state.seats:
+        return word
+    folded = [s for s in state.seats if s.casefold() == word.casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    raise _Bad(f"no player {quote(word)} at this table", list(state.seats))
+
+
+# --------------------------------------------------------------------------- the table as the move goes on
+
+
+class _Table:
+    """The cards on the table and their open segments, updated lay by lay while a move is read."""
+
+    def __init__(self, state: State):
+        self.state = state
+        self.placed = list(state.placed)
+        self.open = set(open_segments(state))
+
+    def lay(self, card: str, to: int, colour: str) -> int:
+        self.open.discard((to, colour))
+        self.placed.append(card)
+        number = len(self.placed)
+        self.open.update((number, c) for c in card if c != colour)
+        return number
+
+    def target(self, word: str, card: str) -> int:
+        """A card number, or the card on the table (or laid this move) with that code."""
+        if word.isdigit() or (word.isascii() and word[:1] == "#"):
+            number = read_count(word.lstrip("#"), MAX_NUMBER)
+            if number is None:
+                raise _Bad(f"{quote(word)} is not a card number (#1-#{len(self.placed)})",
+                           [f"#{n} {c}" for n, c in enumerate(self.placed, 1)])
+            return number
+        code = _card(self.state.box, word)
+        found = [n for n, c in enumerate(self.placed, 1) if c == code]
+        if not found:
+            raise _Bad(f"no {code} on the table", [f"#{n} {c}" for n, c in enumerate(self.placed, 1)])
+        if len(found) > 1:
+            fitting = [n for n in found if any((n, c) in self.open for c in card)]
+            if len(fitting) == 1:
+                return fitting[0]
+            raise _Bad(f"{len(found)} cards {code} lie on the table: name one by number", [f"{card}@{n}" for n in found])
+        return found[0]
+
+    def colour_for(self, card: str, to: int, given: str | None) -> str:
+        """The touching colour: as given, else the one colour `card` shares with an open segment of #`to`."""
+        if given is not None:
+            return given
+        shared = [c for c in card if (to, c) in self.open]
+        if len(shared) == 1:
+            return shared[0]
+        if shared:
+            raise _Bad(f"{card} can touch #{to} on {' or '.join(self.state.box.name(c) for c in shared)}: name the colour",
+                       [f"{card}@{to}.{c}" for c in shared])
+        if 1 <= to <= len(self.placed):  # no open segment fits: the ruling explains which is closed or missing
+            common = [c for c in card if c in self.placed[to - 1]]
+            return common[0] if common else card[0]
+        return card[0]
+
+    def anywhere(self, card: str) -> tuple[int, str]:
+        """Splice 1 without a target: the only open segment `card` fits."""
+        fits = sorted((n, c) for n, c in self.open if c in card)
+        if len(fits) == 1:
+            return fits[0]
+        if not fits:
+            colours = ", ".join(self.state.box.name(c) for c in card)
+            raise _Bad(f"{card} fits no open segment on the table (it has {colours})")
+        raise _Bad(f"{card} fits {len(fits)} open segments: say where", [f"{card}@{n}.{c}" for n, c in fits])
+
+    def among(self, card: str, anchors: list[int], colour: str | None) -> int:
+        """Splice 2 without a target: the card just laid that `card` can touch (on `colour`, if given)."""
+        if len(anchors) == 1:
+            return anchors[0]
+        fitting = [a for a in anchors if any((a, c) in self.open for c in (colour or card))]
+        if len(fitting) == 1:
+            return fitting[0]
+        raise _Bad(f"{card} could be spliced onto {' or '.join(f'#{a}' for a in anchors)}: say which",
+                   [f"{card}@{a}" for a in anchors])
+
+    def is_open(self, numbers: list[int]) -> bool:
+        return any(n == a for n, _ in self.open for a in numbers)
+
+
+def _split_lay(box: Box, token: str) -> tuple[str, str | None, str | None]:
+    """`bry@3.r`, `bry.r@3`, `bry@3`, `bry` -> (card, target word or None, colour or None)."""
+    head, at, tail = token.partition("@")
+    colour = None
+    if "." in head:
+        head, _, word = head.partition(".")
+        colour = _colour(box, word)
+    target = None
+    if at:
+        target, dot, word = tail.partition(".")
+        if dot:
+            other = _colour(box, word)
+            if colour is not None and other != colour:
+                raise _Bad(f"{quote(token)} names two colours")
+            colour = other
+        if not target:
+            raise _Bad(f"{quote(token)}: name the card after @", ["bo@3", "bo@3.b"])
+    if not head:
+        raise _Bad(f"{quote(token)}: name the card laid", ["bo@3"])
+    return _card(box, head), target, colour
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def _lays(state: State, who: str, tokens: list[str], table: _Table, anchors: list[int]) -> list[Event]:
+    """Lays onto `anchors` (Splice 2) unless a target is named; with no anchors the first lay is Splice 1."""
+    events: list[Event] = []
+    for token in tokens:
+        card, target, colour = _split_lay(state.box, token)
+        if is_action(card):
+            raise _Bad(f"{card} is an action card: give it with `{card} PLAYER`", [f"{card} {s}" for s in state.seats if s != who])
+        if target is not None:
+            to = table.target(target, card)
+        elif not anchors:
+            to, found = table.anywhere(card)
+            colour = colour or found
+        else:
+            to = table.among(card, anchors, colour)
+        colour = table.colour_for(card, to, colour)
+        events.append(CardSpliced(player=who, card=card, to=to, colour=colour))
+        number = table.lay(card, to, colour)
+        if not anchors:
+            anchors = [number]
+    return events
+
+
+def _then_done(state: State, who: str, table: _Table, anchors: list[int], laid: int) -> list[Event]:
+    """`done` when the move would go on: the cards just laid still have an open segment and cards remain in hand."""
+    hand = state.hands[state.seats.index(who)] if who in state.seats else None
+    if hand is not None and hand.size - laid > 0 and table.is_open(anchors):
+        return [TurnEnded(player=who)]
+    return []
+
+
+def _splice(state: State, who: str, args: list[str], finish: bool) -> list[Event]:
+    if not args:
+        raise _Bad("splice what?", [USAGE["splice"], "splice bo@1"])
+    table = _Table(state)
+    anchors = list(state.anchors) if state.phase == "splice" and who == state.player_name else []
+    events = _lays(state, who, args, table, anchors)
+    if not anchors:
+        anchors = [len(state.placed) + 1]
+    return events + (_then_done(state, who, table, anchors, len(events)) if finish else [])
+
+
+def _cut(state: State, word: str) -> list[int]:
+    head, slash, tail = word.partition("/")
+    if not slash or not head or not tail:
+        raise _Bad(f"{quote(word)} is not a join: name its two cards as A/B", ["3/5", "slice 3/5 bo ry"])
+    table = _Table(state)
+    return [table.target(head, ""), table.target(tail, "")]
+
+
+def _slice(state: State, who: str, args: list[str], finish: bool) -> list[Event]:
+    if not args:
+        raise _Bad("slice which join?", [USAGE["slice"]])
+    cut = _cut(state, args[0])
+    groups: list[list[str]] = [[]]
+    for word in args[1:]:
+        if word == ",":
+            groups.append([])
+        else:
+            groups[-1].append(word)
+    if len(groups) > 2:
+        raise _Bad("a slice has two sides: at most one comma", [USAGE["slice"]])
+    if len(groups) == 2:
+        firsts = [g[0] for g in groups if g]
+        rests = [g[1:] for g in groups]
+    else:
+        firsts = groups[0][:2]
+        rests = [groups[0][2:], []]
+    cards = []
+    for token in firsts:
+        card, target, colour = _split_lay(state.box, token)
+        if target is not None:
+            raise _Bad(f"{quote(token)}: the first card of each side is laid against the cut, without @", [USAGE["slice"]])
+        cards.append((card, colour))
+    if len(cards) < 2 or any(len(g) == 0 for g in groups):
+        return [Sliced(player=who, cut=cut, cards=[c for c, _ in cards])]  # the ruling says what a slice needs
+    events: list[Event] = [Sliced(player=who, cut=cut, cards=[c for c, _ in cards])]
+    count = len(state.placed)
+    a, b = cut
+    sliced = None
+    if 1 <= a <= count and 1 <= b <= count:
+        sliced = next((c for c, other in zip(state.placed[a - 1], state.links[a - 1]) if other == b), None)
+    if sliced is None:
+        return events  # no such join: the ruling explains
+    for card, colour in cards:
+        if colour is not None and colour != sliced:
+            raise _Bad(f"the cut separates two {state.box.name(sliced)} segments: {card} is laid against them on "
+                       f"{state.box.name(sliced)}, not {state.box.name(colour)}")
+    table = _Table(state)
+    table.open.discard((a, sliced))  # reopened by the cut, closed again at once by the two cards
+    table.open.discard((b, sliced))
+    first = table.lay(cards[0][0], a, sliced)
+    second = table.lay(cards[1][0], b, sliced)
+    if len(groups) == 2:
+        events += _lays(state, who, rests[0], table, [first]) + _lays(state, who, rests[1], table, [second])
+    else:
+        events += _lays(state, who, rests[0], table, [first, second])
+    if finish:
+        events += _then_done(state, who, table, [first, second], len(events) + 1)
+    return events
+
+
+def _give(state: State, who: str, card: str, args: list[str]) -> list[Event]:
+    if args[:1] == ["to"]:
+        args = args[1:]
+    if not args:
+        others = [s for s in state.seats if s != who]
+        raise _Bad(f"give {card} to whom?", [f"{card} {s}" for s in others])
+    target = _seat(state, args[0])
+    rest = args[1:]
+    if rest and rest[0] in ("draws", "drawing"):
+        drawn = [_card(state.box, word) for word in rest[1:]]
+    elif rest:
+        raise _Bad(f"unexpected {quote(rest[0])} after the player", [f"{card} {target}"])
+    elif state.mode == "open" and card != "slam":
+        n = min(int(card[1]), state.deck_size)
+        drawn = list(state.deck[:n])
+    else:
+        drawn = []
+    return [ActionGiven(player=who, card=card, target=target, drawn=drawn)]
+
+
+def _default_player(state: State) -> str:
+    if state.phase == "show" and state.owing:
+        return state.seats[state.owing[0]]
+    return state.player_name
+
+
+def _parse(state: State, raw: str) -> list[Event]:
+    split = player_of(raw, state.seats)
+    if isinstance(split, NotationError):
+        raise _Bad(split.message, split.expected)
+    named, body = split
+    who = named or _default_player(state)
+    words = body.replace(",", " , ").lower().split()
+    if not words:
+        raise _Bad("empty move", list(USAGE.values()))
+    verb, args = words[0], words[1:]
+    if verb in ("splice", "lay"):
+        return _splice(state, who, args, finish=verb == "splice")
+    if verb in ("slice", "cut"):
+        return _slice(state, who, args, finish=verb == "slice")
+    if verb in ("done", "pass", "time"):
+        if args:
+            raise _Bad(f"{verb} takes nothing after it", [verb])
+        if verb == "time":
+            return [TimeCalled()]
+        return [TurnEnded(player=who) if verb == "done" else TurnPassed(player=who)]
+    if verb == "draw":
+        if len(args) > 1:
+            raise _Bad("draw takes at most the card drawn", ["draw", "draw bo"])
+        if args:
+            return [CardDrawn(player=who, card=_card(state.box, args[0]))]
+        top = state.deck[0] if state.mode == "open" and state.deck else None
+        return [CardDrawn(player=who, card=top)]
+    if verb == "give":
+        if not args:
+            raise _Bad("give which action card?", [USAGE["give"]])
+        verb, args = args[0], args[1:]
+    if verb == "splatter" and args and args[0] in ("1", "2", "3", "4", "5"):
+        verb, args = "s" + args[0], args[1:]
+    if verb in ACTIONS or verb.startswith("splatter"):
+        return _give(state, who, _card(state.box, verb), args)
+    if verb == "start":
+        if not args:
+            raise _Bad("start with which card?", ["start bo"])
+        return [StarterTurned(card=_card(state.box, word)) for word in args]
+    if verb == "show":
+        if not args:
+            raise _Bad("show which cards?", ["show bo s3"])
+        return [CardShown(player=who, card=_card(state.box, word)) for word in args]
+    raise _Bad(f"unknown move {quote(verb)}", list(USAGE.values()))
+
+
+def parse(state: State, text: str) -> list[Event] | NotationError:
+    raw = text.strip()
+    try:
+        return _parse(state, raw)
+    except _Bad as bad:
+        return NotationError(raw, bad.message, bad.expected)
+
+
+# --------------------------------------------------------------------------- events back to notation
+
+
+def format_event(event: Event) -> str:
+    kind = type(event)
+    prefix = f"{event.player}: " if kind in PLAYER_EVENTS else ""  # type: ignore[attr-defined]
+    if kind is CardSpliced:
+        return prefix + f"lay {event.card}@{event.to}.{event.colour}"  # type: ignore[attr-defined]
+    if kind is Sliced:
+        cut = "/".join(str(n) for n in event.cut)  # type: ignore[attr-defined]
+        return prefix + f"cut {cut} {' '.join(event.cards)}".rstrip()  # type: ignore[attr-defined]
+    if kind is TurnEnded:
+        return prefix + "done"
+    if kind is CardDrawn:
+        return prefix + ("draw" if event.card is None else f"draw {event.card}")  # type: ignore[attr-defined]
+    if kind is ActionGiven:
+        drawn = f" draws {' '.join(event.drawn)}" if event.drawn else ""  # type: ignore[attr-defined]
+        return prefix + f"{event.card} {event.target}{drawn}"  # type: ignore[attr-defined]
+    if kind is TurnPassed:
+        return prefix + "pass"
+    if kind is CardShown:
+        return prefix + f"show {event.card}"  # type: ignore[attr-defined]
+    if kind is StarterTurned:
+        return f"start {event.card}"  # type: ignore[attr-defined]
+    if kind is TimeCalled:
+        return "time"
+    if kind is RoundDealt:
+        hands = " | ".join(f"{name}: {' '.join(cards)}" for name, cards in event.hands.items())  # type: ignore[attr-defined]
+        turned = " ".join(event.turned)  # type: ignore[attr-defined]
+        return f"deal {hands} | start {turned} | pickup deck {len(event.deck)}"  # type: ignore[attr-defined]
+    return type(event).__name__

@@ -1,0 +1,337 @@
+"""Array's reducer: the state after an event, trusting that the event was checked (`rules.check`).
+
+`start` builds the state before any move from `game_started`; `apply` dispatches on the event type. The
+end of a turn, of a round (scoring, eliminations, the next dealer) and of the game follow from the events
+here, as consequences, never as events of their own.
+"""
+
+from __future__ import annotations
+
+from ...knowledge import Zone
+from ...model import Event, GameStarted, resolve_options
+from .components import DEAL, SLAM_POINTS, is_action, load_box, points, splatter
+from .events import (
+    ActionGiven,
+    CardDrawn,
+    CardShown,
+    CardSpliced,
+    RoundDealt,
+    Sliced,
+    StarterTurned,
+    TimeCalled,
+    TurnEnded,
+    TurnPassed,
+)
+from .rules import OPTIONS
+from .state import Result, State, after, replace
+
+
+def start(started: GameStarted) -> State:
+    options = resolve_options(OPTIONS, started.options)
+    box = load_box(started.manifest)
+    n = len(started.seats)
+    state = State(
+        seats=tuple(started.seats),
+        mode=started.mode,
+        box=box,
+        threshold=int(options["threshold"]),
+        end=options["end"],
+        hands_limit=int(options["hands"]),
+        blocked=options["blocked"],
+        round=1,
+        dealer=n - 1,  # the last seat deals the first round, so the first seat plays first
+        playing=tuple(range(n)),
+        totals=(0,) * n,
+        hands=(Zone(),) * n,
+        phase="deal",
+    )
+    return _begin_round(state, 1, n - 1, tuple(range(n)), sudden=False)
+
+
+def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...], sudden: bool) -> State:
+    """A new round: the table cleared; in table mode the hands dealt unseen and the starting card awaited."""
+    n = len(state.seats)
+    table = state.mode == "table"
+    hands = tuple(Zone((), DEAL) if table and seat in playing else Zone() for seat in range(n))
+    return replace(
+        state,
+        round=number,
+        dealer=dealer,
+        playing=playing,
+        hands=hands,
+        phase="starter" if table else "deal",
+        current=after(state, dealer, playing),
+        deck=(),
+        deck_size=state.box.total - DEAL * len(playing) if table else 0,
+        placed=(),
+        links=(),
+        played=(),
+        returned=(),
+        slams=(0,) * n,
+        first_done=False,
+        anchors=(),
+        passes=0,
+        round_turns=0,
+        sudden=sudden,
+        went_out=-1,
+        owing=(),
+        left=(),
+    )
+
+
+# --------------------------------------------------------------------------- the deal
+
+
+def _place_starter(state: State, card: str) -> State:
+    return replace(state, placed=(card,), links=((0,) * len(card),), phase="play")
+
+
+def apply_dealt(state: State, event: RoundDealt) -> State:
+    hands = list(state.hands)
+    for name, cards in event.hands.items():
+        hands[state.seats.index(name)] = Zone(tuple(cards))
+    state = replace(state, hands=tuple(hands), deck=tuple(event.deck), deck_size=len(event.deck),
+                    returned=tuple(event.turned[:-1]))
+    return _place_starter(state, event.turned[-1])
+
+
+def _apply_starter(state: State, event: StarterTurned) -> State:
+    if is_action(event.card):
+        return replace(state, returned=state.returned + (event.card,))
+    return _place_starter(replace(state, deck_size=state.deck_size - 1), event.card)
+
+
+# --------------------------------------------------------------------------- laying cards
+
+
+def _laid(state: State, card: str, to: int, colour: str, links: tuple[tuple[int, ...], ...] | None = None,
+          placed: tuple[str, ...] | None = None) -> tuple[tuple[tuple[int, ...], ...], tuple[str, ...]]:
+    """The links and cards after `card` is laid against card #`to`'s `colour` segment (it is the next card)."""
+    if links is None:
+        links = state.links
+    if placed is None:
+        placed = state.placed
+    index = placed[to - 1].index(colour)
+    old = links[to - 1]
+    joined = old[:index] + (len(placed) + 1,) + old[index + 1 :]
+    new = [0] * len(card)
+    new[card.index(colour)] = to
+    return links[: to - 1] + (joined,) + links[to:] + (tuple(new),), placed + (card,)
+
+
+def _without(hands: tuple[Zone, ...], seat: int, *cards: str) -> tuple[Zone, ...]:
+    hand = hands[seat]
+    for card in cards:
+        hand = hand.remove(card)
+    return hands[:seat] + (hand,) + hands[seat + 1 :]
+
+
+def _laying(state: State, hands: tuple[Zone, ...], links: tuple[tuple[int, ...], ...], placed: tuple[str, ...],
+            anchors: tuple[int, ...]) -> State:
+    """After cards are laid: the move goes on while the cards just laid have an open segment and the hand is not
+    empty; otherwise the turn (or, with an empty hand, the round) is over. One replace in the usual case."""
+    seat = state.current
+    if hands[seat].size == 0:
+        state = replace(state, hands=hands, links=links, placed=placed, anchors=anchors, first_done=True, passes=0)
+        return _round_over(state, seat)
+    for anchor in anchors:
+        if 0 in links[anchor - 1]:
+            return replace(state, hands=hands, links=links, placed=placed, phase="splice", anchors=anchors,
+                           first_done=True, passes=0)
+    return replace(state, hands=hands, links=links, placed=placed, phase="play", anchors=(), first_done=True, passes=0,
+                   current=after(state, seat), turns=state.turns + 1, round_turns=state.round_turns + 1)
+
+
+def _apply_lay(state: State, event: CardSpliced) -> State:
+    links, placed = _laid(state, event.card, event.to, event.colour)
+    anchors = (len(placed),) if state.phase == "play" else state.anchors
+    return _laying(state, _without(state.hands, state.current, event.card), links, placed, anchors)
+
+
+def _apply_slice(state: State, event: Sliced) -> State:
+    a, b = event.cut
+    placed = state.placed
+    colour = next(c for c, other in zip(placed[a - 1], state.links[a - 1]) if other == b)
+    links = list(state.links)
+    for number in (a, b):
+        joined = list(links[number - 1])
+        joined[placed[number - 1].index(colour)] = 0
+        links[number - 1] = tuple(joined)
+    x, y = event.cards
+    cut, placed = _laid(state, x, a, colour, tuple(links))
+    cut, placed = _laid(state, y, b, colour, cut, placed)
+    first = len(state.placed) + 1
+    return _laying(state, _without(state.hands, state.current, x, y), cut, placed, (first, first + 1))
+
+
+def _apply_done(state: State, event: TurnEnded) -> State:
+    return _end_turn(state)
+
+
+# --------------------------------------------------------------------------- the other moves
+
+
+def _apply_draw(state: State, event: CardDrawn) -> State:
+    hands = list(state.hands)
+    seat = state.current
+    if event.card is not None:
+        hands[seat] = hands[seat].add((event.card,))
+    else:
+        hands[seat] = hands[seat].add(unknown=1)
+    deck = state.deck[1:] if state.deck else ()
+    return _end_turn(replace(state, hands=tuple(hands), deck=deck, deck_size=state.deck_size - 1, passes=0))
+
+
+def _apply_give(state: State, event: ActionGiven) -> State:
+    target = state.seats.index(event.target)
+    hands = list(_without(state.hands, state.current, event.card))
+    slams = state.slams
+    deck, size = state.deck, state.deck_size
+    if event.card == "slam":
+        slams = slams[:target] + (slams[target] + SLAM_POINTS,) + slams[target + 1 :]
+    else:
+        count = min(splatter(event.card), size)
+        if state.mode == "open":
+            hands[target] = hands[target].add(deck[:count])
+            deck = deck[count:]
+        else:
+            hands[target] = hands[target].add(unknown=count)
+        size -= count
+    state = replace(state, hands=tuple(hands), slams=slams, deck=deck, deck_size=size,
+                    played=state.played + (event.card,), passes=0)
+    if state.hands[state.current].size == 0:
+        return _round_over(state, state.current)
+    return _end_turn(state)
+
+
+def _apply_pass(state: State, event: TurnPassed) -> State:
+    state = replace(state, passes=state.passes + 1)
+    if state.passes >= len(state.playing):
+        return _round_over(state, -1)
+    return _end_turn(state, passing=True)
+
+
+def _apply_time(state: State, event: TimeCalled) -> State:
+    return replace(state, time_called=True)
+
+
+def _end_turn(state: State, passing: bool = False) -> State:
+    return replace(
+        state,
+        phase="play",
+        anchors=(),
+        current=after(state, state.current),
+        turns=state.turns + 1,
+        round_turns=state.round_turns + 1,
+        passes=state.passes if passing else 0,
+    )
+
+
+# --------------------------------------------------------------------------- the end of a round
+
+
+def _round_over(state: State, went_out: int) -> State:
+    """A hand is empty (or every player passed): the round's last turn is over; then the cards left are scored.
+
+    Open mode: the log knows every hand. Table mode: each player with cards left shows them first."""
+    state = replace(state, phase="play", anchors=(), turns=state.turns + 1, round_turns=state.round_turns + 1,
+                    went_out=went_out)
+    if state.mode == "open":
+        return _score(replace(state, left=tuple(zone.known for zone in state.hands)))
+    owing = tuple(seat for seat in state.playing if state.hands[seat].size)
+    state = replace(state, owing=owing, left=((),) * len(state.seats))
+    return replace(state, phase="show") if owing else _score(state)
+
+
+def _apply_show(state: State, event: CardShown) -> State:
+    seat = state.seats.index(event.player)
+    hands = list(state.hands)
+    hands[seat] = hands[seat].remove(event.card)
+    left = list(state.left)
+    left[seat] = left[seat] + (event.card,)
+    owing = state.owing if hands[seat].size else tuple(s for s in state.owing if s != seat)
+    state = replace(state, hands=tuple(hands), left=tuple(left), owing=owing)
+    return state if owing else _score(state)
+
+
+def _round_points(state: State) -> tuple[tuple[int, ...], str, list[int]]:
+    """The round's winners, how it ended, and each seat's points: cards left (none for a winner) plus SLAMs."""
+    n = len(state.seats)
+    playing = state.playing
+    hand_points = [sum(points(card) for card in state.left[seat]) for seat in range(n)]
+    if state.went_out >= 0:
+        winners: tuple[int, ...] = (state.went_out,)
+        ended = "out"
+    else:
+        low = min(hand_points[seat] for seat in playing)
+        winners = tuple(seat for seat in playing if hand_points[seat] == low)
+        ended = "blocked"
+    scored = [0] * n
+    for seat in playing:
+        free = ended == "blocked" and state.blocked == "lowest-free" and seat in winners
+        scored[seat] = (0 if free else hand_points[seat]) + state.slams[seat]
+    return winners, ended, scored
+
+
+def _decide(state: State, winners: tuple[int, ...], totals: tuple[int, ...]) -> tuple[str, tuple[int, ...], str]:
+    """What follows a round: (`continue` | `sudden-death` | `over`, the seats of the next round or the winner, why)."""
+    playing = state.playing
+    if state.sudden:  # its winner wins the game; a blocked sudden death tied again is played again
+        return ("over", winners, "sudden-death") if len(winners) == 1 else ("sudden-death", winners, "")
+    survivors = tuple(seat for seat in playing if totals[seat] < state.threshold)
+    if len(survivors) == 1:
+        return "over", survivors, "last-standing"
+    limit = (state.end == "hands" and state.round >= state.hands_limit) or (state.end == "time" and state.time_called)
+    if survivors and not limit:
+        return "continue", survivors, ""
+    pool = survivors or playing
+    low = min(totals[seat] for seat in pool)
+    lowest = tuple(seat for seat in pool if totals[seat] == low)
+    why = state.end if survivors else "all-crossed"
+    return ("over", lowest, why) if len(lowest) == 1 else ("sudden-death", lowest, "")
+
+
+def _score(state: State) -> State:
+    """Score the round, eliminate, and go on: the next round, a sudden death, or the end of the game."""
+    n = len(state.seats)
+    winners, ended, scored = _round_points(state)
+    totals = tuple(total + scored[seat] for seat, total in enumerate(state.totals))
+    eliminated = () if state.sudden else tuple(s for s in state.playing if totals[s] >= state.threshold)
+    then, group, why = _decide(state, winners, totals)
+    result = Result(
+        round=state.round,
+        dealer=state.dealer,
+        playing=state.playing,
+        winners=winners,
+        ended=ended,
+        left=tuple(state.left[seat] if seat in state.playing else () for seat in range(n)),
+        points=tuple(scored),
+        slams=state.slams,
+        totals=totals,
+        eliminated=eliminated,
+        sudden=state.sudden,
+        turns=state.round_turns,
+        then=then,
+    )
+    state = replace(state, totals=totals, results=state.results + (result,), out=state.out + eliminated)
+    if then == "over":
+        return replace(state, phase="over", winner=group[0], ended=why, hands=(Zone(),) * n, owing=(), left=())
+    return _begin_round(state, state.round + 1, after(state, state.dealer, group), group, sudden=then == "sudden-death")
+
+
+_APPLY = {
+    RoundDealt: apply_dealt,
+    StarterTurned: _apply_starter,
+    CardSpliced: _apply_lay,
+    Sliced: _apply_slice,
+    TurnEnded: _apply_done,
+    CardDrawn: _apply_draw,
+    ActionGiven: _apply_give,
+    TurnPassed: _apply_pass,
+    CardShown: _apply_show,
+    TimeCalled: _apply_time,
+}
+
+
+def apply(state: State, event: Event) -> State:
+    return _APPLY[type(event)](state, event)  # type: ignore[operator]

@@ -1,0 +1,474 @@
+"""Array's rules: every rule id with its English text, the options, and the guards (one small check per rule id).
+
+`check` runs the guards in a fixed order (the game is over; the deal and what the table owes; whose turn
+it is; then the move's own rules) and returns the rulings that forbid an event, or an unverifiable note
+where the log cannot know (a draw from a hand it never saw); `permit` names the rule that allows a legal one.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
+from ...text import plural, quote
+from .components import DEAL, SLAM_POINTS, card_text, is_action, is_colour_card, splatter
+from .events import (
+    ActionGiven,
+    CardDrawn,
+    CardShown,
+    CardSpliced,
+    RoundDealt,
+    Sliced,
+    StarterTurned,
+    TimeCalled,
+    TurnEnded,
+    TurnPassed,
+)
+from .state import State, is_possible, located, options_left, partner, seat_of
+from .view import to_act
+
+# --------------------------------------------------------------------------- rules text
+
+RULES: tuple[RuleDoc, ...] = (
+    RuleDoc("array.deal.hands", "Each round the dealer shuffles the whole deck and deals 7 cards face down to each player in the round; the rest of the deck, face down, is the pickup deck."),
+    RuleDoc("array.deal.starting-card", "The top card of the pickup deck is turned over and placed by itself in the centre: the starting card of the first array. If it is an action card, it goes back into the pickup deck and another card is turned over."),
+    RuleDoc("array.deal.pending", "No one plays before the round is dealt and its starting card lies on the table."),
+    RuleDoc("array.turn.order", "Play begins with the player to the left of the dealer and goes to the left (seat order). A turn is one of four moves: Slice and Splice, Splice, Splatter or SLAM, or Draw."),
+    RuleDoc("array.turn.out-of-turn", "Only the player whose turn it is may move; a player who is eliminated, or sits out a sudden-death round, does not play."),
+    RuleDoc("array.turn.pending", "What the table owes comes first: at the end of a round in table mode, the cards left in the hands are shown before anything else."),
+    RuleDoc("array.turn.game-over", "Once the game has ended no further moves are made."),
+    RuleDoc("array.first.splice", "First move of a round: the player to the left of the dealer splices a colour card (2, 3 or 4 colours) with one colour matching the starting card (Splice 1); in the same turn they may splice hand cards matching the rest of the colours on the card they just laid (Splice 2)."),
+    RuleDoc("array.first.no-action", "An action card cannot be played on the first move of a round: not before the first card has been spliced to the starting card."),
+    RuleDoc("array.first.draw", "If the player making the first move has no card that fits the starting card, they pick up a card and it is the next player's turn, who then makes the first move."),
+    RuleDoc("array.splice.one-colour", "Splice 1: lay one colour card from your hand against a card on the table, matching exactly one colour: one segment of the new card touches one open segment of the same colour. Only one card is laid this way in a move."),
+    RuleDoc("array.splice.second", "Splice 2: in the same turn, splice hand cards matching the other colours of the card just laid, at most one card against each of its open segments. Leaving segments open is allowed (a missed opportunity). The move ends after Splice 2."),
+    RuleDoc("array.splice.colour-card", "Only colour cards (2, 3 or 4 colours) are spliced; action cards are given as Splatter or SLAM."),
+    RuleDoc("array.splice.done", "A Splice or Slice and Splice move ends when the player says so (done), when the cards just laid have no open segment left, or when the player's hand is empty; until then the player may only splice onto those cards."),
+    RuleDoc("array.join.same-colour", "A join is one segment of the card being laid against a segment of the same colour of a card on the table."),
+    RuleDoc("array.join.open", "A segment touches at most one segment of another card: a segment that already touches a card is closed."),
+    RuleDoc("array.join.target", "A card is laid against a card that lies on the table this round; cards are numbered in the order they were laid, #1 being the starting card."),
+    RuleDoc("array.card.held", "A player lays or gives only cards from their own hand. In table mode the hand is unknown, so the card must be possible: a copy of it exists that is not on the table, given or shown."),
+    RuleDoc("array.slice.join", "Slice: separate two touching segments of matching colour; the array they joined becomes two arrays, one on each side of the cut."),
+    RuleDoc("array.slice.two-cards", "A slice needs two cards with the sliced colour from the player's hand, one laid at once against each of the two freed segments of that colour."),
+    RuleDoc("array.slice.splice", "After a slice, splicing continues on the new cards: the player may splice hand cards matching the other colours of the two cards just laid (Splice 2 on each), then the move ends."),
+    RuleDoc("array.action.splatter", "Splatter N: instead of laying cards, give a Splatter card to another player, who picks up N cards from the pickup deck (all that are left, if fewer). Picking up because of a Splatter is not a turn."),
+    RuleDoc("array.action.slam", "SLAM: give the SLAM card to another player, who adds 10 points to their score for the round."),
+    RuleDoc("array.action.target", "An action card is given to another player who plays this round; it is then set aside and does not join the receiver's hand."),
+    RuleDoc("array.action.next", "After an action card, play continues to the left of the player who gave it."),
+    RuleDoc("array.draw.only-if-stuck", "If a player cannot Slice and Splice, Splice, or play an action card, they must draw a card from the pickup deck, which ends their turn; a player who can do one of those may not draw. In table mode the hand is unknown, so a draw cannot be checked: it is recorded as unverifiable."),
+    RuleDoc("array.draw.top", "A card drawn or picked up is the top card of the pickup deck: in open mode the log knows which card it is; in table mode it is not recorded."),
+    RuleDoc("array.draw.empty-deck", "When the pickup deck is empty, a player who would have to draw passes instead, and may pass only then."),
+    RuleDoc("array.round.end", "When a player has played all the cards in their hand the round is over; that player wins the round."),
+    RuleDoc("array.round.blocked", "When every player in the round has passed in turn (the pickup deck is empty and no one can play), the round is blocked and ends; variant `blocked` says who scores."),
+    RuleDoc("array.round.dealer", "The dealer role rotates to the left after each round, to the next player still in the game; play begins with the player to the left of the dealer."),
+    RuleDoc("array.score.cards", "Each card left in the hand of a losing player scores: a colour card 2, 3 or 4 points by its number of colours, a Splatter card its number (1-5), a SLAM card 10. The round's points, with the SLAMs received, are added to the player's total."),
+    RuleDoc("array.score.show", "In table mode, at the end of a round each player with cards left shows them one by one: exactly as many cards as the hand holds, each a card that can still be there."),
+    RuleDoc("array.game.threshold", "A player whose total reaches the threshold or more at the end of a round is eliminated (option `threshold`: 50, 100 or 200; default 100)."),
+    RuleDoc("array.game.last-standing", "The last player in the game, below the threshold, wins."),
+    RuleDoc("array.game.all-cross", "If the last players all reach the threshold at the end of the same round, the player with the lowest total wins."),
+    RuleDoc("array.game.sudden-death", "If the players who would win on the lowest total are tied, a sudden-death round is played between them; its winner wins the game."),
+    RuleDoc("array.game.hands", "Variant `end=hands`: the game ends after a fixed number of hands (option `hands`); the player with the fewest points wins."),
+    RuleDoc("array.game.time", "Variant `end=time`: the table calls time; the round being played is the last, and the player with the fewest points wins."),
+)
+RULE_IDS = frozenset(r.id for r in RULES)
+
+OPTIONS: tuple[Option, ...] = (
+    Option("threshold", "100", ("50", "100", "200"), help="points at which a player is eliminated"),
+    Option("end", "elimination", ("elimination", "hands", "time"),
+           help="the game ends with the last player standing, after a number of hands, or when the table calls time"),
+    Option("hands", "5", (), 1, 99, help="hands played when end=hands"),
+    Option("blocked", "lowest-free", ("lowest-free", "all-score"),
+           help="a blocked round: the lowest hands score nothing (lowest-free) or every hand scores (all-score)"),
+)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _expected(state: State) -> str:
+    return to_act(state)[1]
+
+
+def _cards(state: State, number: int) -> str:
+    return f"#{number} {state.placed[number - 1]}"
+
+
+def _colour(state: State, letter: str) -> str:
+    return state.box.name(letter) if len(letter) == 1 and letter in state.box.colours else quote(letter)
+
+
+# --------------------------------------------------------------------------- guards before the move's own rules
+
+
+def check_turn(state: State, event: Event) -> Ruling | None:
+    phase = state.phase
+    if phase == "over":
+        return illegal("array.turn.game-over", "the game is over: no more moves", ended=state.ended)
+    kind = type(event)
+    if kind is RoundDealt:
+        if phase != "deal" or state.mode != "open":
+            return illegal("array.deal.hands", "tally records the deal at the start of each round in open mode only")
+        return None
+    if kind is StarterTurned:
+        if state.mode == "open":
+            return illegal("array.deal.starting-card", "in open mode tally turns the starting card over from the dealt deck")
+        if phase != "starter":
+            return illegal("array.deal.starting-card", f"no starting card is to be turned now; {_expected(state)}")
+        return None
+    if kind is TimeCalled:
+        if state.end != "time":
+            return illegal("array.game.time", f"this table plays end={state.end}: time is called only with end=time")
+        if state.time_called:
+            return illegal("array.game.time", f"time was already called: round {state.round} is the last")
+        return None
+    if kind is CardShown:
+        if phase != "show":
+            return illegal("array.score.show", f"cards are shown only at the end of a round in table mode; {_expected(state)}")
+        return None
+    if phase in ("deal", "starter"):
+        return illegal("array.deal.pending", f"round {state.round} has not started: {_expected(state)}")
+    if phase == "show":
+        return illegal("array.turn.pending", f"round {state.round} is over: {_expected(state)} first")
+    player = event.player  # type: ignore[attr-defined]
+    if player != state.player_name:
+        seat = seat_of(state, player)
+        if seat < 0:
+            return illegal("array.turn.out-of-turn", f"{quote(player)} is not at this table: it is {state.player_name}'s turn",
+                           player=player, current=state.player_name)
+        why = ""
+        if seat in state.out and seat not in state.playing:
+            why = f" ({player} is eliminated)"
+        elif seat not in state.playing:
+            why = f" ({player} sits out the sudden-death round)"
+        return illegal("array.turn.out-of-turn", f"it is {state.player_name}'s turn, not {player}'s{why}",
+                       player=player, current=state.player_name)
+    if phase == "splice" and kind is not CardSpliced and kind is not TurnEnded:
+        return illegal("array.splice.done",
+                       f"{player}'s move is not over: {_expected(state)}", anchors=list(state.anchors))
+    if phase == "play" and kind is TurnEnded:
+        return illegal("array.splice.done", f"{player} has laid no card this turn: there is no move to end")
+    return None
+
+
+# --------------------------------------------------------------------------- the deal
+
+
+def check_dealt(state: State, event: RoundDealt) -> Ruling | None:
+    names = [state.seats[s] for s in state.playing]
+    if sorted(event.hands) != sorted(names):
+        return illegal("array.deal.hands", f"round {state.round} is dealt to {', '.join(names)}", hands=sorted(event.hands))
+    for name, cards in event.hands.items():
+        if len(cards) != DEAL:
+            return illegal("array.deal.hands", f"{name} must be dealt {DEAL} cards, not {len(cards)}", player=name)
+    turned = event.turned
+    if not turned or not is_colour_card(turned[-1], state.box) or not all(is_action(c) for c in turned[:-1]):
+        return illegal("array.deal.starting-card",
+                       "cards are turned over until a colour card comes up: action cards first, then one colour card",
+                       turned=turned)
+    dealt = list(event.deck)
+    dealt.extend(turned[-1:])
+    for cards in event.hands.values():
+        dealt.extend(cards)
+    if sorted(dealt) != state.box.sorted_cards():
+        return illegal("array.deal.hands", "the hands, the starting card and the pickup deck must be the whole deck, each card once")
+    returned = turned[:-1]
+    if any(event.deck.count(card) < returned.count(card) for card in set(returned)):
+        return illegal("array.deal.starting-card", "an action card turned over goes back into the pickup deck")
+    return None
+
+
+def check_starter(state: State, event: StarterTurned) -> Ruling | None:
+    card = event.card
+    if state.box.count(card) == 0:
+        return illegal("array.deal.starting-card", f"there is no card {quote(card)} in this box", card=card)
+    if state.deck_size == 0 or not is_possible(state, card):
+        return illegal("array.deal.starting-card",
+                       f"{card} cannot be turned over: every copy is already located", card=card)
+    return None
+
+
+# --------------------------------------------------------------------------- laying cards
+
+
+def _held(state: State, card: str, copies: int = 1) -> Ruling | None:
+    """`card` (`copies` of it) can come out of the current player's hand."""
+    hand = state.hand
+    who = state.player_name
+    known = hand.known.count(card)
+    if known >= copies:
+        return None
+    missing = copies - known
+    if hand.unknown < missing:
+        what = card if copies == 1 else f"two {card}"
+        return illegal("array.card.held", f"{who} does not hold {what}: {_hand_text(state)}", card=card)
+    available = state.box.count(card) - _located_without_hand(state, card)
+    if available < copies:
+        return illegal("array.card.held",
+                       f"{who} cannot hold {plural(copies, 'copy', 'copies')} of {card}: the box has "
+                       f"{state.box.count(card)} and {state.box.count(card) - available} are located elsewhere",
+                       card=card, copies=state.box.count(card))
+    return None
+
+
+def _located_without_hand(state: State, card: str) -> int:
+    return located(state)[card] - state.hand.known.count(card)
+
+
+def _hand_text(state: State) -> str:
+    hand = state.hand
+    if not hand.known:
+        return f"the hand holds {plural(hand.size, 'card')}"
+    shown = " ".join(hand.known)
+    return f"the hand holds {shown}" + (f" and {hand.unknown} unknown" if hand.unknown else "")
+
+
+def check_lay(state: State, event: CardSpliced) -> Ruling | None:
+    """Splice 1 (phase play) or Splice 2 (phase splice): the card, the target, the colour, the open segment."""
+    card, to, colour = event.card, event.to, event.colour
+    placed = state.placed
+    # the usual case, all at once: a known card of the hand against an open segment of its colour (the guards
+    # below find nothing to forbid exactly then, and explain everything else)
+    if (0 < to <= len(placed) and len(colour) == 1 and card in state.hands[state.current].known
+            and (state.phase == "play" or to in state.anchors)):
+        index = placed[to - 1].find(colour)
+        if index >= 0 and colour in card and not state.links[to - 1][index] and is_colour_card(card, state.box):
+            return None
+    return _check_lay(state, event)
+
+
+def _check_lay(state: State, event: CardSpliced) -> Ruling | None:
+    card, to, colour, who = event.card, event.to, event.colour, event.player
+    if not is_colour_card(card, state.box):
+        if is_action(card):
+            return illegal("array.splice.colour-card", f"{card_text(card, state.box)} is an action card: it is given, not spliced", card=card)
+        return illegal("array.splice.colour-card", f"{quote(card)} is not a colour card of this box", card=card)
+    ruling = _held(state, card)
+    if ruling is not None:
+        return ruling
+    count = len(state.placed)
+    if not 1 <= to <= count:
+        return illegal("array.join.target", f"there is no card #{to} on the table: the cards are #1-#{count}", to=to)
+    if state.phase == "splice" and to not in state.anchors:
+        first = state.anchors[0]
+        laid = " and ".join(f"#{a}" for a in state.anchors)
+        if to < first:
+            rule = "array.splice.one-colour" if len(state.anchors) == 1 else "array.slice.splice"
+            return illegal(rule, f"{who} already laid {laid} this move: {card} may only be spliced onto {laid}, not #{to}",
+                           to=to, anchors=list(state.anchors))
+        rule = "array.splice.second" if len(state.anchors) == 1 else "array.slice.splice"
+        return illegal(rule, f"the move ends after Splice 2: {card} may be spliced onto {laid}, not onto #{to}",
+                       to=to, anchors=list(state.anchors))
+    if len(colour) != 1 or colour not in card:
+        return illegal("array.join.same-colour", f"{card} has no {_colour(state, colour)} segment", card=card, colour=colour)
+    joined = partner(state, to, colour)
+    if joined is None:
+        return illegal("array.join.same-colour",
+                       f"{_cards(state, to)} has no {_colour(state, colour)} segment for {card} to touch",
+                       to=to, colour=colour)
+    if joined:
+        return illegal("array.join.open",
+                       f"the {_colour(state, colour)} segment of {_cards(state, to)} already touches #{joined}",
+                       to=to, colour=colour, touches=joined)
+    return None
+
+
+def check_slice(state: State, event: Sliced) -> Ruling | None:
+    who = event.player
+    if len(event.cut) != 2:
+        return illegal("array.slice.join", "a slice names the two cards whose touching segments it separates", cut=event.cut)
+    a, b = event.cut
+    count = len(state.placed)
+    for number in (a, b):
+        if not 1 <= number <= count:
+            return illegal("array.join.target", f"there is no card #{number} on the table: the cards are #1-#{count}", to=number)
+    colour = next((c for c, other in zip(state.placed[a - 1], state.links[a - 1]) if other == b), None)
+    if colour is None:
+        return illegal("array.slice.join", f"{_cards(state, a)} and {_cards(state, b)} do not touch: only a join can be sliced",
+                       cut=event.cut)
+    if len(event.cards) != 2:
+        return illegal("array.slice.two-cards",
+                       f"slicing the {_colour(state, colour)} join needs two cards with {_colour(state, colour)}, one for each side "
+                       f"({len(event.cards)} given)", cards=event.cards)
+    for card in event.cards:
+        if not is_colour_card(card, state.box):
+            what = "an action card" if is_action(card) else "not a colour card of this box"
+            return illegal("array.splice.colour-card", f"{quote(card)} is {what}: only colour cards are laid in a slice", card=card)
+    x, y = event.cards
+    ruling = _held(state, x, 2) if x == y else _held(state, x)
+    if ruling is None and x != y:
+        ruling = _held(state, y)
+    if ruling is not None:
+        return ruling
+    for card in event.cards:
+        if colour not in card:
+            return illegal("array.slice.two-cards",
+                           f"the cut separates two {_colour(state, colour)} segments: {card} has no {_colour(state, colour)} "
+                           f"to lay against them", card=card, colour=colour)
+    return None
+
+
+# --------------------------------------------------------------------------- the other moves
+
+
+def check_give(state: State, event: ActionGiven) -> Ruling | None:
+    who, card = event.player, event.card
+    if not is_action(card):
+        return illegal("array.action.splatter", f"{quote(card)} is not an action card: only Splatter and SLAM cards are given",
+                       card=card)
+    if not state.first_done:
+        return illegal("array.first.no-action",
+                       f"{who} cannot play {card} on the first move of round {state.round}: a card must be spliced to the "
+                       f"starting card first", card=card)
+    ruling = _held(state, card)
+    if ruling is not None:
+        return ruling
+    target = seat_of(state, event.target)
+    if target < 0 or target == state.current or target not in state.playing:
+        others = ", ".join(state.seats[s] for s in state.playing if s != state.current)
+        return illegal("array.action.target",
+                       f"{card} goes to another player of this round ({others}), not {quote(event.target)}", target=event.target)
+    wanted = min(splatter(card), state.deck_size)
+    if state.mode == "open":
+        top = list(state.deck[:wanted])
+        if event.drawn != top:
+            return illegal("array.draw.top", f"{event.target} picks up the top {plural(wanted, 'card')} of the pickup deck: "
+                           f"{' '.join(top) or 'none'}", drawn=event.drawn, top=top)
+    elif event.drawn:
+        return illegal("array.draw.top", "in table mode the cards picked up are not recorded", drawn=event.drawn)
+    return None
+
+
+def _stuck(state: State, event: Event, verb: str) -> Ruling | None:
+    """A draw or pass is right only when nothing else is possible: checked on a known hand, unverifiable otherwise."""
+    who = state.player_name
+    rule = "array.first.draw" if not state.first_done and verb == "draw" else "array.draw.only-if-stuck"
+    hand = state.hand
+    possible = options_left(state, hand.known)
+    if possible:
+        could = possible[0] if len(possible) == 1 else ", ".join(possible[:-1]) + " or " + possible[-1]
+        return illegal(rule, f"{who} cannot {verb}: {who} can {could}", could=possible)
+    if hand.unknown:
+        does = "draws" if verb == "draw" else "passes"
+        return unverifiable(rule, f"{who} {does} with {plural(hand.unknown, 'card')} the log has not seen; it cannot "
+                            f"confirm that {who} could not splice, slice or give an action card")
+    return None
+
+
+def check_draw(state: State, event: CardDrawn) -> Ruling | None:
+    if state.deck_size == 0:
+        return illegal("array.draw.empty-deck", f"the pickup deck is empty: {event.player} cannot draw (pass instead)")
+    if state.mode == "open":
+        if event.card != state.deck[0]:
+            return illegal("array.draw.top", f"the top card of the pickup deck is {state.deck[0]}, not {quote(event.card)}",
+                           card=event.card, top=state.deck[0])
+    elif event.card is not None:
+        return illegal("array.draw.top", "in table mode the card drawn is not recorded (the others do not see it)",
+                       card=event.card)
+    return _stuck(state, event, "draw")
+
+
+def check_pass(state: State, event: TurnPassed) -> Ruling | None:
+    if state.deck_size:
+        return illegal("array.draw.empty-deck",
+                       f"{event.player} cannot pass: {plural(state.deck_size, 'card is', 'cards are')} left in the pickup deck",
+                       deck=state.deck_size)
+    return _stuck(state, event, "pass")
+
+
+def check_show(state: State, event: CardShown) -> Ruling | None:
+    who, card = event.player, event.card
+    seat = seat_of(state, who)
+    if seat not in state.owing:
+        return illegal("array.score.show", f"{quote(who)} has no cards left to show; still to show: "
+                       f"{', '.join(state.seats[s] for s in state.owing)}", player=who)
+    if state.box.count(card) == 0:
+        return illegal("array.score.show", f"there is no card {quote(card)} in this box", card=card)
+    hand = state.hands[seat]
+    if card in hand.known:
+        return None
+    if not hand.unknown:
+        return illegal("array.score.show", f"{who}'s hand left is {' '.join(hand.known)}, not {card}", card=card)
+    if not is_possible(state, card):
+        return illegal("array.score.show", f"{who} cannot hold {card}: every copy is already located", card=card)
+    return None
+
+
+def _no_check(state: State, event: Event) -> Ruling | None:
+    return None
+
+
+_CHECK: dict[type, Callable[[State, Event], Ruling | None]] = {
+    RoundDealt: check_dealt,  # type: ignore[dict-item]
+    StarterTurned: check_starter,  # type: ignore[dict-item]
+    CardSpliced: check_lay,  # type: ignore[dict-item]
+    Sliced: check_slice,  # type: ignore[dict-item]
+    TurnEnded: _no_check,
+    CardDrawn: check_draw,  # type: ignore[dict-item]
+    ActionGiven: check_give,  # type: ignore[dict-item]
+    TurnPassed: check_pass,  # type: ignore[dict-item]
+    CardShown: check_show,  # type: ignore[dict-item]
+    TimeCalled: _no_check,
+}
+
+
+def check(state: State, event: Event) -> list[Ruling]:
+    """The rulings that forbid `event` now (empty when legal, or only an unverifiable note)."""
+    if type(event) is CardSpliced and event.player == state.seats[state.current] and state.phase in ("play", "splice"):
+        # the most common event, by the player to act during a turn: check_turn has nothing to say (its guards
+        # for this case are exactly these three), so go straight to the card's own rules
+        ruling = check_lay(state, event)  # type: ignore[arg-type]
+        return [] if ruling is None else [ruling]
+    ruling = check_turn(state, event)
+    if ruling is None:
+        ruling = _CHECK[type(event)](state, event)
+    return [ruling] if ruling is not None else []
+
+
+# --------------------------------------------------------------------------- the permit
+
+
+def permit(state: State, event: Event) -> Ruling:
+    """The rule that allows a legal event, read out at the table."""
+    kind = type(event)
+    if kind is CardSpliced:
+        e: CardSpliced = event  # type: ignore[assignment]
+        where = f"{e.card} against the {state.box.name(e.colour)} segment of {_cards(state, e.to)}"
+        if state.phase == "play":
+            rule = "array.splice.one-colour" if state.first_done else "array.first.splice"
+            return legal(rule, f"{e.player} may splice {where} (Splice 1)")
+        rule = "array.splice.second" if len(state.anchors) == 1 else "array.slice.splice"
+        return legal(rule, f"{e.player} may splice {where} (Splice 2)")
+    if kind is Sliced:
+        s: Sliced = event  # type: ignore[assignment]
+        a, b = s.cut
+        return legal("array.slice.join", f"{s.player} may slice {_cards(state, a)} from {_cards(state, b)} and lay "
+                     f"{s.cards[0]} and {s.cards[1]} against the freed segments")
+    if kind is TurnEnded:
+        return legal("array.splice.done", f"{event.player} ends the move")  # type: ignore[attr-defined]
+    if kind is CardDrawn:
+        rule = "array.first.draw" if not state.first_done else "array.draw.only-if-stuck"
+        return legal(rule, f"{event.player} cannot play and draws a card")  # type: ignore[attr-defined]
+    if kind is TurnPassed:
+        return legal("array.draw.empty-deck", f"{event.player} cannot play and the pickup deck is empty: {event.player} passes")  # type: ignore[attr-defined]
+    if kind is ActionGiven:
+        g: ActionGiven = event  # type: ignore[assignment]
+        if g.card == "slam":
+            return legal("array.action.slam", f"{g.player} may give SLAM to {g.target} (+{SLAM_POINTS} points)")
+        n = min(splatter(g.card), state.deck_size)
+        return legal("array.action.splatter", f"{g.player} may give Splatter {g.card[1]} to {g.target}, who picks up "
+                     f"{plural(n, 'card')}")
+    if kind is StarterTurned:
+        card = event.card  # type: ignore[attr-defined]
+        if is_action(card):
+            return legal("array.deal.starting-card", f"{card} is an action card: it goes back into the pickup deck; turn over another")
+        return legal("array.deal.starting-card", f"{card} is the starting card #1")
+    if kind is CardShown:
+        return legal("array.score.show", f"{event.player} shows {event.card}")  # type: ignore[attr-defined]
+    if kind is TimeCalled:
+        return legal("array.game.time", f"time is called: round {state.round} is the last")
+    return legal("array.deal.hands", f"round {state.round} is dealt")
+
+
+def is_voidable(event: Event) -> bool:
+    """A deal that tally made itself (open mode) is chance, not a recorder's mistake: it cannot be undone."""
+    return type(event) is not RoundDealt

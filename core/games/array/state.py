@@ -1,0 +1,243 @@
+"""Array's state (frozen) and the questions rules, reducer, moves and view ask of it.
+
+The table of a round is a graph of cards. `placed[i]` is the code of card #i+1 (#1 is the starting
+card). `links[i]` holds, for each colour of that card (in the order of its code), the number of the card
+whose segment of that colour touches it, or 0 while the segment is open. Every card is laid against
+exactly one segment of a card already there, so each array (a connected group of cards) is a tree, and
+cutting one join (a slice) leaves exactly two arrays.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterator
+
+import msgspec
+
+from ...knowledge import Zone
+from .components import Box, is_action
+
+
+class Result(msgspec.Struct, frozen=True, array_like=True):
+    """One finished round. Per-seat tuples are indexed by seat (a seat not playing the round has 0 / ())."""
+
+    round: int
+    dealer: int
+    playing: tuple[int, ...]
+    winners: tuple[int, ...]  # who went out; in a blocked round, the lowest hands
+    ended: str  # out | blocked
+    left: tuple[tuple[str, ...], ...]  # cards left in each hand
+    points: tuple[int, ...]  # points scored this round (cards left, SLAMs received)
+    slams: tuple[int, ...]  # SLAM points received this round
+    totals: tuple[int, ...]  # running totals after the round
+    eliminated: tuple[int, ...]  # seats that reached the threshold at this round's end
+    sudden: bool  # a sudden-death round
+    turns: int  # turns played in the round
+    then: str  # continue | sudden-death | over
+
+
+class State(msgspec.Struct, frozen=True):
+    seats: tuple[str, ...]
+    mode: str
+    box: Box
+    threshold: int
+    end: str  # elimination | hands | time
+    hands_limit: int
+    blocked: str  # lowest-free | all-score
+    round: int
+    dealer: int
+    playing: tuple[int, ...]  # seats playing this round, in seat order
+    totals: tuple[int, ...]
+    hands: tuple[Zone, ...]
+    phase: str  # deal | starter | play | splice | show | over
+    current: int = 0
+    deck: tuple[str, ...] = ()  # open mode: the pickup deck, top first
+    deck_size: int = 0
+    placed: tuple[str, ...] = ()
+    links: tuple[tuple[int, ...], ...] = ()
+    played: tuple[str, ...] = ()  # action cards given this round
+    returned: tuple[str, ...] = ()  # action cards turned over for the starting card and put back
+    slams: tuple[int, ...] = ()  # SLAM points received this round, per seat
+    first_done: bool = False  # the round's first move (the first splice) has been made
+    anchors: tuple[int, ...] = ()  # phase splice: the cards laid in Splice 1 / by the slice this turn
+    passes: int = 0  # passes in a row
+    turns: int = 0  # turns completed in the game
+    round_turns: int = 0
+    sudden: bool = False
+    time_called: bool = False
+    went_out: int = -1  # the seat that emptied its hand this round (-1: none yet, or blocked)
+    owing: tuple[int, ...] = ()  # phase show: seats that still hold cards to show
+    left: tuple[tuple[str, ...], ...] = ()  # phase show: cards shown so far, per seat
+    out: tuple[int, ...] = ()  # seats eliminated, in the order they went out
+    results: tuple[Result, ...] = ()
+    winner: int = -1
+    ended: str = ""  # last-standing | all-crossed | sudden-death | hands | time
+
+    @property
+    def player_name(self) -> str:
+        return self.seats[self.current]
+
+    @property
+    def hand(self) -> Zone:
+        return self.hands[self.current]
+
+
+def replace(state: State, **changes: Any) -> State:
+    return msgspec.structs.replace(state, **changes)
+
+
+def after(state: State, seat: int, playing: tuple[int, ...] | None = None) -> int:
+    """The first seat to the left of `seat` (next in turn order) that plays: the same seat if it plays alone."""
+    group = state.playing if playing is None else playing
+    n = len(state.seats)
+    for step in range(1, n + 1):
+        candidate = (seat + step) % n
+        if candidate in group:
+            return candidate
+    return seat
+
+
+def seat_of(state: State, name: str) -> int:
+    return state.seats.index(name) if name in state.seats else -1
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def open_segments(state: State) -> Iterator[tuple[int, str]]:
+    """(card number, colour) of every open segment, by card number then colour order."""
+    for number, (code, joined) in enumerate(zip(state.placed, state.links), 1):
+        for colour, partner in zip(code, joined):
+            if not partner:
+                yield number, colour
+
+
+def joins(state: State) -> Iterator[tuple[int, int, str]]:
+    """(a, b, colour) of every join, each once with a < b, by a then colour order."""
+    for a, (code, joined) in enumerate(zip(state.placed, state.links), 1):
+        for colour, b in zip(code, joined):
+            if b > a:
+                yield a, b, colour
+
+
+def partner(state: State, number: int, colour: str) -> int | None:
+    """The card touching #`number` at its `colour` segment (0: open), or None if it has no such segment."""
+    code = state.placed[number - 1]
+    index = code.find(colour)
+    if index < 0 or len(colour) != 1:
+        return None
+    return state.links[number - 1][index]
+
+
+def is_open(state: State, number: int, colour: str) -> bool:
+    return partner(state, number, colour) == 0
+
+
+def open_colours(state: State, number: int) -> str:
+    """The colours of card #`number` whose segments are open."""
+    return "".join(c for c, p in zip(state.placed[number - 1], state.links[number - 1]) if not p)
+
+
+def arrays(state: State) -> list[list[int]]:
+    """The arrays: connected groups of cards, each as its card numbers in the order of a walk from its lowest
+    card (a parent before its children), arrays ordered by their lowest card."""
+    seen = [False] * (len(state.placed) + 1)
+    found = []
+    for root in range(1, len(state.placed) + 1):
+        if seen[root]:
+            continue
+        seen[root] = True
+        group = [root]
+        for number in group:  # grows while walked: breadth first
+            for other in state.links[number - 1]:
+                if other and not seen[other]:
+                    seen[other] = True
+                    group.append(other)
+        found.append(group)
+    return found
+
+
+def array_tree(state: State, group: list[int]) -> list[tuple[int, int, str]]:
+    """(card, parent, colour of the join to the parent) for each card of an array, depth first from its
+    lowest card (parent 0 for that card), children in colour order."""
+    root = min(group)
+    rows: list[tuple[int, int, str]] = []
+    stack = [(root, 0, "")]
+    while stack:
+        number, parent, colour = stack.pop()
+        rows.append((number, parent, colour))
+        children = [(other, number, c) for c, other in zip(state.placed[number - 1], state.links[number - 1])
+                    if other and other != parent]
+        stack.extend(reversed(children))
+    return rows
+
+
+# --------------------------------------------------------------------------- what a player can do
+
+
+def colours_on_table(state: State) -> tuple[set[str], set[str]]:
+    """The colours with an open segment somewhere, and the colours of the joins."""
+    open_: set[str] = set()
+    joined: set[str] = set()
+    for code, links in zip(state.placed, state.links):
+        for colour, other in zip(code, links):
+            (joined if other else open_).add(colour)
+    return open_, joined
+
+
+def can_splice(state: State, cards: tuple[str, ...], open_: set[str] | None = None) -> bool:
+    """Some colour card of `cards` has a colour with an open segment on the table."""
+    if open_ is None:
+        open_ = colours_on_table(state)[0]
+    return any(not is_action(code) and not open_.isdisjoint(code) for code in cards)
+
+
+def can_slice(state: State, cards: tuple[str, ...], joined: set[str] | None = None) -> bool:
+    """Some join's colour is on at least two colour cards of `cards` (one for each side of the cut)."""
+    if joined is None:
+        joined = colours_on_table(state)[1]
+    return any(sum(1 for code in cards if not is_action(code) and colour in code) >= 2 for colour in joined)
+
+
+def can_give(state: State, cards: tuple[str, ...]) -> bool:
+    return state.first_done and any(is_action(code) for code in cards)
+
+
+def options_left(state: State, cards: tuple[str, ...]) -> list[str]:
+    """What a player holding `cards` could do instead of drawing (empty: nothing, the draw is right)."""
+    found = []
+    open_, joined = colours_on_table(state)
+    if state.first_done and can_slice(state, cards, joined):
+        found.append("slice and splice")
+    if can_splice(state, cards, open_):
+        found.append("splice")
+    if can_give(state, cards):
+        found.append("give an action card")
+    return found
+
+
+# --------------------------------------------------------------------------- knowledge
+
+
+def located(state: State) -> Counter[str]:
+    """Copies the log has placed this round: on the table, given, known in a hand, shown."""
+    counts: Counter[str] = Counter(state.placed)
+    counts.update(state.played)
+    for zone in state.hands:
+        counts.update(zone.known)
+    for cards in state.left:
+        counts.update(cards)
+    if state.mode == "open":
+        counts.update(state.deck)
+    return counts
+
+
+def is_possible(state: State, card: str) -> bool:
+    """Whether a card the log has not seen (an unknown card of a hand, the deck's top) may be `card`."""
+    return state.box.count(card) > located(state)[card]
+
+
+def possible_cards(state: State) -> list[str]:
+    """Codes with a copy the log has not located, in manifest order."""
+    counts = located(state)
+    return [code for code, n in state.box.copies if n > counts[code]]

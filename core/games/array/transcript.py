@@ -1,0 +1,39 @@
+"""Array's table transcript: what a recorder at the table would have logged for an open-mode game."""
+
+from __future__ import annotations
+
+import msgspec
+
+from ...model import Event, GameStarted
+from .events import ActionGiven, CardDrawn, CardShown, RoundDealt, StarterTurned
+from .reducer import apply, start
+
+
+def table_transcript(events: list[Event]) -> list[Event]:
+    """What a recorder at the table would have logged for an open-mode game.
+
+    The deal becomes the cards turned over for the starting card (`start`); a draw and the cards a
+    Splatter makes someone pick up are not seen (no card named); and at the end of each round every player
+    with cards left shows them, one by one, in seat order.
+    """
+    started = events[0]
+    assert isinstance(started, GameStarted)
+    state = start(started)
+    out: list[Event] = [msgspec.structs.replace(started, mode="table")]
+    for event in events[1:]:
+        kind = type(event)
+        if kind is RoundDealt:
+            out.extend(StarterTurned(card=card) for card in event.turned)  # type: ignore[attr-defined]
+        elif kind is CardDrawn:
+            out.append(msgspec.structs.replace(event, card=None))
+        elif kind is ActionGiven:
+            out.append(msgspec.structs.replace(event, drawn=[]))
+        else:
+            out.append(event)
+        rounds = len(state.results)
+        state = apply(state, event)
+        if len(state.results) > rounds:
+            result = state.results[-1]
+            out.extend(CardShown(player=state.seats[seat], card=card)
+                       for seat in result.playing for card in result.left[seat])
+    return out

@@ -1,0 +1,215 @@
+"""What Array shows: the view for one seat, the outcome, who must act next, and narration.
+
+`view(state, None)` is everything the log knows; `view(state, seat)` hides the other hands (their size
+only). A card the log has not seen is `?`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ...model import Outcome
+from ...text import plural
+from .components import card_text
+from .state import State, array_tree, arrays, open_colours
+
+
+def _names(state: State, seats: tuple[int, ...] | list[int]) -> str:
+    names = [state.seats[s] for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _hand(state: State, seat: int, viewer: str | None) -> list[str]:
+    zone = state.hands[seat]
+    if viewer is not None and viewer != state.seats[seat]:
+        return ["?"] * zone.size
+    return list(zone.known) + ["?"] * zone.unknown
+
+
+def _array_view(state: State, group: list[int]) -> dict[str, Any]:
+    cards = []
+    for number, parent, colour in array_tree(state, group):
+        cards.append({
+            "n": number,
+            "card": state.placed[number - 1],
+            "parent": parent or None,
+            "via": colour or None,
+            "open": open_colours(state, number),
+        })
+    return {"root": min(group), "size": len(group), "cards": cards}
+
+
+def _round_view(state: State, index: int) -> dict[str, Any]:
+    result = state.results[index]
+    seats = state.seats
+    return {
+        "round": result.round,
+        "dealer": seats[result.dealer],
+        "ended": result.ended,
+        "winners": [seats[s] for s in result.winners],
+        "points": {seats[s]: result.points[s] for s in result.playing},
+        "left": {seats[s]: list(result.left[s]) for s in result.playing},
+        "totals": {seats[s]: result.totals[s] for s in result.playing},
+        "eliminated": [seats[s] for s in result.eliminated],
+        "sudden_death": result.sudden,
+    }
+
+
+def view(state: State, seat: str | None) -> dict[str, Any]:
+    """What `seat` may see (None: everything the log knows)."""
+    players = []
+    for index, name in enumerate(state.seats):
+        shown = list(state.left[index]) if state.left else []
+        players.append({
+            "name": name,
+            "total": state.totals[index],
+            "playing": index in state.playing and state.phase != "over",
+            "out": index in state.out,
+            "hand": _hand(state, index, seat),
+            "cards": state.hands[index].size,
+            "shown": shown,
+            "slams": state.slams[index] if state.slams else 0,
+        })
+    who, what = to_act(state)
+    result = outcome(state)
+    return {
+        "game": "array",
+        "mode": state.mode,
+        "viewer": seat,
+        "phase": state.phase,
+        "turn": state.turns + 1,
+        "to_act": who,
+        "expected": what,
+        "round": state.round,
+        "dealer": state.seats[state.dealer],
+        "threshold": state.threshold,
+        "end": state.end if state.end != "hands" else f"hands ({state.hands_limit})",
+        "sudden_death": state.sudden,
+        "colours": {letter: name for letter, name in zip(state.box.colours, state.box.names)},
+        "deck": state.deck_size,
+        "arrays": [_array_view(state, group) for group in arrays(state)],
+        "anchors": list(state.anchors),
+        "given": list(state.played),
+        "returned": list(state.returned),
+        "players": players,
+        "rounds": [_round_view(state, i) for i in range(len(state.results))],
+        "outcome": msgspec.to_builtins(result) if result else None,
+    }
+
+
+# --------------------------------------------------------------------------- the outcome
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.phase != "over":
+        return None
+    seats = state.seats
+    scores = {name: state.totals[i] for i, name in enumerate(seats)}
+    winner = seats[state.winner]
+    total = state.totals[state.winner]
+    last = state.results[-1]
+    if state.ended == "last-standing":
+        why = f"{winner} is the last player below {state.threshold} ({total} points)"
+    elif state.ended == "all-crossed":
+        crossed = _names(state, last.playing)
+        why = f"{crossed} all reached {state.threshold} in round {last.round}; {winner} has the lowest total ({total})"
+    elif state.ended == "sudden-death":
+        why = f"{winner} won the sudden-death round {last.round} against {_names(state, [s for s in last.playing if s != state.winner])}"
+    elif state.ended == "hands":
+        why = f"after {plural(last.round, 'hand')}, {winner} has the fewest points ({total})"
+    else:
+        why = f"time was called in round {last.round}; {winner} has the fewest points ({total})"
+    return Outcome(
+        scores=scores,
+        winners=[winner],
+        reason=why,
+        ended=state.ended,
+        details={
+            "ended": state.ended,
+            "rounds": len(state.results),
+            "eliminated": [seats[s] for s in state.out if s != state.winner],
+            "round_points": [{seats[s]: r.points[s] for s in r.playing} for r in state.results],
+        },
+    )
+
+
+# --------------------------------------------------------------------------- who acts
+
+
+def to_act(state: State) -> tuple[str, str]:
+    phase = state.phase
+    if phase == "over":
+        return "nobody", f"the game is over ({state.ended})"
+    dealer = state.seats[state.dealer]
+    if phase == "deal":
+        return "table", f"tally must deal round {state.round} (dealer {dealer})"
+    if phase == "starter":
+        back = f" ({', '.join(state.returned)} went back)" if state.returned else ""
+        return "table", (f"{dealer} deals round {state.round}; the table must turn over the starting card{back}: "
+                         "start CARD")
+    if phase == "show":
+        seat = state.owing[0]
+        name = state.seats[seat]
+        return name, f"{name} must show the {plural(state.hands[seat].size, 'card')} left in hand: show CARD ..."
+    name = state.player_name
+    if phase == "splice":
+        laid = " and ".join(f"#{a} (open: {open_colours(state, a) or '-'})" for a in state.anchors)
+        return name, f"{name} may splice more cards onto {laid}, or done"
+    if not state.first_done:
+        start = state.placed[0]
+        sudden = f" (sudden death: {_names(state, state.playing)})" if state.sudden else ""
+        return name, f"{name} to make the first move of round {state.round}{sudden}: splice a card onto #1 {start}, or draw"
+    fallback = "draw" if state.deck_size else "pass (the pickup deck is empty)"
+    return name, f"{name} to slice and splice, splice, give an action card, or {fallback}"
+
+
+def _round_end(state: State, went_out: int, number: int | None = None) -> str:
+    number = state.round if number is None else number
+    if went_out >= 0:
+        return f"{state.seats[went_out]} played the last card: round {number} is over"
+    return f"every player passed: round {number} is blocked"
+
+
+def pending(state: State) -> str | None:
+    """What must be settled before play goes on: the starting card to turn over, the hands left to show at the
+    end of a round (table mode), or a move in progress (Splice 2 onto the cards just laid, or done)."""
+    if state.phase in ("starter", "show", "splice"):
+        return to_act(state)[1]
+    return None
+
+
+def narrate(before: State, after: State) -> list[str]:
+    """What followed from an event without being an event itself: a pick-up, the end of a move, a round, the game."""
+    notes: list[str] = []
+    seats = after.seats
+    same_round = after.round == before.round and not len(after.results) > len(before.results)
+    if same_round and len(after.played) > len(before.played):
+        for seat, (old, new) in enumerate(zip(before.hands, after.hands)):
+            if new.size > old.size:
+                notes.append(f"{seats[seat]} picks up {plural(new.size - old.size, 'card')}")
+            if after.slams[seat] > before.slams[seat]:
+                notes.append(f"{seats[seat]} takes {after.slams[seat] - before.slams[seat]} points")
+    if (same_round and after.phase == "play" and len(after.placed) > len(before.placed)
+            and after.turns > before.turns):
+        notes.append(f"no open segment left on the cards just laid: {before.player_name}'s move ends")
+    if before.phase != "show" and after.phase == "show":
+        notes.append(_round_end(after, after.went_out) + "; the hands left are shown")
+    if len(after.results) > len(before.results):
+        result = after.results[-1]
+        if before.phase != "show":  # (after the shows the end of the round was told already)
+            notes.append(_round_end(after, result.winners[0] if result.ended == "out" else -1, result.round))
+        scored = ", ".join(f"{seats[s]} +{result.points[s]} ({result.totals[s]})" for s in result.playing)
+        notes.append(f"scores: {scored}")
+        notes.extend(f"{seats[seat]} reaches {after.threshold} and is eliminated" for seat in result.eliminated)
+        if result.then == "sudden-death":
+            notes.append(f"sudden death: {_names(after, after.playing)} play round {after.round}")
+        elif result.then == "continue":
+            notes.append(f"{seats[after.dealer]} deals round {after.round}")
+    if same_round and len(after.returned) > len(before.returned):
+        notes.extend(f"{card_text(card, after.box)} goes back into the pickup deck" for card in after.returned[len(before.returned):])
+    if after.phase == "over" and before.phase != "over":
+        result = outcome(after)
+        notes.append(f"game over: {result.reason}" if result else "game over")
+    return notes
