@@ -246,7 +246,8 @@ def narrate(before: State, after: State) -> list[str]:
     notes.extend(_lost_turns(before, after))
     if after.end_seat >= 0 > before.end_seat:
         notes.append("the Map Pile is empty: the round is finished, then the game ends")
-    if after.owed and (not before.owed or before.owed[0] != after.owed[0]) and after.owed[0].case in ("refill", "replace"):
+    new_debt = after.owed and (not before.owed or (before.owed[0].seat, before.owed[0].case) != (after.owed[0].seat, after.owed[0].case))
+    if new_debt and after.owed[0].case in ("refill", "replace"):
         head = after.owed[0]
         notes.append(f"{after.seats[head.seat]} owes {plural(head.count, 'card')} ({head.case})")
     if after.phase == "play" and after.fresh is None and before.current != after.current and after.acted == "":
