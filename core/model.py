@@ -7,7 +7,8 @@ yields the whole record. Reducers never read the envelope.
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Literal
+from importlib import import_module
+from typing import Any, Callable, ClassVar, Literal, TypeVar
 
 import msgspec
 
@@ -154,8 +155,9 @@ class GameSpec:
     """The contract every game fulfils: one instance per game, exposed as `SPEC` by its package
     `core/games/<game>/` and listed in `core.registry` (docs/architecture.md lists every member).
 
-    A game subclasses this and binds each member to a function of one of its modules, e.g.
-    `check = staticmethod(rules.check)`. `apply` trusts its input like python-chess's `Board.push`;
+    A game subclasses this, states its own members (name, title, seats, options, events, ...) and decorates
+    the class with `bound(__name__)`, which binds each function of the contract to the function of the
+    game's module where `BINDINGS` says it lives (`check` is `rules.check`). `apply` trusts its input like python-chess's `Board.push`;
     `check` returns the rulings that forbid an event in a fixed guard order (empty when legal);
     `permit` names the rule that allows it.
     """
@@ -293,3 +295,40 @@ CONTRACT: tuple[str, ...] = (
     "start", "check", "permit", "is_voidable", "apply", "legal_moves", "shuffles", "deal",
     "parse", "format", "view", "outcome", "to_act", "pending", "narrate", "check_manifest", "table_transcript",
 )
+
+# where each function of the contract lives in a game's folder: member -> (module, function)
+BINDINGS: dict[str, tuple[str, str]] = {
+    "start": ("reducer", "start"),
+    "check": ("rules", "check"),
+    "permit": ("rules", "permit"),
+    "is_voidable": ("rules", "is_voidable"),
+    "apply": ("reducer", "apply"),
+    "legal_moves": ("moves", "legal_moves"),
+    "shuffles": ("moves", "shuffles"),
+    "deal": ("moves", "deal"),
+    "parse": ("notation", "parse"),
+    "format": ("notation", "format_event"),
+    "view": ("view", "view"),
+    "outcome": ("view", "outcome"),
+    "to_act": ("view", "to_act"),
+    "pending": ("view", "pending"),
+    "narrate": ("view", "narrate"),
+    "check_manifest": ("components", "check_manifest"),
+    "table_transcript": ("transcript", "table_transcript"),
+}
+
+_Spec = TypeVar("_Spec", bound=type)
+
+
+def bound(package: str) -> Callable[[_Spec], _Spec]:
+    """A decorator for a game's spec class: binds every function of the contract to the function of the
+    game's module where `BINDINGS` says it lives (`package` is the game's folder, its `__name__`), so a game's
+    `__init__` states only what is its own. A member the class defines itself is left as it is."""
+
+    def decorate(cls: _Spec) -> _Spec:
+        for member, (module, function) in BINDINGS.items():
+            if member not in cls.__dict__:
+                setattr(cls, member, staticmethod(getattr(import_module(f"{package}.{module}"), function)))
+        return cls
+
+    return decorate

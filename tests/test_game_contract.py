@@ -16,7 +16,7 @@ import pytest
 
 from tally.core import registry
 from tally.core.history import History
-from tally.core.model import CONTRACT, GameSpec, GameStarted
+from tally.core.model import BINDINGS, CONTRACT, GameSpec, GameStarted
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
@@ -41,8 +41,11 @@ def documented(table_heading: str) -> list[list[str]]:
 
 
 def test_the_documented_contract_is_the_kernels() -> None:
-    members = [row[0] for row in documented("## The game contract")]
+    rows = documented("## The game contract")
+    members = [row[0] for row in rows]
     assert members == list(CONTRACT)
+    where = {row[0]: row[1] for row in rows}
+    assert all(where[member] == module for member, (module, _) in BINDINGS.items()), "the doc and BINDINGS disagree"
     for member in CONTRACT:
         assert hasattr(GameSpec, member) or member in GameSpec.__annotations__, member
 

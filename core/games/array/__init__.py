@@ -8,15 +8,8 @@ and `transcript`. This file binds them into `SPEC`, the game's `GameSpec`.
 
 from __future__ import annotations
 
-from ...model import GameSpec
-from . import components as _components
+from ...model import GameSpec, bound
 from . import history as _history
-from . import moves as _moves
-from . import notation as _notation
-from . import reducer as _reducer
-from . import rules as _rules
-from . import transcript as _transcript
-from . import view as _view
 from .components import ACTIONS, DEAL, DEFAULT_BOX, DEFAULT_MANIFEST, SLAM_POINTS, Box, is_action, load_box, points
 from .data import MANIFEST
 from .events import (
@@ -43,6 +36,7 @@ __all__ = [
 ]
 
 
+@bound(__name__)
 class Array(GameSpec):
     name = "array"
     title = "Array"
@@ -55,24 +49,6 @@ class Array(GameSpec):
     state_type = State
     rules = RULES
     history = _history.HISTORY
-
-    start = staticmethod(_reducer.start)
-    check = staticmethod(_rules.check)
-    permit = staticmethod(_rules.permit)
-    is_voidable = staticmethod(_rules.is_voidable)
-    apply = staticmethod(_reducer.apply)
-    legal_moves = staticmethod(_moves.legal_moves)
-    shuffles = staticmethod(_moves.shuffles)
-    deal = staticmethod(_moves.deal)
-    parse = staticmethod(_notation.parse)
-    format = staticmethod(_notation.format_event)
-    view = staticmethod(_view.view)
-    outcome = staticmethod(_view.outcome)
-    to_act = staticmethod(_view.to_act)
-    pending = staticmethod(_view.pending)
-    narrate = staticmethod(_view.narrate)
-    check_manifest = staticmethod(_components.check_manifest)
-    table_transcript = staticmethod(_transcript.table_transcript)
 
 
 SPEC = ARRAY = Array()

@@ -3,20 +3,14 @@
 The package is one module per part of the game contract (docs/architecture.md): `data` and
 `components` (the cards and nobles), `events`, `state`, `rules` (rule ids, options and guards),
 `reducer`, `moves`, `notation`, `view`, `history` (the library's tables) and `transcript`.
-This file binds them into `SPEC`, the game's `GameSpec`, and names what other code imports.
+This file states the game's own members of `SPEC`, its `GameSpec` (`core.model.bound` binds the
+functions of the modules above by the contract), and names what other code imports.
 """
 
 from __future__ import annotations
 
-from ...model import GameSpec
-from . import components as _components
+from ...model import GameSpec, bound
 from . import history as _history
-from . import moves as _moves
-from . import notation as _notation
-from . import reducer as _reducer
-from . import rules as _rules
-from . import transcript as _transcript
-from . import view as _view
 from .components import CARDS, COLOURS, GEMS, GOLD, LEVEL_CARDS, NOBLE_NAMES, NOBLES, Card
 from .data import MANIFEST
 from .events import (
@@ -42,6 +36,7 @@ __all__ = [
 ]
 
 
+@bound(__name__)
 class Splendor(GameSpec):
     name = "splendor"
     title = "Splendor"
@@ -54,24 +49,6 @@ class Splendor(GameSpec):
     state_type = State
     rules = RULES
     history = _history.HISTORY
-
-    start = staticmethod(_reducer.start)
-    check = staticmethod(_rules.check)
-    permit = staticmethod(_rules.permit)
-    is_voidable = staticmethod(_rules.is_voidable)
-    apply = staticmethod(_reducer.apply)
-    legal_moves = staticmethod(_moves.legal_moves)
-    shuffles = staticmethod(_moves.shuffles)
-    deal = staticmethod(_moves.deal)
-    parse = staticmethod(_notation.parse)
-    format = staticmethod(_notation.format_event)
-    view = staticmethod(_view.view)
-    outcome = staticmethod(_view.outcome)
-    to_act = staticmethod(_view.to_act)
-    pending = staticmethod(_view.pending)
-    narrate = staticmethod(_view.narrate)
-    check_manifest = staticmethod(_components.check_manifest)
-    table_transcript = staticmethod(_transcript.table_transcript)
 
 
 SPEC = SPLENDOR = Splendor()

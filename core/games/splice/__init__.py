@@ -7,15 +7,8 @@ The package is one module per part of the game contract (docs/architecture.md): 
 
 from __future__ import annotations
 
-from ...model import GameSpec, GameStarted
-from . import components as _components
+from ...model import GameSpec, GameStarted, bound
 from . import history as _history
-from . import moves as _moves
-from . import notation as _notation
-from . import reducer as _reducer
-from . import rules as _rules
-from . import transcript as _transcript
-from . import view as _view
 from .components import DEFAULT_BOX, Box, box_for, card_name, deck_cards, deck_copies, read_set
 from .data import DEFAULT, MANIFEST
 from .events import (
@@ -52,6 +45,7 @@ __all__ = [
 ]
 
 
+@bound(__name__)
 class Splice(GameSpec):
     name = "splice"
     title = "Splice (house rules)"
@@ -64,24 +58,6 @@ class Splice(GameSpec):
     state_type = State
     rules = RULES
     history = _history.HISTORY
-
-    start = staticmethod(_reducer.start)
-    check = staticmethod(_rules.check)
-    permit = staticmethod(_rules.permit)
-    is_voidable = staticmethod(_rules.is_voidable)
-    apply = staticmethod(_reducer.apply)
-    legal_moves = staticmethod(_moves.legal_moves)
-    shuffles = staticmethod(_moves.shuffles)
-    deal = staticmethod(_moves.deal)
-    parse = staticmethod(_notation.parse)
-    format = staticmethod(_notation.format_event)
-    view = staticmethod(_view.view)
-    outcome = staticmethod(_view.outcome)
-    to_act = staticmethod(_view.to_act)
-    pending = staticmethod(_view.pending)
-    narrate = staticmethod(_view.narrate)
-    check_manifest = staticmethod(_components.check_manifest)
-    table_transcript = staticmethod(_transcript.table_transcript)
 
     def check_started(self, started: GameStarted) -> list[str]:
         """The kernel's checks, and one of Splice's own: every player needs a gemstone disk."""
