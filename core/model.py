@@ -315,7 +315,22 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "narrate": ("view", "narrate"),
     "check_manifest": ("components", "check_manifest"),
     "table_transcript": ("transcript", "table_transcript"),
+    "history": ("history", "HISTORY"),
 }
+# what recording a move never needs: loaded on first use, so `tally move` does not pay for importing it
+LATE = frozenset({"table_transcript", "history"})
+
+
+class _Late:
+    """A class attribute read from a module on first use, then kept in place of this descriptor."""
+
+    def __init__(self, module: str, name: str, member: str):
+        self.module, self.name, self.member = module, name, member
+
+    def __get__(self, instance: Any, owner: type) -> Any:
+        value = getattr(import_module(self.module), self.name)
+        setattr(owner, self.member, staticmethod(value) if callable(value) else value)
+        return value
 
 _Spec = TypeVar("_Spec", bound=type)
 
@@ -327,7 +342,11 @@ def bound(package: str) -> Callable[[_Spec], _Spec]:
 
     def decorate(cls: _Spec) -> _Spec:
         for member, (module, function) in BINDINGS.items():
-            if member not in cls.__dict__:
+            if member in cls.__dict__:
+                continue
+            if member in LATE:
+                setattr(cls, member, _Late(f"{package}.{module}", function, member))
+            else:
                 setattr(cls, member, staticmethod(getattr(import_module(f"{package}.{module}"), function)))
         return cls
 

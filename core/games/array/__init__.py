@@ -9,7 +9,6 @@ and `transcript`. This file binds them into `SPEC`, the game's `GameSpec`.
 from __future__ import annotations
 
 from ...model import GameSpec, bound
-from . import history as _history
 from .components import ACTIONS, DEAL, DEFAULT_BOX, DEFAULT_MANIFEST, SLAM_POINTS, Box, is_action, load_box, points
 from .data import MANIFEST
 from .events import (
@@ -48,7 +47,6 @@ class Array(GameSpec):
     events = EVENTS
     state_type = State
     rules = RULES
-    history = _history.HISTORY
 
 
 SPEC = ARRAY = Array()

@@ -273,7 +273,6 @@ def _check_lay(state: State, event: CardSpliced) -> Ruling | None:
 
 
 def check_slice(state: State, event: Sliced) -> Ruling | None:
-    who = event.player
     if len(event.cut) != 2:
         return illegal("array.slice.join", "a slice names the two cards whose touching segments it separates", cut=event.cut)
     a, b = event.cut

@@ -10,7 +10,6 @@ functions of the modules above by the contract), and names what other code impor
 from __future__ import annotations
 
 from ...model import GameSpec, bound
-from . import history as _history
 from .components import CARDS, COLOURS, GEMS, GOLD, LEVEL_CARDS, NOBLE_NAMES, NOBLES, Card
 from .data import MANIFEST
 from .events import (
@@ -48,7 +47,6 @@ class Splendor(GameSpec):
     events = EVENTS
     state_type = State
     rules = RULES
-    history = _history.HISTORY
 
 
 SPEC = SPLENDOR = Splendor()

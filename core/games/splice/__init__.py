@@ -8,7 +8,6 @@ The package is one module per part of the game contract (docs/architecture.md): 
 from __future__ import annotations
 
 from ...model import GameSpec, GameStarted, bound
-from . import history as _history
 from .components import DEFAULT_BOX, Box, box_for, card_name, deck_cards, deck_copies, read_set
 from .data import DEFAULT, MANIFEST
 from .events import (
@@ -57,7 +56,6 @@ class Splice(GameSpec):
     events = EVENTS
     state_type = State
     rules = RULES
-    history = _history.HISTORY
 
     def check_started(self, started: GameStarted) -> list[str]:
         """The kernel's checks, and one of Splice's own: every player needs a gemstone disk."""

@@ -11,7 +11,6 @@ functions of the modules above by the contract), and names what other code impor
 from __future__ import annotations
 
 from ...model import GameSpec, GameStarted, bound
-from . import history as _history
 from .components import DEFAULT, DEFAULT_DECK, GRADES, HAND, Deck, deck_for, grade, pad_total
 from .data import MANIFEST
 from .events import (
@@ -50,7 +49,6 @@ class Split(GameSpec):
     events = EVENTS
     state_type = State
     rules = RULES
-    history = _history.HISTORY
 
     def check_started(self, started: GameStarted) -> list[str]:
         """The shared checks, then whether the box holds enough half-cards for this many players."""
