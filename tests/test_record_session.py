@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
+from tally.core import registry
 from tally.store import record
 from tally.store.session import LogChanged, Session
 
@@ -84,6 +85,33 @@ def test_a_whole_table_game_scripted_through_the_session_equals_the_fixture(tmp_
     assert done.stderr == ""
     results = done.stdout.splitlines()
     assert len([r for r in results if " recorded: " in r]) == len(joined), "one result line per move"
+    assert events_of(log) == events_of(fixture)
+    assert results[-1].startswith("final scores: ")
+
+
+def table_fixtures() -> list[Path]:
+    """Every bundled game recorded in table mode, for every registered game (the contract test makes sure each
+    game has one)."""
+    found = []
+    for game in registry.names():
+        for path in sorted(GAMES.glob(f"{game}-*.jsonl")):
+            if '"mode":"table"' in path.read_text(encoding="utf-8").split("\n", 1)[0]:
+                found.append(path)
+    return found
+
+
+@pytest.mark.parametrize("fixture", table_fixtures(), ids=lambda path: path.stem)
+def test_every_games_table_record_can_be_typed_into_a_session(fixture: Path, tmp_path: Path) -> None:
+    # The session opens an existing log (the fixture's start), as a club does when it resumes a game.
+    log = tmp_path / "game.jsonl"
+    log.write_text(fixture.read_text(encoding="utf-8").split("\n", 1)[0] + "\n", encoding="utf-8")
+    lines = session_lines(fixture)
+    done = subprocess.run([*TALLY, "record", str(log)], input="\n".join(lines) + "\nquit\n",
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    assert done.stderr == ""
+    results = done.stdout.splitlines()
+    assert len([r for r in results if " recorded: " in r]) == len(lines), "one result line per move"
     assert events_of(log) == events_of(fixture)
     assert results[-1].startswith("final scores: ")
 
