@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 
 import msgspec
 from hypothesis import HealthCheck, given, settings

@@ -3,24 +3,14 @@ the ruling on a violating event (rule id, verdict, message) and that a neighbour
 (`Table.permit` names the rule that allows it). Rules that forbid nothing (the end of a round, scoring, the
 dealer, the end of the game) are checked on the state and the outcome.
 
-`test_every_rule_id_has_its_own_test` keeps this file complete: a new rule id in `RULES`, or a new `array.*` id
-used in `tally.core`, fails it until its test is written here.
+tests/test_game_contract.py keeps this file complete: a rule id of the game without a test named after it
+here fails it.
 """
 
 from __future__ import annotations
 
-import ast
-import inspect
-import re
-import sys
-from pathlib import Path
-
-import pytest
-
-import tally.core
 from tally.core.games.array import (
     ARRAY,
-    RULES,
     ActionGiven,
     CardDrawn,
     CardSpliced,
@@ -30,7 +20,7 @@ from tally.core.games.array import (
     TimeCalled,
     arrays,
 )
-from tally.core.model import GameStarted, Noted, Voided
+from tally.core.model import Noted, Voided
 
 from array_helpers import ANN, BEN, Game, deal_event, documented_position, open_game, rest_of_box, table_game
 
@@ -766,42 +756,6 @@ def test_core_note() -> None:
 def test_core_note_player() -> None:
     game = documented_position()
     assert game.table.check(Noted(text="x", player="zed"))[0].rule == "core.note.player"
-
-
-# ---------------------------------------------------------------------------- completeness
-
-
-RULE_ID = re.compile(r"^array(\.[a-z0-9-]+)+$")
-CORE_ID = re.compile(r"^core(\.[a-z0-9-]+)+$")
-
-
-def ids_in_core(pattern: re.Pattern[str]) -> set[str]:
-    found = set()
-    for path in Path(tally.core.__file__).parent.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and pattern.match(node.value):
-                found.add(node.value)
-    return found
-
-
-def expected_test_name(rule: str) -> str:
-    """`array.slice.two-cards` -> `test_array_slice_two_cards`."""
-    return "test_" + rule.replace(".", "_").replace("-", "_")
-
-
-def test_every_rule_id_has_its_own_test() -> None:
-    ids = {rule.id for rule in RULES} | ids_in_core(RULE_ID) | ids_in_core(CORE_ID)
-    assert {"core.void.dealt", "core.log.one-start"} <= ids
-    tests = {name for name, _ in inspect.getmembers(sys.modules[__name__], inspect.isfunction)}
-    missing = sorted(rule for rule in ids if expected_test_name(rule) not in tests)
-    assert missing == [], f"rule ids without a test named after them: {missing}"
-
-
-def test_every_array_rule_id_in_core_is_in_rules() -> None:
-    documented = [rule.id for rule in RULES]
-    assert len(documented) == len(set(documented))
-    assert ids_in_core(RULE_ID) - set(documented) == set()
-    assert all(rule.text.strip() and rule.id.startswith("array.") for rule in RULES)
 
 
 def test_array_round_blocked_is_narrated() -> None:

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from tally.store import library, library_ingest, record
-from tally.store import log as logfile
 from tally.store.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent

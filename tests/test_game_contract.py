@@ -106,6 +106,46 @@ def test_every_game_has_its_rules_document_corpus_and_fixtures(game: str) -> Non
     )
 
 
+def rule_ids_used(prefix: str) -> set[str]:
+    """Every string literal in `core/` that reads as a rule id starting with `prefix` (`split.take.playable`)."""
+    pattern = re.compile(rf"^{re.escape(prefix)}(\.[a-z0-9-]+)+$")
+    found = set()
+    for path in (ROOT / "core").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and pattern.match(node.value):
+                found.add(node.value)
+    return found
+
+
+def names_of_tests(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")}
+
+
+def named_after(rule: str) -> str:
+    """`split.turn.out-of-turn` -> `test_split_turn_out_of_turn`."""
+    return "test_" + rule.replace(".", "_").replace("-", "_")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_rule_id_of_a_game_is_declared_and_has_its_own_test(game: str) -> None:
+    declared = {rule.id for rule in registry.get(game).rules}
+    used = rule_ids_used(game)
+    assert used - declared == set(), f"rule ids used in core/ but missing from {game}'s rules.RULES"
+    assert all(rule.text.strip() for rule in registry.get(game).rules)
+    tests = names_of_tests(ROOT / "tests" / f"test_{game}_rules.py")
+    missing = sorted(rule for rule in declared if named_after(rule) not in tests)
+    assert missing == [], f"rule ids without a test named after them in tests/test_{game}_rules.py: {missing}"
+
+
+def test_every_kernel_rule_id_has_its_own_test() -> None:
+    used = rule_ids_used("core")
+    assert {"core.void.nothing", "core.log.one-start"} <= used, "the scan for rule ids found nothing"
+    tests = set().union(*(names_of_tests(path) for path in (ROOT / "tests").glob("test_*.py")))
+    missing = sorted(rule for rule in used if named_after(rule) not in tests)
+    assert missing == [], f"kernel rule ids without a test named after them: {missing}"
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_games_history_tables_are_its_own(game: str) -> None:
     history = registry.get(game).history
