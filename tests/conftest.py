@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bundled import TextSnapshot
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
@@ -45,3 +47,9 @@ def run_tally(*args: str, cwd: Path | None = None) -> Result:
 def tally():
     """`tally(*args)` runs the CLI in a subprocess and returns exit_code, stdout, stderr."""
     return run_tally
+
+
+@pytest.fixture
+def text_snapshot(snapshot):  # type: ignore[no-untyped-def]
+    """A syrupy snapshot kept as one plain text file per assertion (what a person sees, readable in a diff)."""
+    return snapshot.use_extension(TextSnapshot)

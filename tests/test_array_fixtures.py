@@ -11,68 +11,35 @@ paths. Re-recording the fixtures changes them (every later round is a new shuffl
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
-from pathlib import Path
-from typing import Any
 
 import pytest
-from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-ROOT = Path(__file__).resolve().parent.parent
+from bundled import ROOT, lines, rel, run, run_json
+
 GAMES = ("array-open-4p", "array-table-3p")
 TABLE = "array-table-3p"
 SEATS = {"array-open-4p": ["ana", "ben", "cy", "dee"], "array-table-3p": ["ana", "ben", "cy"]}
 
 
-class TextSnapshot(SingleFileSnapshotExtension):
-    _write_mode = WriteMode.TEXT
-    file_extension = "txt"
-
-
-@pytest.fixture
-def snapshot(snapshot):  # type: ignore[no-untyped-def]
-    return snapshot.use_extension(TextSnapshot)
-
-
-def rel(name: str) -> str:
-    return f"fixtures/games/{name}.jsonl"
-
-
-def lines(name: str) -> list[dict[str, Any]]:
-    with open(ROOT / rel(name), encoding="utf-8") as f:
-        return [json.loads(line) for line in f]
-
-
-def run(tally, *args: str) -> str:  # type: ignore[no-untyped-def]
-    result = tally(*args, cwd=ROOT)
-    assert result.exit_code == 0 and result.stderr == "", result
-    assert str(ROOT) not in result.stdout and "Traceback" not in result.stdout
-    return result.stdout
-
-
-def run_json(tally, *args: str) -> Any:  # type: ignore[no-untyped-def]
-    return json.loads(run(tally, *args, "--json"))
-
-
 @pytest.mark.parametrize("name", GAMES)
-def test_replay(tally, snapshot, name: str) -> None:  # type: ignore[no-untyped-def]
+def test_replay(tally, text_snapshot, name: str) -> None:  # type: ignore[no-untyped-def]
     out = run(tally, "replay", rel(name))
-    assert out == snapshot
+    assert out == text_snapshot
     assert "game over:" in out and "winner:" in out and "round 2 is over" in out
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_state(tally, snapshot, name: str) -> None:  # type: ignore[no-untyped-def]
+def test_state(tally, text_snapshot, name: str) -> None:  # type: ignore[no-untyped-def]
     out = run(tally, "state", rel(name))
-    assert out == snapshot
+    assert out == text_snapshot
     assert "game over:" in out
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_check(tally, snapshot, name: str) -> None:  # type: ignore[no-untyped-def]
+def test_check(tally, text_snapshot, name: str) -> None:  # type: ignore[no-untyped-def]
     out = run(tally, "check", rel(name))
-    assert out == snapshot
+    assert out == text_snapshot
     last = (ROOT / rel(name)).read_bytes().splitlines()[-1]
     assert f"ok: {len(lines(name))} events, all legal; " in out
     assert out.endswith(f"fingerprint {hashlib.sha256(last).hexdigest()}\n")
@@ -148,11 +115,11 @@ def test_replay_to_stops_there(tally, name: str) -> None:  # type: ignore[no-unt
         assert [s["seq"] for s in doc["steps"]] == list(range(1, to + 1))
 
 
-def test_the_board_draws_the_arrays_as_trees(tally, snapshot) -> None:  # type: ignore[no-untyped-def]
+def test_the_board_draws_the_arrays_as_trees(tally, text_snapshot) -> None:  # type: ignore[no-untyped-def]
     events = lines(TABLE)
     sliced = next(e["seq"] for e in events if e["type"] == "sliced")
     out = run(tally, "state", rel(TABLE), "--at", str(sliced))
-    assert out == snapshot
+    assert out == text_snapshot
     view = run_json(tally, "state", rel(TABLE), "--at", str(sliced))
     assert len(view["arrays"]) == 2 and "array 1 · " in out
     for array in view["arrays"]:

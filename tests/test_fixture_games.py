@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
-from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-ROOT = Path(__file__).resolve().parent.parent
+from bundled import ROOT, lines, rel, run, run_json
+
 GAMES = ("splendor-2p", "splendor-3p", "splendor-4p", "splendor-table-3p")
 TABLE = "splendor-table-3p"
 # events per log (game_started included): a re-recording that changes a game shows up here too
@@ -33,46 +30,6 @@ SEATS = {
     "splendor-4p": ["ana", "ben", "cy", "dee"],
     "splendor-table-3p": ["ana", "ben", "cy"],
 }
-
-
-class TextSnapshot(SingleFileSnapshotExtension):
-    _write_mode = WriteMode.TEXT
-    file_extension = "txt"
-
-
-@pytest.fixture
-def snapshot(snapshot):  # type: ignore[no-untyped-def]
-    return snapshot.use_extension(TextSnapshot)
-
-
-def rel(name: str) -> str:
-    return f"fixtures/games/{name}.jsonl"
-
-
-def lines(name: str) -> list[dict[str, Any]]:
-    with open(ROOT / rel(name), encoding="utf-8") as f:
-        return [json.loads(line) for line in f]
-
-
-def machine_paths() -> list[str]:
-    """Absolute paths of this machine that must never appear in the output."""
-    found = {str(ROOT), str(Path.home()), tempfile.gettempdir(), os.environ.get("TALLY_CACHE_DIR", "")}
-    return sorted(p for p in found if p and p != "/")
-
-
-def run(tally, *args: str) -> str:  # type: ignore[no-untyped-def]
-    """Run the CLI from the project root; it must succeed cleanly and print no machine path."""
-    result = tally(*args, cwd=ROOT)
-    assert result.exit_code == 0, result
-    assert result.stderr == "", result
-    assert "Traceback" not in result.stdout
-    for path in machine_paths():
-        assert path not in result.stdout, (path, result.stdout)
-    return result.stdout
-
-
-def run_json(tally, *args: str) -> Any:  # type: ignore[no-untyped-def]
-    return json.loads(run(tally, *args, "--json"))
 
 
 def blind_reserves(name: str) -> list[dict[str, Any]]:
@@ -100,29 +57,29 @@ def blind_reserves(name: str) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_replay(tally, snapshot, name: str) -> None:
+def test_replay(tally, text_snapshot, name: str) -> None:
     out = run(tally, "replay", rel(name))
-    assert out == snapshot
+    assert out == text_snapshot
     assert "game over:" in out and "winner:" in out
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_state(tally, snapshot, name: str) -> None:
+def test_state(tally, text_snapshot, name: str) -> None:
     out = run(tally, "state", rel(name))
-    assert out == snapshot
+    assert out == text_snapshot
     assert "game over:" in out
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_check(tally, snapshot, name: str) -> None:
+def test_check(tally, text_snapshot, name: str) -> None:
     out = run(tally, "check", rel(name))
-    assert out == snapshot
+    assert out == text_snapshot
     last = (ROOT / rel(name)).read_bytes().splitlines()[-1]
     assert f"ok: {EVENTS[name]} events, all legal; " in out
     assert out.endswith(f"fingerprint {hashlib.sha256(last).hexdigest()}\n")
 
 
-def test_table_state_while_a_blind_reserve_is_unknown(tally, snapshot) -> None:
+def test_table_state_while_a_blind_reserve_is_unknown(tally, text_snapshot) -> None:
     first = blind_reserves(TABLE)[0]
     assert first["bought"] is not None
     at = first["bought"] - 1  # the reserve is still in hand, unseen by the log
@@ -130,8 +87,8 @@ def test_table_state_while_a_blind_reserve_is_unknown(tally, snapshot) -> None:
     other = next(p for p in SEATS[TABLE] if p != owner)
     as_other = run(tally, "state", rel(TABLE), "--at", str(at), "--as", other)
     as_owner = run(tally, "state", rel(TABLE), "--at", str(at), "--as", owner)
-    assert as_other == snapshot(name="as-other")
-    assert as_owner == snapshot(name="as-owner")
+    assert as_other == text_snapshot(name="as-other")
+    assert as_owner == text_snapshot(name="as-owner")
     assert f"as seen by {other}" in as_other and f"as seen by {owner}" in as_owner
     assert f"?{first['level']} (hidden)" in as_other
     assert first["card"] not in as_other + as_owner

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from tally.core import registry
 from tally.store import record
@@ -28,16 +27,6 @@ from tally.store.session import LogChanged, Session
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "fixtures" / "games"
 TALLY = [sys.executable, "-c", "from tally.cli.main import main; main()"]
-
-
-class TextSnapshot(SingleFileSnapshotExtension):
-    _write_mode = WriteMode.TEXT
-    file_extension = "txt"
-
-
-@pytest.fixture
-def screen_snapshot(snapshot):  # type: ignore[no-untyped-def]
-    return snapshot.use_extension(TextSnapshot)
 
 
 def events_of(path: Path) -> list[dict[str, Any]]:
@@ -218,7 +207,7 @@ class Terminal:
         self.wait_for(then)
 
 
-def test_a_whole_game_through_the_session_in_a_terminal_equals_the_fixture(tmp_path: Path, screen_snapshot) -> None:  # type: ignore[no-untyped-def]
+def test_a_whole_game_through_the_session_in_a_terminal_equals_the_fixture(tmp_path: Path, text_snapshot) -> None:  # type: ignore[no-untyped-def]
     fixture = GAMES / "splendor-2p.jsonl"
     log = tmp_path / "game.jsonl"
     terminal = Terminal(["record", "--new", "splendor", "--seed", "11", "-p", "ana", "-p", "ben", "game.jsonl"], tmp_path)
@@ -242,7 +231,7 @@ def test_a_whole_game_through_the_session_in_a_terminal_equals_the_fixture(tmp_p
     assert events_of(log) == events_of(fixture)
     assert "game over: " in screens["the end"]
     assert all(len(line) <= 100 for screen in screens.values() for line in screen.splitlines())
-    assert "\n\n".join(f"--- {name}\n{screen}" for name, screen in screens.items()) == screen_snapshot
+    assert "\n\n".join(f"--- {name}\n{screen}" for name, screen in screens.items()) == text_snapshot
 
 
 def test_the_prompt_completes_legal_moves(tmp_path: Path) -> None:

@@ -9,62 +9,28 @@ Re-recording the fixtures plays new games (tally deals the chance of an open gam
 from __future__ import annotations
 
 import hashlib
-import json
-from pathlib import Path
-from typing import Any
 
 import pytest
-from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-ROOT = Path(__file__).resolve().parent.parent
+from bundled import ROOT, lines, rel, run, run_json
+
 GAMES = ("splice-open-2p", "splice-open-4p", "splice-table-3p")
 TABLE = "splice-table-3p"
 SEATS = {"splice-open-2p": ["ana", "ben"], "splice-open-4p": ["ana", "ben", "cy", "dee"], "splice-table-3p": ["ana", "ben", "cy"]}
 
 
-class TextSnapshot(SingleFileSnapshotExtension):
-    _write_mode = WriteMode.TEXT
-    file_extension = "txt"
-
-
-@pytest.fixture
-def snapshot(snapshot):  # type: ignore[no-untyped-def]
-    return snapshot.use_extension(TextSnapshot)
-
-
-def rel(name: str) -> str:
-    return f"fixtures/games/{name}.jsonl"
-
-
-def lines(name: str) -> list[dict[str, Any]]:
-    with open(ROOT / rel(name), encoding="utf-8") as f:
-        return [json.loads(line) for line in f]
-
-
-def run(tally, *args: str) -> str:  # type: ignore[no-untyped-def]
-    result = tally(*args, cwd=ROOT)
-    assert result.exit_code == 0, result
-    assert result.stderr == "" and "Traceback" not in result.stdout
-    assert str(ROOT) not in result.stdout
-    return result.stdout
-
-
-def run_json(tally, *args: str) -> Any:  # type: ignore[no-untyped-def]
-    return json.loads(run(tally, *args, "--json"))
-
-
 @pytest.mark.parametrize("name", GAMES)
-def test_replay(tally, snapshot, name: str) -> None:
+def test_replay(tally, text_snapshot, name: str) -> None:
     out = run(tally, "replay", rel(name))
-    assert out == snapshot
+    assert out == text_snapshot
     assert "game over:" in out and "winner:" in out and "Hurricane!" in out
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_state_and_check(tally, snapshot, name: str) -> None:
+def test_state_and_check(tally, text_snapshot, name: str) -> None:
     state = run(tally, "state", rel(name))
     check = run(tally, "check", rel(name))
-    assert state + check == snapshot
+    assert state + check == text_snapshot
     last = (ROOT / rel(name)).read_bytes().splitlines()[-1]
     assert check.endswith(f"fingerprint {hashlib.sha256(last).hexdigest()}\n")
     assert f"ok: {len(lines(name))} events, all legal" in check

@@ -9,18 +9,15 @@ Re-recording the games changes their `at` times and so every fingerprint; then r
 from __future__ import annotations
 
 import hashlib
-import json
-from pathlib import Path
-from typing import Any
 
 import pytest
-from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from tally.core.games.split import unlocated
 from tally.store import log as logfile
 from tally.store import record
 
-ROOT = Path(__file__).resolve().parent.parent
+from bundled import ROOT, lines, rel, run, run_json
+
 GAMES = ("split-3p", "split-table-4p")
 TABLE = "split-table-4p"
 RECORDER = "ana"
@@ -28,68 +25,37 @@ EVENTS = {"split-3p": 267, "split-table-4p": 483}
 SEATS = {"split-3p": ["ana", "ben", "cy"], "split-table-4p": ["ana", "ben", "cy", "dee"]}
 
 
-class TextSnapshot(SingleFileSnapshotExtension):
-    _write_mode = WriteMode.TEXT
-    file_extension = "txt"
-
-
-@pytest.fixture
-def snapshot(snapshot):  # type: ignore[no-untyped-def]
-    return snapshot.use_extension(TextSnapshot)
-
-
-def rel(name: str) -> str:
-    return f"fixtures/games/{name}.jsonl"
-
-
-def lines(name: str) -> list[dict[str, Any]]:
-    with open(ROOT / rel(name), encoding="utf-8") as f:
-        return [json.loads(line) for line in f]
-
-
-def run(tally, *args: str) -> str:  # type: ignore[no-untyped-def]
-    result = tally(*args, cwd=ROOT)
-    assert result.exit_code == 0, result
-    assert result.stderr == "" and "Traceback" not in result.stdout
-    assert str(ROOT) not in result.stdout
-    return result.stdout
-
-
-def run_json(tally, *args: str) -> Any:  # type: ignore[no-untyped-def]
-    return json.loads(run(tally, *args, "--json"))
-
-
 # --------------------------------------------------------------------------- snapshots
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_replay(tally, snapshot, name: str) -> None:
+def test_replay(tally, text_snapshot, name: str) -> None:
     out = run(tally, "replay", rel(name))
-    assert out == snapshot
+    assert out == text_snapshot
     assert out.count(" ends: ") == 3 and "game over:" in out and "winner:" in out
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_state(tally, snapshot, name: str) -> None:
+def test_state(tally, text_snapshot, name: str) -> None:
     out = run(tally, "state", rel(name))
-    assert out == snapshot
+    assert out == text_snapshot
     assert "score pads" in out and "game over:" in out
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_check(tally, snapshot, name: str) -> None:
+def test_check(tally, text_snapshot, name: str) -> None:
     out = run(tally, "check", rel(name))
-    assert out == snapshot
+    assert out == text_snapshot
     last = (ROOT / rel(name)).read_bytes().splitlines()[-1]
     assert f"ok: {EVENTS[name]} events, all legal" in out
     assert out.endswith(f"fingerprint {hashlib.sha256(last).hexdigest()}\n")
 
 
-def test_table_state_mid_round_as_the_recorder_and_as_another(tally, snapshot) -> None:
+def test_table_state_mid_round_as_the_recorder_and_as_another(tally, text_snapshot) -> None:
     at = 120
     as_ana = run(tally, "state", rel(TABLE), "--at", str(at), "--as", "ana")
     as_ben = run(tally, "state", rel(TABLE), "--at", str(at), "--as", "ben")
-    assert as_ana == snapshot(name="as-ana") and as_ben == snapshot(name="as-ben")
+    assert as_ana == text_snapshot(name="as-ana") and as_ben == text_snapshot(name="as-ben")
     assert "hidden" in as_ana and "hidden" in as_ben
 
 
