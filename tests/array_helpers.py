@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable
 
-from tally.core.engine import Step, Table
-from tally.core.games.array import ARRAY, DEFAULT_BOX, MANIFEST, RoundDealt, State
-from tally.core.model import Event, GameStarted, NotationError, Ruling
+from tally.core.games.array import ARRAY, DEFAULT_BOX, MANIFEST, RoundDealt
+from tally.core.model import Ruling
+
+from harness import Harness, Move
 
 SEATS = ("ann", "ben", "cy", "dee", "eve")
-Move = Event | str
 
 
 def rest_of_box(*taken: Iterable[str], box=DEFAULT_BOX) -> list[str]:
@@ -40,78 +40,15 @@ def deal_event(hands: dict[str, list[str]], starter: str = "br", top: Iterable[s
     return RoundDealt(hands={k: list(v) for k, v in hands.items()}, turned=turned + [starter], deck=top + rest + turned)
 
 
-class Game:
-    """A running fold of one Array log, built move by move."""
+class Game(Harness):
+    """A running fold of one Array log, built move by move (see tests/harness.py for the verbs)."""
 
-    def __init__(self, seats: Iterable[str] = ("ann", "ben"), mode: str = "open", manifest=MANIFEST, **options: object):
-        self.started = GameStarted(
-            seq=1,
-            game="array",
-            rules=ARRAY.rules_version,
-            seats=list(seats),
-            mode=mode,  # type: ignore[arg-type]
-            options=ARRAY.resolved_options({k.replace("_", "-"): str(v) for k, v in options.items()}),
-            manifest=manifest,
-        )
-        assert not ARRAY.check_started(self.started), ARRAY.check_started(self.started)
-        self.table = Table(ARRAY, self.started)
-        self.events: list[Event] = [self.started]
-
-    @property
-    def state(self) -> State:
-        return self.table.state
-
-    @property
-    def seq(self) -> int:
-        return self.table.last_seq + 1
+    spec = ARRAY
+    manifest = MANIFEST
 
     def hand(self, name: str) -> list[str]:
         zone = self.state.hands[self.state.seats.index(name)]
         return list(zone.known) + ["?"] * zone.unknown
-
-    def legal(self) -> list[str]:
-        return [ARRAY.format(m) for m in ARRAY.legal_moves(self.state)]
-
-    def events_of(self, move: Move) -> list[Event]:
-        if isinstance(move, str):
-            parsed = ARRAY.parse(self.state, move)
-            assert not isinstance(parsed, NotationError), parsed.render()
-            return parsed
-        return [move]
-
-    def step(self, event: Event) -> Step:
-        import msgspec
-
-        stamped = msgspec.structs.replace(event, seq=self.seq)
-        result = self.table.step(stamped)
-        if result.is_legal:
-            self.events.append(stamped)
-        return result
-
-    def do(self, *moves: Move) -> "Game":
-        """Play moves that must be legal (an unverifiable note is allowed)."""
-        for move in moves:
-            for event in self.events_of(move):
-                result = self.step(event)
-                assert result.is_legal, (ARRAY.format(event), [r.render() for r in result.rulings])
-        return self
-
-    def rule(self, move: Move) -> list[Ruling]:
-        """The rulings on `move` now, as `tally rule` would judge it: its events in turn, nothing kept."""
-        snapshot = self.table.snapshot()
-        found: list[Ruling] = []
-        try:
-            for event in self.events_of(move):
-                import msgspec
-
-                rulings = self.table.check(event)
-                found.extend(rulings)
-                if any(r.verdict == "illegal" for r in rulings):
-                    break
-                self.table.apply(msgspec.structs.replace(event, seq=self.table.last_seq + 1))
-        finally:
-            self.table.restore(snapshot)
-        return found
 
     def ruling(self, move: Move) -> Ruling:
         """The one ruling that decides `move` (the first illegal or unverifiable one)."""
@@ -120,7 +57,7 @@ class Game:
         return found[0]
 
     def permit(self, move: Move) -> Ruling:
-        events = self.events_of(move)
+        events = self.events(move)
         assert not self.rule(move), self.rule(move)
         return self.table.permit(events[0])
 

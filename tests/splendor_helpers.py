@@ -10,9 +10,6 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-import msgspec
-
-from tally.core.engine import Step, Table
 from tally.core.games.splendor import (
     CARDS,
     LEVEL_CARDS,
@@ -26,38 +23,21 @@ from tally.core.games.splendor import (
     NobleRevealed,
     Seat,
     SetupDealt,
-    State,
     TokensReturned,
 )
-from tally.core.model import Event, GameStarted, NotationError, Ruling
+
+from harness import Harness
 
 GEMS = "wbgrk"
 COLOURS = "wbgrky"
 SEATS = ("ann", "ben", "cal", "dee")
 
-Move = Event | str
 
+class Game(Harness):
+    """A running fold of one Splendor log, built move by move (see tests/harness.py for the verbs)."""
 
-class Game:
-    """A running fold of one Splendor log, built move by move."""
-
-    def __init__(self, seats: Iterable[str] = ("ann", "ben"), mode: str = "open", **options: object):
-        self.started = GameStarted(
-            seq=1,
-            game="splendor",
-            rules=SPLENDOR.rules_version,
-            seats=list(seats),
-            mode=mode,  # type: ignore[arg-type]
-            options={key.replace("_", "-"): str(value) for key, value in options.items()},
-            manifest=MANIFEST,
-        )
-        self.table = Table(SPLENDOR, self.started)
-
-    # ---------------------------------------------------------------- reading the position
-
-    @property
-    def state(self) -> State:
-        return self.table.state
+    spec = SPLENDOR
+    manifest = MANIFEST
 
     def seat(self, name: str) -> Seat:
         return self.state.players[self.state.seats.index(name)]
@@ -72,81 +52,6 @@ class Game:
     def face_up(self, level: int | None = None) -> list[str | None]:
         rows = self.state.board if level is None else (self.state.board[level - 1],)
         return [card for row in rows for card in row]
-
-    def to_act(self) -> tuple[str, str]:
-        return SPLENDOR.to_act(self.state)
-
-    def legal(self) -> list[str]:
-        return [SPLENDOR.format(m) for m in SPLENDOR.legal_moves(self.state)]
-
-    # ---------------------------------------------------------------- making events
-
-    def event(self, move: Move) -> Event:
-        """One event stamped with the next seq: an event as given, or a move in notation."""
-        if isinstance(move, str):
-            parsed = SPLENDOR.parse(self.state, move)
-            if isinstance(parsed, NotationError):
-                raise AssertionError(parsed.render())
-            assert len(parsed) == 1, f"{move!r} is {len(parsed)} events"
-            move = parsed[0]
-        return msgspec.structs.replace(move, seq=self.table.last_seq + 1)
-
-    def events(self, move: Move) -> list[Event]:
-        if isinstance(move, str):
-            parsed = SPLENDOR.parse(self.state, move)
-            if isinstance(parsed, NotationError):
-                raise AssertionError(parsed.render())
-            return list(parsed)
-        return [move]
-
-    # ---------------------------------------------------------------- judging and playing
-
-    def check(self, move: Move) -> list[Ruling]:
-        return self.table.check(self.event(move))
-
-    def do(self, *moves: Move) -> list[Ruling]:
-        """Step every move; each must be accepted (no illegal ruling). Returns the last step's rulings."""
-        rulings: list[Ruling] = []
-        for move in moves:
-            for event in self.events(move):
-                step: Step = self.table.step(self.event(event))
-                if not step.is_legal:
-                    shown = "; ".join(r.render() for r in step.rulings)
-                    raise AssertionError(f"{SPLENDOR.format(event)} was refused: {shown}")
-                rulings = step.rulings
-        return rulings
-
-    def accept(self, move: Move) -> Ruling:
-        """`move` draws no ruling at all; step it and return the ruling that permits it."""
-        event = self.event(move)
-        rulings = self.table.check(event)
-        assert rulings == [], "; ".join(r.render() for r in rulings)
-        permit = self.table.permit(event)
-        assert permit.verdict == "legal"
-        self.table.step(event)
-        assert self.table.last_seq == event.seq
-        return permit
-
-    def permits(self, move: Move) -> Ruling:
-        """Like `accept` but leaves the position as it is."""
-        event = self.event(move)
-        rulings = self.table.check(event)
-        assert rulings == [], "; ".join(r.render() for r in rulings)
-        return self.table.permit(event)
-
-    def refuse(self, move: Move) -> Ruling:
-        """`move` draws exactly one ruling, an illegal one; stepping it changes nothing. Returns it."""
-        event = self.event(move)
-        before, seq = self.state, self.table.last_seq
-        rulings = self.table.check(event)
-        assert len(rulings) == 1, rulings
-        (ruling,) = rulings
-        assert ruling.verdict == "illegal", ruling
-        assert ruling.render() == f"{ruling.message} [{ruling.rule}]"
-        step = self.table.step(event)
-        assert not step.is_legal
-        assert self.state is before and self.table.last_seq == seq
-        return ruling
 
 
 # ---------------------------------------------------------------------------- setups

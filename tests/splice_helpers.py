@@ -12,9 +12,6 @@ from __future__ import annotations
 
 from typing import Iterable
 
-import msgspec
-
-from tally.core.engine import Table
 from tally.core.games.splice import (
     DEFAULT_BOX,
     MANIFEST,
@@ -24,39 +21,18 @@ from tally.core.games.splice import (
     CardsDealt,
     DisksChosen,
     SetupDealt,
-    State,
     deck_cards,
     deck_copies,
 )
-from tally.core.model import Event, GameStarted, NotationError, Ruling
 
-Move = Event | str
+from harness import Harness
 
 
-class Game:
-    """A running fold of one Splice log, built move by move."""
+class Game(Harness):
+    """A running fold of one Splice log, built move by move (see tests/harness.py for the verbs)."""
 
-    def __init__(self, seats: Iterable[str] = ("ann", "ben"), mode: str = "open", manifest: object = MANIFEST, **options: object):
-        self.started = GameStarted(
-            seq=1,
-            game="splice",
-            rules=SPLICE.rules_version,
-            seats=list(seats),
-            mode=mode,  # type: ignore[arg-type]
-            options=SPLICE.resolved_options({key.replace("_", "-"): str(value) for key, value in options.items()}),
-            manifest=manifest,  # type: ignore[arg-type]
-        )
-        assert SPLICE.check_started(self.started) == [], SPLICE.check_started(self.started)
-        self.table = Table(SPLICE, self.started)
-
-    # ---------------------------------------------------------------- reading the position
-
-    @property
-    def state(self) -> State:
-        return self.table.state
-
-    def seat(self, name: str):  # type: ignore[no-untyped-def]
-        return self.state.players[self.state.seats.index(name)]
+    spec = SPLICE
+    manifest = MANIFEST
 
     def hand(self, name: str) -> list[str]:
         """The cards the log knows in `name`'s hand, sorted (`?` for each unknown one)."""
@@ -69,83 +45,6 @@ class Game:
 
     def top(self, n: int = 1) -> list[str]:
         return [card for segment in self.state.pile for card in segment.known][:n]
-
-    def to_act(self) -> tuple[str, str]:
-        return SPLICE.to_act(self.state)
-
-    def legal(self) -> list[str]:
-        return [SPLICE.format(m) for m in SPLICE.legal_moves(self.state)]
-
-    def view(self, seat: str | None = None) -> dict:  # type: ignore[type-arg]
-        return SPLICE.view(self.state, seat)
-
-    # ---------------------------------------------------------------- making events
-
-    def events(self, move: Move) -> list[Event]:
-        if isinstance(move, str):
-            parsed = SPLICE.parse(self.state, move)
-            if isinstance(parsed, NotationError):
-                raise AssertionError(parsed.render())
-            return list(parsed)
-        return [move]
-
-    def event(self, move: Move) -> Event:
-        """One event stamped with the next seq."""
-        found = self.events(move)
-        assert len(found) == 1, f"{move!r} is {len(found)} events"
-        return msgspec.structs.replace(found[0], seq=self.table.last_seq + 1)
-
-    # ---------------------------------------------------------------- judging and playing
-
-    def do(self, *moves: Move) -> list[Ruling]:
-        """Step every move; each must be accepted (no illegal ruling). Returns the last step's rulings."""
-        rulings: list[Ruling] = []
-        for move in moves:
-            for event in self.events(move):
-                step = self.table.step(msgspec.structs.replace(event, seq=self.table.last_seq + 1))
-                if not step.is_legal:
-                    shown = "; ".join(r.render() for r in step.rulings)
-                    raise AssertionError(f"{SPLICE.format(event)} was refused: {shown}")
-                rulings = step.rulings
-        return rulings
-
-    def accept(self, move: Move) -> Ruling:
-        """`move` draws no ruling at all; step it and return the ruling that permits it."""
-        event = self.event(move)
-        rulings = self.table.check(event)
-        assert rulings == [], "; ".join(r.render() for r in rulings)
-        permit = self.table.permit(event)
-        assert permit.verdict == "legal"
-        self.table.step(event)
-        return permit
-
-    def permits(self, move: Move) -> Ruling:
-        """Like `accept`, leaving the position as it is."""
-        event = self.event(move)
-        rulings = self.table.check(event)
-        assert rulings == [], "; ".join(r.render() for r in rulings)
-        return self.table.permit(event)
-
-    def refuse(self, move: Move) -> Ruling:
-        """`move` draws exactly one ruling, an illegal one; stepping it changes nothing. Returns it."""
-        event = self.event(move)
-        before, seq = self.state, self.table.last_seq
-        rulings = self.table.check(event)
-        assert len(rulings) == 1, rulings
-        (ruling,) = rulings
-        assert ruling.verdict == "illegal", ruling
-        step = self.table.step(event)
-        assert not step.is_legal
-        assert self.state is before and self.table.last_seq == seq
-        return ruling
-
-    def doubtful(self, move: Move) -> Ruling:
-        """`move` is accepted with exactly one unverifiable note; step it and return the note."""
-        event = self.event(move)
-        rulings = self.table.check(event)
-        assert len(rulings) == 1 and rulings[0].verdict == "unverifiable", rulings
-        self.table.step(event)
-        return rulings[0]
 
 
 # ---------------------------------------------------------------------------- setups

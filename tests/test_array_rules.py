@@ -285,7 +285,7 @@ def test_array_splice_second() -> None:
     game.do("lay oy@2.o")
     assert game.state.phase == "splice"  # #2 still has red open: ann may go on or stop
     game.do("done")
-    assert game.state.player_name == "ben" and ARRAY.format(game.events[-1]) == "ann: done"
+    assert game.state.player_name == "ben" and ARRAY.format(game.played[-1]) == "ann: done"
 
 
 def test_array_splice_colour_card() -> None:
