@@ -23,7 +23,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tally.core.engine import Table, fold, judge
+from tally.core.engine import fold, judge
 from tally.core.games import splendor as sp
 from tally.core.games.splendor import (
     CARDS,
@@ -42,6 +42,8 @@ from tally.core.games.splendor import (
     TurnPassed,
 )
 from tally.core.model import SHARED_EVENTS, Event, GameStarted, Noted, Voided
+
+from playout import Recorder
 
 NAMES = ("ann", "ben", "cal", "dee")
 GEMS = "wbgrk"
@@ -178,7 +180,7 @@ def progress_order(state: State, moves: list[Event]) -> list[Event]:
     return moves
 
 
-class Playout:
+class Playout(Recorder):
     """One game played through `Table.step`, with hooks the properties use."""
 
     def __init__(self, ch: Chooser, mode: str | None = None, *, voids: bool = False, notes: bool = False):
@@ -195,45 +197,7 @@ class Playout:
             seq=1, game="splendor", rules=SPLENDOR.rules_version, seats=self.seats, mode=self.mode,
             options=options, manifest=SPLENDOR.manifest,
         )  # fmt: skip
-        self.table = Table(SPLENDOR, started)
-        self.events: list[Event] = [started]
-        self.undo: list[State] = []  # the state before each effective game event (mirrors Table's undo stack)
-        self.effective: list[Event] = []  # those events
-        self.voids = voids
-        self.notes = notes
-        self.voided = 0
-        self.hooks: list[Any] = []
-
-    @property
-    def state(self) -> State:
-        return self.table.state
-
-    def record(self, event: Event) -> list[Any]:
-        """Step a move that must not be illegal; returns its rulings (unverifiable notes)."""
-        event = msgspec.structs.replace(event, seq=self.events[-1].seq + 1)
-        before = self.state
-        step = self.table.step(event)
-        assert step.is_legal, f"{SPLENDOR.format(event)} refused: {[r.render() for r in step.rulings]}"
-        self.events.append(event)
-        if isinstance(event, Voided):
-            self.undo.pop()
-            self.effective.pop()
-        elif not isinstance(event, Noted):
-            self.undo.append(before)
-            self.effective.append(event)
-        for hook in self.hooks:
-            hook(self, event)
-        return step.rulings
-
-    def reject(self, event: Event) -> list[Any]:
-        """Step a move that must be refused, and show that the refusal changed nothing."""
-        event = msgspec.structs.replace(event, seq=self.events[-1].seq + 1)
-        before, last, effective = self.state, self.table.last_seq, self.table.last_effective_seq
-        step = self.table.step(event)
-        assert not step.is_legal, f"{SPLENDOR.format(event)} was accepted in phase {before.phase}"
-        assert self.table.state is before and self.table.state == before
-        assert (self.table.last_seq, self.table.last_effective_seq) == (last, effective)
-        return step.rulings
+        super().__init__(SPLENDOR, started, voids=voids, notes=notes)
 
     # ------------------------------------------------------------------ setup
 
@@ -289,15 +253,10 @@ class Playout:
         if len(self.events) > PATIENCE:
             self.ch = Patient(self.ch.data)
         if self.voids and self.voided < 6 and self.can_void() and self.ch.one_in(25, "void"):
-            before = self.undo[-1]
-            self.record(Voided(target=self.table.last_effective_seq, reason="x"))
-            assert self.state == before
-            self.voided += 1
+            self.void_last()
             return
         if self.notes and self.ch.one_in(30, "note"):
-            text = self.ch.draw(st.text(max_size=12), "note")
-            self.record(Noted(text=text, player=state.player_name))
-            assert self.state is state
+            self.note(self.ch.draw(st.text(max_size=12), "note"), state.player_name)
             return
         if state.phase == "setup":  # the deal (or a setup reveal) was voided: deal again
             self.setup()
@@ -317,10 +276,6 @@ class Playout:
             card = candidates[self.ch.index(len(candidates), "blind card seen")]
             choice = msgspec.structs.replace(choice, card=card)
         self.record(choice)
-
-    def can_void(self) -> bool:
-        """Whether the last effective event may be voided (the deal tally made itself may not)."""
-        return bool(self.effective) and SPLENDOR.is_voidable(self.effective[-1])
 
     def play(self) -> Playout:
         self.setup()

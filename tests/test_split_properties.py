@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from typing import Any, Union
+from typing import Union
 
 import msgspec
 from hypothesis import HealthCheck, given, settings
@@ -38,6 +38,8 @@ from tally.core.games.split import (
     unlocated,
 )
 from tally.core.model import SHARED_EVENTS, Event, GameStarted, Noted, Voided
+
+from playout import Recorder
 
 NAMES = ("ann", "ben", "cy", "dee", "eve", "fay")
 CORE_RULES = {"core.void.nothing", "core.void.last-only", "core.void.reason", "core.void.dealt", "core.log.one-start"}
@@ -65,7 +67,7 @@ def words(blob: bytes) -> set[str]:
 # --------------------------------------------------------------------------- the playout
 
 
-class Playout:
+class Playout(Recorder):
     """One open-mode game played through `Table.step`, every choice drawn from hypothesis data."""
 
     def __init__(self, data: st.DataObject, *, voids: bool = False, notes: bool = False, rounds: int | None = None):
@@ -75,16 +77,7 @@ class Playout:
         options["rounds"] = str(rounds or data.draw(st.sampled_from([1, 1, 2, 3]), label="rounds"))
         self.seats = list(NAMES[:n])
         self.started = GameStarted(seq=1, game="split", rules="1", seats=self.seats, mode="open", options=options, manifest=MANIFEST)
-        self.table = Table(SPLIT, self.started)
-        self.events: list[Event] = [self.started]
-        self.undo: list[State] = []
-        self.effective: list[Event] = []
-        self.voids, self.notes, self.voided = voids, notes, 0
-        self.hooks: list[Any] = []
-
-    @property
-    def state(self) -> State:
-        return self.table.state
+        super().__init__(SPLIT, self.started, voids=voids, notes=notes)
 
     def index(self, n: int, label: str) -> int:
         return self.data.draw(st.integers(0, n - 1), label=label) if n > 1 else 0
@@ -92,49 +85,17 @@ class Playout:
     def one_in(self, k: int, label: str) -> bool:
         return self.data.draw(st.integers(0, k - 1), label=label) == k - 1
 
-    def record(self, event: Event) -> list[Any]:
-        event = msgspec.structs.replace(event, seq=self.events[-1].seq + 1)
-        before = self.state
-        step = self.table.step(event)
-        assert step.is_legal, f"{SPLIT.format(event)} refused: {[r.render() for r in step.rulings]}"
-        self.events.append(event)
-        if isinstance(event, Voided):
-            self.undo.pop()
-            self.effective.pop()
-        elif not isinstance(event, Noted):
-            self.undo.append(before)
-            self.effective.append(event)
-        for hook in self.hooks:
-            hook(self, event)
-        return step.rulings
-
-    def reject(self, event: Event) -> list[Any]:
-        event = msgspec.structs.replace(event, seq=self.events[-1].seq + 1)
-        before, last, effective = self.state, self.table.last_seq, self.table.last_effective_seq
-        step = self.table.step(event)
-        assert not step.is_legal, f"{SPLIT.format(event)} was accepted in phase {before.phase}"
-        assert self.table.state is before and (self.table.last_seq, self.table.last_effective_seq) == (last, effective)
-        return step.rulings
-
     def deal(self) -> None:
         cards = self.data.draw(st.permutations(self.state.deck.cards), label="deck")
         for event in SPLIT.deal(self.state, {"deck": list(cards)}):
             self.record(event)
 
-    def can_void(self) -> bool:
-        return bool(self.effective) and SPLIT.is_voidable(self.effective[-1])
-
     def move(self) -> None:
         if self.voids and self.voided < 5 and self.can_void() and self.one_in(25, "void"):
-            before = self.undo[-1]
-            self.record(Voided(target=self.table.last_effective_seq, reason="x"))
-            assert self.state == before
-            self.voided += 1
+            self.void_last()
             return
         if self.notes and self.one_in(40, "note"):
-            state = self.state
-            self.record(Noted(text=self.data.draw(st.text(max_size=8), label="note"), player=self.seats[0]))
-            assert self.state is state
+            self.note(self.data.draw(st.text(max_size=8), label="note"), self.seats[0])
             return
         if self.state.phase == "deal":
             self.deal()
