@@ -87,16 +87,9 @@ def test_every_game_has_the_same_modules(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_has_its_rules_document_corpus_and_fixtures(game: str) -> None:
-    spec = registry.get(game)
-    doc = ROOT / "docs" / "rules" / f"{game}.md"
-    assert doc.exists(), f"docs/rules/{game}.md is missing"
-    text = doc.read_text(encoding="utf-8")
-    flat = " ".join(text.split())
-    for rule in spec.rules:
-        assert f"`{rule.id}`" in text, f"{rule.id} is not in docs/rules/{game}.md"
-        assert " ".join(rule.text.split()) in flat, f"the text of {rule.id} in docs/rules/{game}.md differs"
-    for option in spec.options:
-        assert f"`{option.key}`" in text, f"option {option.key} is not in docs/rules/{game}.md"
+    # what the document must say is checked by tests/test_rules_documents.py and tests/test_<game>_docs.py
+    assert (ROOT / "docs" / "rules" / f"{game}.md").exists(), f"docs/rules/{game}.md is missing"
+    assert (ROOT / "tests" / f"test_{game}_docs.py").exists(), f"tests/test_{game}_docs.py is missing"
     corpus = ROOT / "fixtures" / "rulings" / game
     assert corpus.is_dir() and any(corpus.iterdir()), f"fixtures/rulings/{game}/ is missing or empty"
     games = sorted((ROOT / "fixtures" / "games").glob(f"{game}-*.jsonl"))
