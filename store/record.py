@@ -207,7 +207,10 @@ def parse_move(spec: GameSpec, state: Any, text: str) -> list[Event] | NotationE
         moves = spec.legal_moves(state)
         number = read_count(word, len(moves))
         if not number:
-            listing = f"1-{len(moves)}" if moves else "none: no move is legal now"
+            if moves:
+                listing = f"1-{len(moves)}"
+            else:
+                listing = "none: the game is over" if spec.outcome(state) is not None else "none: no move is legal now"
             return NotationError(word, f"there is no move number {quote(word)} in the listing (`tally moves`: {listing})")
         return [moves[number - 1]]
     return spec.parse(state, word)

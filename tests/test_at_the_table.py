@@ -47,6 +47,8 @@ def test_a_number_from_the_listing_selects_that_move(table_game: Path) -> None:
     refused = run_tally("move", str(table_game), "999")
     assert refused.exit_code == 2 and "there is no move number '999' in the listing" in refused.stderr
     assert run_tally("move", str(table_game), "0").exit_code == 2
+    over = run_tally("rule", str(FIXTURES / "splendor-2p.jsonl"), "1")  # a finished game lists no move, and says why
+    assert over.exit_code == 2 and "(`tally moves`: none: the game is over)" in over.stderr, over
 
 
 def test_a_refill_goes_on_the_line_of_the_move_that_made_it_due(table_game: Path) -> None:
