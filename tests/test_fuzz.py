@@ -3,7 +3,8 @@
 For every game in `core/registry.py` (so a game added later is fuzzed without touching this file),
 hypothesis generates logs (real ones mutated field by field, and `game_started` values of every type and
 size), move strings (any Unicode, digits of every script, huge numbers, control characters), player
-names and notes, and SQL text, runs the CLI on them in-process, and asserts what every run must give:
+names and notes, component manifest files (the game's own and its documented examples, changed value by
+value), and SQL text, runs the CLI on them in-process, and asserts what every run must give:
 
 - an exit code from 0 to 3;
 - on failure exactly one line on stderr, starting `tally: `, naming the log (and the line) when the
@@ -19,12 +20,16 @@ TALLY_FUZZ_SCALE=20 multiplies the examples for a longer hunt.
 
 from __future__ import annotations
 
+import copy
+import importlib
 import io
 import itertools
 import json
 import os
 import random
+import re
 import sys
+import tomllib
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -40,6 +45,7 @@ from tally.store import library
 from tally.store import log as logfile
 from tally.store.simulate import simulate
 
+ROOT = Path(__file__).resolve().parent.parent
 GAMES = registry.names()
 SCALE = float(os.environ.get("TALLY_FUZZ_SCALE", "1"))  # e.g. 20 for a long hunt on a developer's machine
 FUZZ = settings(
@@ -347,6 +353,81 @@ def test_game_started_of_every_type_and_size_never_crashes(tmp_path: Path, logs:
             assert run.code in (0, 3), run
         if use == 3:
             assert_sane(tally("ingest", str(path), "--db", str(tmp_path / f"lib-{next(_FILES)}.duckdb")), len(data))
+
+    check()
+
+
+def manifest_examples(game: str) -> list[dict[str, Any]]:
+    """Whole manifests of a game: its default components (`DEFAULT_MANIFEST`, where the game has inline
+    manifests) and the manifest files its rules document shows (TOML blocks under "## Components")."""
+    text = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+    components = text.split("\n## Components\n", 1)[-1].split("\n## ", 1)[0]
+    found = [tomllib.loads(block) for block in re.findall(r"```toml\n(.*?)```", components, re.S)]
+    default = getattr(importlib.import_module(f"tally.core.games.{game}"), "DEFAULT_MANIFEST", None)
+    return found + ([json.loads(json.dumps(default))] if default else []) or [{}]
+
+
+def places(value: Any) -> list[tuple[Any, Any]]:
+    """Every (container, key or index) inside a manifest, to change one of them."""
+    found: list[tuple[Any, Any]] = []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in items:
+        found.append((value, key))
+        found.extend(places(child))
+    return found
+
+
+@st.composite
+def mutated_manifest(draw: Any, base: dict[str, Any]) -> dict[str, Any]:
+    """A manifest near a documented one: a few values replaced by values of every type and size, keys and
+    list entries dropped or repeated, keys added."""
+    manifest = copy.deepcopy(base)
+    for _ in range(draw(st.sampled_from([1, 1, 1, 2, 3]))):
+        spots = places(manifest)
+        if not spots or draw(st.integers(0, 4)) == 4:  # hypothesis leans to small draws: adding a key is rare
+            manifest[draw(st.text(max_size=10))] = draw(JSON_VALUES)
+            continue
+        leaves = [(c, k) for c, k in spots if not isinstance(c[k], (dict, list))]
+        container, key = draw(st.sampled_from(leaves if leaves and draw(st.integers(0, 3)) else spots))
+        action = draw(st.sampled_from(["number", "value", "drop", "repeat", "value"]))
+        if action == "value":
+            container[key] = draw(JSON_VALUES)
+        elif action == "number":
+            container[key] = draw(st.integers(1, 120) | st.integers(-3, 0) | st.integers(min_value=10**4, max_value=10**18))
+        elif action == "drop":
+            del container[key]
+        elif isinstance(container[key], list):
+            container[key] = container[key] * draw(st.integers(2, 40))
+        else:
+            container[key] = [container[key]] * draw(st.integers(0, 3))
+    return manifest
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_manifest_files_never_crash(tmp_path: Path, game: str) -> None:
+    # a manifest file is the one input that reshapes the components every later check relies on
+
+    @MANY
+    @given(data=st.data(), mode=st.sampled_from(["open", "open", "table"]))
+    def check(data: Any, mode: str) -> None:
+        manifest = data.draw(st.sampled_from(manifest_examples(game)).flatmap(mutated_manifest), label="manifest")
+        file = tmp_path / f"manifest-{next(_FILES)}.json"
+        file.write_bytes(msgspec.json.encode(manifest))
+        path = tmp_path / f"new-{next(_FILES)}.jsonl"
+        seed = ["--seed", "1"] if mode == "open" else []
+        size = file.stat().st_size + 200
+        run = assert_sane(tally("new", game, str(path), "-p", "ana", "-p", "ben", "--mode", mode, *seed, "--manifest", str(file)), size)
+        assert run.code in (0, 2), run
+        if run.code:
+            assert not path.exists()
+            return
+        size += path.stat().st_size
+        for _ in range(3):  # the first legal moves, by number, as a recorder would pick them
+            assert_sane(tally("rule", str(path), "1"), size, path)
+            assert assert_sane(tally("move", str(path), "1"), size, path).code in (0, 1, 2)
+            size = path.stat().st_size + 200
+        for command in (["state"], ["state", "--json"], ["moves"], ["replay"], ["check"]):
+            assert assert_sane(tally(command[0], str(path), *command[1:]), size, path).code == 0
 
     check()
 
