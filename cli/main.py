@@ -13,7 +13,8 @@ from typing import Any, Callable, List, Optional, TypeVar
 
 import typer
 
-from tally.core.text import json_escape, visible
+from tally.core.notation import seat_named
+from tally.core.text import json_escape, quote, visible
 
 EXIT_OK, EXIT_RULE, EXIT_USAGE, EXIT_DAMAGED, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
@@ -355,8 +356,11 @@ def state_command(
 
     pos = record.position(log, at)
     seats = pos.log.started.seats
-    if as_player is not None and as_player not in seats:
-        raise fail(EXIT_USAGE, f"--as {as_player!r}: no such player (players: {', '.join(seats)})")
+    if as_player is not None:
+        named = seat_named(as_player, seats)
+        if named is None:
+            raise fail(EXIT_USAGE, f"--as {quote(as_player)}: no such player (players: {', '.join(seats)})")
+        as_player = named
     view = pos.spec.view(pos.table.state, as_player)
     view["seq"] = pos.seq
     if as_json:

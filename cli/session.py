@@ -15,7 +15,8 @@ from typing import Any, Callable, Iterable, Iterator
 from rich.console import Console
 from rich.text import Text
 
-from tally.core.text import visible
+from tally.core.notation import seat_named
+from tally.core.text import quote, visible
 from tally.store import record
 from tally.store.session import LogChanged, Session
 
@@ -139,10 +140,10 @@ class Recorder:
             raise record.UsageError("state takes nothing, or `as PLAYER`")
         seats = self.session.table.started.seats
         if viewer is not None:
-            matched = [s for s in seats if s.casefold() == viewer.casefold()]
-            if len(matched) != 1:
-                raise record.UsageError(f"no player {viewer!r} (players: {', '.join(seats)})")
-            viewer = matched[0]
+            named = seat_named(viewer, seats)
+            if named is None:
+                raise record.UsageError(f"no player {quote(viewer)} (players: {', '.join(seats)})")
+            viewer = named
         self.board(viewer)
 
     def replay(self, rest: str) -> None:

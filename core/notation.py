@@ -34,12 +34,18 @@ def player_of(text: str, seats: Sequence[str]) -> tuple[str | None, str] | Notat
     if not colon or " " in head.strip():
         return None, raw
     name = head.strip()
-    if name in seats:
-        return name, body.strip()
-    folded = [seat for seat in seats if seat.casefold() == name.casefold()]
-    if len(folded) == 1:
-        return folded[0], body.strip()
+    seat = seat_named(name, seats)
+    if seat is not None:
+        return seat, body.strip()
     return NotationError(raw, f"no player {quote(name)} at this table", list(seats))
+
+
+def seat_named(name: str, seats: Sequence[str]) -> str | None:
+    """The seat `name` names: matched exactly, else ignoring case when exactly one seat matches that way."""
+    if name in seats:
+        return name
+    folded = [seat for seat in seats if seat.casefold() == name.casefold()]
+    return folded[0] if len(folded) == 1 else None
 
 
 def by_prefix(word: str, codes: Iterable[str]) -> list[str]:

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from tally.core import registry
-from tally.core.engine import Judgement, Table, judge
+from tally.core.engine import Table, judge
 from tally.core.model import Event, GameSpec, GameStarted, NotationError, Noted, Ruling, Voided
-from tally.core.notation import read_count
+from tally.core.notation import read_count, seat_named
 from tally.core.text import quote
 
 from . import cache
@@ -177,8 +177,12 @@ def new_game(
     return Outcome(True, "new", stamped, [], None, fingerprint, spec.to_act(table.state))
 
 
-def _judged(log: logfile.Log) -> tuple[Judgement, Table]:
-    return judge(log.spec, log.events)
+def fold(log: logfile.Log, events: list[Event] | None = None) -> Table:
+    """The log (or its first `events`) judged event by event and folded; IllegalLog at the first illegal one."""
+    judgement, table = judge(log.spec, log.events if events is None else events)
+    if not judgement.ok:
+        raise IllegalLog(log.path, judgement.failed_seq or 0, judgement.rulings[0])
+    return table
 
 
 def position(path: Path | str, at: int | None = None) -> Position:
@@ -189,10 +193,7 @@ def position(path: Path | str, at: int | None = None) -> Position:
         if not 1 <= at <= len(events):
             raise UsageError(f"--at {at}: the log has events 1..{len(events)}")
         events = events[:at]
-    judgement, table = judge(log.spec, events)
-    if not judgement.ok:
-        raise IllegalLog(log.path, judgement.failed_seq or 0, judgement.rulings[0])
-    return Position(log, table, events[-1].seq)
+    return Position(log, fold(log, events), events[-1].seq)
 
 
 # `buy 1k0-w1b1g1r1 + reveal 1g0-w2b1`: a move and the chance it makes due, on one line. The `+` stands
@@ -216,11 +217,16 @@ def parse_move(spec: GameSpec, state: Any, text: str) -> list[Event] | NotationE
     return spec.parse(state, word)
 
 
-def _propose(spec: GameSpec, table: Table, text: str) -> Outcome:
+def propose(spec: GameSpec, table: Table, text: str) -> Outcome:
     """Parse and judge a move against a fold, without changing it.
 
     `text` may hold several moves separated by ` + ` (a move and the refill it makes due), each parsed and
     judged against the table the moves before it leave; all are accepted or none."""
+    return _judge_text(spec, table, text)[0]
+
+
+def _judge_text(spec: GameSpec, table: Table, text: str) -> tuple[Outcome, Any]:
+    """`propose`, and the state the move(s) would leave (None when refused)."""
     seq = table.last_seq + 1
     before = table.snapshot()
     events: list[Event] = []
@@ -253,11 +259,12 @@ def _propose(spec: GameSpec, table: Table, text: str) -> Outcome:
             if not accepted:
                 break
         if notation is not None:
-            return Outcome(False, text, notation=notation, to_act=spec.to_act(before[0]), seq=seq)
+            return Outcome(False, text, notation=notation, to_act=spec.to_act(before[0]), seq=seq), None
         ended = spec.outcome(table.state)
-        return Outcome(accepted, text, events, rulings, None, None, spec.to_act(table.state),
-                       [describe(spec, e) for e in events], seq, consequences=consequences if accepted else [],
-                       ending=msgspec.to_builtins(ended) if ended and accepted else None)
+        result = Outcome(accepted, text, events, rulings, None, None, spec.to_act(table.state),
+                         [describe(spec, e) for e in events], seq, consequences=consequences if accepted else [],
+                         ending=msgspec.to_builtins(ended) if ended and accepted else None)
+        return result, table.state if accepted else None
     finally:
         table.restore(before)  # judging changes nothing: the caller decides whether to record
 
@@ -265,7 +272,7 @@ def _propose(spec: GameSpec, table: Table, text: str) -> Outcome:
 def rule(path: Path | str, text: str, at: int | None = None) -> Outcome:
     """Answer a dispute about `text` at `at` (default: now) without recording anything."""
     pos = position(path, at)
-    result = _propose(pos.spec, pos.table, text)
+    result = propose(pos.spec, pos.table, text)
     result.path = str(path)
     return result
 
@@ -277,9 +284,7 @@ def _open_fold(locked: logfile.Locked) -> tuple[GameSpec, Table, str, int]:
         spec, started, state, entry = cached
         return spec, Table.resume(spec, started, state, entry.last_seq), entry.last_hash, entry.last_line
     log = locked.read()
-    judgement, table = _judged(log)
-    if not judgement.ok:
-        raise IllegalLog(log.path, judgement.failed_seq or 0, judgement.rulings[0])
+    table = fold(log)
     cache.save(locked.path, locked.fd, log.started, table.last_seq, log.last_hash, log.last_line, table.state)
     return log.spec, table, log.last_hash, log.last_line
 
@@ -307,11 +312,11 @@ def submit(locked: logfile.Locked, table: Table, last_hash: str, text: str) -> O
     In open mode, chance the move makes due (a new round's deal, say) is dealt by tally and appended in
     the same write, after the move."""
     spec = table.spec
-    result = _propose(spec, table, text)
+    result, after = _judge_text(spec, table, text)
     result.path = locked.path
     if not result.accepted:
         return result
-    events = result.events + _chance_after(spec, table, result.events)
+    events = result.events + _chance_after(spec, table.started, after)
     appended, result.consequences = _record(locked, table, last_hash, events)
     result.events = appended.events
     result.lines = [describe(spec, e) for e in appended.events]
@@ -332,14 +337,9 @@ def move(path: Path | str, text: str) -> Outcome:
         return submit(locked, table, last_hash, text)
 
 
-def _chance_after(spec: GameSpec, table: Table, events: list[Event]) -> list[Event]:
-    """Open mode: the chance that tally deals once `events` have happened (nothing in table mode)."""
-    if table.started.mode != "open":
-        return []
-    state = table.state
-    for event in events:
-        state = spec.apply(state, event)
-    if not spec.shuffles(state):
+def _chance_after(spec: GameSpec, started: GameStarted, state: Any) -> list[Event]:
+    """Open mode: the chance that tally deals in `state` (nothing in table mode)."""
+    if started.mode != "open" or not spec.shuffles(state):
         return []
     import random
 
@@ -351,10 +351,7 @@ def undo(path: Path | str, reason: str, turn: bool = False) -> Outcome:
     voided lines stay in the log)."""
     with logfile.Locked(path) as locked:
         log = locked.read()
-        judgement, table = _judged(log)
-        if not judgement.ok:
-            raise IllegalLog(log.path, judgement.failed_seq or 0, judgement.rulings[0])
-        return void(locked, table, log.last_hash, reason, turn)
+        return void(locked, fold(log), log.last_hash, reason, turn)
 
 
 def void(locked: logfile.Locked, table: Table, last_hash: str, reason: str, turn: bool = False) -> Outcome:
@@ -401,7 +398,7 @@ class Report(msgspec.Struct):
 
 def check(path: Path | str) -> Report:
     log = logfile.read(path)
-    judgement, table = _judged(log)
+    judgement, table = judge(log.spec, log.events)
     warnings = [{"seq": seq, "rule": r.rule, "message": r.message} for seq, r in judgement.warnings]
     if not judgement.ok:
         first = judgement.rulings[0]
@@ -471,8 +468,11 @@ def note(path: Path | str, text: str, player: str | None = None) -> Outcome:
 
 
 def write_note(locked: logfile.Locked, table: Table, last_hash: str, text: str, player: str | None = None) -> Outcome:
-    if player is not None and player not in table.started.seats:
-        raise UsageError(f"no player {quote(player)} in this game (players: {', '.join(table.started.seats)})")
+    if player is not None:
+        named = seat_named(player, table.started.seats)
+        if named is None:
+            raise UsageError(f"no player {quote(player)} in this game (players: {', '.join(table.started.seats)})")
+        player = named
     appended, _ = _record(locked, table, last_hash, [Noted(text=text, player=player)])
     return Outcome(True, "note", appended.events, [], None, appended.fingerprint, table.spec.to_act(table.state),
                    [describe(table.spec, appended.events[0])], appended.events[0].seq, locked.path)

@@ -13,11 +13,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tally.core.engine import Table, judge
+from tally.core.engine import Table
 from tally.core.model import GameSpec
 
 from . import log as logfile
-from .record import IllegalLog, Outcome, _propose, submit, void, write_note
+from .record import Outcome, fold, propose, submit, void, write_note
 
 
 class LogChanged(Exception):
@@ -42,15 +42,18 @@ class Session:
         self.table: Table
         self.last_hash = ""
         self.identity: tuple[int, int, int, int] = (0, 0, 0, 0)
-        self._load(logfile.read(self.path), _identity(os.stat(self.path)))
+        self._reload()
 
     # ------------------------------------------------------------------ reading
 
-    def _load(self, log: logfile.Log, identity: tuple[int, int, int, int]) -> None:
-        judgement, table = judge(log.spec, log.events)
-        if not judgement.ok:
-            raise IllegalLog(log.path, judgement.failed_seq or 0, judgement.rulings[0])
-        self.table, self.last_hash, self.identity = table, log.last_hash, identity
+    def _reload(self) -> None:
+        # read and stat under the writer's lock: a write in between would pair an old fold with the new file
+        with logfile.Locked(self.path) as locked:
+            self._load(locked)
+
+    def _load(self, locked: logfile.Locked) -> None:
+        log = locked.read()
+        self.table, self.last_hash, self.identity = fold(log), log.last_hash, _identity(os.fstat(locked.fd))
 
     @property
     def spec(self) -> GameSpec:
@@ -74,8 +77,7 @@ class Session:
     def refresh(self) -> int:
         """Re-read the log; the number of events that are new to the session (negative if it shrank)."""
         before = self.seq
-        with logfile.Locked(self.path) as locked:
-            self._load(locked.read(), _identity(os.fstat(locked.fd)))
+        self._reload()
         return self.seq - before
 
     def _locked(self) -> logfile.Locked:
@@ -84,7 +86,7 @@ class Session:
         try:
             if _identity(os.fstat(locked.fd)) != self.identity:
                 before = self.seq
-                self._load(locked.read(), _identity(os.fstat(locked.fd)))
+                self._load(locked)
                 raise LogChanged(self.path, self.seq - before)
         except BaseException:
             locked.close()
@@ -95,7 +97,7 @@ class Session:
 
     def ask(self, text: str) -> Outcome:
         """A ruling on `text` now, recording nothing (`?MOVE` in the session, `tally rule`)."""
-        result = _propose(self.spec, self.table, text)
+        result = propose(self.spec, self.table, text)
         result.path = self.path
         return result
 

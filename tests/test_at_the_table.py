@@ -87,7 +87,7 @@ def test_a_noble_visit_is_reported_by_move() -> None:
     visit = next(f for f in replayed if " visits " in f.text)
     text, _, consequence = visit.text.partition(" -> ")
     before = record.position(fixture, visit.seq - 1)
-    result = record._propose(before.spec, before.table, text)
+    result = record.propose(before.spec, before.table, text)
     assert result.accepted and result.consequences == [consequence]
 
 

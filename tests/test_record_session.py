@@ -148,6 +148,37 @@ def test_a_session_notices_another_writer_and_never_judges_an_unseen_table(tmp_p
     assert len(events_of(log)) == 5
 
 
+def test_a_session_reads_the_log_under_the_writers_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a write between reading the log and noting its identity would pair an old fold with the new file, and the
+    # next move would be appended after the wrong tail: the session reads, folds and notes under the lock
+    import fcntl
+
+    from tally.store import session as session_module
+
+    log = tmp_path / "game.jsonl"
+    record.new_game(log, "splendor", ["ana", "ben"], seed=3)
+    held: list[bool] = []
+    real_fold = session_module.fold
+
+    def probing_fold(*args: Any) -> Any:
+        fd = os.open(log, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            held.append(False)
+        except BlockingIOError:
+            held.append(True)
+        finally:
+            os.close(fd)
+        return real_fold(*args)
+
+    monkeypatch.setattr(session_module, "fold", probing_fold)
+    session = Session(log)
+    assert held == [True]
+    assert not session.changed()
+    session.refresh()
+    assert held == [True, True]
+
+
 def test_a_session_undoes_a_whole_turn_and_says_what_it_voided(tmp_path: Path) -> None:
     log = tmp_path / "game.jsonl"
     record.new_game(log, "splendor", ["ana", "ben"])
