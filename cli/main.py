@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, List, Optional, TypeVar
 
+import msgspec
 import typer
 
 from tally.core.notation import seat_named
@@ -139,7 +140,7 @@ def _outcome_json(result: Any) -> dict[str, Any]:
         "to_act": result.to_act[0],
         "expected": result.to_act[1],
         "consequences": list(result.consequences),
-        "outcome": result.ending,
+        "outcome": msgspec.to_builtins(result.ending) if result.ending else None,
     }
 
 
@@ -284,9 +285,7 @@ def _report_consequences(result: Any) -> None:
     for consequence in result.consequences:
         say(consequence)
     if result.ending:  # the game's own narration said why it ended
-        scores = ", ".join(f"{name} {score}" for name, score in result.ending["scores"].items())
-        say(f"final scores: {scores}; winner{'s' if len(result.ending['winners']) > 1 else ''}: "
-            f"{', '.join(result.ending['winners'])}")
+        say(f"final {result.ending.scores_line()}")
     else:
         say(f"next: {result.to_act[1]}")
 

@@ -60,5 +60,4 @@ def print_replay(spec: Any, frames: list[Any], state: Any, result: Any) -> None:
     out.print()
     print_view(view, out)
     if result is not None:
-        scores = ", ".join(f"{name} {score}" for name, score in result.scores.items())
-        out.print(visible(f"scores: {scores}; winner: {', '.join(result.winners)}"))
+        out.print(visible(result.scores_line()))

@@ -73,8 +73,7 @@ class Recorder:
         ended = spec.outcome(state)
         pending = spec.pending(state)
         if ended is not None:
-            scores = ", ".join(f"{name} {score}" for name, score in ended.scores.items())
-            self.say(f"final scores: {scores}; {'winners' if len(ended.winners) > 1 else 'winner'}: {', '.join(ended.winners)}", "bold")
+            self.say(f"final {ended.scores_line()}", "bold")
         elif pending:
             self.say(f"!! {pending}", "bold reverse")
         else:
@@ -195,8 +194,7 @@ class Recorder:
         for note in notes:
             self.say(f"unverifiable: {note}")
         if result.ending:
-            scores = ", ".join(f"{name} {score}" for name, score in result.ending["scores"].items())
-            self.say(f"final scores: {scores}")
+            self.say(f"final {result.ending.scores_line()}")
 
 
 def run(session: Session, interactive: bool | None = None, lines: Iterable[str] | None = None) -> int:

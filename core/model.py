@@ -145,6 +145,11 @@ class Outcome(msgspec.Struct, frozen=True):
     details: dict[str, Any] = {}
     ended: str = ""
 
+    def scores_line(self) -> str:
+        """`scores: ana 15, ben 11; winner: ana` (`winners:` on a shared victory)."""
+        scores = ", ".join(f"{name} {score}" for name, score in self.scores.items())
+        return f"scores: {scores}; {'winners' if len(self.winners) > 1 else 'winner'}: {', '.join(self.winners)}"
+
 
 def resolve_options(options: tuple[Option, ...], given: dict[str, str]) -> dict[str, str]:
     """Every option's value: the one given, else its documented default."""

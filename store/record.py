@@ -15,6 +15,7 @@ import msgspec
 from tally.core import registry
 from tally.core.engine import Table, judge
 from tally.core.model import Event, GameSpec, GameStarted, NotationError, Noted, Ruling, Voided
+from tally.core.model import Outcome as GameOutcome
 from tally.core.notation import read_count, seat_named
 from tally.core.text import quote
 
@@ -51,7 +52,7 @@ class Outcome(msgspec.Struct):
     seq: int = 0  # where the move stands (or would stand) in the log
     path: str = ""
     consequences: list[str] = []  # what followed without being an event: a noble's visit, the end of a round
-    ending: dict[str, Any] | None = None  # the game's outcome when the move ended it
+    ending: GameOutcome | None = None  # the game's outcome when the move ended it
 
     @property
     def messages(self) -> list[str]:
@@ -263,7 +264,7 @@ def _judge_text(spec: GameSpec, table: Table, text: str) -> tuple[Outcome, Any]:
         ended = spec.outcome(table.state)
         result = Outcome(accepted, text, events, rulings, None, None, spec.to_act(table.state),
                          [describe(spec, e) for e in events], seq, consequences=consequences if accepted else [],
-                         ending=msgspec.to_builtins(ended) if ended and accepted else None)
+                         ending=ended if accepted else None)
         return result, table.state if accepted else None
     finally:
         table.restore(before)  # judging changes nothing: the caller decides whether to record
@@ -322,8 +323,7 @@ def submit(locked: logfile.Locked, table: Table, last_hash: str, text: str) -> O
     result.lines = [describe(spec, e) for e in appended.events]
     result.to_act = spec.to_act(table.state)
     result.fingerprint = appended.fingerprint
-    ended = spec.outcome(table.state)
-    result.ending = msgspec.to_builtins(ended) if ended else None
+    result.ending = spec.outcome(table.state)
     return result
 
 
