@@ -99,9 +99,10 @@ class Table:
     def last_effective_seq(self) -> int | None:
         return self._undo[-1][0] if self._undo else None
 
-    def history(self) -> list[tuple[int, Any, Event]]:
-        """The effective game events, oldest first: (seq, the state before it, the event)."""
-        return list(self._undo)
+    @property
+    def last_effective_event(self) -> Event | None:
+        """The event a void would take back now."""
+        return self._undo[-1][2] if self._undo else None
 
     def last_turn(self) -> list[int]:
         """The seqs of the last turn's effective events, newest first, as `tally undo --turn` voids them.

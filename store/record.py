@@ -363,7 +363,7 @@ def void(locked: logfile.Locked, table: Table, last_hash: str, reason: str, turn
     before = table.snapshot()
     voids: list[Event] = []
     rulings: list[Ruling] = []
-    originals = {seq: event for seq, _, event in table.history()}
+    voided: list[str] = []  # each voided event in notation
     try:
         for target in targets or [0]:
             proposed = Voided(target=target, reason=reason)
@@ -372,12 +372,13 @@ def void(locked: logfile.Locked, table: Table, last_hash: str, reason: str, turn
                 return Outcome(False, "undo", [proposed], found, to_act=spec.to_act(table.state), seq=table.last_seq + 1,
                                path=locked.path)
             rulings.append(table.permit(proposed))
+            voided.append(describe(spec, table.last_effective_event))  # type: ignore[arg-type]
             table.apply(msgspec.structs.replace(proposed, seq=table.last_seq + 1))
             voids.append(proposed)
     finally:
         table.restore(before)
     appended, _ = _record(locked, table, last_hash, voids)
-    lines = [f"void #{e.target}: {describe(spec, originals[e.target])} ({reason})" for e in appended.events]  # type: ignore[attr-defined]
+    lines = [f"void #{e.target}: {text} ({reason})" for e, text in zip(appended.events, voided)]  # type: ignore[attr-defined]
     return Outcome(True, "undo", appended.events, rulings, None, appended.fingerprint, spec.to_act(table.state),
                    lines, appended.events[0].seq, locked.path)
 
