@@ -46,12 +46,11 @@ class TornTail(LogError):
     `keep` is where the torn line begins; `intact` is where the intact part ends (before the torn line or,
     when the line belongs to a unit the log holds only part of, before that unit) and `lines` its lines."""
 
-    def __init__(self, path: Path | str, line: int, torn: bytes, keep: int, intact: int | None = None,
-                 lines: int | None = None):
+    def __init__(self, path: Path | str, line: int, torn: bytes, keep: int, intact: int, lines: int):
         self.torn = torn
         self.keep = keep  # byte length of the complete lines
-        self.intact = keep if intact is None else intact
-        self.lines = line - 1 if lines is None else lines
+        self.intact = intact
+        self.lines = lines
         cut = "" if self.intact == keep else (
             f" (with lines {self.lines + 1}-{line - 1}: appended together with it, they are cut short too)")
         super().__init__(
@@ -525,6 +524,8 @@ def repair(path: Path | str) -> tuple[Path, int]:
         keep = intact_end(data)[0] if data else 0
         if keep == len(data):
             raise NothingToRepair(path, None, "nothing to repair: the log ends with a complete line and a complete unit")
+        if keep:
+            parse_lines(str(path), data[:keep])  # what stays must verify, or nothing is moved
         n = 1
         while Path(f"{path}.torn-{n}").exists():
             n += 1
@@ -539,6 +540,4 @@ def repair(path: Path | str) -> tuple[Path, int]:
         else:
             os.unlink(path)
             _fsync_dir(Path(path))
-        if keep:
-            parse_lines(str(path), data[:keep])  # the rest must now verify
         return side, len(data) - keep

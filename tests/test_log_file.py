@@ -358,6 +358,17 @@ def test_cli_check_reports_every_torn_offset_in_one_line(tmp_path: Path) -> None
     assert doc["ok"] is False and doc["line"] == n and "torn last line" in doc["message"]
 
 
+def test_repair_moves_nothing_when_the_lines_it_would_keep_are_damaged(tmp_path: Path) -> None:
+    data = make_log(tmp_path / "source.jsonl")
+    starts = starts_of(data)
+    edited = data[: starts[1]] + data[starts[1]:].replace(b'"seq":2', b'"seq":7', 1)  # damage before the torn tail
+    path = fresh(tmp_path, edited[: starts[-1] + 5])
+    before = path.read_bytes()
+    with pytest.raises(logfile.LogError, match="expected seq 2"):
+        logfile.repair(path)
+    assert path.read_bytes() == before and not Path(f"{path}.torn-1").exists()
+
+
 def test_repair_end_to_end_keeps_torn_bytes_in_numbered_side_files(tmp_path: Path, tally: Any) -> None:
     path = tmp_path / "game.jsonl"
     data = make_log(path)
