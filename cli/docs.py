@@ -145,9 +145,6 @@ JSON_KEYS: dict[str, dict[str, str]] = {
     },
 }
 
-# with --json, a command that stops on a bad log prints one of these instead of its own document
-
-
 def _game_reports() -> dict[str, str]:
     """`tally stats --json` carries one key per report of each game, its rows keyed by game type."""
     from tally.core import registry
@@ -161,6 +158,7 @@ def _game_reports() -> dict[str, str]:
 
 JSON_KEYS["stats"].update(_game_reports())
 
+# with --json, a command that stops on a bad log prints one of these instead of its own document
 ERROR_JSON_KEYS: dict[str, dict[str, str]] = {
     "illegal log (exit 1; `check` says so in its own document)": {
         "ok": "false",

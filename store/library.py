@@ -151,14 +151,16 @@ def resolve_db(db: Path | str | None) -> Path:
     return path
 
 
-def _check_file(db: Path | str) -> None:
-    """The library is a regular file: DuckDB must never be handed a FIFO (it would wait) or a device."""
+def _check_file(db: Path | str) -> bool:
+    """Whether the library exists. It is a regular file: DuckDB must never be handed a FIFO (it would wait)
+    or a device."""
     try:
         mode = os.stat(db).st_mode
     except OSError:
-        return  # not there yet (ingest creates it), or DuckDB says why
+        return False  # not there yet (ingest creates it), or DuckDB says why
     if not stat.S_ISREG(mode):
         raise logfile.NotRegular(db, mode, "a history library")
+    return True
 
 
 def all_tables() -> dict[str, list[tuple[str, str]]]:
@@ -232,8 +234,7 @@ def _create(con: duckdb.DuckDBPyConnection, db: Path | str) -> None:
 def connect_read_only(db: Path | str, memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
     """Open the library read-only, without access to other files (what `tally sql` runs in). The settings
     are locked once made, so a query cannot lift them (nor the memory limit, when one is given)."""
-    _check_file(db)
-    if not Path(db).is_file():
+    if not _check_file(db):
         raise UsageError(f"{db}: no history library here; create one with `tally ingest LOGS... --db {db}`")
     try:
         con = duckdb.connect(str(db), read_only=True, config={"enable_external_access": False})
