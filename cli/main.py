@@ -335,11 +335,14 @@ def moves_command(
     if as_json:
         emit({"seq": pos.seq, "to_act": who, "expected": what, "moves": moves})
         return
-    say(f"after #{pos.seq}: {what}")
-    for i, text in enumerate(moves, 1):
-        say(f"{i:3d}. {text}")
-    if not moves:
-        say("  (no legal moves)")
+    for line in listing(pos.seq, what, moves):
+        say(line)
+
+
+def listing(seq: int, expected: str, moves: list[str]) -> list[str]:
+    """The legal moves, numbered as a move number selects them (`tally moves`, `moves` in a session)."""
+    return [f"after #{seq}: {expected}", *(f"{i:3d}. {text}" for i, text in enumerate(moves, 1))] + (
+        [] if moves else ["  (no legal moves)"])
 
 
 @app.command("state")

@@ -20,6 +20,7 @@ from tally.core.text import quote, visible
 from tally.store import record
 from tally.store.session import LogChanged, Session
 
+from .main import listing
 from .render import console, print_view
 
 COMMANDS = ("moves", "state", "replay", "undo", "note", "help", "quit")
@@ -123,12 +124,8 @@ class Recorder:
         return True
 
     def list_moves(self) -> None:
-        moves = self.moves()
-        self.say(f"after #{self.session.seq}: {self.session.spec.to_act(self.session.state)[1]}")
-        for number, move in enumerate(moves, 1):
-            self.say(f"{number:3d}. {move}")
-        if not moves:
-            self.say("  (no legal moves)")
+        for line in listing(self.session.seq, self.session.spec.to_act(self.session.state)[1], self.moves()):
+            self.say(line)
 
     def show_state(self, rest: str) -> None:
         viewer = None
