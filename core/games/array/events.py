@@ -101,4 +101,3 @@ EVENTS: tuple[type[Event], ...] = (
     TimeCalled,
 )
 PLAYER_EVENTS = (CardSpliced, Sliced, TurnEnded, CardDrawn, ActionGiven, TurnPassed, CardShown)
-TURN_EVENTS = (CardSpliced, Sliced, TurnEnded, CardDrawn, ActionGiven, TurnPassed)

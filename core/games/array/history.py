@@ -13,9 +13,9 @@ from typing import Any, Callable
 
 from ...history import Column, History, Report, round_rows
 from ...model import Event, GameStarted, Outcome, Voided
-from .components import SLAM_POINTS, is_action, points, splatter
+from .components import SLAM_POINTS, is_action, points
 from .events import ActionGiven
-from .state import State
+from .state import State, picked_up
 
 TABLES: dict[str, list[tuple[str, str]]] = {
     "array_rounds": [
@@ -90,7 +90,7 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
         seq = event.seq
         if type(event) is ActionGiven:
             card = event.card  # type: ignore[attr-defined]
-            picked = min(splatter(card), before.deck_size)
+            picked = picked_up(before, card)
             slam = SLAM_POINTS if card == "slam" else 0
             action_rows.append((game_id, before.round, seq, before.current + 1, seats[before.current],
                                 card, event.target, picked, slam))  # type: ignore[attr-defined]

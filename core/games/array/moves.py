@@ -15,7 +15,7 @@ is every card the table may turn over or show.
 from __future__ import annotations
 
 from ...model import Event
-from .components import DEAL, is_action, splatter
+from .components import DEAL, is_action
 from .events import (
     ActionGiven,
     CardDrawn,
@@ -28,7 +28,7 @@ from .events import (
     TurnEnded,
     TurnPassed,
 )
-from .state import State, joins, open_segments, possible_cards
+from .state import State, cards_picked_up, joins, open_colours, open_segments, possible_cards
 
 
 def _codes(cards: tuple[str, ...]) -> list[str]:
@@ -51,13 +51,13 @@ def _splice_moves(state: State, who: str, colour_cards: list[str]) -> list[Event
 def _slice_moves(state: State, who: str, colour_cards: list[str], hand: tuple[str, ...]) -> list[Event]:
     """Each join (by its lower card number), with each ordered pair of hand cards of its colour."""
     moves: list[Event] = []
-    if len(colour_cards) < 2 and not any(hand.count(card) >= 2 for card in colour_cards):
+    doubles = {card for card in colour_cards if hand.count(card) >= 2}
+    if len(colour_cards) < 2 and not doubles:
         return moves
     holders: dict[str, list[str]] = {}
     for card in colour_cards:
         for colour in card:
             holders.setdefault(colour, []).append(card)
-    doubles = {card for card in colour_cards if hand.count(card) >= 2}
     append = moves.append
     for a, b, colour in joins(state):
         group = holders.get(colour)
@@ -75,8 +75,7 @@ def _give_moves(state: State, who: str, actions: list[str]) -> list[Event]:
     moves: list[Event] = []
     targets = [state.seats[s] for s in state.playing if s != state.current]
     for card in actions:
-        count = min(splatter(card), state.deck_size)
-        drawn = list(state.deck[:count]) if state.mode == "open" else []
+        drawn = cards_picked_up(state, card)
         moves.extend(ActionGiven(player=who, card=card, target=target, drawn=drawn) for target in targets)
     return moves
 
@@ -104,11 +103,9 @@ def _continue_moves(state: State) -> list[Event]:
     colour_cards = [c for c in _codes(state.hand.known) if not is_action(c)]
     moves: list[Event] = []
     for anchor in state.anchors:
-        code = state.placed[anchor - 1]
-        for colour, joined in zip(code, state.links[anchor - 1]):
-            if not joined:
-                moves.extend(CardSpliced(player=who, card=card, to=anchor, colour=colour)
-                             for card in colour_cards if colour in card)
+        for colour in open_colours(state, anchor):
+            moves.extend(CardSpliced(player=who, card=card, to=anchor, colour=colour)
+                         for card in colour_cards if colour in card)
     moves.append(TurnEnded(player=who))
     return moves
 
@@ -123,8 +120,8 @@ def legal_moves(state: State) -> list[Event]:
     elif phase == "starter":
         moves = [StarterTurned(card=card) for card in possible_cards(state)]
     elif phase == "show":
-        name = state.seats[state.owing[0]]
-        hand = state.hands[state.owing[0]]
+        seat = state.owing[0]
+        name, hand = state.seats[seat], state.hands[seat]
         cards = _codes(hand.known) + ([c for c in possible_cards(state) if c not in hand.known] if hand.unknown else [])
         moves = [CardShown(player=name, card=card) for card in cards]
     else:

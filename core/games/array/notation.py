@@ -20,7 +20,7 @@ writes an event back so that parsing it yields the same event.
 from __future__ import annotations
 
 from ...model import Event, NotationError
-from ...notation import player_of, read_count, suggestions
+from ...notation import player_of, read_count, seat_named, suggestions
 from ...text import quote
 from .components import ACTIONS, Box, canonical, is_action
 from .events import (
@@ -36,7 +36,7 @@ from .events import (
     TurnEnded,
     TurnPassed,
 )
-from .state import State, open_segments
+from .state import State, cards_picked_up, join_colour, open_segments
 
 USAGE = {
     "splice": "splice CARD@TARGET[.COLOUR] [CARD[.COLOUR] ...]",
@@ -91,12 +91,10 @@ def _colour(box: Box, word: str) -> str:
 
 
 def _seat(state: State, word: str) -> str:
-    if word in state.seats:
-        return word
-    folded = [s for s in state.seats if s.casefold() == word.casefold()]
-    if len(folded) == 1:
-        return folded[0]
-    raise _Bad(f"no player {quote(word)} at this table", list(state.seats))
+    seat = seat_named(word, state.seats)
+    if seat is None:
+        raise _Bad(f"no player {quote(word)} at this table", list(state.seats))
+    return seat
 
 
 # --------------------------------------------------------------------------- the table as the move goes on
@@ -224,8 +222,8 @@ def _lays(state: State, who: str, tokens: list[str], table: _Table, anchors: lis
 
 def _then_done(state: State, who: str, table: _Table, anchors: list[int], laid: int) -> list[Event]:
     """`done` when the move would go on: the cards just laid still have an open segment and cards remain in hand."""
-    hand = state.hands[state.seats.index(who)] if who in state.seats else None
-    if hand is not None and hand.size - laid > 0 and table.is_open(anchors):
+    hand = state.hands[state.seats.index(who)]  # `who` is a seat: named (player_of) or the one to act
+    if hand.size - laid > 0 and table.is_open(anchors):
         return [TurnEnded(player=who)]
     return []
 
@@ -280,7 +278,7 @@ def _slice(state: State, who: str, args: list[str], finish: bool) -> list[Event]
     a, b = cut
     sliced = None
     if 1 <= a <= count and 1 <= b <= count:
-        sliced = next((c for c, other in zip(state.placed[a - 1], state.links[a - 1]) if other == b), None)
+        sliced = join_colour(state, a, b)
     if sliced is None:
         return events  # no such join: the ruling explains
     for card, colour in cards:
@@ -313,18 +311,14 @@ def _give(state: State, who: str, card: str, args: list[str]) -> list[Event]:
         drawn = [_card(state.box, word) for word in rest[1:]]
     elif rest:
         raise _Bad(f"unexpected {quote(rest[0])} after the player", [f"{card} {target}"])
-    elif state.mode == "open" and card != "slam":
-        n = min(int(card[1]), state.deck_size)
-        drawn = list(state.deck[:n])
     else:
-        drawn = []
+        drawn = cards_picked_up(state, card)
     return [ActionGiven(player=who, card=card, target=target, drawn=drawn)]
 
 
 def _default_player(state: State) -> str:
-    if state.phase == "show" and state.owing:
-        return state.seats[state.owing[0]]
-    return state.player_name
+    owing = state.owing  # (empty outside phase show)
+    return state.seats[owing[0]] if owing else state.player_name
 
 
 def _parse(state: State, raw: str) -> list[Event]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
-from .components import DEAL, SLAM_POINTS, is_action, load_box, points, splatter
+from .components import DEAL, SLAM_POINTS, is_action, load_box, points
 from .events import (
     ActionGiven,
     CardDrawn,
@@ -23,7 +23,7 @@ from .events import (
     TurnPassed,
 )
 from .rules import OPTIONS
-from .state import Result, State, after, replace
+from .state import Result, State, after, join_colour, picked_up, replace
 
 
 def start(started: GameStarted) -> State:
@@ -68,13 +68,11 @@ def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...
         played=(),
         returned=(),
         slams=(0,) * n,
-        first_done=False,
         anchors=(),
         passes=0,
         round_turns=0,
         sudden=sudden,
         went_out=-1,
-        owing=(),
         left=(),
     )
 
@@ -86,7 +84,7 @@ def _place_starter(state: State, card: str) -> State:
     return replace(state, placed=(card,), links=((0,) * len(card),), phase="play")
 
 
-def apply_dealt(state: State, event: RoundDealt) -> State:
+def _apply_dealt(state: State, event: RoundDealt) -> State:
     hands = list(state.hands)
     for name, cards in event.hands.items():
         hands[state.seats.index(name)] = Zone(tuple(cards))
@@ -132,13 +130,12 @@ def _laying(state: State, hands: tuple[Zone, ...], links: tuple[tuple[int, ...],
     empty; otherwise the turn (or, with an empty hand, the round) is over. One replace in the usual case."""
     seat = state.current
     if hands[seat].size == 0:
-        state = replace(state, hands=hands, links=links, placed=placed, anchors=anchors, first_done=True, passes=0)
+        state = replace(state, hands=hands, links=links, placed=placed, anchors=anchors, passes=0)
         return _round_over(state, seat)
     for anchor in anchors:
         if 0 in links[anchor - 1]:
-            return replace(state, hands=hands, links=links, placed=placed, phase="splice", anchors=anchors,
-                           first_done=True, passes=0)
-    return replace(state, hands=hands, links=links, placed=placed, phase="play", anchors=(), first_done=True, passes=0,
+            return replace(state, hands=hands, links=links, placed=placed, phase="splice", anchors=anchors, passes=0)
+    return replace(state, hands=hands, links=links, placed=placed, phase="play", anchors=(), passes=0,
                    current=after(state, seat), turns=state.turns + 1, round_turns=state.round_turns + 1)
 
 
@@ -151,7 +148,7 @@ def _apply_lay(state: State, event: CardSpliced) -> State:
 def _apply_slice(state: State, event: Sliced) -> State:
     a, b = event.cut
     placed = state.placed
-    colour = next(c for c, other in zip(placed[a - 1], state.links[a - 1]) if other == b)
+    colour = join_colour(state, a, b)
     links = list(state.links)
     for number in (a, b):
         joined = list(links[number - 1])
@@ -178,8 +175,7 @@ def _apply_draw(state: State, event: CardDrawn) -> State:
         hands[seat] = hands[seat].add((event.card,))
     else:
         hands[seat] = hands[seat].add(unknown=1)
-    deck = state.deck[1:] if state.deck else ()
-    return _end_turn(replace(state, hands=tuple(hands), deck=deck, deck_size=state.deck_size - 1, passes=0))
+    return _end_turn(replace(state, hands=tuple(hands), deck=state.deck[1:], deck_size=state.deck_size - 1, passes=0))
 
 
 def _apply_give(state: State, event: ActionGiven) -> State:
@@ -190,7 +186,7 @@ def _apply_give(state: State, event: ActionGiven) -> State:
     if event.card == "slam":
         slams = slams[:target] + (slams[target] + SLAM_POINTS,) + slams[target + 1 :]
     else:
-        count = min(splatter(event.card), size)
+        count = picked_up(state, event.card)
         if state.mode == "open":
             hands[target] = hands[target].add(deck[:count])
             deck = deck[count:]
@@ -238,9 +234,8 @@ def _round_over(state: State, went_out: int) -> State:
                     went_out=went_out)
     if state.mode == "open":
         return _score(replace(state, left=tuple(zone.known for zone in state.hands)))
-    owing = tuple(seat for seat in state.playing if state.hands[seat].size)
-    state = replace(state, owing=owing, left=((),) * len(state.seats))
-    return replace(state, phase="show") if owing else _score(state)
+    state = replace(state, left=((),) * len(state.seats))
+    return replace(state, phase="show") if any(state.hands[seat].size for seat in state.playing) else _score(state)
 
 
 def _apply_show(state: State, event: CardShown) -> State:
@@ -249,9 +244,8 @@ def _apply_show(state: State, event: CardShown) -> State:
     hands[seat] = hands[seat].remove(event.card)
     left = list(state.left)
     left[seat] = left[seat] + (event.card,)
-    owing = state.owing if hands[seat].size else tuple(s for s in state.owing if s != seat)
-    state = replace(state, hands=tuple(hands), left=tuple(left), owing=owing)
-    return state if owing else _score(state)
+    state = replace(state, hands=tuple(hands), left=tuple(left))
+    return state if state.owing else _score(state)
 
 
 def _round_points(state: State) -> tuple[tuple[int, ...], str, list[int]]:
@@ -315,12 +309,12 @@ def _score(state: State) -> State:
     )
     state = replace(state, totals=totals, results=state.results + (result,), out=state.out + eliminated)
     if then == "over":
-        return replace(state, phase="over", winner=group[0], ended=why, hands=(Zone(),) * n, owing=(), left=())
+        return replace(state, phase="over", winner=group[0], ended=why, hands=(Zone(),) * n, left=())
     return _begin_round(state, state.round + 1, after(state, state.dealer, group), group, sudden=then == "sudden-death")
 
 
 _APPLY = {
-    RoundDealt: apply_dealt,
+    RoundDealt: _apply_dealt,
     StarterTurned: _apply_starter,
     CardSpliced: _apply_lay,
     Sliced: _apply_slice,

@@ -11,7 +11,7 @@ from typing import Callable
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...text import plural, quote
-from .components import DEAL, SLAM_POINTS, card_text, is_action, is_colour_card, splatter
+from .components import DEAL, SLAM_POINTS, card_text, is_action, is_colour_card
 from .events import (
     ActionGiven,
     CardDrawn,
@@ -24,7 +24,7 @@ from .events import (
     TurnEnded,
     TurnPassed,
 )
-from .state import State, is_possible, located, options_left, partner, seat_of
+from .state import State, cards_picked_up, is_possible, join_colour, located, options_left, partner, picked_up, seat_of
 from .view import to_act
 
 # --------------------------------------------------------------------------- rules text
@@ -280,7 +280,7 @@ def check_slice(state: State, event: Sliced) -> Ruling | None:
     for number in (a, b):
         if not 1 <= number <= count:
             return illegal("array.join.target", f"there is no card #{number} on the table: the cards are #1-#{count}", to=number)
-    colour = next((c for c, other in zip(state.placed[a - 1], state.links[a - 1]) if other == b), None)
+    colour = join_colour(state, a, b)
     if colour is None:
         return illegal("array.slice.join", f"{_cards(state, a)} and {_cards(state, b)} do not touch: only a join can be sliced",
                        cut=event.cut)
@@ -326,18 +326,17 @@ def check_give(state: State, event: ActionGiven) -> Ruling | None:
         others = ", ".join(state.seats[s] for s in state.playing if s != state.current)
         return illegal("array.action.target",
                        f"{card} goes to another player of this round ({others}), not {quote(event.target)}", target=event.target)
-    wanted = min(splatter(card), state.deck_size)
     if state.mode == "open":
-        top = list(state.deck[:wanted])
+        top = cards_picked_up(state, card)
         if event.drawn != top:
-            return illegal("array.draw.top", f"{event.target} picks up the top {plural(wanted, 'card')} of the pickup deck: "
+            return illegal("array.draw.top", f"{event.target} picks up the top {plural(len(top), 'card')} of the pickup deck: "
                            f"{' '.join(top) or 'none'}", drawn=event.drawn, top=top)
     elif event.drawn:
         return illegal("array.draw.top", "in table mode the cards picked up are not recorded", drawn=event.drawn)
     return None
 
 
-def _stuck(state: State, event: Event, verb: str) -> Ruling | None:
+def _stuck(state: State, verb: str) -> Ruling | None:
     """A draw or pass is right only when nothing else is possible: checked on a known hand, unverifiable otherwise."""
     who = state.player_name
     rule = "array.first.draw" if not state.first_done and verb == "draw" else "array.draw.only-if-stuck"
@@ -363,7 +362,7 @@ def check_draw(state: State, event: CardDrawn) -> Ruling | None:
     elif event.card is not None:
         return illegal("array.draw.top", "in table mode the card drawn is not recorded (the others do not see it)",
                        card=event.card)
-    return _stuck(state, event, "draw")
+    return _stuck(state, "draw")
 
 
 def check_pass(state: State, event: TurnPassed) -> Ruling | None:
@@ -371,7 +370,7 @@ def check_pass(state: State, event: TurnPassed) -> Ruling | None:
         return illegal("array.draw.empty-deck",
                        f"{event.player} cannot pass: {plural(state.deck_size, 'card is', 'cards are')} left in the pickup deck",
                        deck=state.deck_size)
-    return _stuck(state, event, "pass")
+    return _stuck(state, "pass")
 
 
 def check_show(state: State, event: CardShown) -> Ruling | None:
@@ -453,7 +452,7 @@ def permit(state: State, event: Event) -> Ruling:
         g: ActionGiven = event  # type: ignore[assignment]
         if g.card == "slam":
             return legal("array.action.slam", f"{g.player} may give SLAM to {g.target} (+{SLAM_POINTS} points)")
-        n = min(splatter(g.card), state.deck_size)
+        n = picked_up(state, g.card)
         return legal("array.action.splatter", f"{g.player} may give Splatter {g.card[1]} to {g.target}, who picks up "
                      f"{plural(n, 'card')}")
     if kind is StarterTurned:

@@ -14,8 +14,9 @@ from typing import Any, Iterator
 
 import msgspec
 
-from ...knowledge import Zone
-from .components import Box, is_action
+from ...knowledge import Zone, can_reveal, unlocated
+from ...knowledge import located as _located
+from .components import Box, is_action, splatter
 
 
 class Result(msgspec.Struct, frozen=True, array_like=True):
@@ -58,7 +59,6 @@ class State(msgspec.Struct, frozen=True):
     played: tuple[str, ...] = ()  # action cards given this round
     returned: tuple[str, ...] = ()  # action cards turned over for the starting card and put back
     slams: tuple[int, ...] = ()  # SLAM points received this round, per seat
-    first_done: bool = False  # the round's first move (the first splice) has been made
     anchors: tuple[int, ...] = ()  # phase splice: the cards laid in Splice 1 / by the slice this turn
     passes: int = 0  # passes in a row
     turns: int = 0  # turns completed in the game
@@ -66,7 +66,6 @@ class State(msgspec.Struct, frozen=True):
     sudden: bool = False
     time_called: bool = False
     went_out: int = -1  # the seat that emptied its hand this round (-1: none yet, or blocked)
-    owing: tuple[int, ...] = ()  # phase show: seats that still hold cards to show
     left: tuple[tuple[str, ...], ...] = ()  # phase show: cards shown so far, per seat
     out: tuple[int, ...] = ()  # seats eliminated, in the order they went out
     results: tuple[Result, ...] = ()
@@ -80,6 +79,18 @@ class State(msgspec.Struct, frozen=True):
     @property
     def hand(self) -> Zone:
         return self.hands[self.current]
+
+    @property
+    def first_done(self) -> bool:
+        """The round's first move (the first splice) has been made: a card lies beside the starting card."""
+        return len(self.placed) > 1
+
+    @property
+    def owing(self) -> tuple[int, ...]:
+        """Phase show: the seats of the round that still hold cards to show, in seat order."""
+        if self.phase != "show":
+            return ()
+        return tuple(seat for seat in self.playing if self.hands[seat].size)
 
 
 def replace(state: State, **changes: Any) -> State:
@@ -129,8 +140,9 @@ def partner(state: State, number: int, colour: str) -> int | None:
     return state.links[number - 1][index]
 
 
-def is_open(state: State, number: int, colour: str) -> bool:
-    return partner(state, number, colour) == 0
+def join_colour(state: State, a: int, b: int) -> str | None:
+    """The colour of the join between cards #`a` and #`b` (both on the table), or None if they do not touch."""
+    return next((c for c, other in zip(state.placed[a - 1], state.links[a - 1]) if other == b), None)
 
 
 def open_colours(state: State, number: int) -> str:
@@ -185,17 +197,13 @@ def colours_on_table(state: State) -> tuple[set[str], set[str]]:
     return open_, joined
 
 
-def can_splice(state: State, cards: tuple[str, ...], open_: set[str] | None = None) -> bool:
-    """Some colour card of `cards` has a colour with an open segment on the table."""
-    if open_ is None:
-        open_ = colours_on_table(state)[0]
+def can_splice(cards: tuple[str, ...], open_: set[str]) -> bool:
+    """Some colour card of `cards` has a colour with an open segment on the table (`open_`)."""
     return any(not is_action(code) and not open_.isdisjoint(code) for code in cards)
 
 
-def can_slice(state: State, cards: tuple[str, ...], joined: set[str] | None = None) -> bool:
-    """Some join's colour is on at least two colour cards of `cards` (one for each side of the cut)."""
-    if joined is None:
-        joined = colours_on_table(state)[1]
+def can_slice(cards: tuple[str, ...], joined: set[str]) -> bool:
+    """Some join's colour (of `joined`) is on at least two colour cards of `cards` (one for each side of the cut)."""
     return any(sum(1 for code in cards if not is_action(code) and colour in code) >= 2 for colour in joined)
 
 
@@ -207,37 +215,39 @@ def options_left(state: State, cards: tuple[str, ...]) -> list[str]:
     """What a player holding `cards` could do instead of drawing (empty: nothing, the draw is right)."""
     found = []
     open_, joined = colours_on_table(state)
-    if state.first_done and can_slice(state, cards, joined):
+    if state.first_done and can_slice(cards, joined):
         found.append("slice and splice")
-    if can_splice(state, cards, open_):
+    if can_splice(cards, open_):
         found.append("splice")
     if can_give(state, cards):
         found.append("give an action card")
     return found
 
 
+def picked_up(state: State, card: str) -> int:
+    """How many cards an action card makes its receiver pick up: Splatter N's N, or all that are left; SLAM none."""
+    return min(splatter(card), state.deck_size)
+
+
+def cards_picked_up(state: State, card: str) -> list[str]:
+    """The cards an action card makes its receiver pick up, as the log records them: the top of the pickup deck
+    in open mode, none in table mode (the others do not see them)."""
+    return list(state.deck[: picked_up(state, card)]) if state.mode == "open" else []
+
+
 # --------------------------------------------------------------------------- knowledge
 
 
 def located(state: State) -> Counter[str]:
-    """Copies the log has placed this round: on the table, given, known in a hand, shown."""
-    counts: Counter[str] = Counter(state.placed)
-    counts.update(state.played)
-    for zone in state.hands:
-        counts.update(zone.known)
-    for cards in state.left:
-        counts.update(cards)
-    if state.mode == "open":
-        counts.update(state.deck)
-    return counts
+    """Copies the log has placed this round: on the table, given, known in a hand, shown, in the deck (open mode)."""
+    return _located(state.hands, state.placed, state.played, state.deck, *state.left)
 
 
 def is_possible(state: State, card: str) -> bool:
     """Whether a card the log has not seen (an unknown card of a hand, the deck's top) may be `card`."""
-    return state.box.count(card) > located(state)[card]
+    return can_reveal(card, dict(state.box.copies), located(state))
 
 
 def possible_cards(state: State) -> list[str]:
     """Codes with a copy the log has not located, in manifest order."""
-    counts = located(state)
-    return [code for code, n in state.box.copies if n > counts[code]]
+    return list(unlocated(dict(state.box.copies), located(state)))

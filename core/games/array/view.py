@@ -13,7 +13,7 @@ import msgspec
 from ...model import Outcome
 from ...text import plural
 from .components import card_text
-from .state import State, array_tree, arrays, open_colours
+from .state import Result, State, array_tree, arrays, open_colours
 
 
 def _names(state: State, seats: tuple[int, ...] | list[int]) -> str:
@@ -41,8 +41,7 @@ def _array_view(state: State, group: list[int]) -> dict[str, Any]:
     return {"root": min(group), "size": len(group), "cards": cards}
 
 
-def _round_view(state: State, index: int) -> dict[str, Any]:
-    result = state.results[index]
+def _round_view(state: State, result: Result) -> dict[str, Any]:
     seats = state.seats
     return {
         "round": result.round,
@@ -94,7 +93,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "given": list(state.played),
         "returned": list(state.returned),
         "players": players,
-        "rounds": [_round_view(state, i) for i in range(len(state.results))],
+        "rounds": [_round_view(state, r) for r in state.results],
         "outcome": msgspec.to_builtins(result) if result else None,
     }
 
