@@ -29,6 +29,7 @@ VOCABULARY = [
     "map", "wild", "?", "ann", "ben", "ANN", "cy", "ann:", "ben:", ":", ";", "red", "r", "blue", "x3", "r1", "r5",
     "x9", "5-5", "2-3-4", "w5-5", "w5-w5", "5-6", "10-10", "50-50", "0", "5", "99999999999999999999", "٣", "²", "-1", "+",
     "5-", "-", "w", "ww5", "1e9", "\x00", "\u202e", "é", "🎲", "pay pay", "as as",
+    "5-5-5", "9-10-11", "1-1-1-1", "10-11-12",  # not coin sets: a buy paid with them once crashed the count
 ]
 
 
@@ -80,6 +81,17 @@ def test_no_input_makes_parse_or_check_raise(text: str, which: int) -> None:
             SPLICE.to_act(state)
         else:
             break
+
+
+def test_a_buy_paid_with_sets_that_are_not_coin_sets_is_refused_not_a_crash() -> None:
+    # without a count, the pieces bought are worked out from the gold paid: a non-set pays nothing
+    state = POSITIONS[4]  # ann to play, with sets in play
+    for text in ("ann: buy pay 5-5-5", "ann: buy pay 9-10-11", "ann: buy pay 1-1-1-1"):
+        parsed = SPLICE.parse(state, text)
+        if isinstance(parsed, NotationError):
+            continue
+        (event,) = parsed
+        assert [r.verdict for r in SPLICE.check(state, event)][:1] == ["illegal"], text
 
 
 def test_every_legal_move_reads_back_to_itself() -> None:

@@ -51,6 +51,11 @@ class Box(msgspec.Struct, frozen=True, gc=False):
         """Every regular map piece, colour by colour."""
         return tuple(f"{c}{p}" for c in self.colours for p in range(1, POSITIONS + 1))
 
+    @property
+    def piece_copies(self) -> dict[str, int]:
+        """Copies of each regular map piece: one, which bounds what a face-down piece may turn out to be."""
+        return dict.fromkeys(self.pieces, 1)
+
 
 def card_name(card: str, box: Box | None = None) -> str:
     """A card id in words: `5` -> `coin 5`, `x2` -> `wild map piece 2`, `r3` -> `red map piece 3`."""
@@ -63,15 +68,6 @@ def card_name(card: str, box: Box | None = None) -> str:
             return f"wild map piece {card[1]}"
         colour = box.colour_name(card[0]) if box else card[0]
         return f"{colour} map piece {card[1]}"
-    return card
-
-
-def kind(card: str) -> str:
-    """coin, wild, double, a special (piracy skull trade spot), hurricane, or piece (a wild map piece)."""
-    if card.isdigit():
-        return "coin"
-    if card[0] == "x":
-        return "piece"
     return card
 
 

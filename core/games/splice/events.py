@@ -181,4 +181,3 @@ EVENTS: tuple[type[Event], ...] = (
 )
 PLAYS = (CoinsPlayed, PiracyPlayed, SkullPlayed, TradePlayed, BlackSpotPlayed, MapsBought, MapLaid, TurnPassed)
 CHANCE = (SetupDealt, DisksDealt, CardPicked)  # dealt by tally in open mode: never voided
-TABLE_EVENTS = (DisksChosen, CardsDealt, DisksRedrawn)  # entered by the table recorder, no player

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from ...history import Column, History, Report, one_round
 from ...model import Event, GameStarted, Outcome, Voided
-from .components import read_set
+from .components import PRICE, read_set
 from .events import (
     BlackSpotPlayed,
     CardsDealt,
@@ -114,7 +114,7 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
         if kind is MapsBought:
             paid = payment_value(before, event.paid, event.doubles)  # type: ignore[attr-defined]
             count = event.count  # type: ignore[attr-defined]
-            buy_rows.append((game_id, seq, turn, me + 1, seats[me], count, paid, len(event.paid), event.doubles, paid - 20 * count))  # type: ignore[attr-defined]
+            buy_rows.append((game_id, seq, turn, me + 1, seats[me], count, paid, len(event.paid), event.doubles, paid - PRICE * count))  # type: ignore[attr-defined]
         elif kind is PiracyPlayed:
             target = seats.index(event.target)  # type: ignore[attr-defined]
             plunder = event.plunder  # type: ignore[attr-defined]

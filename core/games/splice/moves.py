@@ -35,8 +35,8 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
-from .rules import _draw_problem
-from .state import State, pile_size
+from .rules import draw_problem
+from .state import State, disk_holder, known_top, max_pieces, open_draw, pile_size
 
 # --------------------------------------------------------------------------- coin plays
 
@@ -215,14 +215,11 @@ def _others(state: State) -> list[int]:
 
 def _draw_moves(state: State, who: str, count: int) -> list[Event]:
     if state.mode == "open":
-        top = [card for segment in state.pile for card in segment.known][:count]
-        if "hurricane" in top:
-            top = top[: top.index("hurricane") + 1]
-        return [CardsDrawn(player=who, cards=list(top))]
+        return [CardsDrawn(player=who, cards=open_draw(state.pile, count))]  # type: ignore[arg-type]
     moves: list[Event] = []
     candidates: list[list[str | None]] = [[None] * count] + [[None] * k + ["hurricane"] for k in range(count)]
     for cards in candidates:
-        if _draw_problem(state, cards) is None:
+        if draw_problem(state, cards) is None:
             moves.append(CardsDrawn(player=who, cards=cards))
     return moves
 
@@ -259,15 +256,13 @@ def _play_moves(state: State) -> list[Event]:
         for colour in state.box.colours:
             if colour == seat.disk:
                 continue
-            holder = next((state.seats[i] for i, p in enumerate(state.players) if p.disk == colour), "unused")
-            moves.append(TradePlayed(player=who, colour=colour, partner=holder))
+            moves.append(TradePlayed(player=who, colour=colour, partner=disk_holder(state, colour) or "unused"))
     if "spot" in held:
         moves.extend(BlackSpotPlayed(player=who, target=state.seats[i]) for i in others)
     if seat.sets:
-        most = min(pile_size(state.map_pile), 99)
-        total = sum(read_set(f, state.box.values).value for f in seat.sets) * multiplier(seat.doubles, state.stack)  # type: ignore[union-attr]
-        for count in range(1, min(most, total // PRICE) + 1):
-            top = [p for segment in state.map_pile for p in segment.known][:count] if state.mode == "open" else [None] * count
+        most = min(pile_size(state.map_pile), 99, max_pieces(state, seat))
+        for count in range(1, most + 1):
+            top = known_top(state.map_pile, count) if state.mode == "open" else [None] * count
             for forms, used in payments(state, seat.sets, seat.doubles, count):
                 moves.append(MapsBought(player=who, count=count, paid=forms, doubles=used, pieces=list(top)))
     moves.extend(MapLaid(player=who, pieces=pieces) for pieces in map_lays(state))

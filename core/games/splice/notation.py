@@ -17,7 +17,7 @@ from __future__ import annotations
 from ...model import Event, NotationError
 from ...notation import by_prefix, player_of, read_count, suggestions
 from ...text import quote
-from .components import MAX_VALUE, SINGLES, read_set
+from .components import MAP_LIMIT, MAX_VALUE, PRICE, SINGLES, read_set
 from .events import (
     BlackSpotPlayed,
     BlindDrawn,
@@ -40,7 +40,7 @@ from .events import (
     TurnPassed,
 )
 from .rules import actor
-from .state import State, pile_size
+from .state import State, disk_holder, known_top, open_draw, payment_value, pile_size
 
 MAX_WORDS = 40  # no move needs more; longer input is refused before it is read word by word
 VERBS = ("draw", "play", "piracy", "skull", "trade", "spot", "buy", "lay", "discard", "pass", "return", "reveal",
@@ -69,6 +69,11 @@ def _error(raw: str, message: str, expected: list[str] | None = None) -> Notatio
     return NotationError(raw, message, expected or [])
 
 
+def _is_piece(word: str, state: State) -> bool:
+    """A map piece id: a colour letter (or `x`, wild) and a position."""
+    return len(word) == 2 and word[1] in "1234" and (word[0] == "x" or word[0] in state.box.colours)
+
+
 def _card(word: str, state: State) -> str | None | NotationError:
     """A card id (`5`, `wild`, `x2`, `r3`), None for `?`, or why the word is not a card."""
     if word == "?":
@@ -79,7 +84,7 @@ def _card(word: str, state: State) -> str | None | NotationError:
             return _error(word, f"there is no coin card {quote(word)}", [str(v) for v in state.box.values])
         return str(value)
     word = ALIASES.get(word, word)
-    if len(word) == 2 and word[1] in "1234" and (word[0] == "x" or word[0] in state.box.colours):
+    if _is_piece(word, state):
         return word
     found = by_prefix(word, SINGLES)
     if len(found) == 1:
@@ -91,7 +96,7 @@ def _card(word: str, state: State) -> str | None | NotationError:
 def _piece(word: str, state: State) -> str | None | NotationError:
     if word == "?":
         return None
-    if len(word) == 2 and word[1] in "1234" and (word[0] == "x" or word[0] in state.box.colours):
+    if _is_piece(word, state):
         return word
     return _error(word, f"unknown map piece {quote(word)} (a colour letter and a position 1-4, e.g. r3; x3 is wild)",
                   suggestions(word, list(state.box.pieces) + [f"x{p}" for p in range(1, 5)]))
@@ -178,8 +183,7 @@ def _parse_one(state: State, raw: str) -> list[Event] | NotationError:
         found = by_prefix(verb, VERBS)
         hint = f"unknown move {quote(verb)}" + (f" (did you mean {found[0]}?)" if len(found) == 1 else "")
         return _error(raw, hint, [USAGE[v] for v in (found or VERBS)])
-    result = handler(state, who, args, raw)
-    return result
+    return handler(state, who, args, raw)
 
 
 # --------------------------------------------------------------------------- one reader per verb
@@ -199,12 +203,9 @@ def _draw(state: State, who: str, args: list[str], raw: str) -> list[Event] | No
                 return _reraise(raw, card)
         return [BlindDrawn(player=who, source=source, card=card)]
     if args:
-        cards: list[str | None] = []
-        for word in args:
-            card = _card(word, state)
-            if isinstance(card, NotationError):
-                return _reraise(raw, card)
-            cards.append(card)
+        cards = _cards_of(state, args, raw)
+        if isinstance(cards, NotationError):
+            return cards
         return [CardsDrawn(player=who, cards=cards)]
     return [CardsDrawn(player=who, cards=_default_draw(state, who))]
 
@@ -216,10 +217,7 @@ def _default_draw(state: State, who: str) -> list[str | None]:
         count = min(state.owed[0].count, pile_size(state.pile))
     if state.mode != "open":
         return [None] * count
-    top = [card for segment in state.pile for card in segment.known][:count]
-    if "hurricane" in top:
-        top = top[: top.index("hurricane") + 1]
-    return list(top)
+    return open_draw(state.pile, count)  # type: ignore[return-value]
 
 
 def _play(state: State, who: str, args: list[str], raw: str) -> list[Event] | NotationError:
@@ -278,9 +276,9 @@ def _trade(state: State, who: str, args: list[str], raw: str) -> list[Event] | N
         if isinstance(partner, NotationError):
             return _reraise(raw, partner)
         return [TradePlayed(player=who, colour=colour, partner=partner)]
-    holders = [state.seats[i] for i, p in enumerate(state.players) if p.disk == colour]
-    if holders:
-        return [TradePlayed(player=who, colour=colour, partner=holders[0])]
+    holder = disk_holder(state, colour)
+    if holder is not None:
+        return [TradePlayed(player=who, colour=colour, partner=holder)]
     if colour in state.unused.known or state.mode == "open":
         return [TradePlayed(player=who, colour=colour, partner="unused")]
     return _error(raw, f"the log does not know who holds {state.box.colour_name(colour)}: say who traded", [
@@ -308,22 +306,29 @@ def _buy(state: State, who: str, args: list[str], raw: str) -> list[Event] | Not
     forms, doubles = found
     if not forms:
         return _error(raw, "pay with at least one coin set in play", usage)
-    if count is None:
-        from .state import payment_value
-
-        count = max(1, payment_value(state, forms, doubles) // 20)
+    if count is None:  # as many pieces as the sets pay for (a form that is no set is the rules' to judge)
+        sets = [form for form in forms if not isinstance(read_set(form, state.box.values), str)]
+        count = max(1, payment_value(state, sets, doubles) // PRICE)
+    pieces: list[str | None] | NotationError
     if pieces_words is not None:
-        pieces: list[str | None] = []
-        for word in pieces_words:
-            piece = _piece(word, state)
-            if isinstance(piece, NotationError):
-                return _reraise(raw, piece)
-            pieces.append(piece)
+        pieces = _pieces_of(state, pieces_words, raw, True)
+        if isinstance(pieces, NotationError):
+            return pieces
     elif state.mode == "open":
-        pieces = list([p for segment in state.map_pile for p in segment.known][:count])
+        pieces = known_top(state.map_pile, count)  # type: ignore[assignment]
     else:
         pieces = [None] * count
     return [MapsBought(player=who, count=count, paid=forms, doubles=doubles, pieces=pieces)]
+
+
+def _cards_of(state: State, args: list[str], raw: str) -> list[str | None] | NotationError:
+    cards: list[str | None] = []
+    for word in args:
+        card = _card(word, state)
+        if isinstance(card, NotationError):
+            return _reraise(raw, card)
+        cards.append(card)
+    return cards
 
 
 def _pieces_of(state: State, args: list[str], raw: str, allow_unknown: bool) -> list[str | None] | NotationError:
@@ -354,12 +359,9 @@ def _discard(state: State, who: str, args: list[str], raw: str) -> list[Event] |
         acting = state.seats.index(who)
         excess = max(1, state.players[acting].hand.size - state.hand_size)
         return [CardsDiscarded(player=who, cards=[None] * excess)]
-    cards: list[str | None] = []
-    for word in args:
-        card = _card(word, state)
-        if isinstance(card, NotationError):
-            return _reraise(raw, card)
-        cards.append(card)
+    cards = _cards_of(state, args, raw)
+    if isinstance(cards, NotationError):
+        return cards
     return [CardsDiscarded(player=who, cards=cards)]
 
 
@@ -367,7 +369,7 @@ def _return(state: State, who: str, args: list[str], raw: str) -> list[Event] | 
     if not args:
         if state.mode == "open":
             return _error(raw, "return which map piece?", ["return r3"])
-        excess = max(1, state.players[state.seats.index(who)].maps.size - 5)
+        excess = max(1, state.players[state.seats.index(who)].maps.size - MAP_LIMIT)
         return [MapsReturned(player=who, pieces=[None] * excess)]
     pieces = _pieces_of(state, args, raw, True)
     if isinstance(pieces, NotationError):

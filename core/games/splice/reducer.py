@@ -43,7 +43,6 @@ from .state import (
     can_draw_at_start,
     hand_add,
     next_seat,
-    pile_size,
     put_bottom,
     seat_index,
     take_top,
@@ -476,4 +475,4 @@ def apply(state: State, event: Event) -> State:
     return advance(state)
 
 
-__all__ = ["advance", "apply", "apply_setup", "pile_size", "start"]
+__all__ = ["advance", "apply", "apply_setup", "start"]

@@ -15,6 +15,8 @@ from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiabl
 from ...text import plural, quote
 from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, card_name, deck_cards, read_set
 from .events import (
+    CHANCE,
+    PLAYS,
     BlackSpotPlayed,
     BlindDrawn,
     CardPicked,
@@ -37,7 +39,9 @@ from .events import (
 )
 from .state import (
     State,
-    has_all,
+    disk_holder,
+    first_lacking,
+    known_top,
     located_cards,
     located_disks,
     located_pieces,
@@ -47,6 +51,7 @@ from .state import (
     seat_index,
     take_unnamed,
 )
+from .view import obligation, to_act
 
 # --------------------------------------------------------------------------- rules text
 
@@ -149,15 +154,11 @@ def actor(state: State) -> int:
 
 
 def _expected(state: State) -> str:
-    from .view import to_act
-
     return to_act(state)[1]
 
 
 def _owed(state: State) -> str:
     """The open obligation as a ruling says it: `ben must draw 1 card first (replacing the Hurricane dealt)`."""
-    from .view import obligation
-
     found = obligation(state)
     if found is None:
         return _expected(state)
@@ -183,7 +184,6 @@ _PHASES: dict[type, tuple[str, ...]] = {
     MapsReturned: ("maps",),
     HoldingsRevealed: ("reveal",),
 }
-_PLAYS = (CoinsPlayed, PiracyPlayed, SkullPlayed, TradePlayed, BlackSpotPlayed, MapsBought, MapLaid, TurnPassed)
 _STORM_WHY = {
     "start": "drawn at the start of the turn",
     "refill": "drawn in the end-of-turn refill",
@@ -249,13 +249,13 @@ def check_turn(state: State, event: Event) -> Ruling | None:
         return None
     current = state.player_name
     if player == current:
-        if state.phase == "start" and (kind in _PLAYS or kind is CardsDiscarded):
+        if state.phase == "start" and (kind in PLAYS or kind is CardsDiscarded):
             return illegal("splice.draw.first", f"{current} must draw first: every turn starts with one draw")
         if state.phase == "play" and kind in (CardsDrawn, BlindDrawn):
             return illegal("splice.draw.first", f"{current} has already drawn this turn: a turn starts with exactly one draw")
         if state.phase == "draw" and kind is BlindDrawn:
             return illegal("splice.hand.refill", f"{_owed(state)}: cards owed are drawn from the Draw Pile, never blind")
-        if kind in _PLAYS and state.acted:
+        if kind in PLAYS and state.acted:
             head = state.owed[0] if state.owed else None
             if head is not None and head.case == "refill" and head.seat == state.current:
                 return illegal(
@@ -324,43 +324,53 @@ def check_picked(state: State, event: CardPicked) -> Ruling | None:
 # --------------------------------------------------------------------------- draws
 
 
-def _draw_problem(state: State, cards: list[str | None]) -> str | None:
-    """What is wrong with drawing `cards` from the top of the Draw Pile, or None."""
-    if state.mode == "open":
-        need = len(cards)
-        top: list[str] = []
-        for segment in state.pile:
-            top.extend(segment.known[: need - len(top)])
-            if len(top) >= need:
-                break
-        if cards != top:
-            shown = ", ".join(c or "?" for c in cards)
-            return f"the top of the Draw Pile is {', '.join(top)}, not {shown}"
-        return None
-    segments = list(state.pile)
-    placed = located_cards(state)
-    copies = state.copies
-    for card in cards:
+def _first_impossible(pile: tuple[Zone, ...], entries: list[str | None], copies: dict[str, int], placed: Counter[str],
+                      shown: str = "") -> int:
+    """Table mode: the index of the first entry that cannot come off the top of `pile` next, or -1.
+
+    A named entry must be known in the top batch, or one of its unknown cards may be it (`copies` minus what the log
+    has `placed`). An unnamed entry (None) fails only when the top batch is nothing but `shown` cards, which are
+    always named when drawn (a Hurricane)."""
+    segments = list(pile)
+    for index, entry in enumerate(entries):
         segment = segments[0]
-        if card is None:
-            if not segment.unknown and segment.known and all(c == "hurricane" for c in segment.known):
-                return "the top card of the Draw Pile is the Hurricane (it went to the bottom alone): it must be named"
+        if entry is None:
+            if shown and not segment.unknown and segment.known and all(c == shown for c in segment.known):
+                return index
             if segment.known and (segment.unknown or len(set(segment.known)) > 1):
                 placed.subtract(segment.known)  # the log forgets what that batch held
             segment, _ = take_unnamed(segment)
-        elif card in segment.known:
-            segment = segment.remove(card)
-        elif segment.unknown and can_reveal(card, copies, placed):
-            segment = Zone(segment.known, segment.unknown - 1)
-            placed[card] += 1
+        elif entry in segment.known:
+            segment = segment.remove(entry)
+        elif segment.unknown and can_reveal(entry, copies, placed):
+            segment = segment.remove(entry)  # one unknown card turns out to be it
+            placed[entry] += 1
         else:
-            where = "is not in the deck" if card not in copies else "cannot be the next card of the Draw Pile: every copy is placed elsewhere"
-            return f"{card_name(card)} {where}"
+            return index
         if segment.size:
             segments[0] = segment
         else:
             del segments[0]
-    return None
+    return -1
+
+
+def draw_problem(state: State, cards: list[str | None]) -> str | None:
+    """What is wrong with drawing `cards` from the top of the Draw Pile, or None."""
+    if state.mode == "open":
+        top = known_top(state.pile, len(cards))
+        if cards != top:
+            shown = ", ".join(c or "?" for c in cards)
+            return f"the top of the Draw Pile is {', '.join(top)}, not {shown}"
+        return None
+    copies = state.copies
+    failed = _first_impossible(state.pile, cards, copies, located_cards(state), "hurricane")
+    if failed < 0:
+        return None
+    card = cards[failed]
+    if card is None:
+        return "the top card of the Draw Pile is the Hurricane (it went to the bottom alone): it must be named"
+    where = "is not in the deck" if card not in copies else "cannot be the next card of the Draw Pile: every copy is placed elsewhere"
+    return f"{card_name(card)} {where}"
 
 
 def check_drawn(state: State, event: CardsDrawn) -> Ruling | None:
@@ -385,7 +395,7 @@ def check_drawn(state: State, event: CardsDrawn) -> Ruling | None:
             )
     if "hurricane" in cards[:-1]:
         return illegal("splice.hurricane.immediate", "a Hurricane stops the draw the moment it is drawn: it is the last card of a draw")
-    problem = _draw_problem(state, cards)
+    problem = draw_problem(state, cards)
     if problem:
         return illegal("splice.draw.top-card", problem, cards=cards)
     return None
@@ -421,14 +431,7 @@ def _in_hand(state: State, cards: list[str]) -> str | None:
     """The first card the current player cannot have in hand, or None."""
     hand = state.player.hand
     if not hand.unknown:
-        if has_all(hand, cards):
-            return None
-        known = list(hand.known)
-        for card in cards:
-            if card not in known:
-                return card
-            known.remove(card)
-        return None
+        return first_lacking(hand.known, cards)
     return missing(hand, cards, state.copies, located_cards(state))
 
 
@@ -485,7 +488,7 @@ def check_piracy(state: State, event: PiracyPlayed) -> Ruling | None:
         if event.piece is not None:
             if state.mode == "open":
                 return illegal("splice.piracy.plunder", "in open mode tally picks the map piece at random: name no piece")
-            if missing(target.maps, [event.piece], {p: 1 for p in state.box.pieces}, located_pieces(state)):
+            if missing(target.maps, [event.piece], state.box.piece_copies, located_pieces(state)):
                 return illegal("splice.piracy.plunder", f"{quote(event.piece)} cannot be one of {event.target}'s map pieces", piece=event.piece)
         return None
     if event.piece is not None:
@@ -529,7 +532,7 @@ def check_trade(state: State, event: TradePlayed) -> Ruling | None:
         if ruling:
             return ruling
     if state.mode == "open":
-        holder = next((state.seats[i] for i, p in enumerate(state.players) if p.disk == colour), "unused")
+        holder = disk_holder(state, colour) or "unused"
         if holder != partner:
             where = "lies in the unused pile" if holder == "unused" else f"is {holder}'s"
             return illegal("splice.trade.swap", f"the {name} disk {where}, so the trade is with {holder}", colour=colour, holder=holder)
@@ -601,31 +604,15 @@ def check_buy(state: State, event: MapsBought) -> Ruling | None:
 
 def _pieces_problem(state: State, pieces: list[str | None]) -> Ruling | None:
     if state.mode == "open":
-        top = [p for segment in state.map_pile for p in segment.known][: len(pieces)]
+        top = known_top(state.map_pile, len(pieces))
         if pieces != top:
             return illegal("splice.buy.map-pile", f"the top of the Map Pile is {', '.join(top)}, not {', '.join(p or '?' for p in pieces)}")
         return None
-    placed = located_pieces(state)
-    segments = list(state.map_pile)
-    one = {p: 1 for p in state.box.pieces}
-    for piece in pieces:
-        segment = segments[0]
-        if piece is None:
-            if segment.known and (segment.unknown or len(set(segment.known)) > 1):
-                placed.subtract(segment.known)
-            segment, _ = take_unnamed(segment)
-        elif piece in segment.known:
-            segment = segment.remove(piece)
-        elif segment.unknown and can_reveal(piece, one, placed):
-            segment = Zone(segment.known, segment.unknown - 1)
-            placed[piece] += 1
-        else:
-            return illegal("splice.buy.map-pile", f"{quote(piece)} cannot be the next piece of the Map Pile", piece=piece)
-        if segment.size:
-            segments[0] = segment
-        else:
-            del segments[0]
-    return None
+    failed = _first_impossible(state.map_pile, pieces, state.box.piece_copies, located_pieces(state))
+    if failed < 0:
+        return None
+    piece = pieces[failed]
+    return illegal("splice.buy.map-pile", f"{quote(piece)} cannot be the next piece of the Map Pile", piece=piece)
 
 
 # --------------------------------------------------------------------------- laying down a map
@@ -650,7 +637,7 @@ def check_lay(state: State, event: MapLaid) -> list[Ruling]:
         return [illegal("splice.map.wild", f"{' '.join(pieces)} holds {len(wild)} wild pieces; a map holds at most {MAX_WILD_PIECES}")]
     seat = state.player
     colour = colours.pop()
-    lacking = missing(seat.maps, regular, {p: 1 for p in box.pieces}, located_pieces(state))
+    lacking = missing(seat.maps, regular, box.piece_copies, located_pieces(state))
     if lacking:
         return [illegal("splice.map.held", f"{lacking} is not among {who}'s map pieces", piece=lacking)]
     lacking = _in_hand(state, wild)
@@ -691,22 +678,13 @@ def _check_next_turn(state: State, wild: list[str]) -> list[Ruling]:
 # --------------------------------------------------------------------------- the end of a turn
 
 
-def _first_lacking(known: tuple[str, ...], cards: list[str]) -> str | None:
-    left = list(known)
-    for card in cards:
-        if card not in left:
-            return card
-        left.remove(card)
-    return None
-
-
 def _named_cards_problem(state: State, who: int, cards: list[str | None]) -> str | None:
     """A message (with a space) or the card a player cannot discard, or None."""
     zone = state.players[who].hand
     if state.mode == "open":
         if None in cards:
             return "in open mode a discard names its cards"
-        return _first_lacking(zone.known, cards)  # type: ignore[arg-type]
+        return first_lacking(zone.known, cards)  # type: ignore[arg-type]
     named = [c for c in cards if c is not None]
     return missing(zone, named, state.copies, located_cards(state))
 
@@ -747,11 +725,11 @@ def check_return(state: State, event: MapsReturned) -> Ruling | None:
     if len(event.pieces) != excess:
         return illegal("splice.maps.return", f"{event.player} holds {plural(seat.maps.size, 'map piece')} and returns exactly {excess}, not {len(event.pieces)}", excess=excess)
     if state.mode == "open":
-        if None in event.pieces or not has_all(seat.maps, event.pieces):  # type: ignore[arg-type]
+        if None in event.pieces or first_lacking(seat.maps.known, event.pieces) is not None:  # type: ignore[arg-type]
             return illegal("splice.maps.return", f"{event.player} holds {' '.join(seat.maps.known)}: return pieces from those", pieces=event.pieces)
         return None
     named = [p for p in event.pieces if p is not None]
-    lacking = missing(seat.maps, named, {p: 1 for p in state.box.pieces}, located_pieces(state))
+    lacking = missing(seat.maps, named, state.box.piece_copies, located_pieces(state))
     if lacking:
         return illegal("splice.maps.return", f"{quote(lacking)} cannot be one of {event.player}'s map pieces", piece=lacking)
     return None
@@ -769,7 +747,7 @@ def check_reveal(state: State, event: HoldingsRevealed) -> Ruling | None:
         return illegal("splice.end.reveal", f"the {box.colour_name(event.disk)} disk is placed elsewhere")
     if len(event.pieces) != seat.maps.size:
         return illegal("splice.end.reveal", f"{event.player} holds {plural(seat.maps.size, 'map piece')}: show all of them")
-    lacking = missing(seat.maps, event.pieces, {p: 1 for p in box.pieces}, located_pieces(state))
+    lacking = missing(seat.maps, event.pieces, box.piece_copies, located_pieces(state))
     if lacking:
         return illegal("splice.end.reveal", f"{quote(lacking)} cannot be one of {event.player}'s map pieces")
     return None
@@ -830,10 +808,7 @@ _STORM_RULE = {
 
 def permit(state: State, event: Event) -> Ruling:
     """The rule that allows a legal event, for the ruling read out at the table (never naming a hidden card)."""
-    from .notation import format_event
-
     kind = type(event)
-    text = format_event(event)
     if kind is CardsDrawn:
         cards = event.cards  # type: ignore[attr-defined]
         who = event.player  # type: ignore[attr-defined]
@@ -847,7 +822,9 @@ def permit(state: State, event: Event) -> Ruling:
     if kind is BlindDrawn:
         return legal("splice.draw.blind", f"{event.player} draws a card blind from {event.source}'s hand")  # type: ignore[attr-defined]
     if kind is CoinsPlayed:
-        what = text.split(": play ", 1)[-1]
+        from .notation import format_event  # notation reads `actor` from this module
+
+        what = format_event(event).split(": play ", 1)[-1]
         return legal("splice.coins.double" if not event.sets else "splice.coins.sets", f"{event.player} may lay down {what}")  # type: ignore[attr-defined]
     if kind is PiracyPlayed:
         return legal("splice.piracy.plunder", f"{event.player} may take {'a map piece blind' if event.plunder == 'map' else event.plunder} from {event.target}")  # type: ignore[attr-defined]
@@ -883,4 +860,4 @@ def permit(state: State, event: Event) -> Ruling:
 
 def is_voidable(event: Event) -> bool:
     """Chance that tally dealt itself (open mode) is not a recorder's mistake: it cannot be undone."""
-    return type(event) not in (SetupDealt, DisksDealt, CardPicked)
+    return type(event) not in CHANCE

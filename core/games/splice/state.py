@@ -17,11 +17,12 @@ copies in play minus the cards the log has located bound what may be revealed (`
 from __future__ import annotations
 
 from collections import Counter
+from itertools import islice
 from typing import Any, Iterable
 
 import msgspec
 
-from ...knowledge import Zone, can_reveal
+from ...knowledge import Zone, can_reveal, located
 from .components import PRICE, Box, multiplier, read_set
 
 
@@ -101,6 +102,11 @@ def seat_index(state: State, name: str) -> int:
         return -1
 
 
+def disk_holder(state: State, colour: str) -> str | None:
+    """The player the log knows to hold the `colour` disk, or None."""
+    return next((name for name, seat in zip(state.seats, state.players) if seat.disk == colour), None)
+
+
 # --------------------------------------------------------------------------- piles
 
 
@@ -109,6 +115,19 @@ def pile_size(pile: tuple[Zone, ...]) -> int:
     for segment in pile:
         size += len(segment.known) + segment.unknown
     return size
+
+
+def known_top(pile: tuple[Zone, ...], count: int) -> list[str]:
+    """Open mode: the top `count` cards of a pile (every card known, each segment in draw order)."""
+    return list(islice((card for segment in pile for card in segment.known), count))
+
+
+def open_draw(pile: tuple[Zone, ...], count: int) -> list[str]:
+    """Open mode: the cards a draw of `count` takes from the top of the Draw Pile; a draw stops at a Hurricane."""
+    top = known_top(pile, count)
+    if "hurricane" in top:
+        return top[: top.index("hurricane") + 1]
+    return top
 
 
 def put_bottom(pile: tuple[Zone, ...], cards: Iterable[str] = (), unknown: int = 0) -> tuple[Zone, ...]:
@@ -158,8 +177,8 @@ def take_top(pile: tuple[Zone, ...], entries: Iterable[str | None], ordered: boo
 def hand_add(zone: Zone, cards: list[str | None]) -> Zone:
     """A zone with cards added: the known ones named, the rest unknown."""
     unknown = cards.count(None)
-    known = tuple(c for c in cards if c is not None) if unknown else tuple(cards)  # type: ignore[arg-type]
-    return Zone(zone.known + known, zone.unknown + unknown)
+    known = [c for c in cards if c is not None] if unknown else cards
+    return zone.add(known, unknown)  # type: ignore[arg-type]
 
 
 def zone_remove(zone: Zone, cards: Iterable[str | None]) -> tuple[Zone, list[str | None]]:
@@ -180,18 +199,15 @@ def zone_remove(zone: Zone, cards: Iterable[str | None]) -> tuple[Zone, list[str
 
 def located_cards(state: State) -> Counter[str]:
     """Deck cards the log has placed: known cards of hands and the Draw Pile, and everything face up."""
-    counts: Counter[str] = Counter()
+    counts = located([seat.hand for seat in state.players] + list(state.pile))
     values = state.box.values
     for seat in state.players:
-        counts.update(seat.hand.known)
         for form in seat.sets:
             counts.update(read_set(form, values).cards)  # type: ignore[union-attr]
         if seat.doubles:
             counts["double"] += seat.doubles
         if seat.spots:
             counts["spot"] += seat.spots
-    for segment in state.pile:
-        counts.update(segment.known)
     if state.centre:
         counts["hurricane"] += state.centre
     if state.played:
@@ -200,18 +216,11 @@ def located_cards(state: State) -> Counter[str]:
 
 
 def located_pieces(state: State) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for seat in state.players:
-        counts.update(seat.maps.known)
-    for segment in state.map_pile:
-        counts.update(segment.known)
-    return counts
+    return located([seat.maps for seat in state.players] + list(state.map_pile))
 
 
 def located_disks(state: State) -> Counter[str]:
-    counts: Counter[str] = Counter(seat.disk for seat in state.players if seat.disk is not None)
-    counts.update(state.unused.known)
-    return counts
+    return located([state.unused], [seat.disk for seat in state.players if seat.disk is not None])
 
 
 def missing(zone: Zone, cards: Iterable[str], copies: dict[str, int], placed: Counter[str]) -> str | None:
@@ -221,22 +230,21 @@ def missing(zone: Zone, cards: Iterable[str], copies: dict[str, int], placed: Co
         if card in zone.known:
             zone = zone.remove(card)
         elif zone.unknown and can_reveal(card, copies, placed):
-            zone = Zone(zone.known, zone.unknown - 1)
+            zone = zone.remove(card)  # one unknown card turns out to be it
             placed[card] += 1
         else:
             return card
     return None
 
 
-def has_all(zone: Zone, cards: list[str]) -> bool:
-    """Open-mode fast path: every card is known to be in the zone."""
-    known = list(zone.known)
+def first_lacking(known: tuple[str, ...], cards: Iterable[str]) -> str | None:
+    """The first of `cards` not among `known` (each copy counted once), or None: the check when nothing is unknown."""
+    left = list(known)
     for card in cards:
-        if card in known:
-            known.remove(card)
-        else:
-            return False
-    return True
+        if card not in left:
+            return card
+        left.remove(card)
+    return None
 
 
 # --------------------------------------------------------------------------- gold

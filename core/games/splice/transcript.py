@@ -35,11 +35,10 @@ def table_transcript(events: list[Event]) -> list[Event]:
     state = start(started)
     out: list[Event] = [replace(started, mode="table")]
     for event in events[1:]:
+        after = apply(state, event)
         kind = type(event)
-        if kind is SetupDealt:
-            size = state.hand_size
-            names = [name for i, name in enumerate(started.seats)
-                     for card in event.deck[i * size : (i + 1) * size] if card == "hurricane"]  # type: ignore[attr-defined]
+        if kind is SetupDealt:  # each Hurricane dealt owes its holder a replacement, in seat order
+            names = [started.seats[owed.seat] for owed in after.owed for _ in range(owed.count)]
             out.extend([DisksChosen(), CardsDealt(hurricanes=names)])
         elif kind is DisksDealt:
             out.append(DisksRedrawn())
@@ -55,7 +54,7 @@ def table_transcript(events: list[Event]) -> list[Event]:
             out.append(replace(event, pieces=[None] * len(event.pieces)))  # type: ignore[attr-defined]
         else:
             out.append(event)
-        state = apply(state, event)
+        state = after
     if state.phase == "over" and state.ended != "map" and state.no_map == "most-matching":
         for name, seat in zip(started.seats, state.players):
             out.append(HoldingsRevealed(player=name, disk=seat.disk or "", pieces=list(seat.maps.known)))

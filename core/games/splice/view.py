@@ -15,7 +15,7 @@ from ...knowledge import Zone
 from ...model import Outcome
 from ...text import plural
 from .components import MAP_LIMIT
-from .state import State, gold, next_seat, pile_size
+from .state import State, gold, pile_size
 
 _DRAW_WHY = {
     "refill": "the refill to {size} at the end of the turn",
@@ -262,4 +262,4 @@ def narrate(before: State, after: State) -> list[str]:
     return notes
 
 
-__all__ = ["narrate", "next_seat", "obligation", "outcome", "pending", "to_act", "view"]
+__all__ = ["narrate", "obligation", "outcome", "pending", "to_act", "view"]
