@@ -43,14 +43,6 @@ class Zone(msgspec.Struct, frozen=True, array_like=True, gc=False):
             return Zone(self.known[:index] + self.known[index + 1 :], self.unknown)
         return Zone(self.known, self.unknown - 1)
 
-    def reveal(self, card: str) -> "Zone":
-        """One unknown card of this zone turns out to be `card` (it stays here, now known)."""
-        return Zone(self.known + (card,), self.unknown - 1)
-
-    def forget(self) -> "Zone":
-        """Every card becomes unknown (a hand shuffled away from the recorder's view)."""
-        return Zone((), self.size)
-
 
 def located(zones: Iterable[Zone], *more: Iterable[str]) -> Counter[str]:
     """How many copies of each card the log has placed: the known cards of `zones`, plus other cards seen."""
