@@ -51,21 +51,21 @@ def _read_cards(table: str) -> dict[str, Card]:
     return cards
 
 
-def _read_nobles(table: str) -> dict[str, tuple[int, ...]]:
-    nobles = {}
+def _read_nobles(table: str) -> tuple[dict[str, tuple[int, ...]], dict[str, str]]:
+    """Each noble's requirement (w b g r k) and its name, both keyed by the requirement's code."""
+    nobles: dict[str, tuple[int, ...]] = {}
+    names: dict[str, str] = {}
     for line in table.strip().splitlines():
         fields = line.split()
         costs = tuple(int(n) for n in fields[1:6])
-        nobles[cost_code(costs)] = costs
-    return nobles
+        code = cost_code(costs)
+        nobles[code] = costs
+        names[code] = " ".join(fields[6:])
+    return nobles, names
 
 
 CARDS: dict[str, Card] = _read_cards(_CARD_TABLE)
-NOBLES: dict[str, tuple[int, ...]] = _read_nobles(_NOBLE_TABLE)
-NOBLE_NAMES: dict[str, str] = {
-    cost_code(tuple(int(n) for n in line.split()[1:6])): " ".join(line.split()[6:])
-    for line in _NOBLE_TABLE.strip().splitlines()
-}
+NOBLES, NOBLE_NAMES = _read_nobles(_NOBLE_TABLE)
 LEVEL_CARDS: tuple[tuple[str, ...], ...] = tuple(
     tuple(c for c, card in CARDS.items() if card.level == level) for level in (1, 2, 3)
 )

@@ -24,7 +24,7 @@ from .events import (
     TokensReturned,
     TurnPassed,
 )
-from .state import State, default_payment, qualifying_nobles, reserve_card, unlocated
+from .state import State, buyable, deck_top, default_payment, face_up, qualifying_nobles, unlocated
 
 
 def _take_moves(state: State, who: str) -> list[Event]:
@@ -47,15 +47,11 @@ def _action_moves(state: State) -> list[Event]:
     seat = state.player
     moves = _take_moves(state, who)
     if len(seat.reserved) < RESERVE_LIMIT:
-        moves.extend(CardReserved(player=who, card=c) for row in state.board for c in row if c)
+        moves.extend(CardReserved(player=who, card=c) for c in face_up(state))
         for lvl in range(3):
             if state.deck_size[lvl]:
-                top = state.decks[lvl][0] if state.decks[lvl] else None
-                moves.append(CardReserved(player=who, card=top, level=lvl + 1))
-    owned = [c for row in state.board for c in row if c] + [
-        c for c in map(reserve_card, seat.reserved) if c is not None
-    ]
-    for c in owned:
+                moves.append(CardReserved(player=who, card=deck_top(state, lvl), level=lvl + 1))
+    for c in buyable(state, seat):
         pay = default_payment(CARDS[c], seat)
         if pay is not None:
             moves.append(CardBought(player=who, card=c, paid=spell(pay)))

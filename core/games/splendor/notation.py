@@ -26,7 +26,7 @@ from .events import (
     TurnPassed,
 )
 from .moves import legal_moves
-from .state import State, default_payment, reserve_card, unlocated
+from .state import State, buyable, deck_top, default_payment, face_up, unlocated
 
 DIGITS = "0123456789"
 
@@ -50,7 +50,7 @@ TOKEN_WORDS = 40  # tokens named in one move, at most: a payment is at most 14, 
 def _count(word: str) -> int | None | str:
     """A count word: its value (ASCII digits, 1..COUNT_LIMIT), None when `word` is no number at all, or a
     message when it is a number tally does not take (another script's digits, `²`, zero, too large)."""
-    if not word or not all(ch.isdigit() or ch.isnumeric() for ch in word):
+    if not word.isnumeric():  # a digit of any script is numeric too
         return None
     value = read_count(word, COUNT_LIMIT)
     if value is None or value == 0:
@@ -136,10 +136,6 @@ def _pick(word: str, normal: Any, candidates: list[str], what: str) -> str | Not
     return NotationError(word, f"unknown {what} {quote(word)}", suggestions(word, candidates))
 
 
-def _face_up(state: State) -> list[str]:
-    return [c for row in state.board for c in row if c]
-
-
 def parse(state: State, text: str) -> list[Event] | NotationError:
     raw = text.strip()
     named = player_of(raw, state.seats)
@@ -179,8 +175,7 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
                 return NotationError(raw, f"{shown} is not a deck: the levels are 1, 2 and 3", ["reserve deck 1", "reserve deck 2", "reserve deck 3"])
         if len(args) == 1 and args[0] in ("1", "2", "3"):
             lvl = int(args[0])
-            top = state.decks[lvl - 1][0] if state.decks[lvl - 1] else None
-            return [CardReserved(player=who, card=top, level=lvl)]
+            return [CardReserved(player=who, card=deck_top(state, lvl - 1), level=lvl)]
         if len(args) == 3 and args[0] in ("1", "2", "3") and args[1] == "as":
             card = _pick(args[2], _normal_card, unlocated(state, int(args[0])), "card")
             if isinstance(card, NotationError):
@@ -188,7 +183,7 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
             return [CardReserved(player=who, card=card, level=int(args[0]))]
         if len(args) != 1:
             return NotationError(raw, "reserve one card", ["reserve CARD", "reserve deck LEVEL", "reserve deck LEVEL as CARD"])
-        card = _pick(args[0], _normal_card, _face_up(state), "card")
+        card = _pick(args[0], _normal_card, face_up(state), "card")
         if isinstance(card, NotationError):
             return _within(raw, card)
         return [CardReserved(player=who, card=card)]
@@ -196,8 +191,7 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
         if not args:
             return NotationError(raw, "buy which card?", ["buy CARD", "buy CARD pay w2 y1"])
         seat = state.players[state.seats.index(who)]
-        buyable = _face_up(state) + [c for c in map(reserve_card, seat.reserved) if c]
-        card = _pick(args[0], _normal_card, buyable, "card")
+        card = _pick(args[0], _normal_card, buyable(state, seat), "card")
         if isinstance(card, NotationError):
             return _within(raw, card)
         if len(args) > 1:
@@ -216,13 +210,13 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
         if len(args) > FACE_UP * 3 + len(NOBLES):
             return NotationError(raw, f"more than a whole setup ({FACE_UP * 3} cards and the nobles) in one reveal")
         events: list[Event] = []
-        possible = [e.split()[1] for e in map(format_event, legal_moves(state)) if e.startswith("reveal")]
+        possible = [move.card for move in legal_moves(state) if isinstance(move, CardRevealed)]
         for arg in args:
             noble = _normal_noble(arg)
             if noble is not None and _normal_card(arg) is None:
                 events.append(NobleRevealed(noble=noble))
                 continue
-            card = _pick(arg, _normal_card, [c for c in possible if c in CARDS], "card")
+            card = _pick(arg, _normal_card, possible, "card")
             if isinstance(card, NotationError):
                 unknown = card.message.startswith("unknown")
                 return NotationError(raw, f"unknown card or noble {quote(arg)}" if unknown else card.message, card.expected)

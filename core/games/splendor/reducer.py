@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from operator import add, sub
+from typing import Any
 
 import msgspec
 
@@ -27,6 +28,7 @@ from .state import (
     Seat,
     State,
     can_act,
+    deck_top,
     find_on_board,
     is_setup_complete,
     qualifying_nobles,
@@ -55,7 +57,7 @@ def start(started: GameStarted) -> State:
     )
 
 
-def apply_setup(state: State, event: SetupDealt) -> State:
+def _apply_setup(state: State, event: SetupDealt) -> State:
     board = tuple(tuple(deck[:FACE_UP]) for deck in event.decks)
     decks = tuple(tuple(deck[FACE_UP:]) for deck in event.decks)
     return msgspec.structs.replace(
@@ -69,34 +71,39 @@ def apply_setup(state: State, event: SetupDealt) -> State:
 
 
 def _apply_reveal(state: State, event: CardRevealed) -> State:
-    card = CARDS[event.card]
-    lvl = card.level - 1
-    if state.phase == "setup":
-        row = list(state.board[lvl])
-        row[row.index(None)] = event.card
-        sizes = list(state.deck_size)
-        sizes[lvl] -= 1
-        board = list(state.board)
-        board[lvl] = tuple(row)
-        state = msgspec.structs.replace(state, board=tuple(board), deck_size=tuple(sizes))
-        if is_setup_complete(state):
-            state = msgspec.structs.replace(state, phase="action")
-        return state
-    # filling the gap left by this turn's action
-    assert state.gap is not None
-    lvl, slot = state.gap
-    board = _set_slot(state.board, lvl, slot, event.card)
-    sizes = list(state.deck_size)
-    sizes[lvl] -= 1
-    state = msgspec.structs.replace(state, board=board, deck_size=tuple(sizes), gap=None)
-    return _end_of_turn(state)
+    setup = state.phase == "setup"
+    if setup:  # the first empty slot of the card's level
+        lvl = CARDS[event.card].level - 1
+        slot = state.board[lvl].index(None)
+    else:  # filling the gap left by this turn's action
+        assert state.gap is not None
+        lvl, slot = state.gap
+    state = msgspec.structs.replace(
+        state, board=_set_slot(state.board, lvl, slot, event.card), deck_size=_one_fewer(state.deck_size, lvl), gap=None
+    )
+    return _setup_revealed(state) if setup else _end_of_turn(state)
 
 
 def _apply_noble_reveal(state: State, event: NobleRevealed) -> State:
-    state = msgspec.structs.replace(state, nobles=state.nobles + (event.noble,))
-    if is_setup_complete(state):
-        state = msgspec.structs.replace(state, phase="action")
-    return state
+    return _setup_revealed(msgspec.structs.replace(state, nobles=state.nobles + (event.noble,)))
+
+
+def _setup_revealed(state: State) -> State:
+    """Play starts once the last of the setup is turned up."""
+    return msgspec.structs.replace(state, phase="action") if is_setup_complete(state) else state
+
+
+def _one_fewer(sizes: tuple[int, ...], lvl: int) -> tuple[int, ...]:
+    return sizes[:lvl] + (sizes[lvl] - 1,) + sizes[lvl + 1 :]
+
+
+def _drawn(state: State, lvl: int) -> dict[str, Any]:
+    """The decks once the top card of level index `lvl` has left: gone from the deck the log knows (open mode),
+    and one card fewer in any mode."""
+    decks = state.decks
+    if decks[lvl]:
+        decks = decks[:lvl] + (decks[lvl][1:],) + decks[lvl + 1 :]
+    return {"decks": decks, "deck_size": _one_fewer(state.deck_size, lvl)}
 
 
 def _set_slot(board: tuple, lvl: int, slot: int, card: str | None) -> tuple:
@@ -109,15 +116,9 @@ def _set_slot(board: tuple, lvl: int, slot: int, card: str | None) -> tuple:
 
 def _take_from_board(state: State, lvl: int, slot: int) -> State:
     """Remove a face-up card and refill the slot: from the known deck (open) or by a pending reveal (table)."""
-    if state.decks[lvl]:
-        deck = state.decks[lvl]
-        decks = list(state.decks)
-        decks[lvl] = deck[1:]
-        sizes = list(state.deck_size)
-        sizes[lvl] -= 1
-        return msgspec.structs.replace(
-            state, board=_set_slot(state.board, lvl, slot, deck[0]), decks=tuple(decks), deck_size=tuple(sizes)
-        )
+    top = deck_top(state, lvl)
+    if top is not None:
+        return msgspec.structs.replace(state, board=_set_slot(state.board, lvl, slot, top), **_drawn(state, lvl))
     board = _set_slot(state.board, lvl, slot, None)
     if state.deck_size[lvl]:
         return msgspec.structs.replace(state, board=board, gap=(lvl, slot), phase="reveal")
@@ -145,14 +146,8 @@ def _apply_reserve(state: State, event: CardReserved) -> State:
         lvl, slot = find_on_board(state, event.card)  # type: ignore[misc]
         state = _take_from_board(state, lvl, slot)
     else:
-        lvl = event.level - 1
-        decks = list(state.decks)
-        if decks[lvl]:
-            decks[lvl] = decks[lvl][1:]
-        sizes = list(state.deck_size)
-        sizes[lvl] -= 1
         entry = f"~{event.card}" if event.card else f"?{event.level}"
-        state = msgspec.structs.replace(state, decks=tuple(decks), deck_size=tuple(sizes))
+        state = msgspec.structs.replace(state, **_drawn(state, event.level - 1))
     seat = msgspec.structs.replace(seat, tokens=tokens, reserved=seat.reserved + (entry,))
     state = with_player(state, state.current, seat, bank=bank, passes=0)
     return state if state.gap else _end_of_turn(state)
@@ -233,7 +228,7 @@ def _next_turn(state: State) -> State:
 
 
 _APPLY = {
-    SetupDealt: apply_setup,
+    SetupDealt: _apply_setup,
     CardRevealed: _apply_reveal,
     NobleRevealed: _apply_noble_reveal,
     GemsTaken: _apply_take,

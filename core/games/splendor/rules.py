@@ -22,7 +22,18 @@ from .events import (
     TurnPassed,
 )
 from .notation import format_event
-from .state import State, blind_buys, can_act, find_on_board, located, needed, qualifying_nobles, reserve_entry_for
+from .state import (
+    State,
+    blind_buys,
+    can_act,
+    deck_top,
+    find_on_board,
+    known_reserves,
+    located,
+    needed,
+    qualifying_nobles,
+    reserve_entry_for,
+)
 from .view import to_act
 
 # --------------------------------------------------------------------------- rules text
@@ -150,7 +161,7 @@ def _where(state: State, card: str) -> str:
     for name, seat in zip(state.seats, state.players):
         if card in seat.cards:
             return f"{name} bought it"
-        if card in seat.reserved or f"~{card}" in seat.reserved:
+        if card in known_reserves(seat):
             return f"{name} reserved it"
     return "it is placed already"
 
@@ -277,8 +288,8 @@ def check_reserve(state: State, event: CardReserved) -> Ruling | None:
             "splendor.reserve.empty-deck", f"{who} cannot reserve blind from level {event.level}: the deck is empty",
             level=event.level,
         )
-    if state.decks[lvl]:
-        top = state.decks[lvl][0]
+    top = deck_top(state, lvl)
+    if top is not None:
         if event.card != top:
             return illegal(
                 "splendor.reserve.wrong-card",

@@ -67,11 +67,35 @@ def reserve_card(entry: str) -> str | None:
     return entry[1:] if entry[0] == "~" else entry
 
 
+def known_reserves(seat: Seat) -> list[str]:
+    """The cards of a seat's reserve that the log knows (an unseen blind reserve is none of them)."""
+    return [c for c in map(reserve_card, seat.reserved) if c]
+
+
+def face_up(state: State) -> list[str]:
+    """The face-up cards, level by level and slot by slot (gaps left out)."""
+    return [c for row in state.board for c in row if c]
+
+
+def buyable(state: State, seat: Seat) -> list[str]:
+    """The cards the log knows `seat` may buy: face up, then its own known reserves."""
+    return face_up(state) + known_reserves(seat)
+
+
+def deck_top(state: State, lvl: int) -> str | None:
+    """The top card of the deck of level index `lvl` (0-2) when the log knows it (open mode), else None."""
+    deck = state.decks[lvl]
+    return deck[0] if deck else None
+
+
 def located(state: State) -> set[str]:
+    """The cards the log has placed: face up, bought, or reserved where the log saw the card.
+
+    One copy of each card exists, so a set says it all (and is faster here than core.knowledge's counts)."""
     seen = {card for row in state.board for card in row if card}
     for seat in state.players:
         seen.update(seat.cards)
-        seen.update(c for c in map(reserve_card, seat.reserved) if c)
+        seen.update(known_reserves(seat))
     return seen
 
 
@@ -138,18 +162,10 @@ def can_act(state: State, blind: bool = True) -> bool:
     available = sum(1 for i in range(5) if bank[i] > 0)
     if available >= 3 or (available and state.take_fewer != "never") or any(bank[i] >= 4 for i in range(5)):
         return True
-    if len(seat.reserved) < RESERVE_LIMIT and (
-        any(c for row in state.board for c in row) or any(state.deck_size)
-    ):
+    if len(seat.reserved) < RESERVE_LIMIT and (face_up(state) or any(state.deck_size)):
         return True
-    for row in state.board:
-        for c in row:
-            if c and default_payment(CARDS[c], seat) is not None:
-                return True
-    for entry in seat.reserved:
-        card = reserve_card(entry)
-        if card is not None and default_payment(CARDS[card], seat) is not None:
-            return True
+    if any(default_payment(CARDS[c], seat) is not None for c in buyable(state, seat)):
+        return True
     return blind and bool(blind_buys(state))
 
 

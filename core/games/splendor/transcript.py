@@ -7,7 +7,7 @@ import msgspec
 from ...model import Event, GameStarted
 from .components import FACE_UP
 from .events import CardBought, CardReserved, CardRevealed, NobleRevealed, SetupDealt
-from .reducer import apply, apply_setup, start
+from .reducer import apply, start
 from .state import find_on_board
 
 
@@ -28,7 +28,7 @@ def table_transcript(events: list[Event]) -> list[Event]:
         if kind is SetupDealt:
             out.extend(NobleRevealed(noble=n) for n in event.nobles)  # type: ignore[attr-defined]
             out.extend(CardRevealed(card=c) for deck in event.decks for c in deck[:FACE_UP])  # type: ignore[attr-defined]
-            state = apply_setup(state, event)  # type: ignore[arg-type]
+            state = apply(state, event)
             continue
         where = None
         if kind is CardBought or (kind is CardReserved and event.level is None):  # type: ignore[attr-defined]

@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from ...model import Outcome
+from ...text import plural
 from .components import CARDS, COLOURS, FACE_UP, GEMS, NOBLE_POINTS, TOKEN_LIMIT
 from .state import State, qualifying_nobles
 
@@ -89,18 +90,14 @@ def outcome(state: State) -> Outcome | None:
     )
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
 def to_act(state: State) -> tuple[str, str]:
     name = state.player_name
     phase = state.phase
     if phase == "action":
         return name, f"{name} to take gems, reserve or buy a card"
     if phase == "return":
-        excess = sum(state.player.tokens) - TOKEN_LIMIT
-        return name, f"{name} must return {excess} token{'s' if excess > 1 else ''} (holds {sum(state.player.tokens)}, limit {TOKEN_LIMIT})"
+        held = sum(state.player.tokens)
+        return name, f"{name} must return {plural(held - TOKEN_LIMIT, 'token')} (holds {held}, limit {TOKEN_LIMIT})"
     if phase == "noble":
         return name, f"{name} must choose a noble: {', '.join(qualifying_nobles(state, state.player))}"
     if phase == "reveal":
@@ -110,12 +107,12 @@ def to_act(state: State) -> tuple[str, str]:
         if state.mode == "open":
             return "table", "tally must record the deal"
         missing = [
-            _count(FACE_UP - sum(1 for c in row if c), f"level-{lvl + 1} card")
+            plural(FACE_UP - sum(1 for c in row if c), f"level-{lvl + 1} card")
             for lvl, row in enumerate(state.board)
             if None in row
         ]
         if len(state.nobles) < state.nobles_wanted:
-            missing.insert(0, _count(state.nobles_wanted - len(state.nobles), "noble"))
+            missing.insert(0, plural(state.nobles_wanted - len(state.nobles), "noble"))
         return "table", "the table must reveal the setup: " + ", ".join(missing)
     return "nobody", f"the game is over ({state.ended})"
 
