@@ -56,9 +56,10 @@ def located(zones: Iterable[Zone], *more: Iterable[str]) -> Counter[str]:
 
 def unlocated(copies: Mapping[str, int], placed: Counter[str]) -> dict[str, int]:
     """Copies of each card not yet located anywhere: any unknown card may be one of these."""
-    return {card: n - placed[card] for card, n in copies.items() if n > placed[card]}
+    seen = placed.get  # not `placed[card]`: Counter's __missing__ is slow Python for every card never placed
+    return {card: n - seen(card, 0) for card, n in copies.items() if n > seen(card, 0)}
 
 
 def can_reveal(card: str, copies: Mapping[str, int], placed: Counter[str]) -> bool:
     """Whether an unknown card may turn out to be `card`: a copy of it exists that the log has not located."""
-    return copies.get(card, 0) > placed[card]
+    return copies.get(card, 0) > placed.get(card, 0)
