@@ -31,12 +31,12 @@ def matches(found: list[str], kind: str) -> Text:
 
 
 def hand(entry: dict[str, Any]) -> Text:
+    if not entry["hand_size"]:
+        return Text("(empty)", style="dim")
     shown = cards(entry["hand"]) if entry["hand"] else Text("")
     if entry["hidden"]:
         hidden = Text(f"{entry['hidden']} hidden", style="italic dim")
         shown = shown.append(" ").append_text(hidden) if entry["hand"] else hidden
-    if not entry["hand_size"]:
-        return Text("(empty)", style="dim")
     return shown.append(f" ({entry['hand_size']})")
 
 

@@ -266,9 +266,3 @@ def pad_total(deck: Deck, marks: tuple[int, ...]) -> int:
     rows = deck.rows
     upper = sum(box_value(rows[i].boxes, marks[i]) for i in range(len(rows)))
     return upper - box_value(deck.minus, marks[-1])
-
-
-def describe_card(deck: Deck, card: str) -> str:
-    """`7HL` -> `7 of hearts, left half`."""
-    r, s, side, _ = deck.info[card]
-    return f"{deck.ranks[r]} of {deck.suit_names[s]}, {'left' if side == 0 else 'right'} half"

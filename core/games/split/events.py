@@ -93,5 +93,3 @@ EVENTS: tuple[type[Event], ...] = (
     CardDiscarded,
     LayingDone,
 )
-PLAYER_EVENTS = (CardDrawn, RowTaken, MatchPlayed, MatchUpgraded, MinusMarked, MatchesSwapped, BonusDeclined,
-                 CardDiscarded, LayingDone)

@@ -11,9 +11,9 @@ from typing import Any, Callable
 
 from ...history import Column, History, Report, round_rows
 from ...model import Event, GameStarted, Outcome, Voided
-from .components import GRADES, box_value, grade, pad_total
+from .components import GRADES, box_value, grade
 from .events import MatchPlayed, MatchUpgraded
-from .state import State, find_match
+from .state import State, find_match, scores
 
 # table -> [(column, DuckDB type)]: the exact schema (docs/sql.md documents every column)
 TABLES: dict[str, list[tuple[str, str]]] = {
@@ -117,11 +117,6 @@ def _pair_of(state: State, card: str) -> tuple[str, str]:
     owner, index = where
     match = state.players[owner].matches[index]
     return match[0], match[1]
-
-
-def scores(state: State) -> dict[str, int]:
-    """The pads' totals so far (final scores once the game is over)."""
-    return {name: pad_total(state.deck, seat.pad) for name, seat in zip(state.seats, state.players)}
 
 
 def turns(state: State) -> int:

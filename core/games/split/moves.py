@@ -33,9 +33,9 @@ def _candidates(state: State, seat: Seat) -> tuple[tuple[str, ...], list[str]]:
     return seat.hand.known, (unlocated(state) if seat.hand.unknown else [])
 
 
-def _pairs(state: State, seat: Seat) -> list[tuple[str, str]]:
-    """Every match the hand may hold, each once, in the order of the hand, written as tally writes a match."""
-    known, unseen = _candidates(state, seat)
+def _pairs(state: State, seat: Seat, known: tuple[str, ...], unseen: list[str]) -> list[tuple[str, str]]:
+    """Every match the hand may hold (`_candidates`), each once, in the order of the hand, written as tally
+    writes a match."""
     cards = (*known, *unseen)
     hidden = len(known)  # cards from this index on are unlocated ones a hidden hand may hold
     unknown = seat.hand.unknown
@@ -68,18 +68,19 @@ def _draw_moves(state: State) -> list[Event]:
     info = state.deck.info
     any_side = state.halves == "any"
     held = Counter((info[c][0], info[c][2]) for c in hand.known)  # (rank, side) of the cards the log knows
-    spare = state.replaced == "hand"
+    unseen: list[str] | None = None  # the unlocated cards, found once if a hidden hand needs them
     for at in range(len(row) - 1, -1, -1):
         card = row[at]
         rank, _, side, _ = info[card]
         held[(rank, side)] += 1  # taking this card takes every card above it too
         size = hand.size + len(row) - at
+        playable = False
         if size - 2 >= 1:
-            partners = held[(rank, 1 - side)] + (held[(rank, side)] - 1 if any_side else 0)
-            playable = partners > 0 or (hand.unknown > 0 and bool(partners_unseen(state, card)))
-        else:
-            playable = False
-        if not playable and size - 1 + spare >= 1:
+            playable = held[(rank, 1 - side)] + (held[(rank, side)] - 1 if any_side else 0) > 0
+            if not playable and hand.unknown:
+                unseen = unlocated(state) if unseen is None else unseen
+                playable = bool(partners_unseen(state, card, unseen))
+        if not playable and cards_after_upgrade(state, size) >= 1:
             playable = bool(upgrades_with(state, card, found))
         if playable:
             moves.append(RowTaken(player=who, card=card))
@@ -91,10 +92,11 @@ def _play_moves(state: State) -> list[Event]:
     seat = state.player
     must = state.must_play
     moves: list[Event] = []
-    if seat.hand.size - 2 >= 1:
-        moves.extend(MatchPlayed(player=who, cards=list(m)) for m in _pairs(state, seat) if must is None or must in m)
     known, unseen = _candidates(state, seat)
-    if cards_after_upgrade(state, seat) >= 1:
+    if seat.hand.size - 2 >= 1:
+        pairs = _pairs(state, seat, known, unseen)
+        moves.extend(MatchPlayed(player=who, cards=list(m)) for m in pairs if must is None or must in m)
+    if cards_after_upgrade(state, seat.hand.size) >= 1:
         found = upgradable(state)
         if found:
             for card in (must,) if must is not None else (*known, *unseen):
@@ -135,8 +137,9 @@ def legal_moves(state: State) -> list[Event]:
     if phase == "bonus":
         return _bonus_moves(state)
     if phase == "laying":
-        who = state.player_name
-        moves: list[Event] = [MatchPlayed(player=who, cards=list(m)) for m in _pairs(state, state.player)]
+        who, seat = state.player_name, state.player
+        pairs = _pairs(state, seat, *_candidates(state, seat))
+        moves: list[Event] = [MatchPlayed(player=who, cards=list(m)) for m in pairs]
         moves.append(LayingDone(player=who))
         return moves
     if phase == "deal" and state.mode == "table":

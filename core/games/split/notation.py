@@ -12,7 +12,7 @@ hidden hand.
 from __future__ import annotations
 
 from ...model import Event, NotationError
-from ...notation import player_of, suggestions
+from ...notation import player_of, seat_named, suggestions
 from ...text import quote
 from .components import HAND, pair
 from .events import (
@@ -62,11 +62,9 @@ def _card(state: State, word: str) -> str:
 
 
 def _player(state: State, word: str) -> str:
-    if word in state.seats:
-        return word
-    folded = [seat for seat in state.seats if seat.casefold() == word.casefold()]
-    if len(folded) == 1:
-        return folded[0]
+    seat = seat_named(word, state.seats)
+    if seat is not None:
+        return seat
     raise _Bad(f"no player {quote(word)} at this table", list(state.seats))
 
 
@@ -150,7 +148,7 @@ def _read(state: State, who: str, verb: str, args: list[str], body: str) -> Even
             raise _Bad(f"{verb} takes nothing more", [verb])
         return BonusDeclined(player=who) if verb == "skip" else LayingDone(player=who)
     if verb == "deal":
-        return _deal(state, body.split(None, 1)[1] if len(body.split(None, 1)) > 1 else "")
+        return _deal(state, " ".join(body.split(None, 1)[1:]))
     raise _Bad(f"unknown move {quote(verb)}", [USAGE[v] for v in VERBS])
 
 

@@ -25,7 +25,7 @@ from .events import (
     RowTaken,
 )
 from .rules import OPTIONS
-from .state import RoundResult, Seat, State, find_match, find_own_match, with_seats
+from .state import Match, RoundResult, Seat, State, find_match, find_others_match, find_own_match, with_seats
 
 replace = msgspec.structs.replace
 
@@ -61,7 +61,7 @@ def _apply_deal(state: State, event: RoundDealt) -> State:
         for name, seat in zip(state.seats, state.players)
     )
     pile = tuple(event.pile)
-    return msgspec.structs.replace(
+    return replace(
         state,
         players=players,
         pile=pile,
@@ -84,25 +84,20 @@ def _started_turn(state: State) -> tuple[bool, ...]:
     return had if had[i] else had[:i] + (True,) + had[i + 1 :]
 
 
-def _put(players: tuple[Seat, ...], index: int, seat: Seat) -> tuple[Seat, ...]:
-    return players[:index] + (seat,) + players[index + 1 :]
-
-
 def _apply_draw(state: State, event: CardDrawn) -> State:
     i = state.current
     seat = state.players[i]
     card = event.card
     hand = seat.hand.add((card,)) if card is not None else seat.hand.add(unknown=1)
     size = state.pile_size - 1
-    had = state.had_turn
-    state = replace(
+    state = with_seats(
         state,
-        players=_put(state.players, i, Seat(hand, seat.matches, seat.pad)),
+        {i: Seat(hand, seat.matches, seat.pad)},
         pile=state.pile[1:],
         pile_size=size,
         phase="play",
         bonus=-1,
-        had_turn=had if had[i] else _started_turn(state),
+        had_turn=_started_turn(state),
     )
     if size == 0:  # the pile's last card: the round ends at once (split.draw.last-card)
         return _end_round(replace(state, turns=state.turns + 1), "pile")
@@ -123,21 +118,17 @@ def _apply_take(state: State, event: RowTaken) -> State:
     )
 
 
-def _bonus(state: State, kind: int) -> State:
-    return msgspec.structs.replace(state, phase="bonus", bonus=kind)
-
-
 def _apply_match(state: State, event: MatchPlayed) -> State:
     i = state.current
     seat = state.players[i]
     a, b = event.cards
     hand = seat.hand.remove(a).remove(b)
     deck = state.deck
-    players = _put(state.players, i, Seat(hand, seat.matches + (pair(deck, a, b),), seat.pad))
+    changed = {i: Seat(hand, seat.matches + (pair(deck, a, b),), seat.pad)}
     must = None if state.must_play in (a, b) else state.must_play
     if state.phase == "laying":  # after a first-turn out: no bonus (split.round.first-turn-out)
-        return replace(state, players=players, must_play=must)
-    return replace(state, players=players, must_play=must, phase="bonus", bonus=grade(deck, a, b))
+        return with_seats(state, changed, must_play=must)
+    return with_seats(state, changed, must_play=must, phase="bonus", bonus=grade(deck, a, b))
 
 
 def _apply_upgrade(state: State, event: MatchUpgraded) -> State:
@@ -153,22 +144,26 @@ def _apply_upgrade(state: State, event: MatchUpgraded) -> State:
     if state.replaced == "hand":
         hand = hand.add((event.over,))
     row = state.row + ((event.over,) if state.replaced == "discard" else ())
-    changed: dict[int, Seat] = {}
-    if owner == me or state.upgrade_others == "keep":
-        target = state.players[owner] if owner != me else Seat(hand, seat.matches, seat.pad)
-        matches = target.matches[:index] + (match,) + target.matches[index + 1 :]
-        changed[owner] = Seat(target.hand, matches, target.pad)
-        if owner != me:
-            changed[me] = Seat(hand, seat.matches, seat.pad)
-    else:  # upgrading another player's match takes it (split.upgrade.take)
-        loser = state.players[owner]
-        changed[owner] = Seat(loser.hand, loser.matches[:index] + loser.matches[index + 1 :], loser.pad)
-        changed[me] = Seat(hand, seat.matches + (match,), seat.pad)
+    if owner == me:
+        changed = {me: Seat(hand, _with_match(seat.matches, index, match), seat.pad)}
+    else:
+        other = state.players[owner]
+        if state.upgrade_others == "keep":
+            changed = {owner: Seat(other.hand, _with_match(other.matches, index, match), other.pad),
+                       me: Seat(hand, seat.matches, seat.pad)}
+        else:  # upgrading another player's match takes it (split.upgrade.take)
+            changed = {owner: Seat(other.hand, other.matches[:index] + other.matches[index + 1 :], other.pad),
+                       me: Seat(hand, seat.matches + (match,), seat.pad)}
     must = None if state.must_play == event.card else state.must_play
     state = with_seats(state, changed, row=row, must_play=must)
     if state.upgrade_bonus == "yes":
-        return _bonus(state, grade(state.deck, visible[0], visible[1]))
+        return replace(state, phase="bonus", bonus=grade(state.deck, visible[0], visible[1]))
     return state
+
+
+def _with_match(matches: tuple[Match, ...], index: int, match: Match) -> tuple[Match, ...]:
+    """`matches` with the one at `index` replaced by `match`, in its place."""
+    return matches[:index] + (match,) + matches[index + 1 :]
 
 
 def _apply_minus(state: State, event: MinusMarked) -> State:
@@ -183,16 +178,14 @@ def _apply_minus(state: State, event: MinusMarked) -> State:
 def _apply_swap(state: State, event: MatchesSwapped) -> State:
     me = state.current
     mine = find_own_match(state.players[me], event.mine)
-    owner, theirs = next(
-        (s, i) for s, seat in enumerate(state.players) if s != me and (i := find_own_match(seat, event.theirs)) is not None
-    )
+    owner, theirs = find_others_match(state, event.theirs)  # type: ignore[misc]
     a, b = state.players[me], state.players[owner]
     given, got = a.matches[mine], b.matches[theirs]  # type: ignore[index]
     return with_seats(
         state,
         {
-            me: Seat(a.hand, a.matches[:mine] + (got,) + a.matches[mine + 1 :], a.pad),  # type: ignore[operator]
-            owner: Seat(b.hand, b.matches[:theirs] + (given,) + b.matches[theirs + 1 :], b.pad),
+            me: Seat(a.hand, _with_match(a.matches, mine, got), a.pad),  # type: ignore[arg-type]
+            owner: Seat(b.hand, _with_match(b.matches, theirs, given), b.pad),
         },
         phase="play",
         bonus=-1,
@@ -207,12 +200,12 @@ def _apply_discard(state: State, event: CardDiscarded) -> State:
     i = state.current
     seat = state.players[i]
     hand = seat.hand.remove(event.card)
-    players = _put(state.players, i, Seat(hand, seat.matches, seat.pad))
+    changed = {i: Seat(hand, seat.matches, seat.pad)}
     row = state.row + (event.card,)
     n = len(state.seats)
-    if hand.known or hand.unknown:
-        return replace(state, players=players, row=row, turns=state.turns + 1, current=(i + 1) % n, phase="draw", must_play=None)
-    state = replace(state, players=players, row=row, turns=state.turns + 1)
+    if hand.size:
+        return with_seats(state, changed, row=row, turns=state.turns + 1, current=(i + 1) % n, phase="draw", must_play=None)
+    state = with_seats(state, changed, row=row, turns=state.turns + 1)
     # out (split.round.out); those who have not had a turn may lay matches first (split.round.first-turn-out)
     late = tuple(s for s in ((i + k) % n for k in range(1, n)) if not state.had_turn[s])
     if late:
@@ -224,9 +217,9 @@ def _apply_laying_done(state: State, event: LayingDone) -> State:
     late = state.laying
     at = late.index(state.current)
     if at + 1 < len(late):
-        return msgspec.structs.replace(state, current=late[at + 1])
+        return replace(state, current=late[at + 1])
     # the player who went out sits just before the first who had no turn
-    return _end_round(msgspec.structs.replace(state, current=(late[0] - 1) % len(state.seats)), "out", late)
+    return _end_round(replace(state, current=(late[0] - 1) % len(state.seats)), "out", late)
 
 
 def _end_round(state: State, ended: str, late: tuple[int, ...] = ()) -> State:
@@ -268,15 +261,13 @@ def _end_round(state: State, ended: str, late: tuple[int, ...] = ()) -> State:
         scores=tuple(a - b for a, b in zip(after, previous)),
         totals=after,
     )
-    if ended == "out":
+    if ended == "out" or state.no_out_dealer == "drawer":  # who went out, or who drew the pile's last card
         dealer = state.current
     elif state.no_out_dealer == "same":
         dealer = state.dealer
-    elif state.no_out_dealer == "drawer":
-        dealer = state.current
     else:
         dealer = (state.dealer + 1) % n
-    return msgspec.structs.replace(
+    return replace(
         state,
         players=tuple(players),
         results=state.results + (result,),

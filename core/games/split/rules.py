@@ -29,12 +29,14 @@ from .state import (
     can_hold,
     cards_after_upgrade,
     find_match,
+    find_others_match,
     find_own_match,
     is_pairable,
     located,
     may_upgrade,
     partners_unseen,
     plays_with,
+    unlocated,
     upgraded,
     where_is,
 )
@@ -230,10 +232,11 @@ def _check_held(state: State, who: str, cards: list[str]) -> Ruling | None:
     known = seat.hand.known
     if all(card in known for card in cards):  # the usual case (cards are distinct: the caller checked)
         return None
+    unseen = set(unlocated(state)) if seat.hand.unknown else set()  # (never asked of a hand with no unknown card)
     for card in cards:
-        if not _card(state, card) or not can_hold(state, seat, [card]):
+        if not _card(state, card) or not can_hold(state, seat, [card], unseen):
             return _not_held(state, who, card)
-    if not can_hold(state, seat, cards):  # each may be hidden in the hand, but not all of them at once
+    if not can_hold(state, seat, cards, unseen):  # each may be hidden in the hand, but not all of them at once
         return illegal("split.hand.not-held", f"{who}'s hand holds {plural(seat.hand.unknown, 'card')} the log has not seen, too few for {' '.join(cards)}")
     return None
 
@@ -287,7 +290,7 @@ def check_upgrade(state: State, event: MatchUpgraded) -> list[Ruling]:
                 over=over,
             )
         ]
-    if cards_after_upgrade(state, state.player) < 1:
+    if cards_after_upgrade(state, state.player.hand.size) < 1:
         return [illegal("split.hand.keep-one", f"{who} must keep a card for the discard: this upgrade would empty the hand")]
     return []
 
@@ -309,10 +312,10 @@ def check_swap(state: State, event: MatchesSwapped) -> list[Ruling]:
     mine = find_own_match(state.player, event.mine)
     if mine is None:
         return [illegal("split.bonus.weak", f"{who} has no match {_shown(state, event.mine)} to swap", mine=event.mine)]
-    found = [(s, find_own_match(seat, event.theirs)) for s, seat in enumerate(state.players) if s != state.current]
-    owner, theirs = next(((s, i) for s, i in found if i is not None), (None, None))
-    if owner is None or theirs is None:
+    found = find_others_match(state, event.theirs)
+    if found is None:
         return [illegal("split.bonus.weak", f"no other player has a match {_shown(state, event.theirs)} to swap", theirs=event.theirs)]
+    owner, theirs = found
     a = state.player.matches[mine]
     b = state.players[owner].matches[theirs]
     ga, gb = grade(state.deck, a[0], a[1]), grade(state.deck, b[0], b[1])
@@ -328,8 +331,6 @@ def check_swap(state: State, event: MatchesSwapped) -> list[Ruling]:
 
 
 def check_discard(state: State, event: CardDiscarded) -> list[Ruling]:
-    if event.card in state.players[state.current].hand.known:  # the usual case: a card the log knows is there
-        return []
     held = _check_held(state, event.player, [event.card])
     return [held] if held else []
 

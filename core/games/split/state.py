@@ -106,12 +106,6 @@ def unlocated(state: State) -> list[str]:
     return [card for card in state.deck.cards if card not in seen]
 
 
-def unknown_cards(state: State) -> int:
-    """How many cards the log cannot name: unknown hand cards and, in table mode, the pile."""
-    hidden = sum(seat.hand.unknown for seat in state.players)
-    return hidden + (state.pile_size - len(state.pile))
-
-
 def where_is(state: State, card: str) -> str:
     """Where the log knows `card` to be, in words (for a ruling that refuses a move naming it)."""
     if card in state.row:
@@ -164,8 +158,15 @@ def find_own_match(seat: Seat, visible: list[str] | tuple[str, ...]) -> int | No
     return None
 
 
-def match_grade(state: State, match: Match) -> int:
-    return grade(state.deck, match[0], match[1])
+def find_others_match(state: State, visible: list[str] | tuple[str, ...]) -> tuple[int, int] | None:
+    """(seat, index) of the first match of another player than the current one (in seat order) showing
+    exactly the halves `visible`, or None."""
+    for s, seat in enumerate(state.players):
+        if s != state.current:
+            index = find_own_match(seat, visible)
+            if index is not None:
+                return s, index
+    return None
 
 
 # --------------------------------------------------------------------------- playing cards
@@ -194,9 +195,10 @@ def may_upgrade(state: State, owner: int) -> bool:
     return owner == state.current or state.upgrade_others != "own-only"
 
 
-def cards_after_upgrade(state: State, seat: Seat) -> int:
-    """The hand's size after one upgrade: one card played, and the covered half back in hand under `replaced=hand`."""
-    return seat.hand.size - 1 + (state.replaced == "hand")
+def cards_after_upgrade(state: State, size: int) -> int:
+    """The size of a hand of `size` cards after one upgrade: one card played, and the covered half back in
+    hand under `replaced=hand`."""
+    return size - 1 + (state.replaced == "hand")
 
 
 Upgradable = dict[int, list[tuple[str, str, int]]]  # rank index -> (visible half, visible half, type)
@@ -243,26 +245,22 @@ def plays_with(state: State, card: str, hand: tuple[str, ...], size: int, found:
         for other in hand:
             if other != card and is_pairable(state, card, other):
                 return True
-    if size - 1 + (state.replaced == "hand") < 1:
+    if cards_after_upgrade(state, size) < 1:
         return False
     return bool(upgrades_with(state, card, upgradable(state) if found is None else found))
 
 
-def partners_unseen(state: State, card: str) -> list[str]:
-    """Unlocated halves that would make a match with `card`: what an unknown hand card might be."""
-    return [other for other in unlocated(state) if is_pairable(state, card, other)]
+def partners_unseen(state: State, card: str, unseen: list[str] | None = None) -> list[str]:
+    """Unlocated halves (`unseen`, computed when not given) that would make a match with `card`: what an
+    unknown hand card might be."""
+    if unseen is None:
+        unseen = unlocated(state)
+    return [other for other in unseen if is_pairable(state, card, other)]
 
 
 # --------------------------------------------------------------------------- the pad
 
 
-def totals(state: State) -> tuple[int, ...]:
-    return tuple(pad_total(state.deck, seat.pad) for seat in state.players)
-
-
-def grades_of(state: State, seat: Seat) -> tuple[int, int, int]:
-    """How many weak, strong and perfect matches lie in front of a seat."""
-    counts = [0, 0, 0]
-    for match in seat.matches:
-        counts[grade(state.deck, match[0], match[1])] += 1
-    return counts[WEAK], counts[STRONG], counts[PERFECT]
+def scores(state: State) -> dict[str, int]:
+    """Every pad's total so far, by player (the final scores once the game is over)."""
+    return {name: pad_total(state.deck, seat.pad) for name, seat in zip(state.seats, state.players)}

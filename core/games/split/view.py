@@ -14,7 +14,7 @@ import msgspec
 from ...model import Outcome
 from ...text import plural
 from .components import GRADES, PERFECT, STRONG, WEAK, grade, pad_total
-from .state import State
+from .state import State, scores
 
 BONUS_WORDS = {
     PERFECT: "choose a player who marks a minus box",
@@ -94,9 +94,9 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
 def outcome(state: State) -> Outcome | None:
     if state.phase != "over":
         return None
-    scores = {name: pad_total(state.deck, p.pad) for name, p in zip(state.seats, state.players)}
-    best = max(scores.values())
-    leaders = [name for name in state.seats if scores[name] == best]
+    final = scores(state)
+    best = max(final.values())
+    leaders = [name for name in state.seats if final[name] == best]
     minus = {name: p.pad[-1] for name, p in zip(state.seats, state.players)}
     winners = leaders
     if len(leaders) == 1:
@@ -111,7 +111,7 @@ def outcome(state: State) -> Outcome | None:
     else:
         why = f"{', '.join(leaders)} tie on {best}: a shared victory"
     return Outcome(
-        scores=scores,
+        scores=final,
         winners=winners,
         reason=why,
         details={
@@ -151,9 +151,12 @@ def to_act(state: State) -> tuple[str, str]:
 def pending(state: State) -> str | None:
     """What must be settled before play goes on: a bonus action, a card taken from the row that must be played,
     the matches of players who had no turn before a first-turn out, a deal the table must record."""
-    if state.phase in ("bonus", "laying") or (state.phase == "play" and state.must_play is not None):
-        return to_act(state)[1]
-    if state.phase == "deal" and state.mode == "table":
+    phase = state.phase
+    if (
+        phase in ("bonus", "laying")
+        or (phase == "play" and state.must_play is not None)
+        or (phase == "deal" and state.mode == "table")
+    ):
         return to_act(state)[1]
     return None
 
