@@ -32,7 +32,10 @@ SEATS = {"split-3p": ["ana", "ben", "cy"], "split-table-4p": ["ana", "ben", "cy"
 def test_replay(tally, text_snapshot, name: str) -> None:
     out = run(tally, "replay", rel(name))
     assert out == text_snapshot
-    assert out.count(" ends: ") == 3 and "game over:" in out and "winner:" in out
+    assert out.count(" ends: ") == 3 and "game over:" in out
+    outcome = run_json(tally, "check", rel(name))["outcome"]
+    winners = outcome["winners"]
+    assert f"{'winners' if len(winners) > 1 else 'winner'}: {', '.join(winners)}" in out  # a shared victory in the plural
 
 
 @pytest.mark.parametrize("name", GAMES)
