@@ -13,6 +13,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .generic import heading
+
 # rich styles for colour names a box may use; other names are drawn unstyled
 STYLE = {
     "blue": "bold blue", "gray": "bold bright_black", "grey": "bold bright_black", "orange": "bold dark_orange",
@@ -60,9 +62,7 @@ def draw_array(array: dict[str, Any], colours: dict[str, str], anchors: list[int
 
 
 def draw(view: dict[str, Any], out: Console) -> None:
-    viewer = f" as seen by {view['viewer']}" if view.get("viewer") else ""
-    out.print(Text(f"Array after #{view.get('seq', '?')}, round {view['round']}, turn {view['turn']}{viewer} "
-                   f"({view['mode']} mode)", style="bold"))
+    out.print(heading(view, "Array", f"round {view['round']}"))
     colours = view["colours"]
     facts = [f"dealer {view['dealer']}", f"threshold {view['threshold']}", f"end {view['end']}",
              f"pickup deck {view['deck']}"]

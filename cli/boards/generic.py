@@ -29,10 +29,16 @@ def cell(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def draw(view: dict[str, Any], out: Console) -> None:
+def heading(view: dict[str, Any], title: str, where: str = "") -> Text:
+    """Every board's first line: `<title> after #12, <where>, turn 4 as seen by ana (table mode)`."""
     viewer = f" as seen by {view['viewer']}" if view.get("viewer") else ""
-    out.print(Text(f"{view.get('game', '?')} after #{view.get('seq', '?')}, turn {view.get('turn', '?')}{viewer} "
-                   f"({view.get('mode', '?')} mode)", style="bold"))
+    where = f", {where}" if where else ""
+    return Text(f"{title} after #{view.get('seq', '?')}{where}, turn {view.get('turn', '?')}{viewer} "
+                f"({view.get('mode', '?')} mode)", style="bold")
+
+
+def draw(view: dict[str, Any], out: Console) -> None:
+    out.print(heading(view, view.get("game", "?")))
     for key, value in view.items():
         if key not in COMMON:
             out.print(Text(f"{key.replace('_', ' ')}: {cell(value)}"))

@@ -9,6 +9,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .generic import heading
+
 STYLE = {"w": "bold white", "b": "bold blue", "g": "bold green", "r": "bold red", "k": "bold bright_black", "y": "bold yellow"}
 
 
@@ -51,8 +53,7 @@ def _grid(*headers: str, right: tuple[str, ...] = ()) -> Table:
 
 
 def draw(view: dict[str, Any], out: Console) -> None:
-    viewer = f" as seen by {view['viewer']}" if view.get("viewer") else ""
-    out.print(Text(f"Splendor after #{view.get('seq', '?')}, turn {view['turn']}{viewer} ({view['mode']} mode)", style="bold"))
+    out.print(heading(view, "Splendor"))
     out.print(Text("supply  ").append_text(tokens(view["bank"], zero=True)))
     nobles = Text("nobles  ")
     for i, noble in enumerate(view["nobles"]):

@@ -8,6 +8,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .generic import heading
+
 STYLE = {"r": "bold red", "b": "bold blue", "g": "bold green", "y": "bold yellow", "p": "bold magenta"}
 
 
@@ -24,8 +26,7 @@ def cards(items: list[str]) -> Text:
 
 
 def draw(view: dict[str, Any], out: Console) -> None:
-    viewer = f" as seen by {view['viewer']}" if view.get("viewer") else ""
-    out.print(Text(f"Splice after #{view.get('seq', '?')}, turn {view['turn']}{viewer} ({view['mode']} mode)", style="bold"))
+    out.print(heading(view, "Splice"))
     out.print(f"turn of: {view['current']}")
     pending = view.get("pending")
     if pending:

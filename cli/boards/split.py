@@ -9,6 +9,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .generic import heading
+
 SUIT_STYLE = {"H": "bold red", "D": "bold red", "S": "bold", "C": "bold"}
 KIND_STYLE = {"perfect": "bold green", "strong": "bold cyan", "weak": "yellow"}
 SHOWN_MARKS = 8  # marks beyond this are written as a count, so a cell stays short
@@ -51,9 +53,8 @@ def boxes(marked: int, values: list[int], sign: str = "") -> Text:
 
 
 def draw(view: dict[str, Any], out: Console) -> None:
-    viewer = f" as seen by {view['viewer']}" if view.get("viewer") else ""
     round_text = f"round {view['round']} of {view['rounds']}" if view["round"] else f"before round 1 of {view['rounds']}"
-    out.print(Text(f"Split after #{view.get('seq', '?')}, {round_text}, turn {view['turn']}{viewer} ({view['mode']} mode)", style="bold"))
+    out.print(heading(view, "Split", round_text))
     out.print(Text(f"dealer: {view['dealer']}   pile: {view['pile']} cards   reference cards: {view['reference']} set aside"))
     out.print(Text("discard row (bottom to top): ").append_text(cards(view["row"])))
     if view.get("bonus"):
