@@ -25,7 +25,7 @@ from .events import (
     RowTaken,
 )
 from .rules import OPTIONS
-from .state import Match, RoundResult, Seat, State, find_match, find_others_match, find_own_match, with_seats
+from .state import Match, RoundResult, Seat, State, find_match, find_others_match, find_own_match, with_seat, with_seats
 
 replace = msgspec.structs.replace
 
@@ -90,9 +90,10 @@ def _apply_draw(state: State, event: CardDrawn) -> State:
     card = event.card
     hand = seat.hand.add((card,)) if card is not None else seat.hand.add(unknown=1)
     size = state.pile_size - 1
-    state = with_seats(
+    state = with_seat(
         state,
-        {i: Seat(hand, seat.matches, seat.pad)},
+        i,
+        Seat(hand, seat.matches, seat.pad),
         pile=state.pile[1:],
         pile_size=size,
         phase="play",
@@ -108,9 +109,10 @@ def _apply_take(state: State, event: RowTaken) -> State:
     seat = state.player
     at = state.row.index(event.card)
     taken = state.row[at:]
-    return with_seats(
+    return with_seat(
         state,
-        {state.current: Seat(seat.hand.add(taken), seat.matches, seat.pad)},
+        state.current,
+        Seat(seat.hand.add(taken), seat.matches, seat.pad),
         row=state.row[:at],
         phase="play",
         must_play=event.card,
@@ -124,11 +126,11 @@ def _apply_match(state: State, event: MatchPlayed) -> State:
     a, b = event.cards
     hand = seat.hand.remove(a).remove(b)
     deck = state.deck
-    changed = {i: Seat(hand, seat.matches + (pair(deck, a, b),), seat.pad)}
+    played = Seat(hand, seat.matches + (pair(deck, a, b),), seat.pad)
     must = None if state.must_play in (a, b) else state.must_play
     if state.phase == "laying":  # after a first-turn out: no bonus (split.round.first-turn-out)
-        return with_seats(state, changed, must_play=must)
-    return with_seats(state, changed, must_play=must, phase="bonus", bonus=grade(deck, a, b))
+        return with_seat(state, i, played, must_play=must)
+    return with_seat(state, i, played, must_play=must, phase="bonus", bonus=grade(deck, a, b))
 
 
 def _apply_upgrade(state: State, event: MatchUpgraded) -> State:
@@ -200,12 +202,12 @@ def _apply_discard(state: State, event: CardDiscarded) -> State:
     i = state.current
     seat = state.players[i]
     hand = seat.hand.remove(event.card)
-    changed = {i: Seat(hand, seat.matches, seat.pad)}
+    kept = Seat(hand, seat.matches, seat.pad)
     row = state.row + (event.card,)
     n = len(state.seats)
-    if hand.size:
-        return with_seats(state, changed, row=row, turns=state.turns + 1, current=(i + 1) % n, phase="draw", must_play=None)
-    state = with_seats(state, changed, row=row, turns=state.turns + 1)
+    if hand.known or hand.unknown:
+        return with_seat(state, i, kept, row=row, turns=state.turns + 1, current=(i + 1) % n, phase="draw", must_play=None)
+    state = with_seat(state, i, kept, row=row, turns=state.turns + 1)
     # out (split.round.out); those who have not had a turn may lay matches first (split.round.first-turn-out)
     late = tuple(s for s in ((i + k) % n for k in range(1, n)) if not state.had_turn[s])
     if late:

@@ -331,6 +331,8 @@ def check_swap(state: State, event: MatchesSwapped) -> list[Ruling]:
 
 
 def check_discard(state: State, event: CardDiscarded) -> list[Ruling]:
+    if event.card in state.players[state.current].hand.known:  # every turn ends here: skip the general check
+        return []
     held = _check_held(state, event.player, [event.card])
     return [held] if held else []
 

@@ -79,6 +79,12 @@ class State(msgspec.Struct, frozen=True):
         return self.seats[self.current]
 
 
+def with_seat(state: State, index: int, seat: Seat, **changes: Any) -> State:
+    """`with_seats` for one seat, the usual case on every move (no dict, no list)."""
+    players = state.players
+    return msgspec.structs.replace(state, players=players[:index] + (seat,) + players[index + 1 :], **changes)
+
+
 def with_seats(state: State, changed: dict[int, Seat], **changes: Any) -> State:
     players = list(state.players)
     for index, seat in changed.items():
