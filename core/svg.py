@@ -137,11 +137,15 @@ def card(x: float, y: float, w: float, h: float, code: str, label: str, body: It
     return element("g", {"class": "card", "data-card": code}, title(label), rect(x, y, w, h, fill, stroke, 5), *body)
 
 
-def card_back(x: float, y: float, w: float, h: float, label: str, mark: str = "?") -> str:
-    """A card whose face this view does not show: a patterned back, a mark (a count, a level) and no code."""
+def card_back(x: float, y: float, w: float, h: float, label: str, mark: str = "?", count: int = 1,
+              kind: str = "card-back") -> str:
+    """Cards whose faces this view does not show: a patterned back, a mark (a count, a level) and no code.
+
+    `count` is how many cards the back stands for (one back may draw a whole hidden hand), in `data-count`;
+    `kind` (the class) tells a hidden card from a pile whose order nobody may see (`pile`)."""
     inner = rect(x + 3, y + 3, w - 6, h - 6, "none", "#c8d0e0", 3, stroke_dasharray="3 2")
     return element(
-        "g", {"class": "card-back"}, title(label), rect(x, y, w, h, BACK, "#1f2a40", 5), inner,
+        "g", {"class": kind, "data-count": count}, title(label), rect(x, y, w, h, BACK, "#1f2a40", 5), inner,
         text(x + w / 2, y + h / 2 + 4, mark, SMALL if len(mark) > 2 else NORMAL, "middle", "bold", "#ffffff"),
     )
 

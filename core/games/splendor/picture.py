@@ -88,7 +88,8 @@ def _levels(canvas: svg.Canvas, view: dict[str, Any]) -> None:
         left = view["decks"].get(level, 0)
         x = svg.MARGIN
         deck_w = canvas.width - 2 * svg.MARGIN - 4 * (CARD_W + GAP)
-        canvas.add(svg.card_back(x, canvas.y, deck_w, CARD_H, f"level {level} deck: {plural(left, 'card')} left", str(left)))
+        canvas.add(svg.card_back(x, canvas.y, deck_w, CARD_H, f"level {level} deck: {plural(left, 'card')} left", str(left),
+                                   left, "pile"))
         canvas.add(svg.text(x + deck_w / 2, canvas.y + 16, f"L{level}", svg.SMALL, "middle", "bold", "#ffffff"))
         x += deck_w + GAP
         for code in view["board"][level]:
