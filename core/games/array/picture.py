@@ -103,7 +103,7 @@ def _array(canvas: svg.Canvas, array: dict[str, Any], paints: dict[str, svg.Colo
                                              f"{svg.number(bottom_x)},{svg.number(y)}",
                                              "fill": "none", "stroke": svg.INK, "stroke-width": 3})]
             joins.append(svg.group(join, class_="join", data_join=f"{parent}-{n}"))
-        opened = entry["open"] or "none"
+        opened = ", ".join(names.get(letter, letter) for letter in entry["open"]) or "none"
         bars.append(_bar(x, y, entry["card"], seg, ROW_H, paints, names, f"#{n}, open: {opened}"))
         canvas.y += ROW_H + JOIN
     canvas.add(*joins, *bars)

@@ -17,7 +17,7 @@ SPECIAL = {  # code: what the face shows, its caption, what a screen reader says
     "double": ("×2", "gold", "the Double Your Gold card"), "piracy": ("PIR", "piracy", "the Piracy card"),
     "skull": ("SKULL", "skull", "the Skull card"), "trade": ("TRADE", "trade", "the Trade Certificate"),
     "spot": ("SPOT", "black", "the Black Spot card"), "hurricane": ("HURR", "storm", "a Hurricane"),
-    "wild": ("W", "wild", "a wild card"),
+    "wild": ("W", "wild", "a Wild card"),
 }
 
 
@@ -30,9 +30,9 @@ def _card(x: float, y: float, code: str, where: str) -> str:
     if code.isdigit():
         big, small, spoken, fill = code, "coin", f"a coin card of {code}", "#fff6d8"
     elif code.startswith("w") and code[1:].isdigit():
-        big, small, spoken, fill = f"W{code[1:]}", "wild", f"a wild card as {code[1:]}", "#e9f4ff"
+        big, small, spoken, fill = f"W{code[1:]}", "wild", f"a Wild card as {code[1:]}", "#e9f4ff"
     elif code.startswith("x") and code[1:].isdigit():
-        big, small, spoken, fill = f"✕{code[1:]}", "map", f"a wild map piece for position {code[1:]}", "#eef6e8"
+        big, small, spoken, fill = f"✕{code[1:]}", "map", f"a Wild map piece for position {code[1:]}", "#eef6e8"
     else:
         big, small, spoken = SPECIAL.get(code, (code[:5].upper(), code[:6], f"the card {code}"))
         fill = "#eeeeee"
@@ -48,7 +48,7 @@ def _piece(x: float, y: float, code: str, paints: dict[str, svg.Colour], names: 
     wild = letter == "x"  # a wild map piece stands in for its position in a laid map
     paint = svg.colour("white") if wild else paints.get(letter, svg.colour("gray"))
     shown = f"✕{position}" if wild else code
-    kind = "wild" if wild else names.get(letter, letter)
+    kind = "Wild" if wild else names.get(letter, letter)
     body = [svg.text(x + PIECE / 2, y + PIECE / 2 + 5, shown, svg.NORMAL, "middle", "bold", paint.ink)]
     return svg.card(x, y, PIECE, PIECE, code, f"{where}: the {kind} map piece {position}", body,
                     fill=paint.fill, stroke=svg.INK)
@@ -82,6 +82,9 @@ def _hand(canvas: svg.Canvas, codes: list[str], name: str) -> None:
 
 def _sets(canvas: svg.Canvas, sets: list[str], name: str) -> None:
     """Coin sets in play, each as its cards touching, the sets apart."""
+    if sets:
+        canvas.add(svg.text(svg.MARGIN, canvas.y + 12, f"coin sets in play ({len(sets)})", svg.SMALL, fill=svg.MUTED))
+        canvas.y += 16
     x = svg.MARGIN
     for coin_set in sets:
         cards = coin_set.split("-")
@@ -95,7 +98,11 @@ def _sets(canvas: svg.Canvas, sets: list[str], name: str) -> None:
 
 def _pieces(canvas: svg.Canvas, codes: list[str], paints: dict[str, svg.Colour], names: dict[str, str], where: str,
             x: float = svg.MARGIN) -> float:
+    start = x
     for code in codes:
+        if x + PIECE > canvas.width - svg.MARGIN:
+            x = start
+            canvas.y += PIECE + GAP
         if code == "?":
             canvas.add(svg.card_back(x, canvas.y, PIECE, PIECE, f"{where}: a map piece, face down", "?"))
         else:
