@@ -8,8 +8,10 @@ by colour alone, so the pictures read the same with the common colour-vision def
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 WIDTH = 390  # a phone's width in CSS pixels; the viewBox lets the picture scale to any other
@@ -56,18 +58,25 @@ def colour(name: str, index: int = 0) -> Colour:
     return PALETTE.get(name.lower()) or PALETTE[SPARE[index % len(SPARE)]]
 
 
+_UNSAFE = re.compile(r"[&<>\"']")
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
+
+
 def escape(text: object) -> str:
     """Text made safe inside an element or a double-quoted attribute."""
-    return (
-        str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
-    )
+    return _UNSAFE.sub(lambda found: _ENTITIES[found.group(0)], str(text))
 
 
 def number(value: float) -> str:
     """A coordinate as short, stable text: 12, 12.5, 12.33 (never 12.000000001)."""
-    if isinstance(value, int) or float(value).is_integer():
+    if type(value) is int or float(value).is_integer():
         return str(int(value))
     return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+@cache
+def _attribute(key: str) -> str:
+    return key.rstrip("_").replace("_", "-")
 
 
 def element(tag: str, attrs: Mapping[str, Any] | None = None, *children: str) -> str:
@@ -76,9 +85,9 @@ def element(tag: str, attrs: Mapping[str, Any] | None = None, *children: str) ->
     for key, value in (attrs or {}).items():
         if value is None:
             continue
-        name = key.rstrip("_").replace("_", "-")
-        text = number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else escape(value)
-        parts.append(f'{name}="{text}"')
+        kind = type(value)
+        text = number(value) if kind is int or kind is float else escape(value)
+        parts.append(f'{_attribute(key)}="{text}"')
     head = " ".join(parts)
     if not children:
         return f"<{head}/>"

@@ -1,7 +1,7 @@
 """Pictures of a board (`core/games/<game>/picture.py`): every bundled game drawn step by step.
 
-Over every step of every bundled game, drawn for the referee and for one seat in turn (the seats take turns
-step by step, so every seat's view is drawn all through the game): the SVG parses, holds exactly the card
+Over every step of every bundled game, drawn for the referee, and every other step for one seat in turn (the
+seats take turns, so every seat's view is drawn all through the game): the SVG parses, holds exactly the card
 codes its view shows (read from the view here, independently of the drawing code), draws as many card backs as
 the view hides, names no hidden card, is accessible and sized for a phone. One golden picture per game is kept
 as an `.svg` snapshot (update with `pytest tests/test_pictures.py --snapshot-update` and look at the picture).
@@ -153,7 +153,8 @@ def test_every_step_is_drawn_as_its_view_shows_it(name: str) -> None:
     for number, step in enumerate(steps):
         full = spec.view(step.state, None)
         check_picture(spec.name, full, full)
-        check_picture(spec.name, spec.view(step.state, seats[number % len(seats)]), full)
+        if number % 2 == 0 or number == len(steps) - 1:  # every other step is enough to take each seat through the game
+            check_picture(spec.name, spec.view(step.state, seats[number // 2 % len(seats)]), full)
 
 
 @pytest.mark.parametrize("name", FIXTURES)
