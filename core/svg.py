@@ -196,9 +196,10 @@ class Canvas:
         self.parts.extend(parts)
 
     def heading(self, words: str, size: int = LARGE) -> None:
-        self.y += size
-        self.add(text(MARGIN, self.y, words, size, weight="bold"))
-        self.y += 6
+        for piece in wrap(words, self.width - 2 * MARGIN, size):
+            self.y += size + 2
+            self.add(text(MARGIN, self.y, piece, size, weight="bold"))
+        self.y += 4
 
     def paragraph(self, words: str, size: int = SMALL, fill: str = MUTED) -> None:
         for piece in wrap(words, self.width - 2 * MARGIN, size):

@@ -1,0 +1,288 @@
+"""Charts of history as SVG: pure functions over what a query returns (rows as tuples or dicts), in the pictures' style.
+
+Every mark carries its number in `data-value` (and what it stands for in `data-label` or `data-series`), so a
+reader, a test or a script can take the numbers back out of the picture. Series are told apart by a colour, a
+marker shape and a dash pattern together, never by colour alone; every mark has a `<title>`.
+
+- `score_lines`: one game, each player's score over the turns, with round boundaries and marked moments;
+- `bars`: one number per label (win rate by seat or by player count, games per month, score per round);
+- `head_to_head`: wins of each player (row) over each other (column);
+- `ranked`: a ranked list (the longest games, the closest ones).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from . import svg
+
+SERIES = ("blue", "orange", "green", "purple", "red", "sky", "black", "yellow")
+SHAPES = ("circle", "square", "triangle", "diamond", "down", "plus")
+DASHES = (None, "6 3", "2 3", "8 3 2 3", "4 4", "1 2")
+PLOT_LEFT, PLOT_RIGHT, PLOT_HEIGHT = 46, 12, 220
+ROW = 24  # one bar or one ranked line
+
+
+def _row(row: Any, keys: Sequence[str]) -> tuple[Any, ...]:
+    """A query's row as a tuple in the order of `keys`, whether it came as a tuple or as a dict."""
+    if isinstance(row, Mapping):
+        return tuple(row[key] for key in keys)
+    return tuple(row)
+
+
+def _labelled(rows: Iterable[Any]) -> list[tuple[str, float, str]]:
+    """Rows (label, value) or (label, value, detail), as tuples or as dicts with those keys."""
+    table = []
+    for row in rows:
+        if isinstance(row, Mapping):
+            label, value, detail = row["label"], row["value"], row.get("detail")
+        else:
+            label, value, *rest = row
+            detail = rest[0] if rest else None
+        table.append((str(label), value, "" if detail is None else str(detail)))
+    return table
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round tick values covering [low, high]: steps of 1, 2 or 5 times a power of ten."""
+    if high <= low:
+        high = low + 1
+    raw = (high - low) / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = math.floor(low / step) * step
+    ticks = []
+    value = first
+    while value < high + step * 0.999:
+        ticks.append(round(value, 10))
+        value += step
+    return ticks
+
+
+def _amount(value: float) -> str:
+    return svg.number(round(value, 2))
+
+
+def marker(shape: str, x: float, y: float, paint: svg.Colour, size: float = 4.5, **attrs: Any) -> str:
+    """A series' marker: the shape tells series apart even where colours look alike."""
+    style = {"fill": paint.fill, "stroke": svg.INK, "stroke-width": 1, **attrs}
+    if shape == "circle":
+        return svg.element("circle", {"cx": x, "cy": y, "r": size, **style})
+    if shape == "square":
+        return svg.element("rect", {"x": x - size, "y": y - size, "width": 2 * size, "height": 2 * size, **style})
+    points = {
+        "triangle": ((0, -1.2), (1.1, 0.9), (-1.1, 0.9)),
+        "down": ((0, 1.2), (1.1, -0.9), (-1.1, -0.9)),
+        "diamond": ((0, -1.3), (1.2, 0), (0, 1.3), (-1.2, 0)),
+        "plus": ((-0.4, -1.2), (0.4, -1.2), (0.4, -0.4), (1.2, -0.4), (1.2, 0.4), (0.4, 0.4), (0.4, 1.2),
+                 (-0.4, 1.2), (-0.4, 0.4), (-1.2, 0.4), (-1.2, -0.4), (-0.4, -0.4)),
+    }[shape]
+    text = " ".join(f"{svg.number(round(x + dx * size, 2))},{svg.number(round(y + dy * size, 2))}" for dx, dy in points)
+    return svg.element("polygon", {"points": text, **style})
+
+
+def _style(index: int) -> tuple[svg.Colour, str, str | None]:
+    return svg.colour(SERIES[index % len(SERIES)]), SHAPES[index % len(SHAPES)], DASHES[index % len(DASHES)]
+
+
+def _empty(canvas: svg.Canvas) -> str:
+    canvas.paragraph("no data: the query returned no rows", svg.NORMAL)
+    return canvas.render()
+
+
+def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), moments: Iterable[Any] = (),
+                y_label: str = "points", x_label: str = "turn") -> str:
+    """Each player's score over the turns.
+
+    `rows`: (player, turn, score); `rounds`: (round, first turn) for each round after the first, drawn as a
+    boundary; `moments`: (turn, player, what happened), numbered on the chart and listed under it.
+    """
+    canvas = svg.Canvas(title)
+    canvas.heading(title)
+    series: dict[str, list[tuple[float, float]]] = {}
+    for player, turn, score in (_row(r, ("player", "turn", "score")) for r in rows):
+        series.setdefault(str(player), []).append((turn, score))
+    if not series:
+        return _empty(canvas)
+    for points in series.values():
+        points.sort()
+    x = svg.MARGIN
+    for index, name in enumerate(series):  # the legend: colour, shape and dash of each player
+        paint, shape, dash = _style(index)
+        w = svg.text_width(name, svg.SMALL) + 34
+        if x + w > canvas.width - svg.MARGIN:
+            x = svg.MARGIN
+            canvas.y += 18
+        canvas.add(svg.group([
+            svg.line(x, canvas.y + 8, x + 22, canvas.y + 8, paint.fill, 2.5, stroke_dasharray=dash),
+            marker(shape, x + 11, canvas.y + 8, paint),
+            svg.text(x + 27, canvas.y + 12, name, svg.SMALL),
+        ], class_="legend", data_series=name))
+        x += w
+    canvas.y += 24
+    turns = [t for points in series.values() for t, _ in points]
+    values = [v for points in series.values() for _, v in points]
+    first, last = min(turns), max(turns)
+    ticks = nice_ticks(min(0, min(values)), max(values))
+    low, high = ticks[0], ticks[-1]
+    top = canvas.y + 16
+    left, right = svg.MARGIN + PLOT_LEFT, canvas.width - PLOT_RIGHT
+    span = max(1, last - first)
+
+    def at_x(turn: float) -> float:
+        return round(left + (turn - first) / span * (right - left), 2)
+
+    def at_y(value: float) -> float:
+        return round(top + PLOT_HEIGHT - (value - low) / (high - low) * PLOT_HEIGHT, 2)
+
+    canvas.add(svg.text(svg.MARGIN, top - 6, y_label, svg.SMALL, fill=svg.MUTED))
+    for tick in ticks:
+        y = at_y(tick)
+        canvas.add(svg.line(left, y, right, y, "#e2e2e2" if tick else "#999999", 1))
+        canvas.add(svg.text(left - 4, y + 4, _amount(tick), svg.SMALL, "end", fill=svg.MUTED))
+    for tick in nice_ticks(first, last, 6):
+        if first <= tick <= last:
+            canvas.add(svg.text(at_x(tick), top + PLOT_HEIGHT + 14, _amount(tick), svg.SMALL, "middle", fill=svg.MUTED))
+    canvas.add(svg.text((left + right) / 2, top + PLOT_HEIGHT + 30, x_label, svg.SMALL, "middle", fill=svg.MUTED))
+    for number, turn in (_row(r, ("round", "turn")) for r in rounds):
+        x = at_x(turn)
+        canvas.add(svg.group([
+            svg.title(f"round {number} begins at {x_label} {turn}"),
+            svg.line(x, top, x, top + PLOT_HEIGHT, svg.MUTED, 1, stroke_dasharray="3 3"),
+            svg.text(x + 3, top + 11, f"R{number}", svg.SMALL, fill=svg.MUTED),
+        ], class_="round", data_value=turn, data_label=f"round {number}"))
+    for index, (name, points) in enumerate(series.items()):
+        paint, shape, dash = _style(index)
+        path = " ".join(f"{svg.number(at_x(t))},{svg.number(at_y(v))}" for t, v in points)
+        marks = [svg.element("polyline", {"points": path, "fill": "none", "stroke": paint.fill, "stroke-width": 2.5,
+                                          "stroke-dasharray": dash})]
+        for t, v in points:
+            marks.append(svg.group([svg.title(f"{name}: {_amount(v)} {y_label} at {x_label} {t}"),
+                                    marker(shape, at_x(t), at_y(v), paint, 3.5)],
+                                   class_="mark", data_series=name, data_x=t, data_value=v))
+        canvas.add(svg.group(marks, class_="series", data_series=name))
+    canvas.y = top + PLOT_HEIGHT + 38
+    listed = [_row(m, ("turn", "player", "what")) for m in moments]
+    for number, (turn, player, what) in enumerate(sorted(listed, key=lambda m: (m[0], str(m[1]))), 1):
+        x = at_x(turn)
+        scores = dict(series.get(str(player), []))
+        y = at_y(scores[turn]) if turn in scores else top + 8
+        canvas.add(svg.group([
+            svg.title(f"{x_label} {turn}: {player} {what}"),
+            svg.element("circle", {"cx": x, "cy": y - 14, "r": 8, "fill": "#ffffff", "stroke": svg.INK}),
+            svg.text(x, y - 10, number, svg.SMALL, "middle", "bold"),
+        ], class_="moment", data_value=turn, data_series=player))
+        for piece in svg.wrap(f"{number} · {x_label} {turn} · {player} {what}", canvas.width - 2 * svg.MARGIN, svg.SMALL):
+            canvas.y += svg.SMALL + 4
+            canvas.add(svg.text(svg.MARGIN, canvas.y, piece, svg.SMALL))
+    return canvas.render()
+
+
+def _bar_rows(canvas: svg.Canvas, rows: list[tuple[str, float, str]], unit: str, kind: str, ranked_: bool = False) -> None:
+    """Horizontal bars, one per row, labels on the left and numbers at the end (easy to read on a phone)."""
+    names = [f"{rank}. {label}" if ranked_ else label for rank, (label, _, _) in enumerate(rows, 1)]
+    label_w = min(150, max(svg.text_width(name, svg.SMALL) for name in names) + 8)
+    high = max([value for _, value, _ in rows] + [0])
+    low = min([value for _, value, _ in rows] + [0])
+    left = svg.MARGIN + label_w
+    numbers = max(svg.text_width(f"{_amount(value)}{unit}", svg.SMALL) * 1.1 for _, value, _ in rows) + 6
+    room = canvas.width - svg.MARGIN - left - numbers
+    if low < 0:  # a negative bar's number is written on its left end's side of zero, so leave it room too
+        room -= numbers
+    scale = room / (high - low) if high > low else 0
+    zero = left + (numbers if low < 0 else 0) + (0 - low) * scale
+    start = canvas.y
+    for rank, (label, value, detail) in enumerate(rows, 1):
+        y = canvas.y
+        x0, x1 = sorted((zero, zero + value * scale))
+        words = f"{_amount(value)}{unit}"
+        shown = names[rank - 1]
+        while svg.text_width(shown, svg.SMALL) > label_w - 6 and len(shown) > 4:
+            shown = shown[:-2] + "…"
+        spoken = f"{label}: {words}" + (f" ({detail})" if detail else "")
+        paint = svg.colour("blue" if value >= 0 else "orange")
+        canvas.add(svg.group([
+            svg.title(spoken),
+            svg.text(svg.MARGIN, y + 15, shown, svg.SMALL),
+            svg.rect(x0, y + 3, max(x1 - x0, 1), ROW - 8, paint.fill, svg.INK, 2, stroke_width=0.5),
+            svg.text(x1 + 4, y + 15, words, svg.SMALL, weight="bold") if value >= 0 else
+            svg.text(x0 - 4, y + 15, words, svg.SMALL, "end", "bold"),
+        ], class_=kind, data_label=label, data_value=value, data_rank=rank if ranked_ else None))
+        canvas.y += ROW
+        if detail and ranked_:
+            canvas.add(svg.text(svg.MARGIN + 14, canvas.y + 8, detail, svg.SMALL, fill=svg.MUTED))
+            canvas.y += 14
+    canvas.add(svg.line(zero, start, zero, canvas.y, svg.INK, 1))
+
+
+def bars(rows: Iterable[Any], title: str, unit: str = "", note: str = "") -> str:
+    """One bar per row (label, value[, detail]): a win rate by seat, games per month, the score per round.
+
+    `unit` follows each number (`%`, ` games`); `note` says what the chart rests on (how many games).
+    """
+    canvas = svg.Canvas(title)
+    canvas.heading(title)
+    if note:
+        canvas.paragraph(note)
+    table = _labelled(rows)
+    if not table:
+        return _empty(canvas)
+    _bar_rows(canvas, table, unit, "bar")
+    return canvas.render()
+
+
+def ranked(rows: Iterable[Any], title: str, unit: str = "", note: str = "") -> str:
+    """A ranked list (label, value[, detail]) in the order given (the query's ORDER BY), each with its bar."""
+    canvas = svg.Canvas(title)
+    canvas.heading(title)
+    if note:
+        canvas.paragraph(note)
+    table = _labelled(rows)
+    if not table:
+        return _empty(canvas)
+    _bar_rows(canvas, table, unit, "ranked", ranked_=True)
+    return canvas.render()
+
+
+def head_to_head(rows: Iterable[Any], title: str, note: str = "") -> str:
+    """Wins of each player over each other: rows (winner, loser, wins); a cell reads `row beat column N times`."""
+    canvas = svg.Canvas(title)
+    canvas.heading(title)
+    if note:
+        canvas.paragraph(note)
+    wins: dict[tuple[str, str], float] = {}
+    for winner, loser, count in (_row(r, ("winner", "loser", "wins")) for r in rows):
+        wins[(str(winner), str(loser))] = wins.get((str(winner), str(loser)), 0) + count
+    if not wins:
+        return _empty(canvas)
+    players = sorted({name for pair in wins for name in pair})
+    label_w = min(110, max(svg.text_width(name, svg.SMALL) for name in players) + 10)
+    cell = min(44, (canvas.width - 2 * svg.MARGIN - label_w) / len(players))
+    most = max(wins.values())
+    canvas.paragraph("each cell: how often the row's player beat the column's player")
+    top = canvas.y + 4
+    for j, name in enumerate(players):  # column heads, cut to the cell's width
+        shown = name if svg.text_width(name, svg.SMALL) <= cell - 2 else name[: max(1, int((cell - 2) / (svg.SMALL * svg.CHAR_WIDTH)))]
+        canvas.add(svg.group([svg.title(name), svg.text(svg.MARGIN + label_w + (j + 0.5) * cell, top + 12, shown,
+                                                       svg.SMALL, "middle", "bold")]))
+    top += 18
+    for i, row_name in enumerate(players):
+        y = top + i * cell
+        canvas.add(svg.text(svg.MARGIN, y + cell / 2 + 4, row_name, svg.SMALL, weight="bold"))
+        for j, column in enumerate(players):
+            x = svg.MARGIN + label_w + j * cell
+            if row_name == column:
+                canvas.add(svg.rect(x, y, cell, cell, "#eeeeee", "#ffffff", 0))
+                continue
+            count = wins.get((row_name, column), 0)
+            shade = 0.12 + 0.88 * count / most if most else 0
+            canvas.add(svg.group([
+                svg.title(f"{row_name} beat {column} {svg.number(count)} times"),
+                svg.rect(x, y, cell, cell, svg.colour("blue").fill, "#ffffff", 0, fill_opacity=round(shade, 2)),
+                svg.text(x + cell / 2, y + cell / 2 + 4, _amount(count), svg.NORMAL, "middle", "bold",
+                         "#ffffff" if shade > 0.55 else svg.INK),
+            ], class_="cell", data_series=row_name, data_label=column, data_value=count))
+    canvas.y = top + len(players) * cell + 6
+    return canvas.render()
