@@ -119,7 +119,7 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
             svg.line(x, canvas.y + 8, x + 22, canvas.y + 8, paint.fill, 2.5, stroke_dasharray=dash),
             marker(shape, x + 11, canvas.y + 8, paint),
             svg.text(x + 27, canvas.y + 12, name, svg.SMALL),
-        ], class_="legend", data_series=name))
+        ], class_="legend", data_series=name, data_shape=shape))
         x += w
     canvas.y += 24
     turns = [t for points in series.values() for t, _ in points]
@@ -161,7 +161,7 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
         for t, v in points:
             marks.append(svg.group([svg.title(f"{name}: {_amount(v)} {y_label} at {x_label} {t}"),
                                     marker(shape, at_x(t), at_y(v), paint, 3.5)],
-                                   class_="mark", data_series=name, data_x=t, data_value=v))
+                                   class_="mark", data_series=name, data_shape=shape, data_x=t, data_value=v))
         canvas.add(svg.group(marks, class_="series", data_series=name))
     canvas.y = top + PLOT_HEIGHT + 38
     listed = [_row(m, ("turn", "player", "what")) for m in moments]
@@ -181,13 +181,18 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
 
 
 def _bar_rows(canvas: svg.Canvas, rows: list[tuple[str, float, str]], unit: str, kind: str, ranked_: bool = False) -> None:
-    """Horizontal bars, one per row, labels on the left and numbers at the end (easy to read on a phone)."""
-    names = [f"{rank}. {label}" if ranked_ else label for rank, (label, _, _) in enumerate(rows, 1)]
-    label_w = min(150, max(svg.text_width(name, svg.SMALL) for name in names) + 8)
+    """Horizontal bars, one per row, numbers at their ends (easy to read on a phone). Bars are labelled on their
+    left; a ranked list's long labels (a game's date and kind) get a line of their own above the bar instead."""
+    names = [f"{rank}. {label}" + (f" · {detail}" if detail else "") if ranked_ else label
+             for rank, (label, _, detail) in enumerate(rows, 1)]
+    label_w = 14.0 if ranked_ else min(150, max(svg.text_width(name, svg.SMALL) for name in names) + 8)
     high = max([value for _, value, _ in rows] + [0])
     low = min([value for _, value, _ in rows] + [0])
     left = svg.MARGIN + label_w
-    numbers = max(svg.text_width(f"{_amount(value)}{unit}", svg.SMALL) * 1.1 for _, value, _ in rows) + 6
+    def ends(value: float, detail: str) -> str:  # what follows a bar: its number, and a bar chart's detail
+        return f"{_amount(value)}{unit}" + (f" · {detail}" if detail and not ranked_ else "")
+
+    numbers = max(svg.text_width(ends(value, detail), svg.SMALL) * 1.1 for _, value, detail in rows) + 6
     room = canvas.width - svg.MARGIN - left - numbers
     if low < 0:  # a negative bar's number is written on its left end's side of zero, so leave it room too
         room -= numbers
@@ -195,25 +200,31 @@ def _bar_rows(canvas: svg.Canvas, rows: list[tuple[str, float, str]], unit: str,
     zero = left + (numbers if low < 0 else 0) + (0 - low) * scale
     start = canvas.y
     for rank, (label, value, detail) in enumerate(rows, 1):
+        header: list[str] = []
+        if ranked_:
+            for piece in svg.wrap(names[rank - 1], canvas.width - 2 * svg.MARGIN, svg.SMALL):
+                canvas.y += svg.SMALL + 3
+                header.append(svg.text(svg.MARGIN, canvas.y, piece, svg.SMALL))
+            canvas.y += 1
+            shown = ""
+        else:
+            shown = names[rank - 1]
+            while svg.text_width(shown, svg.SMALL) > label_w - 6 and len(shown) > 4:
+                shown = shown[:-2] + "…"
         y = canvas.y
         x0, x1 = sorted((zero, zero + value * scale))
-        words = f"{_amount(value)}{unit}"
-        shown = names[rank - 1]
-        while svg.text_width(shown, svg.SMALL) > label_w - 6 and len(shown) > 4:
-            shown = shown[:-2] + "…"
-        spoken = f"{label}: {words}" + (f" ({detail})" if detail else "")
+        words = ends(value, detail)
+        spoken = f"{label}: {_amount(value)}{unit}" + (f" ({detail})" if detail else "")
         paint = svg.colour("blue" if value >= 0 else "orange")
         canvas.add(svg.group([
             svg.title(spoken),
-            svg.text(svg.MARGIN, y + 15, shown, svg.SMALL),
+            *header,
+            svg.text(svg.MARGIN, y + 15, shown, svg.SMALL) if shown else "",
             svg.rect(x0, y + 3, max(x1 - x0, 1), ROW - 8, paint.fill, svg.INK, 2, stroke_width=0.5),
             svg.text(x1 + 4, y + 15, words, svg.SMALL, weight="bold") if value >= 0 else
             svg.text(x0 - 4, y + 15, words, svg.SMALL, "end", "bold"),
         ], class_=kind, data_label=label, data_value=value, data_rank=rank if ranked_ else None))
         canvas.y += ROW
-        if detail and ranked_:
-            canvas.add(svg.text(svg.MARGIN + 14, canvas.y + 8, detail, svg.SMALL, fill=svg.MUTED))
-            canvas.y += 14
     canvas.add(svg.line(zero, start, zero, canvas.y, svg.INK, 1))
 
 
