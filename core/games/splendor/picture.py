@@ -164,6 +164,8 @@ def _player(canvas: svg.Canvas, view: dict[str, Any], player: dict[str, Any]) ->
             x += CARD_W + GAP
         canvas.y += CARD_H + GAP
     if player["nobles"]:
+        canvas.add(svg.text(svg.MARGIN, canvas.y + 12, "nobles", svg.SMALL, fill=svg.MUTED))
+        canvas.y += 16
         _row_of_nobles(canvas, player["nobles"])
     canvas.rule()
 
