@@ -97,7 +97,7 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
     """Each player's score over the turns.
 
     `rows`: (player, turn, score); `rounds`: (round, first turn) for each round after the first, drawn as a
-    boundary; `moments`: (turn, player, what happened), numbered on the chart and listed under it.
+    boundary; `moments`: (turn, player or None, what happened), numbered on the chart and listed under it.
     """
     canvas = svg.Canvas(title)
     canvas.heading(title)
@@ -166,31 +166,32 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
     canvas.y = top + PLOT_HEIGHT + 38
     listed = [_row(m, ("turn", "player", "what")) for m in moments]
     for number, (turn, player, what) in enumerate(sorted(listed, key=lambda m: (m[0], str(m[1]))), 1):
+        said = f"{player} {what}" if player else str(what)  # a moment may belong to nobody (a round's end)
         x = at_x(turn)
         scores = dict(series.get(str(player), []))
         y = at_y(scores[turn]) if turn in scores else top + 8
         canvas.add(svg.group([
-            svg.title(f"{x_label} {turn}: {player} {what}"),
+            svg.title(f"{x_label} {turn}: {said}"),
             svg.element("circle", {"cx": x, "cy": y - 14, "r": 8, "fill": "#ffffff", "stroke": svg.INK}),
             svg.text(x, y - 10, number, svg.SMALL, "middle", "bold"),
         ], class_="moment", data_value=turn, data_series=player))
-        for piece in svg.wrap(f"{number} · {x_label} {turn} · {player} {what}", canvas.width - 2 * svg.MARGIN, svg.SMALL):
+        for piece in svg.wrap(f"{number} · {x_label} {turn} · {said}", canvas.width - 2 * svg.MARGIN, svg.SMALL):
             canvas.y += svg.SMALL + 4
             canvas.add(svg.text(svg.MARGIN, canvas.y, piece, svg.SMALL))
     return canvas.render()
 
 
-def _bar_rows(canvas: svg.Canvas, rows: list[tuple[str, float, str]], unit: str, kind: str, ranked_: bool = False) -> None:
+def _bar_rows(canvas: svg.Canvas, rows: list[tuple[str, float, str]], unit: str, kind: str, numbered: bool = False) -> None:
     """Horizontal bars, one per row, numbers at their ends (easy to read on a phone). Bars are labelled on their
     left; a ranked list's long labels (a game's date and kind) get a line of their own above the bar instead."""
-    names = [f"{rank}. {label}" + (f" · {detail}" if detail else "") if ranked_ else label
+    names = [f"{rank}. {label}" + (f" · {detail}" if detail else "") if numbered else label
              for rank, (label, _, detail) in enumerate(rows, 1)]
-    label_w = 14.0 if ranked_ else min(150, max(svg.text_width(name, svg.SMALL) for name in names) + 8)
+    label_w = 14.0 if numbered else min(150, max(svg.text_width(name, svg.SMALL) for name in names) + 8)
     high = max([value for _, value, _ in rows] + [0])
     low = min([value for _, value, _ in rows] + [0])
     left = svg.MARGIN + label_w
     def ends(value: float, detail: str) -> str:  # what follows a bar: its number, and a bar chart's detail
-        return f"{_amount(value)}{unit}" + (f" · {detail}" if detail and not ranked_ else "")
+        return f"{_amount(value)}{unit}" + (f" · {detail}" if detail and not numbered else "")
 
     numbers = max(svg.text_width(ends(value, detail), svg.SMALL) * 1.1 for _, value, detail in rows) + 6
     room = canvas.width - svg.MARGIN - left - numbers
@@ -201,7 +202,7 @@ def _bar_rows(canvas: svg.Canvas, rows: list[tuple[str, float, str]], unit: str,
     start = canvas.y
     for rank, (label, value, detail) in enumerate(rows, 1):
         header: list[str] = []
-        if ranked_:
+        if numbered:
             for piece in svg.wrap(names[rank - 1], canvas.width - 2 * svg.MARGIN, svg.SMALL):
                 canvas.y += svg.SMALL + 3
                 header.append(svg.text(svg.MARGIN, canvas.y, piece, svg.SMALL))
@@ -223,7 +224,7 @@ def _bar_rows(canvas: svg.Canvas, rows: list[tuple[str, float, str]], unit: str,
             svg.rect(x0, y + 3, max(x1 - x0, 1), ROW - 8, paint.fill, svg.INK, 2, stroke_width=0.5),
             svg.text(x1 + 4, y + 15, words, svg.SMALL, weight="bold") if value >= 0 else
             svg.text(x0 - 4, y + 15, words, svg.SMALL, "end", "bold"),
-        ], class_=kind, data_label=label, data_value=value, data_rank=rank if ranked_ else None))
+        ], class_=kind, data_label=label, data_value=value, data_rank=rank if numbered else None))
         canvas.y += ROW
     canvas.add(svg.line(zero, start, zero, canvas.y, svg.INK, 1))
 
@@ -253,7 +254,7 @@ def ranked(rows: Iterable[Any], title: str, unit: str = "", note: str = "") -> s
     table = _labelled(rows)
     if not table:
         return _empty(canvas)
-    _bar_rows(canvas, table, unit, "ranked", ranked_=True)
+    _bar_rows(canvas, table, unit, "ranked", numbered=True)
     return canvas.render()
 
 

@@ -163,6 +163,13 @@ def test_no_rows_is_said_not_drawn(chart: Any) -> None:
     assert "no data" in " ".join(t.text or "" for t in root.iter(f"{NS}text"))
 
 
+def test_a_moment_of_nobody_is_listed_without_a_name() -> None:
+    root = parse(charts.score_lines(SCORES, "ana and ben", moments=[{"turn": 2, "player": None, "what": "the round ends"}]))
+    [moment] = marks(root, "moment")
+    assert value(moment) == 2 and "data-series" not in moment.attrib
+    assert "1 · turn 2 · the round ends" in [t.text for t in root.iter(f"{NS}text")]
+
+
 def test_no_score_rows_is_said_not_drawn() -> None:
     root = parse(charts.score_lines([], "nothing yet"))
     assert not [e for e in root.iter() if "data-value" in e.attrib]
