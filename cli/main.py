@@ -44,6 +44,8 @@ def _root(
     """Record tabletop card games move by move, referee disputes, replay and query them."""
 
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout instead of text.")
+ExpectSeqOption = typer.Option(
+    None, "--expect-seq", help="Record only if the log still ends at event SEQ (what you last saw); else refused as stale.")
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -251,6 +253,7 @@ def move_command(
     move: List[str] = typer.Argument(
         ..., help="The move in the game's notation, quoted or not: take r g b; ben: buy 1k0-w1b1g1r1 + reveal 1g0-w2b1; "
                   "or the number of a move in `tally moves`."),
+    expect_seq: Optional[int] = ExpectSeqOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Append a move only if it is legal; otherwise print the ruling and append nothing.
@@ -259,7 +262,7 @@ def move_command(
     in one write, all or none. What follows automatically (a noble's visit, the end) is reported."""
     from tally.store import record
 
-    result = record.move(log, " ".join(move))
+    result = record.move(log, " ".join(move), expect_seq, as_listed=True)
     _report_move(result, as_json)
 
 
@@ -328,14 +331,11 @@ def moves_command(
     """List the legal moves now, in a fixed order."""
     from tally.store import record
 
-    pos = record.position(log, at)
-    spec = pos.spec
-    moves = [spec.format(m) for m in spec.legal_moves(pos.table.state)]
-    who, what = spec.to_act(pos.table.state)
+    listed = record.moves(log, at)
     if as_json:
-        emit({"seq": pos.seq, "to_act": who, "expected": what, "moves": moves})
+        emit(msgspec.to_builtins(listed))
         return
-    for line in listing(pos.seq, what, moves):
+    for line in listing(listed.seq, listed.expected, listed.moves):
         say(line)
 
 
@@ -443,6 +443,7 @@ def undo_command(
     why: Optional[List[str]] = typer.Argument(None, help="Why the event is voided (kept in the log), quoted or not."),
     reason: Optional[str] = typer.Option(None, "--reason", help="The same, as an option."),
     turn: bool = typer.Option(False, "--turn", help="Void the whole last turn (a buy and its refill, say), newest first."),
+    expect_seq: Optional[int] = ExpectSeqOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Void the last effective event (or the last turn). The log stays append-only: `voided` events are added."""
@@ -451,7 +452,7 @@ def undo_command(
     text = reason if reason is not None else " ".join(why or [])
     if not text.strip():
         raise fail(EXIT_USAGE, "say why the event is voided: tally undo LOG REASON (the reason is kept in the log)")
-    result = record.undo(log, text, turn)
+    result = record.undo(log, text, turn, expect_seq)
     if as_json:
         emit(_outcome_json(result))
     if not result.accepted:
@@ -467,12 +468,17 @@ def undo_command(
 def note_command(
     log: Path = typer.Argument(..., help="The game log."),
     text: str = typer.Argument(..., help="The remark to keep in the record."),
+    expect_seq: Optional[int] = ExpectSeqOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Add a free note to the log; it changes nothing in the game."""
     from tally.store import record
 
-    result = record.note(log, text)
+    result = record.note(log, text, None, expect_seq)
+    if not result.accepted:
+        if as_json:
+            emit(_outcome_json(result))
+        raise fail(EXIT_RULE, f"{result.path}:{result.seq}: " + "; ".join(result.messages))
     if as_json:
         emit({"seq": result.events[0].seq, "fingerprint": result.fingerprint})
         return

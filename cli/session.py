@@ -163,7 +163,7 @@ class Recorder:
             raise record.UsageError("note what? `note TEXT`")
         self.report(self.session.note(rest))
 
-    def report(self, result: record.Outcome, asked: bool = False) -> None:
+    def report(self, result: record.MoveResult, asked: bool = False) -> None:
         """One result line (and, on a terminal, the board after a recorded move)."""
         if result.notation is not None:
             self.refused += 0 if asked else 1
