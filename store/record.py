@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from tally.core import engine
-from tally.core.engine import judge
 from tally.core.model import Event, GameSpec
 
 from . import cache
@@ -40,6 +39,8 @@ from .service import (  # noqa: F401  (the service's names, as scripts and the l
 
 if TYPE_CHECKING:
     import random
+
+    from .results import CheckReport
 
 
 def dealt(spec: GameSpec, state: Any, rng: "random.Random") -> tuple[list[Event], Any]:
@@ -147,29 +148,8 @@ def moves(path: Path | str, at: int | None = None) -> MoveListing:
     return MoveListing(pos.seq, who, what, [spec.format(m) for m in legal])
 
 
-class CheckReport(msgspec.Struct):
-    """`tally check`: integrity, then every event judged."""
+def check(path: Path | str) -> "CheckReport":
+    """`tally check`: integrity, then every event judged (`results.check`)."""
+    from .results import check as checked
 
-    ok: bool
-    events: int
-    fingerprint: str
-    game: str
-    seq: int | None = None
-    rule: str | None = None
-    message: str | None = None
-    warnings: list[dict[str, Any]] = []
-    outcome: dict[str, Any] | None = None
-
-
-def check(path: Path | str) -> CheckReport:
-    log = logfile.read(path)
-    judgement, table = judge(log.spec, log.events)
-    warnings = [{"seq": seq, "rule": r.rule, "message": r.message} for seq, r in judgement.warnings]
-    if not judgement.ok:
-        first = judgement.rulings[0]
-        return CheckReport(False, len(log.events), log.fingerprint, log.spec.name, judgement.failed_seq, first.rule, first.message, warnings)
-    result = log.spec.outcome(table.state)
-    return CheckReport(True, len(log.events), log.fingerprint, log.spec.name, warnings=warnings,
-                  outcome=msgspec.to_builtins(result) if result else None)
-
-
+    return checked(path)
