@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import sys
 from pathlib import Path
-from typing import Any, Callable, List, Optional, TypeVar
+from typing import Any, Callable, List, Optional, TypeVar, cast
 
 import msgspec
 import typer
@@ -117,7 +117,7 @@ def handled(command: F) -> F:
         except Exception as error:  # a bug in tally: still one line, never a traceback
             raise fail(EXIT_INTERNAL, f"internal error ({type(error).__name__}: {error}); please report it") from None
 
-    return wrapper  # type: ignore[return-value]
+    return cast(F, wrapper)
 
 
 def _options(values: Optional[List[str]]) -> dict[str, str]:

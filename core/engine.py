@@ -208,10 +208,17 @@ class Table:
         return []
 
 
+def _first(event: Event) -> GameStarted:
+    """A log's first event, which the log reader guarantees is its `game_started`."""
+    if not isinstance(event, GameStarted):
+        raise ValueError(f"a fold starts at game_started, not {type(event).__name__}")
+    return event
+
+
 def fold(spec: GameSpec, events: Iterable[Event]) -> Table:
     """Fold a judged sequence of events (the first is game_started) without re-checking them."""
     iterator = iter(events)
-    table = Table(spec, next(iterator))  # type: ignore[arg-type]
+    table = Table(spec, _first(next(iterator)))
     for event in iterator:
         table.apply(event)
     return table
@@ -273,7 +280,7 @@ def judge(
 
     `watch(event, before, after)` sees every applied event with the states around it (projections).
     """
-    table = Table(spec, events[0])  # type: ignore[arg-type]
+    table = Table(spec, _first(events[0]))
     warnings: list[tuple[int, Ruling]] = []
     check = table.check
     apply = table.apply

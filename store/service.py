@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
 import msgspec
 
@@ -31,6 +31,7 @@ from . import log as logfile
 if TYPE_CHECKING:
     import random
 
+Mode = Literal["open", "table"]
 STALE = "core.append.stale"  # the ruling id of an append whose caller saw an older log
 
 
@@ -149,7 +150,7 @@ def start_event(
         game=spec.name,
         rules=spec.rules_version,
         seats=list(players),
-        mode=mode,  # type: ignore[arg-type]  # checked against spec.modes above
+        mode=cast(Mode, mode),  # checked against spec.modes above
         options=spec.resolved_options(options),
         manifest=spec.manifest if manifest is None else manifest,
     )
@@ -526,7 +527,8 @@ class GameRecord:
                     table.restore(before)
                     return MoveResult(False, "undo", [proposed], played.refused, to_act=spec.to_act(table.state),
                                       seq=played.refused_seq, path=self.path)
-                lines.append(f"void #{target}: {describe(spec, victim)} ({reason})")  # type: ignore[arg-type]
+                assert victim is not None  # a void is legal only when there is an effective event to take back
+                lines.append(f"void #{target}: {describe(spec, victim)} ({reason})")
             appended = self._write(locked, table, before, played.events)
             return MoveResult(True, "undo", appended.events, played.rulings, None, appended.fingerprint,
                               spec.to_act(table.state), lines, appended.events[0].seq, self.path)

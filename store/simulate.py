@@ -115,6 +115,7 @@ def simulate(
         rng = random.Random(f"{seed}:{index}")
         count = players or rng.randint(spec.min_seats, spec.max_seats)
         events, state = playout(game, count, rng, options, manifest)
+        seats = [f"p{i + 1}" for i in range(count)]  # as playout seats them
         if mode == "table":  # played with every card known, recorded as the table saw it
             events = spec.table_transcript(events)
         # the start time (line 1, hence the game id) differs by seed as well as by index, so runs with
@@ -134,6 +135,6 @@ def simulate(
         if result is not None:
             finished += 1
             for winner in result.winners:
-                seat = f"seat{events[0].seats.index(winner) + 1}"  # type: ignore[attr-defined]
+                seat = f"seat{seats.index(winner) + 1}"
                 wins[seat] = wins.get(seat, 0) + 1
     return SimulationSummary(game, games, total, moves, finished, files, dict(sorted(wins.items())))

@@ -145,3 +145,14 @@ def test_the_service_refuses_a_stale_append_without_touching_its_fold(tmp_path: 
     assert refused.is_stale and game.seq == 3 and len(_lines(log)) == 3  # brought up to the file, nothing appended
     assert game.append("ben: take w b k", game.seq, game.last_hash).accepted
     assert [e.seq for e in game.events_after(2)] == [3, 4] and game.wait_after(4, 0.01) == []
+
+
+def test_a_damaged_log_under_json_names_a_reading_rule_never_null(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    record.new_game(log, "splendor", ["ana", "ben"], seed=3)
+    log.write_bytes(log.read_bytes() + b'{"type":"noted","seq":3')  # a torn last line
+    for command in (["check"], ["state"], ["replay"], ["move", "take r g b"], ["undo", "--reason", "r"]):
+        done = run_tally(command[0], str(log), *command[1:], "--json")
+        assert done.exit_code == 3, done
+        document = json.loads(done.stdout)
+        assert document["error"] == "damaged" and isinstance(document["rule"], str) and document["rule"].startswith("log."), document
