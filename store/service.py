@@ -73,6 +73,11 @@ class MoveResult(msgspec.Struct):
         return [r.render() for r in self.rulings]
 
     @property
+    def notation_kind(self) -> str | None:
+        """For a move that cannot be read: `invalid`, `ambiguous` or `unknown` (the notation error's kind)."""
+        return None if self.notation is None else str(getattr(self.notation, "kind", "invalid"))
+
+    @property
     def is_stale(self) -> bool:
         return not self.accepted and any(r.rule == STALE for r in self.rulings)
 
