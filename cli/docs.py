@@ -1,8 +1,9 @@
 """Generate docs/cli.md from the typer app: `python -m tally.cli.docs > docs/cli.md`.
 
 The commands, their help, usage, arguments and options come from the click tree typer builds; what
-the code cannot say by itself is written here: the top-level keys each `--json` document carries
-(tests/test_cli.py checks them against real output) and the exit codes (checked against cli/main.py).
+the code cannot say by itself is written here: the top-level keys of the `--json` documents
+that are not the read model's structs (`store/results.py`, whose field descriptions document the rest;
+tests/test_cli.py checks them against real output) and the exit codes (checked against cli/main.py).
 tests/test_cli_docs.py fails when docs/cli.md differs from `render()`.
 """
 
@@ -15,98 +16,58 @@ from typing import Any
 
 EXIT_CODES: dict[int, str] = {
     0: "ok; for `move` and `rule`: the move is legal (or legal as far as the log can tell: `unverifiable`)",
-    1: "a rule forbids it: an illegal move (nothing is recorded), or a log that already holds an illegal event",
+    1: "a rule forbids it: an illegal move (nothing is recorded), a stale append (`core.append.stale`: the log moved on since the seq, fingerprint or listing the caller saw; nothing is recorded), or a log that already holds an illegal event",
     2: "usage error: bad arguments or options, bad notation (the move cannot be read), an unknown game or player for `new`, a log file that already exists",
     3: "the log is damaged or unreadable: missing file, bad JSON, unknown fields, broken `seq` or `prev` chain, torn last line, unknown game",
     4: "internal error: a bug in tally (still one line on stderr, never a traceback); please report it",
 }
 
-_MOVE_KEYS: dict[str, str] = {
-    "accepted": "true when the move is legal or unverifiable: `move` and `undo` recorded it, `rule` only judged it",
-    "move": "the move text as given",
-    "verdict": "`legal`, `unverifiable` (legal as far as the log can tell), `illegal` or `unreadable` (bad notation)",
-    "events": "the events the move is (empty unless accepted): `seq`, `type`, `text` (the event in notation)",
-    "rulings": "`rule`, `verdict`, `message` for each ruling: the rule that permits it, or those that forbid it, and any unverifiable note",
-    "notation_error": "for `unreadable`: what could not be read and what would have been valid; else null",
-    "fingerprint": "SHA-256 of the log's last line after recording (null when nothing was recorded)",
-    "seq": "the seq the (first) event has or would have",
-    "to_act": "who must act next (after the move when accepted): a player, `table` (a reveal is due) or `nobody`",
-    "expected": "what is expected next, in words",
-    "consequences": "what follows from the move without being an event (a noble's visit, the end of a round or of the game), in words",
-    "outcome": "when the move ends the game: `scores`, `winners`, `reason`, `details`; else null",
-}
+def keys_of(document: type) -> dict[str, str]:
+    """The top-level keys of a `--json` document and their meaning, from its struct in the read model
+    (`store/results.py`: each field's `msgspec.Meta` description)."""
+    from typing import get_type_hints
 
-JSON_KEYS: dict[str, dict[str, str]] = {
-    "games": {"games": "one entry per game: `name`, `title`, `rules`, `players` [min, max], `modes`, `options` (`key`, `default`, `choices`, `help`)"},
-    "new": {
-        "log": "the log file created",
-        "game": "the game's name",
-        "mode": "`open` or `table`",
-        "events": "how many events were written (`game_started`, plus the deal in open mode)",
-        "fingerprint": "SHA-256 of the log's last line",
-        "to_act": "who must act next",
-        "expected": "what is expected next, in words",
-    },
-    "move": _MOVE_KEYS,
-    "rule": _MOVE_KEYS,
-    "moves": {
-        "seq": "the position: after this event",
-        "to_act": "who must act",
-        "expected": "what is expected, in words",
-        "moves": "every legal move in notation, in the game's fixed order",
-    },
-    "state": {
-        "game": "the game's name",
-        "mode": "`open` or `table`",
-        "viewer": "the player given with `--as`, or null (everything the log knows)",
-        "phase": "setup, action, reveal, return, noble or over",
-        "turn": "the turn number (1 for the first turn)",
-        "to_act": "who must act",
-        "expected": "what is expected, in words",
-        "bank": "the supply of tokens by colour letter",
-        "board": "face-up cards by level (null for an empty slot)",
-        "decks": "cards left in each level's deck",
-        "nobles": "nobles still on the table",
-        "players": "per player: `name`, `points`, `tokens`, `bonus`, `cards`, `reserved` (others' unseen blind reserves as `?LEVEL`), `nobles`",
-        "end_triggered": "true once someone reached the target: the round is being finished",
-        "token_limit": "how many tokens a player may hold at the end of a turn",
-        "outcome": "when the game is over: `scores`, `winners`, `reason`, `details`; else null",
-        "seq": "the position: after this event",
-    },
-    "replay": {
-        "seq": "the last event replayed",
-        "steps": "per event: `seq`, `type`, `text` (in notation), `to_act` after it, `voided`",
-        "state": "the table after the last event (as `tally state --json`)",
-        "outcome": "`scores`, `winners`, `reason` when the game is over, else null",
-    },
-    "check": {
-        "ok": "true when every line is intact and every event legal",
-        "game": "the game's name",
-        "events": "how many events the log holds",
-        "fingerprint": "SHA-256 of the last line: any later edit anywhere changes it",
-        "seq": "the first illegal event, or null",
-        "rule": "the rule it breaks, or null",
-        "message": "what is wrong, or null",
-        "warnings": "unverifiable events: `seq`, `rule`, `message`",
-        "outcome": "when the game is over: `scores`, `winners`, `reason`, `details`; else null",
-    },
-    "undo": _MOVE_KEYS,
-    "note": {"seq": "the seq of the note", "fingerprint": "SHA-256 of the log's new last line"},
-    "repair": {
-        "log": "the repaired log",
-        "torn_bytes": "how many bytes were cut off: the torn last line, and the lines of a unit cut short",
-        "saved_to": "the side file that keeps them",
-        "removed": "true when nothing was intact (the first command was cut short) and the log was removed",
-    },
-    "simulate": {
-        "game": "the game's name",
-        "games": "how many games were played",
-        "events": "events written in all",
-        "moves": "moves played in all",
-        "finished": "games that reached their end",
-        "wins_by_seat": "wins per seat (`seat1`, ...), a shared victory counting for each winner",
-        "out": "the folder of the logs",
-    },
+    import msgspec
+
+    hints = get_type_hints(document, include_extras=True)
+    keys = {}
+    for field in msgspec.structs.fields(document):
+        meta = [m for m in getattr(hints[field.name], "__metadata__", ()) if isinstance(m, msgspec.Meta)]
+        keys[field.encode_name] = meta[0].description if meta and meta[0].description else ""
+    return keys
+
+
+def _documents() -> dict[str, type]:
+    from tally.store import results
+
+    return {"games": results.GamesReport, "new": results.NewReport, "move": results.MoveReport,
+            "rule": results.MoveReport, "moves": results.ListingReport, "replay": results.ReplayReport,
+            "check": results.CheckReport, "undo": results.MoveReport, "note": results.NoteReport,
+            "repair": results.RepairReport, "simulate": results.SimulateReport}
+
+
+JSON_KEYS: dict[str, dict[str, str]] = {name: keys_of(document) for name, document in _documents().items()}
+# a board's view is the game's own document (docs/rules/<game>.md); these are Splendor's keys
+JSON_KEYS["state"] = {
+    "game": "the game's name",
+    "mode": "`open` or `table`",
+    "viewer": "the player given with `--as`, or null (everything the log knows)",
+    "phase": "setup, action, reveal, return, noble or over",
+    "turn": "the turn number (1 for the first turn)",
+    "to_act": "who must act",
+    "expected": "what is expected, in words",
+    "bank": "the supply of tokens by colour letter",
+    "board": "face-up cards by level (null for an empty slot)",
+    "decks": "cards left in each level's deck",
+    "nobles": "nobles still on the table",
+    "players": "per player: `name`, `points`, `tokens`, `bonus`, `cards`, `reserved` (others' unseen blind reserves as `?LEVEL`), `nobles`",
+    "end_triggered": "true once someone reached the target: the round is being finished",
+    "token_limit": "how many tokens a player may hold at the end of a turn",
+    "outcome": "when the game is over: `scores`, `winners`, `reason`, `details`; else null",
+    "seq": "the position: after this event",
+}
+# the history library's commands (cli/library_commands.py) report plain documents, documented here
+JSON_KEYS.update({
     "ingest": {
         "ok": "false when some log was rejected",
         "db": "the history library",
@@ -143,7 +104,8 @@ JSON_KEYS: dict[str, dict[str, str]] = {
         "events": "events exported",
         "files": "files written",
     },
-}
+})
+
 
 def _game_reports() -> dict[str, str]:
     """`tally stats --json` carries one key per report of each game, its rows keyed by game type."""
@@ -159,24 +121,14 @@ def _game_reports() -> dict[str, str]:
 JSON_KEYS["stats"].update(_game_reports())
 
 # with --json, a command that stops on a bad log prints one of these instead of its own document
-ERROR_JSON_KEYS: dict[str, dict[str, str]] = {
-    "illegal log (exit 1; `check` says so in its own document)": {
-        "ok": "false",
-        "seq": "the event in the log that a rule forbids",
-        "rule": "the rule id",
-        "message": "what is wrong",
-    },
-    "damaged log (exit 3)": {
-        "ok": "false",
-        "error": "`damaged`",
-        "events": "null: the log could not be read",
-        "fingerprint": "null",
-        "seq": "the line where the damage is, or null",
-        "rule": "null",
-        "line": "the line number where the damage is; null when no line applies, e.g. a missing or empty file",
-        "message": "what was expected",
-    },
-}
+def _error_documents() -> dict[str, dict[str, str]]:
+    from tally.store import results
+
+    return {"illegal log (exit 1; `check` says so in its own document)": keys_of(results.IllegalLogReport),
+            "damaged log (exit 3)": keys_of(results.DamagedLogReport)}
+
+
+ERROR_JSON_KEYS: dict[str, dict[str, str]] = _error_documents()
 
 # --------------------------------------------------------------------------- reading the click tree
 
@@ -305,11 +257,18 @@ def render() -> str:
         "A move is written in the game's notation (`docs/rules/<game>.md`), quoted or not: `tally move game.jsonl take r g b`.",
         "For every game, `move`, `rule` and `tally record` also accept:",
         "",
-        "- the number of a move in the `tally moves` listing (`tally move game.jsonl 7`): that move, as listed;",
+        "- the number of a move in the `tally moves` listing (`tally move game.jsonl 7`): that move, as listed; once the",
+        "  log has moved on since that listing was shown, the number is refused as stale (`core.append.stale`, exit 1):",
+        "  list the moves again;",
         "- several moves on one line separated by ` + `, judged in order, each against the table the ones before it",
         "  leave, and recorded in one write or not at all: a move and the chance it makes due (`buy 1k0-w1b1g1r1 +",
         "  reveal 1g0-w2b1`: a buy and the card that fills its slot);",
         "- a player's name in any case when only one player has it (`BEN: take r g b`).",
+        "",
+        "`move`, `undo` and `note` take `--expect-seq SEQ`: the append is made only if the log still ends at event SEQ",
+        "(what its user last saw), else refused as stale, naming the seq and fingerprint the log is at now. Several",
+        "terminals or devices recording one game this way never record a move against a table their user has not seen;",
+        "`tally record` does it on every append.",
         "",
         "What follows from a move without being a move (a noble's visit, the end of a round or of the game) is",
         "reported after it; with `--json` in `consequences` and `outcome`.",

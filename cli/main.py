@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import sys
 from pathlib import Path
-from typing import Any, Callable, List, Optional, TypeVar
+from typing import Any, Callable, List, Optional, TypeVar, cast
 
 import msgspec
 import typer
@@ -44,6 +44,8 @@ def _root(
     """Record tabletop card games move by move, referee disputes, replay and query them."""
 
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout instead of text.")
+ExpectSeqOption = typer.Option(
+    None, "--expect-seq", help="Record only if the log still ends at event SEQ (what you last saw); else refused as stale.")
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -73,6 +75,9 @@ def json_text(document: Any) -> str:
 
 
 def emit(document: Any) -> None:
+    """One JSON document: a result of the store's read model (a msgspec Struct), or plain data."""
+    if isinstance(document, msgspec.Struct):
+        document = msgspec.to_builtins(document)
     sys.stdout.write(json_text(document) + "\n")
 
 
@@ -94,12 +99,15 @@ def handled(command: F) -> F:
             raise
         except IllegalLog as error:
             if kwargs.get("as_json"):
-                emit({"ok": False, "seq": error.seq, "rule": error.ruling.rule, "message": error.ruling.message})
+                from tally.store.results import illegal_log_report
+
+                emit(illegal_log_report(error))
             raise fail(EXIT_RULE, str(error)) from None
         except logfile.LogError as error:
             if kwargs.get("as_json"):
-                emit({"ok": False, "error": "damaged", "events": None, "fingerprint": None, "seq": error.line,
-                      "rule": None, "line": error.line, "message": error.message})
+                from tally.store.results import damaged_log_report
+
+                emit(damaged_log_report(error))
             raise fail(EXIT_DAMAGED, str(error)) from None
         except (UsageError, FileExistsError) as error:
             raise fail(EXIT_USAGE, str(error)) from None
@@ -109,7 +117,7 @@ def handled(command: F) -> F:
         except Exception as error:  # a bug in tally: still one line, never a traceback
             raise fail(EXIT_INTERNAL, f"internal error ({type(error).__name__}: {error}); please report it") from None
 
-    return wrapper  # type: ignore[return-value]
+    return cast(F, wrapper)
 
 
 def _options(values: Optional[List[str]]) -> dict[str, str]:
@@ -122,34 +130,10 @@ def _options(values: Optional[List[str]]) -> dict[str, str]:
     return options
 
 
-def _outcome_json(result: Any) -> dict[str, Any]:
-    return {
-        "accepted": result.accepted,
-        "move": result.text,
-        "verdict": _verdict(result),
-        "events": [
-            {"seq": e.seq or result.seq + i, "type": type(e).__struct_config__.tag, "text": text}
-            for i, (e, text) in enumerate(zip(result.events, result.lines))
-        ]
-        if result.accepted
-        else [],
-        "rulings": [{"rule": r.rule, "verdict": r.verdict, "message": r.message} for r in result.rulings],
-        "notation_error": result.notation.render() if result.notation else None,
-        "fingerprint": result.fingerprint,
-        "seq": result.seq,
-        "to_act": result.to_act[0],
-        "expected": result.to_act[1],
-        "consequences": list(result.consequences),
-        "outcome": msgspec.to_builtins(result.ending) if result.ending else None,
-    }
+def _move_json(result: Any) -> None:
+    from tally.store.results import move_report
 
-
-def _verdict(result: Any) -> str:
-    if result.notation is not None:
-        return "unreadable"
-    if not result.accepted:
-        return "illegal"
-    return "unverifiable" if any(r.verdict == "unverifiable" for r in result.rulings) else "legal"
+    emit(move_report(result))
 
 
 # --------------------------------------------------------------------------- commands
@@ -159,32 +143,17 @@ def _verdict(result: Any) -> str:
 @handled
 def games_command(as_json: bool = JsonOption) -> None:
     """List the games tally knows, with their player counts, modes and variant options."""
-    from tally.core import registry
+    from tally.store.results import games
 
-    documents = []
-    for name in registry.names():
-        spec = registry.get(name)
-        documents.append(
-            {
-                "name": spec.name,
-                "title": spec.title,
-                "rules": spec.rules_version,
-                "players": [spec.min_seats, spec.max_seats],
-                "modes": list(spec.modes),
-                "options": [
-                    {"key": o.key, "default": o.default, "choices": list(o.choices), "help": o.help}
-                    for o in spec.options
-                ],
-            }
-        )
+    report = games()
     if as_json:
-        emit({"games": documents})
+        emit(report)
         return
-    for doc in documents:
-        say(f"{doc['name']}  {doc['title']}, {doc['players'][0]}-{doc['players'][1]} players, rules {doc['rules']}, modes: {', '.join(doc['modes'])}")
-        for o in doc["options"]:
-            choices = "|".join(o["choices"]) if o["choices"] else "integer"
-            say(f"  --option {o['key']}={choices}  (default {o['default']}): {o['help']}")
+    for game in report.games:
+        say(f"{game.name}  {game.title}, {game.players[0]}-{game.players[1]} players, rules {game.rules}, modes: {', '.join(game.modes)}")
+        for o in game.options:
+            choices = "|".join(o.choices) if o.choices else "integer"
+            say(f"  --option {o.key}={choices}  (default {o.default}): {o.help}")
 
 
 @app.command("new")
@@ -206,12 +175,14 @@ def new_command(
 
     components = record.read_manifest(manifest) if manifest is not None else None
     result = record.new_game(log, game, player, _options(option), mode, seed, components)
+    from tally.store.results import new_report
+
+    report = new_report(log, game, result)
     if as_json:
-        emit({"log": str(log), "game": game, "mode": result.events[0].mode, "events": len(result.events),
-              "fingerprint": result.fingerprint, "to_act": result.to_act[0], "expected": result.to_act[1]})
+        emit(report)
         return
-    say(f"started {game} ({result.events[0].mode} mode) in {log} for {', '.join(player)}")
-    say(f"next: {result.to_act[1]}")
+    say(f"started {game} ({report.mode} mode) in {log} for {', '.join(player)}")
+    say(f"next: {report.expected}")
 
 
 @app.command("record")
@@ -251,6 +222,7 @@ def move_command(
     move: List[str] = typer.Argument(
         ..., help="The move in the game's notation, quoted or not: take r g b; ben: buy 1k0-w1b1g1r1 + reveal 1g0-w2b1; "
                   "or the number of a move in `tally moves`."),
+    expect_seq: Optional[int] = ExpectSeqOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Append a move only if it is legal; otherwise print the ruling and append nothing.
@@ -259,13 +231,13 @@ def move_command(
     in one write, all or none. What follows automatically (a noble's visit, the end) is reported."""
     from tally.store import record
 
-    result = record.move(log, " ".join(move))
+    result = record.move(log, " ".join(move), expect_seq, as_listed=True)
     _report_move(result, as_json)
 
 
 def _report_move(result: Any, as_json: bool) -> None:
     if as_json:
-        emit(_outcome_json(result))
+        _move_json(result)
     where = f"{result.path}:{result.seq}: " if result.path else ""
     if result.notation is not None:
         raise fail(EXIT_USAGE, where + result.notation.render())
@@ -305,7 +277,7 @@ def rule_command(
 
     result = record.rule(log, " ".join(move), at)
     if as_json:
-        emit(_outcome_json(result))
+        _move_json(result)
     if result.notation is not None:
         raise fail(EXIT_USAGE, f"{result.path}:{result.seq}: {result.notation.render()}")
     if as_json:
@@ -328,14 +300,11 @@ def moves_command(
     """List the legal moves now, in a fixed order."""
     from tally.store import record
 
-    pos = record.position(log, at)
-    spec = pos.spec
-    moves = [spec.format(m) for m in spec.legal_moves(pos.table.state)]
-    who, what = spec.to_act(pos.table.state)
+    listed = record.moves(log, at)
     if as_json:
-        emit({"seq": pos.seq, "to_act": who, "expected": what, "moves": moves})
+        emit(listed)
         return
-    for line in listing(pos.seq, what, moves):
+    for line in listing(listed.seq, listed.expected, listed.moves):
         say(line)
 
 
@@ -356,6 +325,8 @@ def state_command(
     """Show the table: supply, cards, nobles, players (with --as, hiding what that player cannot see)."""
     from tally.store import record
 
+    from tally.store.results import board
+
     pos = record.position(log, at)
     seats = pos.log.started.seats
     if as_player is not None:
@@ -363,14 +334,13 @@ def state_command(
         if named is None:
             raise fail(EXIT_USAGE, f"--as {quote(as_player)}: no such player (players: {', '.join(seats)})")
         as_player = named
-    view = pos.spec.view(pos.table.state, as_player)
-    view["seq"] = pos.seq
+    shown = board(pos, as_player)
     if as_json:
-        emit(view)
+        emit(shown.view)
         return
     from .render import print_view
 
-    print_view(view)
+    print_view(shown.view)
 
 
 @app.command("replay")
@@ -390,25 +360,15 @@ def replay_command(
         pos, frames = library.replay(db, log, to)
     else:
         pos, frames = record.replay(log, to)
-    spec = pos.spec
-    state = pos.table.state
-    result = spec.outcome(state)
+    from tally.store.results import replay_report
+
+    report = replay_report(pos, frames)
     if as_json:
-        emit(
-            {
-                "seq": pos.seq,
-                "steps": [
-                    {"seq": f.seq, "type": f.type, "text": f.text, "to_act": spec.to_act(f.state)[0], "voided": f.voided}
-                    for f in frames
-                ],
-                "state": spec.view(state, None),
-                "outcome": {"scores": result.scores, "winners": result.winners, "reason": result.reason} if result else None,
-            }
-        )
+        emit(report)
         return
     from .render import print_replay
 
-    print_replay(spec, frames, state, result)
+    print_replay(report)
 
 
 @app.command("check")
@@ -422,16 +382,14 @@ def check_command(
 
     report = record.check(log)
     if as_json:
-        emit({"ok": report.ok, "game": report.game, "events": report.events, "fingerprint": report.fingerprint,
-              "seq": report.seq, "rule": report.rule, "message": report.message,
-              "warnings": report.warnings, "outcome": report.outcome})
+        emit(report)
     if not report.ok:
         raise fail(EXIT_RULE, f"{log}:{report.seq}: {report.message} [{report.rule}]")
     if as_json:
         return
     for warning in report.warnings:
-        say(f"#{warning['seq']} unverifiable: {warning['message']} [{warning['rule']}]")
-    ended = f"; {report.outcome['reason']}" if report.outcome else "; not finished"
+        say(f"#{warning.seq} unverifiable: {warning.message} [{warning.rule}]")
+    ended = f"; {report.outcome.reason}" if report.outcome else "; not finished"
     say(f"ok: {report.events} events, all legal{ended}")
     say(f"fingerprint {report.fingerprint}")
 
@@ -443,6 +401,7 @@ def undo_command(
     why: Optional[List[str]] = typer.Argument(None, help="Why the event is voided (kept in the log), quoted or not."),
     reason: Optional[str] = typer.Option(None, "--reason", help="The same, as an option."),
     turn: bool = typer.Option(False, "--turn", help="Void the whole last turn (a buy and its refill, say), newest first."),
+    expect_seq: Optional[int] = ExpectSeqOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Void the last effective event (or the last turn). The log stays append-only: `voided` events are added."""
@@ -451,9 +410,9 @@ def undo_command(
     text = reason if reason is not None else " ".join(why or [])
     if not text.strip():
         raise fail(EXIT_USAGE, "say why the event is voided: tally undo LOG REASON (the reason is kept in the log)")
-    result = record.undo(log, text, turn)
+    result = record.undo(log, text, turn, expect_seq)
     if as_json:
-        emit(_outcome_json(result))
+        _move_json(result)
     if not result.accepted:
         raise fail(EXIT_RULE, f"{result.path}:{result.seq}: " + "; ".join(result.messages))
     if not as_json:
@@ -467,14 +426,21 @@ def undo_command(
 def note_command(
     log: Path = typer.Argument(..., help="The game log."),
     text: str = typer.Argument(..., help="The remark to keep in the record."),
+    expect_seq: Optional[int] = ExpectSeqOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Add a free note to the log; it changes nothing in the game."""
     from tally.store import record
 
-    result = record.note(log, text)
+    result = record.note(log, text, None, expect_seq)
+    if not result.accepted:
+        if as_json:
+            _move_json(result)
+        raise fail(EXIT_RULE, f"{result.path}:{result.seq}: " + "; ".join(result.messages))
     if as_json:
-        emit({"seq": result.events[0].seq, "fingerprint": result.fingerprint})
+        from tally.store.results import NoteReport
+
+        emit(NoteReport(result.events[0].seq, result.fingerprint))
         return
     say(f"#{result.events[0].seq} noted")
 
@@ -491,7 +457,9 @@ def repair_command(
     side, size = logfile.repair(log)
     removed = not log.exists()
     if as_json:
-        emit({"log": str(log), "torn_bytes": size, "saved_to": str(side), "removed": removed})
+        from tally.store.results import RepairReport
+
+        emit(RepairReport(str(log), size, str(side), removed))
         return
     if removed:
         say(f"moved {size} torn bytes to {side}; nothing of {log} was intact (its first command was cut short), "
@@ -520,8 +488,10 @@ def simulate_command(
     components = read_manifest(manifest) if manifest is not None else None
     summary = simulate(game, games, seed, out, players, _options(option), mode, components)
     if as_json:
-        emit({"game": summary.game, "games": summary.games, "events": summary.events, "moves": summary.moves,
-              "finished": summary.finished, "wins_by_seat": summary.wins_by_seat, "out": str(out)})
+        from tally.store.results import SimulateReport
+
+        emit(SimulateReport(summary.game, summary.games, summary.events, summary.moves, summary.finished,
+                            summary.wins_by_seat, str(out)))
         return
     say(f"{summary.games} {summary.game} games, {summary.moves} moves, {summary.finished} finished, in {out}")
     say("wins by seat: " + ", ".join(f"{k} {v}" for k, v in summary.wins_by_seat.items()))

@@ -50,14 +50,15 @@ def print_view(view: dict[str, Any], out: Console | None = None, footer: bool = 
         out.print(f"next: {view['expected']}")
 
 
-def print_replay(spec: Any, frames: list[Any], state: Any, result: Any) -> None:
+def print_replay(report: Any) -> None:
+    """A replay (`store.results.ReplayReport`): every step, the table after the last, the result."""
     out = console()
-    for frame in frames:
-        mark = " (voided)" if frame.voided else ""
-        out.print(f"#{frame.seq:<4} {visible(frame.text)}{mark}", soft_wrap=True)
-    view = spec.view(state, None)
-    view["seq"] = frames[-1].seq
+    for step in report.steps:
+        mark = " (voided)" if step.voided else ""
+        out.print(f"#{step.seq:<4} {visible(step.text)}{mark}", soft_wrap=True)
+    view = dict(report.state)
+    view["seq"] = report.steps[-1].seq
     out.print()
     print_view(view, out)
-    if result is not None:
-        out.print(visible(result.scores_line()))
+    if report.outcome is not None:
+        out.print(visible(report.outcome.scores_line()))

@@ -20,7 +20,9 @@ from tally.core.text import quote, visible
 from tally.store import record
 from tally.store.session import LogChanged, Session
 
-from .main import listing
+from tally.store.results import Board, ListingReport, board, listing
+
+from .main import listing as numbered
 from .render import console, print_view
 
 COMMANDS = ("moves", "state", "replay", "undo", "note", "help", "quit")
@@ -48,7 +50,7 @@ class Recorder:
         self.out = out
         self.interactive = interactive
         self.refused = 0
-        self._moves: tuple[int, list[str]] | None = None
+        self._moves: ListingReport | None = None
 
     # ------------------------------------------------------------------ output
 
@@ -58,34 +60,33 @@ class Recorder:
 
     def board(self, viewer: str | None = None, lines: Iterable[tuple[str, str]] = ()) -> None:
         """The table (on a terminal: a fresh screen), then `lines` (text, style), then what is due next."""
-        session = self.session
-        view = session.spec.view(session.state, viewer)
-        view["seq"] = session.seq
+        shown = board(self.session.record, viewer)
         if self.interactive:
             self.out.clear()
-        print_view(view, self.out, footer=False)
+        print_view(shown.view, self.out, footer=False)
         for text, style in lines:
             self.say(text, style)
-        self.next()
+        self.next(shown)
 
-    def next(self) -> None:
+    def next(self, shown: Board | None = None) -> None:
         """The result, or what is pending as a banner, or what is expected next."""
-        spec, state = self.session.spec, self.session.state
-        ended = spec.outcome(state)
-        pending = spec.pending(state)
-        if ended is not None:
-            self.say(f"final {ended.scores_line()}", "bold")
-        elif pending:
-            self.say(f"!! {pending}", "bold reverse")
+        shown = shown or board(self.session.record)
+        if shown.scores_line is not None:
+            self.say(f"final {shown.scores_line}", "bold")
+        elif shown.pending:
+            self.say(f"!! {shown.pending}", "bold reverse")
         else:
-            self.say(f"next: {spec.to_act(state)[1]}")
+            self.say(f"next: {shown.expected}")
+
+    def listed(self) -> ListingReport:
+        """The legal moves now (the listing numbers refer to this order), computed once per position."""
+        if self._moves is None or self._moves.seq != self.session.seq:
+            self._moves = listing(self.session.record)
+        return self._moves
 
     def moves(self) -> list[str]:
-        """The legal moves now in notation (the listing numbers refer to this order)."""
-        session = self.session
-        if self._moves is None or self._moves[0] != session.seq:
-            self._moves = (session.seq, [session.spec.format(m) for m in session.spec.legal_moves(session.state)])
-        return self._moves[1]
+        """The legal moves now in notation."""
+        return self.listed().moves
 
     # ------------------------------------------------------------------ one line
 
@@ -124,7 +125,8 @@ class Recorder:
         return True
 
     def list_moves(self) -> None:
-        for line in listing(self.session.seq, self.session.spec.to_act(self.session.state)[1], self.moves()):
+        listed = self.listed()
+        for line in numbered(listed.seq, listed.expected, listed.moves):
             self.say(line)
 
     def show_state(self, rest: str) -> None:
@@ -163,7 +165,7 @@ class Recorder:
             raise record.UsageError("note what? `note TEXT`")
         self.report(self.session.note(rest))
 
-    def report(self, result: record.Outcome, asked: bool = False) -> None:
+    def report(self, result: record.MoveResult, asked: bool = False) -> None:
         """One result line (and, on a terminal, the board after a recorded move)."""
         if result.notation is not None:
             self.refused += 0 if asked else 1
@@ -221,7 +223,7 @@ def _interactive(recorder: Recorder) -> None:
         if session.changed():
             new = session.refresh()
             recorder.board(lines=[(f"the log changed on disk ({new:+d} events): it was re-read", "bold")])
-        who = session.spec.to_act(session.state)[0]
+        who = board(session.record).to_act
         try:
             line = prompt.prompt(f"#{session.seq + 1} {who}> ")
         except EOFError:

@@ -28,6 +28,19 @@ class Step(msgspec.Struct, frozen=True):
         return not any(r.verdict == "illegal" for r in self.rulings)
 
 
+class Played(msgspec.Struct):
+    """Events judged and applied once, in order (a move, the parts of a `+` line, the chance tally dealt).
+
+    `refused` holds the rulings on the first event something forbids (nothing after it was tried) and
+    `refused_seq` the seq it would have had."""
+
+    events: list[Event] = []
+    rulings: list[Ruling] = []  # the rules that permit the applied events, and unverifiable notes
+    consequences: list[str] = []  # what followed without being an event: a noble's visit, the end
+    refused: list[Ruling] = []
+    refused_seq: int = 0
+
+
 class Table:
     """The fold of one game's log so far. Mutable as an accumulator; every state in it is frozen."""
 
@@ -71,6 +84,44 @@ class Table:
             self._undo.append((event.seq, self.state, event))
             self.state = self.spec.apply(self.state, event)
         self.last_seq = event.seq
+
+    def advance(self, event: Event, played: "Played | None" = None) -> Event:
+        """Apply a trusted event at the next seq, with what followed from it (`narrate`) added to `played`.
+
+        Returns the event as applied (its seq set): the one fold a recorded move goes through."""
+        seq = self.last_seq + 1
+        if event.seq != seq:
+            event = msgspec.structs.replace(event, seq=seq)
+        before = self.state
+        self.apply(event)
+        if played is not None:
+            played.events.append(event)
+            if before is not self.state:
+                played.consequences.extend(self.spec.narrate(before, self.state))
+        return event
+
+    def take(self, event: Event, played: "Played") -> bool:
+        """Judge `event` now and, when nothing forbids it, apply it (`advance`) with the rule that permits it;
+        otherwise note the rulings that forbid it and the seq it would have had in `played`, changing nothing."""
+        found = self.check(event)
+        refused = [r for r in found if r.verdict == "illegal"]
+        if refused:
+            played.refused, played.refused_seq = refused, self.last_seq + 1
+            return False
+        played.rulings.extend(found)
+        played.rulings.append(self.permit(event))
+        self.advance(event, played)
+        return True
+
+    def deal(self, shuffle: Callable[[list[str]], list[str]], played: "Played | None" = None) -> None:
+        """Open mode: the chance due now (a setup, a new round, a reshuffle), as often as the game asks.
+
+        `shuffle` (outside core: core draws nothing at random) orders each pile the game names; the game's
+        `deal` turns the orders into events, applied here in turn."""
+        while piles := self.spec.shuffles(self.state):
+            shuffled = {name: shuffle(list(pile)) for name, pile in piles.items()}
+            for event in self.spec.deal(self.state, shuffled):
+                self.advance(event, played)
 
     def step(self, event: Event) -> Step:
         """Check, then apply only if nothing forbids it: a rejected step leaves the state unchanged."""
@@ -157,13 +208,59 @@ class Table:
         return []
 
 
+def _first(event: Event) -> GameStarted:
+    """A log's first event, which the log reader guarantees is its `game_started`."""
+    if not isinstance(event, GameStarted):
+        raise ValueError(f"a fold starts at game_started, not {type(event).__name__}")
+    return event
+
+
 def fold(spec: GameSpec, events: Iterable[Event]) -> Table:
     """Fold a judged sequence of events (the first is game_started) without re-checking them."""
     iterator = iter(events)
-    table = Table(spec, next(iterator))  # type: ignore[arg-type]
+    table = Table(spec, _first(next(iterator)))
     for event in iterator:
         table.apply(event)
     return table
+
+
+def dealt(spec: GameSpec, state: Any, shuffle: Callable[[list[str]], list[str]]) -> tuple[list[Event], Any]:
+    """`Table.deal` without a table: the chance events due in `state` and the state after them."""
+    events: list[Event] = []
+    while piles := spec.shuffles(state):
+        shuffled = {name: shuffle(list(pile)) for name, pile in piles.items()}
+        for event in spec.deal(state, shuffled):
+            state = spec.apply(state, event)
+            events.append(event)
+    return events, state
+
+
+def play_out(
+    spec: GameSpec,
+    started: GameStarted,
+    choose: Callable[[list[Event]], Event],
+    shuffle: Callable[[list[str]], list[str]],
+    limit: int,
+) -> tuple[list[Event], Any]:
+    """A game played from `started` by `choose` (one of the legal moves) until none is left or the log
+    holds `limit` events, the chance it makes due dealt by `shuffle`; its events and final state.
+
+    The moves come from `legal_moves`, so they are applied without being judged again (no undo stack:
+    a playout is written, never voided)."""
+    chance, state = dealt(spec, spec.start(started), shuffle)
+    events: list[Event] = [started, *chance]
+    apply, legal_moves, shuffles, append = spec.apply, spec.legal_moves, spec.shuffles, events.append
+    while len(events) < limit:
+        moves = legal_moves(state)
+        if not moves:
+            break
+        move = choose(moves)
+        state = apply(state, move)
+        append(move)
+        if shuffles(state):  # a new round's deal, say: chance tally deals in an open game
+            chance, state = dealt(spec, state, shuffle)
+            events.extend(chance)
+    return events, state
 
 
 class Judgement(msgspec.Struct):
@@ -183,7 +280,7 @@ def judge(
 
     `watch(event, before, after)` sees every applied event with the states around it (projections).
     """
-    table = Table(spec, events[0])  # type: ignore[arg-type]
+    table = Table(spec, _first(events[0]))
     warnings: list[tuple[int, Ruling]] = []
     check = table.check
     apply = table.apply

@@ -108,3 +108,45 @@ def save(path: str, fd: int, started: GameStarted, last_seq: int, last_hash: str
         os.replace(temporary, target)
     except OSError:
         pass
+
+
+# --------------------------------------------------------------------------- the listing a move number refers to
+
+
+class Listing(msgspec.Struct):
+    """The legal moves `tally moves` last showed for a log: at which seq and fingerprint, how many, and how
+    the listing was numbered in words (`1-23`, `none: the game is over`). `tally move LOG N` reads N
+    against it, so a number always means the move its user saw."""
+
+    format: int
+    path: str
+    seq: int
+    fingerprint: str
+    count: int
+    shown: str
+
+
+_LISTING = msgspec.msgpack.Decoder(Listing)
+
+
+def remember_listing(path: str, seq: int, fingerprint: str, count: int, shown: str) -> None:
+    """Best effort, like the state: without it a number means the listing at the log's tail."""
+    target = _file_for(path).with_suffix(".moves")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.with_suffix(f".{os.getpid()}.mtmp")
+        temporary.write_bytes(_ENCODER.encode(Listing(FORMAT, os.path.realpath(path), seq, fingerprint, count, shown)))
+        os.replace(temporary, target)
+    except OSError:
+        pass
+
+
+def listed(path: str) -> Listing | None:
+    """The listing last shown for the log at `path`, or None."""
+    try:
+        entry = _LISTING.decode(_file_for(path).with_suffix(".moves").read_bytes())
+    except (OSError, msgspec.DecodeError):
+        return None
+    if entry.format != FORMAT or entry.path != os.path.realpath(path):
+        return None
+    return entry

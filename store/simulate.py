@@ -1,7 +1,7 @@
 """Random legal playouts, written as logs that `tally check` accepts.
 
 Randomness lives here, never in core: each move is drawn uniformly from `legal_moves`, and the
-deal is shuffled by `record.dealt`. Game `i` of a run uses its own generator seeded from
+deal is shuffled here and dealt by the engine (`core.engine.play_out`). Game `i` of a run uses its own generator seeded from
 (seed, i), so any single game can be reproduced alone. Times in simulated logs are synthetic
 (one minute per event from a fixed start), so the same seed writes the same bytes.
 """
@@ -12,20 +12,23 @@ import os
 import random
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import msgspec
 
+from tally.core.engine import play_out
 from tally.core.model import Event
 
 from . import log as logfile
-from .record import UsageError, dealt, start_event
+from .service import UsageError, start_event
 
 MAX_EVENTS = 20_000  # a safety valve: a playout that long is written unfinished and reported
 _EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
-class Summary(msgspec.Struct):
+class SimulationSummary(msgspec.Struct):
+    """`tally simulate`: what a run played and wrote."""
+
     game: str
     games: int
     events: int
@@ -66,30 +69,24 @@ def _stamp_fast(events: list[Event], start: datetime, unit: list[int] | None = N
     return b"\n".join(chunks)
 
 
+def shuffler(rng: random.Random) -> Callable[[list[str]], list[str]]:
+    """A pile shuffled by `rng` in place (the engine's `shuffle` for chance tally deals)."""
+
+    def shuffle(pile: list[str]) -> list[str]:
+        rng.shuffle(pile)
+        return pile
+
+    return shuffle
+
+
 def playout(
     game: str, players: int, rng: random.Random, options: dict[str, str] | None = None, manifest: Any = None
 ) -> tuple[list[Event], Any]:
     """One random legal game from the deal to the end: its events and final state."""
     seats = [f"p{i + 1}" for i in range(players)]
     spec, started = start_event(game, seats, options or {}, "open", manifest)
-    chance, state = dealt(spec, spec.start(started), rng)
-    events: list[Event] = [started, *chance]
-    apply = spec.apply
-    legal_moves = spec.legal_moves
-    shuffles = spec.shuffles
     randrange = rng.randrange
-    append = events.append
-    while len(events) < MAX_EVENTS:
-        moves = legal_moves(state)
-        if not moves:
-            break
-        move = moves[randrange(len(moves))]
-        state = apply(state, move)
-        append(move)
-        if shuffles(state):  # a new round's deal, say: chance tally deals in an open game
-            chance, state = dealt(spec, state, rng)
-            events.extend(chance)
-    return events, state
+    return play_out(spec, started, lambda moves: moves[randrange(len(moves))], shuffler(rng), MAX_EVENTS)
 
 
 def simulate(
@@ -101,7 +98,7 @@ def simulate(
     options: dict[str, str] | None = None,
     mode: str = "open",
     manifest: Any = None,
-) -> Summary:
+) -> SimulationSummary:
     if mode not in ("open", "table"):
         raise UsageError(f"unknown mode {mode!r}; expected open or table")
     if games < 1:
@@ -118,6 +115,7 @@ def simulate(
         rng = random.Random(f"{seed}:{index}")
         count = players or rng.randint(spec.min_seats, spec.max_seats)
         events, state = playout(game, count, rng, options, manifest)
+        seats = [f"p{i + 1}" for i in range(count)]  # as playout seats them
         if mode == "table":  # played with every card known, recorded as the table saw it
             events = spec.table_transcript(events)
         # the start time (line 1, hence the game id) differs by seed as well as by index, so runs with
@@ -137,6 +135,6 @@ def simulate(
         if result is not None:
             finished += 1
             for winner in result.winners:
-                seat = f"seat{events[0].seats.index(winner) + 1}"  # type: ignore[attr-defined]
+                seat = f"seat{seats.index(winner) + 1}"
                 wins[seat] = wins.get(seat, 0) + 1
-    return Summary(game, games, total, moves, finished, files, dict(sorted(wins.items())))
+    return SimulationSummary(game, games, total, moves, finished, files, dict(sorted(wins.items())))

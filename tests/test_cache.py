@@ -32,7 +32,7 @@ def sha(line: bytes) -> str:
     return hashlib.sha256(line).hexdigest()
 
 
-def outcome_of(outcome: record.Outcome) -> dict[str, Any]:
+def outcome_of(outcome: record.MoveResult) -> dict[str, Any]:
     """An outcome as data, without the log's path (the two logs compared live in different files)."""
     document = msgspec.to_builtins(outcome)
     document.pop("path", None)

@@ -117,3 +117,41 @@ def test_the_game_folders_and_boards_are_among_the_checked_modules() -> None:
         folder = sorted((ROOT / "core" / "games" / game).glob("*.py"))
         assert folder and set(folder) <= core, game
     assert (ROOT / "cli" / "boards" / "generic.py") in cli
+
+
+# --------------------------------------------------------------------------- the CLI renders what store computed
+
+
+def game_calls_in_cli(root: Path = ROOT) -> list[str]:
+    """Imports of a game's modules, and calls of a `GameSpec` member on a spec (`spec.view(...)`,
+    `pos.spec.to_act(...)`), anywhere under cli/: store gives the CLI what it renders."""
+    from tally.core.model import CONTRACT
+
+    members = set(CONTRACT)
+    problems = []
+    for path in modules("cli", root):
+        name = path.relative_to(root)
+        problems.extend(f"{name}:{line}: imports {module}" for line, module in imports_of(path, root)
+                        if module.startswith("tally.core.games"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in members):
+                continue
+            owner = node.func.value
+            if (isinstance(owner, ast.Name) and owner.id == "spec") or (isinstance(owner, ast.Attribute) and owner.attr == "spec"):
+                problems.append(f"{name}:{node.lineno}: calls {ast.unparse(node.func)}")
+    return problems
+
+
+def test_the_cli_calls_no_game_function_and_imports_no_game() -> None:
+    assert game_calls_in_cli() == []
+
+
+def test_the_game_call_scan_finds_what_it_forbids(tmp_path: Path) -> None:
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "cli" / "bad.py").write_text(
+        "from tally.core.games.splendor import SPEC\n"
+        "def show(pos, spec):\n    spec.view(pos.table.state, None)\n    return pos.spec.to_act(pos.table.state)\n"
+        "def fine(text):\n    return '{}'.format(text)\n", encoding="utf-8")
+    found = game_calls_in_cli(tmp_path)
+    assert len(found) == 3 and "imports tally.core.games.splendor" in found[0], found
+    assert found[1].endswith("calls spec.view") and found[2].endswith("calls pos.spec.to_act"), found

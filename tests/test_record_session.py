@@ -153,12 +153,12 @@ def test_a_session_reads_the_log_under_the_writers_lock(tmp_path: Path, monkeypa
     # next move would be appended after the wrong tail: the session reads, folds and notes under the lock
     import fcntl
 
-    from tally.store import session as session_module
+    from tally.store import service
 
     log = tmp_path / "game.jsonl"
     record.new_game(log, "splendor", ["ana", "ben"], seed=3)
     held: list[bool] = []
-    real_fold = session_module.fold
+    real_fold = service.judged
 
     def probing_fold(*args: Any) -> Any:
         fd = os.open(log, os.O_RDONLY)
@@ -171,7 +171,7 @@ def test_a_session_reads_the_log_under_the_writers_lock(tmp_path: Path, monkeypa
             os.close(fd)
         return real_fold(*args)
 
-    monkeypatch.setattr(session_module, "fold", probing_fold)
+    monkeypatch.setattr(service, "judged", probing_fold)
     session = Session(log)
     assert held == [True]
     assert not session.changed()

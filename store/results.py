@@ -1,0 +1,308 @@
+"""The read model: what each command reports, as typed documents the CLI renders and `--json` encodes.
+
+Every field carries its meaning (`msgspec.Meta(description=...)`), from which `docs/cli.md` documents the
+keys of each `--json` document (`cli/docs.py`). Everything an interface shows of a game is computed here,
+once, from the record service's results: the interfaces call no function of a game themselves.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import msgspec
+
+from tally.core.model import Outcome as GameOutcome
+
+from . import log as logfile
+from .service import Frame, GameRecord, IllegalLog, MoveResult, Position, UsageError
+
+
+def _(text: str) -> Any:
+    return msgspec.Meta(description=text)
+
+
+_OUTCOME = "when the move ends the game: `scores`, `winners`, `reason`, `details`; else null"
+_OVER = "when the game is over: `scores`, `winners`, `reason`, `details`; else null"
+
+
+class GameOption(msgspec.Struct):
+    key: str
+    default: str
+    choices: list[str]
+    help: str
+
+
+class GameEntry(msgspec.Struct):
+    name: str
+    title: str
+    rules: str
+    players: list[int]
+    modes: list[str]
+    options: list[GameOption]
+
+
+class GamesReport(msgspec.Struct):
+    """`tally games`."""
+
+    games: Annotated[list[GameEntry], _("one entry per game: `name`, `title`, `rules`, `players` [min, max], `modes`, `options` (`key`, `default`, `choices`, `help`)")]
+
+
+def games() -> GamesReport:
+    from tally.core import registry
+
+    entries = []
+    for name in registry.names():
+        spec = registry.get(name)
+        options = [GameOption(o.key, o.default, list(o.choices), o.help) for o in spec.options]
+        entries.append(GameEntry(spec.name, spec.title, spec.rules_version, [spec.min_seats, spec.max_seats], list(spec.modes), options))
+    return GamesReport(entries)
+
+
+class NewReport(msgspec.Struct):
+    """`tally new`."""
+
+    log: Annotated[str, _("the log file created")]
+    game: Annotated[str, _("the game's name")]
+    mode: Annotated[str, _("`open` or `table`")]
+    events: Annotated[int, _("how many events were written (`game_started`, plus the deal in open mode)")]
+    fingerprint: Annotated[Optional[str], _("SHA-256 of the log's last line")]
+    to_act: Annotated[str, _("who must act next")]
+    expected: Annotated[str, _("what is expected next, in words")]
+
+
+def new_report(log: Path | str, game: str, result: MoveResult) -> NewReport:
+    mode = getattr(result.events[0], "mode", "")
+    return NewReport(str(log), game, mode, len(result.events), result.fingerprint, *result.to_act)
+
+
+class EventLine(msgspec.Struct):
+    seq: int
+    type: str
+    text: str
+
+
+class RulingLine(msgspec.Struct):
+    rule: str
+    verdict: str
+    message: str
+
+
+class MoveReport(msgspec.Struct):
+    """`tally move`, `rule` and `undo`: a move judged (and recorded, unless it was a question)."""
+
+    accepted: Annotated[bool, _("true when the move is legal or unverifiable: `move` and `undo` recorded it, `rule` only judged it")]
+    move: Annotated[str, _("the move text as given")]
+    verdict: Annotated[str, _("`legal`, `unverifiable` (legal as far as the log can tell), `illegal` or `unreadable` (bad notation)")]
+    events: Annotated[list[EventLine], _("the events the move is (empty unless accepted): `seq`, `type`, `text` (the event in notation)")]
+    rulings: Annotated[list[RulingLine], _("`rule`, `verdict`, `message` for each ruling: the rule that permits it, or those that forbid it, and any unverifiable note")]
+    notation_error: Annotated[Optional[str], _("for `unreadable`: what could not be read and what would have been valid; else null")]
+    fingerprint: Annotated[Optional[str], _("SHA-256 of the log's last line after recording (null when nothing was recorded)")]
+    seq: Annotated[int, _("the seq the (first) event has or would have; for a refused part of a ` + ` line, that part's")]
+    to_act: Annotated[str, _("who must act next (after the move when accepted): a player, `table` (a reveal is due) or `nobody`")]
+    expected: Annotated[str, _("what is expected next, in words")]
+    consequences: Annotated[list[str], _("what follows from the move without being an event (a noble's visit, the end of a round or of the game), in words")]
+    outcome: Annotated[Optional[GameOutcome], _(_OUTCOME)]
+
+
+def verdict(result: MoveResult) -> str:
+    if result.notation is not None:
+        return "unreadable"
+    if not result.accepted:
+        return "illegal"
+    return "unverifiable" if any(r.verdict == "unverifiable" for r in result.rulings) else "legal"
+
+
+def move_report(result: MoveResult) -> MoveReport:
+    events = [EventLine(e.seq or result.seq + i, str(type(e).__struct_config__.tag), text)
+              for i, (e, text) in enumerate(zip(result.events, result.lines))] if result.accepted else []
+    return MoveReport(
+        result.accepted, result.text, verdict(result), events,
+        [RulingLine(r.rule, r.verdict, r.message) for r in result.rulings],
+        result.notation.render() if result.notation else None, result.fingerprint, result.seq,
+        result.to_act[0], result.to_act[1], list(result.consequences), result.ending,
+    )
+
+
+class NoteReport(msgspec.Struct):
+    """`tally note`."""
+
+    seq: Annotated[int, _("the seq of the note")]
+    fingerprint: Annotated[Optional[str], _("SHA-256 of the log's new last line")]
+
+
+class ListingReport(msgspec.Struct):
+    """`tally moves`: the legal moves at a position, numbered from 1 in the game's fixed order."""
+
+    seq: Annotated[int, _("the position: after this event")]
+    to_act: Annotated[str, _("who must act")]
+    expected: Annotated[str, _("what is expected, in words")]
+    moves: Annotated[list[str], _("every legal move in notation, in the game's fixed order")]
+
+
+class CheckWarning(msgspec.Struct):
+    seq: int
+    rule: str
+    message: str
+
+
+class CheckReport(msgspec.Struct):
+    """`tally check`: integrity, then every event judged."""
+
+    ok: Annotated[bool, _("true when every line is intact and every event legal")]
+    game: Annotated[str, _("the game's name")]
+    events: Annotated[int, _("how many events the log holds")]
+    fingerprint: Annotated[str, _("SHA-256 of the last line: any later edit anywhere changes it")]
+    seq: Annotated[Optional[int], _("the first illegal event, or null")] = None
+    rule: Annotated[Optional[str], _("the rule it breaks, or null")] = None
+    message: Annotated[Optional[str], _("what is wrong, or null")] = None
+    warnings: Annotated[list[CheckWarning], _("unverifiable events: `seq`, `rule`, `message`")] = []
+    outcome: Annotated[Optional[GameOutcome], _(_OVER)] = None
+
+
+def check(path: Path | str) -> CheckReport:
+    """Integrity (reading the log), then every event judged; the first illegal one stops it."""
+    from tally.core.engine import judge
+
+    log = logfile.read(path)
+    judgement, table = judge(log.spec, log.events)
+    warnings = [CheckWarning(seq, r.rule, r.message) for seq, r in judgement.warnings]
+    if not judgement.ok:
+        first = judgement.rulings[0]
+        return CheckReport(False, log.spec.name, len(log.events), log.fingerprint, judgement.failed_seq, first.rule,
+                           first.message, warnings)
+    return CheckReport(True, log.spec.name, len(log.events), log.fingerprint, warnings=warnings,
+                       outcome=log.spec.outcome(table.state))
+
+
+class ReplayStep(msgspec.Struct):
+    seq: int
+    type: str
+    text: str
+    to_act: str
+    voided: bool
+
+
+class FinalScores(msgspec.Struct):
+    scores: dict[str, int]
+    winners: list[str]
+    reason: str
+
+    def scores_line(self) -> str:
+        return GameOutcome(self.scores, self.winners, self.reason).scores_line()
+
+
+class ReplayReport(msgspec.Struct):
+    """`tally replay`: every event in notation, then the table and the result."""
+
+    seq: Annotated[int, _("the last event replayed")]
+    steps: Annotated[list[ReplayStep], _("per event: `seq`, `type`, `text` (in notation), `to_act` after it, `voided`")]
+    state: Annotated[dict[str, Any], _("the table after the last event (as `tally state --json`)")]
+    outcome: Annotated[Optional[FinalScores], _("`scores`, `winners`, `reason` when the game is over, else null")]
+
+
+def replay_report(pos: Position, frames: list[Frame]) -> ReplayReport:
+    spec, state = pos.spec, pos.table.state
+    result = spec.outcome(state)
+    steps = [ReplayStep(f.seq, f.type, f.text, spec.to_act(f.state)[0], f.voided) for f in frames]
+    final = FinalScores(result.scores, result.winners, result.reason) if result else None
+    view = spec.view(state, None)
+    return ReplayReport(pos.seq, steps, view, final)
+
+
+class RepairReport(msgspec.Struct):
+    """`tally repair`."""
+
+    log: Annotated[str, _("the repaired log")]
+    torn_bytes: Annotated[int, _("how many bytes were cut off: the torn last line, and the lines of a unit cut short")]
+    saved_to: Annotated[str, _("the side file that keeps them")]
+    removed: Annotated[bool, _("true when nothing was intact (the first command was cut short) and the log was removed")]
+
+
+class SimulateReport(msgspec.Struct):
+    """`tally simulate`."""
+
+    game: Annotated[str, _("the game's name")]
+    games: Annotated[int, _("how many games were played")]
+    events: Annotated[int, _("events written in all")]
+    moves: Annotated[int, _("moves played in all")]
+    finished: Annotated[int, _("games that reached their end")]
+    wins_by_seat: Annotated[dict[str, int], _("wins per seat (`seat1`, ...), a shared victory counting for each winner")]
+    out: Annotated[str, _("the folder of the logs")]
+
+
+class IllegalLogReport(msgspec.Struct):
+    """With --json, a command that stops on a log holding an illegal event prints this (exit 1)."""
+
+    ok: Annotated[bool, _("false")]
+    seq: Annotated[int, _("the event in the log that a rule forbids")]
+    rule: Annotated[str, _("the rule id")]
+    message: Annotated[str, _("what is wrong")]
+
+
+def illegal_log_report(error: IllegalLog) -> IllegalLogReport:
+    return IllegalLogReport(False, error.seq, error.ruling.rule, error.ruling.message)
+
+
+class DamagedLogReport(msgspec.Struct):
+    """With --json, a command that stops on a damaged log prints this (exit 3)."""
+
+    ok: Annotated[bool, _("false")]
+    error: Annotated[str, _("`damaged`")]
+    events: Annotated[None, _("null: the log could not be read")]
+    fingerprint: Annotated[None, _("null")]
+    seq: Annotated[Optional[int], _("the line where the damage is, or null")]
+    rule: Annotated[str, _("the reading rule the log breaks (`docs/format.md` §6), as `log.` and its name; `log.damaged` when no one rule applies")]
+    line: Annotated[Optional[int], _("the line number where the damage is; null when no line applies, e.g. a missing or empty file")]
+    message: Annotated[str, _("what was expected")]
+
+
+def damaged_log_report(error: logfile.LogError) -> DamagedLogReport:
+    rule = getattr(error, "rule", None) or "log.damaged"
+    return DamagedLogReport(False, "damaged", None, None, error.line, rule, error.line, error.message)
+
+
+# --------------------------------------------------------------------------- what a board shows
+
+
+class Board(msgspec.Struct):
+    """What an interface draws of a position: the game's view, and what is due next in words."""
+
+    view: dict[str, Any]
+    seq: int
+    scores_line: Optional[str]  # the result, once the game is over
+    pending: Optional[str]  # an obligation to settle before play goes on
+    to_act: str
+    expected: str
+
+
+def board(record: GameRecord | Position, viewer: str | None = None) -> Board:
+    """The table at a fold (a record service's, or a position's) as `viewer` may see it."""
+    if isinstance(record, Position):
+        spec, state, seq = record.spec, record.table.state, record.seq
+    else:
+        spec, state, seq = record.spec, record.state, record.seq
+    view = spec.view(state, viewer)
+    view["seq"] = seq
+    ended = spec.outcome(state)
+    who, what = spec.to_act(state)
+    return Board(view, seq, ended.scores_line() if ended else None, spec.pending(state), who, what)
+
+
+def seat_for(seats: list[str], name: str) -> str:
+    """The seat a name means (any case when only one player has it); UsageError when none."""
+    from tally.core.notation import seat_named
+
+    named = seat_named(name, seats)
+    if named is None:
+        from tally.core.text import quote
+
+        raise UsageError(f"no player {quote(name)} (players: {', '.join(seats)})")
+    return named
+
+
+def listing(record: GameRecord) -> ListingReport:
+    """The legal moves of a record service's fold, numbered as a move number selects them."""
+    spec, state = record.spec, record.state
+    who, what = spec.to_act(state)
+    return ListingReport(record.seq, who, what, [spec.format(m) for m in spec.legal_moves(state)])
