@@ -488,16 +488,18 @@ def repair_command(
     """Recover from a crash mid-write: move the torn last line (and the rest of a cut-short unit) to LOG.torn-N and keep the intact lines."""
     from tally.store import log as logfile
 
-    side, size = logfile.repair(log)
-    removed = not log.exists()
+    done = logfile.repair(log)
     if as_json:
-        emit({"log": str(log), "torn_bytes": size, "saved_to": str(side), "removed": removed})
+        emit({"log": str(log), "torn_bytes": done.moved, "saved_to": done.side, "removed": done.removed})
         return
-    if removed:
-        say(f"moved {size} torn bytes to {side}; nothing of {log} was intact (its first command was cut short), "
-            "so it was removed: start the game again with `tally new`")
+    why = {"log.torn-tail": "a last line without its newline", "log.torn-unit": "a command's lines cut short",
+           "log.zero-block": "zero bytes the disk never wrote"}.get(done.why, done.why)
+    if done.removed:
+        say(f"moved {done.moved} torn bytes ({why}) to {done.side}; no line of {log} verified (its first command was "
+            "cut short), so it was removed: start the game again with `tally new`")
         return
-    say(f"moved {size} torn bytes to {side}; {log} now ends at its last complete unit")
+    say(f"kept lines 1-{done.kept_lines} of {log} (they verify from line 1); moved the {done.moved} bytes after them "
+        f"({why}, a write cut short) to {done.side}")
 
 
 @app.command("simulate")
