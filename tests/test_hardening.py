@@ -1,0 +1,139 @@
+"""Issue 16's findings, each reproduced as a real `tally` process: a repair that verifies, torn ends that are
+recognised whatever shape the crash left, no input that ends in exit 4, anchors, and look-alike names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _lines(path: Path) -> list[bytes]:
+    return path.read_bytes()[:-1].split(b"\n")
+
+
+def _joined(lines: list[bytes]) -> bytes:
+    return b"".join(line + b"\n" for line in lines)
+
+
+def _with_unit(line: bytes, unit: int) -> bytes:
+    """`line` with a `unit` field written where tally writes it (after the envelope's prev)."""
+    event = json.loads(line)
+    envelope = {key: event.pop(key) for key in ("type", "seq", "at", "prev") if key in event}
+    event.pop("unit", None)
+    return json.dumps({**envelope, "unit": unit, **event}, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _splendor(tmp_path: Path, tally: Any, name: str = "g.jsonl") -> Path:
+    path = tmp_path / name
+    assert tally("new", "splendor", str(path), "-p", "ana", "-p", "ben", "--seed", "1").exit_code == 0
+    for move in ("take r g b", "take w w", "take r g b"):
+        assert tally("move", str(path), move).exit_code == 0
+    return path
+
+
+def _unchanged_refusal(tally: Any, path: Path, before: bytes) -> str:
+    repaired = tally("repair", str(path))
+    assert repaired.exit_code == 3, repaired
+    assert path.read_bytes() == before and not Path(f"{path}.torn-1").exists(), "a refused repair changes nothing"
+    assert repaired.stderr.count("\n") == 1 and "nothing was changed" in repaired.stderr
+    return repaired.stderr
+
+
+# --------------------------------------------------------------------------- 1. repair trusts no unit count
+
+
+def test_finding_1_repair_refuses_when_a_corrupt_unit_count_would_cut_verified_lines(tmp_path: Path, tally: Any) -> None:
+    path = _splendor(tmp_path, tally)
+    lines = _lines(path)
+    assert b'"unit":2' in lines[0]
+    forged = _joined([lines[0].replace(b'"unit":2', b'"unit":6', 1)] + lines[1:])  # one bit
+    path.write_bytes(forged)
+    checked = tally("check", str(path))
+    assert checked.exit_code == 3 and f"{path}:2: prev does not match" in checked.stderr, checked
+    message = _unchanged_refusal(tally, path, forged)
+    assert f"{path}:2: prev does not match" in message
+
+
+def test_finding_1_a_unit_of_1000_in_a_long_split_log_cuts_nothing(tmp_path: Path, tally: Any) -> None:
+    games = tmp_path / "games"
+    assert tally("simulate", "split", "--games", "1", "--seed", "1", "--out", str(games)).exit_code == 0
+    lines = _lines(next(games.glob("*.jsonl")))
+    assert len(lines) >= 52 and b'"unit"' not in lines[9]
+    path = tmp_path / "split.jsonl"
+    forged = _joined(lines[:9] + [_with_unit(lines[9], 1000)] + lines[10:])
+    path.write_bytes(forged)
+    message = _unchanged_refusal(tally, path, forged)
+    assert f"{path}:11: prev does not match" in message
+    assert tally("check", str(path)).exit_code == 3  # still damaged: never passes as a valid shorter log
+
+
+# --------------------------------------------------------------------------- 4. zero-filled blocks in the last unit
+
+
+def _table_reveal(tmp_path: Path, tally: Any) -> tuple[Path, bytes, bytes]:
+    """A table-mode log whose last command wrote three lines in one unit: (path, bytes before it, its bytes)."""
+    path = tmp_path / "table.jsonl"
+    assert tally("new", "splendor", str(path), "-p", "ana", "-p", "ben").exit_code == 0
+    before = path.read_bytes()
+    assert tally("move", str(path), "reveal w4b4 b3g3r3 r4k4").exit_code == 0
+    return path, before, path.read_bytes()[len(before):]
+
+
+@pytest.mark.parametrize("where", ["first line", "across a newline", "last line", "to the end"])
+def test_finding_4_a_zero_filled_block_inside_the_last_unit_is_torn_and_repairs(tmp_path: Path, tally: Any, where: str) -> None:
+    path, before, unit = _table_reveal(tmp_path, tally)
+    first_end = unit.index(b"\n")
+    start, end = {"first line": (10, 30), "across a newline": (first_end - 5, first_end + 20),
+                  "last line": (len(unit) - 30, len(unit) - 5), "to the end": (len(unit) - 30, len(unit))}[where]
+    damaged = before + unit[:start] + bytes(end - start) + unit[end:]
+    path.write_bytes(damaged)
+    checked = tally("check", str(path))
+    assert checked.exit_code == 3 and checked.stderr.count("\n") == 1, checked
+    assert "zero bytes" in checked.stderr or "torn last line" in checked.stderr, checked.stderr
+    assert "verify from line 1" in checked.stderr
+    moved = tally("move", str(path), "reveal 1k0-w1b1g1r1")
+    assert moved.exit_code == 3 and path.read_bytes() == damaged  # no writer appends after a torn end
+    repaired = tally("repair", str(path))
+    assert repaired.exit_code == 0, repaired
+    assert "kept lines 1-1" in repaired.stdout
+    assert path.read_bytes() == before and Path(f"{path}.torn-1").read_bytes() == damaged[len(before):]
+    assert tally("check", str(path)).exit_code == 0
+
+
+def test_finding_4_zero_bytes_before_a_later_write_are_damage_not_torn(tmp_path: Path, tally: Any) -> None:
+    path, before, unit = _table_reveal(tmp_path, tally)
+    assert tally("move", str(path), "reveal 1k0-w1b1g1r1 1w0-b3 1g0-r3 1r0-w3").exit_code == 0  # a later unit
+    data = path.read_bytes()
+    damaged = data[: len(before) + 10] + bytes(20) + data[len(before) + 30:]
+    path.write_bytes(damaged)
+    assert tally("check", str(path)).exit_code == 3
+    _unchanged_refusal(tally, path, damaged)
+
+
+# --------------------------------------------------------------------------- 6. "intact" only after verifying
+
+
+def test_finding_6_a_torn_tail_after_a_damaged_line_reports_the_damage(tmp_path: Path, tally: Any) -> None:
+    path = _splendor(tmp_path, tally)
+    lines = _lines(path)
+    damaged = _joined(lines[:2] + [lines[2].replace(b'"seq":3', b'"seq":9', 1)] + lines[3:])[:-7]
+    path.write_bytes(damaged)
+    checked = tally("check", str(path))
+    assert checked.exit_code == 3 and f"{path}:3: expected seq 3, found 9" in checked.stderr, checked
+    said = checked.stderr.split(f"{path}:3: ", 1)[1]
+    assert "intact" not in said and "torn" not in said
+    _unchanged_refusal(tally, path, damaged)
+
+
+def test_finding_6_a_torn_tail_names_the_lines_that_verify(tmp_path: Path, tally: Any) -> None:
+    path = _splendor(tmp_path, tally)
+    path.write_bytes(path.read_bytes()[:-7])
+    checked = tally("check", str(path))
+    assert checked.exit_code == 3 and "torn last line" in checked.stderr and "lines 1-4 verify from line 1" in checked.stderr
+    repaired = tally("repair", str(path))
+    assert repaired.exit_code == 0 and "kept lines 1-4" in repaired.stdout, repaired
