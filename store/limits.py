@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 MAX_DEPTH = 32  # arrays and objects inside each other; tally's own lines and manifests need at most 6
+MAX_MANIFEST_DEPTH = MAX_DEPTH - 2  # a manifest is written inline into game_started: the line must stay readable
 MAX_BODY = 1 << 20  # a request body holds a move or a manifest: a megabyte is far more than either needs
 
 
@@ -106,11 +107,13 @@ def value_depth(value: Any, limit: int = MAX_DEPTH) -> int:
     return deepest
 
 
-def depth_problem(depth: int, limit: int = MAX_DEPTH) -> LimitBroken | None:
-    if depth <= limit:
-        return None
+def too_deep(limit: int = MAX_DEPTH) -> LimitBroken:
     return LimitBroken("limit.depth", f"nested more than {limit} levels deep (arrays and objects inside each other); "
                        f"tally reads at most {limit}")
+
+
+def depth_problem(depth: int, limit: int = MAX_DEPTH) -> LimitBroken | None:
+    return None if depth <= limit else too_deep(limit)
 
 
 def check_json_body(data: bytes, max_bytes: int = MAX_BODY, max_depth: int = MAX_DEPTH) -> LimitBroken | None:

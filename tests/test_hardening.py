@@ -137,3 +137,47 @@ def test_finding_6_a_torn_tail_names_the_lines_that_verify(tmp_path: Path, tally
     assert checked.exit_code == 3 and "torn last line" in checked.stderr and "lines 1-4 verify from line 1" in checked.stderr
     repaired = tally("repair", str(path))
     assert repaired.exit_code == 0 and "kept lines 1-4" in repaired.stdout, repaired
+
+
+# --------------------------------------------------------------------------- 2. deep nesting never ends in exit 4
+
+
+def _deep(depth: int) -> str:
+    return "[" * depth + "1" + "]" * depth
+
+
+GAMES = sorted(p.name for p in (ROOT / "core" / "games").iterdir() if (p / "__init__.py").exists())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_finding_2_a_line_nested_1000_deep_is_exit_3_for_every_reader(tmp_path: Path, tally: Any, game: str) -> None:
+    path = tmp_path / f"{game}.jsonl"
+    assert tally("new", game, str(path), "-p", "ana", "-p", "ben").exit_code == 0
+    lines = _lines(path)
+    deep = ('{"type":"noted","seq":%d,"at":"2026-01-01T00:00:00.000Z","prev":"%s","text":%s}'
+            % (len(lines) + 1, "0" * 64, _deep(1000))).encode()
+    path.write_bytes(_joined(lines + [deep]))
+    damaged = path.read_bytes()
+    for command in (["check"], ["moves"], ["state"], ["replay"], ["repair"], ["move", "note hi"], ["note", "hi"]):
+        result = tally(command[0], str(path), *command[1:])
+        assert result.exit_code == 3, (command, result)
+        assert f"{path}:{len(lines) + 1}: nested more than 32 levels deep" in result.stderr, (command, result.stderr)
+    assert path.read_bytes() == damaged
+    ingested = tally("ingest", str(path), "--db", str(tmp_path / "library.duckdb"))
+    assert ingested.exit_code == 3 and "internal" not in ingested.stderr and "nested more than 32" in ingested.stderr, ingested
+
+
+@pytest.mark.parametrize("suffix", [".json", ".toml"])
+def test_finding_2_a_manifest_nested_1000_deep_is_a_usage_error(tmp_path: Path, tally: Any, suffix: str) -> None:
+    manifest = tmp_path / f"deep{suffix}"
+    if suffix == ".json":
+        manifest.write_text('{"id":"x","cards":' + _deep(1000) + "}")
+    else:
+        manifest.write_text('id = "x"\ncards = ' + _deep(1000) + "\n")
+    result = tally("new", "splendor", str(tmp_path / "g.jsonl"), "-p", "ana", "-p", "ben", "--manifest", str(manifest))
+    assert result.exit_code == 2 and "nested more than 30 levels deep" in result.stderr, result
+    dotted = tmp_path / "dotted.toml"  # nesting without a bracket
+    dotted.write_text("id = 'x'\n" + ".".join(f"k{i}" for i in range(1000)) + " = 1\n")
+    result = tally("new", "splendor", str(tmp_path / "g.jsonl"), "-p", "ana", "-p", "ben", "--manifest", str(dotted))
+    assert result.exit_code == 2 and "nested more than 30 levels deep" in result.stderr, result
+    assert not (tmp_path / "g.jsonl").exists()
