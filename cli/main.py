@@ -415,22 +415,39 @@ def replay_command(
 @handled
 def check_command(
     log: Path = typer.Argument(..., help="The game log."),
+    expect: Optional[List[str]] = typer.Option(
+        None, "--expect", metavar="SEQ:FINGERPRINT",
+        help="Fail (exit 3) unless line SEQ still has this fingerprint (8 or more hex digits, as written down at the "
+             "table): the log was not cut, rewritten before it, or forked."),
     as_json: bool = JsonOption,
 ) -> None:
     """Judge a whole log: integrity (lines, seq, hash chain), then every event. Prints the fingerprint."""
-    from tally.store import record
+    from tally.store import anchors, record
+    from tally.store import log as logfile
 
+    try:
+        expected = [anchors.parse_anchor(text) for text in expect or []]
+    except ValueError as error:
+        raise fail(EXIT_USAGE, str(error)) from None
+    read = logfile.read(log)  # integrity first: an anchor is about the lines, legality comes after
+    for seq, prefix in expected:
+        broken = anchors.check_anchor(read, seq, prefix)
+        if broken is not None:
+            raise broken
     report = record.check(log)
+    clock = [{"seq": seq, "rule": "log.at-backwards", "message": why} for seq, why in anchors.clock_warnings(read)]
     if as_json:
         emit({"ok": report.ok, "game": report.game, "events": report.events, "fingerprint": report.fingerprint,
               "seq": report.seq, "rule": report.rule, "message": report.message,
-              "warnings": report.warnings, "outcome": report.outcome})
+              "warnings": report.warnings + clock, "outcome": report.outcome})
     if not report.ok:
         raise fail(EXIT_RULE, f"{log}:{report.seq}: {report.message} [{report.rule}]")
     if as_json:
         return
     for warning in report.warnings:
         say(f"#{warning['seq']} unverifiable: {warning['message']} [{warning['rule']}]")
+    for warning in clock:
+        say(f"#{warning['seq']} warning: {warning['message']} [{warning['rule']}]")
     ended = f"; {report.outcome['reason']}" if report.outcome else "; not finished"
     say(f"ok: {report.events} events, all legal{ended}")
     say(f"fingerprint {report.fingerprint}")
@@ -486,9 +503,9 @@ def repair_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Recover from a crash mid-write: move the torn last line (and the rest of a cut-short unit) to LOG.torn-N and keep the intact lines."""
-    from tally.store import log as logfile
+    from tally.store.repair import repair
 
-    done = logfile.repair(log)
+    done = repair(log)
     if as_json:
         emit({"log": str(log), "torn_bytes": done.moved, "saved_to": done.side, "removed": done.removed})
         return

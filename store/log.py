@@ -12,13 +12,14 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import msgspec
 
 from tally.core import registry
 from tally.core.model import SHARED_EVENTS, Event, GameSpec, GameStarted
 from tally.core.text import quote
+from tally.store.canonical import canonical_problem
 from tally.store.limits import MAX_DEPTH, json_depth
 
 try:  # the builtin module imports in a fraction of hashlib's OpenSSL binding, which `tally move` would pay for
@@ -214,6 +215,18 @@ class Log(msgspec.Struct):
     def fingerprint(self) -> str:
         return self.last_hash
 
+    @property
+    def anchor(self) -> tuple[int, str]:
+        """(seq, fingerprint) of the last line: what a table writes down to check the log against later."""
+        return len(self.events), self.last_hash
+
+    def fingerprint_at(self, seq: int) -> str | None:
+        """The fingerprint the log had when line `seq` was its last (the SHA-256 of that line); None past its end.
+        The chain holds it already: line seq+1's `prev`."""
+        if not 1 <= seq <= len(self.events):
+            return None
+        return self.last_hash if seq == len(self.events) else self.events[seq].prev
+
 
 def _upcast(spec: GameSpec, line: bytes, error: msgspec.DecodeError) -> Event:
     """An old event version: decode loosely and let the game's upcasters bring it to the current shape.
@@ -255,35 +268,8 @@ _AT = re.compile(r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01]
 _BOM = b"\xef\xbb\xbf"
 
 
-def _canonical_problem(line: bytes, event: Event | None) -> tuple[str, str]:
-    """The rule id and why `line` is not the one way tally writes its event (docs/format.md, "Canonical form")."""
-    if line[:1] != b"{" or line[-1:] != b"}":
-        return "log.object-alone", "bytes (whitespace?) before or after the JSON object: a line is the object alone"
-    twice = _duplicate_key(line)
-    if twice is not None:
-        return "log.duplicate-key", f"the key {quote(twice)} appears twice in one object"
-    try:
-        raw = msgspec.json.decode(line)
-    except msgspec.DecodeError:
-        return "log.event", "not a JSON object"
-    if msgspec.json.encode(raw) != line:
-        if _outside_strings(line, b" \t"):
-            return "log.compact", "whitespace between the JSON tokens: tally writes compact JSON, no space or tab outside strings"
-        return "log.escapes", ("a value written differently from tally: an escape where tally writes the character itself "
-                               "(`\\u0061` for `a`, `\\/` for `/`), or a number not in its shortest form")
-    if event is not None and isinstance(raw, dict):
-        expected = msgspec.json.decode(_ENCODER.encode(event))
-        extra = [key for key in raw if key not in expected]
-        if extra:
-            return "log.default-omitted", (f"the field {quote(extra[0])} holds its default value, which tally leaves out "
-                                           "(a field equal to its default is never written)")
-        if list(raw) != list(expected):
-            return "log.key-order", f"the fields are not in tally's order ({', '.join(expected)})"
-    return "log.escapes", "a value is not written as tally writes it"
-
-
 def _not_canonical(path: str, seq: int, line: bytes, event: Event | None) -> LogError:
-    rule, problem = _canonical_problem(line, event)
+    rule, problem = canonical_problem(line, event)
     return LogError(path, seq, "not in canonical form: " + problem, rule)
 
 
@@ -292,42 +278,6 @@ def _decode_rule(error: Exception) -> str:
     if "lone surrogate" in text:
         return "log.lone-surrogate"
     return "log.utf8" if "Invalid UTF-8" in text else "log.event"
-
-
-def _duplicate_key(line: bytes) -> str | None:
-    """The first key that appears twice in one object of `line`, if any (only on the error path: slow)."""
-    import json
-
-    found: list[str] = []
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        keys = [key for key, _ in items]
-        found.extend(key for i, key in enumerate(keys) if key in keys[:i])
-        return dict(items)
-
-    try:
-        json.loads(line, object_pairs_hook=pairs)
-    except ValueError:
-        return None
-    return found[0] if found else None
-
-
-def _outside_strings(line: bytes, chars: bytes) -> bool:
-    """Whether any of `chars` appears in `line` outside JSON strings."""
-    inside = escaped = False
-    for byte in line:
-        if inside:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:
-                escaped = True
-            elif byte == 0x22:
-                inside = False
-        elif byte == 0x22:
-            inside = True
-        elif byte in chars:
-            return True
-    return False
 
 
 class _Envelope(msgspec.Struct):
@@ -623,52 +573,12 @@ class Locked:
         self.close()
 
 
-class Repaired(msgspec.Struct):
-    """What `repair` did: the lines kept (they verify from line 1), the bytes moved to `side`, and why they were torn."""
+def repair(path: Path | str) -> "Repaired":
+    """`tally.store.repair.repair` (kept here too: the log's API names every operation on the file)."""
+    from tally.store.repair import repair as repair_log
 
-    side: str
-    moved: int  # bytes moved aside
-    kept_lines: int
-    kept_bytes: int
-    why: str  # the rule id of the torn end: log.torn-tail, log.torn-unit or log.zero-block
-    removed: bool  # nothing verified: the log was removed (its bytes are all in the side file)
+    return repair_log(path)
 
 
-def repair(path: Path | str) -> Repaired:
-    """Move what a crash cut short into `<log>.torn-N` and cut the log back to the lines that verify from line 1.
-
-    Verifies, never trusts: only a torn end (a last line without its newline, a last unit cut short, zero bytes
-    in the last unit) after the last line that verifies is moved. Damage before it raises RepairRefused (exit 3)
-    and changes nothing; a log that verifies to its end raises NothingToRepair. When nothing verifies (the first
-    command was cut short), the log is removed: its bytes are all in the side file, and `tally new` can start again."""
-    with Locked(path) as locked:
-        data = os.pread(locked.fd, os.fstat(locked.fd).st_size, 0)
-        try:
-            parse_lines(str(path), data)
-        except Torn as torn:
-            cut = torn
-        except LogError as error:
-            refused = RepairRefused(path, error.line, f"{error.message}; nothing was changed: repair moves only the torn "
-                                    "end of a write cut short, and this damage lies before it (restore the log from a copy)",
-                                    error.rule)
-            refused.intact_lines = error.intact_lines
-            raise refused from None
-        else:
-            raise NothingToRepair(path, None, "nothing to repair: every line verifies from line 1 and the log ends "
-                                  "with a complete line and a complete unit")
-        keep = cut.intact
-        n = 1
-        while Path(f"{path}.torn-{n}").exists():
-            n += 1
-        side = Path(f"{path}.torn-{n}")
-        with open(side, "xb") as handle:
-            handle.write(data[keep:])
-            handle.flush()
-            os.fsync(handle.fileno())
-        if keep:
-            os.ftruncate(locked.fd, keep)
-            os.fsync(locked.fd)
-        else:
-            os.unlink(path)
-            _fsync_dir(Path(path))
-        return Repaired(str(side), len(data) - keep, cut.lines, keep, cut.rule, not keep)
+if TYPE_CHECKING:
+    from tally.store.repair import Repaired

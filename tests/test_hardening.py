@@ -181,3 +181,94 @@ def test_finding_2_a_manifest_nested_1000_deep_is_a_usage_error(tmp_path: Path, 
     result = tally("new", "splendor", str(tmp_path / "g.jsonl"), "-p", "ana", "-p", "ben", "--manifest", str(dotted))
     assert result.exit_code == 2 and "nested more than 30 levels deep" in result.stderr, result
     assert not (tmp_path / "g.jsonl").exists()
+
+
+# --------------------------------------------------------------------------- 11. anchors
+
+
+def _fingerprints(tally: Any, path: Path) -> list[str]:
+    import hashlib
+
+    return [hashlib.sha256(line).hexdigest() for line in _lines(path)]
+
+
+def test_anchors_hold_for_the_log_they_were_taken_from(tmp_path: Path, tally: Any) -> None:
+    path = _splendor(tmp_path, tally)
+    prints = _fingerprints(tally, path)
+    checked = tally("check", str(path), "--expect", f"3:{prints[2][:8]}", "--expect", f"5:{prints[4].upper()}")
+    assert checked.exit_code == 0 and f"fingerprint {prints[-1]}" in checked.stdout, checked
+
+
+@pytest.mark.parametrize("tamper", ["cut", "rewritten", "forked"])
+def test_an_anchor_detects_what_the_chain_cannot(tmp_path: Path, tally: Any, tamper: str) -> None:
+    path = _splendor(tmp_path, tally)
+    prints = _fingerprints(tally, path)
+    lines = _lines(path)
+    if tamper == "cut":  # the last two lines removed: a valid, shorter log
+        path.write_bytes(_joined(lines[:3]))
+    else:
+        other = _splendor(tmp_path, tally, "other.jsonl") if tamper == "forked" else None
+        if other is not None:  # another branch from line 4 on: ben took other gems
+            path.write_bytes(_joined(lines[:3]))
+            assert tally("move", str(path), "take k k").exit_code == 0
+            assert tally("move", str(path), "take r g b").exit_code == 0
+        else:  # a careful forger rewrites a note into line 3 and chains everything after it anew
+            import hashlib
+
+            events = [json.loads(line) for line in lines]
+            events[2]["gems"] = ["r", "g", "k"]
+            rewritten = []
+            for event in events:
+                if rewritten:
+                    event["prev"] = hashlib.sha256(rewritten[-1]).hexdigest()
+                rewritten.append(json.dumps(event, separators=(",", ":")).encode())
+            path.write_bytes(_joined(rewritten))
+    assert tally("check", str(path)).exit_code in (0, 1)  # the chain alone accepts it
+    checked = tally("check", str(path), "--expect", f"5:{prints[4][:8]}")
+    assert checked.exit_code == 3 and checked.stderr.count("\n") == 1, checked
+    assert "anchor 5:" in checked.stderr and ("ends at line 3" if tamper == "cut" else "fingerprint is now") in checked.stderr
+    doc = json.loads(tally("check", str(path), "--expect", f"5:{prints[4][:8]}", "--json").stdout)
+    assert doc["ok"] is False and doc["error"] == "damaged"
+
+
+@pytest.mark.parametrize("bad", ["5", "5:abc", "x:12345678", "0:12345678", "5:1234567g", "5:" + "0" * 65])
+def test_an_anchor_must_name_a_line_and_8_hex_digits(tmp_path: Path, tally: Any, bad: str) -> None:
+    path = _splendor(tmp_path, tally)
+    checked = tally("check", str(path), "--expect", bad)
+    assert checked.exit_code == 2 and "--expect" in checked.stderr, checked
+
+
+def test_times_that_go_backwards_are_warnings_of_check(tmp_path: Path, tally: Any) -> None:
+    import hashlib
+
+    path = _splendor(tmp_path, tally)
+    events = [json.loads(line) for line in _lines(path)]
+    events[3]["at"] = "2020-01-01T00:00:00.000Z"
+    rewritten: list[bytes] = []
+    for event in events:
+        if rewritten:
+            event["prev"] = hashlib.sha256(rewritten[-1]).hexdigest()
+        rewritten.append(json.dumps(event, separators=(",", ":")).encode())
+    path.write_bytes(_joined(rewritten))
+    checked = tally("check", str(path))
+    assert checked.exit_code == 0, checked
+    assert "#4 warning: recorded at 2020-01-01T00:00:00.000Z, before line 3" in checked.stdout
+    assert "[log.at-backwards]" in checked.stdout and "#5" not in checked.stdout
+    doc = json.loads(tally("check", str(path), "--json").stdout)
+    assert [w["seq"] for w in doc["warnings"] if w["rule"] == "log.at-backwards"] == [4]
+
+
+def test_tail_anchor_is_the_verified_anchor_read_from_the_end_only(tmp_path: Path) -> None:
+    from tally.store import anchors
+    from tally.store import log as logfile
+
+    for fixture in sorted((ROOT / "fixtures" / "games").glob("*.jsonl")):
+        log = logfile.read(fixture)
+        assert anchors.tail_anchor(fixture) == log.anchor == (len(log.events), log.fingerprint)
+        assert all(log.fingerprint_at(seq) == log.events[seq].prev for seq in range(1, len(log.events)))
+    long_line = tmp_path / "long.jsonl"  # a last line longer than the first chunk read from the end
+    from tally.store import record
+
+    record.new_game(long_line, "splendor", ["ana", "ben"], seed=1)
+    record.note(long_line, "x" * 200_000)
+    assert anchors.tail_anchor(long_line) == logfile.read(long_line).anchor
