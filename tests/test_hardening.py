@@ -272,3 +272,19 @@ def test_tail_anchor_is_the_verified_anchor_read_from_the_end_only(tmp_path: Pat
     record.new_game(long_line, "splendor", ["ana", "ben"], seed=1)
     record.note(long_line, "x" * 200_000)
     assert anchors.tail_anchor(long_line) == logfile.read(long_line).anchor
+
+
+# --------------------------------------------------------------------------- 10. look-alike names
+
+
+@pytest.mark.parametrize("pair", [("lan", "Ian"), ("Ivy", "lvy"), ("arn", "am"), ("Vern", "vem"), ("bob", "b0b")])
+def test_finding_10_look_alike_names_are_refused_at_one_table(tmp_path: Path, tally: Any, pair: tuple[str, str]) -> None:
+    path = tmp_path / "g.jsonl"
+    result = tally("new", "splendor", str(path), "-p", pair[0], "-p", pair[1])
+    assert result.exit_code == 2 and "look alike" in result.stderr, result
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("pair", [("ian", "lan"), ("ana", "ama"), ("mia", "nia")])
+def test_finding_10_names_that_only_share_a_reading_sit_together(tmp_path: Path, tally: Any, pair: tuple[str, str]) -> None:
+    assert tally("new", "splendor", str(tmp_path / "g.jsonl"), "-p", pair[0], "-p", pair[1]).exit_code == 0
