@@ -42,7 +42,9 @@ from .library_schema import (
     TABLES,
     TASK_BYTES,
     TASK_FILES,
+    LibraryBusy,
     LibraryError,
+    busy_timeout,
     all_tables,
     connect,
     connect_read_only,
@@ -52,7 +54,7 @@ from .library_writer import Summary, collect, ingest
 
 __all__ = [
     "DEFAULT_DB", "GENERATED", "INGEST_SETTINGS", "PARALLEL_MIN_BYTES", "SCHEMA_VERSION", "SQL_MEMORY", "SQL_TIMEOUT",
-    "STORAGE_COMPATIBILITY", "TABLES", "TASK_BYTES", "TASK_FILES", "Exported", "LibraryError", "Query", "Rejected",
-    "Summary", "all_tables", "collect", "connect", "connect_read_only", "export", "game_bytes", "ingest",
+    "STORAGE_COMPATIBILITY", "TABLES", "TASK_BYTES", "TASK_FILES", "Exported", "LibraryBusy", "LibraryError", "Query", "Rejected",
+    "Summary", "all_tables", "busy_timeout", "collect", "connect", "connect_read_only", "export", "game_bytes", "ingest",
     "is_empty_sql", "memory_size", "query", "replay", "replay_bytes", "resolve_db", "stats",
 ]

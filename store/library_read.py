@@ -14,7 +14,7 @@ from tally.core import registry
 from tally.core.text import quote
 
 from . import log as logfile
-from .library_schema import LibraryError, _duck_message, all_tables, connect_read_only
+from .library_schema import LibraryError, _duck_message, _open, all_tables, connect_read_only
 from .record import Frame, Position, UsageError, replay_log
 
 # --------------------------------------------------------------------------- reading back
@@ -127,7 +127,7 @@ def _export_jsonl(con: duckdb.DuckDBPyConnection, target: Path, where: str, para
 
 
 def _export_parquet(db: Path | str, target: Path, game: str | None) -> list[str]:
-    con = duckdb.connect(str(db), read_only=True)
+    con = _open(db, read_only=True)
     try:
         for name in all_tables():
             if name == "library_info":

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -89,8 +91,54 @@ _INSERT = {
 class LibraryError(logfile.LogError):
     """The library file cannot be opened or used (exit code 3)."""
 
+    rule = "library.unusable"
+
     def __init__(self, db: Path | str, message: str):
         super().__init__(db, None, message)
+
+
+class LibraryBusy(LibraryError):
+    """Another process holds the library's write lock (an ingest) for longer than the busy timeout: not damage,
+    so the CLI exits with a code of its own (5) and the command can simply be run again."""
+
+    rule = "library.busy"
+
+
+BUSY_TIMEOUT = 10.0  # seconds a command waits for another tally's ingest to release the library, like SQLite's busy timeout
+
+
+def busy_timeout() -> float:
+    """`$TALLY_BUSY_TIMEOUT` (seconds, 0: do not wait), else BUSY_TIMEOUT."""
+    try:
+        value = float(os.environ.get("TALLY_BUSY_TIMEOUT", BUSY_TIMEOUT))
+    except ValueError:
+        return BUSY_TIMEOUT
+    return value if value >= 0 else BUSY_TIMEOUT
+
+
+def _is_lock_conflict(error: duckdb.Error) -> bool:
+    text = str(error).lower()
+    return "lock" in text and ("conflicting" in text or "could not set lock" in text)
+
+
+def _open(db: Path | str, **options: Any) -> duckdb.DuckDBPyConnection:
+    """`duckdb.connect`, waiting (bounded by the busy timeout) while another process holds the file's lock.
+    DuckDB has no busy timeout of its own: a second process fails at once, so this polls with a growing pause."""
+    deadline = time.monotonic() + busy_timeout()
+    pause = 0.02
+    while True:
+        try:
+            return duckdb.connect(str(db), **options)
+        except duckdb.Error as error:
+            if not _is_lock_conflict(error):
+                raise LibraryError(db, f"cannot open the library: {_duck_message(error)}") from None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise LibraryBusy(db, f"the library is busy: another tally (an ingest) is writing it, and it was not "
+                                      f"released within {busy_timeout():g} s; run the command again when it has finished "
+                                      "(or set TALLY_BUSY_TIMEOUT to wait longer)") from None
+            time.sleep(min(pause, left))
+            pause = min(pause * 2, 0.5)
 
 
 def resolve_db(db: Path | str | None) -> Path:
@@ -127,21 +175,11 @@ def _duck_message(error: Exception) -> str:
     return text.splitlines()[0] if text else type(error).__name__
 
 
-def _busy(error: Exception) -> str:
-    message = _duck_message(error)
-    if "lock" in message.lower():
-        return f"{message} (another tally is using the library; try again when it has finished)"
-    return message
-
-
 def connect(db: Path | str) -> duckdb.DuckDBPyConnection:
     """Open the library for writing, creating it (and its tables) when needed."""
     _check_file(db)
-    try:
-        # a new library is written in a storage format DuckDB 1.4 (the LTS line) reads, not just this DuckDB's
-        con = duckdb.connect(str(db), config={"storage_compatibility_version": STORAGE_COMPATIBILITY})
-    except duckdb.Error as error:
-        raise LibraryError(db, f"cannot open the library: {_busy(error)}") from None
+    # a new library is written in a storage format DuckDB 1.4 (the LTS line) reads, not just this DuckDB's
+    con = _open(db, config={"storage_compatibility_version": STORAGE_COMPATIBILITY})
     try:
         _create(con, db)
     except duckdb.Error as error:
@@ -188,14 +226,21 @@ def connect_read_only(db: Path | str, memory_limit: str | None = None) -> duckdb
     are locked once made, so a query cannot lift them (nor the memory limit, when one is given)."""
     if not _check_file(db):
         raise UsageError(f"{db}: no history library here; create one with `tally ingest LOGS... --db {db}`")
+    con = _open(db, read_only=True, config={"enable_external_access": False})
     try:
-        con = duckdb.connect(str(db), read_only=True, config={"enable_external_access": False})
+        if not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'library_info'").fetchall()[0][0]:
+            raise UsageError(f"{db}: the library holds no tables yet (an ingest was stopped before its first commit); "
+                             f"create them with `tally ingest LOGS... --db {db}`")
         con.execute("SET TimeZone = 'UTC'")
         if memory_limit is not None:
             con.execute(f"SET memory_limit = '{memory_limit}'")  # checked by memory_size: digits and a unit only
         con.execute("SET lock_configuration = true")
     except duckdb.Error as error:
-        raise LibraryError(db, f"cannot open the library: {_busy(error)}") from None
+        con.close()
+        raise LibraryError(db, f"cannot open the library: {_duck_message(error)}") from None
+    except BaseException:
+        con.close()
+        raise
     return con
 
 

@@ -15,7 +15,7 @@ import msgspec
 import pyarrow as pa
 
 from . import log as logfile
-from .library_ingest import Known, Rejected, Result, game_id_of, projection_tables, work
+from .library_ingest import Known, Rejected, Result, die_with_parent, game_id_of, projection_tables, work
 from .library_schema import _INSERT, INGEST_SETTINGS, PARALLEL_MIN_BYTES, TASK_BYTES, TASK_FILES, LibraryError, _duck_message, connect
 from .record import UsageError
 
@@ -255,7 +255,8 @@ def ingest(
             from concurrent.futures import ProcessPoolExecutor
 
             # spawn, not fork: this process runs DuckDB's threads, and a forked child could inherit a held lock
-            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                       initializer=die_with_parent, initargs=(os.getpid(),))
         pending: deque[tuple[Any, set[str], list[tuple[str, str | None, Known | None]]]] = deque()
         in_flight: set[str] = set()
         done = 0
