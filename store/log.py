@@ -406,14 +406,16 @@ def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
     try:
         for line in lines[1:]:
             seq += 1
-            if line.count(b"[") + line.count(b"{") > MAX_DEPTH and json_depth(line) > MAX_DEPTH:
-                raise LogError(path, seq, _too_deep(), "log.depth")
             try:
+                # safe to try before measuring: the events after line 1 are typed all the way down (no Any), so
+                # the typed decoder stops at the first value of the wrong shape and never nests deeper than they do
                 event = decode(line)
                 canonical = encode(event) == line
             except msgspec.DecodeError as error:
                 if not line.strip():
                     raise LogError(path, seq, "empty line: expected one JSON event per line", "log.empty-line") from None
+                if json_depth(line) > MAX_DEPTH:  # before the loose decoding of upcasting, which recurses
+                    raise LogError(path, seq, _too_deep(), "log.depth") from None
                 if b"\\ud" in line.lower():
                     error = msgspec.DecodeError(f"{error} (a string holds a \\u escape of a lone surrogate, which is not a character)")
                 try:

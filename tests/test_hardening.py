@@ -288,3 +288,30 @@ def test_finding_10_look_alike_names_are_refused_at_one_table(tmp_path: Path, ta
 @pytest.mark.parametrize("pair", [("ian", "lan"), ("ana", "ama"), ("mia", "nia")])
 def test_finding_10_names_that_only_share_a_reading_sit_together(tmp_path: Path, tally: Any, pair: tuple[str, str]) -> None:
     assert tally("new", "splendor", str(tmp_path / "g.jsonl"), "-p", pair[0], "-p", pair[1]).exit_code == 0
+
+
+def test_events_after_line_1_are_typed_all_the_way_down() -> None:
+    """The reader decodes lines 2.. before measuring their depth (docs/format.md, "Limits"): safe only while no
+    event type holds a field of any type (`Any`), where the typed decoder would follow the nesting."""
+    import msgspec
+
+    from tally.core import registry
+    from tally.core.model import SHARED_EVENTS, GameStarted
+
+    def walk(info: Any, seen: set[int]) -> None:
+        assert not isinstance(info, msgspec.inspect.AnyType), info
+        if id(info) in seen:
+            return
+        seen.add(id(info))
+        for name in ("item_type", "key_type", "value_type"):
+            if hasattr(info, name):
+                walk(getattr(info, name), seen)
+        for item in getattr(info, "item_types", ()) or getattr(info, "types", ()):
+            walk(item, seen)
+        for field in getattr(info, "fields", ()):
+            walk(field.type, seen)
+
+    for spec in registry.specs():
+        for kind in [*SHARED_EVENTS, *spec.events]:
+            if kind is not GameStarted:
+                walk(msgspec.inspect.type_info(kind), set())
