@@ -347,7 +347,7 @@ def _arrow(rows: _Rows, projections: dict[str, list[tuple[str, str]]]) -> dict[s
         tables["seats"] = _table(SEATS, rows.seats)
     if rows.rounds:
         tables["round_results"] = _table(ROUND_RESULTS, rows.rounds)
-    for name, columns in projections.items():
+    for name, declared in projections.items():
         if rows.projections[name]:
-            tables[name] = _table(columns, rows.projections[name])
+            tables[name] = _table(declared, rows.projections[name])
     return tables
