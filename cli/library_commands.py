@@ -7,15 +7,38 @@ duckdb, pyarrow or rich. The work is done by `tally.store.library`; these comman
 from __future__ import annotations
 
 
+import functools
 import sys
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any, Callable, List, Optional, TypeVar, cast
 
 import typer
 
 from tally.core.text import visible
 
 from .main import EXIT_DAMAGED, EXIT_RULE, EXIT_USAGE, JsonOption, app, emit, fail, handled, say
+
+EXIT_BUSY = 5  # the library is being written by another tally: not damage, run the command again (docs/sql.md)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def waits_for_library(command: F) -> F:
+    """A library held by another tally's ingest past the busy timeout is exit 5, not a damaged file's 3."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from tally.store.library import LibraryBusy
+
+        try:
+            return command(*args, **kwargs)
+        except LibraryBusy as error:
+            if kwargs.get("as_json"):
+                emit({"ok": False, "error": "busy", "rule": error.rule, "message": error.message})
+            raise fail(EXIT_BUSY, str(error)) from None
+
+    return cast(F, wrapper)
+
 
 DbOption = typer.Option(None, "--db", help="The history library (default: $TALLY_DB, else ./tally.duckdb).")
 GameOption = typer.Option(None, "--game", help="Only games of this type (see `tally games`).")
@@ -26,6 +49,7 @@ GameOption = typer.Option(None, "--game", help="Only games of this type (see `ta
 
 @app.command("ingest")
 @handled
+@waits_for_library
 def ingest_command(
     paths: List[Path] = typer.Argument(..., help="Log files, or folders searched recursively for *.jsonl."),
     db: Optional[Path] = DbOption,
@@ -115,8 +139,9 @@ class _ProgressBar:
 # --------------------------------------------------------------------------- sql
 
 
-@app.command("sql")
+@app.command("sql", context_settings={"ignore_unknown_options": True})  # a query may start with `--` (a comment)
 @handled
+@waits_for_library
 def sql_command(
     query: str = typer.Argument(..., help='The query, e.g. "SELECT winner, count(*) FROM games GROUP BY winner".'),
     db: Optional[Path] = DbOption,
@@ -247,6 +272,7 @@ def _print_table(result: Any, max_rows: int) -> None:
 
 @app.command("stats")
 @handled
+@waits_for_library
 def stats_command(
     game: Optional[str] = GameOption,
     db: Optional[Path] = DbOption,
@@ -360,6 +386,7 @@ def _report_table(game: str, declared: Any, rows: list[dict[str, Any]]) -> Any:
 
 @app.command("export")
 @handled
+@waits_for_library
 def export_command(
     to: Path = typer.Option(..., "--to", help="A new or empty folder."),
     format: str = typer.Option("jsonl", "--format", help="jsonl (each game as <game id>.jsonl) or parquet (every table)."),

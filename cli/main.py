@@ -375,20 +375,39 @@ def replay_command(
 @handled
 def check_command(
     log: Path = typer.Argument(..., help="The game log."),
+    expect: Optional[List[str]] = typer.Option(
+        None, "--expect", metavar="SEQ:FINGERPRINT",
+        help="Fail (exit 3) unless line SEQ still has this fingerprint (8 or more hex digits, as written down at the "
+             "table): the log was not cut, rewritten before it, or forked."),
     as_json: bool = JsonOption,
 ) -> None:
     """Judge a whole log: integrity (lines, seq, hash chain), then every event. Prints the fingerprint."""
-    from tally.store import record
+    from tally.store import anchors, record
+    from tally.store import log as logfile
 
+    try:
+        expected = [anchors.parse_anchor(text) for text in expect or []]
+    except ValueError as error:
+        raise fail(EXIT_USAGE, str(error)) from None
+    read = logfile.read(log)  # integrity first: an anchor is about the lines, legality comes after
+    for seq, prefix in expected:
+        broken = anchors.check_anchor(read, seq, prefix)
+        if broken is not None:
+            raise broken
     report = record.check(log)
+    from tally.store.results import CheckWarning
+
+    clock = [CheckWarning(seq, "log.at-backwards", why) for seq, why in anchors.clock_warnings(read)]
     if as_json:
-        emit(report)
+        emit(msgspec.structs.replace(report, warnings=report.warnings + clock))
     if not report.ok:
         raise fail(EXIT_RULE, f"{log}:{report.seq}: {report.message} [{report.rule}]")
     if as_json:
         return
     for warning in report.warnings:
         say(f"#{warning.seq} unverifiable: {warning.message} [{warning.rule}]")
+    for warning in clock:
+        say(f"#{warning.seq} warning: {warning.message} [{warning.rule}]")
     ended = f"; {report.outcome.reason}" if report.outcome else "; not finished"
     say(f"ok: {report.events} events, all legal{ended}")
     say(f"fingerprint {report.fingerprint}")
@@ -452,20 +471,22 @@ def repair_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Recover from a crash mid-write: move the torn last line (and the rest of a cut-short unit) to LOG.torn-N and keep the intact lines."""
-    from tally.store import log as logfile
+    from tally.store.repair import repair
 
-    side, size = logfile.repair(log)
-    removed = not log.exists()
+    done = repair(log)
     if as_json:
         from tally.store.results import RepairReport
 
-        emit(RepairReport(str(log), size, str(side), removed))
+        emit(RepairReport(str(log), done.moved, done.side, done.removed, done.kept_lines, done.why))
         return
-    if removed:
-        say(f"moved {size} torn bytes to {side}; nothing of {log} was intact (its first command was cut short), "
-            "so it was removed: start the game again with `tally new`")
+    why = {"log.torn-tail": "a last line without its newline", "log.torn-unit": "a command's lines cut short",
+           "log.zero-block": "zero bytes the disk never wrote"}.get(done.why, done.why)
+    if done.removed:
+        say(f"moved {done.moved} torn bytes ({why}) to {done.side}; no line of {log} verified (its first command was "
+            "cut short), so it was removed: start the game again with `tally new`")
         return
-    say(f"moved {size} torn bytes to {side}; {log} now ends at its last complete unit")
+    say(f"kept lines 1-{done.kept_lines} of {log} (they verify from line 1); moved the {done.moved} bytes after them "
+        f"({why}, a write cut short) to {done.side}")
 
 
 @app.command("simulate")

@@ -11,7 +11,8 @@ so it must be one visible word that cannot be mistaken for another player's name
 
 Two names collide when their *skeletons* are equal: case folded, accents stripped, and letters and digits
 that look like Latin letters mapped to them (`Ana`, `ANA`, Cyrillic `Аnа` and `4na` are not `ana`... except
-the first three, which are). The check is a simplified form of Unicode TR 39's confusable detection.
+the first three, which are; `rn` passes for `m`, a capital `I` for `l`). The check is a simplified form of
+Unicode TR 39's confusable detection.
 """
 
 from __future__ import annotations
@@ -76,7 +77,17 @@ def check_name(name: str) -> str | None:
 def skeleton(name: str) -> str:
     """What `name` looks like: two names with the same skeleton can be mistaken for each other."""
     stripped = "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if unicodedata.category(c) != "Mn")
-    return unicodedata.normalize("NFKC", stripped).casefold().translate(_LOOK_ALIKE)
+    # letter pairs that read as one letter in most fonts (TR 39 lists them): `rn` passes for `m`
+    return unicodedata.normalize("NFKC", stripped).casefold().translate(_LOOK_ALIKE).replace("rn", "m")
+
+
+def skeletons(name: str) -> set[str]:
+    """Every skeleton of `name`. A capital `I` looks like `l`, yet folds to `i` like any capital: so `Ian`
+    is read both ways, and passes for `ian` as for `lan` (which do not pass for each other)."""
+    found = {skeleton(name)}
+    if "I" in name:
+        found.add(skeleton(name.replace("I", "l")))
+    return found
 
 
 def check_names(names: list[str] | tuple[str, ...]) -> list[str]:
@@ -84,11 +95,11 @@ def check_names(names: list[str] | tuple[str, ...]) -> list[str]:
     problems = [problem for problem in map(check_name, names) if problem]
     seen: dict[str, str] = {}
     for name in names:
-        key = skeleton(name)
-        if key in seen:
-            other = seen[key]
+        keys = skeletons(name)
+        other = next((seen[key] for key in keys if key in seen), None)
+        if other is not None:
             same = "twice" if other == name else f"and {quote(other)} look alike"
             problems.append(f"{quote(name)} {same}: names at one table must differ, ignoring case and look-alike letters")
         else:
-            seen[key] = name
+            seen.update(dict.fromkeys(keys, name))
     return problems

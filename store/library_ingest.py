@@ -47,6 +47,37 @@ ROUND_RESULTS: list[tuple[str, str]] = [
 ARROW = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "BOOLEAN": pa.bool_()}
 
 
+def die_with_parent(parent: int) -> None:
+    """A worker's initializer: the worker ends when the ingest that started it does, however it ends (kill -9
+    included), so that no worker keeps running or keeps the caller's stdout and stderr open.
+
+    On Linux the kernel sends SIGKILL to the worker when its parent dies (`prctl(PR_SET_PDEATHSIG)`); everywhere,
+    a daemon thread also polls the parent's pid twice a second (the portable fallback)."""
+    import os
+    import sys
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the request above was made
+        os._exit(1)
+
+    def watch() -> None:
+        import time
+
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="tally-parent-watch", daemon=True).start()
+
+
 def projection_tables() -> dict[str, list[tuple[str, str]]]:
     """Every game's own tables (each game's `history.tables`), in registry order."""
     return {name: columns for spec in registry.specs() for name, columns in spec.history.tables.items()}
@@ -316,7 +347,7 @@ def _arrow(rows: _Rows, projections: dict[str, list[tuple[str, str]]]) -> dict[s
         tables["seats"] = _table(SEATS, rows.seats)
     if rows.rounds:
         tables["round_results"] = _table(ROUND_RESULTS, rows.rounds)
-    for name, columns in projections.items():
+    for name, declared in projections.items():
         if rows.projections[name]:
-            tables[name] = _table(columns, rows.projections[name])
+            tables[name] = _table(declared, rows.projections[name])
     return tables

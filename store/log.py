@@ -12,13 +12,15 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import msgspec
 
 from tally.core import registry
 from tally.core.model import SHARED_EVENTS, Event, GameSpec, GameStarted
 from tally.core.text import quote
+from tally.store.canonical import canonical_problem
+from tally.store.limits import MAX_DEPTH, json_depth
 
 try:  # the builtin module imports in a fraction of hashlib's OpenSSL binding, which `tally move` would pay for
     from _sha256 import sha256 as _sha256  # Python 3.11
@@ -30,55 +32,89 @@ except ImportError:  # pragma: no cover - other Pythons
 
 
 class LogError(Exception):
-    """A damaged or unreadable log (exit code 3): names the file, the line and what was expected."""
+    """A damaged or unreadable log (exit code 3): names the file, the line and what was expected.
 
-    def __init__(self, path: Path | str, line: int | None, message: str):
+    `rule` is a stable id, `log.<name>` with the name of the reading rule broken (docs/format.md section 6);
+    `intact` is how many lines before the damage verify from line 1 (whole units), when the reader got that far."""
+
+    rule: str = "log.damaged"
+
+    def __init__(self, path: Path | str, line: int | None, message: str, rule: str | None = None):
         self.path = str(path)
         self.line = line
         self.message = message
+        if rule is not None:
+            self.rule = rule
+        self.intact_lines: int | None = None
+        self.unit_end: int | None = None
         where = f"{self.path}:{line}" if line else self.path
         super().__init__(f"{where}: {message}")
 
 
-class TornTail(LogError):
-    """The last line has no newline: a write was cut short. `tally repair` moves its bytes aside.
+class Torn(LogError):
+    """What a write cut short leaves at the end of a log: lines `1..lines` (bytes `0..intact`) verify from line 1,
+    and the bytes after them are the part of one last write that reached the disk. `tally repair` moves them aside."""
 
-    `keep` is where the torn line begins; `intact` is where the intact part ends (before the torn line or,
+    def __init__(self, path: Path | str, line: int, message: str, rule: str, intact: int, lines: int):
+        self.intact = intact  # byte length of the lines that verify
+        self.lines = lines
+        super().__init__(path, line, message, rule)
+        self.intact_lines = lines
+
+
+def _repair_hint(path: Path | str, lines: int) -> str:
+    return (f"lines 1-{lines} verify from line 1; " if lines else "no line before it verifies; ") + (
+        f"run `tally repair {path}` to move the cut-short bytes to a side file and keep the lines that verify")
+
+
+class TornTail(Torn):
+    """The last line has no newline: a write was cut short.
+
+    `keep` is where the torn line begins; `intact` is where the verified part ends (before the torn line or,
     when the line belongs to a unit the log holds only part of, before that unit) and `lines` its lines."""
 
     def __init__(self, path: Path | str, line: int, torn: bytes, keep: int, intact: int, lines: int):
         self.torn = torn
         self.keep = keep  # byte length of the complete lines
-        self.intact = intact
-        self.lines = lines
-        cut = "" if self.intact == keep else (
-            f" (with lines {self.lines + 1}-{line - 1}: appended together with it, they are cut short too)")
-        super().__init__(
-            path,
-            line,
-            f"torn last line ({len(torn)} bytes without a newline, a write cut short){cut}; "
-            f"the {self.lines} lines before it are intact; run `tally repair {path}` to move the torn bytes "
-            "to a side file and keep the intact lines",
-        )
+        cut = "" if intact == keep else (
+            f" (with lines {lines + 1}-{line - 1}: appended together with it, they are cut short too)")
+        super().__init__(path, line, f"torn last line ({len(torn)} bytes without a newline, a write cut short){cut}; "
+                         + _repair_hint(path, lines), "log.torn-tail", intact, lines)
 
 
-class TornUnit(LogError):
+class TornUnit(Torn):
     """The log ends inside a unit (lines appended by one command): a power cut stopped the write at a line
     boundary. `tally repair` moves the unit's lines aside."""
 
-    def __init__(self, path: Path | str, start: int, size: int, have: int):
+    def __init__(self, path: Path | str, start: int, size: int, have: int, intact: int):
         self.start, self.size, self.have = start, size, have
         super().__init__(
-            path,
-            start,
+            path, start,
             f"torn unit: line {start} begins {size} lines appended together by one command, but the log ends "
-            f"after {have} of them (a write cut short by a crash or power loss); the {start - 1} lines before it "
-            f"are intact; run `tally repair {path}` to move the cut-short lines to a side file and keep the intact lines",
-        )
+            f"after {have} of them (a write cut short by a crash or power loss); " + _repair_hint(path, start - 1),
+            "log.torn-unit", intact, start - 1)
+
+
+class ZeroBlock(Torn):
+    """A block of zero bytes inside the last unit: the disk wrote the file's new length (or a later page of the
+    write) before an earlier page when the power went. `tally repair` moves the unit aside."""
+
+    def __init__(self, path: Path | str, line: int, intact: int, lines: int):
+        super().__init__(
+            path, line,
+            f"zero bytes in line {line}, inside the last write (lines {lines + 1} on): a block the disk never "
+            "wrote before a crash or power loss; " + _repair_hint(path, lines), "log.zero-block", intact, lines)
 
 
 class NothingToRepair(LogError):
-    """`repair` on a log whose last line is complete (a usage error, not damage)."""
+    """`repair` on a log that verifies to its end (a usage error, not damage)."""
+
+    rule = "log.nothing-to-repair"
+
+
+class RepairRefused(LogError):
+    """`repair` on a log damaged before its last verified line: cutting it would drop lines that were
+    acknowledged, so nothing is changed (exit 3); the rule is the one the damage breaks."""
 
 
 _KINDS = (
@@ -95,7 +131,7 @@ class NotRegular(LogError):
 
     def __init__(self, path: Path | str, mode: int, what: str = "a log"):
         kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
-        super().__init__(path, None, f"{kind}, not a regular file: {what} is a regular file")
+        super().__init__(path, None, f"{kind}, not a regular file: {what} is a regular file", "log.not-regular")
 
 
 def open_regular(path: Path | str, flags: int, what: str = "a log") -> int:
@@ -128,8 +164,8 @@ def read_regular(path: Path | str, limit: int | None = None, what: str = "a log"
 
 def _cannot(path: Path | str, error: OSError, doing: str) -> LogError:
     if isinstance(error, FileNotFoundError):
-        return LogError(path, None, "no such log file")
-    return LogError(path, None, f"cannot {doing} it: {error.strerror or error}")
+        return LogError(path, None, "no such log file", "log.missing")
+    return LogError(path, None, f"cannot {doing} it: {error.strerror or error}", "log.unreadable")
 
 
 def sha256_hex(line: bytes) -> str:
@@ -179,6 +215,18 @@ class Log(msgspec.Struct):
     def fingerprint(self) -> str:
         return self.last_hash
 
+    @property
+    def anchor(self) -> tuple[int, str]:
+        """(seq, fingerprint) of the last line: what a table writes down to check the log against later."""
+        return len(self.events), self.last_hash
+
+    def fingerprint_at(self, seq: int) -> str | None:
+        """The fingerprint the log had when line `seq` was its last (the SHA-256 of that line); None past its end.
+        The chain holds it already: line seq+1's `prev`."""
+        if not 1 <= seq <= len(self.events):
+            return None
+        return self.last_hash if seq == len(self.events) else self.events[seq].prev
+
 
 def _upcast(spec: GameSpec, line: bytes, error: msgspec.DecodeError) -> Event:
     """An old event version: decode loosely and let the game's upcasters bring it to the current shape.
@@ -220,186 +268,198 @@ _AT = re.compile(r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01]
 _BOM = b"\xef\xbb\xbf"
 
 
-def _canonical_problem(line: bytes, event: Event | None) -> str:
-    """Why `line` is not the one way tally writes its event (docs/format.md, "Canonical form")."""
-    if line[:1] != b"{" or line[-1:] != b"}":
-        return "bytes (whitespace?) before or after the JSON object: a line is the object alone"
-    twice = _duplicate_key(line)
-    if twice is not None:
-        return f"the key {quote(twice)} appears twice in one object"
-    try:
-        raw = msgspec.json.decode(line)
-    except msgspec.DecodeError:
-        return "not a JSON object"
-    if msgspec.json.encode(raw) != line:
-        if _outside_strings(line, b" \t"):
-            return "whitespace between the JSON tokens: tally writes compact JSON, no space or tab outside strings"
-        return ("a value written differently from tally: an escape where tally writes the character itself "
-                "(`\\u0061` for `a`, `\\/` for `/`), or a number not in its shortest form")
-    if event is not None and isinstance(raw, dict):
-        expected = msgspec.json.decode(_ENCODER.encode(event))
-        extra = [key for key in raw if key not in expected]
-        if extra:
-            return (f"the field {quote(extra[0])} holds its default value, which tally leaves out "
-                    "(a field equal to its default is never written)")
-        if list(raw) != list(expected):
-            return f"the fields are not in tally's order ({', '.join(expected)})"
-    return "a value is not written as tally writes it"
+def _not_canonical(path: str, seq: int, line: bytes, event: Event | None) -> LogError:
+    rule, problem = canonical_problem(line, event)
+    return LogError(path, seq, "not in canonical form: " + problem, rule)
 
 
-def _duplicate_key(line: bytes) -> str | None:
-    """The first key that appears twice in one object of `line`, if any (only on the error path: slow)."""
-    import json
-
-    found: list[str] = []
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        keys = [key for key, _ in items]
-        found.extend(key for i, key in enumerate(keys) if key in keys[:i])
-        return dict(items)
-
-    try:
-        json.loads(line, object_pairs_hook=pairs)
-    except ValueError:
-        return None
-    return found[0] if found else None
-
-
-def _outside_strings(line: bytes, chars: bytes) -> bool:
-    """Whether any of `chars` appears in `line` outside JSON strings."""
-    inside = escaped = False
-    for byte in line:
-        if inside:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:
-                escaped = True
-            elif byte == 0x22:
-                inside = False
-        elif byte == 0x22:
-            inside = True
-        elif byte in chars:
-            return True
-    return False
+def _decode_rule(error: Exception) -> str:
+    text = str(error)
+    if "lone surrogate" in text:
+        return "log.lone-surrogate"
+    return "log.utf8" if "Invalid UTF-8" in text else "log.event"
 
 
 class _Envelope(msgspec.Struct):
-    """Just a line's unit marker, read loosely (any other field ignored) to find the units of a torn log."""
+    """A line's seq and unit marker, read loosely (any other field ignored) to tell the lines of a torn write."""
 
+    seq: Any = None
     unit: Any = 1
 
 
 _ENVELOPE = msgspec.json.Decoder(_Envelope)
 
 
-def _unit_of(line: bytes) -> int:
+def _envelope(line: bytes) -> _Envelope | None:
+    if b"\0" in line or json_depth(line) > MAX_DEPTH:
+        return None
     try:
-        unit = _ENVELOPE.decode(line).unit
+        return _ENVELOPE.decode(line)
     except msgspec.DecodeError:
-        return 1
-    return unit if type(unit) is int and unit > 1 else 1
+        return None
 
 
-def intact_end(data: bytes) -> tuple[int, int]:
-    """(byte length, line count) of the intact part of a log's bytes: its complete lines, less the lines of
-    a last unit that the file ends inside of (a power cut between them). What follows is torn."""
-    keep = data.rfind(b"\n") + 1
-    offset = count = 0
-    unit_start, unit_lines, unit_end = 0, 0, 0
-    for line in data[:keep].split(b"\n")[:-1]:
-        count += 1
-        if count > unit_end:  # this line starts a unit
-            unit_start, unit_lines = offset, count - 1
-            unit_end = count + _unit_of(line) - 1
-        offset += len(line) + 1
-    if count < unit_end:
-        return unit_start, unit_lines
-    return keep, count
+def _zero_block(path: str, lines: list[bytes], error: LogError, unit_end: int | None) -> ZeroBlock | None:
+    """`error` as the zero-filled block of a write cut short, or None when it is damage.
+
+    It is torn only if the failing line holds zero bytes (no line tally writes does: JSON escapes NUL) and no
+    later line belongs to a later write: one past the unit the failing line is in, or (when that unit's first
+    line is the one zeroed, so its size is unknown) one that starts a unit of its own."""
+    line = error.line
+    intact = error.intact_lines
+    if line is None or intact is None or b"\0" not in lines[line - 1]:
+        return None
+    for later in lines[line:]:
+        envelope = _envelope(later)
+        if envelope is None or type(envelope.seq) is not int:
+            continue
+        if (envelope.seq > unit_end) if unit_end is not None else (envelope.unit != 1):
+            return None
+    return ZeroBlock(path, line, sum(len(kept) + 1 for kept in lines[:intact]), intact)
 
 
 def parse_lines(path: str, data: bytes) -> Log:
-    """Verify and decode a whole log's bytes (see docs/format.md for each check, in this order)."""
+    """Verify and decode a whole log's bytes (see docs/format.md for each check, in this order).
+
+    A torn end (a last line without its newline, a last unit cut short, zero bytes in the last unit) is reported
+    only after every line before it verified from line 1: damage there is reported instead, since cutting
+    the end would not mend it."""
     if not data:
-        raise LogError(path, None, "empty file: a log starts with a game_started line")
+        raise LogError(path, None, "empty file: a log starts with a game_started line", "log.empty")
     if data.startswith(_BOM):
-        raise LogError(path, 1, "the file starts with a byte order mark (U+FEFF): a log is UTF-8 without one")
-    if not data.endswith(b"\n"):
-        keep = data.rfind(b"\n") + 1
-        intact, count = intact_end(data)
-        raise TornTail(path, data.count(b"\n") + 1, data[keep:], keep, intact, count)
-    carriage = data.find(b"\r")
+        raise LogError(path, 1, "the file starts with a byte order mark (U+FEFF): a log is UTF-8 without one", "log.bom")
+    keep = data.rfind(b"\n") + 1
+    complete = data if keep == len(data) else data[:keep]
+    carriage = complete.find(b"\r")
     if carriage >= 0:
-        raise LogError(path, data.count(b"\n", 0, carriage) + 1,
-                       "a carriage return (\\r): lines end with \\n alone (was the log saved with CRLF line ends?)")
-    lines = data.split(b"\n")
+        raise LogError(path, complete.count(b"\n", 0, carriage) + 1,
+                       "a carriage return (\\r): lines end with \\n alone (was the log saved with CRLF line ends?)",
+                       "log.carriage-return")
+    lines = complete.split(b"\n")
     lines.pop()
-    encode = _ENCODER.encode
+    if keep == len(data):
+        try:
+            return _verify(path, lines, len(data))
+        except Torn:
+            raise
+        except LogError as error:
+            raise _zero_block(path, lines, error, error.unit_end) or error from None
+    intact, count = keep, len(lines)
+    if lines:
+        try:
+            _verify(path, lines, keep)
+        except Torn as torn:
+            intact, count = torn.intact, torn.lines
+        except LogError as error:
+            zeroed = _zero_block(path, lines, error, error.unit_end)
+            if zeroed is None:
+                raise
+            intact, count = zeroed.intact, zeroed.lines
+    raise TornTail(path, len(lines) + 1, data[keep:], keep, intact, count)
+
+
+def _verify(path: str, lines: list[bytes], size: int) -> Log:
+    """The checks of docs/format.md section 6 over complete lines, line by line. A failure carries how many
+    lines before it verify as whole units (`intact_lines`) and the last seq of the unit it lies in (`unit_end`)."""
     try:
-        started = _START_DECODER.decode(lines[0])
+        return _verify_lines(path, lines, size)
+    except LogError as error:
+        if error.intact_lines is None:  # line 1 failed
+            error.intact_lines = 0
+        raise
+
+
+def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
+    encode = _ENCODER.encode
+    first = lines[0]
+    if json_depth(first) > MAX_DEPTH:
+        raise LogError(path, 1, _too_deep(), "log.depth")
+    try:
+        started = _START_DECODER.decode(first)
     except msgspec.DecodeError as error:
-        raise LogError(path, 1, f"expected a game_started line: {error}") from None
+        if not first.strip():
+            raise LogError(path, 1, "empty line: expected one JSON event per line", "log.empty-line") from None
+        rule = _decode_rule(error)
+        raise LogError(path, 1, f"expected a game_started line: {error}", "log.first-line" if rule == "log.event" else rule) from None
     if started.seq != 1 or started.prev is not None:
-        raise LogError(path, 1, "the first line must have seq 1 and no prev")
-    if encode(started) != lines[0]:
-        raise LogError(path, 1, "not in canonical form: " + _canonical_problem(lines[0], started))
+        raise LogError(path, 1, "the first line must have seq 1 and no prev", "log.first-line")
+    if encode(started) != first:
+        raise _not_canonical(path, 1, first, started)
     if not _AT.fullmatch(started.at):
-        raise LogError(path, 1, f"at {quote(started.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ")
+        raise LogError(path, 1, f"at {quote(started.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ", "log.at")
     try:
         spec = registry.get(started.game)
     except registry.UnknownGame as error:
-        raise LogError(path, 1, str(error)) from None
+        raise LogError(path, 1, str(error), "log.start") from None
     problems = spec.check_started(started)
     if problems:
-        raise LogError(path, 1, "game_started is not a valid start: " + "; ".join(problems))
+        raise LogError(path, 1, "game_started is not a valid start: " + "; ".join(problems), "log.start")
     decode = decoder_for(spec).decode
     at_format = _AT.fullmatch
     events: list[Event] = [started]
     append = events.append
-    prev = sha256_hex(lines[0])
+    prev = sha256_hex(first)
     seq = 1
     unit_start, unit_end = 1, started.unit  # the unit the last line read belongs to: its first and last seq
     if unit_end < 1:
-        raise LogError(path, 1, f"unit {started.unit}: a unit has at least 2 lines")
-    for line in lines[1:]:
-        seq += 1
-        try:
-            event = decode(line)
-            canonical = encode(event) == line
-        except msgspec.DecodeError as error:
-            if not line.strip():
-                raise LogError(path, seq, "empty line: expected one JSON event per line") from None
-            if b"\\ud" in line.lower():
-                error = msgspec.DecodeError(f"{error} (a string holds a \\u escape of a lone surrogate, which is not a character)")
+        raise LogError(path, 1, f"unit {started.unit}: a unit has at least 2 lines", "log.unit-size")
+    try:
+        for line in lines[1:]:
+            seq += 1
             try:
-                event = _upcast(spec, line, error)
-            except msgspec.DecodeError as final:
-                raise LogError(path, seq, f"not a {spec.name} event: {final}") from None
-            canonical = msgspec.json.encode(msgspec.json.decode(line)) == line  # as written by the old version
-        if not canonical:
-            raise LogError(path, seq, "not in canonical form: " + _canonical_problem(line, event))
-        if event.seq != seq:
-            raise LogError(path, seq, f"expected seq {seq}, found {event.seq}")
-        if event.prev != prev:
-            raise LogError(
-                path,
-                seq,
-                f"prev does not match the SHA-256 of line {seq - 1}: line {seq - 1} was edited, or lines were reordered",
-            )
-        if not at_format(event.at):
-            raise LogError(path, seq, f"at {quote(event.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ")
-        unit = event.unit
-        if unit != 1:
-            if unit < 1:
-                raise LogError(path, seq, f"unit {unit}: a unit has at least 2 lines")
-            if seq <= unit_end:
-                raise LogError(path, seq, f"a unit begins inside the unit of lines {unit_start}-{unit_end}: units do not nest")
-        if seq > unit_end:
-            unit_start, unit_end = seq, seq + unit - 1
-        prev = sha256_hex(line)
-        append(event)
+                # safe to try before measuring: the events after line 1 are typed all the way down (no Any), so
+                # the typed decoder stops at the first value of the wrong shape and never nests deeper than they do
+                event = decode(line)
+                canonical = encode(event) == line
+            except msgspec.DecodeError as error:
+                if not line.strip():
+                    raise LogError(path, seq, "empty line: expected one JSON event per line", "log.empty-line") from None
+                if json_depth(line) > MAX_DEPTH:  # before the loose decoding of upcasting, which recurses
+                    raise LogError(path, seq, _too_deep(), "log.depth") from None
+                if b"\\ud" in line.lower():
+                    error = msgspec.DecodeError(f"{error} (a string holds a \\u escape of a lone surrogate, which is not a character)")
+                try:
+                    event = _upcast(spec, line, error)
+                except msgspec.DecodeError as final:
+                    raise LogError(path, seq, f"not a {spec.name} event: {final}", _decode_rule(final)) from None
+                canonical = msgspec.json.encode(msgspec.json.decode(line)) == line  # as written by the old version
+            if not canonical:
+                raise _not_canonical(path, seq, line, event)
+            if event.seq != seq:
+                raise LogError(path, seq, f"expected seq {seq}, found {event.seq}", "log.seq")
+            if event.prev != prev:
+                raise LogError(
+                    path,
+                    seq,
+                    f"prev does not match the SHA-256 of line {seq - 1}: line {seq - 1} was edited, or lines were reordered",
+                    "log.prev",
+                )
+            if not at_format(event.at):
+                raise LogError(path, seq, f"at {quote(event.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ", "log.at")
+            unit = event.unit
+            if unit != 1:
+                if unit < 1:
+                    raise LogError(path, seq, f"unit {unit}: a unit has at least 2 lines", "log.unit-size")
+                if seq <= unit_end:
+                    raise LogError(path, seq, f"a unit begins inside the unit of lines {unit_start}-{unit_end}: units do not nest",
+                                   "log.unit-nested")
+            if seq > unit_end:
+                unit_start, unit_end = seq, seq + unit - 1
+            prev = sha256_hex(line)
+            append(event)
+    except LogError as error:
+        inside = seq <= unit_end  # the failing line belongs to the unit begun before it
+        error.intact_lines = unit_start - 1 if inside else seq - 1
+        error.unit_end = unit_end if inside else None
+        raise
     if unit_end > seq:
-        raise TornUnit(path, unit_start, unit_end - unit_start + 1, seq - unit_start + 1)
-    return Log(path, spec, events, prev, len(data), len(lines[-1]) + 1)
+        intact = sum(len(line) + 1 for line in lines[: unit_start - 1])
+        raise TornUnit(path, unit_start, unit_end - unit_start + 1, seq - unit_start + 1, intact)
+    return Log(path, spec, events, prev, size, len(lines[-1]) + 1)
+
+
+def _too_deep() -> str:
+    return f"nested more than {MAX_DEPTH} levels deep (arrays and objects inside each other): no event of tally is"
 
 
 def read(path: Path | str) -> Log:
@@ -515,29 +575,12 @@ class Locked:
         self.close()
 
 
-def repair(path: Path | str) -> tuple[Path, int]:
-    """Move what a crash cut short (a torn last line, and the lines of a unit the log ends inside of) into
-    `<log>.torn-N`, and cut the log back to its intact lines. When nothing intact remains (the first unit
-    was cut short), the log is removed: its bytes are all in the side file, and `tally new` can start again."""
-    with Locked(path) as locked:
-        data = os.pread(locked.fd, os.fstat(locked.fd).st_size, 0)
-        keep = intact_end(data)[0] if data else 0
-        if keep == len(data):
-            raise NothingToRepair(path, None, "nothing to repair: the log ends with a complete line and a complete unit")
-        if keep:
-            parse_lines(str(path), data[:keep])  # what stays must verify, or nothing is moved
-        n = 1
-        while Path(f"{path}.torn-{n}").exists():
-            n += 1
-        side = Path(f"{path}.torn-{n}")
-        with open(side, "xb") as handle:
-            handle.write(data[keep:])
-            handle.flush()
-            os.fsync(handle.fileno())
-        if keep:
-            os.ftruncate(locked.fd, keep)
-            os.fsync(locked.fd)
-        else:
-            os.unlink(path)
-            _fsync_dir(Path(path))
-        return side, len(data) - keep
+def repair(path: Path | str) -> "Repaired":
+    """`tally.store.repair.repair` (kept here too: the log's API names every operation on the file)."""
+    from tally.store.repair import repair as repair_log
+
+    return repair_log(path)
+
+
+if TYPE_CHECKING:
+    from tally.store.repair import Repaired

@@ -64,15 +64,25 @@ def read_manifest(path: Path | str) -> dict[str, Any]:
         raise UsageError(f"--manifest {path}: cannot read it: {error.strerror or error}") from None
     if len(data) > MANIFEST_LIMIT:
         raise UsageError(f"--manifest {path}: larger than {MANIFEST_LIMIT} bytes; a manifest describes one box of cards")
+    from tally.store import limits
+
+    deep = f"--manifest {path}: {limits.too_deep(limits.MAX_MANIFEST_DEPTH).message}"  # measured before parsing: parsers recurse
     try:
         if str(path).endswith(".toml"):
             import tomllib
 
-            manifest: Any = tomllib.loads(data.decode("utf-8"))
+            text = data.decode("utf-8")
+            if limits.toml_depth(text, limits.MAX_MANIFEST_DEPTH) > limits.MAX_MANIFEST_DEPTH:
+                raise UsageError(deep)
+            manifest: Any = tomllib.loads(text)
         else:
+            if limits.json_depth(data, limits.MAX_MANIFEST_DEPTH) > limits.MAX_MANIFEST_DEPTH:
+                raise UsageError(deep)
             manifest = msgspec.json.decode(data)
     except (UnicodeDecodeError, ValueError, msgspec.DecodeError) as error:
         raise UsageError(f"--manifest {path}: not a manifest file ({str(error).splitlines()[0]})") from None
+    if limits.value_depth(manifest, limits.MAX_MANIFEST_DEPTH) > limits.MAX_MANIFEST_DEPTH:  # TOML's dotted keys
+        raise UsageError(deep)
     if not isinstance(manifest, dict):
         raise UsageError(f"--manifest {path}: a manifest is an object (a TOML table or a JSON object)")
     return msgspec.json.decode(msgspec.json.encode(manifest))  # plain JSON values only, as the log will hold them

@@ -156,7 +156,7 @@ class CheckReport(msgspec.Struct):
     seq: Annotated[Optional[int], _("the first illegal event, or null")] = None
     rule: Annotated[Optional[str], _("the rule it breaks, or null")] = None
     message: Annotated[Optional[str], _("what is wrong, or null")] = None
-    warnings: Annotated[list[CheckWarning], _("unverifiable events: `seq`, `rule`, `message`")] = []
+    warnings: Annotated[list[CheckWarning], _("unverifiable events, and `at` times that go backwards (`log.at-backwards`): `seq`, `rule`, `message`")] = []
     outcome: Annotated[Optional[GameOutcome], _(_OVER)] = None
 
 
@@ -217,6 +217,8 @@ class RepairReport(msgspec.Struct):
     torn_bytes: Annotated[int, _("how many bytes were cut off: the torn last line, and the lines of a unit cut short")]
     saved_to: Annotated[str, _("the side file that keeps them")]
     removed: Annotated[bool, _("true when nothing was intact (the first command was cut short) and the log was removed")]
+    kept_lines: Annotated[int, _("how many lines were kept: every one verifies from line 1")] = 0
+    why: Annotated[str, _("the id of the torn end: `log.torn-tail`, `log.torn-unit` or `log.zero-block`")] = ""
 
 
 class SimulateReport(msgspec.Struct):

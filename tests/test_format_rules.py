@@ -60,8 +60,8 @@ def _joined(lines: list[bytes]) -> bytes:
 CASES: dict[str, Callable[[list[bytes]], tuple[bytes, int | None, str]]] = {
     "empty": lambda lines: (b"", None, "empty file: a log starts with a game_started line"),
     "bom": lambda lines: (b"\xef\xbb\xbf" + _joined(lines), 1, "the file starts with a byte order mark"),
-    "torn-line": lambda lines: (_joined(lines)[:-5], 6, "torn last line"),
     "carriage-return": lambda lines: (_joined(lines)[:-1] + b"\r\n", 6, "a carriage return (\\r)"),
+    "depth": lambda lines: (_joined(lines[:4] + [b"[" * 40 + b"]" * 40] + lines[5:]), 5, "nested more than 32 levels deep"),
     "empty-line": lambda lines: (_joined(lines[:3] + [b""] + lines[3:]), 4, "empty line: expected one JSON event per line"),
     "utf8": lambda lines: (_joined(lines[:3] + [lines[3].replace(b'"ben"', b'"b\xc0\xafn"')] + lines[4:]), 4, "Invalid UTF-8"),
     "first-line": lambda lines: (_joined(lines[2:]), 1, "expected a game_started line"),
@@ -79,7 +79,9 @@ CASES: dict[str, Callable[[list[bytes]], tuple[bytes, int | None, str]]] = {
     "start": lambda lines: (_joined(_rechain(_edit(lines, 0, lambda e: {**e, "seats": ["solo"]}), 1)), 1, "game_started is not a valid start: Splendor needs 2-4 players, got 1"),
     "unit-size": lambda lines: (_joined(_edit(lines, 2, lambda e: {**{k: v for k, v in e.items() if k not in ("player", "gems")}, "unit": 0, "player": e["player"], "gems": e["gems"]})), 3, "unit 0: a unit has at least 2 lines"),
     "unit-nested": lambda lines: (_joined(_rechain(_edit(lines, 1, lambda e: {**{k: v for k, v in e.items() if k not in ("nobles", "decks")}, "unit": 2, "nobles": e["nobles"], "decks": e["decks"]}), 2)), 2, "a unit begins inside the unit of lines 1-2: units do not nest"),
+    "zero-block": lambda lines: (_joined(lines[:-1] + [lines[-1][:20] + bytes(30) + lines[-1][50:]]), 6, "zero bytes in line 6, inside the last write"),
     "torn-unit": lambda lines: (_joined(lines[:1]), 1, "torn unit: line 1 begins 2 lines appended together by one command, but the log ends after 1 of them"),
+    "torn-tail": lambda lines: (_joined(lines)[:-5], 6, "torn last line"),
 }
 
 
@@ -102,6 +104,7 @@ def test_format_rule(tmp_path: Path, rule: str) -> None:
     with pytest.raises(logfile.LogError) as caught:
         logfile.read(path)
     assert caught.value.line == line and message in caught.value.message, str(caught.value)
+    assert caught.value.rule == f"log.{rule}"
     result = _RUNNER.invoke(app, ["check", str(path)])
     assert result.exit_code == 3 and result.stdout == ""
     where = f"{path}:{line}: " if line else f"{path}: "
@@ -119,3 +122,14 @@ def test_every_line_tally_writes_is_canonical(tmp_path: Path) -> None:
     log = logfile.read(tmp_path / "source.jsonl")
     assert [logfile.encode(event) for event in log.events] == lines
     assert json.loads(lines[0])["unit"] == 2 and all("unit" not in json.loads(line) for line in lines[1:])
+
+
+def test_every_log_refusal_id_the_store_raises_is_documented() -> None:
+    """The ids programs read (`LogError.rule`) are the rule names of section 6 or the ids listed beside them."""
+    doc = FORMAT_DOC.read_text(encoding="utf-8")
+    documented = {f"log.{name}" for name in _documented_rules()} | set(re.findall(r"^\| `(log\.[a-z-]+)` \|", doc, flags=re.M))
+    raised: set[str] = set()
+    for source in (ROOT / "store").rglob("*.py"):
+        raised |= set(re.findall(r"\"(log\.[a-z][a-z-]*)\"", source.read_text(encoding="utf-8")))
+    assert raised and "log.torn-tail" in raised
+    assert raised - {"log.damaged"} <= documented, sorted(raised - documented)

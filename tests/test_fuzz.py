@@ -494,6 +494,57 @@ def test_sql_text_never_crashes(tmp_path: Path, logs: dict[str, list[bytes]]) ->
     check()
 
 
+@st.composite
+def nested(draw: Any, brackets: tuple[str, str] = ("[", "{")) -> str:
+    """A value nested up to thousands deep: arrays and objects, mixed, with strings that hold brackets."""
+    depth = draw(st.integers(0, 3000) | st.integers(25, 40))
+    kinds = draw(st.lists(st.sampled_from(brackets), min_size=depth, max_size=depth))
+    opening = "".join('{"k":' if kind == "{" else "[" for kind in kinds)
+    closing = "".join("}" if kind == "{" else "]" for kind in reversed(kinds))
+    inner = draw(st.sampled_from(["1", '"[[{{"', "[]", "{}", '"x"']))
+    return opening + inner + closing
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_deep_nesting_never_crashes_any_reader(tmp_path: Path, logs: dict[str, list[bytes]], game: str) -> None:
+    """Every reader measures nesting before it parses: the log reader (any line, any field), the manifest
+    reader (JSON and TOML) and the request-body check; none of them recurses into a RecursionError."""
+    from tally.store import limits, record
+
+    lines = logs[game][-1][:-1].split(b"\n")
+
+    @FUZZ
+    @given(value=nested(), index=st.integers(0, 1000), field=st.sampled_from(["text", "prev", "seats", "zz"]),
+           truncate=st.booleans())
+    def check(value: str, index: int, field: str, truncate: bool) -> None:
+        at = index % len(lines)
+        event = json.loads(lines[at])
+        event[field] = "@"
+        line = json.dumps(event, separators=(",", ":")).replace('"@"', value).encode()
+        data = b"".join(x + b"\n" for x in lines[:at] + [line] + lines[at + 1:])
+        if truncate:
+            data = data[: len(data) - 3]
+        try:
+            logfile.parse_lines("fuzz.jsonl", data)
+        except logfile.LogError as error:
+            assert error.rule.startswith("log."), error
+        body = value.encode()
+        problem = limits.check_json_body(body)
+        if problem is None:
+            msgspec.json.decode(body)  # within the limit: safe to parse
+        else:
+            assert problem.rule == "limit.depth" and limits.json_depth(body) > limits.MAX_DEPTH
+        for suffix, text in ((".json", '{"id":"x","cards":' + value + "}"), (".toml", 'id = "x"\ncards = ' + value + "\n")):
+            file = tmp_path / f"deep-{next(_FILES)}{suffix}"
+            file.write_text(text)
+            try:
+                record.read_manifest(file)
+            except record.UsageError:
+                pass
+
+    check()
+
+
 def test_the_fuzzer_sees_a_crash() -> None:
     """The harness itself: an exception inside a command is exit 4 and fails `assert_sane`."""
     from tally.core.games.splendor import notation

@@ -295,7 +295,9 @@ def test_a_cut_at_every_offset_of_the_last_line_is_a_torn_tail_and_repairs(tmp_p
         assert caught.value.line == n and caught.value.keep == last and caught.value.torn == data[last:k]
         assert str(caught.value).startswith(f"{path}:{n}: torn last line")
 
-        saved_to, size = logfile.repair(path)
+        done = logfile.repair(path)
+        saved_to, size = Path(done.side), done.moved
+        assert done.kept_lines == n - 1 and done.why == "log.torn-tail"
         assert saved_to == side and size == k - last
         assert side.read_bytes() == data[last:k]  # exactly the torn bytes, kept
         assert path.read_bytes() == data[:last]  # exactly the intact lines
