@@ -17,6 +17,9 @@ from .text import quote
 
 Verdict = Literal["legal", "illegal", "unverifiable"]
 Mode = Literal["open", "table"]
+# what is wrong with a move's text: `ambiguous` (a prefix or form that matches several things), `unknown` (a name or
+# code the game does not know), `invalid` (anything else); callers decide by this, never by a message's words
+NotationKind = Literal["invalid", "ambiguous", "unknown"]
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, omit_defaults=True, gc=False):
@@ -92,6 +95,7 @@ class NotationError(msgspec.Struct, frozen=True):
     text: str
     message: str
     expected: list[str] = []
+    kind: NotationKind = "invalid"
 
     def render(self) -> str:
         hint = ""
