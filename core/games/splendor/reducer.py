@@ -10,9 +10,11 @@ from typing import Any
 
 import msgspec
 
-from ...model import Event, GameStarted, resolve_options
+from ...model import GameStarted, resolve_options
+from ...referee import Reducers
 from .components import CARDS, FACE_UP, GEMS_PER_PLAYERS, GOLD, GOLD_TOKENS, LEVEL_CARDS, NOBLE_POINTS, TOKEN_LIMIT, token_counts
 from .events import (
+    EVENTS,
     CardBought,
     CardReserved,
     CardRevealed,
@@ -227,18 +229,14 @@ def _next_turn(state: State) -> State:
     return state
 
 
-_APPLY = {
-    SetupDealt: _apply_setup,
-    CardRevealed: _apply_reveal,
-    NobleRevealed: _apply_noble_reveal,
-    GemsTaken: _apply_take,
-    CardReserved: _apply_reserve,
-    CardBought: _apply_buy,
-    TokensReturned: _apply_return,
-    NobleChosen: _apply_noble,
-    TurnPassed: _apply_pass,
-}
-
-
-def apply(state: State, event: Event) -> State:
-    return _APPLY[type(event)](state, event)  # type: ignore[operator]
+REDUCERS = Reducers[State]("splendor", EVENTS)
+REDUCERS.on(SetupDealt, _apply_setup)
+REDUCERS.on(CardRevealed, _apply_reveal)
+REDUCERS.on(NobleRevealed, _apply_noble_reveal)
+REDUCERS.on(GemsTaken, _apply_take)
+REDUCERS.on(CardReserved, _apply_reserve)
+REDUCERS.on(CardBought, _apply_buy)
+REDUCERS.on(TokensReturned, _apply_return)
+REDUCERS.on(NobleChosen, _apply_noble)
+REDUCERS.on(TurnPassed, _apply_pass)
+apply = REDUCERS.seal().apply

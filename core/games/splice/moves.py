@@ -35,7 +35,7 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
-from .rules import draw_problem
+from .guards import draw_problem
 from .state import State, disk_holder, known_top, max_pieces, open_draw, pile_size
 
 # --------------------------------------------------------------------------- coin plays

@@ -39,7 +39,7 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
-from .rules import actor
+from .turn import actor
 from .state import State, disk_holder, known_top, open_draw, payment_value, pile_size
 
 MAX_WORDS = 40  # no move needs more; longer input is refused before it is read word by word

@@ -13,8 +13,10 @@ import msgspec
 
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
+from ...referee import Reducers
 from .components import MAP_LIMIT, box_for, deck_copies, read_set
 from .events import (
+    EVENTS,
     BlackSpotPlayed,
     BlindDrawn,
     CardPicked,
@@ -35,7 +37,7 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
-from .rules import OPTIONS
+from .texts import OPTIONS
 from .state import (
     Owed,
     Seat,
@@ -445,31 +447,32 @@ def advance(state: State) -> State:
         return state  # setup, dealing, reveal, over: waiting for the table
 
 
-_APPLY = {
-    SetupDealt: apply_setup,
-    DisksChosen: _apply_disks_chosen,
-    CardsDealt: _apply_cards_dealt,
-    DisksDealt: _apply_disks_dealt,
-    DisksRedrawn: _apply_disks_redrawn,
-    CardPicked: _apply_picked,
-    CardsDrawn: _apply_drawn,
-    BlindDrawn: _apply_blind,
-    CoinsPlayed: _apply_coins,
-    PiracyPlayed: _apply_piracy,
-    SkullPlayed: _apply_skull,
-    TradePlayed: _apply_trade,
-    BlackSpotPlayed: _apply_spot,
-    MapsBought: _apply_buy,
-    MapLaid: _apply_lay,
-    CardsDiscarded: _apply_discard,
-    TurnPassed: _apply_pass,
-    MapsReturned: _apply_return,
-    HoldingsRevealed: _apply_reveal,
-}
+REDUCERS = Reducers[State]("splice", EVENTS)
+REDUCERS.on(SetupDealt, apply_setup)
+REDUCERS.on(DisksChosen, _apply_disks_chosen)
+REDUCERS.on(CardsDealt, _apply_cards_dealt)
+REDUCERS.on(DisksDealt, _apply_disks_dealt)
+REDUCERS.on(DisksRedrawn, _apply_disks_redrawn)
+REDUCERS.on(CardPicked, _apply_picked)
+REDUCERS.on(CardsDrawn, _apply_drawn)
+REDUCERS.on(BlindDrawn, _apply_blind)
+REDUCERS.on(CoinsPlayed, _apply_coins)
+REDUCERS.on(PiracyPlayed, _apply_piracy)
+REDUCERS.on(SkullPlayed, _apply_skull)
+REDUCERS.on(TradePlayed, _apply_trade)
+REDUCERS.on(BlackSpotPlayed, _apply_spot)
+REDUCERS.on(MapsBought, _apply_buy)
+REDUCERS.on(MapLaid, _apply_lay)
+REDUCERS.on(CardsDiscarded, _apply_discard)
+REDUCERS.on(TurnPassed, _apply_pass)
+REDUCERS.on(MapsReturned, _apply_return)
+REDUCERS.on(HoldingsRevealed, _apply_reveal)
+REDUCERS.seal()
 
 
 def apply(state: State, event: Event) -> State:
-    state = _APPLY[type(event)](state, event)  # type: ignore[operator]
+    """The state after a checked event, then whatever follows by itself (the end of a turn, the next draw)."""
+    state = REDUCERS.apply(state, event)
     if state.stage in ("over", "reveal", "setup", "dealing"):
         return state
     return advance(state)

@@ -11,8 +11,10 @@ import msgspec
 
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
+from ...referee import Reducers
 from .components import HAND, PERFECT, STRONG, WEAK, deck_for, grade, pad_total, pair
 from .events import (
+    EVENTS,
     BonusDeclined,
     CardDiscarded,
     CardDrawn,
@@ -281,19 +283,15 @@ def _end_round(state: State, ended: str, late: tuple[int, ...] = ()) -> State:
     )
 
 
-_APPLY = {
-    RoundDealt: _apply_deal,
-    CardDrawn: _apply_draw,
-    RowTaken: _apply_take,
-    MatchPlayed: _apply_match,
-    MatchUpgraded: _apply_upgrade,
-    MinusMarked: _apply_minus,
-    MatchesSwapped: _apply_swap,
-    BonusDeclined: _apply_decline,
-    CardDiscarded: _apply_discard,
-    LayingDone: _apply_laying_done,
-}
-
-
-def apply(state: State, event: Event) -> State:
-    return _APPLY[type(event)](state, event)  # type: ignore[operator]
+REDUCERS = Reducers[State]("split", EVENTS)
+REDUCERS.on(RoundDealt, _apply_deal)
+REDUCERS.on(CardDrawn, _apply_draw)
+REDUCERS.on(RowTaken, _apply_take)
+REDUCERS.on(MatchPlayed, _apply_match)
+REDUCERS.on(MatchUpgraded, _apply_upgrade)
+REDUCERS.on(MinusMarked, _apply_minus)
+REDUCERS.on(MatchesSwapped, _apply_swap)
+REDUCERS.on(BonusDeclined, _apply_decline)
+REDUCERS.on(CardDiscarded, _apply_discard)
+REDUCERS.on(LayingDone, _apply_laying_done)
+apply = REDUCERS.seal().apply
