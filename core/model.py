@@ -233,6 +233,11 @@ class GameSpec:
         """What `seat` may see (None: everything the log knows), as plain data (view)."""
         raise NotImplementedError
 
+    def turn(self, state: Any) -> int:
+        """The number of the turn being played, 1 for the first: a question of the state, which the view shows
+        and `tally undo --turn` walks back by (state)."""
+        raise NotImplementedError
+
     def outcome(self, state: Any) -> Outcome | None:
         """Scores, winners and why, once the game is over (view)."""
         raise NotImplementedError
@@ -302,7 +307,7 @@ CONTRACT: tuple[str, ...] = (
     "name", "title", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
     "state_type", "rules", "history", "upcasters",
     "start", "check", "permit", "is_voidable", "apply", "legal_moves", "shuffles", "deal",
-    "parse", "format", "view", "outcome", "to_act", "pending", "narrate", "check_manifest", "table_transcript",
+    "parse", "format", "view", "turn", "outcome", "to_act", "pending", "narrate", "check_manifest", "table_transcript",
 )
 
 # where each function of the contract lives in a game's folder: member -> (module, function)
@@ -318,6 +323,7 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "parse": ("notation", "parse"),
     "format": ("notation", "format_event"),
     "view": ("view", "view"),
+    "turn": ("state", "turn"),
     "outcome": ("view", "outcome"),
     "to_act": ("view", "to_act"),
     "pending": ("view", "pending"),

@@ -251,3 +251,8 @@ def is_possible(state: State, card: str) -> bool:
 def possible_cards(state: State) -> list[str]:
     """Codes with a copy the log has not located, in manifest order."""
     return list(unlocated(dict(state.box.copies), located(state)))
+
+
+def turn(state: State) -> int:
+    """The number of the turn being played, 1 for the first: what a view shows and `tally undo --turn` walks back."""
+    return state.turns + 1

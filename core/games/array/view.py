@@ -13,7 +13,7 @@ import msgspec
 from ...model import Outcome
 from ...text import plural
 from .components import card_text
-from .state import Result, State, array_tree, arrays, open_colours
+from .state import Result, State, array_tree, arrays, open_colours, turn
 
 
 def _names(state: State, seats: tuple[int, ...] | list[int]) -> str:
@@ -78,7 +78,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "mode": state.mode,
         "viewer": seat,
         "phase": state.phase,
-        "turn": state.turns + 1,
+        "turn": turn(state),
         "to_act": who,
         "expected": what,
         "round": state.round,

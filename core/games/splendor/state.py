@@ -192,3 +192,8 @@ def reserve_entry_for(seat: Seat, card: str) -> int | None:
         if entry == unseen:
             return i
     return None
+
+
+def turn(state: State) -> int:
+    """The number of the turn being played, 1 for the first: what a view shows and `tally undo --turn` walks back."""
+    return state.turns + 1

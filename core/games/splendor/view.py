@@ -13,7 +13,7 @@ import msgspec
 from ...model import Outcome
 from ...text import plural
 from .components import CARDS, COLOURS, FACE_UP, GEMS, NOBLE_POINTS, TOKEN_LIMIT
-from .state import State, qualifying_nobles
+from .state import State, qualifying_nobles, turn
 
 
 def colour_map(counts: tuple[int, ...], letters: str = COLOURS) -> dict[str, int]:
@@ -49,7 +49,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "mode": state.mode,
         "viewer": seat,
         "phase": state.phase,
-        "turn": state.turns + 1,
+        "turn": turn(state),
         "to_act": who,
         "expected": what,
         "bank": colour_map(state.bank),

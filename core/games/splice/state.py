@@ -283,3 +283,8 @@ def can_draw_at_start(state: State) -> bool:
         return True
     me = state.current
     return any(seat.hand.size for i, seat in enumerate(state.players) if i != me)
+
+
+def turn(state: State) -> int:
+    """The number of the turn being played, 1 for the first: what a view shows and `tally undo --turn` walks back."""
+    return state.turns + 1

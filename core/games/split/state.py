@@ -270,3 +270,8 @@ def partners_unseen(state: State, card: str, unseen: list[str] | None = None) ->
 def scores(state: State) -> dict[str, int]:
     """Every pad's total so far, by player (the final scores once the game is over)."""
     return {name: pad_total(state.deck, seat.pad) for name, seat in zip(state.seats, state.players)}
+
+
+def turn(state: State) -> int:
+    """The number of the turn being played, 1 for the first: what a view shows and `tally undo --turn` walks back."""
+    return state.turns + 1
