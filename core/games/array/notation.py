@@ -366,30 +366,29 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
 
 
 def format_event(event: Event) -> str:
-    kind = type(event)
-    prefix = f"{event.player}: " if kind in PLAYER_EVENTS else ""  # type: ignore[attr-defined]
-    if kind is CardSpliced:
-        return prefix + f"lay {event.card}@{event.to}.{event.colour}"  # type: ignore[attr-defined]
-    if kind is Sliced:
-        cut = "/".join(str(n) for n in event.cut)  # type: ignore[attr-defined]
-        return prefix + f"cut {cut} {' '.join(event.cards)}".rstrip()  # type: ignore[attr-defined]
-    if kind is TurnEnded:
+    prefix = f"{getattr(event, 'player', '')}: " if isinstance(event, PLAYER_EVENTS) else ""
+    if isinstance(event, CardSpliced):
+        return prefix + f"lay {event.card}@{event.to}.{event.colour}"
+    if isinstance(event, Sliced):
+        cut = "/".join(str(n) for n in event.cut)
+        return prefix + f"cut {cut} {' '.join(event.cards)}".rstrip()
+    if isinstance(event, TurnEnded):
         return prefix + "done"
-    if kind is CardDrawn:
-        return prefix + ("draw" if event.card is None else f"draw {event.card}")  # type: ignore[attr-defined]
-    if kind is ActionGiven:
-        drawn = f" draws {' '.join(event.drawn)}" if event.drawn else ""  # type: ignore[attr-defined]
-        return prefix + f"{event.card} {event.target}{drawn}"  # type: ignore[attr-defined]
-    if kind is TurnPassed:
+    if isinstance(event, CardDrawn):
+        return prefix + ("draw" if event.card is None else f"draw {event.card}")
+    if isinstance(event, ActionGiven):
+        drawn = f" draws {' '.join(event.drawn)}" if event.drawn else ""
+        return prefix + f"{event.card} {event.target}{drawn}"
+    if isinstance(event, TurnPassed):
         return prefix + "pass"
-    if kind is CardShown:
-        return prefix + f"show {event.card}"  # type: ignore[attr-defined]
-    if kind is StarterTurned:
-        return f"start {event.card}"  # type: ignore[attr-defined]
-    if kind is TimeCalled:
+    if isinstance(event, CardShown):
+        return prefix + f"show {event.card}"
+    if isinstance(event, StarterTurned):
+        return f"start {event.card}"
+    if isinstance(event, TimeCalled):
         return "time"
-    if kind is RoundDealt:
-        hands = " | ".join(f"{name}: {' '.join(cards)}" for name, cards in event.hands.items())  # type: ignore[attr-defined]
-        turned = " ".join(event.turned)  # type: ignore[attr-defined]
-        return f"deal {hands} | start {turned} | pickup deck {len(event.deck)}"  # type: ignore[attr-defined]
+    if isinstance(event, RoundDealt):
+        hands = " | ".join(f"{name}: {' '.join(cards)}" for name, cards in event.hands.items())
+        turned = " ".join(event.turned)
+        return f"deal {hands} | start {turned} | pickup deck {len(event.deck)}"
     return type(event).__name__

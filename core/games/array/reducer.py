@@ -151,6 +151,7 @@ def _apply_slice(state: State, event: Sliced) -> State:
     a, b = event.cut
     placed = state.placed
     colour = join_colour(state, a, b)
+    assert colour is not None  # checked: the cut is a join of two cards
     links = list(state.links)
     for number in (a, b):
         joined = list(links[number - 1])

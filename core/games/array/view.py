@@ -209,6 +209,6 @@ def narrate(before: State, after: State) -> list[str]:
     if same_round and len(after.returned) > len(before.returned):
         notes.extend(f"{card_text(card, after.box)} goes back into the pickup deck" for card in after.returned[len(before.returned):])
     if after.phase == "over" and before.phase != "over":
-        result = outcome(after)
-        notes.append(f"game over: {result.reason}" if result else "game over")
+        ended = outcome(after)
+        notes.append(f"game over: {ended.reason}" if ended else "game over")
     return notes

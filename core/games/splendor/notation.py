@@ -233,30 +233,29 @@ def _compact(letters: list[str]) -> str:
 
 
 def format_event(event: Event) -> str:
-    kind = type(event)
-    prefix = f"{event.player}: " if kind in PLAYER_EVENTS else ""  # type: ignore[attr-defined]
-    if kind is GemsTaken:
-        return prefix + "take " + " ".join(event.gems)  # type: ignore[attr-defined]
-    if kind is CardReserved:
-        if event.level is None:  # type: ignore[attr-defined]
-            return prefix + f"reserve {event.card}"  # type: ignore[attr-defined]
-        suffix = f" as {event.card}" if event.card else ""  # type: ignore[attr-defined]
-        return prefix + f"reserve deck {event.level}{suffix}"  # type: ignore[attr-defined]
-    if kind is CardBought:
-        return prefix + f"buy {event.card} pay {_compact(event.paid)}"  # type: ignore[attr-defined]
-    if kind is TokensReturned:
-        return prefix + "return " + " ".join(event.tokens)  # type: ignore[attr-defined]
-    if kind is NobleChosen:
-        return prefix + f"noble {event.noble}"  # type: ignore[attr-defined]
-    if kind is TurnPassed:
+    prefix = f"{getattr(event, 'player', '')}: " if isinstance(event, PLAYER_EVENTS) else ""
+    if isinstance(event, GemsTaken):
+        return prefix + "take " + " ".join(event.gems)
+    if isinstance(event, CardReserved):
+        if event.level is None:
+            return prefix + f"reserve {event.card}"
+        suffix = f" as {event.card}" if event.card else ""
+        return prefix + f"reserve deck {event.level}{suffix}"
+    if isinstance(event, CardBought):
+        return prefix + f"buy {event.card} pay {_compact(event.paid)}"
+    if isinstance(event, TokensReturned):
+        return prefix + "return " + " ".join(event.tokens)
+    if isinstance(event, NobleChosen):
+        return prefix + f"noble {event.noble}"
+    if isinstance(event, TurnPassed):
         return prefix + "pass"
-    if kind is CardRevealed:
-        return f"reveal {event.card}"  # type: ignore[attr-defined]
-    if kind is NobleRevealed:
-        return f"reveal {event.noble}"  # type: ignore[attr-defined]
-    if kind is SetupDealt:
-        return "deal " + " ".join(event.nobles) + " | " + " ".join(  # type: ignore[attr-defined]
-            f"{lvl + 1}:{','.join(deck[:FACE_UP])}" for lvl, deck in enumerate(event.decks)  # type: ignore[attr-defined]
+    if isinstance(event, CardRevealed):
+        return f"reveal {event.card}"
+    if isinstance(event, NobleRevealed):
+        return f"reveal {event.noble}"
+    if isinstance(event, SetupDealt):
+        return "deal " + " ".join(event.nobles) + " | " + " ".join(
+            f"{lvl + 1}:{','.join(deck[:FACE_UP])}" for lvl, deck in enumerate(event.decks)
         )
     return type(event).__name__
 

@@ -130,8 +130,9 @@ def _take_from_board(state: State, lvl: int, slot: int) -> State:
 def _apply_take(state: State, event: GemsTaken) -> State:
     seat = state.players[state.current]
     taken = token_counts(event.gems)
-    seat = msgspec.structs.replace(seat, tokens=tuple(map(add, seat.tokens, taken)))  # type: ignore[arg-type]
-    bank = tuple(map(sub, state.bank, taken))  # type: ignore[arg-type]
+    assert taken is not None  # checked: only gems that exist
+    seat = msgspec.structs.replace(seat, tokens=tuple(map(add, seat.tokens, taken)))
+    bank = tuple(map(sub, state.bank, taken))
     return _end_of_turn(with_player(state, state.current, seat, bank=bank, passes=0))
 
 
@@ -145,8 +146,9 @@ def _apply_reserve(state: State, event: CardReserved) -> State:
     if event.level is None:
         assert event.card is not None
         entry = event.card
-        lvl, slot = find_on_board(state, event.card)  # type: ignore[misc]
-        state = _take_from_board(state, lvl, slot)
+        place = find_on_board(state, event.card)
+        assert place is not None  # checked: the card lies face up
+        state = _take_from_board(state, *place)
     else:
         entry = f"~{event.card}" if event.card else f"?{event.level}"
         state = msgspec.structs.replace(state, **_drawn(state, event.level - 1))

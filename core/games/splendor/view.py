@@ -126,7 +126,7 @@ def pending(state: State) -> str | None:
 
 def narrate(before: State, after: State) -> list[str]:
     """What followed from an event without being an event itself: a noble's visit, the last round, the end."""
-    notes = []
+    notes: list[str] = []
     if before.players is not after.players:
         for name, old, new in zip(after.seats, before.players, after.players):
             if len(new.nobles) != len(old.nobles):

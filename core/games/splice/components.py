@@ -205,6 +205,14 @@ def read_set(text: str, values: tuple[int, ...]) -> CoinSet | str:
     return result
 
 
+def coin_set(text: str, values: tuple[int, ...]) -> CoinSet:
+    """A set known to be one: in play, or a payment the rules have judged (anything else is broken machinery)."""
+    found = read_set(text, values)
+    if isinstance(found, str):
+        raise ValueError(f"not a coin set in play: {found}")
+    return found
+
+
 def _read_set(text: str, values: tuple[int, ...]) -> CoinSet | str:
     if len(text) > 24:
         return f"{quote(text)} is not a coin set"

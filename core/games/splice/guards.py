@@ -449,11 +449,11 @@ def _check_next_turn(state: State, wild: list[str]) -> list[Ruling]:
 def _named_cards_problem(state: State, who: int, cards: list[str | None]) -> str | None:
     """A message (with a space) or the card a player cannot discard, or None."""
     zone = state.players[who].hand
-    if state.mode == "open":
-        if None in cards:
-            return "in open mode a discard names its cards"
-        return first_lacking(zone.known, cards)  # type: ignore[arg-type]
     named = [c for c in cards if c is not None]
+    if state.mode == "open":
+        if len(named) < len(cards):
+            return "in open mode a discard names its cards"
+        return first_lacking(zone.known, named)
     return missing(zone, named, state.copies, located_cards(state))
 
 
@@ -493,7 +493,8 @@ def check_return(state: State, event: MapsReturned) -> Ruling | None:
     if len(event.pieces) != excess:
         return illegal("splice.maps.return", f"{event.player} holds {plural(seat.maps.size, 'map piece')} and returns exactly {excess}, not {len(event.pieces)}", excess=excess)
     if state.mode == "open":
-        if None in event.pieces or first_lacking(seat.maps.known, event.pieces) is not None:  # type: ignore[arg-type]
+        pieces = [p for p in event.pieces if p is not None]
+        if len(pieces) < len(event.pieces) or first_lacking(seat.maps.known, pieces) is not None:
             return illegal("splice.maps.return", f"{event.player} holds {' '.join(seat.maps.known)}: return pieces from those", pieces=event.pieces)
         return None
     named = [p for p in event.pieces if p is not None]

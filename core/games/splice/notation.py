@@ -14,6 +14,8 @@ writes an event back so that parsing it yields the same event. No input makes ei
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ...model import Event, NotationError
 from ...notation import Unreadable, by_prefix, player_of, read_count, read_move, seat_or_refuse, suggestions
 from ...text import quote
@@ -42,6 +44,8 @@ from .events import (
 from .turn import actor
 from .state import State, disk_holder, known_top, open_draw, payment_value, pile_size
 
+# a verb's reader: (state, who, the words after the verb, the whole move) -> its events, or Unreadable
+Reader = Callable[[State, str, list[str], str], list[Event]]
 MAX_WORDS = 40  # no move needs more; longer input is refused before it is read word by word
 VERBS = ("draw", "play", "piracy", "skull", "trade", "spot", "buy", "lay", "discard", "pass", "return", "reveal",
          "disks", "deal", "reshuffle")
@@ -198,7 +202,7 @@ def _default_draw(state: State, who: str) -> list[str | None]:
         count = min(state.owed[0].count, pile_size(state.pile))
     if state.mode != "open":
         return [None] * count
-    return open_draw(state.pile, count)  # type: ignore[return-value]
+    return [*open_draw(state.pile, count)]
 
 
 def _play(state: State, who: str, args: list[str], raw: str) -> list[Event]:
@@ -227,7 +231,7 @@ def _piracy(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     return [PiracyPlayed(player=who, target=target, plunder=plunder, piece=piece)]
 
 
-def _targeted(event: type, verb: str) -> object:
+def _targeted(event: type[SkullPlayed] | type[BlackSpotPlayed], verb: str) -> Reader:
     def read(state: State, who: str, args: list[str], raw: str) -> list[Event]:
         if len(args) != 1:
             raise Unreadable(f"{verb} names one player", [f"{verb} {seat}" for seat in state.seats if seat != who])
@@ -278,9 +282,9 @@ def _buy(state: State, who: str, args: list[str], raw: str) -> list[Event]:
         count = max(1, payment_value(state, sets, doubles) // PRICE)
     pieces: list[str | None]
     if pieces_words is not None:
-        pieces = _pieces_of(state, pieces_words, raw, True)
+        pieces = _pieces_of(state, pieces_words, raw)
     elif state.mode == "open":
-        pieces = known_top(state.map_pile, count)  # type: ignore[assignment]
+        pieces = [*known_top(state.map_pile, count)]
     else:
         pieces = [None] * count
     return [MapsBought(player=who, count=count, paid=forms, doubles=doubles, pieces=pieces)]
@@ -294,11 +298,17 @@ def _cards_of(state: State, args: list[str], raw: str) -> list[str | None]:
     return cards
 
 
-def _pieces_of(state: State, args: list[str], raw: str, allow_unknown: bool) -> list[str | None]:
-    pieces: list[str | None] = []
+def _pieces_of(state: State, args: list[str], raw: str) -> list[str | None]:
+    """Map pieces as typed, `?` for one the recorder did not see."""
+    return [_piece(word, state) for word in args]
+
+
+def _named_pieces(state: State, args: list[str], raw: str) -> list[str]:
+    """Map pieces shown on the table: every one named."""
+    pieces: list[str] = []
     for word in args:
         piece = _piece(word, state)
-        if piece is None and not allow_unknown:
+        if piece is None:
             raise Unreadable("name every piece", ["lay r1 r2 x3 r4"])
         pieces.append(piece)
     return pieces
@@ -307,8 +317,8 @@ def _pieces_of(state: State, args: list[str], raw: str, allow_unknown: bool) -> 
 def _lay(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     if not args:
         raise Unreadable("lay down which pieces?", ["lay r1 r2 x3 r4"])
-    pieces = _pieces_of(state, args, raw, False)
-    return [MapLaid(player=who, pieces=pieces)]  # type: ignore[arg-type]
+    pieces = _named_pieces(state, args, raw)
+    return [MapLaid(player=who, pieces=pieces)]
 
 
 def _discard(state: State, who: str, args: list[str], raw: str) -> list[Event]:
@@ -328,7 +338,7 @@ def _return(state: State, who: str, args: list[str], raw: str) -> list[Event]:
             raise Unreadable("return which map piece?", ["return r3"])
         excess = max(1, state.players[state.seats.index(who)].maps.size - MAP_LIMIT)
         return [MapsReturned(player=who, pieces=[None] * excess)]
-    pieces = _pieces_of(state, args, raw, True)
+    pieces = _pieces_of(state, args, raw)
     return [MapsReturned(player=who, pieces=pieces)]
 
 
@@ -336,11 +346,11 @@ def _reveal(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     if not args:
         raise Unreadable("reveal a disk colour and the map pieces", ["reveal red r1 r2 b3"])
     colour = _colour(args[0], state)
-    pieces = _pieces_of(state, args[1:], raw, False)
-    return [HoldingsRevealed(player=who, disk=colour, pieces=pieces)]  # type: ignore[arg-type]
+    pieces = _named_pieces(state, args[1:], raw)
+    return [HoldingsRevealed(player=who, disk=colour, pieces=pieces)]
 
 
-def _bare(event: type, verb: str) -> object:
+def _bare(event: type[TurnPassed] | type[DisksChosen] | type[DisksRedrawn], verb: str) -> Reader:
     def read(state: State, who: str, args: list[str], raw: str) -> list[Event]:
         if args:
             raise Unreadable(f"{verb} takes no arguments", [verb])
@@ -362,7 +372,7 @@ def _deal(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     return [CardsDealt(hurricanes=names)]
 
 
-_VERBS = {
+_VERBS: dict[str, Reader] = {
     "draw": _draw,
     "play": _play,
     "piracy": _piracy,
@@ -390,52 +400,51 @@ def _items(cards: list[str | None]) -> str:
 
 
 def format_event(event: Event) -> str:
-    kind = type(event)
     player = getattr(event, "player", None)
     prefix = f"{player}: " if player else ""
-    if kind is CardsDrawn:
-        return prefix + "draw " + _items(event.cards)  # type: ignore[attr-defined]
-    if kind is BlindDrawn:
-        seen = f" as {event.card}" if event.card else ""  # type: ignore[attr-defined]
-        return prefix + f"draw from {event.source}{seen}"  # type: ignore[attr-defined]
-    if kind is CoinsPlayed:
-        return prefix + "play " + " ".join(list(event.sets) + ["double"] * event.doubles)  # type: ignore[attr-defined]
-    if kind is PiracyPlayed:
-        seen = f" as {event.piece}" if event.piece else ""  # type: ignore[attr-defined]
-        return prefix + f"piracy {event.target} {event.plunder}{seen}"  # type: ignore[attr-defined]
-    if kind is SkullPlayed:
-        return prefix + f"skull {event.target}"  # type: ignore[attr-defined]
-    if kind is BlackSpotPlayed:
-        return prefix + f"spot {event.target}"  # type: ignore[attr-defined]
-    if kind is TradePlayed:
-        return prefix + f"trade {event.colour} with {event.partner}"  # type: ignore[attr-defined]
-    if kind is MapsBought:
-        paid = " ".join(list(event.paid) + ["double"] * event.doubles)  # type: ignore[attr-defined]
-        pieces = event.pieces  # type: ignore[attr-defined]
+    if isinstance(event, CardsDrawn):
+        return prefix + "draw " + _items(event.cards)
+    if isinstance(event, BlindDrawn):
+        seen = f" as {event.card}" if event.card else ""
+        return prefix + f"draw from {event.source}{seen}"
+    if isinstance(event, CoinsPlayed):
+        return prefix + "play " + " ".join(list(event.sets) + ["double"] * event.doubles)
+    if isinstance(event, PiracyPlayed):
+        seen = f" as {event.piece}" if event.piece else ""
+        return prefix + f"piracy {event.target} {event.plunder}{seen}"
+    if isinstance(event, SkullPlayed):
+        return prefix + f"skull {event.target}"
+    if isinstance(event, BlackSpotPlayed):
+        return prefix + f"spot {event.target}"
+    if isinstance(event, TradePlayed):
+        return prefix + f"trade {event.colour} with {event.partner}"
+    if isinstance(event, MapsBought):
+        paid = " ".join(list(event.paid) + ["double"] * event.doubles)
+        pieces = event.pieces
         seen = f" as {_items(pieces)}" if any(p is not None for p in pieces) else ""
-        return prefix + f"buy {event.count} pay {paid}{seen}"  # type: ignore[attr-defined]
-    if kind is MapLaid:
-        return prefix + "lay " + " ".join(event.pieces)  # type: ignore[attr-defined]
-    if kind is CardsDiscarded:
-        return prefix + "discard " + _items(event.cards)  # type: ignore[attr-defined]
-    if kind is TurnPassed:
+        return prefix + f"buy {event.count} pay {paid}{seen}"
+    if isinstance(event, MapLaid):
+        return prefix + "lay " + " ".join(event.pieces)
+    if isinstance(event, CardsDiscarded):
+        return prefix + "discard " + _items(event.cards)
+    if isinstance(event, TurnPassed):
         return prefix + "pass"
-    if kind is MapsReturned:
-        return prefix + "return " + _items(event.pieces)  # type: ignore[attr-defined]
-    if kind is HoldingsRevealed:
-        return prefix + f"reveal {event.disk} " + " ".join(event.pieces)  # type: ignore[attr-defined]
-    if kind is DisksChosen:
+    if isinstance(event, MapsReturned):
+        return prefix + "return " + _items(event.pieces)
+    if isinstance(event, HoldingsRevealed):
+        return prefix + f"reveal {event.disk} " + " ".join(event.pieces)
+    if isinstance(event, DisksChosen):
         return "disks"
-    if kind is CardsDealt:
-        names = event.hurricanes  # type: ignore[attr-defined]
+    if isinstance(event, CardsDealt):
+        names = event.hurricanes
         return "deal" + (" hurricane " + " ".join(names) if names else "")
-    if kind is DisksRedrawn:
+    if isinstance(event, DisksRedrawn):
         return "reshuffle"
-    if kind is SetupDealt:
-        return (f"tally deals: disks {' '.join(event.disks)} (unused {' '.join(event.unused) or 'none'}); "  # type: ignore[attr-defined]
-                f"the Map Pile ({len(event.maps)} pieces) and the deck ({len(event.deck)} cards) shuffled")  # type: ignore[attr-defined]
-    if kind is DisksDealt:
-        return f"tally shuffles the disks: {' '.join(event.disks)} (unused {' '.join(event.unused)})"  # type: ignore[attr-defined]
-    if kind is CardPicked:
-        return f"tally picks {event.card}"  # type: ignore[attr-defined]
+    if isinstance(event, SetupDealt):
+        return (f"tally deals: disks {' '.join(event.disks)} (unused {' '.join(event.unused) or 'none'}); "
+                f"the Map Pile ({len(event.maps)} pieces) and the deck ({len(event.deck)} cards) shuffled")
+    if isinstance(event, DisksDealt):
+        return f"tally shuffles the disks: {' '.join(event.disks)} (unused {' '.join(event.unused)})"
+    if isinstance(event, CardPicked):
+        return f"tally picks {event.card}"
     return type(event).__name__

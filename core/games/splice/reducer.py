@@ -14,7 +14,7 @@ import msgspec
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
 from ...referee import Reducers
-from .components import MAP_LIMIT, box_for, deck_copies, read_set
+from .components import MAP_LIMIT, box_for, deck_copies, coin_set
 from .events import (
     EVENTS,
     BlackSpotPlayed,
@@ -210,7 +210,7 @@ def _apply_picked(state: State, event: CardPicked) -> State:
 def _spend(state: State, who: int, cards: list[str]) -> State:
     """Cards leave a player's hand (the checks made sure each is there, or may be one of the unknown)."""
     seat = state.players[who]
-    hand, _ = zone_remove(seat.hand, cards)  # type: ignore[arg-type]
+    hand, _ = zone_remove(seat.hand, cards)
     return with_seat(state, who, replace(seat, hand=hand))
 
 
@@ -221,11 +221,11 @@ def _played(state: State, acted: str) -> State:
 def _apply_coins(state: State, event: CoinsPlayed) -> State:
     me = state.current
     values = state.box.values
-    sets = [read_set(form, values) for form in event.sets]
-    cards = [card for s in sets for card in s.cards] + ["double"] * event.doubles  # type: ignore[union-attr]
+    sets = [coin_set(form, values) for form in event.sets]
+    cards = [card for s in sets for card in s.cards] + ["double"] * event.doubles
     state = _spend(state, me, cards)
     seat = state.players[me]
-    seat = replace(seat, sets=seat.sets + tuple(s.form for s in sets), doubles=seat.doubles + event.doubles)  # type: ignore[union-attr]
+    seat = replace(seat, sets=seat.sets + tuple(s.form for s in sets), doubles=seat.doubles + event.doubles)
     return _played(with_seat(state, me, seat), "coins")
 
 
@@ -243,7 +243,7 @@ def _apply_piracy(state: State, event: PiracyPlayed) -> State:
         victim = replace(victim, doubles=victim.doubles - 1)
         mine = replace(mine, doubles=mine.doubles + 1)
     else:
-        form = read_set(event.plunder, state.box.values).form  # type: ignore[union-attr]
+        form = coin_set(event.plunder, state.box.values).form
         sets = list(victim.sets)
         sets.remove(form)
         victim = replace(victim, sets=tuple(sets))
@@ -298,9 +298,9 @@ def _apply_buy(state: State, event: MapsBought) -> State:
     sets = list(seat.sets)
     spent: list[str] = []
     for form in event.paid:
-        coin_set = read_set(form, values)
-        sets.remove(coin_set.form)  # type: ignore[union-attr]
-        spent.extend(coin_set.cards)  # type: ignore[union-attr]
+        paid = coin_set(form, values)
+        sets.remove(paid.form)
+        spent.extend(paid.cards)
     spent.extend(["double"] * event.doubles)
     map_pile, got = take_top(state.map_pile, event.pieces, state.mode == "open")
     seat = replace(seat, sets=tuple(sets), doubles=seat.doubles - event.doubles, maps=hand_add(seat.maps, got))
@@ -314,8 +314,8 @@ def _apply_lay(state: State, event: MapLaid) -> State:
     regular = [p for p in event.pieces if p[0] != "x"]
     wild = [p for p in event.pieces if p[0] == "x"]
     colour = regular[0][0]
-    maps, _ = zone_remove(seat.maps, regular)  # type: ignore[arg-type]
-    hand, _ = zone_remove(seat.hand, wild)  # type: ignore[arg-type]
+    maps, _ = zone_remove(seat.maps, regular)
+    hand, _ = zone_remove(seat.hand, wild)
     seat = replace(seat, maps=maps, hand=hand, disk=colour)
     state = with_seat(state, me, seat, acted="lay", winner=me, turns=state.turns + 1, laid=tuple(event.pieces))
     return replace(state, phase="over", stage="over", ended="map")

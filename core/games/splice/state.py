@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import islice
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
 import msgspec
 
 from ...knowledge import Zone, can_reveal, located
-from .components import PRICE, Box, multiplier, read_set
+from .components import PRICE, Box, multiplier, coin_set
 
 
 class Seat(msgspec.Struct, frozen=True, array_like=True, gc=False):
@@ -177,8 +177,9 @@ def take_top(pile: tuple[Zone, ...], entries: Iterable[str | None], ordered: boo
 def hand_add(zone: Zone, cards: list[str | None]) -> Zone:
     """A zone with cards added: the known ones named, the rest unknown."""
     unknown = cards.count(None)
-    known = [c for c in cards if c is not None] if unknown else cards
-    return zone.add(known, unknown)  # type: ignore[arg-type]
+    # with nothing unknown every entry is a card: the list is used as it is (a hand refill is frequent)
+    known = [c for c in cards if c is not None] if unknown else cast("list[str]", cards)
+    return zone.add(known, unknown)
 
 
 def zone_remove(zone: Zone, cards: Iterable[str | None]) -> tuple[Zone, list[str | None]]:
@@ -203,7 +204,7 @@ def located_cards(state: State) -> Counter[str]:
     values = state.box.values
     for seat in state.players:
         for form in seat.sets:
-            counts.update(read_set(form, values).cards)  # type: ignore[union-attr]
+            counts.update(coin_set(form, values).cards)
         if seat.doubles:
             counts["double"] += seat.doubles
         if seat.spots:
@@ -252,7 +253,7 @@ def first_lacking(known: tuple[str, ...], cards: Iterable[str]) -> str | None:
 
 def set_values(state: State, forms: Iterable[str]) -> int:
     values = state.box.values
-    return sum(read_set(form, values).value for form in forms)  # type: ignore[union-attr]
+    return sum(coin_set(form, values).value for form in forms)
 
 
 def gold(state: State, seat: Seat) -> int:

@@ -156,28 +156,27 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
 
 
 def format_event(event: Event) -> str:
-    kind = type(event)
-    if kind is RoundDealt:
-        hands = "".join(f" | {name} {' '.join(cards)}" for name, cards in event.hands.items())  # type: ignore[attr-defined]
-        pile = f" | pile of {len(event.pile)} cards" if event.pile else ""  # type: ignore[attr-defined]
-        return f"deal {event.row}{hands}{pile}"  # type: ignore[attr-defined]
-    who = f"{event.player}: "  # type: ignore[attr-defined]
-    if kind is CardDrawn:
-        return who + ("draw" if event.card is None else f"draw {event.card}")  # type: ignore[attr-defined]
-    if kind is RowTaken:
-        return who + f"take {event.card}"  # type: ignore[attr-defined]
-    if kind is MatchPlayed:
-        return who + "match " + "+".join(event.cards)  # type: ignore[attr-defined]
-    if kind is MatchUpgraded:
-        return who + f"upgrade {event.card} over {event.over}"  # type: ignore[attr-defined]
-    if kind is MinusMarked:
-        return who + f"minus {event.target}"  # type: ignore[attr-defined]
-    if kind is MatchesSwapped:
-        return who + f"swap {'+'.join(event.mine)} for {'+'.join(event.theirs)}"  # type: ignore[attr-defined]
-    if kind is BonusDeclined:
+    if isinstance(event, RoundDealt):
+        hands = "".join(f" | {name} {' '.join(cards)}" for name, cards in event.hands.items())
+        pile = f" | pile of {len(event.pile)} cards" if event.pile else ""
+        return f"deal {event.row}{hands}{pile}"
+    who = f"{getattr(event, 'player', '')}: "
+    if isinstance(event, CardDrawn):
+        return who + ("draw" if event.card is None else f"draw {event.card}")
+    if isinstance(event, RowTaken):
+        return who + f"take {event.card}"
+    if isinstance(event, MatchPlayed):
+        return who + "match " + "+".join(event.cards)
+    if isinstance(event, MatchUpgraded):
+        return who + f"upgrade {event.card} over {event.over}"
+    if isinstance(event, MinusMarked):
+        return who + f"minus {event.target}"
+    if isinstance(event, MatchesSwapped):
+        return who + f"swap {'+'.join(event.mine)} for {'+'.join(event.theirs)}"
+    if isinstance(event, BonusDeclined):
         return who + "skip"
-    if kind is CardDiscarded:
-        return who + f"discard {event.card}"  # type: ignore[attr-defined]
-    if kind is LayingDone:
+    if isinstance(event, CardDiscarded):
+        return who + f"discard {event.card}"
+    if isinstance(event, LayingDone):
         return who + "done"
     return type(event).__name__

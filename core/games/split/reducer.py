@@ -137,7 +137,9 @@ def _apply_match(state: State, event: MatchPlayed) -> State:
 
 def _apply_upgrade(state: State, event: MatchUpgraded) -> State:
     me = state.current
-    owner, index = find_match(state, event.over)  # type: ignore[misc]
+    found = find_match(state, event.over)
+    assert found is not None  # checked: the upgrade goes over a match on the table
+    owner, index = found
     old = state.players[owner].matches[index]
     kept = old[1] if old[0] == event.over else old[0]
     visible = pair(state.deck, kept, event.card)
@@ -182,13 +184,15 @@ def _apply_minus(state: State, event: MinusMarked) -> State:
 def _apply_swap(state: State, event: MatchesSwapped) -> State:
     me = state.current
     mine = find_own_match(state.players[me], event.mine)
-    owner, theirs = find_others_match(state, event.theirs)  # type: ignore[misc]
+    found = find_others_match(state, event.theirs)
+    assert mine is not None and found is not None  # checked: both matches are on the table
+    owner, theirs = found
     a, b = state.players[me], state.players[owner]
-    given, got = a.matches[mine], b.matches[theirs]  # type: ignore[index]
+    given, got = a.matches[mine], b.matches[theirs]
     return with_seats(
         state,
         {
-            me: Seat(a.hand, _with_match(a.matches, mine, got), a.pad),  # type: ignore[arg-type]
+            me: Seat(a.hand, _with_match(a.matches, mine, got), a.pad),
             owner: Seat(b.hand, _with_match(b.matches, theirs, given), b.pad),
         },
         phase="play",

@@ -142,7 +142,7 @@ def check_deal(state: State, event: RoundDealt) -> list[Ruling]:
 def check_turn(state: State, event: Event) -> Ruling | None:
     """Whose move it is, and whether this kind of move fits the step of the turn and what is pending."""
     kind = type(event)
-    player = event.player  # type: ignore[attr-defined]
+    player = getattr(event, "player", "")
     actor = state.player_name
     if player != actor:
         who = player if player in state.seats else f"{quote(player)} (not at this table)"
@@ -174,7 +174,7 @@ def check_turn(state: State, event: Event) -> Ruling | None:
     if must is not None:
         if kind is CardDiscarded:
             return illegal("split.row.play-first", f"{player} must play {must}, taken from the discard row, before discarding", card=must)
-        cards = event.cards if kind is MatchPlayed else [event.card]  # type: ignore[attr-defined]
+        cards = event.cards if isinstance(event, MatchPlayed) else [getattr(event, "card", "")]
         if must not in cards:
             return illegal("split.row.play-first", f"{player}'s next match or upgrade must use {must}, taken from the discard row", card=must)
     return None
