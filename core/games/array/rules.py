@@ -1,4 +1,4 @@
-"""Array's rules: every rule id with its English text, the options, and the guards (one small check per rule id).
+"""Array's rules: every rule id with its English text, the options, and the guards of each event kind, registered with the kernel.
 
 `check` runs the guards in a fixed order (the game is over; the deal and what the table owes; whose turn
 it is; then the move's own rules) and returns the rulings that forbid an event, or an unverifiable note

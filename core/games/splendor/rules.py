@@ -1,4 +1,4 @@
-"""Splendor's rules: every rule id with its English text, and the guards, one small check per rule id.
+"""Splendor's rules: every rule id with its English text, and the guards of each event kind, registered with the kernel.
 
 `check` runs the guards in a fixed order (whose turn and what is pending first, then the move's own
 rules) and returns the rulings that forbid an event; `permit` names the rule that allows a legal one.
@@ -87,7 +87,7 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 
-# --------------------------------------------------------------------------- checks (one small guard per rule id)
+# --------------------------------------------------------------------------- the guards of each event kind
 
 
 def _expected(state: State) -> str:

@@ -1,4 +1,4 @@
-"""Split's rules: every rule id with its English text, the options, and the guards, one small check per rule id.
+"""Split's rules: every rule id with its English text, the options, and the guards of each event kind, registered with the kernel.
 
 `check` runs the guards in a fixed order (the game over; the deal; whose turn it is; the step of the turn
 and what is pending; then the move's own rules) and returns the rulings that forbid an event; `permit`
@@ -102,7 +102,7 @@ OPTIONS: tuple[Option, ...] = (
 BONUS_EVENT = {PERFECT: MinusMarked, STRONG: CardDrawn, WEAK: MatchesSwapped}
 
 
-# --------------------------------------------------------------------------- checks (one small guard per rule id)
+# --------------------------------------------------------------------------- the guards of each event kind
 
 
 def _expected(state: State) -> str:
