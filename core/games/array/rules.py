@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import Guards, no_rule_of_its_own
+from ...seated import seat_index
 from ...text import plural, quote
 from .components import DEAL, SLAM_POINTS, card_text, is_action, is_colour_card
 from .events import (
@@ -24,7 +25,7 @@ from .events import (
     TurnEnded,
     TurnPassed,
 )
-from .state import State, cards_picked_up, is_possible, join_colour, located, options_left, partner, picked_up, seat_of
+from .state import State, cards_picked_up, is_possible, join_colour, located, options_left, partner, picked_up
 from .view import to_act
 
 # --------------------------------------------------------------------------- rules text
@@ -134,7 +135,7 @@ def check_turn(state: State, event: Event) -> Ruling | None:
         return illegal("array.turn.pending", f"round {state.round} is over: {_expected(state)} first")
     player = getattr(event, "player", "")
     if player != state.player_name:
-        seat = seat_of(state, player)
+        seat = seat_index(state.seats, player)
         if seat < 0:
             return illegal("array.turn.out-of-turn", f"{quote(player)} is not at this table: it is {state.player_name}'s turn",
                            player=player, current=state.player_name)
@@ -324,7 +325,7 @@ def check_give(state: State, event: ActionGiven) -> Ruling | None:
     ruling = _held(state, card)
     if ruling is not None:
         return ruling
-    target = seat_of(state, event.target)
+    target = seat_index(state.seats, event.target)
     if target < 0 or target == state.current or target not in state.playing:
         others = ", ".join(state.seats[s] for s in state.playing if s != state.current)
         return illegal("array.action.target",
@@ -378,7 +379,7 @@ def check_pass(state: State, event: TurnPassed) -> Ruling | None:
 
 def check_show(state: State, event: CardShown) -> Ruling | None:
     who, card = event.player, event.card
-    seat = seat_of(state, who)
+    seat = seat_index(state.seats, who)
     if seat not in state.owing:
         return illegal("array.score.show", f"{quote(who)} has no cards left to show; still to show: "
                        f"{', '.join(state.seats[s] for s in state.owing)}", player=who)

@@ -108,8 +108,6 @@ def after(state: State, seat: int, playing: tuple[int, ...] | None = None) -> in
     return seat
 
 
-def seat_of(state: State, name: str) -> int:
-    return state.seats.index(name) if name in state.seats else -1
 
 
 # --------------------------------------------------------------------------- the table

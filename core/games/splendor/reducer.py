@@ -12,6 +12,7 @@ import msgspec
 
 from ...model import GameStarted, resolve_options
 from ...referee import Reducers
+from ...seated import with_seat
 from .components import CARDS, FACE_UP, GEMS_PER_PLAYERS, GOLD, GOLD_TOKENS, LEVEL_CARDS, NOBLE_POINTS, TOKEN_LIMIT, token_counts
 from .events import (
     EVENTS,
@@ -35,7 +36,6 @@ from .state import (
     is_setup_complete,
     qualifying_nobles,
     reserve_entry_for,
-    with_player,
 )
 
 
@@ -133,7 +133,7 @@ def _apply_take(state: State, event: GemsTaken) -> State:
     assert taken is not None  # checked: only gems that exist
     seat = msgspec.structs.replace(seat, tokens=tuple(map(add, seat.tokens, taken)))
     bank = tuple(map(sub, state.bank, taken))
-    return _end_of_turn(with_player(state, state.current, seat, bank=bank, passes=0))
+    return _end_of_turn(with_seat(state, state.current, seat, bank=bank, passes=0))
 
 
 def _apply_reserve(state: State, event: CardReserved) -> State:
@@ -153,7 +153,7 @@ def _apply_reserve(state: State, event: CardReserved) -> State:
         entry = f"~{event.card}" if event.card else f"?{event.level}"
         state = msgspec.structs.replace(state, **_drawn(state, event.level - 1))
     seat = msgspec.structs.replace(seat, tokens=tokens, reserved=seat.reserved + (entry,))
-    state = with_player(state, state.current, seat, bank=bank, passes=0)
+    state = with_seat(state, state.current, seat, bank=bank, passes=0)
     return state if state.gap else _end_of_turn(state)
 
 
@@ -174,7 +174,7 @@ def _apply_buy(state: State, event: CardBought) -> State:
         assert i is not None
         reserved = reserved[:i] + reserved[i + 1 :]
     seat = Seat(tokens, tuple(bonus), seat.cards + (event.card,), reserved, seat.nobles, seat.points + card.points)
-    state = with_player(state, state.current, seat, bank=bank, passes=0)
+    state = with_seat(state, state.current, seat, bank=bank, passes=0)
     return state if state.gap else _end_of_turn(state)
 
 
@@ -183,14 +183,14 @@ def _apply_return(state: State, event: TokensReturned) -> State:
     back = token_counts(event.tokens) or (0,) * 6
     seat = msgspec.structs.replace(seat, tokens=tuple(map(sub, seat.tokens, back)))
     bank = tuple(map(add, state.bank, back))
-    return _nobles_then_next(with_player(state, state.current, seat, bank=bank))
+    return _nobles_then_next(with_seat(state, state.current, seat, bank=bank))
 
 
 def _visit(state: State, noble: str) -> State:
     seat = state.player
     seat = msgspec.structs.replace(seat, nobles=seat.nobles + (noble,), points=seat.points + NOBLE_POINTS)
     nobles = tuple(n for n in state.nobles if n != noble)
-    return with_player(state, state.current, seat, nobles=nobles)
+    return with_seat(state, state.current, seat, nobles=nobles)
 
 
 def _apply_noble(state: State, event: NobleChosen) -> State:

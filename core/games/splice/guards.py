@@ -7,6 +7,7 @@ from collections import Counter
 
 from ...knowledge import Zone, can_reveal
 from ...model import Ruling, illegal, unverifiable
+from ...seated import seat_index
 from ...text import plural, quote
 from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, card_name, deck_cards, read_set
 from .events import (
@@ -39,7 +40,6 @@ from .state import (
     missing,
     payment_value,
     pile_size,
-    seat_index,
     take_unnamed,
 )
 
@@ -181,7 +181,7 @@ def check_blind(state: State, event: BlindDrawn) -> Ruling | None:
     ruling = _other_seat(state, event.player, event.source, "splice.draw.blind", "draw blind from")
     if ruling:
         return ruling
-    source = state.players[seat_index(state, event.source)]
+    source = state.players[seat_index(state.seats, event.source)]
     if not source.hand.size:
         return illegal("splice.draw.blind", f"{event.source} holds no card to draw from", source=event.source)
     if event.card is not None:
@@ -248,7 +248,7 @@ def check_piracy(state: State, event: PiracyPlayed) -> Ruling | None:
     ruling = _other_seat(state, event.player, event.target, "splice.special.target", "play Piracy on") or _special(state, "piracy")
     if ruling:
         return ruling
-    target = state.players[seat_index(state, event.target)]
+    target = state.players[seat_index(state.seats, event.target)]
     plunder = event.plunder
     if plunder == "map":
         if not target.maps.size:
@@ -310,7 +310,7 @@ def check_trade(state: State, event: TradePlayed) -> Ruling | None:
         if colour in state.unused.known or (state.unused.unknown and not placed[colour]):
             return None
         return illegal("splice.trade.swap", f"the {name} disk cannot be in the unused pile: the log has placed it elsewhere", colour=colour)
-    held = state.players[seat_index(state, partner)].disk
+    held = state.players[seat_index(state.seats, partner)].disk
     if held == colour or (held is None and not placed[colour]):
         return None
     return illegal("splice.trade.swap", f"{partner} cannot hold the {name} disk: the log has placed it elsewhere", colour=colour)
@@ -458,7 +458,7 @@ def _named_cards_problem(state: State, who: int, cards: list[str | None]) -> str
 
 
 def check_discard(state: State, event: CardsDiscarded) -> Ruling | None:
-    who = seat_index(state, event.player)
+    who = seat_index(state.seats, event.player)
     hand = state.players[who].hand.size
     size = state.hand_size
     cards = event.cards
@@ -505,7 +505,7 @@ def check_return(state: State, event: MapsReturned) -> Ruling | None:
 
 
 def check_reveal(state: State, event: HoldingsRevealed) -> Ruling | None:
-    who = seat_index(state, event.player)
+    who = seat_index(state.seats, event.player)
     seat = state.players[who]
     box = state.box
     if event.disk not in box.colours:

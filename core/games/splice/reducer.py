@@ -14,6 +14,7 @@ import msgspec
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
 from ...referee import Reducers
+from ...seated import seat_index, with_seat
 from .components import MAP_LIMIT, box_for, deck_copies, coin_set
 from .events import (
     EVENTS,
@@ -46,9 +47,7 @@ from .state import (
     hand_add,
     next_seat,
     put_bottom,
-    seat_index,
     take_top,
-    with_seat,
     zone_remove,
 )
 
@@ -146,7 +145,7 @@ def _apply_disks_redrawn(state: State, event: DisksRedrawn) -> State:
 
 
 def _apply_drawn(state: State, event: CardsDrawn) -> State:
-    who = seat_index(state, event.player)
+    who = seat_index(state.seats, event.player)
     pile, got = take_top(state.pile, event.cards, state.mode == "open")
     storm = got[-1] == "hurricane"
     kept = got[:-1] if storm else got
@@ -173,7 +172,7 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
 
 def _apply_blind(state: State, event: BlindDrawn) -> State:
     me = state.current
-    source = seat_index(state, event.source)
+    source = seat_index(state.seats, event.source)
     state = replace(state, stage="play", robbed=source)
     if state.mode == "open":
         return replace(state, pick="hand", pick_from=source)
@@ -231,7 +230,7 @@ def _apply_coins(state: State, event: CoinsPlayed) -> State:
 
 def _apply_piracy(state: State, event: PiracyPlayed) -> State:
     me = state.current
-    target = seat_index(state, event.target)
+    target = seat_index(state.seats, event.target)
     state = _spend(state, me, ["piracy"])
     if event.plunder == "map":
         state = _played(state, "piracy-map")
@@ -254,7 +253,7 @@ def _apply_piracy(state: State, event: PiracyPlayed) -> State:
 
 def _apply_skull(state: State, event: SkullPlayed) -> State:
     me = state.current
-    target = seat_index(state, event.target)
+    target = seat_index(state.seats, event.target)
     state = _spend(state, me, ["skull"])
     victim = state.players[target]
     pile = put_bottom(state.pile, victim.hand.known, victim.hand.unknown)
@@ -277,7 +276,7 @@ def _apply_trade(state: State, event: TradePlayed) -> State:
         unused = unused.add((old,)) if old is not None else unused.add(unknown=1)
         state = with_seat(state, me, replace(mine, disk=event.colour), unused=unused)
     else:
-        partner = seat_index(state, event.partner)
+        partner = seat_index(state.seats, event.partner)
         state = with_seat(state, partner, replace(state.players[partner], disk=old))
         state = with_seat(state, me, replace(state.players[me], disk=event.colour))
     return _played(replace(state, pile=put_bottom(state.pile, ("trade",))), "trade")
@@ -285,7 +284,7 @@ def _apply_trade(state: State, event: TradePlayed) -> State:
 
 def _apply_spot(state: State, event: BlackSpotPlayed) -> State:
     me = state.current
-    target = seat_index(state, event.target)
+    target = seat_index(state.seats, event.target)
     state = _spend(state, me, ["spot"])
     victim = state.players[target]
     return _played(with_seat(state, target, replace(victim, spots=victim.spots + 1)), "spot")
@@ -322,7 +321,7 @@ def _apply_lay(state: State, event: MapLaid) -> State:
 
 
 def _apply_discard(state: State, event: CardsDiscarded) -> State:
-    who = seat_index(state, event.player)
+    who = seat_index(state.seats, event.player)
     seat = state.players[who]
     hand, gone = zone_remove(seat.hand, event.cards)
     known = [c for c in gone if c is not None]
@@ -337,7 +336,7 @@ def _apply_pass(state: State, event: TurnPassed) -> State:
 
 
 def _apply_return(state: State, event: MapsReturned) -> State:
-    who = seat_index(state, event.player)
+    who = seat_index(state.seats, event.player)
     seat = state.players[who]
     maps, gone = zone_remove(seat.maps, event.pieces)
     known = [c for c in gone if c is not None]
@@ -345,7 +344,7 @@ def _apply_return(state: State, event: MapsReturned) -> State:
 
 
 def _apply_reveal(state: State, event: HoldingsRevealed) -> State:
-    who = seat_index(state, event.player)
+    who = seat_index(state.seats, event.player)
     seat = replace(state.players[who], disk=event.disk, maps=Zone(tuple(event.pieces)), revealed=True)
     state = with_seat(state, who, seat)
     if all(p.revealed for p in state.players):

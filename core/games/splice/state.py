@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import islice
-from typing import Any, Iterable, cast
+from typing import Iterable, cast
 
 import msgspec
 
@@ -90,16 +90,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
         return self.seats[self.current]
 
 
-def with_seat(state: State, index: int, seat: Seat, **changes: Any) -> State:
-    players = state.players
-    return msgspec.structs.replace(state, players=players[:index] + (seat,) + players[index + 1 :], **changes)
 
 
-def seat_index(state: State, name: str) -> int:
-    try:
-        return state.seats.index(name)
-    except ValueError:
-        return -1
 
 
 def disk_holder(state: State, colour: str) -> str | None:

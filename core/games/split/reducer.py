@@ -12,6 +12,7 @@ import msgspec
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
 from ...referee import Reducers
+from ...seated import with_seat, with_seats
 from .components import HAND, PERFECT, STRONG, WEAK, deck_for, grade, pad_total, pair
 from .events import (
     EVENTS,
@@ -27,7 +28,7 @@ from .events import (
     RowTaken,
 )
 from .rules import OPTIONS
-from .state import Match, RoundResult, Seat, State, find_match, find_others_match, find_own_match, with_seat, with_seats
+from .state import Match, RoundResult, Seat, State, find_match, find_others_match, find_own_match
 
 replace = msgspec.structs.replace
 
