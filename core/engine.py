@@ -166,7 +166,7 @@ class Table:
         spec = self.spec
 
         def turn_of(state: Any) -> Any:
-            return spec.view(state, None).get("turn")
+            return spec.turn(state)
 
         turn = turn_of(self._undo[-1][1])
         seqs: list[int] = []

@@ -8,7 +8,7 @@ yields the whole record. Reducers never read the envelope.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any, Callable, ClassVar, Literal, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Literal, TypeVar
 
 import msgspec
 
@@ -17,6 +17,9 @@ from .text import quote
 
 Verdict = Literal["legal", "illegal", "unverifiable"]
 Mode = Literal["open", "table"]
+# what is wrong with a move's text: `ambiguous` (a prefix or form that matches several things), `unknown` (a name or
+# code the game does not know), `invalid` (anything else); callers decide by this, never by a message's words
+NotationKind = Literal["invalid", "ambiguous", "unknown"]
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, omit_defaults=True, gc=False):
@@ -92,6 +95,7 @@ class NotationError(msgspec.Struct, frozen=True):
     text: str
     message: str
     expected: list[str] = []
+    kind: NotationKind = "invalid"
 
     def render(self) -> str:
         hint = ""
@@ -156,7 +160,10 @@ def resolve_options(options: tuple[Option, ...], given: dict[str, str]) -> dict[
     return {opt.key: given.get(opt.key, opt.default) for opt in options}
 
 
-class GameSpec:
+S = TypeVar("S")  # a game's state class
+
+
+class GameSpec(Generic[S]):
     """The contract every game fulfils: one instance per game, exposed as `SPEC` by its package
     `core/games/<game>/` and listed in `core.registry` (docs/architecture.md lists every member).
 
@@ -164,7 +171,7 @@ class GameSpec:
     the class with `bound(__name__)`, which binds each function of the contract to the function of the
     game's module where `BINDINGS` says it lives (`check` is `rules.check`). `apply` trusts its input like python-chess's `Board.push`;
     `check` returns the rulings that forbid an event in a fixed guard order (empty when legal);
-    `permit` names the rule that allows it.
+    `permit` names the rule that allows it. `S` is the game's state class (`GameSpec[State]`).
     """
 
     name: ClassVar[str]
@@ -184,15 +191,15 @@ class GameSpec:
 
     # each member below is a plain function of the game's modules (a staticmethod on the subclass)
 
-    def start(self, started: GameStarted) -> Any:
+    def start(self, started: GameStarted) -> S:
         """The state before any move, options resolved and frozen into it (reducer)."""
         raise NotImplementedError
 
-    def check(self, state: Any, event: Event) -> list[Ruling]:
+    def check(self, state: S, event: Event) -> list[Ruling]:
         """The rulings that forbid `event` now, in a fixed guard order; empty when legal (rules)."""
         raise NotImplementedError
 
-    def permit(self, state: Any, event: Event) -> Ruling:
+    def permit(self, state: S, event: Event) -> Ruling:
         """The ruling that allows a legal event: which rule permits it (rules)."""
         raise NotImplementedError
 
@@ -200,24 +207,24 @@ class GameSpec:
         """Whether `tally undo` may void this event: a deal tally made itself may not be taken back (rules)."""
         raise NotImplementedError
 
-    def apply(self, state: Any, event: Event) -> Any:
+    def apply(self, state: S, event: Event) -> S:
         """The state after a checked event; trusts its input (reducer)."""
         raise NotImplementedError
 
-    def legal_moves(self, state: Any) -> list[Event]:
+    def legal_moves(self, state: S) -> list[Event]:
         """Every legal move now, in a deterministic order, chance the table must enter included (moves)."""
         raise NotImplementedError
 
-    def shuffles(self, state: Any) -> dict[str, list[str]]:
+    def shuffles(self, state: S) -> dict[str, list[str]]:
         """Open mode: the piles chance decides now and tally deals (the setup, a new round's deal, a reshuffle),
         to be shuffled outside core; empty when no such chance is due (moves)."""
         raise NotImplementedError
 
-    def deal(self, state: Any, shuffled: dict[str, list[str]]) -> list[Event]:
+    def deal(self, state: S, shuffled: dict[str, list[str]]) -> list[Event]:
         """The events that record the outcome of chance for the piles `shuffles` named, shuffled by the caller (moves)."""
         raise NotImplementedError
 
-    def parse(self, state: Any, text: str) -> list[Event] | NotationError:
+    def parse(self, state: S, text: str) -> list[Event] | NotationError:
         """Notation to events, or what was wrong and what would have been valid (notation)."""
         raise NotImplementedError
 
@@ -225,24 +232,29 @@ class GameSpec:
         """An event in notation; parsing it gives the same event back (notation)."""
         raise NotImplementedError
 
-    def view(self, state: Any, seat: str | None) -> dict[str, Any]:
+    def view(self, state: S, seat: str | None) -> dict[str, Any]:
         """What `seat` may see (None: everything the log knows), as plain data (view)."""
         raise NotImplementedError
 
-    def outcome(self, state: Any) -> Outcome | None:
+    def turn(self, state: S) -> int:
+        """The number of the turn being played, 1 for the first: a question of the state, which the view shows
+        and `tally undo --turn` walks back by (state)."""
+        raise NotImplementedError
+
+    def outcome(self, state: S) -> Outcome | None:
         """Scores, winners and why, once the game is over (view)."""
         raise NotImplementedError
 
-    def to_act(self, state: Any) -> tuple[str, str]:
+    def to_act(self, state: S) -> tuple[str, str]:
         """(who, what): the seat, `table` or `nobody` that must act next, and the obligation in words (view)."""
         raise NotImplementedError
 
-    def pending(self, state: Any) -> str | None:
+    def pending(self, state: S) -> str | None:
         """The obligation that must be settled before play goes on (tokens to return, a noble to choose, a card
         to reveal, a bonus action, a Hurricane), in words; None in an ordinary turn (view)."""
         raise NotImplementedError
 
-    def narrate(self, before: Any, after: Any) -> list[str]:
+    def narrate(self, before: S, after: S) -> list[str]:
         """What followed from an event without being an event itself, for replays (view)."""
         raise NotImplementedError
 
@@ -298,7 +310,7 @@ CONTRACT: tuple[str, ...] = (
     "name", "title", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
     "state_type", "rules", "history", "upcasters",
     "start", "check", "permit", "is_voidable", "apply", "legal_moves", "shuffles", "deal",
-    "parse", "format", "view", "outcome", "to_act", "pending", "narrate", "check_manifest", "table_transcript",
+    "parse", "format", "view", "turn", "outcome", "to_act", "pending", "narrate", "check_manifest", "table_transcript",
 )
 
 # where each function of the contract lives in a game's folder: member -> (module, function)
@@ -314,6 +326,7 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "parse": ("notation", "parse"),
     "format": ("notation", "format_event"),
     "view": ("view", "view"),
+    "turn": ("state", "turn"),
     "outcome": ("view", "outcome"),
     "to_act": ("view", "to_act"),
     "pending": ("view", "pending"),

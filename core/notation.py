@@ -9,9 +9,9 @@ huge number, an overflow, or a superscript digit that `int` refuses.
 from __future__ import annotations
 
 from difflib import get_close_matches
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
-from .model import NotationError
+from .model import Event, NotationError, NotationKind
 from .text import quote
 
 MAX_DIGITS = 4  # no count in any game needs more; longer runs of digits are refused before int() sees them
@@ -37,7 +37,32 @@ def player_of(text: str, seats: Sequence[str]) -> tuple[str | None, str] | Notat
     seat = seat_named(name, seats)
     if seat is not None:
         return seat, body.strip()
-    return NotationError(raw, f"no player {quote(name)} at this table", list(seats))
+    return NotationError(raw, f"no player {quote(name)} at this table", list(seats), "unknown")
+
+
+class Unreadable(Exception):
+    """Why a move's text cannot be read, found deep in reading it. A game's notation raises it wherever it finds
+    the problem, and `read_move` turns it into the NotationError that `parse` returns: it never leaves core."""
+
+    def __init__(self, message: str, expected: Iterable[str] = (), kind: NotationKind = "invalid"):
+        super().__init__(message)
+        self.message, self.expected, self.kind = message, list(expected), kind
+
+
+def read_move(raw: str, read: Callable[[str], list[Event]]) -> list[Event] | NotationError:
+    """`read(raw)`, or the NotationError for the problem it raised, reported against the whole move `raw`."""
+    try:
+        return read(raw)
+    except Unreadable as why:
+        return NotationError(raw, why.message, why.expected, why.kind)
+
+
+def seat_or_refuse(word: str, seats: Sequence[str]) -> str:
+    """The seat `word` names (as `seat_named` matches it); an unknown name is refused with the seats there are."""
+    seat = seat_named(word, seats)
+    if seat is None:
+        raise Unreadable(f"no player {quote(word)} at this table", seats, "unknown")
+    return seat
 
 
 def seat_named(name: str, seats: Sequence[str]) -> str | None:

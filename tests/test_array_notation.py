@@ -334,3 +334,21 @@ def test_a_manifest_file_is_recorded_inline_and_judges_the_game(tmp_path: Path) 
     assert record.check(log).ok
     pos = record.position(log)
     assert pos.table.state.box.total == 42 and set(pos.table.state.placed) == {"bo"}
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "message"),
+    [
+        ("draw bo ry", "invalid", "draw takes at most the card drawn"),
+        ("splice bo", "invalid", "bo fits no open segment on the table (it has blue, orange)"),
+        ("splice oy", "ambiguous", "oy fits 2 open segments: say where"),
+        ("lay zz", "unknown", "unknown card 'zz': a card is 2-4 colour letters of bgory, or s1-s5, slam"),
+        ("cy: done", "unknown", "no player 'cy' at this table"),
+        ("jump", "unknown", "unknown move 'jump'"),
+    ],
+)
+def test_array_notation_error_kinds(text: str, kind: str, message: str) -> None:
+    """A move that cannot be read says what kind of problem it has; callers decide by the kind, not the words."""
+    error = ARRAY.parse(documented_position().state, text)
+    assert isinstance(error, NotationError)
+    assert (error.kind, error.message, error.text) == (kind, message, text)

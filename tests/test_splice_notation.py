@@ -217,3 +217,25 @@ def test_manifest_file_through_the_cli(tmp_path: Path) -> None:
     bad.write_text('hurricane = "many"\n', encoding="utf-8")
     code, out, err = invoke("new", "splice", str(tmp_path / "h.jsonl"), "-p", "ann", "-p", "ben", "--manifest", str(bad))
     assert code == 2 and "hurricane" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "message"),
+    [
+        ("pass now", "invalid", "pass takes no arguments"),
+        ("play 5-", "invalid", "'5-' is not a coin set (values joined by `-`, a wild card as `w5`)"),
+        ("d", "ambiguous", "unknown move 'd'"),
+        ("discard s", "ambiguous", "unknown card 's'"),
+        ("discard qq", "unknown", "unknown card 'qq'"),
+        ("trade z", "unknown", "unknown colour 'z'"),
+        ("cy: pass", "unknown", "no player 'cy' at this table"),
+        ("jump", "unknown", "unknown move 'jump'"),
+    ],
+)
+def test_splice_notation_error_kinds(text: str, kind: str, message: str) -> None:
+    """A move that cannot be read says what kind of problem it has (a prefix several cards or verbs share is
+    ambiguous); callers decide by the kind, not the words."""
+    game = open_game(hands=[["5", "5", "2", "3", "piracy"], ["9", "9", "6", "7", "8"]], pile=["7", "1", "2", "3", "4"])
+    error = SPLICE.parse(game.state, text)
+    assert isinstance(error, NotationError)
+    assert (error.kind, error.message, error.text) == (kind, message, text)

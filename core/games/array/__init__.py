@@ -36,7 +36,7 @@ __all__ = [
 
 
 @bound(__name__)
-class Array(GameSpec):
+class Array(GameSpec[State]):
     name = "array"
     title = "Array"
     rules_version = "1"

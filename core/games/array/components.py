@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 
+from ...manifests import Resolver
 from ...text import quote
 from .data import CARDS as _CARD_TABLE
 from .data import COLOURS as _COLOUR_TABLE
@@ -153,11 +154,8 @@ def _box_of(manifest: dict[str, Any]) -> Box:
 DEFAULT_BOX = _box_of(DEFAULT_MANIFEST)
 
 
-def load_box(manifest: str | dict[str, Any]) -> Box:
-    """The box of a manifest the game has accepted (`check_manifest` found no problem)."""
-    if isinstance(manifest, str):
-        return DEFAULT_BOX
-    return _box_of(manifest)
+# the box of a manifest the game has accepted (`check_manifest` found no problem)
+load_box = Resolver(lambda manifest: DEFAULT_BOX if isinstance(manifest, str) else _box_of(manifest))
 
 
 def _is_printable(text: str) -> bool:

@@ -20,7 +20,7 @@ writes an event back so that parsing it yields the same event.
 from __future__ import annotations
 
 from ...model import Event, NotationError
-from ...notation import player_of, read_count, seat_named, suggestions
+from ...notation import Unreadable, player_of, read_count, read_move, seat_or_refuse, suggestions
 from ...text import quote
 from .components import ACTIONS, Box, canonical, is_action
 from .events import (
@@ -54,14 +54,6 @@ USAGE = {
 MAX_NUMBER = 9999
 
 
-class _Bad(Exception):
-    """A notation problem found deep in parsing; turned into a NotationError at the top (never escapes)."""
-
-    def __init__(self, message: str, expected: list[str] | None = None):
-        super().__init__(message)
-        self.message, self.expected = message, expected or []
-
-
 # --------------------------------------------------------------------------- words
 
 
@@ -76,9 +68,9 @@ def _card(box: Box, word: str) -> str:
         return code
     codes = [c for c, _ in box.copies]
     if code is not None:
-        raise _Bad(f"this box has no card {code}", suggestions(code, codes))
-    raise _Bad(f"unknown card {quote(word)}: a card is 2-4 colour letters of {box.colours}, or s1-s5, slam",
-               suggestions(word, codes))
+        raise Unreadable(f"this box has no card {code}", suggestions(code, codes), "unknown")
+    raise Unreadable(f"unknown card {quote(word)}: a card is 2-4 colour letters of {box.colours}, or s1-s5, slam",
+                     suggestions(word, codes), "unknown")
 
 
 def _colour(box: Box, word: str) -> str:
@@ -87,14 +79,12 @@ def _colour(box: Box, word: str) -> str:
     for letter, name in zip(box.colours, box.names):
         if word == name.lower():
             return letter
-    raise _Bad(f"unknown colour {quote(word)}", [f"{letter} ({name})" for letter, name in zip(box.colours, box.names)])
+    raise Unreadable(f"unknown colour {quote(word)}", [f"{letter} ({name})" for letter, name in zip(box.colours, box.names)],
+                     "unknown")
 
 
 def _seat(state: State, word: str) -> str:
-    seat = seat_named(word, state.seats)
-    if seat is None:
-        raise _Bad(f"no player {quote(word)} at this table", list(state.seats))
-    return seat
+    return seat_or_refuse(word, state.seats)
 
 
 # --------------------------------------------------------------------------- the table as the move goes on
@@ -120,18 +110,19 @@ class _Table:
         if word.isdigit() or (word.isascii() and word[:1] == "#"):
             number = read_count(word.lstrip("#"), MAX_NUMBER)
             if number is None:
-                raise _Bad(f"{quote(word)} is not a card number (#1-#{len(self.placed)})",
+                raise Unreadable(f"{quote(word)} is not a card number (#1-#{len(self.placed)})",
                            [f"#{n} {c}" for n, c in enumerate(self.placed, 1)])
             return number
         code = _card(self.state.box, word)
         found = [n for n, c in enumerate(self.placed, 1) if c == code]
         if not found:
-            raise _Bad(f"no {code} on the table", [f"#{n} {c}" for n, c in enumerate(self.placed, 1)])
+            raise Unreadable(f"no {code} on the table", [f"#{n} {c}" for n, c in enumerate(self.placed, 1)])
         if len(found) > 1:
             fitting = [n for n in found if any((n, c) in self.open for c in card)]
             if len(fitting) == 1:
                 return fitting[0]
-            raise _Bad(f"{len(found)} cards {code} lie on the table: name one by number", [f"{card}@{n}" for n in found])
+            raise Unreadable(f"{len(found)} cards {code} lie on the table: name one by number", [f"{card}@{n}" for n in found],
+                             "ambiguous")
         return found[0]
 
     def colour_for(self, card: str, to: int, given: str | None) -> str:
@@ -142,8 +133,8 @@ class _Table:
         if len(shared) == 1:
             return shared[0]
         if shared:
-            raise _Bad(f"{card} can touch #{to} on {' or '.join(self.state.box.name(c) for c in shared)}: name the colour",
-                       [f"{card}@{to}.{c}" for c in shared])
+            raise Unreadable(f"{card} can touch #{to} on {' or '.join(self.state.box.name(c) for c in shared)}: name the colour",
+                             [f"{card}@{to}.{c}" for c in shared], "ambiguous")
         if 1 <= to <= len(self.placed):  # no open segment fits: the ruling explains which is closed or missing
             common = [c for c in card if c in self.placed[to - 1]]
             return common[0] if common else card[0]
@@ -156,8 +147,8 @@ class _Table:
             return fits[0]
         if not fits:
             colours = ", ".join(self.state.box.name(c) for c in card)
-            raise _Bad(f"{card} fits no open segment on the table (it has {colours})")
-        raise _Bad(f"{card} fits {len(fits)} open segments: say where", [f"{card}@{n}.{c}" for n, c in fits])
+            raise Unreadable(f"{card} fits no open segment on the table (it has {colours})")
+        raise Unreadable(f"{card} fits {len(fits)} open segments: say where", [f"{card}@{n}.{c}" for n, c in fits], "ambiguous")
 
     def among(self, card: str, anchors: list[int], colour: str | None) -> int:
         """Splice 2 without a target: the card just laid that `card` can touch (on `colour`, if given)."""
@@ -166,8 +157,8 @@ class _Table:
         fitting = [a for a in anchors if any((a, c) in self.open for c in (colour or card))]
         if len(fitting) == 1:
             return fitting[0]
-        raise _Bad(f"{card} could be spliced onto {' or '.join(f'#{a}' for a in anchors)}: say which",
-                   [f"{card}@{a}" for a in anchors])
+        raise Unreadable(f"{card} could be spliced onto {' or '.join(f'#{a}' for a in anchors)}: say which",
+                         [f"{card}@{a}" for a in anchors], "ambiguous")
 
     def is_open(self, numbers: list[int]) -> bool:
         return any(n == a for n, _ in self.open for a in numbers)
@@ -186,12 +177,12 @@ def _split_lay(box: Box, token: str) -> tuple[str, str | None, str | None]:
         if dot:
             other = _colour(box, word)
             if colour is not None and other != colour:
-                raise _Bad(f"{quote(token)} names two colours")
+                raise Unreadable(f"{quote(token)} names two colours")
             colour = other
         if not target:
-            raise _Bad(f"{quote(token)}: name the card after @", ["bo@3", "bo@3.b"])
+            raise Unreadable(f"{quote(token)}: name the card after @", ["bo@3", "bo@3.b"])
     if not head:
-        raise _Bad(f"{quote(token)}: name the card laid", ["bo@3"])
+        raise Unreadable(f"{quote(token)}: name the card laid", ["bo@3"])
     return _card(box, head), target, colour
 
 
@@ -204,7 +195,7 @@ def _lays(state: State, who: str, tokens: list[str], table: _Table, anchors: lis
     for token in tokens:
         card, target, colour = _split_lay(state.box, token)
         if is_action(card):
-            raise _Bad(f"{card} is an action card: give it with `{card} PLAYER`", [f"{card} {s}" for s in state.seats if s != who])
+            raise Unreadable(f"{card} is an action card: give it with `{card} PLAYER`", [f"{card} {s}" for s in state.seats if s != who])
         if target is not None:
             to = table.target(target, card)
         elif not anchors:
@@ -230,7 +221,7 @@ def _then_done(state: State, who: str, table: _Table, anchors: list[int], laid: 
 
 def _splice(state: State, who: str, args: list[str], finish: bool) -> list[Event]:
     if not args:
-        raise _Bad("splice what?", [USAGE["splice"], "splice bo@1"])
+        raise Unreadable("splice what?", [USAGE["splice"], "splice bo@1"])
     table = _Table(state)
     anchors = list(state.anchors) if state.phase == "splice" and who == state.player_name else []
     events = _lays(state, who, args, table, anchors)
@@ -242,14 +233,14 @@ def _splice(state: State, who: str, args: list[str], finish: bool) -> list[Event
 def _cut(state: State, word: str) -> list[int]:
     head, slash, tail = word.partition("/")
     if not slash or not head or not tail:
-        raise _Bad(f"{quote(word)} is not a join: name its two cards as A/B", ["3/5", "slice 3/5 bo ry"])
+        raise Unreadable(f"{quote(word)} is not a join: name its two cards as A/B", ["3/5", "slice 3/5 bo ry"])
     table = _Table(state)
     return [table.target(head, ""), table.target(tail, "")]
 
 
 def _slice(state: State, who: str, args: list[str], finish: bool) -> list[Event]:
     if not args:
-        raise _Bad("slice which join?", [USAGE["slice"]])
+        raise Unreadable("slice which join?", [USAGE["slice"]])
     cut = _cut(state, args[0])
     groups: list[list[str]] = [[]]
     for word in args[1:]:
@@ -258,7 +249,7 @@ def _slice(state: State, who: str, args: list[str], finish: bool) -> list[Event]
         else:
             groups[-1].append(word)
     if len(groups) > 2:
-        raise _Bad("a slice has two sides: at most one comma", [USAGE["slice"]])
+        raise Unreadable("a slice has two sides: at most one comma", [USAGE["slice"]])
     if len(groups) == 2:
         firsts = [g[0] for g in groups if g]
         rests = [g[1:] for g in groups]
@@ -269,7 +260,7 @@ def _slice(state: State, who: str, args: list[str], finish: bool) -> list[Event]
     for token in firsts:
         card, target, colour = _split_lay(state.box, token)
         if target is not None:
-            raise _Bad(f"{quote(token)}: the first card of each side is laid against the cut, without @", [USAGE["slice"]])
+            raise Unreadable(f"{quote(token)}: the first card of each side is laid against the cut, without @", [USAGE["slice"]])
         cards.append((card, colour))
     if len(cards) < 2 or any(len(g) == 0 for g in groups):
         return [Sliced(player=who, cut=cut, cards=[c for c, _ in cards])]  # the ruling says what a slice needs
@@ -283,7 +274,7 @@ def _slice(state: State, who: str, args: list[str], finish: bool) -> list[Event]
         return events  # no such join: the ruling explains
     for card, colour in cards:
         if colour is not None and colour != sliced:
-            raise _Bad(f"the cut separates two {state.box.name(sliced)} segments: {card} is laid against them on "
+            raise Unreadable(f"the cut separates two {state.box.name(sliced)} segments: {card} is laid against them on "
                        f"{state.box.name(sliced)}, not {state.box.name(colour)}")
     table = _Table(state)
     table.open.discard((a, sliced))  # reopened by the cut, closed again at once by the two cards
@@ -304,13 +295,13 @@ def _give(state: State, who: str, card: str, args: list[str]) -> list[Event]:
         args = args[1:]
     if not args:
         others = [s for s in state.seats if s != who]
-        raise _Bad(f"give {card} to whom?", [f"{card} {s}" for s in others])
+        raise Unreadable(f"give {card} to whom?", [f"{card} {s}" for s in others])
     target = _seat(state, args[0])
     rest = args[1:]
     if rest and rest[0] in ("draws", "drawing"):
         drawn = [_card(state.box, word) for word in rest[1:]]
     elif rest:
-        raise _Bad(f"unexpected {quote(rest[0])} after the player", [f"{card} {target}"])
+        raise Unreadable(f"unexpected {quote(rest[0])} after the player", [f"{card} {target}"])
     else:
         drawn = cards_picked_up(state, card)
     return [ActionGiven(player=who, card=card, target=target, drawn=drawn)]
@@ -324,12 +315,12 @@ def _default_player(state: State) -> str:
 def _parse(state: State, raw: str) -> list[Event]:
     split = player_of(raw, state.seats)
     if isinstance(split, NotationError):
-        raise _Bad(split.message, split.expected)
+        raise Unreadable(split.message, split.expected, split.kind)
     named, body = split
     who = named or _default_player(state)
     words = body.replace(",", " , ").lower().split()
     if not words:
-        raise _Bad("empty move", list(USAGE.values()))
+        raise Unreadable("empty move", list(USAGE.values()))
     verb, args = words[0], words[1:]
     if verb in ("splice", "lay"):
         return _splice(state, who, args, finish=verb == "splice")
@@ -337,20 +328,20 @@ def _parse(state: State, raw: str) -> list[Event]:
         return _slice(state, who, args, finish=verb == "slice")
     if verb in ("done", "pass", "time"):
         if args:
-            raise _Bad(f"{verb} takes nothing after it", [verb])
+            raise Unreadable(f"{verb} takes nothing after it", [verb])
         if verb == "time":
             return [TimeCalled()]
         return [TurnEnded(player=who) if verb == "done" else TurnPassed(player=who)]
     if verb == "draw":
         if len(args) > 1:
-            raise _Bad("draw takes at most the card drawn", ["draw", "draw bo"])
+            raise Unreadable("draw takes at most the card drawn", ["draw", "draw bo"])
         if args:
             return [CardDrawn(player=who, card=_card(state.box, args[0]))]
         top = state.deck[0] if state.mode == "open" and state.deck else None
         return [CardDrawn(player=who, card=top)]
     if verb == "give":
         if not args:
-            raise _Bad("give which action card?", [USAGE["give"]])
+            raise Unreadable("give which action card?", [USAGE["give"]])
         verb, args = args[0], args[1:]
     if verb == "splatter" and args and args[0] in ("1", "2", "3", "4", "5"):
         verb, args = "s" + args[0], args[1:]
@@ -358,51 +349,46 @@ def _parse(state: State, raw: str) -> list[Event]:
         return _give(state, who, _card(state.box, verb), args)
     if verb == "start":
         if not args:
-            raise _Bad("start with which card?", ["start bo"])
+            raise Unreadable("start with which card?", ["start bo"])
         return [StarterTurned(card=_card(state.box, word)) for word in args]
     if verb == "show":
         if not args:
-            raise _Bad("show which cards?", ["show bo s3"])
+            raise Unreadable("show which cards?", ["show bo s3"])
         return [CardShown(player=who, card=_card(state.box, word)) for word in args]
-    raise _Bad(f"unknown move {quote(verb)}", list(USAGE.values()))
+    raise Unreadable(f"unknown move {quote(verb)}", list(USAGE.values()), "unknown")
 
 
 def parse(state: State, text: str) -> list[Event] | NotationError:
-    raw = text.strip()
-    try:
-        return _parse(state, raw)
-    except _Bad as bad:
-        return NotationError(raw, bad.message, bad.expected)
+    return read_move(text.strip(), lambda raw: _parse(state, raw))
 
 
 # --------------------------------------------------------------------------- events back to notation
 
 
 def format_event(event: Event) -> str:
-    kind = type(event)
-    prefix = f"{event.player}: " if kind in PLAYER_EVENTS else ""  # type: ignore[attr-defined]
-    if kind is CardSpliced:
-        return prefix + f"lay {event.card}@{event.to}.{event.colour}"  # type: ignore[attr-defined]
-    if kind is Sliced:
-        cut = "/".join(str(n) for n in event.cut)  # type: ignore[attr-defined]
-        return prefix + f"cut {cut} {' '.join(event.cards)}".rstrip()  # type: ignore[attr-defined]
-    if kind is TurnEnded:
+    prefix = f"{getattr(event, 'player', '')}: " if isinstance(event, PLAYER_EVENTS) else ""
+    if isinstance(event, CardSpliced):
+        return prefix + f"lay {event.card}@{event.to}.{event.colour}"
+    if isinstance(event, Sliced):
+        cut = "/".join(str(n) for n in event.cut)
+        return prefix + f"cut {cut} {' '.join(event.cards)}".rstrip()
+    if isinstance(event, TurnEnded):
         return prefix + "done"
-    if kind is CardDrawn:
-        return prefix + ("draw" if event.card is None else f"draw {event.card}")  # type: ignore[attr-defined]
-    if kind is ActionGiven:
-        drawn = f" draws {' '.join(event.drawn)}" if event.drawn else ""  # type: ignore[attr-defined]
-        return prefix + f"{event.card} {event.target}{drawn}"  # type: ignore[attr-defined]
-    if kind is TurnPassed:
+    if isinstance(event, CardDrawn):
+        return prefix + ("draw" if event.card is None else f"draw {event.card}")
+    if isinstance(event, ActionGiven):
+        drawn = f" draws {' '.join(event.drawn)}" if event.drawn else ""
+        return prefix + f"{event.card} {event.target}{drawn}"
+    if isinstance(event, TurnPassed):
         return prefix + "pass"
-    if kind is CardShown:
-        return prefix + f"show {event.card}"  # type: ignore[attr-defined]
-    if kind is StarterTurned:
-        return f"start {event.card}"  # type: ignore[attr-defined]
-    if kind is TimeCalled:
+    if isinstance(event, CardShown):
+        return prefix + f"show {event.card}"
+    if isinstance(event, StarterTurned):
+        return f"start {event.card}"
+    if isinstance(event, TimeCalled):
         return "time"
-    if kind is RoundDealt:
-        hands = " | ".join(f"{name}: {' '.join(cards)}" for name, cards in event.hands.items())  # type: ignore[attr-defined]
-        turned = " ".join(event.turned)  # type: ignore[attr-defined]
-        return f"deal {hands} | start {turned} | pickup deck {len(event.deck)}"  # type: ignore[attr-defined]
+    if isinstance(event, RoundDealt):
+        hands = " | ".join(f"{name}: {' '.join(cards)}" for name, cards in event.hands.items())
+        turned = " ".join(event.turned)
+        return f"deal {hands} | start {turned} | pickup deck {len(event.deck)}"
     return type(event).__name__

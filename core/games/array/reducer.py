@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
+from ...referee import Reducers
 from .components import DEAL, SLAM_POINTS, is_action, load_box, points
 from .events import (
+    EVENTS,
     ActionGiven,
     CardDrawn,
     CardShown,
@@ -149,6 +151,7 @@ def _apply_slice(state: State, event: Sliced) -> State:
     a, b = event.cut
     placed = state.placed
     colour = join_colour(state, a, b)
+    assert colour is not None  # checked: the cut is a join of two cards
     links = list(state.links)
     for number in (a, b):
         joined = list(links[number - 1])
@@ -313,19 +316,15 @@ def _score(state: State) -> State:
     return _begin_round(state, state.round + 1, after(state, state.dealer, group), group, sudden=then == "sudden-death")
 
 
-_APPLY = {
-    RoundDealt: _apply_dealt,
-    StarterTurned: _apply_starter,
-    CardSpliced: _apply_lay,
-    Sliced: _apply_slice,
-    TurnEnded: _apply_done,
-    CardDrawn: _apply_draw,
-    ActionGiven: _apply_give,
-    TurnPassed: _apply_pass,
-    CardShown: _apply_show,
-    TimeCalled: _apply_time,
-}
-
-
-def apply(state: State, event: Event) -> State:
-    return _APPLY[type(event)](state, event)  # type: ignore[operator]
+REDUCERS = Reducers[State]("array", EVENTS)
+REDUCERS.on(RoundDealt, _apply_dealt)
+REDUCERS.on(StarterTurned, _apply_starter)
+REDUCERS.on(CardSpliced, _apply_lay)
+REDUCERS.on(Sliced, _apply_slice)
+REDUCERS.on(TurnEnded, _apply_done)
+REDUCERS.on(CardDrawn, _apply_draw)
+REDUCERS.on(ActionGiven, _apply_give)
+REDUCERS.on(TurnPassed, _apply_pass)
+REDUCERS.on(CardShown, _apply_show)
+REDUCERS.on(TimeCalled, _apply_time)
+apply = REDUCERS.seal().apply

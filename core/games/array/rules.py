@@ -1,4 +1,4 @@
-"""Array's rules: every rule id with its English text, the options, and the guards (one small check per rule id).
+"""Array's rules: every rule id with its English text, the options, and the guards of each event kind, registered with the kernel.
 
 `check` runs the guards in a fixed order (the game is over; the deal and what the table owes; whose turn
 it is; then the move's own rules) and returns the rulings that forbid an event, or an unverifiable note
@@ -7,12 +7,13 @@ where the log cannot know (a draw from a hand it never saw); `permit` names the 
 
 from __future__ import annotations
 
-from typing import Callable
-
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
+from ...referee import Guards, no_rule_of_its_own
+from ...seated import seat_index
 from ...text import plural, quote
 from .components import DEAL, SLAM_POINTS, card_text, is_action, is_colour_card
 from .events import (
+    EVENTS,
     ActionGiven,
     CardDrawn,
     CardShown,
@@ -24,7 +25,7 @@ from .events import (
     TurnEnded,
     TurnPassed,
 )
-from .state import State, cards_picked_up, is_possible, join_colour, located, options_left, partner, picked_up, seat_of
+from .state import State, cards_picked_up, is_possible, join_colour, located, options_left, partner, picked_up
 from .view import to_act
 
 # --------------------------------------------------------------------------- rules text
@@ -101,10 +102,13 @@ def _colour(state: State, letter: str) -> str:
 
 
 def check_turn(state: State, event: Event) -> Ruling | None:
+    """Whether this kind of event fits the round's step, what is pending, and whose move it is."""
     phase = state.phase
-    if phase == "over":
-        return illegal("array.turn.game-over", "the game is over: no more moves", ended=state.ended)
     kind = type(event)
+    if kind is CardSpliced and getattr(event, "player", None) == state.seats[state.current] and phase in ("play", "splice"):
+        # the most common event, by the player to act during a turn: none of the guards below has anything
+        # to say about it, so go straight to the card's own rules
+        return None
     if kind is RoundDealt:
         if phase != "deal" or state.mode != "open":
             return illegal("array.deal.hands", "tally records the deal at the start of each round in open mode only")
@@ -129,9 +133,9 @@ def check_turn(state: State, event: Event) -> Ruling | None:
         return illegal("array.deal.pending", f"round {state.round} has not started: {_expected(state)}")
     if phase == "show":
         return illegal("array.turn.pending", f"round {state.round} is over: {_expected(state)} first")
-    player = event.player  # type: ignore[attr-defined]
+    player = getattr(event, "player", "")
     if player != state.player_name:
-        seat = seat_of(state, player)
+        seat = seat_index(state.seats, player)
         if seat < 0:
             return illegal("array.turn.out-of-turn", f"{quote(player)} is not at this table: it is {state.player_name}'s turn",
                            player=player, current=state.player_name)
@@ -321,7 +325,7 @@ def check_give(state: State, event: ActionGiven) -> Ruling | None:
     ruling = _held(state, card)
     if ruling is not None:
         return ruling
-    target = seat_of(state, event.target)
+    target = seat_index(state.seats, event.target)
     if target < 0 or target == state.current or target not in state.playing:
         others = ", ".join(state.seats[s] for s in state.playing if s != state.current)
         return illegal("array.action.target",
@@ -375,7 +379,7 @@ def check_pass(state: State, event: TurnPassed) -> Ruling | None:
 
 def check_show(state: State, event: CardShown) -> Ruling | None:
     who, card = event.player, event.card
-    seat = seat_of(state, who)
+    seat = seat_index(state.seats, who)
     if seat not in state.owing:
         return illegal("array.score.show", f"{quote(who)} has no cards left to show; still to show: "
                        f"{', '.join(state.seats[s] for s in state.owing)}", player=who)
@@ -391,35 +395,21 @@ def check_show(state: State, event: CardShown) -> Ruling | None:
     return None
 
 
-def _no_check(state: State, event: Event) -> Ruling | None:
-    return None
-
-
-_CHECK: dict[type, Callable[[State, Event], Ruling | None]] = {
-    RoundDealt: check_dealt,  # type: ignore[dict-item]
-    StarterTurned: check_starter,  # type: ignore[dict-item]
-    CardSpliced: check_lay,  # type: ignore[dict-item]
-    Sliced: check_slice,  # type: ignore[dict-item]
-    TurnEnded: _no_check,
-    CardDrawn: check_draw,  # type: ignore[dict-item]
-    ActionGiven: check_give,  # type: ignore[dict-item]
-    TurnPassed: check_pass,  # type: ignore[dict-item]
-    CardShown: check_show,  # type: ignore[dict-item]
-    TimeCalled: _no_check,
-}
-
-
-def check(state: State, event: Event) -> list[Ruling]:
-    """The rulings that forbid `event` now (empty when legal, or only an unverifiable note)."""
-    if type(event) is CardSpliced and event.player == state.seats[state.current] and state.phase in ("play", "splice"):
-        # the most common event, by the player to act during a turn: check_turn has nothing to say (its guards
-        # for this case are exactly these three), so go straight to the card's own rules
-        ruling = check_lay(state, event)  # type: ignore[arg-type]
-        return [] if ruling is None else [ruling]
-    ruling = check_turn(state, event)
-    if ruling is None:
-        ruling = _CHECK[type(event)](state, event)
-    return [ruling] if ruling is not None else []
+GUARDS = Guards[State](
+    "array", EVENTS, is_over=lambda state: state.phase == "over", turn=check_turn,
+    over_facts=lambda state: {"ended": state.ended},
+)
+GUARDS.on(RoundDealt, check_dealt)
+GUARDS.on(StarterTurned, check_starter)
+GUARDS.on(CardSpliced, check_lay)
+GUARDS.on(Sliced, check_slice)
+GUARDS.on(TurnEnded, no_rule_of_its_own)
+GUARDS.on(CardDrawn, check_draw)
+GUARDS.on(ActionGiven, check_give)
+GUARDS.on(TurnPassed, check_pass)
+GUARDS.on(CardShown, check_show)
+GUARDS.on(TimeCalled, no_rule_of_its_own)
+check = GUARDS.seal().check
 
 
 # --------------------------------------------------------------------------- the permit
@@ -427,42 +417,38 @@ def check(state: State, event: Event) -> list[Ruling]:
 
 def permit(state: State, event: Event) -> Ruling:
     """The rule that allows a legal event, read out at the table."""
-    kind = type(event)
-    if kind is CardSpliced:
-        e: CardSpliced = event  # type: ignore[assignment]
-        where = f"{e.card} against the {state.box.name(e.colour)} segment of {_cards(state, e.to)}"
+    if isinstance(event, CardSpliced):
+        where = f"{event.card} against the {state.box.name(event.colour)} segment of {_cards(state, event.to)}"
         if state.phase == "play":
             rule = "array.splice.one-colour" if state.first_done else "array.first.splice"
-            return legal(rule, f"{e.player} may splice {where} (Splice 1)")
+            return legal(rule, f"{event.player} may splice {where} (Splice 1)")
         rule = "array.splice.second" if len(state.anchors) == 1 else "array.slice.splice"
-        return legal(rule, f"{e.player} may splice {where} (Splice 2)")
-    if kind is Sliced:
-        s: Sliced = event  # type: ignore[assignment]
-        a, b = s.cut
-        return legal("array.slice.join", f"{s.player} may slice {_cards(state, a)} from {_cards(state, b)} and lay "
-                     f"{s.cards[0]} and {s.cards[1]} against the freed segments")
-    if kind is TurnEnded:
-        return legal("array.splice.done", f"{event.player} ends the move")  # type: ignore[attr-defined]
-    if kind is CardDrawn:
+        return legal(rule, f"{event.player} may splice {where} (Splice 2)")
+    if isinstance(event, Sliced):
+        a, b = event.cut
+        return legal("array.slice.join", f"{event.player} may slice {_cards(state, a)} from {_cards(state, b)} and lay "
+                     f"{event.cards[0]} and {event.cards[1]} against the freed segments")
+    if isinstance(event, TurnEnded):
+        return legal("array.splice.done", f"{event.player} ends the move")
+    if isinstance(event, CardDrawn):
         rule = "array.first.draw" if not state.first_done else "array.draw.only-if-stuck"
-        return legal(rule, f"{event.player} cannot play and draws a card")  # type: ignore[attr-defined]
-    if kind is TurnPassed:
-        return legal("array.draw.empty-deck", f"{event.player} cannot play and the pickup deck is empty: {event.player} passes")  # type: ignore[attr-defined]
-    if kind is ActionGiven:
-        g: ActionGiven = event  # type: ignore[assignment]
-        if g.card == "slam":
-            return legal("array.action.slam", f"{g.player} may give SLAM to {g.target} (+{SLAM_POINTS} points)")
-        n = picked_up(state, g.card)
-        return legal("array.action.splatter", f"{g.player} may give Splatter {g.card[1]} to {g.target}, who picks up "
+        return legal(rule, f"{event.player} cannot play and draws a card")
+    if isinstance(event, TurnPassed):
+        return legal("array.draw.empty-deck", f"{event.player} cannot play and the pickup deck is empty: {event.player} passes")
+    if isinstance(event, ActionGiven):
+        if event.card == "slam":
+            return legal("array.action.slam", f"{event.player} may give SLAM to {event.target} (+{SLAM_POINTS} points)")
+        n = picked_up(state, event.card)
+        return legal("array.action.splatter", f"{event.player} may give Splatter {event.card[1]} to {event.target}, who picks up "
                      f"{plural(n, 'card')}")
-    if kind is StarterTurned:
-        card = event.card  # type: ignore[attr-defined]
+    if isinstance(event, StarterTurned):
+        card = event.card
         if is_action(card):
             return legal("array.deal.starting-card", f"{card} is an action card: it goes back into the pickup deck; turn over another")
         return legal("array.deal.starting-card", f"{card} is the starting card #1")
-    if kind is CardShown:
-        return legal("array.score.show", f"{event.player} shows {event.card}")  # type: ignore[attr-defined]
-    if kind is TimeCalled:
+    if isinstance(event, CardShown):
+        return legal("array.score.show", f"{event.player} shows {event.card}")
+    if isinstance(event, TimeCalled):
         return legal("array.game.time", f"time is called: round {state.round} is the last")
     return legal("array.deal.hands", f"round {state.round} is dealt")
 

@@ -108,8 +108,6 @@ def after(state: State, seat: int, playing: tuple[int, ...] | None = None) -> in
     return seat
 
 
-def seat_of(state: State, name: str) -> int:
-    return state.seats.index(name) if name in state.seats else -1
 
 
 # --------------------------------------------------------------------------- the table
@@ -251,3 +249,8 @@ def is_possible(state: State, card: str) -> bool:
 def possible_cards(state: State) -> list[str]:
     """Codes with a copy the log has not located, in manifest order."""
     return list(unlocated(dict(state.box.copies), located(state)))
+
+
+def turn(state: State) -> int:
+    """The number of the turn being played, 1 for the first: what a view shows and `tally undo --turn` walks back."""
+    return state.turns + 1

@@ -21,12 +21,11 @@ def table_transcript(events: list[Event]) -> list[Event]:
     state = start(started)
     out: list[Event] = [msgspec.structs.replace(started, mode="table")]
     for event in events[1:]:
-        kind = type(event)
-        if kind is RoundDealt:
-            out.extend(StarterTurned(card=card) for card in event.turned)  # type: ignore[attr-defined]
-        elif kind is CardDrawn:
+        if isinstance(event, RoundDealt):
+            out.extend(StarterTurned(card=card) for card in event.turned)
+        elif isinstance(event, CardDrawn):
             out.append(msgspec.structs.replace(event, card=None))
-        elif kind is ActionGiven:
+        elif isinstance(event, ActionGiven):
             out.append(msgspec.structs.replace(event, drawn=[]))
         else:
             out.append(event)

@@ -13,7 +13,7 @@ import msgspec
 from ...model import Outcome
 from ...text import plural
 from .components import card_text
-from .state import Result, State, array_tree, arrays, open_colours
+from .state import Result, State, array_tree, arrays, open_colours, turn
 
 
 def _names(state: State, seats: tuple[int, ...] | list[int]) -> str:
@@ -78,7 +78,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "mode": state.mode,
         "viewer": seat,
         "phase": state.phase,
-        "turn": state.turns + 1,
+        "turn": turn(state),
         "to_act": who,
         "expected": what,
         "round": state.round,
@@ -209,6 +209,6 @@ def narrate(before: State, after: State) -> list[str]:
     if same_round and len(after.returned) > len(before.returned):
         notes.extend(f"{card_text(card, after.box)} goes back into the pickup deck" for card in after.returned[len(before.returned):])
     if after.phase == "over" and before.phase != "over":
-        result = outcome(after)
-        notes.append(f"game over: {result.reason}" if result else "game over")
+        ended = outcome(after)
+        notes.append(f"game over: {ended.reason}" if ended else "game over")
     return notes

@@ -36,7 +36,7 @@ __all__ = [
 
 
 @bound(__name__)
-class Splendor(GameSpec):
+class Splendor(GameSpec[State]):
     name = "splendor"
     title = "Splendor"
     rules_version = "1"

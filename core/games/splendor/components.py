@@ -45,9 +45,10 @@ def _read_cards(table: str) -> dict[str, Card]:
     cards = {}
     for line in table.strip().splitlines():
         level, bonus, points, *cost = line.split()
-        costs = tuple(int(n) for n in cost)
+        w, b, g, r, k = (int(n) for n in cost)
+        costs = (w, b, g, r, k)
         card_id = f"{level}{bonus}{points}-{cost_code(costs)}"
-        cards[card_id] = Card(card_id, int(level), INDEX[bonus], int(points), costs)  # type: ignore[arg-type]
+        cards[card_id] = Card(card_id, int(level), INDEX[bonus], int(points), costs)
     return cards
 
 

@@ -64,7 +64,7 @@ def _return_moves(state: State) -> list[Event]:
     seat = state.player
     excess = sum(seat.tokens) - TOKEN_LIMIT
     held = [i for i in range(6) if seat.tokens[i]]
-    moves = []
+    moves: list[Event] = []
     for combo in combinations_with_replacement(held, excess):
         if all(combo.count(i) <= seat.tokens[i] for i in set(combo)):
             moves.append(TokensReturned(player=state.player_name, tokens=[COLOURS[i] for i in combo]))

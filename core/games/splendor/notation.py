@@ -7,10 +7,10 @@ writes an event back so that parsing it yields the same event (docs/rules/splend
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Callable
 
 from ...model import Event, NotationError
-from ...notation import by_prefix, player_of, read_count, suggestions
+from ...notation import Unreadable, by_prefix, player_of, read_count, read_move, suggestions
 from ...text import quote
 from .components import CARDS, COLOURS, FACE_UP, GEMS, NOBLES, TOKEN_LIMIT, cost_code, spell, token_counts
 from .events import (
@@ -47,19 +47,26 @@ COUNT_LIMIT = TOKEN_LIMIT
 TOKEN_WORDS = 40  # tokens named in one move, at most: a payment is at most 14, a take 3
 
 
-def _count(word: str) -> int | None | str:
-    """A count word: its value (ASCII digits, 1..COUNT_LIMIT), None when `word` is no number at all, or a
-    message when it is a number tally does not take (another script's digits, `²`, zero, too large)."""
+def _count(word: str) -> int | None:
+    """A count word: its value (ASCII digits, 1..COUNT_LIMIT), None when `word` is no number at all; a number
+    tally does not take (another script's digits, `²`, zero, too large) is refused with `expected`."""
     if not word.isnumeric():  # a digit of any script is numeric too
         return None
     value = read_count(word, COUNT_LIMIT)
     if value is None or value == 0:
-        return f"count {quote(word)}: a count is a number from 1 to {COUNT_LIMIT} in digits 0-9"
+        raise Unreadable(f"count {quote(word)}: a count is a number from 1 to {COUNT_LIMIT} in digits 0-9")
     return value
 
 
-def _parse_tokens(words: list[str]) -> list[str] | str:
-    """`r g b`, `rgb`, `r2 y1`, `2 r` -> letters; or a message naming the bad word."""
+def _parse_tokens(words: list[str], expected: list[str]) -> list[str]:
+    """`r g b`, `rgb`, `r2 y1`, `2 r` -> letters; a bad word is refused with `expected`."""
+    try:
+        return _tokens(words)
+    except Unreadable as why:
+        raise Unreadable(why.message, expected, why.kind) from None
+
+
+def _tokens(words: list[str]) -> list[str]:
     letters: list[str] = []
     count = 1
     for word in words:
@@ -67,25 +74,21 @@ def _parse_tokens(words: list[str]) -> list[str] | str:
         if w == "gold":
             w = "y"
         number = _count(w)
-        if isinstance(number, str):
-            return number
         if number is not None:
             count = number
             continue
         if len(w) >= 2 and w[0] in COLOURS:
             number = _count(w[1:])
-            if isinstance(number, str):
-                return number
             if number is not None:
                 letters.extend(w[0] * number)
                 continue
         if not w or any(ch not in COLOURS for ch in w):
-            return f"unknown token {quote(word)}"
+            raise Unreadable(f"unknown token {quote(word)}", kind="unknown")
         for ch in w:
             letters.extend(ch * count)
             count = 1
         if len(letters) > TOKEN_WORDS:
-            return f"more than {TOKEN_WORDS} tokens in one move"
+            raise Unreadable(f"more than {TOKEN_WORDS} tokens in one move")
     return letters
 
 
@@ -122,9 +125,9 @@ def _normal_noble(text: str) -> str | None:
     return code if code in NOBLES else None
 
 
-def _pick(word: str, normal: Any, candidates: list[str], what: str) -> str | NotationError:
+def _pick(word: str, normal: Callable[[str], str | None], candidates: list[str], what: str) -> str:
     """The card or noble `word` names: its full code (colours in any order), or a unique prefix of one of the
-    `candidates` (the cards that make sense here); else what it could have been."""
+    `candidates` (the cards that make sense here); else it is refused with what it could have been."""
     exact = normal(word)
     if exact is not None:
         return exact
@@ -132,83 +135,76 @@ def _pick(word: str, normal: Any, candidates: list[str], what: str) -> str | Not
     if len(named) == 1:
         return named[0]
     if named:
-        return NotationError(word, f"{quote(word)} could be any of {len(named)} {what}s: type more of it", named)
-    return NotationError(word, f"unknown {what} {quote(word)}", suggestions(word, candidates))
+        raise Unreadable(f"{quote(word)} could be any of {len(named)} {what}s: type more of it", named, "ambiguous")
+    raise Unreadable(f"unknown {what} {quote(word)}", suggestions(word, candidates), "unknown")
 
 
 def parse(state: State, text: str) -> list[Event] | NotationError:
-    raw = text.strip()
+    return read_move(text.strip(), lambda raw: _parse(state, raw))
+
+
+def _parse(state: State, raw: str) -> list[Event]:
     named = player_of(raw, state.seats)
     if isinstance(named, NotationError):
-        return named
+        raise Unreadable(named.message, named.expected, named.kind)
     who, body = named
     words = body.lower().split()
     if not words:
-        return NotationError(raw, "empty move", [_USAGE[v] for v in VERBS])
+        raise Unreadable("empty move", [_USAGE[v] for v in VERBS])
     verb, args = words[0], words[1:]
     if who is None:
         who = state.player_name
     if verb == "take":
-        gems = _parse_tokens(args)
-        if isinstance(gems, str) or not gems:
-            return NotationError(raw, gems or "take what?", ["take r g b", "take r r", "colours: w b g r k"])
+        gems = _parse_tokens(args, ["take r g b", "take r r", "colours: w b g r k"])
+        if not gems:
+            raise Unreadable("take what?", ["take r g b", "take r r", "colours: w b g r k"])
         return [GemsTaken(player=who, gems=gems)]
     if verb == "return":
-        tokens = _parse_tokens(args)
-        if isinstance(tokens, str) or not tokens:
-            return NotationError(raw, tokens or "return what?", ["return r g", "tokens: w b g r k y"])
+        tokens = _parse_tokens(args, ["return r g", "tokens: w b g r k y"])
+        if not tokens:
+            raise Unreadable("return what?", ["return r g", "tokens: w b g r k y"])
         return [TokensReturned(player=who, tokens=tokens)]
     if verb == "pass":
-        return [TurnPassed(player=who)] if not args else NotationError(raw, "pass takes no arguments", ["pass"])
+        if args:
+            raise Unreadable("pass takes no arguments", ["pass"])
+        return [TurnPassed(player=who)]
     if verb == "noble":
         if len(args) != 1:
-            return NotationError(raw, "name one noble", [f"noble {n}" for n in state.nobles or NOBLES])
-        noble = _pick(args[0], _normal_noble, list(state.nobles), "noble")
-        if isinstance(noble, NotationError):
-            return _within(raw, noble)
-        return [NobleChosen(player=who, noble=noble)]
+            raise Unreadable("name one noble", [f"noble {n}" for n in state.nobles or NOBLES])
+        return [NobleChosen(player=who, noble=_pick(args[0], _normal_noble, list(state.nobles), "noble"))]
     if verb == "reserve":
         if args and args[0] in ("deck", "blind"):
             args = args[1:]
             if not args or args[0] not in ("1", "2", "3"):
                 shown = repr(args[0]) if args else "no level"
-                return NotationError(raw, f"{shown} is not a deck: the levels are 1, 2 and 3", ["reserve deck 1", "reserve deck 2", "reserve deck 3"])
+                raise Unreadable(f"{shown} is not a deck: the levels are 1, 2 and 3", ["reserve deck 1", "reserve deck 2", "reserve deck 3"])
         if len(args) == 1 and args[0] in ("1", "2", "3"):
             lvl = int(args[0])
             return [CardReserved(player=who, card=deck_top(state, lvl - 1), level=lvl)]
         if len(args) == 3 and args[0] in ("1", "2", "3") and args[1] == "as":
             card = _pick(args[2], _normal_card, unlocated(state, int(args[0])), "card")
-            if isinstance(card, NotationError):
-                return _within(raw, card)
             return [CardReserved(player=who, card=card, level=int(args[0]))]
         if len(args) != 1:
-            return NotationError(raw, "reserve one card", ["reserve CARD", "reserve deck LEVEL", "reserve deck LEVEL as CARD"])
-        card = _pick(args[0], _normal_card, face_up(state), "card")
-        if isinstance(card, NotationError):
-            return _within(raw, card)
-        return [CardReserved(player=who, card=card)]
+            raise Unreadable("reserve one card", ["reserve CARD", "reserve deck LEVEL", "reserve deck LEVEL as CARD"])
+        return [CardReserved(player=who, card=_pick(args[0], _normal_card, face_up(state), "card"))]
     if verb == "buy":
         if not args:
-            return NotationError(raw, "buy which card?", ["buy CARD", "buy CARD pay w2 y1"])
+            raise Unreadable("buy which card?", ["buy CARD", "buy CARD pay w2 y1"])
         seat = state.players[state.seats.index(who)]
         card = _pick(args[0], _normal_card, buyable(state, seat), "card")
-        if isinstance(card, NotationError):
-            return _within(raw, card)
         if len(args) > 1:
             if args[1] != "pay":
-                return NotationError(raw, f"unexpected {args[1]!r} after the card", ["buy CARD", "buy CARD pay w2 y1"])
-            paid = [] if args[2:] == ["nothing"] else _parse_tokens(args[2:])
-            if isinstance(paid, str):
-                return NotationError(raw, paid, ["pay w2 y1", "tokens: w b g r k y"])
+                raise Unreadable(f"unexpected {args[1]!r} after the card", ["buy CARD", "buy CARD pay w2 y1"])
+            paid = [] if args[2:] == ["nothing"] else _parse_tokens(args[2:], ["pay w2 y1", "tokens: w b g r k y"])
             return [CardBought(player=who, card=card, paid=paid)]
         pay = default_payment(CARDS[card], seat)
         # an unaffordable card still parses, so the ruling (not the parser) explains why it is refused
         return [CardBought(player=who, card=card, paid=spell(pay) if pay else [])]
     if verb == "reveal":
         if not args:
-            return NotationError(raw, "reveal what?", ["reveal CARD", "reveal NOBLE"])
+            raise Unreadable("reveal what?", ["reveal CARD", "reveal NOBLE"])
         if len(args) > FACE_UP * 3 + len(NOBLES):
-            return NotationError(raw, f"more than a whole setup ({FACE_UP * 3} cards and the nobles) in one reveal")
+            raise Unreadable(f"more than a whole setup ({FACE_UP * 3} cards and the nobles) in one reveal")
         events: list[Event] = []
         possible = [move.card for move in legal_moves(state) if isinstance(move, CardRevealed)]
         for arg in args:
@@ -216,20 +212,17 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
             if noble is not None and _normal_card(arg) is None:
                 events.append(NobleRevealed(noble=noble))
                 continue
-            card = _pick(arg, _normal_card, possible, "card")
-            if isinstance(card, NotationError):
-                unknown = card.message.startswith("unknown")
-                return NotationError(raw, f"unknown card or noble {quote(arg)}" if unknown else card.message, card.expected)
+            try:
+                card = _pick(arg, _normal_card, possible, "card")
+            except Unreadable as why:
+                if why.kind == "unknown":
+                    raise Unreadable(f"unknown card or noble {quote(arg)}", why.expected, "unknown") from None
+                raise
             events.append(CardRevealed(card=card))
             possible = [c for c in possible if c != card]
         return events
     close = [v for v in suggestions(verb, VERBS, 3) if v.startswith(verb[:1])]  # `tkae` -> take; `grab` -> all
-    return NotationError(raw, f"unknown move {quote(verb)}", [_USAGE[v] for v in close or VERBS])
-
-
-def _within(raw: str, problem: NotationError) -> NotationError:
-    """A problem with one word, reported for the whole move as typed."""
-    return NotationError(raw, problem.message, problem.expected)
+    raise Unreadable(f"unknown move {quote(verb)}", [_USAGE[v] for v in close or VERBS], "unknown")
 
 
 def _compact(letters: list[str]) -> str:
@@ -240,30 +233,29 @@ def _compact(letters: list[str]) -> str:
 
 
 def format_event(event: Event) -> str:
-    kind = type(event)
-    prefix = f"{event.player}: " if kind in PLAYER_EVENTS else ""  # type: ignore[attr-defined]
-    if kind is GemsTaken:
-        return prefix + "take " + " ".join(event.gems)  # type: ignore[attr-defined]
-    if kind is CardReserved:
-        if event.level is None:  # type: ignore[attr-defined]
-            return prefix + f"reserve {event.card}"  # type: ignore[attr-defined]
-        suffix = f" as {event.card}" if event.card else ""  # type: ignore[attr-defined]
-        return prefix + f"reserve deck {event.level}{suffix}"  # type: ignore[attr-defined]
-    if kind is CardBought:
-        return prefix + f"buy {event.card} pay {_compact(event.paid)}"  # type: ignore[attr-defined]
-    if kind is TokensReturned:
-        return prefix + "return " + " ".join(event.tokens)  # type: ignore[attr-defined]
-    if kind is NobleChosen:
-        return prefix + f"noble {event.noble}"  # type: ignore[attr-defined]
-    if kind is TurnPassed:
+    prefix = f"{getattr(event, 'player', '')}: " if isinstance(event, PLAYER_EVENTS) else ""
+    if isinstance(event, GemsTaken):
+        return prefix + "take " + " ".join(event.gems)
+    if isinstance(event, CardReserved):
+        if event.level is None:
+            return prefix + f"reserve {event.card}"
+        suffix = f" as {event.card}" if event.card else ""
+        return prefix + f"reserve deck {event.level}{suffix}"
+    if isinstance(event, CardBought):
+        return prefix + f"buy {event.card} pay {_compact(event.paid)}"
+    if isinstance(event, TokensReturned):
+        return prefix + "return " + " ".join(event.tokens)
+    if isinstance(event, NobleChosen):
+        return prefix + f"noble {event.noble}"
+    if isinstance(event, TurnPassed):
         return prefix + "pass"
-    if kind is CardRevealed:
-        return f"reveal {event.card}"  # type: ignore[attr-defined]
-    if kind is NobleRevealed:
-        return f"reveal {event.noble}"  # type: ignore[attr-defined]
-    if kind is SetupDealt:
-        return "deal " + " ".join(event.nobles) + " | " + " ".join(  # type: ignore[attr-defined]
-            f"{lvl + 1}:{','.join(deck[:FACE_UP])}" for lvl, deck in enumerate(event.decks)  # type: ignore[attr-defined]
+    if isinstance(event, CardRevealed):
+        return f"reveal {event.card}"
+    if isinstance(event, NobleRevealed):
+        return f"reveal {event.noble}"
+    if isinstance(event, SetupDealt):
+        return "deal " + " ".join(event.nobles) + " | " + " ".join(
+            f"{lvl + 1}:{','.join(deck[:FACE_UP])}" for lvl, deck in enumerate(event.decks)
         )
     return type(event).__name__
 

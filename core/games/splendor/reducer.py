@@ -10,9 +10,12 @@ from typing import Any
 
 import msgspec
 
-from ...model import Event, GameStarted, resolve_options
+from ...model import GameStarted, resolve_options
+from ...referee import Reducers
+from ...seated import with_seat
 from .components import CARDS, FACE_UP, GEMS_PER_PLAYERS, GOLD, GOLD_TOKENS, LEVEL_CARDS, NOBLE_POINTS, TOKEN_LIMIT, token_counts
 from .events import (
+    EVENTS,
     CardBought,
     CardReserved,
     CardRevealed,
@@ -33,7 +36,6 @@ from .state import (
     is_setup_complete,
     qualifying_nobles,
     reserve_entry_for,
-    with_player,
 )
 
 
@@ -128,9 +130,10 @@ def _take_from_board(state: State, lvl: int, slot: int) -> State:
 def _apply_take(state: State, event: GemsTaken) -> State:
     seat = state.players[state.current]
     taken = token_counts(event.gems)
-    seat = msgspec.structs.replace(seat, tokens=tuple(map(add, seat.tokens, taken)))  # type: ignore[arg-type]
-    bank = tuple(map(sub, state.bank, taken))  # type: ignore[arg-type]
-    return _end_of_turn(with_player(state, state.current, seat, bank=bank, passes=0))
+    assert taken is not None  # checked: only gems that exist
+    seat = msgspec.structs.replace(seat, tokens=tuple(map(add, seat.tokens, taken)))
+    bank = tuple(map(sub, state.bank, taken))
+    return _end_of_turn(with_seat(state, state.current, seat, bank=bank, passes=0))
 
 
 def _apply_reserve(state: State, event: CardReserved) -> State:
@@ -143,13 +146,14 @@ def _apply_reserve(state: State, event: CardReserved) -> State:
     if event.level is None:
         assert event.card is not None
         entry = event.card
-        lvl, slot = find_on_board(state, event.card)  # type: ignore[misc]
-        state = _take_from_board(state, lvl, slot)
+        place = find_on_board(state, event.card)
+        assert place is not None  # checked: the card lies face up
+        state = _take_from_board(state, *place)
     else:
         entry = f"~{event.card}" if event.card else f"?{event.level}"
         state = msgspec.structs.replace(state, **_drawn(state, event.level - 1))
     seat = msgspec.structs.replace(seat, tokens=tokens, reserved=seat.reserved + (entry,))
-    state = with_player(state, state.current, seat, bank=bank, passes=0)
+    state = with_seat(state, state.current, seat, bank=bank, passes=0)
     return state if state.gap else _end_of_turn(state)
 
 
@@ -170,7 +174,7 @@ def _apply_buy(state: State, event: CardBought) -> State:
         assert i is not None
         reserved = reserved[:i] + reserved[i + 1 :]
     seat = Seat(tokens, tuple(bonus), seat.cards + (event.card,), reserved, seat.nobles, seat.points + card.points)
-    state = with_player(state, state.current, seat, bank=bank, passes=0)
+    state = with_seat(state, state.current, seat, bank=bank, passes=0)
     return state if state.gap else _end_of_turn(state)
 
 
@@ -179,14 +183,14 @@ def _apply_return(state: State, event: TokensReturned) -> State:
     back = token_counts(event.tokens) or (0,) * 6
     seat = msgspec.structs.replace(seat, tokens=tuple(map(sub, seat.tokens, back)))
     bank = tuple(map(add, state.bank, back))
-    return _nobles_then_next(with_player(state, state.current, seat, bank=bank))
+    return _nobles_then_next(with_seat(state, state.current, seat, bank=bank))
 
 
 def _visit(state: State, noble: str) -> State:
     seat = state.player
     seat = msgspec.structs.replace(seat, nobles=seat.nobles + (noble,), points=seat.points + NOBLE_POINTS)
     nobles = tuple(n for n in state.nobles if n != noble)
-    return with_player(state, state.current, seat, nobles=nobles)
+    return with_seat(state, state.current, seat, nobles=nobles)
 
 
 def _apply_noble(state: State, event: NobleChosen) -> State:
@@ -227,18 +231,14 @@ def _next_turn(state: State) -> State:
     return state
 
 
-_APPLY = {
-    SetupDealt: _apply_setup,
-    CardRevealed: _apply_reveal,
-    NobleRevealed: _apply_noble_reveal,
-    GemsTaken: _apply_take,
-    CardReserved: _apply_reserve,
-    CardBought: _apply_buy,
-    TokensReturned: _apply_return,
-    NobleChosen: _apply_noble,
-    TurnPassed: _apply_pass,
-}
-
-
-def apply(state: State, event: Event) -> State:
-    return _APPLY[type(event)](state, event)  # type: ignore[operator]
+REDUCERS = Reducers[State]("splendor", EVENTS)
+REDUCERS.on(SetupDealt, _apply_setup)
+REDUCERS.on(CardRevealed, _apply_reveal)
+REDUCERS.on(NobleRevealed, _apply_noble_reveal)
+REDUCERS.on(GemsTaken, _apply_take)
+REDUCERS.on(CardReserved, _apply_reserve)
+REDUCERS.on(CardBought, _apply_buy)
+REDUCERS.on(TokensReturned, _apply_return)
+REDUCERS.on(NobleChosen, _apply_noble)
+REDUCERS.on(TurnPassed, _apply_pass)
+apply = REDUCERS.seal().apply

@@ -1,4 +1,4 @@
-"""Splendor's rules: every rule id with its English text, and the guards, one small check per rule id.
+"""Splendor's rules: every rule id with its English text, and the guards of each event kind, registered with the kernel.
 
 `check` runs the guards in a fixed order (whose turn and what is pending first, then the move's own
 rules) and returns the rulings that forbid an event; `permit` names the rule that allows a legal one.
@@ -9,8 +9,10 @@ from __future__ import annotations
 from operator import le
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
+from ...referee import Guards
 from .components import CARDS, COLOUR_NAMES, GEMS, GOLD, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, describe_tokens, spell, token_counts
 from .events import (
+    EVENTS,
     CardBought,
     CardReserved,
     CardRevealed,
@@ -85,7 +87,7 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 
-# --------------------------------------------------------------------------- checks (one small guard per rule id)
+# --------------------------------------------------------------------------- the guards of each event kind
 
 
 def _expected(state: State) -> str:
@@ -103,8 +105,7 @@ _PHASE_OF = {
 
 
 def check_turn(state: State, event: Event) -> Ruling | None:
-    if state.phase == "over":
-        return illegal("splendor.turn.game-over", "the game is over: no more moves", ended=state.ended)
+    """Whether this kind of event fits the step of the turn, what is pending, and whose move it is."""
     kind = type(event)
     if kind is SetupDealt:
         if state.phase != "setup" or state.mode != "open":
@@ -431,62 +432,53 @@ def check_pass(state: State, event: TurnPassed) -> Ruling | None:
     return None
 
 
-_CHECK = {
-    SetupDealt: check_setup,
-    CardRevealed: check_reveal,
-    NobleRevealed: check_noble_reveal,
-    GemsTaken: check_take,
-    CardReserved: check_reserve,
-    TokensReturned: check_return,
-    NobleChosen: check_noble,
-    TurnPassed: check_pass,
-}
-
-
 # --------------------------------------------------------------------------- the guards in order, and the permit
 
 
-def check(state: State, event: Event) -> list[Ruling]:
-    """The rulings that forbid `event` now (empty when legal, or only unverifiable notes)."""
-    ruling = check_turn(state, event)
-    if ruling is not None:
-        return [ruling]
-    kind = type(event)
-    if kind is CardBought:
-        return check_buy(state, event)  # type: ignore[arg-type]
-    ruling = _CHECK[kind](state, event)
-    return [ruling] if ruling is not None else []
+GUARDS = Guards[State](
+    "splendor", EVENTS, is_over=lambda state: state.phase == "over", turn=check_turn,
+    over_facts=lambda state: {"ended": state.ended},
+)
+GUARDS.on(SetupDealt, check_setup)
+GUARDS.on(CardRevealed, check_reveal)
+GUARDS.on(NobleRevealed, check_noble_reveal)
+GUARDS.on(GemsTaken, check_take)
+GUARDS.on(CardReserved, check_reserve)
+GUARDS.on(CardBought, check_buy)
+GUARDS.on(TokensReturned, check_return)
+GUARDS.on(NobleChosen, check_noble)
+GUARDS.on(TurnPassed, check_pass)
+check = GUARDS.seal().check
 
 
 def permit(state: State, event: Event) -> Ruling:
     """The rule that allows a legal event, for the ruling read out at the table."""
-    kind = type(event)
-    if kind is GemsTaken:
-        gems = event.gems  # type: ignore[attr-defined]
+    if isinstance(event, GemsTaken):
+        gems = event.gems
         if len(gems) == 2 and gems[0] == gems[1]:
             rule = "splendor.take.two-same"
         elif len(gems) == 3:
             rule = "splendor.take.three-different"
         else:
             rule = "splendor.take.fewer-colours"
-        return legal(rule, f"{event.player} may take {' '.join(gems)}")  # type: ignore[attr-defined]
-    if kind is CardReserved:
-        rule = "splendor.reserve.face-up" if event.level is None else "splendor.reserve.blind"  # type: ignore[attr-defined]
+        return legal(rule, f"{event.player} may take {' '.join(gems)}")
+    if isinstance(event, CardReserved):
+        rule = "splendor.reserve.face-up" if event.level is None else "splendor.reserve.blind"
         gold = " and take 1 gold" if state.bank[GOLD] else " (no gold left to take)"
-        if event.level is None:  # type: ignore[attr-defined]
-            what = f"reserve {event.card}"  # type: ignore[attr-defined]
+        if event.level is None:
+            what = f"reserve {event.card}"
         else:  # a ruling is read out at the table: it never names the card the others may not see
-            what = f"reserve the top card of deck {event.level} unseen"  # type: ignore[attr-defined]
-        return legal(rule, f"{event.player} may {what}{gold}")  # type: ignore[attr-defined]
-    if kind is CardBought:
-        return legal("splendor.buy.pay", f"{event.player} may {format_event(event).split(': ', 1)[1]}")  # type: ignore[attr-defined]
-    if kind is TokensReturned:
-        return legal("splendor.tokens.limit", f"{event.player} returns {' '.join(event.tokens)} to get back to {TOKEN_LIMIT}")  # type: ignore[attr-defined]
-    if kind is NobleChosen:
-        return legal("splendor.noble.choose", f"{event.player} may choose {event.noble}")  # type: ignore[attr-defined]
-    if kind is TurnPassed:
-        return legal("splendor.stuck.pass", f"{event.player} can do no action and passes")  # type: ignore[attr-defined]
-    if kind is SetupDealt:
+            what = f"reserve the top card of deck {event.level} unseen"
+        return legal(rule, f"{event.player} may {what}{gold}")
+    if isinstance(event, CardBought):
+        return legal("splendor.buy.pay", f"{event.player} may {format_event(event).split(': ', 1)[1]}")
+    if isinstance(event, TokensReturned):
+        return legal("splendor.tokens.limit", f"{event.player} returns {' '.join(event.tokens)} to get back to {TOKEN_LIMIT}")
+    if isinstance(event, NobleChosen):
+        return legal("splendor.noble.choose", f"{event.player} may choose {event.noble}")
+    if isinstance(event, TurnPassed):
+        return legal("splendor.stuck.pass", f"{event.player} can do no action and passes")
+    if isinstance(event, SetupDealt):
         return legal("splendor.setup.deal", "the deal is recorded")
     return legal("splendor.refill" if state.phase == "reveal" else "splendor.setup.deal", f"{format_event(event)} is possible")
 

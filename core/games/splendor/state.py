@@ -7,7 +7,6 @@ card) or `?` + level (reserved blind and unseen by the recorder, bound when it i
 from __future__ import annotations
 
 from operator import sub
-from typing import Any
 
 import msgspec
 
@@ -54,10 +53,6 @@ class State(msgspec.Struct, frozen=True):
         return self.seats[self.current]
 
 
-def with_player(state: State, index: int, seat: Seat, **changes: Any) -> State:
-    players = list(state.players)
-    players[index] = seat
-    return msgspec.structs.replace(state, players=tuple(players), **changes)
 
 
 def reserve_card(entry: str) -> str | None:
@@ -192,3 +187,8 @@ def reserve_entry_for(seat: Seat, card: str) -> int | None:
         if entry == unseen:
             return i
     return None
+
+
+def turn(state: State) -> int:
+    """The number of the turn being played, 1 for the first: what a view shows and `tally undo --turn` walks back."""
+    return state.turns + 1

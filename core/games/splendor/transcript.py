@@ -24,16 +24,17 @@ def table_transcript(events: list[Event]) -> list[Event]:
     state = start(started)
     out: list[Event] = [table_start]
     for event in events[1:]:
-        kind = type(event)
-        if kind is SetupDealt:
-            out.extend(NobleRevealed(noble=n) for n in event.nobles)  # type: ignore[attr-defined]
-            out.extend(CardRevealed(card=c) for deck in event.decks for c in deck[:FACE_UP])  # type: ignore[attr-defined]
+        if isinstance(event, SetupDealt):
+            out.extend(NobleRevealed(noble=n) for n in event.nobles)
+            out.extend(CardRevealed(card=c) for deck in event.decks for c in deck[:FACE_UP])
             state = apply(state, event)
             continue
         where = None
-        if kind is CardBought or (kind is CardReserved and event.level is None):  # type: ignore[attr-defined]
-            where = find_on_board(state, event.card)  # type: ignore[attr-defined]
-        if kind is CardReserved and event.level is not None:  # type: ignore[attr-defined]
+        if isinstance(event, CardBought):
+            where = find_on_board(state, event.card)
+        elif isinstance(event, CardReserved) and event.level is None and event.card is not None:
+            where = find_on_board(state, event.card)
+        if isinstance(event, CardReserved) and event.level is not None:
             out.append(msgspec.structs.replace(event, card=None))
         else:
             out.append(event)

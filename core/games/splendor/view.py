@@ -13,7 +13,7 @@ import msgspec
 from ...model import Outcome
 from ...text import plural
 from .components import CARDS, COLOURS, FACE_UP, GEMS, NOBLE_POINTS, TOKEN_LIMIT
-from .state import State, qualifying_nobles
+from .state import State, qualifying_nobles, turn
 
 
 def colour_map(counts: tuple[int, ...], letters: str = COLOURS) -> dict[str, int]:
@@ -49,7 +49,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "mode": state.mode,
         "viewer": seat,
         "phase": state.phase,
-        "turn": state.turns + 1,
+        "turn": turn(state),
         "to_act": who,
         "expected": what,
         "bank": colour_map(state.bank),
@@ -126,7 +126,7 @@ def pending(state: State) -> str | None:
 
 def narrate(before: State, after: State) -> list[str]:
     """What followed from an event without being an event itself: a noble's visit, the last round, the end."""
-    notes = []
+    notes: list[str] = []
     if before.players is not after.players:
         for name, old, new in zip(after.seats, before.players, after.players):
             if len(new.nobles) != len(old.nobles):

@@ -45,7 +45,7 @@ __all__ = [
 
 
 @bound(__name__)
-class Splice(GameSpec):
+class Splice(GameSpec[State]):
     name = "splice"
     title = "Splice (house rules)"
     rules_version = "1"

@@ -17,6 +17,7 @@ from typing import Any
 
 import msgspec
 
+from ...manifests import Manifest, Resolver
 from ...notation import read_count
 from ...text import quote
 from .data import DEFAULT, MANIFEST
@@ -128,15 +129,7 @@ def check_manifest(manifest: str | dict[str, Any]) -> list[str]:
     return _problems(manifest)
 
 
-_BOXES: dict[str, Box] = {}
-
-
-def box_for(manifest: str | dict[str, Any]) -> Box:
-    """The box a checked manifest describes (memoised: every state of a game shares one box)."""
-    key = manifest if isinstance(manifest, str) else msgspec.json.encode(manifest).decode()
-    found = _BOXES.get(key)
-    if found is not None:
-        return found
+def _resolve_box(manifest: Manifest) -> Box:
     given = {} if isinstance(manifest, str) else manifest
     merged = {**DEFAULT, **given}
     colours = tuple(merged["colours"])
@@ -144,22 +137,23 @@ def box_for(manifest: str | dict[str, Any]) -> Box:
     for value, n in sorted(merged["coins"].items(), key=lambda item: int(item[0])):
         if n:
             copies[str(int(value))] = n
-    for key, card in _MANIFEST_KEYS.items():
-        if merged[key]:
-            copies[card] = merged[key]
+    for field, card in _MANIFEST_KEYS.items():
+        if merged[field]:
+            copies[card] = merged[field]
     for position, n in sorted(merged["wild_pieces"].items()):
         if n:
             copies[f"x{position}"] = n
-    box = Box(
-        id=key if isinstance(manifest, str) else "inline",
+    return Box(
+        id=manifest if isinstance(manifest, str) else "inline",
         colours=colours,
         names=tuple(merged["colours"][c] for c in colours),
         values=tuple(sorted(int(c) for c in copies if c.isdigit())),
         copies=copies,
     )
-    if len(_BOXES) < 64:
-        _BOXES[key] = box
-    return box
+
+
+# the box a checked manifest describes: every state of a game shares one
+box_for = Resolver(_resolve_box)
 
 
 DEFAULT_BOX = box_for(MANIFEST)
@@ -203,6 +197,14 @@ def read_set(text: str, values: tuple[int, ...]) -> CoinSet | str:
     if len(_SETS) < 8192:
         _SETS[key] = result
     return result
+
+
+def coin_set(text: str, values: tuple[int, ...]) -> CoinSet:
+    """A set known to be one: in play, or a payment the rules have judged (anything else is broken machinery)."""
+    found = read_set(text, values)
+    if isinstance(found, str):
+        raise ValueError(f"not a coin set in play: {found}")
+    return found
 
 
 def _read_set(text: str, values: tuple[int, ...]) -> CoinSet | str:

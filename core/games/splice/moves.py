@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import combinations, combinations_with_replacement
 
 from ...model import Event
-from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, deck_cards, multiplier, read_set
+from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, deck_cards, multiplier, coin_set
 from .events import (
     BlackSpotPlayed,
     BlindDrawn,
@@ -35,7 +35,7 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
-from .rules import draw_problem
+from .guards import draw_problem
 from .state import State, disk_holder, known_top, max_pieces, open_draw, pile_size
 
 # --------------------------------------------------------------------------- coin plays
@@ -43,7 +43,7 @@ from .state import State, disk_holder, known_top, max_pieces, open_draw, pile_si
 
 def _candidate_sets(naturals: dict[int, int], wilds: int, values: tuple[int, ...]) -> list[tuple[str, tuple[tuple[int, int], ...], int]]:
     """Every set the cards could make: (form, naturals used as (value, count) pairs, wilds used)."""
-    found = []
+    found: list[tuple[str, tuple[tuple[int, int], ...], int]] = []
     present = sorted(naturals)
     exists = set(values)
     for v in present:
@@ -137,8 +137,8 @@ def payments(state: State, sets: tuple[str, ...], doubles: int, count: int) -> l
 def _payments(state: State, sets: tuple[str, ...], doubles: int, count: int) -> list[tuple[list[str], int]]:
     price = PRICE * count
     values = state.box.values
-    ordered = sorted(sets, key=lambda f: (-read_set(f, values).value, f))  # type: ignore[union-attr]
-    worth = [read_set(f, values).value for f in ordered]  # type: ignore[union-attr]
+    ordered = sorted(sets, key=lambda f: (-coin_set(f, values).value, f))
+    worth = [coin_set(f, values).value for f in ordered]
     found: list[tuple[list[str], int]] = []
     seen: set[tuple[tuple[str, ...], int]] = set()
     most = doubles if state.stack else min(doubles, 1)
@@ -215,9 +215,10 @@ def _others(state: State) -> list[int]:
 
 def _draw_moves(state: State, who: str, count: int) -> list[Event]:
     if state.mode == "open":
-        return [CardsDrawn(player=who, cards=open_draw(state.pile, count))]  # type: ignore[arg-type]
+        return [CardsDrawn(player=who, cards=[*open_draw(state.pile, count)])]
     moves: list[Event] = []
-    candidates: list[list[str | None]] = [[None] * count] + [[None] * k + ["hurricane"] for k in range(count)]
+    unseen: list[str | None] = [None] * count
+    candidates: list[list[str | None]] = [unseen, *([None] * k + ["hurricane"] for k in range(count))]
     for cards in candidates:
         if draw_problem(state, cards) is None:
             moves.append(CardsDrawn(player=who, cards=cards))

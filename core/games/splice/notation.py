@@ -14,8 +14,10 @@ writes an event back so that parsing it yields the same event. No input makes ei
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ...model import Event, NotationError
-from ...notation import by_prefix, player_of, read_count, suggestions
+from ...notation import Unreadable, by_prefix, player_of, read_count, read_move, seat_or_refuse, suggestions
 from ...text import quote
 from .components import MAP_LIMIT, MAX_VALUE, PRICE, SINGLES, read_set
 from .events import (
@@ -39,9 +41,11 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
-from .rules import actor
+from .turn import actor
 from .state import State, disk_holder, known_top, open_draw, payment_value, pile_size
 
+# a verb's reader: (state, who, the words after the verb, the whole move) -> its events, or Unreadable
+Reader = Callable[[State, str, list[str], str], list[Event]]
 MAX_WORDS = 40  # no move needs more; longer input is refused before it is read word by word
 VERBS = ("draw", "play", "piracy", "skull", "trade", "spot", "buy", "lay", "discard", "pass", "return", "reveal",
          "disks", "deal", "reshuffle")
@@ -65,23 +69,19 @@ USAGE = {
 ALIASES = {"black-spot": "spot", "blackspot": "spot", "black_spot": "spot", "dyg": "double", "certificate": "trade"}
 
 
-def _error(raw: str, message: str, expected: list[str] | None = None) -> NotationError:
-    return NotationError(raw, message, expected or [])
-
-
 def _is_piece(word: str, state: State) -> bool:
     """A map piece id: a colour letter (or `x`, wild) and a position."""
     return len(word) == 2 and word[1] in "1234" and (word[0] == "x" or word[0] in state.box.colours)
 
 
-def _card(word: str, state: State) -> str | None | NotationError:
+def _card(word: str, state: State) -> str | None:
     """A card id (`5`, `wild`, `x2`, `r3`), None for `?`, or why the word is not a card."""
     if word == "?":
         return None
     if word.isdigit():
         value = read_count(word, MAX_VALUE)
         if value is None or value not in state.box.values:
-            return _error(word, f"there is no coin card {quote(word)}", [str(v) for v in state.box.values])
+            raise Unreadable(f"there is no coin card {quote(word)}", [str(v) for v in state.box.values], "unknown")
         return str(value)
     word = ALIASES.get(word, word)
     if _is_piece(word, state):
@@ -90,35 +90,31 @@ def _card(word: str, state: State) -> str | None | NotationError:
     if len(found) == 1:
         return found[0]
     codes = list(SINGLES) + [f"x{p}" for p in range(1, 5)] + [str(v) for v in state.box.values]
-    return _error(word, f"unknown card {quote(word)}", suggestions(word, codes))
+    raise Unreadable(f"unknown card {quote(word)}", suggestions(word, codes), "ambiguous" if found else "unknown")
 
 
-def _piece(word: str, state: State) -> str | None | NotationError:
+def _piece(word: str, state: State) -> str | None:
     if word == "?":
         return None
     if _is_piece(word, state):
         return word
-    return _error(word, f"unknown map piece {quote(word)} (a colour letter and a position 1-4, e.g. r3; x3 is wild)",
-                  suggestions(word, list(state.box.pieces) + [f"x{p}" for p in range(1, 5)]))
+    raise Unreadable(f"unknown map piece {quote(word)} (a colour letter and a position 1-4, e.g. r3; x3 is wild)",
+                     suggestions(word, list(state.box.pieces) + [f"x{p}" for p in range(1, 5)]), "unknown")
 
 
-def _colour(word: str, state: State) -> str | NotationError:
+def _colour(word: str, state: State) -> str:
     box = state.box
     if word in box.colours:
         return word
     found = by_prefix(word, box.names)
     if len(found) == 1:
         return box.colours[box.names.index(found[0])]
-    return _error(word, f"unknown colour {quote(word)}", [f"{c} ({n})" for c, n in zip(box.colours, box.names)])
+    raise Unreadable(f"unknown colour {quote(word)}", [f"{c} ({n})" for c, n in zip(box.colours, box.names)],
+                     "ambiguous" if found else "unknown")
 
 
-def _seat(word: str, state: State) -> str | NotationError:
-    if word in state.seats:
-        return word
-    folded = [seat for seat in state.seats if seat.casefold() == word.casefold()]
-    if len(folded) == 1:
-        return folded[0]
-    return _error(word, f"no player {quote(word)} at this table", list(state.seats))
+def _seat(word: str, state: State) -> str:
+    return seat_or_refuse(word, state.seats)
 
 
 def _form(word: str, state: State) -> str | None:
@@ -139,7 +135,7 @@ def _form(word: str, state: State) -> str | None:
     return form if isinstance(found, str) else found.form
 
 
-def _set_forms(words: list[str], state: State) -> tuple[list[str], int] | NotationError:
+def _set_forms(words: list[str], state: State) -> tuple[list[str], int]:
     forms: list[str] = []
     doubles = 0
     for word in words:
@@ -148,32 +144,27 @@ def _set_forms(words: list[str], state: State) -> tuple[list[str], int] | Notati
             continue
         form = _form(word, state)
         if form is None:
-            return _error(word, f"{quote(word)} is not a coin set (values joined by `-`, a wild card as `w5`)",
+            raise Unreadable(f"{quote(word)} is not a coin set (values joined by `-`, a wild card as `w5`)",
                           ["5-5", "2-3-4", "w5-5", "double"])
         forms.append(form)
     return forms, doubles
 
 
-def _reraise(raw: str, error: NotationError) -> NotationError:
-    """A word's error, reported against the whole move."""
-    return NotationError(raw, error.message, error.expected)
-
-
 def parse(state: State, text: str) -> list[Event] | NotationError:
     raw = text.strip()
     if len(raw) > 400 or len(raw.split()) > MAX_WORDS:
-        return _error(raw[:60], f"a move is at most {MAX_WORDS} words", [USAGE[v] for v in VERBS])
-    return _parse_one(state, raw)
+        return NotationError(raw[:60], f"a move is at most {MAX_WORDS} words", [USAGE[v] for v in VERBS])
+    return read_move(raw, lambda raw: _parse_one(state, raw))
 
 
-def _parse_one(state: State, raw: str) -> list[Event] | NotationError:
+def _parse_one(state: State, raw: str) -> list[Event]:
     split = player_of(raw, state.seats)
     if isinstance(split, NotationError):
-        return split
+        raise Unreadable(split.message, split.expected, split.kind)
     who, body = split
     words = body.lower().split()
     if not words:
-        return _error(raw, "empty move", [USAGE[v] for v in VERBS])
+        raise Unreadable("empty move", [USAGE[v] for v in VERBS])
     verb, args = words[0], words[1:]
     if who is None:
         acting = actor(state)
@@ -182,30 +173,24 @@ def _parse_one(state: State, raw: str) -> list[Event] | NotationError:
     if handler is None:
         found = by_prefix(verb, VERBS)
         hint = f"unknown move {quote(verb)}" + (f" (did you mean {found[0]}?)" if len(found) == 1 else "")
-        return _error(raw, hint, [USAGE[v] for v in (found or VERBS)])
+        raise Unreadable(hint, [USAGE[v] for v in (found or VERBS)], "ambiguous" if len(found) > 1 else "unknown")
     return handler(state, who, args, raw)
 
 
 # --------------------------------------------------------------------------- one reader per verb
 
 
-def _draw(state: State, who: str, args: list[str], raw: str) -> list[Event] | NotationError:
+def _draw(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     if args[:1] == ["from"]:
         if len(args) not in (2, 4) or (len(args) == 4 and args[2] != "as"):
-            return _error(raw, "a blind draw names one player", ["draw from PLAYER", "draw from PLAYER as CARD"])
+            raise Unreadable("a blind draw names one player", ["draw from PLAYER", "draw from PLAYER as CARD"])
         source = _seat(args[1], state)
-        if isinstance(source, NotationError):
-            return _reraise(raw, source)
         card = None
         if len(args) == 4:
             card = _card(args[3], state)
-            if isinstance(card, NotationError):
-                return _reraise(raw, card)
         return [BlindDrawn(player=who, source=source, card=card)]
     if args:
         cards = _cards_of(state, args, raw)
-        if isinstance(cards, NotationError):
-            return cards
         return [CardsDrawn(player=who, cards=cards)]
     return [CardsDrawn(player=who, cards=_default_draw(state, who))]
 
@@ -217,203 +202,177 @@ def _default_draw(state: State, who: str) -> list[str | None]:
         count = min(state.owed[0].count, pile_size(state.pile))
     if state.mode != "open":
         return [None] * count
-    return open_draw(state.pile, count)  # type: ignore[return-value]
+    return [*open_draw(state.pile, count)]
 
 
-def _play(state: State, who: str, args: list[str], raw: str) -> list[Event] | NotationError:
+def _play(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     if not args:
-        return _error(raw, "play what?", ["play 5-5", "play 2-3-4 w6-6", "play double"])
+        raise Unreadable("play what?", ["play 5-5", "play 2-3-4 w6-6", "play double"])
     found = _set_forms(args, state)
-    if isinstance(found, NotationError):
-        return _reraise(raw, found)
     forms, doubles = found
     return [CoinsPlayed(player=who, sets=forms, doubles=doubles)]
 
 
-def _piracy(state: State, who: str, args: list[str], raw: str) -> list[Event] | NotationError:
+def _piracy(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     usage = ["piracy PLAYER 5-5", "piracy PLAYER double", "piracy PLAYER map", "piracy PLAYER map as r3"]
     if len(args) not in (2, 4) or (len(args) == 4 and (args[1] != "map" or args[2] != "as")):
-        return _error(raw, "Piracy names a player and what to take", usage)
+        raise Unreadable("Piracy names a player and what to take", usage)
     target = _seat(args[0], state)
-    if isinstance(target, NotationError):
-        return _reraise(raw, target)
     plunder = args[1]
     piece = None
     if plunder in ("map", "double"):
         if len(args) == 4:
             piece = _piece(args[3], state)
-            if isinstance(piece, NotationError):
-                return _reraise(raw, piece)
     else:
         form = _form(plunder, state)
         if form is None:
-            return _error(raw, f"Piracy takes a coin set, `double` or `map`, not {quote(plunder)}", usage)
+            raise Unreadable(f"Piracy takes a coin set, `double` or `map`, not {quote(plunder)}", usage)
         plunder = form
     return [PiracyPlayed(player=who, target=target, plunder=plunder, piece=piece)]
 
 
-def _targeted(event: type, verb: str) -> object:
-    def read(state: State, who: str, args: list[str], raw: str) -> list[Event] | NotationError:
+def _targeted(event: type[SkullPlayed] | type[BlackSpotPlayed], verb: str) -> Reader:
+    def read(state: State, who: str, args: list[str], raw: str) -> list[Event]:
         if len(args) != 1:
-            return _error(raw, f"{verb} names one player", [f"{verb} {seat}" for seat in state.seats if seat != who])
+            raise Unreadable(f"{verb} names one player", [f"{verb} {seat}" for seat in state.seats if seat != who])
         target = _seat(args[0], state)
-        if isinstance(target, NotationError):
-            return _reraise(raw, target)
         return [event(player=who, target=target)]
 
     return read
 
 
-def _trade(state: State, who: str, args: list[str], raw: str) -> list[Event] | NotationError:
+def _trade(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     usage = ["trade COLOUR", "trade COLOUR with PLAYER", "trade COLOUR with unused"]
     if len(args) not in (1, 3) or (len(args) == 3 and args[1] != "with"):
-        return _error(raw, "a trade calls out one colour", usage)
+        raise Unreadable("a trade calls out one colour", usage)
     colour = _colour(args[0], state)
-    if isinstance(colour, NotationError):
-        return _reraise(raw, colour)
     if len(args) == 3:
         partner = "unused" if args[2] == "unused" else _seat(args[2], state)
-        if isinstance(partner, NotationError):
-            return _reraise(raw, partner)
         return [TradePlayed(player=who, colour=colour, partner=partner)]
     holder = disk_holder(state, colour)
     if holder is not None:
         return [TradePlayed(player=who, colour=colour, partner=holder)]
     if colour in state.unused.known or state.mode == "open":
         return [TradePlayed(player=who, colour=colour, partner="unused")]
-    return _error(raw, f"the log does not know who holds {state.box.colour_name(colour)}: say who traded", [
+    raise Unreadable(f"the log does not know who holds {state.box.colour_name(colour)}: say who traded", [
         f"trade {args[0]} with {seat}" for seat in state.seats if seat != who] + [f"trade {args[0]} with unused"])
 
 
-def _buy(state: State, who: str, args: list[str], raw: str) -> list[Event] | NotationError:
+def _buy(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     usage = ["buy 1 pay 10-10", "buy pay 5-5 4-5-6 double", "buy 2 pay 9-10-w11 10-10 as r3 ?"]
     count = None
     if args and args[0] != "pay":
         count = read_count(args[0], 99)
         if count is None:
-            return _error(raw, f"{quote(args[0])} is not a number of map pieces", usage)
+            raise Unreadable(f"{quote(args[0])} is not a number of map pieces", usage)
         args = args[1:]
     if not args or args[0] != "pay":
-        return _error(raw, "a purchase says what it pays with: `pay` and the sets", usage)
+        raise Unreadable("a purchase says what it pays with: `pay` and the sets", usage)
     args = args[1:]
     pieces_words: list[str] | None = None
     if "as" in args:
         at = args.index("as")
         args, pieces_words = args[:at], args[at + 1 :]
     found = _set_forms(args, state)
-    if isinstance(found, NotationError):
-        return _reraise(raw, found)
     forms, doubles = found
     if not forms:
-        return _error(raw, "pay with at least one coin set in play", usage)
+        raise Unreadable("pay with at least one coin set in play", usage)
     if count is None:  # as many pieces as the sets pay for (a form that is no set is the rules' to judge)
         sets = [form for form in forms if not isinstance(read_set(form, state.box.values), str)]
         count = max(1, payment_value(state, sets, doubles) // PRICE)
-    pieces: list[str | None] | NotationError
+    pieces: list[str | None]
     if pieces_words is not None:
-        pieces = _pieces_of(state, pieces_words, raw, True)
-        if isinstance(pieces, NotationError):
-            return pieces
+        pieces = _pieces_of(state, pieces_words, raw)
     elif state.mode == "open":
-        pieces = known_top(state.map_pile, count)  # type: ignore[assignment]
+        pieces = [*known_top(state.map_pile, count)]
     else:
         pieces = [None] * count
     return [MapsBought(player=who, count=count, paid=forms, doubles=doubles, pieces=pieces)]
 
 
-def _cards_of(state: State, args: list[str], raw: str) -> list[str | None] | NotationError:
+def _cards_of(state: State, args: list[str], raw: str) -> list[str | None]:
     cards: list[str | None] = []
     for word in args:
         card = _card(word, state)
-        if isinstance(card, NotationError):
-            return _reraise(raw, card)
         cards.append(card)
     return cards
 
 
-def _pieces_of(state: State, args: list[str], raw: str, allow_unknown: bool) -> list[str | None] | NotationError:
-    pieces: list[str | None] = []
+def _pieces_of(state: State, args: list[str], raw: str) -> list[str | None]:
+    """Map pieces as typed, `?` for one the recorder did not see."""
+    return [_piece(word, state) for word in args]
+
+
+def _named_pieces(state: State, args: list[str], raw: str) -> list[str]:
+    """Map pieces shown on the table: every one named."""
+    pieces: list[str] = []
     for word in args:
         piece = _piece(word, state)
-        if isinstance(piece, NotationError):
-            return _reraise(raw, piece)
-        if piece is None and not allow_unknown:
-            return _error(raw, "name every piece", ["lay r1 r2 x3 r4"])
+        if piece is None:
+            raise Unreadable("name every piece", ["lay r1 r2 x3 r4"])
         pieces.append(piece)
     return pieces
 
 
-def _lay(state: State, who: str, args: list[str], raw: str) -> list[Event] | NotationError:
+def _lay(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     if not args:
-        return _error(raw, "lay down which pieces?", ["lay r1 r2 x3 r4"])
-    pieces = _pieces_of(state, args, raw, False)
-    if isinstance(pieces, NotationError):
-        return pieces
-    return [MapLaid(player=who, pieces=pieces)]  # type: ignore[arg-type]
+        raise Unreadable("lay down which pieces?", ["lay r1 r2 x3 r4"])
+    pieces = _named_pieces(state, args, raw)
+    return [MapLaid(player=who, pieces=pieces)]
 
 
-def _discard(state: State, who: str, args: list[str], raw: str) -> list[Event] | NotationError:
+def _discard(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     if not args:
         if state.mode == "open":
-            return _error(raw, "discard which card?", ["discard CARD"])
+            raise Unreadable("discard which card?", ["discard CARD"])
         acting = state.seats.index(who)
         excess = max(1, state.players[acting].hand.size - state.hand_size)
         return [CardsDiscarded(player=who, cards=[None] * excess)]
     cards = _cards_of(state, args, raw)
-    if isinstance(cards, NotationError):
-        return cards
     return [CardsDiscarded(player=who, cards=cards)]
 
 
-def _return(state: State, who: str, args: list[str], raw: str) -> list[Event] | NotationError:
+def _return(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     if not args:
         if state.mode == "open":
-            return _error(raw, "return which map piece?", ["return r3"])
+            raise Unreadable("return which map piece?", ["return r3"])
         excess = max(1, state.players[state.seats.index(who)].maps.size - MAP_LIMIT)
         return [MapsReturned(player=who, pieces=[None] * excess)]
-    pieces = _pieces_of(state, args, raw, True)
-    if isinstance(pieces, NotationError):
-        return pieces
+    pieces = _pieces_of(state, args, raw)
     return [MapsReturned(player=who, pieces=pieces)]
 
 
-def _reveal(state: State, who: str, args: list[str], raw: str) -> list[Event] | NotationError:
+def _reveal(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     if not args:
-        return _error(raw, "reveal a disk colour and the map pieces", ["reveal red r1 r2 b3"])
+        raise Unreadable("reveal a disk colour and the map pieces", ["reveal red r1 r2 b3"])
     colour = _colour(args[0], state)
-    if isinstance(colour, NotationError):
-        return _reraise(raw, colour)
-    pieces = _pieces_of(state, args[1:], raw, False)
-    if isinstance(pieces, NotationError):
-        return pieces
-    return [HoldingsRevealed(player=who, disk=colour, pieces=pieces)]  # type: ignore[arg-type]
+    pieces = _named_pieces(state, args[1:], raw)
+    return [HoldingsRevealed(player=who, disk=colour, pieces=pieces)]
 
 
-def _bare(event: type, verb: str) -> object:
-    def read(state: State, who: str, args: list[str], raw: str) -> list[Event] | NotationError:
+def _bare(event: type[TurnPassed] | type[DisksChosen] | type[DisksRedrawn], verb: str) -> Reader:
+    def read(state: State, who: str, args: list[str], raw: str) -> list[Event]:
         if args:
-            return _error(raw, f"{verb} takes no arguments", [verb])
+            raise Unreadable(f"{verb} takes no arguments", [verb])
         return [event(player=who)] if event is TurnPassed else [event()]
 
     return read
 
 
-def _deal(state: State, who: str, args: list[str], raw: str) -> list[Event] | NotationError:
+def _deal(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     names: list[str] = []
     if args:
         if args[0] not in ("hurricane", "hurricanes") or len(args) < 2:
-            return _error(raw, "deal, then `hurricane` and each player dealt a Hurricane", ["deal", "deal hurricane PLAYER"])
+            raise Unreadable("deal, then `hurricane` and each player dealt a Hurricane", ["deal", "deal hurricane PLAYER"])
         for word in args[1:]:
             if word in ("hurricane", "hurricanes", "and"):
                 continue
             seat = _seat(word, state)
-            if isinstance(seat, NotationError):
-                return _reraise(raw, seat)
             names.append(seat)
     return [CardsDealt(hurricanes=names)]
 
 
-_VERBS = {
+_VERBS: dict[str, Reader] = {
     "draw": _draw,
     "play": _play,
     "piracy": _piracy,
@@ -441,52 +400,51 @@ def _items(cards: list[str | None]) -> str:
 
 
 def format_event(event: Event) -> str:
-    kind = type(event)
     player = getattr(event, "player", None)
     prefix = f"{player}: " if player else ""
-    if kind is CardsDrawn:
-        return prefix + "draw " + _items(event.cards)  # type: ignore[attr-defined]
-    if kind is BlindDrawn:
-        seen = f" as {event.card}" if event.card else ""  # type: ignore[attr-defined]
-        return prefix + f"draw from {event.source}{seen}"  # type: ignore[attr-defined]
-    if kind is CoinsPlayed:
-        return prefix + "play " + " ".join(list(event.sets) + ["double"] * event.doubles)  # type: ignore[attr-defined]
-    if kind is PiracyPlayed:
-        seen = f" as {event.piece}" if event.piece else ""  # type: ignore[attr-defined]
-        return prefix + f"piracy {event.target} {event.plunder}{seen}"  # type: ignore[attr-defined]
-    if kind is SkullPlayed:
-        return prefix + f"skull {event.target}"  # type: ignore[attr-defined]
-    if kind is BlackSpotPlayed:
-        return prefix + f"spot {event.target}"  # type: ignore[attr-defined]
-    if kind is TradePlayed:
-        return prefix + f"trade {event.colour} with {event.partner}"  # type: ignore[attr-defined]
-    if kind is MapsBought:
-        paid = " ".join(list(event.paid) + ["double"] * event.doubles)  # type: ignore[attr-defined]
-        pieces = event.pieces  # type: ignore[attr-defined]
+    if isinstance(event, CardsDrawn):
+        return prefix + "draw " + _items(event.cards)
+    if isinstance(event, BlindDrawn):
+        seen = f" as {event.card}" if event.card else ""
+        return prefix + f"draw from {event.source}{seen}"
+    if isinstance(event, CoinsPlayed):
+        return prefix + "play " + " ".join(list(event.sets) + ["double"] * event.doubles)
+    if isinstance(event, PiracyPlayed):
+        seen = f" as {event.piece}" if event.piece else ""
+        return prefix + f"piracy {event.target} {event.plunder}{seen}"
+    if isinstance(event, SkullPlayed):
+        return prefix + f"skull {event.target}"
+    if isinstance(event, BlackSpotPlayed):
+        return prefix + f"spot {event.target}"
+    if isinstance(event, TradePlayed):
+        return prefix + f"trade {event.colour} with {event.partner}"
+    if isinstance(event, MapsBought):
+        paid = " ".join(list(event.paid) + ["double"] * event.doubles)
+        pieces = event.pieces
         seen = f" as {_items(pieces)}" if any(p is not None for p in pieces) else ""
-        return prefix + f"buy {event.count} pay {paid}{seen}"  # type: ignore[attr-defined]
-    if kind is MapLaid:
-        return prefix + "lay " + " ".join(event.pieces)  # type: ignore[attr-defined]
-    if kind is CardsDiscarded:
-        return prefix + "discard " + _items(event.cards)  # type: ignore[attr-defined]
-    if kind is TurnPassed:
+        return prefix + f"buy {event.count} pay {paid}{seen}"
+    if isinstance(event, MapLaid):
+        return prefix + "lay " + " ".join(event.pieces)
+    if isinstance(event, CardsDiscarded):
+        return prefix + "discard " + _items(event.cards)
+    if isinstance(event, TurnPassed):
         return prefix + "pass"
-    if kind is MapsReturned:
-        return prefix + "return " + _items(event.pieces)  # type: ignore[attr-defined]
-    if kind is HoldingsRevealed:
-        return prefix + f"reveal {event.disk} " + " ".join(event.pieces)  # type: ignore[attr-defined]
-    if kind is DisksChosen:
+    if isinstance(event, MapsReturned):
+        return prefix + "return " + _items(event.pieces)
+    if isinstance(event, HoldingsRevealed):
+        return prefix + f"reveal {event.disk} " + " ".join(event.pieces)
+    if isinstance(event, DisksChosen):
         return "disks"
-    if kind is CardsDealt:
-        names = event.hurricanes  # type: ignore[attr-defined]
+    if isinstance(event, CardsDealt):
+        names = event.hurricanes
         return "deal" + (" hurricane " + " ".join(names) if names else "")
-    if kind is DisksRedrawn:
+    if isinstance(event, DisksRedrawn):
         return "reshuffle"
-    if kind is SetupDealt:
-        return (f"tally deals: disks {' '.join(event.disks)} (unused {' '.join(event.unused) or 'none'}); "  # type: ignore[attr-defined]
-                f"the Map Pile ({len(event.maps)} pieces) and the deck ({len(event.deck)} cards) shuffled")  # type: ignore[attr-defined]
-    if kind is DisksDealt:
-        return f"tally shuffles the disks: {' '.join(event.disks)} (unused {' '.join(event.unused)})"  # type: ignore[attr-defined]
-    if kind is CardPicked:
-        return f"tally picks {event.card}"  # type: ignore[attr-defined]
+    if isinstance(event, SetupDealt):
+        return (f"tally deals: disks {' '.join(event.disks)} (unused {' '.join(event.unused) or 'none'}); "
+                f"the Map Pile ({len(event.maps)} pieces) and the deck ({len(event.deck)} cards) shuffled")
+    if isinstance(event, DisksDealt):
+        return f"tally shuffles the disks: {' '.join(event.disks)} (unused {' '.join(event.unused)})"
+    if isinstance(event, CardPicked):
+        return f"tally picks {event.card}"
     return type(event).__name__

@@ -13,8 +13,11 @@ import msgspec
 
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
-from .components import MAP_LIMIT, box_for, deck_copies, read_set
+from ...referee import Reducers
+from ...seated import seat_index, with_seat
+from .components import MAP_LIMIT, box_for, deck_copies, coin_set
 from .events import (
+    EVENTS,
     BlackSpotPlayed,
     BlindDrawn,
     CardPicked,
@@ -35,7 +38,7 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
-from .rules import OPTIONS
+from .texts import OPTIONS
 from .state import (
     Owed,
     Seat,
@@ -44,9 +47,7 @@ from .state import (
     hand_add,
     next_seat,
     put_bottom,
-    seat_index,
     take_top,
-    with_seat,
     zone_remove,
 )
 
@@ -144,7 +145,7 @@ def _apply_disks_redrawn(state: State, event: DisksRedrawn) -> State:
 
 
 def _apply_drawn(state: State, event: CardsDrawn) -> State:
-    who = seat_index(state, event.player)
+    who = seat_index(state.seats, event.player)
     pile, got = take_top(state.pile, event.cards, state.mode == "open")
     storm = got[-1] == "hurricane"
     kept = got[:-1] if storm else got
@@ -171,7 +172,7 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
 
 def _apply_blind(state: State, event: BlindDrawn) -> State:
     me = state.current
-    source = seat_index(state, event.source)
+    source = seat_index(state.seats, event.source)
     state = replace(state, stage="play", robbed=source)
     if state.mode == "open":
         return replace(state, pick="hand", pick_from=source)
@@ -208,7 +209,7 @@ def _apply_picked(state: State, event: CardPicked) -> State:
 def _spend(state: State, who: int, cards: list[str]) -> State:
     """Cards leave a player's hand (the checks made sure each is there, or may be one of the unknown)."""
     seat = state.players[who]
-    hand, _ = zone_remove(seat.hand, cards)  # type: ignore[arg-type]
+    hand, _ = zone_remove(seat.hand, cards)
     return with_seat(state, who, replace(seat, hand=hand))
 
 
@@ -219,17 +220,17 @@ def _played(state: State, acted: str) -> State:
 def _apply_coins(state: State, event: CoinsPlayed) -> State:
     me = state.current
     values = state.box.values
-    sets = [read_set(form, values) for form in event.sets]
-    cards = [card for s in sets for card in s.cards] + ["double"] * event.doubles  # type: ignore[union-attr]
+    sets = [coin_set(form, values) for form in event.sets]
+    cards = [card for s in sets for card in s.cards] + ["double"] * event.doubles
     state = _spend(state, me, cards)
     seat = state.players[me]
-    seat = replace(seat, sets=seat.sets + tuple(s.form for s in sets), doubles=seat.doubles + event.doubles)  # type: ignore[union-attr]
+    seat = replace(seat, sets=seat.sets + tuple(s.form for s in sets), doubles=seat.doubles + event.doubles)
     return _played(with_seat(state, me, seat), "coins")
 
 
 def _apply_piracy(state: State, event: PiracyPlayed) -> State:
     me = state.current
-    target = seat_index(state, event.target)
+    target = seat_index(state.seats, event.target)
     state = _spend(state, me, ["piracy"])
     if event.plunder == "map":
         state = _played(state, "piracy-map")
@@ -241,7 +242,7 @@ def _apply_piracy(state: State, event: PiracyPlayed) -> State:
         victim = replace(victim, doubles=victim.doubles - 1)
         mine = replace(mine, doubles=mine.doubles + 1)
     else:
-        form = read_set(event.plunder, state.box.values).form  # type: ignore[union-attr]
+        form = coin_set(event.plunder, state.box.values).form
         sets = list(victim.sets)
         sets.remove(form)
         victim = replace(victim, sets=tuple(sets))
@@ -252,7 +253,7 @@ def _apply_piracy(state: State, event: PiracyPlayed) -> State:
 
 def _apply_skull(state: State, event: SkullPlayed) -> State:
     me = state.current
-    target = seat_index(state, event.target)
+    target = seat_index(state.seats, event.target)
     state = _spend(state, me, ["skull"])
     victim = state.players[target]
     pile = put_bottom(state.pile, victim.hand.known, victim.hand.unknown)
@@ -275,7 +276,7 @@ def _apply_trade(state: State, event: TradePlayed) -> State:
         unused = unused.add((old,)) if old is not None else unused.add(unknown=1)
         state = with_seat(state, me, replace(mine, disk=event.colour), unused=unused)
     else:
-        partner = seat_index(state, event.partner)
+        partner = seat_index(state.seats, event.partner)
         state = with_seat(state, partner, replace(state.players[partner], disk=old))
         state = with_seat(state, me, replace(state.players[me], disk=event.colour))
     return _played(replace(state, pile=put_bottom(state.pile, ("trade",))), "trade")
@@ -283,7 +284,7 @@ def _apply_trade(state: State, event: TradePlayed) -> State:
 
 def _apply_spot(state: State, event: BlackSpotPlayed) -> State:
     me = state.current
-    target = seat_index(state, event.target)
+    target = seat_index(state.seats, event.target)
     state = _spend(state, me, ["spot"])
     victim = state.players[target]
     return _played(with_seat(state, target, replace(victim, spots=victim.spots + 1)), "spot")
@@ -296,9 +297,9 @@ def _apply_buy(state: State, event: MapsBought) -> State:
     sets = list(seat.sets)
     spent: list[str] = []
     for form in event.paid:
-        coin_set = read_set(form, values)
-        sets.remove(coin_set.form)  # type: ignore[union-attr]
-        spent.extend(coin_set.cards)  # type: ignore[union-attr]
+        paid = coin_set(form, values)
+        sets.remove(paid.form)
+        spent.extend(paid.cards)
     spent.extend(["double"] * event.doubles)
     map_pile, got = take_top(state.map_pile, event.pieces, state.mode == "open")
     seat = replace(seat, sets=tuple(sets), doubles=seat.doubles - event.doubles, maps=hand_add(seat.maps, got))
@@ -312,15 +313,15 @@ def _apply_lay(state: State, event: MapLaid) -> State:
     regular = [p for p in event.pieces if p[0] != "x"]
     wild = [p for p in event.pieces if p[0] == "x"]
     colour = regular[0][0]
-    maps, _ = zone_remove(seat.maps, regular)  # type: ignore[arg-type]
-    hand, _ = zone_remove(seat.hand, wild)  # type: ignore[arg-type]
+    maps, _ = zone_remove(seat.maps, regular)
+    hand, _ = zone_remove(seat.hand, wild)
     seat = replace(seat, maps=maps, hand=hand, disk=colour)
     state = with_seat(state, me, seat, acted="lay", winner=me, turns=state.turns + 1, laid=tuple(event.pieces))
     return replace(state, phase="over", stage="over", ended="map")
 
 
 def _apply_discard(state: State, event: CardsDiscarded) -> State:
-    who = seat_index(state, event.player)
+    who = seat_index(state.seats, event.player)
     seat = state.players[who]
     hand, gone = zone_remove(seat.hand, event.cards)
     known = [c for c in gone if c is not None]
@@ -335,7 +336,7 @@ def _apply_pass(state: State, event: TurnPassed) -> State:
 
 
 def _apply_return(state: State, event: MapsReturned) -> State:
-    who = seat_index(state, event.player)
+    who = seat_index(state.seats, event.player)
     seat = state.players[who]
     maps, gone = zone_remove(seat.maps, event.pieces)
     known = [c for c in gone if c is not None]
@@ -343,7 +344,7 @@ def _apply_return(state: State, event: MapsReturned) -> State:
 
 
 def _apply_reveal(state: State, event: HoldingsRevealed) -> State:
-    who = seat_index(state, event.player)
+    who = seat_index(state.seats, event.player)
     seat = replace(state.players[who], disk=event.disk, maps=Zone(tuple(event.pieces)), revealed=True)
     state = with_seat(state, who, seat)
     if all(p.revealed for p in state.players):
@@ -445,31 +446,32 @@ def advance(state: State) -> State:
         return state  # setup, dealing, reveal, over: waiting for the table
 
 
-_APPLY = {
-    SetupDealt: apply_setup,
-    DisksChosen: _apply_disks_chosen,
-    CardsDealt: _apply_cards_dealt,
-    DisksDealt: _apply_disks_dealt,
-    DisksRedrawn: _apply_disks_redrawn,
-    CardPicked: _apply_picked,
-    CardsDrawn: _apply_drawn,
-    BlindDrawn: _apply_blind,
-    CoinsPlayed: _apply_coins,
-    PiracyPlayed: _apply_piracy,
-    SkullPlayed: _apply_skull,
-    TradePlayed: _apply_trade,
-    BlackSpotPlayed: _apply_spot,
-    MapsBought: _apply_buy,
-    MapLaid: _apply_lay,
-    CardsDiscarded: _apply_discard,
-    TurnPassed: _apply_pass,
-    MapsReturned: _apply_return,
-    HoldingsRevealed: _apply_reveal,
-}
+REDUCERS = Reducers[State]("splice", EVENTS)
+REDUCERS.on(SetupDealt, apply_setup)
+REDUCERS.on(DisksChosen, _apply_disks_chosen)
+REDUCERS.on(CardsDealt, _apply_cards_dealt)
+REDUCERS.on(DisksDealt, _apply_disks_dealt)
+REDUCERS.on(DisksRedrawn, _apply_disks_redrawn)
+REDUCERS.on(CardPicked, _apply_picked)
+REDUCERS.on(CardsDrawn, _apply_drawn)
+REDUCERS.on(BlindDrawn, _apply_blind)
+REDUCERS.on(CoinsPlayed, _apply_coins)
+REDUCERS.on(PiracyPlayed, _apply_piracy)
+REDUCERS.on(SkullPlayed, _apply_skull)
+REDUCERS.on(TradePlayed, _apply_trade)
+REDUCERS.on(BlackSpotPlayed, _apply_spot)
+REDUCERS.on(MapsBought, _apply_buy)
+REDUCERS.on(MapLaid, _apply_lay)
+REDUCERS.on(CardsDiscarded, _apply_discard)
+REDUCERS.on(TurnPassed, _apply_pass)
+REDUCERS.on(MapsReturned, _apply_return)
+REDUCERS.on(HoldingsRevealed, _apply_reveal)
+REDUCERS.seal()
 
 
 def apply(state: State, event: Event) -> State:
-    state = _APPLY[type(event)](state, event)  # type: ignore[operator]
+    """The state after a checked event, then whatever follows by itself (the end of a turn, the next draw)."""
+    state = REDUCERS.apply(state, event)
     if state.stage in ("over", "reveal", "setup", "dealing"):
         return state
     return advance(state)

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import islice
-from typing import Any, Iterable
+from typing import Iterable, cast
 
 import msgspec
 
 from ...knowledge import Zone, can_reveal, located
-from .components import PRICE, Box, multiplier, read_set
+from .components import PRICE, Box, multiplier, coin_set
 
 
 class Seat(msgspec.Struct, frozen=True, array_like=True, gc=False):
@@ -90,16 +90,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
         return self.seats[self.current]
 
 
-def with_seat(state: State, index: int, seat: Seat, **changes: Any) -> State:
-    players = state.players
-    return msgspec.structs.replace(state, players=players[:index] + (seat,) + players[index + 1 :], **changes)
 
 
-def seat_index(state: State, name: str) -> int:
-    try:
-        return state.seats.index(name)
-    except ValueError:
-        return -1
 
 
 def disk_holder(state: State, colour: str) -> str | None:
@@ -177,8 +169,9 @@ def take_top(pile: tuple[Zone, ...], entries: Iterable[str | None], ordered: boo
 def hand_add(zone: Zone, cards: list[str | None]) -> Zone:
     """A zone with cards added: the known ones named, the rest unknown."""
     unknown = cards.count(None)
-    known = [c for c in cards if c is not None] if unknown else cards
-    return zone.add(known, unknown)  # type: ignore[arg-type]
+    # with nothing unknown every entry is a card: the list is used as it is (a hand refill is frequent)
+    known = [c for c in cards if c is not None] if unknown else cast("list[str]", cards)
+    return zone.add(known, unknown)
 
 
 def zone_remove(zone: Zone, cards: Iterable[str | None]) -> tuple[Zone, list[str | None]]:
@@ -203,7 +196,7 @@ def located_cards(state: State) -> Counter[str]:
     values = state.box.values
     for seat in state.players:
         for form in seat.sets:
-            counts.update(read_set(form, values).cards)  # type: ignore[union-attr]
+            counts.update(coin_set(form, values).cards)
         if seat.doubles:
             counts["double"] += seat.doubles
         if seat.spots:
@@ -252,7 +245,7 @@ def first_lacking(known: tuple[str, ...], cards: Iterable[str]) -> str | None:
 
 def set_values(state: State, forms: Iterable[str]) -> int:
     values = state.box.values
-    return sum(read_set(form, values).value for form in forms)  # type: ignore[union-attr]
+    return sum(coin_set(form, values).value for form in forms)
 
 
 def gold(state: State, seat: Seat) -> int:
@@ -283,3 +276,8 @@ def can_draw_at_start(state: State) -> bool:
         return True
     me = state.current
     return any(seat.hand.size for i, seat in enumerate(state.players) if i != me)
+
+
+def turn(state: State) -> int:
+    """The number of the turn being played, 1 for the first: what a view shows and `tally undo --turn` walks back."""
+    return state.turns + 1

@@ -36,22 +36,21 @@ def table_transcript(events: list[Event]) -> list[Event]:
     out: list[Event] = [replace(started, mode="table")]
     for event in events[1:]:
         after = apply(state, event)
-        kind = type(event)
-        if kind is SetupDealt:  # each Hurricane dealt owes its holder a replacement, in seat order
+        if isinstance(event, SetupDealt):  # each Hurricane dealt owes its holder a replacement, in seat order
             names = [started.seats[owed.seat] for owed in after.owed for _ in range(owed.count)]
             out.extend([DisksChosen(), CardsDealt(hurricanes=names)])
-        elif kind is DisksDealt:
+        elif isinstance(event, DisksDealt):
             out.append(DisksRedrawn())
-        elif kind is CardPicked:
+        elif isinstance(event, CardPicked):
             pass  # the table saw a blind draw or a piece taken, not which card
-        elif kind is CardsDrawn:
-            out.append(replace(event, cards=[c if c == "hurricane" else None for c in event.cards]))  # type: ignore[attr-defined]
-        elif kind is MapsBought:
-            out.append(replace(event, pieces=[None] * event.count))  # type: ignore[attr-defined]
-        elif kind is CardsDiscarded:
-            out.append(replace(event, cards=[None] * len(event.cards)))  # type: ignore[attr-defined]
-        elif kind is MapsReturned:
-            out.append(replace(event, pieces=[None] * len(event.pieces)))  # type: ignore[attr-defined]
+        elif isinstance(event, CardsDrawn):
+            out.append(replace(event, cards=[c if c == "hurricane" else None for c in event.cards]))
+        elif isinstance(event, MapsBought):
+            out.append(replace(event, pieces=[None] * event.count))
+        elif isinstance(event, CardsDiscarded):
+            out.append(replace(event, cards=[None] * len(event.cards)))
+        elif isinstance(event, MapsReturned):
+            out.append(replace(event, pieces=[None] * len(event.pieces)))
         else:
             out.append(event)
         state = after

@@ -15,7 +15,7 @@ from ...knowledge import Zone
 from ...model import Outcome
 from ...text import plural
 from .components import MAP_LIMIT
-from .state import State, gold, pile_size
+from .state import State, gold, pile_size, turn
 
 _DRAW_WHY = {
     "refill": "the refill to {size} at the end of the turn",
@@ -117,7 +117,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "mode": state.mode,
         "viewer": seat,
         "phase": state.phase,
-        "turn": state.turns + 1,
+        "turn": turn(state),
         "to_act": who,
         "expected": what,
         "current": state.player_name,

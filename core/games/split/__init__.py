@@ -38,7 +38,7 @@ __all__ = [
 
 
 @bound(__name__)
-class Split(GameSpec):
+class Split(GameSpec[State]):
     name = "split"
     title = "Split"
     rules_version = "1"

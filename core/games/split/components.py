@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from ...manifests import Resolver
 from ...text import quote
 from .data import MANIFEST, MARKS, MINUS_BOXES, RANK_BOXES, RANKS, REFERENCE_CARDS, SUITS
 
@@ -183,19 +184,9 @@ def check_manifest(manifest: str | dict[str, Any]) -> list[str]:
 
 # --------------------------------------------------------------------------- a manifest resolved
 
-_DECKS: dict[str, Deck] = {}
-
-
-def deck_for(manifest: str | dict[str, Any]) -> Deck:
-    """The resolved components of a usable manifest (`check_manifest` found nothing wrong)."""
-    key = manifest if isinstance(manifest, str) else msgspec.json.encode(manifest).decode()
-    deck = _DECKS.get(key)
-    if deck is None:
-        if len(_DECKS) >= 64:  # a memo, not a registry: a long-running process meets few manifests
-            _DECKS.clear()
-        deck = _DECKS[key] = _resolve(MANIFEST if isinstance(manifest, str) else manifest.get("name") or "inline",
-                                      DEFAULT if isinstance(manifest, str) else manifest)
-    return deck
+# the resolved components of a usable manifest (`check_manifest` found nothing wrong)
+deck_for = Resolver(lambda manifest: _resolve(MANIFEST if isinstance(manifest, str) else manifest.get("name") or "inline",
+                                              DEFAULT if isinstance(manifest, str) else manifest))
 
 
 def _resolve(ident: str, manifest: dict[str, Any]) -> Deck:

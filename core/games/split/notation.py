@@ -12,7 +12,7 @@ hidden hand.
 from __future__ import annotations
 
 from ...model import Event, NotationError
-from ...notation import player_of, seat_named, suggestions
+from ...notation import Unreadable, player_of, read_move, seat_or_refuse, suggestions
 from ...text import quote
 from .components import HAND, pair
 from .events import (
@@ -44,33 +44,22 @@ USAGE = {
 }
 
 
-class _Bad(Exception):
-    """A word that is not what the notation expects (caught in `parse`, never escapes it)."""
-
-    def __init__(self, message: str, expected: list[str]):
-        super().__init__(message)
-        self.message, self.expected = message, expected
-
-
 def _card(state: State, word: str) -> str:
     card = word.upper() if word.isascii() else word
     if card in state.deck.info:
         return card
     # a card code is a few characters: a longer word gets no spelling suggestions (difflib is quadratic)
     close = suggestions(card, state.deck.cards) if len(card) <= 8 else list(state.deck.cards[:8])
-    raise _Bad(f"unknown card {quote(word)}", close)
+    raise Unreadable(f"unknown card {quote(word)}", close, "unknown")
 
 
 def _player(state: State, word: str) -> str:
-    seat = seat_named(word, state.seats)
-    if seat is not None:
-        return seat
-    raise _Bad(f"no player {quote(word)} at this table", list(state.seats))
+    return seat_or_refuse(word, state.seats)
 
 
 def _one(args: list[str], verb: str) -> str:
     if len(args) != 1:
-        raise _Bad(f"{verb} takes one card", [USAGE[verb]])
+        raise Unreadable(f"{verb} takes one card", [USAGE[verb]])
     return args[0]
 
 
@@ -79,7 +68,7 @@ def _pair(state: State, words: list[str], verb: str) -> list[str]:
     if len(words) == 1 and "+" in words[0]:
         words = words[0].split("+")
     if len(words) != 2:
-        raise _Bad(f"{verb} names two halves", [USAGE[verb]])
+        raise Unreadable(f"{verb} names two halves", [USAGE[verb]])
     a, b = _card(state, words[0]), _card(state, words[1])
     return list(pair(state.deck, a, b)) if a != b else [a, b]
 
@@ -100,16 +89,16 @@ def _deal(state: State, body: str) -> Event:
     parts = [part.split() for part in body.split("|")]
     head = parts[0]
     if len(head) != 1:
-        raise _Bad("a deal names the one card that starts the discard row", [USAGE["deal"]])
+        raise Unreadable("a deal names the one card that starts the discard row", [USAGE["deal"]])
     hands: dict[str, list[str]] = {}
     for part in parts[1:]:
         if not part:
-            raise _Bad("a hand is a player's name and their cards", [USAGE["deal"]])
+            raise Unreadable("a hand is a player's name and their cards", [USAGE["deal"]])
         name = _player(state, part[0])
         if name in hands:
-            raise _Bad(f"{name}'s hand is named twice", [USAGE["deal"]])
+            raise Unreadable(f"{name}'s hand is named twice", [USAGE["deal"]])
         if len(part) - 1 != HAND:
-            raise _Bad(f"{name}'s hand must be the {HAND} cards dealt, not {len(part) - 1}", [USAGE["deal"]])
+            raise Unreadable(f"{name}'s hand must be the {HAND} cards dealt, not {len(part) - 1}", [USAGE["deal"]])
         hands[name] = [_card(state, word) for word in part[1:]]
     return RoundDealt(row=_card(state, head[0]), hands=hands)
 
@@ -117,7 +106,7 @@ def _deal(state: State, body: str) -> Event:
 def _read(state: State, who: str, verb: str, args: list[str], body: str) -> Event:
     if verb == "draw":
         if len(args) > 1:
-            raise _Bad("draw takes no card, or the one the recorder saw", [USAGE["draw"]])
+            raise Unreadable("draw takes no card, or the one the recorder saw", [USAGE["draw"]])
         if args:
             return CardDrawn(player=who, card=_card(state, args[0]))
         return CardDrawn(player=who, card=state.pile[0] if state.pile else None)
@@ -129,27 +118,27 @@ def _read(state: State, who: str, verb: str, args: list[str], body: str) -> Even
         if len(args) == 3 and args[1].lower() == "over":
             args = [args[0], args[2]]
         if len(args) != 2:
-            raise _Bad("upgrade names the card from the hand and the half it goes over", [USAGE["upgrade"]])
+            raise Unreadable("upgrade names the card from the hand and the half it goes over", [USAGE["upgrade"]])
         return MatchUpgraded(player=who, card=_card(state, args[0]), over=_card(state, args[1]))
     if verb == "minus":
         if len(args) != 1:
-            raise _Bad("minus names the player who marks a minus box", [f"minus {seat}" for seat in state.seats])
+            raise Unreadable("minus names the player who marks a minus box", [f"minus {seat}" for seat in state.seats])
         return MinusMarked(player=who, target=_player(state, args[0]))
     if verb == "swap":
         if len(args) == 3 and args[1].lower() == "for":
             args = [args[0], args[2]]
         if len(args) != 2:
-            raise _Bad("swap names your match and the other player's", [USAGE["swap"]])
+            raise Unreadable("swap names your match and the other player's", [USAGE["swap"]])
         return MatchesSwapped(player=who, mine=_match(state, args[0]), theirs=_match(state, args[1]))
     if verb == "discard":
         return CardDiscarded(player=who, card=_card(state, _one(args, verb)))
     if verb in ("skip", "done"):
         if args:
-            raise _Bad(f"{verb} takes nothing more", [verb])
+            raise Unreadable(f"{verb} takes nothing more", [verb])
         return BonusDeclined(player=who) if verb == "skip" else LayingDone(player=who)
     if verb == "deal":
         return _deal(state, " ".join(body.split(None, 1)[1:]))
-    raise _Bad(f"unknown move {quote(verb)}", [USAGE[v] for v in VERBS])
+    raise Unreadable(f"unknown move {quote(verb)}", [USAGE[v] for v in VERBS], "unknown")
 
 
 def parse(state: State, text: str) -> list[Event] | NotationError:
@@ -163,35 +152,31 @@ def parse(state: State, text: str) -> list[Event] | NotationError:
     verb = words[0].lower()
     if verb == "deal" and who is not None:
         return NotationError(text.strip(), "a deal is the table's, not a player's move", [USAGE["deal"]])
-    try:
-        return [_read(state, who or state.player_name, verb, words[1:], body)]
-    except _Bad as bad:
-        return NotationError(text.strip(), bad.message, bad.expected)
+    return read_move(text.strip(), lambda _: [_read(state, who or state.player_name, verb, words[1:], body)])
 
 
 def format_event(event: Event) -> str:
-    kind = type(event)
-    if kind is RoundDealt:
-        hands = "".join(f" | {name} {' '.join(cards)}" for name, cards in event.hands.items())  # type: ignore[attr-defined]
-        pile = f" | pile of {len(event.pile)} cards" if event.pile else ""  # type: ignore[attr-defined]
-        return f"deal {event.row}{hands}{pile}"  # type: ignore[attr-defined]
-    who = f"{event.player}: "  # type: ignore[attr-defined]
-    if kind is CardDrawn:
-        return who + ("draw" if event.card is None else f"draw {event.card}")  # type: ignore[attr-defined]
-    if kind is RowTaken:
-        return who + f"take {event.card}"  # type: ignore[attr-defined]
-    if kind is MatchPlayed:
-        return who + "match " + "+".join(event.cards)  # type: ignore[attr-defined]
-    if kind is MatchUpgraded:
-        return who + f"upgrade {event.card} over {event.over}"  # type: ignore[attr-defined]
-    if kind is MinusMarked:
-        return who + f"minus {event.target}"  # type: ignore[attr-defined]
-    if kind is MatchesSwapped:
-        return who + f"swap {'+'.join(event.mine)} for {'+'.join(event.theirs)}"  # type: ignore[attr-defined]
-    if kind is BonusDeclined:
+    if isinstance(event, RoundDealt):
+        hands = "".join(f" | {name} {' '.join(cards)}" for name, cards in event.hands.items())
+        pile = f" | pile of {len(event.pile)} cards" if event.pile else ""
+        return f"deal {event.row}{hands}{pile}"
+    who = f"{getattr(event, 'player', '')}: "
+    if isinstance(event, CardDrawn):
+        return who + ("draw" if event.card is None else f"draw {event.card}")
+    if isinstance(event, RowTaken):
+        return who + f"take {event.card}"
+    if isinstance(event, MatchPlayed):
+        return who + "match " + "+".join(event.cards)
+    if isinstance(event, MatchUpgraded):
+        return who + f"upgrade {event.card} over {event.over}"
+    if isinstance(event, MinusMarked):
+        return who + f"minus {event.target}"
+    if isinstance(event, MatchesSwapped):
+        return who + f"swap {'+'.join(event.mine)} for {'+'.join(event.theirs)}"
+    if isinstance(event, BonusDeclined):
         return who + "skip"
-    if kind is CardDiscarded:
-        return who + f"discard {event.card}"  # type: ignore[attr-defined]
-    if kind is LayingDone:
+    if isinstance(event, CardDiscarded):
+        return who + f"discard {event.card}"
+    if isinstance(event, LayingDone):
         return who + "done"
     return type(event).__name__

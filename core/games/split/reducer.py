@@ -11,8 +11,11 @@ import msgspec
 
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
+from ...referee import Reducers
+from ...seated import with_seat, with_seats
 from .components import HAND, PERFECT, STRONG, WEAK, deck_for, grade, pad_total, pair
 from .events import (
+    EVENTS,
     BonusDeclined,
     CardDiscarded,
     CardDrawn,
@@ -25,7 +28,7 @@ from .events import (
     RowTaken,
 )
 from .rules import OPTIONS
-from .state import Match, RoundResult, Seat, State, find_match, find_others_match, find_own_match, with_seat, with_seats
+from .state import Match, RoundResult, Seat, State, find_match, find_others_match, find_own_match
 
 replace = msgspec.structs.replace
 
@@ -135,7 +138,9 @@ def _apply_match(state: State, event: MatchPlayed) -> State:
 
 def _apply_upgrade(state: State, event: MatchUpgraded) -> State:
     me = state.current
-    owner, index = find_match(state, event.over)  # type: ignore[misc]
+    found = find_match(state, event.over)
+    assert found is not None  # checked: the upgrade goes over a match on the table
+    owner, index = found
     old = state.players[owner].matches[index]
     kept = old[1] if old[0] == event.over else old[0]
     visible = pair(state.deck, kept, event.card)
@@ -180,13 +185,15 @@ def _apply_minus(state: State, event: MinusMarked) -> State:
 def _apply_swap(state: State, event: MatchesSwapped) -> State:
     me = state.current
     mine = find_own_match(state.players[me], event.mine)
-    owner, theirs = find_others_match(state, event.theirs)  # type: ignore[misc]
+    found = find_others_match(state, event.theirs)
+    assert mine is not None and found is not None  # checked: both matches are on the table
+    owner, theirs = found
     a, b = state.players[me], state.players[owner]
-    given, got = a.matches[mine], b.matches[theirs]  # type: ignore[index]
+    given, got = a.matches[mine], b.matches[theirs]
     return with_seats(
         state,
         {
-            me: Seat(a.hand, _with_match(a.matches, mine, got), a.pad),  # type: ignore[arg-type]
+            me: Seat(a.hand, _with_match(a.matches, mine, got), a.pad),
             owner: Seat(b.hand, _with_match(b.matches, theirs, given), b.pad),
         },
         phase="play",
@@ -281,19 +288,15 @@ def _end_round(state: State, ended: str, late: tuple[int, ...] = ()) -> State:
     )
 
 
-_APPLY = {
-    RoundDealt: _apply_deal,
-    CardDrawn: _apply_draw,
-    RowTaken: _apply_take,
-    MatchPlayed: _apply_match,
-    MatchUpgraded: _apply_upgrade,
-    MinusMarked: _apply_minus,
-    MatchesSwapped: _apply_swap,
-    BonusDeclined: _apply_decline,
-    CardDiscarded: _apply_discard,
-    LayingDone: _apply_laying_done,
-}
-
-
-def apply(state: State, event: Event) -> State:
-    return _APPLY[type(event)](state, event)  # type: ignore[operator]
+REDUCERS = Reducers[State]("split", EVENTS)
+REDUCERS.on(RoundDealt, _apply_deal)
+REDUCERS.on(CardDrawn, _apply_draw)
+REDUCERS.on(RowTaken, _apply_take)
+REDUCERS.on(MatchPlayed, _apply_match)
+REDUCERS.on(MatchUpgraded, _apply_upgrade)
+REDUCERS.on(MinusMarked, _apply_minus)
+REDUCERS.on(MatchesSwapped, _apply_swap)
+REDUCERS.on(BonusDeclined, _apply_decline)
+REDUCERS.on(CardDiscarded, _apply_discard)
+REDUCERS.on(LayingDone, _apply_laying_done)
+apply = REDUCERS.seal().apply

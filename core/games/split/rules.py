@@ -1,4 +1,4 @@
-"""Split's rules: every rule id with its English text, the options, and the guards, one small check per rule id.
+"""Split's rules: every rule id with its English text, the options, and the guards of each event kind, registered with the kernel.
 
 `check` runs the guards in a fixed order (the game over; the deal; whose turn it is; the step of the turn
 and what is pending; then the move's own rules) and returns the rulings that forbid an event; `permit`
@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections import Counter
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
+from ...referee import Guards, no_rule_of_its_own
 from ...text import plural, quote
 from .components import GRADES, HAND, PERFECT, STRONG, WEAK, grade, pair
 from .events import (
+    EVENTS,
     BonusDeclined,
     CardDiscarded,
     CardDrawn,
@@ -100,7 +102,7 @@ OPTIONS: tuple[Option, ...] = (
 BONUS_EVENT = {PERFECT: MinusMarked, STRONG: CardDrawn, WEAK: MatchesSwapped}
 
 
-# --------------------------------------------------------------------------- checks (one small guard per rule id)
+# --------------------------------------------------------------------------- the guards of each event kind
 
 
 def _expected(state: State) -> str:
@@ -140,7 +142,7 @@ def check_deal(state: State, event: RoundDealt) -> list[Ruling]:
 def check_turn(state: State, event: Event) -> Ruling | None:
     """Whose move it is, and whether this kind of move fits the step of the turn and what is pending."""
     kind = type(event)
-    player = event.player  # type: ignore[attr-defined]
+    player = getattr(event, "player", "")
     actor = state.player_name
     if player != actor:
         who = player if player in state.seats else f"{quote(player)} (not at this table)"
@@ -172,7 +174,7 @@ def check_turn(state: State, event: Event) -> Ruling | None:
     if must is not None:
         if kind is CardDiscarded:
             return illegal("split.row.play-first", f"{player} must play {must}, taken from the discard row, before discarding", card=must)
-        cards = event.cards if kind is MatchPlayed else [event.card]  # type: ignore[attr-defined]
+        cards = event.cards if isinstance(event, MatchPlayed) else [getattr(event, "card", "")]
         if must not in cards:
             return illegal("split.row.play-first", f"{player}'s next match or upgrade must use {must}, taken from the discard row", card=must)
     return None
@@ -337,23 +339,6 @@ def check_discard(state: State, event: CardDiscarded) -> list[Ruling]:
     return [held] if held else []
 
 
-def _nothing(state: State, event: Event) -> list[Ruling]:
-    return []
-
-
-_CHECK = {
-    CardDrawn: check_draw,
-    RowTaken: check_take,
-    MatchPlayed: check_match,
-    MatchUpgraded: check_upgrade,
-    MinusMarked: check_minus,
-    MatchesSwapped: check_swap,
-    BonusDeclined: _nothing,
-    CardDiscarded: check_discard,
-    LayingDone: _nothing,
-}
-
-
 # --------------------------------------------------------------------------- the guards in order, and the permit
 
 
@@ -367,66 +352,81 @@ _FITS: dict[tuple[str, int], frozenset[type]] = {
 _NOTHING: frozenset[type] = frozenset()
 
 
-def check(state: State, event: Event) -> list[Ruling]:
-    """The rulings that forbid `event` now (empty when legal, or only unverifiable notes)."""
-    phase = state.phase
-    if phase == "over":
-        return [illegal("split.turn.game-over", f"the game is over after {plural(len(state.results), 'round')}: no more moves")]
+def check_step(state: State, event: Event) -> Ruling | None:
+    """The deal comes first; then whose move it is, the step of the turn and what is pending (`check_turn`,
+    the slow path that explains what does not fit, is skipped for a move that plainly fits)."""
     kind = type(event)
     if kind is RoundDealt:
-        return check_deal(state, event)  # type: ignore[arg-type]
+        return None
+    phase = state.phase
     if phase == "deal":
-        return [illegal("split.setup.incomplete", f"round {state.round + 1} is not dealt yet: {_expected(state)}")]
+        return illegal("split.setup.incomplete", f"round {state.round + 1} is not dealt yet: {_expected(state)}")
     if (
-        event.player != state.seats[state.current]  # type: ignore[attr-defined]
+        getattr(event, "player", None) != state.seats[state.current]
         or kind not in _FITS.get((phase, state.bonus), _NOTHING)
         or state.must_play is not None
     ):
-        ruling = check_turn(state, event)  # the slow path, which explains what does not fit
-        if ruling is not None:
-            return [ruling]
-    return _CHECK[kind](state, event)  # type: ignore[operator]
+        return check_turn(state, event)
+    return None
+
+
+GUARDS = Guards[State](
+    "split", EVENTS, is_over=lambda state: state.phase == "over", turn=check_step,
+    over_words=lambda state: f"the game is over after {plural(len(state.results), 'round')}",
+)
+GUARDS.on(RoundDealt, check_deal)
+GUARDS.on(CardDrawn, check_draw)
+GUARDS.on(RowTaken, check_take)
+GUARDS.on(MatchPlayed, check_match)
+GUARDS.on(MatchUpgraded, check_upgrade)
+GUARDS.on(MinusMarked, check_minus)
+GUARDS.on(MatchesSwapped, check_swap)
+GUARDS.on(BonusDeclined, no_rule_of_its_own)
+GUARDS.on(CardDiscarded, check_discard)
+GUARDS.on(LayingDone, no_rule_of_its_own)
+check = GUARDS.seal().check
 
 
 def permit(state: State, event: Event) -> Ruling:
     """The rule that allows a legal event, for the ruling read out at the table (never naming a hidden card)."""
-    kind = type(event)
     who = getattr(event, "player", "")
-    if kind is RoundDealt:
+    if isinstance(event, RoundDealt):
         return legal("split.setup.deal", f"the deal of round {state.round + 1} is recorded")
-    if kind is CardDrawn:
+    if isinstance(event, CardDrawn):
         last = " - the pile's last card: the round ends" if state.pile_size == 1 else ""
         rule = "split.draw.last-card" if last else ("split.bonus.strong" if state.phase == "bonus" else "split.draw.top")
         return legal(rule, f"{who} may draw the top card of the pile{last}")
-    if kind is RowTaken:
-        above = len(state.row) - 1 - state.row.index(event.card)  # type: ignore[attr-defined]
+    if isinstance(event, RowTaken):
+        above = len(state.row) - 1 - state.row.index(event.card)
         extra = f" with the {plural(above, 'card')} above it" if above else ""
-        return legal("split.row.playable", f"{who} may take {event.card}{extra} from the discard row and must play it at once")  # type: ignore[attr-defined]
-    if kind is MatchPlayed:
-        a, b = event.cards  # type: ignore[attr-defined]
+        return legal("split.row.playable", f"{who} may take {event.card}{extra} from the discard row and must play it at once")
+    if isinstance(event, MatchPlayed):
+        a, b = event.cards
         kind_of = GRADES[grade(state.deck, a, b)]
         if state.phase == "laying":
             return legal("split.round.first-turn-out", f"{who} may lay the {kind_of} match {a}+{b} (no bonus)")
         return legal("split.match.types", f"{who} may play the {kind_of} match {a}+{b}")
-    if kind is MatchUpgraded:
-        owner, index = find_match(state, event.over)  # type: ignore[misc,attr-defined]
+    if isinstance(event, MatchUpgraded):
+        found = find_match(state, event.over)
+        assert found is not None  # a legal upgrade goes over a match on the table
+        owner, index = found
         match = state.players[owner].matches[index]
-        new = upgraded(state, match, event.card, event.over)  # type: ignore[attr-defined,arg-type]
+        new = upgraded(state, match, event.card, event.over)
         whose = "" if owner == state.current else f" {state.seats[owner]}'s"
-        return legal("split.upgrade.stronger", f"{who} may upgrade{whose} {'+'.join(match[:2])} to a {GRADES[new or 0]} match with {event.card} over {event.over}")  # type: ignore[attr-defined]
-    if kind is MinusMarked:
-        return legal("split.bonus.perfect", f"{who} chooses {event.target}, who marks a minus box")  # type: ignore[attr-defined]
-    if kind is MatchesSwapped:
-        return legal("split.bonus.weak", f"{who} may swap {'+'.join(event.mine)} for {'+'.join(event.theirs)}")  # type: ignore[attr-defined]
-    if kind is BonusDeclined:
+        return legal("split.upgrade.stronger", f"{who} may upgrade{whose} {'+'.join(match[:2])} to a {GRADES[new or 0]} match with {event.card} over {event.over}")
+    if isinstance(event, MinusMarked):
+        return legal("split.bonus.perfect", f"{who} chooses {event.target}, who marks a minus box")
+    if isinstance(event, MatchesSwapped):
+        return legal("split.bonus.weak", f"{who} may swap {'+'.join(event.mine)} for {'+'.join(event.theirs)}")
+    if isinstance(event, BonusDeclined):
         return legal("split.bonus.decline", f"{who} lets the {GRADES[state.bonus]} match's bonus go")
-    if kind is CardDiscarded:
+    if isinstance(event, CardDiscarded):
         if state.player.hand.size == 1:
             return legal("split.round.out", f"{who} discards the last card and goes out: the round ends")
-        return legal("split.discard.one", f"{who} may discard {event.card}, ending the turn")  # type: ignore[attr-defined]
+        return legal("split.discard.one", f"{who} may discard {event.card}, ending the turn")
     return legal("split.round.first-turn-out", f"{who} has laid the matches they wanted")
 
 
 def is_voidable(event: Event) -> bool:
     """A deal that tally made itself (open mode: it names the pile) is chance, not a recorder's mistake."""
-    return not (type(event) is RoundDealt and event.pile)  # type: ignore[attr-defined]
+    return not (isinstance(event, RoundDealt) and event.pile)

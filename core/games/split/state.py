@@ -9,7 +9,6 @@ of a hand or the pile, so the unlocated cards bound what a hidden hand may revea
 
 from __future__ import annotations
 
-from typing import Any
 
 import msgspec
 
@@ -79,17 +78,8 @@ class State(msgspec.Struct, frozen=True):
         return self.seats[self.current]
 
 
-def with_seat(state: State, index: int, seat: Seat, **changes: Any) -> State:
-    """`with_seats` for one seat, the usual case on every move (no dict, no list)."""
-    players = state.players
-    return msgspec.structs.replace(state, players=players[:index] + (seat,) + players[index + 1 :], **changes)
 
 
-def with_seats(state: State, changed: dict[int, Seat], **changes: Any) -> State:
-    players = list(state.players)
-    for index, seat in changed.items():
-        players[index] = seat
-    return msgspec.structs.replace(state, players=tuple(players), **changes)
 
 
 # --------------------------------------------------------------------------- where cards are
@@ -270,3 +260,8 @@ def partners_unseen(state: State, card: str, unseen: list[str] | None = None) ->
 def scores(state: State) -> dict[str, int]:
     """Every pad's total so far, by player (the final scores once the game is over)."""
     return {name: pad_total(state.deck, seat.pad) for name, seat in zip(state.seats, state.players)}
+
+
+def turn(state: State) -> int:
+    """The number of the turn being played, 1 for the first: what a view shows and `tally undo --turn` walks back."""
+    return state.turns + 1

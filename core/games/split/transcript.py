@@ -19,10 +19,9 @@ def table_transcript(events: list[Event]) -> list[Event]:
     assert isinstance(started, GameStarted)
     out: list[Event] = [msgspec.structs.replace(started, mode="table")]
     for event in events[1:]:
-        kind = type(event)
-        if kind is RoundDealt:
-            out.append(RoundDealt(row=event.row))  # type: ignore[attr-defined]
-        elif kind is CardDrawn:
+        if isinstance(event, RoundDealt):
+            out.append(RoundDealt(row=event.row))
+        elif isinstance(event, CardDrawn):
             out.append(msgspec.structs.replace(event, card=None))
         else:
             out.append(event)

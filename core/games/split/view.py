@@ -14,7 +14,7 @@ import msgspec
 from ...model import Outcome
 from ...text import plural
 from .components import GRADES, PERFECT, STRONG, WEAK, grade, pad_total
-from .state import State, scores
+from .state import State, scores, turn
 
 BONUS_WORDS = {
     PERFECT: "choose a player who marks a minus box",
@@ -62,7 +62,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "phase": state.phase,
         "round": state.round,
         "rounds": state.rounds,
-        "turn": state.turns + 1,
+        "turn": turn(state),
         "to_act": who,
         "expected": what,
         "dealer": state.seats[state.dealer],

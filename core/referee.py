@@ -1,0 +1,124 @@
+"""The referee's plumbing, written once for every game: guards and reducers registered per event kind.
+
+A game states, for each of its event kinds, the guards that may forbid it (in their fixed order) and the
+reducer that applies it, each typed on that event's class, so a guard reads `event.gems` with no cast. The
+kernel then judges every event in one shape: the game over first (from the game's own question and words),
+then the game's turn guard (whose move it is, and what the step of the turn and anything pending allow),
+then the kind's own guards. A kind of the game's `events` left without a guard or a reducer is an error when
+the game is imported, never a silent pass at play.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Generic, Iterable, TypeVar
+
+from .model import Event, Ruling, illegal
+
+S = TypeVar("S")
+E = TypeVar("E", bound=Event)
+
+# what a guard finds: nothing, one ruling, or several (unverifiable notes, or an illegal ruling among them)
+Found = Ruling | list[Ruling] | None
+
+
+class IncompleteGame(TypeError):
+    """A game's event kind has no guard or no reducer: raised when the game is imported."""
+
+
+def _missing(what: str, game: str, events: Iterable[type[Event]], registered: Iterable[type[Event]]) -> None:
+    done = set(registered)
+    lacking = [kind.__name__ for kind in events if kind not in done]
+    if lacking:
+        raise IncompleteGame(f"{game}: no {what} for {', '.join(lacking)} (every event kind registers one)")
+
+
+def no_rule_of_its_own(state: object, event: Event) -> None:
+    """The guard of a kind whose every rule is the turn guard's (a `done`, a bonus let go): nothing more to
+    check. Registering it says so; a kind without any guard is refused at import."""
+    return None
+
+
+class Guards(Generic[S]):
+    """The guards of one game's event kinds, and `check`, the one entry point the engine calls.
+
+    `is_over(state)` says whether the game has ended; the kernel then refuses every event with
+    `<game>.turn.game-over` and the message `<over_words(state)>: no more moves` (facts: `over_facts(state)`).
+    `turn(state, event)` is the game's turn guard, run before the kind's own guards."""
+
+    def __init__(
+        self,
+        game: str,
+        events: Iterable[type[Event]],
+        *,
+        is_over: Callable[[S], bool],
+        turn: Callable[[S, Event], Ruling | None],
+        over_words: Callable[[S], str] = lambda state: "the game is over",
+        over_facts: Callable[[S], dict[str, Any]] = lambda state: {},
+    ):
+        self.game = game
+        self.events = tuple(events)
+        self.over_rule = f"{game}.turn.game-over"
+        self.is_over, self.turn, self.over_words, self.over_facts = is_over, turn, over_words, over_facts
+        self._guards: dict[type[Event], tuple[Callable[[S, Any], Found], ...]] = {}
+
+    def on(self, kind: type[E], *guards: Callable[[S, E], Found]) -> None:
+        """`kind`'s guards, in the order they run (the first illegal ruling stops the rest)."""
+        if not guards:
+            raise IncompleteGame(f"{self.game}: {kind.__name__} registers no guard")
+        if kind in self._guards:
+            raise IncompleteGame(f"{self.game}: {kind.__name__}'s guards are registered twice")
+        self._guards[kind] = guards
+
+    def seal(self) -> Guards[S]:
+        """Every kind of the game's events has its guards (else IncompleteGame); called once, at import."""
+        _missing("guard", self.game, self.events, self._guards)
+        return self
+
+    def game_over(self, state: S) -> Ruling:
+        return illegal(self.over_rule, f"{self.over_words(state)}: no more moves", **self.over_facts(state))
+
+    def check(self, state: S, event: Event) -> list[Ruling]:
+        """The rulings that forbid `event` now: empty when legal, or only unverifiable notes."""
+        if self.is_over(state):
+            return [self.game_over(state)]
+        ruling = self.turn(state, event)
+        if ruling is not None:
+            return [ruling]
+        notes: list[Ruling] = []
+        for guard in self._guards[type(event)]:
+            found = guard(state, event)
+            if found is None:
+                continue
+            if isinstance(found, Ruling):
+                if found.verdict == "illegal":
+                    return [found]
+                notes.append(found)
+                continue
+            for ruling in found:
+                if ruling.verdict == "illegal":
+                    return found
+            notes.extend(found)
+        return notes
+
+
+class Reducers(Generic[S]):
+    """The reducer of each of one game's event kinds, and `apply`: the state after a checked event."""
+
+    def __init__(self, game: str, events: Iterable[type[Event]]):
+        self.game = game
+        self.events = tuple(events)
+        self._reducers: dict[type[Event], Callable[[S, Any], S]] = {}
+
+    def on(self, kind: type[E], reduce: Callable[[S, E], S]) -> None:
+        if kind in self._reducers:
+            raise IncompleteGame(f"{self.game}: {kind.__name__}'s reducer is registered twice")
+        self._reducers[kind] = reduce
+
+    def seal(self) -> Reducers[S]:
+        """Every kind of the game's events has its reducer (else IncompleteGame); called once, at import."""
+        _missing("reducer", self.game, self.events, self._reducers)
+        return self
+
+    def apply(self, state: S, event: Event) -> S:
+        """The state after `event`; trusts its input (the guards have judged it)."""
+        return self._reducers[type(event)](state, event)

@@ -1,0 +1,3 @@
+"""Ten's components: there are none to count, so its one manifest only names the game's box."""
+
+MANIFEST = "ten"

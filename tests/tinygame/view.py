@@ -1,0 +1,51 @@
+"""What a seat sees of Ten (everything: nothing is hidden), who acts, and the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from tally.core.model import Outcome
+
+from .state import State, turn
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.phase != "over":
+        return None
+    winner = state.player_name
+    scores = {name: int(name == winner) for name in state.seats}
+    return Outcome(scores, [winner], f"{winner} reached {state.target}", ended="target")
+
+
+def to_act(state: State) -> tuple[str, str]:
+    if state.phase == "over":
+        return "nobody", "the game is over"
+    return state.player_name, f"{state.player_name} says 1 or 2"
+
+
+def pending(state: State) -> str | None:
+    return None
+
+
+def view(state: State, seat: str | None) -> dict[str, Any]:
+    who, what = to_act(state)
+    result = outcome(state)
+    return {
+        "game": "tinygame",
+        "mode": state.mode,
+        "viewer": seat,
+        "phase": state.phase,
+        "turn": turn(state),
+        "to_act": who,
+        "expected": what,
+        "total": state.total,
+        "target": state.target,
+        "players": [{"name": name} for name in state.seats],
+        "outcome": msgspec.to_builtins(result) if result else None,
+    }
+
+
+def narrate(before: State, after: State) -> list[str]:
+    return [f"{after.player_name} wins"] if after.phase == "over" and before.phase != "over" else []
