@@ -10,11 +10,20 @@ the game is imported, never a silent pass at play.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generic, Iterable, TypeVar
+from typing import Any, Callable, Generic, Iterable, Protocol, TypeVar
 
 from .model import Event, Ruling, illegal
 
-S = TypeVar("S")
+
+class Phased(Protocol):
+    """A game's state says where the game stands by its `phase`; `over` once the game has ended."""
+
+    @property
+    def phase(self) -> str: ...
+
+
+S = TypeVar("S", bound=Phased)
+R = TypeVar("R")  # a state, for the reducers (which ask it nothing)
 E = TypeVar("E", bound=Event)
 
 # what a guard finds: nothing, one ruling, or several (unverifiable notes, or an illegal ruling among them)
@@ -41,16 +50,15 @@ def no_rule_of_its_own(state: object, event: Event) -> None:
 class Guards(Generic[S]):
     """The guards of one game's event kinds, and `check`, the one entry point the engine calls.
 
-    `is_over(state)` says whether the game has ended; the kernel then refuses every event with
-    `<game>.turn.game-over` and the message `<over_words(state)>: no more moves` (facts: `over_facts(state)`).
-    `turn(state, event)` is the game's turn guard, run before the kind's own guards."""
+    Once the state's phase is `over` the kernel refuses every event with `<game>.turn.game-over` and the
+    message `<over_words(state)>: no more moves` (facts: `over_facts(state)`). `turn(state, event)` is the
+    game's turn guard, run before the kind's own guards."""
 
     def __init__(
         self,
         game: str,
         events: Iterable[type[Event]],
         *,
-        is_over: Callable[[S], bool],
         turn: Callable[[S, Event], Ruling | None],
         over_words: Callable[[S], str] = lambda state: "the game is over",
         over_facts: Callable[[S], dict[str, Any]] = lambda state: {},
@@ -58,7 +66,7 @@ class Guards(Generic[S]):
         self.game = game
         self.events = tuple(events)
         self.over_rule = f"{game}.turn.game-over"
-        self.is_over, self.turn, self.over_words, self.over_facts = is_over, turn, over_words, over_facts
+        self.turn, self.over_words, self.over_facts = turn, over_words, over_facts
         self._guards: dict[type[Event], tuple[Callable[[S, Any], Found], ...]] = {}
 
     def on(self, kind: type[E], *guards: Callable[[S, E], Found]) -> None:
@@ -79,13 +87,19 @@ class Guards(Generic[S]):
 
     def check(self, state: S, event: Event) -> list[Ruling]:
         """The rulings that forbid `event` now: empty when legal, or only unverifiable notes."""
-        if self.is_over(state):
+        if state.phase == "over":
             return [self.game_over(state)]
         ruling = self.turn(state, event)
         if ruling is not None:
             return [ruling]
+        guards = self._guards[type(event)]
+        if len(guards) == 1:  # the usual case, kept short: check runs once per event of every fold
+            found = guards[0](state, event)
+            if found is None:
+                return []
+            return [found] if isinstance(found, Ruling) else found
         notes: list[Ruling] = []
-        for guard in self._guards[type(event)]:
+        for guard in guards:
             found = guard(state, event)
             if found is None:
                 continue
@@ -101,24 +115,24 @@ class Guards(Generic[S]):
         return notes
 
 
-class Reducers(Generic[S]):
+class Reducers(Generic[R]):
     """The reducer of each of one game's event kinds, and `apply`: the state after a checked event."""
 
     def __init__(self, game: str, events: Iterable[type[Event]]):
         self.game = game
         self.events = tuple(events)
-        self._reducers: dict[type[Event], Callable[[S, Any], S]] = {}
+        self._reducers: dict[type[Event], Callable[[R, Any], R]] = {}
 
-    def on(self, kind: type[E], reduce: Callable[[S, E], S]) -> None:
+    def on(self, kind: type[E], reduce: Callable[[R, E], R]) -> None:
         if kind in self._reducers:
             raise IncompleteGame(f"{self.game}: {kind.__name__}'s reducer is registered twice")
         self._reducers[kind] = reduce
 
-    def seal(self) -> Reducers[S]:
+    def seal(self) -> Reducers[R]:
         """Every kind of the game's events has its reducer (else IncompleteGame); called once, at import."""
         _missing("reducer", self.game, self.events, self._reducers)
         return self
 
-    def apply(self, state: S, event: Event) -> S:
+    def apply(self, state: R, event: Event) -> R:
         """The state after `event`; trusts its input (the guards have judged it)."""
         return self._reducers[type(event)](state, event)

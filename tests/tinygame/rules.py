@@ -40,7 +40,7 @@ def check_past_target(state: State, event: NumberSaid) -> Ruling | None:
     return None
 
 
-GUARDS = Guards[State]("tinygame", EVENTS, is_over=lambda state: state.phase == "over", turn=check_turn)
+GUARDS = Guards[State]("tinygame", EVENTS, turn=check_turn)
 GUARDS.on(NumberSaid, check_amount, check_past_target)
 check = GUARDS.seal().check
 

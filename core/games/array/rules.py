@@ -396,7 +396,7 @@ def check_show(state: State, event: CardShown) -> Ruling | None:
 
 
 GUARDS = Guards[State](
-    "array", EVENTS, is_over=lambda state: state.phase == "over", turn=check_turn,
+    "array", EVENTS, turn=check_turn,
     over_facts=lambda state: {"ended": state.ended},
 )
 GUARDS.on(RoundDealt, check_dealt)

@@ -436,7 +436,7 @@ def check_pass(state: State, event: TurnPassed) -> Ruling | None:
 
 
 GUARDS = Guards[State](
-    "splendor", EVENTS, is_over=lambda state: state.phase == "over", turn=check_turn,
+    "splendor", EVENTS, turn=check_turn,
     over_facts=lambda state: {"ended": state.ended},
 )
 GUARDS.on(SetupDealt, check_setup)

@@ -65,7 +65,7 @@ __all__ = ["OPTIONS", "RULES", "RULE_IDS", "actor", "check", "check_turn", "draw
 
 
 GUARDS = Guards[State](
-    "splice", EVENTS, is_over=lambda state: state.phase == "over", turn=check_turn,
+    "splice", EVENTS, turn=check_turn,
     over_facts=lambda state: {"ended": state.ended},
 )
 GUARDS.on(SetupDealt, check_setup)

@@ -371,7 +371,7 @@ def check_step(state: State, event: Event) -> Ruling | None:
 
 
 GUARDS = Guards[State](
-    "split", EVENTS, is_over=lambda state: state.phase == "over", turn=check_step,
+    "split", EVENTS, turn=check_step,
     over_words=lambda state: f"the game is over after {plural(len(state.results), 'round')}",
 )
 GUARDS.on(RoundDealt, check_deal)
