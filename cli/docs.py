@@ -47,7 +47,7 @@ def _documents() -> dict[str, type]:
 
 
 JSON_KEYS: dict[str, dict[str, str]] = {name: keys_of(document) for name, document in _documents().items()}
-# a board's view is the game's own document (docs/rules/<game>.md); these are Splendor's keys
+# a board's view is the game's own document (docs/rules/<game>.md); these are the keys of the first game's
 JSON_KEYS["state"] = {
     "game": "the game's name",
     "mode": "`open` or `table`",

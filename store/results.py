@@ -145,6 +145,12 @@ class CheckWarning(msgspec.Struct):
     rule: str
     message: str
 
+    def __getitem__(self, key: str) -> Any:
+        """Read as the mapping `record.check` reported before its results were typed (`w["rule"]`)."""
+        if key not in self.__struct_fields__:
+            raise KeyError(key)
+        return getattr(self, key)
+
 
 class CheckReport(msgspec.Struct):
     """`tally check`: integrity, then every event judged."""
