@@ -389,7 +389,8 @@ def test_repair_end_to_end_keeps_torn_bytes_in_numbered_side_files(tmp_path: Pat
     repaired = tally("repair", str(path), "--json")
     assert repaired.exit_code == 0, repaired
     doc = json.loads(repaired.stdout)
-    assert doc == {"log": str(path), "torn_bytes": 40, "saved_to": f"{path}.torn-1", "removed": False}
+    assert doc == {"log": str(path), "torn_bytes": 40, "saved_to": f"{path}.torn-1", "removed": False,
+                   "kept_lines": 5, "why": "log.torn-tail"}
     assert Path(f"{path}.torn-1").read_bytes() == data[last : last + 40]
     assert path.read_bytes() == data[:last]
     checked = tally("check", str(path))
