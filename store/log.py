@@ -285,6 +285,7 @@ class _Envelope(msgspec.Struct):
 
     seq: Any = None
     unit: Any = 1
+    at: Any = None
 
 
 _ENVELOPE = msgspec.json.Decoder(_Envelope)
@@ -304,17 +305,31 @@ def _zero_block(path: str, lines: list[bytes], error: LogError, unit_end: int | 
 
     It is torn only if the failing line holds zero bytes (no line tally writes does: JSON escapes NUL) and no
     later line belongs to a later write: one past the unit the failing line is in, or (when that unit's first
-    line is the one zeroed, so its size is unknown) one that starts a unit of its own."""
+    line is the one zeroed, so its size is unknown) one that starts a unit of its own, or that does not share
+    one `at` and a run of seqs with the other later lines (one command stamps all its lines with one `at`).
+    Anything else is damage: cutting it would drop acknowledged events."""
     line = error.line
     intact = error.intact_lines
     if line is None or intact is None or b"\0" not in lines[line - 1]:
         return None
+    stamps: set[Any] = set()
+    seqs: list[int] = []
     for later in lines[line:]:
         envelope = _envelope(later)
         if envelope is None or type(envelope.seq) is not int:
-            continue
-        if (envelope.seq > unit_end) if unit_end is not None else (envelope.unit != 1):
+            if b"\0" in later:
+                continue  # part of the same zero-filled block
             return None
+        if unit_end is not None:
+            if envelope.seq > unit_end:
+                return None
+            continue
+        if envelope.unit != 1:
+            return None
+        stamps.add(envelope.at)
+        seqs.append(envelope.seq)
+    if seqs and (len(stamps) > 1 or seqs != list(range(seqs[0], seqs[0] + len(seqs)))):
+        return None
     return ZeroBlock(path, line, sum(len(kept) + 1 for kept in lines[:intact]), intact)
 
 

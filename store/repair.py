@@ -54,6 +54,7 @@ def repair(path: Path | str) -> Repaired:
             handle.write(data[keep:])
             handle.flush()
             os.fsync(handle.fileno())
+        _fsync_dir(Path(path))  # the side file's name is durable before a byte of the log goes
         if keep:
             os.ftruncate(locked.fd, keep)
             os.fsync(locked.fd)

@@ -315,3 +315,22 @@ def test_events_after_line_1_are_typed_all_the_way_down() -> None:
         for kind in [*SHARED_EVENTS, *spec.events]:
             if kind is not GameStarted:
                 walk(msgspec.inspect.type_info(kind), set())
+
+
+def test_finding_4_zero_bytes_in_a_line_followed_by_other_commands_lines_are_damage(tmp_path: Path, tally: Any) -> None:
+    # a zeroed line whose unit size is unknown: the single-line moves after it were acknowledged one by one
+    # (each has its own `at`), so they are not the rest of its write and nothing may be cut
+    path = tmp_path / "open.jsonl"
+    assert tally("new", "splendor", str(path), "-p", "ana", "-p", "ben", "--seed", "7").exit_code == 0
+    for move in ("take r g b", "take w k r", "take r g b", "take w k r", "take r g b"):
+        result = tally("move", str(path), move)
+        if result.exit_code != 0:
+            break
+    lines = _lines(path)
+    moves = [index for index, line in enumerate(lines) if b'"unit"' not in line and index > 0]
+    assert len(moves) >= 4, lines
+    target = moves[-4]
+    damaged = _joined(lines[:target] + [lines[target][:10] + bytes(10) + lines[target][20:]] + lines[target + 1:])
+    path.write_bytes(damaged)
+    assert tally("check", str(path)).exit_code == 3
+    _unchanged_refusal(tally, path, damaged)
