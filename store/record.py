@@ -7,7 +7,7 @@ the writer's lock) or of the readers in `service` (position, replay); `check` ju
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import msgspec
 
@@ -158,8 +158,8 @@ def moves(path: Path | str, at: int | None = None) -> MoveListing:
     return MoveListing(pos.seq, who, what, [spec.format(m) for m in legal])
 
 
-def check(path: Path | str) -> "CheckReport":
-    """`tally check`: integrity, then every event judged (`results.check`)."""
+def check(path: Path | str, anchors: Sequence[tuple[int, str]] = ()) -> "CheckReport":
+    """`tally check`: integrity, the anchors, then every event judged (`results.check`)."""
     from .results import check as checked
 
-    return checked(path)
+    return checked(path, anchors)

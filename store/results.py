@@ -8,7 +8,7 @@ once, from the record service's results: the interfaces call no function of a ga
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Optional, Sequence
 
 import msgspec
 
@@ -166,13 +166,22 @@ class CheckReport(msgspec.Struct):
     outcome: Annotated[Optional[GameOutcome], _(_OVER)] = None
 
 
-def check(path: Path | str) -> CheckReport:
-    """Integrity (reading the log), then every event judged; the first illegal one stops it."""
+def check(path: Path | str, anchors: Sequence[tuple[int, str]] = ()) -> CheckReport:
+    """Integrity (reading the log once), the anchors written down at the table (`(seq, fingerprint prefix)`: a
+    `LogError` `log.anchor` when one no longer holds), then every event judged; the first illegal one stops it.
+    `at` times that go backwards are warnings (`log.at-backwards`) after the unverifiable events."""
     from tally.core.engine import judge
 
+    from . import anchors as anchoring
+
     log = logfile.read(path)
+    for seq, prefix in anchors:
+        broken = anchoring.check_anchor(log, seq, prefix)
+        if broken is not None:
+            raise broken
     judgement, table = judge(log.spec, log.events)
     warnings = [CheckWarning(seq, r.rule, r.message) for seq, r in judgement.warnings]
+    warnings += [CheckWarning(seq, "log.at-backwards", why) for seq, why in anchoring.clock_warnings(log)]
     if not judgement.ok:
         first = judgement.rulings[0]
         return CheckReport(False, log.spec.name, len(log.events), log.fingerprint, judgement.failed_seq, first.rule,
