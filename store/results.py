@@ -97,6 +97,7 @@ class MoveReport(msgspec.Struct):
     events: Annotated[list[EventLine], _("the events the move is (empty unless accepted): `seq`, `type`, `text` (the event in notation)")]
     rulings: Annotated[list[RulingLine], _("`rule`, `verdict`, `message` for each ruling: the rule that permits it, or those that forbid it, and any unverifiable note")]
     notation_error: Annotated[Optional[str], _("for `unreadable`: what could not be read and what would have been valid; else null")]
+    notation_kind: Annotated[Optional[str], _("for `unreadable`: `invalid`, `ambiguous` (fits several moves) or `unknown` (a name or code the game does not know); else null")]
     fingerprint: Annotated[Optional[str], _("SHA-256 of the log's last line after recording (null when nothing was recorded)")]
     seq: Annotated[int, _("the seq the (first) event has or would have; for a refused part of a ` + ` line, that part's")]
     to_act: Annotated[str, _("who must act next (after the move when accepted): a player, `table` (a reveal is due) or `nobody`")]
@@ -119,7 +120,7 @@ def move_report(result: MoveResult) -> MoveReport:
     return MoveReport(
         result.accepted, result.text, verdict(result), events,
         [RulingLine(r.rule, r.verdict, r.message) for r in result.rulings],
-        result.notation.render() if result.notation else None, result.fingerprint, result.seq,
+        result.notation.render() if result.notation else None, result.notation_kind, result.fingerprint, result.seq,
         result.to_act[0], result.to_act[1], list(result.consequences), result.ending,
     )
 

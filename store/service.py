@@ -75,7 +75,7 @@ class MoveResult(msgspec.Struct):
     @property
     def notation_kind(self) -> str | None:
         """For a move that cannot be read: `invalid`, `ambiguous` or `unknown` (the notation error's kind)."""
-        return None if self.notation is None else str(getattr(self.notation, "kind", "invalid"))
+        return None if self.notation is None else self.notation.kind
 
     @property
     def is_stale(self) -> bool:
@@ -253,7 +253,8 @@ def parse_move(spec: GameSpec, state: Any, text: str) -> list[Event] | NotationE
         number = read_count(word, len(moves))
         if not number:
             shown = listing_range(spec, state, len(moves))
-            return NotationError(word, f"there is no move number {quote(word)} in the listing (`tally moves`: {shown})")
+            return NotationError(word, f"there is no move number {quote(word)} in the listing (`tally moves`: {shown})",
+                                 kind="unknown")
         return [moves[number - 1]]
     return spec.parse(state, word)
 
