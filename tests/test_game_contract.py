@@ -25,7 +25,7 @@ import tinygame
 ROOT = Path(__file__).resolve().parent.parent
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 MODULES = ("__init__", "data", "components", "events", "state", "rules", "reducer", "moves", "notation", "view",
-           "history", "transcript")
+           "history", "transcript", "picture")
 VIEW_KEYS = {"game", "mode", "viewer", "phase", "turn", "to_act", "expected", "players", "outcome"}
 GAMES = registry.names()
 TEST_ONLY: dict[str, GameSpec] = {"tinygame": tinygame.SPEC}
@@ -142,6 +142,16 @@ def test_every_game_has_its_rules_document_corpus_and_fixtures(game: str) -> Non
     )
 
 
+# the test files every game has, `tests/test_<game>_<part>.py` (docs/architecture.md's "Adding a game")
+GAME_TESTS = ("docs", "fixtures", "history", "notation", "properties", "rules")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_the_same_test_files(game: str) -> None:
+    found = sorted(path.stem.removeprefix(f"test_{game}_") for path in (ROOT / "tests").glob(f"test_{game}_*.py"))
+    assert found == sorted(GAME_TESTS), f"tests/test_{game}_*.py: {found}, not {sorted(GAME_TESTS)}"
+
+
 def rule_ids_used(prefix: str, where: Path = ROOT / "core") -> set[str]:
     """Every string literal in `where` (`core/`) that reads as a rule id starting with `prefix` (`split.take.playable`)."""
     pattern = re.compile(rf"^{re.escape(prefix)}(\.[a-z0-9-]+)+$")
@@ -210,6 +220,24 @@ def test_every_view_has_the_common_keys(game: str) -> None:
         assert view["game"] == game and view["viewer"] == viewer
         assert all("name" in entry for entry in view["players"])
     assert isinstance(started, GameStarted)
+
+
+@pytest.mark.parametrize("game", SPECS)
+def test_every_game_draws_its_view_through_the_contract(game: str) -> None:
+    import xml.etree.ElementTree as ET
+
+    from tally.store.record import dealt
+
+    spec = spec_of(game)
+    seats = [f"p{i + 1}" for i in range(spec.min_seats)]
+    state = spec.start(started_for(spec, seats))
+    for event in dealt(spec, state, random.Random(1))[0]:
+        state = spec.apply(state, event)
+    for viewer in (None, seats[0]):
+        picture = spec.picture(spec.view(state, viewer))
+        root = ET.fromstring(picture)
+        assert root.tag == "{http://www.w3.org/2000/svg}svg" and root.attrib["aria-label"], game
+        assert picture == spec.picture(spec.view(state, viewer))  # the same view, the same bytes
 
 
 # a game's name may also be an ordinary word of code or prose (pyarrow's `pa.array`, `str.split`, "a string
