@@ -75,7 +75,7 @@ class MoveResult(msgspec.Struct):
     @property
     def notation_kind(self) -> str | None:
         """For a move that cannot be read: `invalid`, `ambiguous` or `unknown` (the notation error's kind)."""
-        return None if self.notation is None else str(getattr(self.notation, "kind", "invalid"))
+        return None if self.notation is None else self.notation.kind
 
     @property
     def is_stale(self) -> bool:
@@ -305,7 +305,12 @@ def propose(spec: GameSpec, table: Table, text: str) -> MoveResult:
 def stale(record: "GameRecord", text: str, seen: str) -> MoveResult:
     """The refusal of an append whose caller saw the log at `seen`, not where it is now."""
     table = record.fold
-    seq, fingerprint = table.last_seq, record.last_hash
+    return stale_at(record.path, table.spec, table.state, (table.last_seq, record.last_hash), text, seen)
+
+
+def stale_at(path: str, spec: GameSpec, state: Any, tail: tuple[int, str], text: str, seen: str) -> MoveResult:
+    """The stale refusal for a log whose tail is (seq, fingerprint)."""
+    seq, fingerprint = tail
     ruling = illegal(
         STALE,
         f"the log moved on: you saw {seen}, it is now at #{seq} (fingerprint {fingerprint}); "
@@ -313,7 +318,26 @@ def stale(record: "GameRecord", text: str, seen: str) -> MoveResult:
         seq=seq,
         fingerprint=fingerprint,
     )
-    return MoveResult(False, text, [], [ruling], None, None, table.spec.to_act(table.state), seq=seq + 1, path=record.path)
+    return MoveResult(False, text, [], [ruling], None, None, spec.to_act(state), seq=seq + 1, path=path)
+
+
+def listing_refusal(
+    path: str, spec: GameSpec, state: Any, tail: tuple[int, str], word: str, text: str
+) -> MoveResult | None:
+    """A move number read against the listing it was shown in: not in it (a notation error), or shown
+    at another position than the log's `tail` (seq, fingerprint): stale; None when the listing is the
+    one of the tail (or none is remembered: then the number means the listing now)."""
+    listed = cache.listed(path)
+    if listed is None:
+        return None
+    number = read_count(word.strip(), listed.count)
+    if not number:
+        message = f"there is no move number {quote(word.strip())} in the listing (`tally moves`: {listed.shown})"
+        return MoveResult(False, text, notation=NotationError(word.strip(), message), seq=tail[0] + 1,
+                          to_act=spec.to_act(state), path=path)
+    if (listed.seq, listed.fingerprint) != tail:
+        return stale_at(path, spec, state, tail, text, f"the listing of `tally moves` at #{listed.seq}")
+    return None
 
 
 # --------------------------------------------------------------------------- the service
@@ -439,7 +463,8 @@ class GameRecord:
         """What the caller saw, in words, when it is not where the log is now; None when it is."""
         if expect_seq is not None and expect_seq != self.seq:
             return f"#{expect_seq}"
-        if expect_fingerprint is not None and expect_fingerprint != self.last_hash:
+        # a prefix, as written down at the table (`tally check --expect` takes the same)
+        if expect_fingerprint is not None and not self.last_hash.startswith(expect_fingerprint.lower()):
             return f"fingerprint {expect_fingerprint}"
         return None
 
@@ -479,19 +504,7 @@ class GameRecord:
             return result
 
     def _check_listing(self, word: str, text: str) -> MoveResult | None:
-        """A move number read against the listing it was shown in: not in it (a notation error), or shown
-        at another position (stale); None when the listing is the one of the log's tail."""
-        listed = cache.listed(self.path)
-        if listed is None:
-            return None  # no listing remembered (a cleared cache): the number means the listing now
-        number = read_count(word.strip(), listed.count)
-        if not number:
-            message = f"there is no move number {quote(word.strip())} in the listing (`tally moves`: {listed.shown})"
-            return MoveResult(False, text, notation=NotationError(word.strip(), message), seq=self.seq + 1,
-                              to_act=self.spec.to_act(self.state), path=self.path)
-        if (listed.seq, listed.fingerprint) != (self.seq, self.last_hash):
-            return stale(self, text, f"the listing of `tally moves` at #{listed.seq}")
-        return None
+        return listing_refusal(self.path, self.spec, self.state, (self.seq, self.last_hash), word, text)
 
     def _write(self, locked: logfile.Locked, table: Table, before: Any, events: list[Event]) -> logfile.Appended:
         """Append the events already applied to `table` in one write and keep the cache warm; on a failed
