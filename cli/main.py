@@ -433,34 +433,6 @@ def check_command(
     say(f"fingerprint {report.fingerprint}")
 
 
-@app.command("undo")
-@handled
-def undo_command(
-    log: Path = typer.Argument(..., help="The game log."),
-    why: Optional[List[str]] = typer.Argument(None, help="Why the event is voided (kept in the log), quoted or not."),
-    reason: Optional[str] = typer.Option(None, "--reason", help="The same, as an option."),
-    turn: bool = typer.Option(False, "--turn", help="Void the whole last turn (a buy and its refill, say), newest first."),
-    expect_seq: Optional[int] = ExpectSeqOption,
-    expect_fingerprint: Optional[str] = ExpectFingerprintOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Void the last effective event (or the last turn). The log stays append-only: `voided` events are added."""
-    from tally.store import record
-
-    text = reason if reason is not None else " ".join(why or [])
-    if not text.strip():
-        raise fail(EXIT_USAGE, "say why the event is voided: tally undo LOG REASON (the reason is kept in the log)")
-    result = record.undo(log, text, turn, expect_seq, _fingerprint_prefix(expect_fingerprint))
-    if as_json:
-        _move_json(result)
-    if not result.accepted:
-        raise fail(EXIT_RULE, f"{result.path}:{result.seq}: " + "; ".join(result.messages))
-    if not as_json:
-        for event, line in zip(result.events, result.lines):
-            say(f"#{event.seq} recorded: {line}")
-        say(f"next: {result.to_act[1]}")
-
-
 @app.command("note")
 @handled
 def note_command(
@@ -540,6 +512,7 @@ def simulate_command(
     say("wins by seat: " + ", ".join(f"{k} {v}" for k, v in summary.wins_by_seat.items()))
 
 
+from . import correction_commands  # noqa: E402,F401  (registers undo and amend)
 from . import library_commands  # noqa: E402,F401  (registers ingest, sql, stats, export; imports duckdb lazily)
 
 

@@ -55,6 +55,16 @@ class Voided(Event, tag="voided", frozen=True):
     reason: str = ""
 
 
+class Amended(Event, tag="amended", frozen=True):
+    """A correction of any past effective game event: the event at `target` is replaced by `events` (game
+    events without their envelope, in the game's own encoding), or with no `events` did not happen. Every
+    later effective event is judged again after it; the correction is legal only if they all still are."""
+
+    target: int = 0
+    reason: str = ""
+    events: list[dict[str, Any]] = []
+
+
 class Noted(Event, tag="noted", frozen=True):
     """A free remark for the record; it changes nothing."""
 
@@ -62,7 +72,7 @@ class Noted(Event, tag="noted", frozen=True):
     player: str | None = None
 
 
-SHARED_EVENTS: tuple[type[Event], ...] = (GameStarted, Voided, Noted)
+SHARED_EVENTS: tuple[type[Event], ...] = (GameStarted, Voided, Noted, Amended)
 
 
 class Ruling(msgspec.Struct, frozen=True):

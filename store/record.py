@@ -133,6 +133,14 @@ def undo(
     return GameRecord(path).undo(reason, turn, expect_seq, expect_fingerprint)
 
 
+def correct(
+    path: Path | str, target: int, reason: str, move: str | None = None, expect_seq: int | None = None,
+    expect_fingerprint: str | None = None,
+) -> MoveResult:
+    """Void event `target` (any effective one), or with `move` replace it; refused when a later event breaks."""
+    return GameRecord(path).correct(target, reason, move, expect_seq, expect_fingerprint)
+
+
 def note(
     path: Path | str, text: str, player: str | None = None, expect_seq: int | None = None,
     expect_fingerprint: str | None = None,
