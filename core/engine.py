@@ -165,13 +165,22 @@ class Table:
         return []
 
     def replacement(self, event: Amended) -> list[Event] | Ruling:
-        """The game events an `amended` puts in place of its target (each at the correction's seq)."""
-        union = Union[tuple(self.spec.events)]  # type: ignore[valid-type]
-        try:
-            return [msgspec.convert({**raw, "seq": event.seq}, union) for raw in event.events]
-        except (msgspec.ValidationError, TypeError) as error:
-            return illegal("core.amend.event", f"the correction of #{event.target} holds a line that is not an event "
-                           f"of {self.spec.name}: {quote(str(error))}", target=event.target)
+        """The game events an `amended` puts in place of its target (each at the correction's seq), read
+        as strictly as a log line: typed, no unknown field, in canonical form."""
+        decoder = msgspec.json.Decoder(Union[tuple(self.spec.events)])
+        events: list[Event] = []
+        for raw in event.events:
+            try:
+                new = decoder.decode(raw)
+            except msgspec.DecodeError as error:
+                return illegal("core.amend.event", f"the correction of #{event.target} holds something that is not "
+                               f"an event of {self.spec.name}: {quote(str(error))}", target=event.target)
+            if msgspec.json.encode(new) != bytes(raw):
+                return illegal("core.amend.event", f"the correction of #{event.target} holds an event that is not "
+                               "in canonical form (as tally writes it: compact, fields in order, no defaults)",
+                               target=event.target)
+            events.append(msgspec.structs.replace(new, seq=event.seq))
+        return events
 
     def _corrected(self, event: Amended) -> tuple[Undo, Any] | list[Ruling]:
         """The fold with `event`'s target replaced and every later effective event judged again after it:

@@ -57,12 +57,13 @@ class Voided(Event, tag="voided", frozen=True):
 
 class Amended(Event, tag="amended", frozen=True):
     """A correction of any past effective game event: the event at `target` is replaced by `events` (game
-    events without their envelope, in the game's own encoding), or with no `events` did not happen. Every
-    later effective event is judged again after it; the correction is legal only if they all still are."""
+    events without their envelope, each the JSON of the game's own encoding, decoded by the fold that knows
+    the game), or with no `events` did not happen. Every later effective event is judged again after it;
+    the correction is legal only if they all still are."""
 
     target: int = 0
     reason: str = ""
-    events: list[dict[str, Any]] = []
+    events: list[msgspec.Raw] = []
 
 
 class Noted(Event, tag="noted", frozen=True):

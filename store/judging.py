@@ -204,9 +204,6 @@ def read_correction(spec: GameSpec, state: Any, text: str) -> list[Event] | Nota
     return events
 
 
-def payload(event: Event) -> dict[str, Any]:
+def payload(event: Event) -> msgspec.Raw:
     """A game event as an `amended` line holds it: its type and fields, without the envelope."""
-    data = cast(dict[str, Any], msgspec.to_builtins(event))
-    for envelope in ("seq", "at", "prev", "unit"):
-        data.pop(envelope, None)
-    return data
+    return msgspec.Raw(msgspec.json.encode(msgspec.structs.replace(event, seq=0, at="", prev=None, unit=1)))

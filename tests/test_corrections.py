@@ -137,3 +137,24 @@ def test_the_session_undoes_and_amends_any_event_by_its_number(tmp_path: Path) -
     assert any(line.startswith("#8 recorded: void #6: ben: take w b k (undone at the table)") for line in out), out
     kinds = [json.loads(line)["type"] for line in log.read_text().splitlines()]
     assert kinds[-2:] == ["amended", "voided"] and record.check(log).ok
+
+
+def test_a_correction_holding_deep_or_loose_json_is_refused_never_a_traceback(tmp_path: Path) -> None:
+    from tally.store import log as logfile
+
+    log = _game(tmp_path)
+    for events, code, rule in (
+        (b"[" + b"[" * 5000 + b"]" * 5000 + b"]", 3, "log.depth"),
+        (b'[{"type": "gems_taken","player":"ana","gems":["r","g","w"]}]', 1, "core.amend.event"),
+        (b'[{"type":"gems_taken","player":"ana","gems":["r","g","w"],"seq":3}]', 1, "core.amend.event"),
+        (b'[{"type":"noted","text":"x"}]', 1, "core.amend.event"),
+    ):
+        copy = tmp_path / "copy.jsonl"
+        data = log.read_bytes()
+        prev = logfile.sha256_hex(data.splitlines()[-1])
+        line = b'{"type":"amended","seq":7,"at":"2026-12-01T11:19:48.855Z","prev":"' + prev.encode() + \
+            b'","target":3,"reason":"x","events":' + events + b"}"
+        copy.write_bytes(data + line + b"\n")
+        done = run_tally("check", str(copy), "--json")
+        assert done.exit_code == code and "Traceback" not in done.stderr, done
+        assert json.loads(done.stdout)["rule"] == rule, done
