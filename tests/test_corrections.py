@@ -158,3 +158,57 @@ def test_a_correction_holding_deep_or_loose_json_is_refused_never_a_traceback(tm
         done = run_tally("check", str(copy), "--json")
         assert done.exit_code == code and "Traceback" not in done.stderr, done
         assert json.loads(done.stdout)["rule"] == rule, done
+
+
+# --------------------------------------------------------------------------- one test per kernel rule id
+
+
+def _table_and_take(tmp_path: Path, gems: list[str], player: str = "ana") -> tuple[object, msgspec.Raw]:
+    from tally.core.games.splendor.events import GemsTaken
+
+    table = record.position(_game(tmp_path)).table
+    return table, payload(GemsTaken(player=player, gems=gems))
+
+
+def _rules(table: object, event: Amended) -> list[str]:
+    return [r.rule for r in table.check(event)]  # type: ignore[attr-defined]
+
+
+def test_core_amend(tmp_path: Path) -> None:
+    table, take = _table_and_take(tmp_path, ["r", "g", "w"])
+    event = Amended(seq=7, target=3, reason="misread", events=[take])
+    assert _rules(table, event) == [] and table.permit(event).rule == "core.amend"  # type: ignore[attr-defined]
+
+
+def test_core_amend_breaks_later(tmp_path: Path) -> None:
+    table, _ = _table_and_take(tmp_path, [])
+    assert _rules(table, Amended(seq=7, target=4, reason="x")) == ["core.amend.breaks-later"]
+
+
+def test_core_amend_dealt(tmp_path: Path) -> None:
+    table, _ = _table_and_take(tmp_path, [])
+    assert _rules(table, Amended(seq=7, target=2, reason="x")) == ["core.amend.dealt"]
+
+
+def test_core_amend_event(tmp_path: Path) -> None:
+    table, _ = _table_and_take(tmp_path, [])
+    loose = msgspec.Raw(b'{"type": "gems_taken","player":"ana","gems":["r"]}')
+    assert _rules(table, Amended(seq=7, target=3, reason="x", events=[loose])) == ["core.amend.event"]
+    foreign = msgspec.Raw(b'{"type":"noted","text":"x"}')
+    assert _rules(table, Amended(seq=7, target=3, reason="x", events=[foreign])) == ["core.amend.event"]
+
+
+def test_core_amend_illegal(tmp_path: Path) -> None:
+    table, take = _table_and_take(tmp_path, ["r", "r"], "ben")  # after ana's take: 3 red left
+    assert _rules(table, Amended(seq=7, target=4, reason="x", events=[take])) == ["core.amend.illegal"]
+
+
+def test_core_amend_not_effective(tmp_path: Path) -> None:
+    table, _ = _table_and_take(tmp_path, [])
+    for target in (1, 99):
+        assert _rules(table, Amended(seq=7, target=target, reason="x")) == ["core.amend.not-effective"]
+
+
+def test_core_amend_reason(tmp_path: Path) -> None:
+    table, take = _table_and_take(tmp_path, ["r", "g", "w"])
+    assert _rules(table, Amended(seq=7, target=3, reason="  ", events=[take])) == ["core.amend.reason"]
