@@ -20,6 +20,7 @@ EXIT_CODES: dict[int, str] = {
     2: "usage error: bad arguments or options, bad notation (the move cannot be read), an unknown game or player for `new`, a log file that already exists",
     3: "the log is damaged or unreadable: missing file, bad JSON, unknown fields, broken `seq` or `prev` chain, torn last line, unknown game",
     4: "internal error: a bug in tally (still one line on stderr, never a traceback); please report it",
+    5: "the history library is busy: another tally (an ingest) held it past the busy timeout (`$TALLY_BUSY_TIMEOUT`, 10 s by default); nothing was changed, run the command again",
 }
 
 def keys_of(document: type) -> dict[str, str]:
