@@ -66,6 +66,7 @@ JSON_KEYS["state"] = {
     "token_limit": "how many tokens a player may hold at the end of a turn",
     "outcome": "when the game is over: `scores`, `winners`, `reason`, `details`; else null",
     "seq": "the position: after this event",
+    "fingerprint": "the log's fingerprint at `seq` (the SHA-256 of that line): boards show its first 8 hex digits with the seq, `#42 3fa9c1d0`, to write down and check later with `tally check --expect SEQ:FINGERPRINT`",
 }
 # the history library's commands (cli/library_commands.py) report plain documents, documented here
 JSON_KEYS.update({
