@@ -108,7 +108,7 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
         return _empty(canvas)
     for points in series.values():
         points.sort()
-    x = svg.MARGIN
+    x: float = svg.MARGIN
     for index, name in enumerate(series):  # the legend: colour, shape and dash of each player
         paint, shape, dash = _style(index)
         w = svg.text_width(name, svg.SMALL) + 34

@@ -267,6 +267,10 @@ class GameSpec(Generic[S]):
         """The events a recorder at the table (who cannot see hidden cards) would log for an open game (transcript)."""
         raise NotImplementedError
 
+    def picture(self, view: dict[str, Any]) -> str:
+        """The view as an SVG picture, drawn from the view alone with `core/svg.py` (picture)."""
+        raise NotImplementedError
+
     def check_options(self, options: dict[str, str]) -> list[str]:
         """Problems with a set of options, each naming the option and what was expected."""
         known = {opt.key: opt for opt in self.options}
@@ -311,6 +315,7 @@ CONTRACT: tuple[str, ...] = (
     "state_type", "rules", "history", "upcasters",
     "start", "check", "permit", "is_voidable", "apply", "legal_moves", "shuffles", "deal",
     "parse", "format", "view", "turn", "outcome", "to_act", "pending", "narrate", "check_manifest", "table_transcript",
+    "picture",
 )
 
 # where each function of the contract lives in a game's folder: member -> (module, function)
@@ -334,9 +339,10 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "check_manifest": ("components", "check_manifest"),
     "table_transcript": ("transcript", "table_transcript"),
     "history": ("history", "HISTORY"),
+    "picture": ("picture", "draw"),
 }
 # what recording a move never needs: loaded on first use, so `tally move` does not pay for importing it
-LATE = frozenset({"table_transcript", "history"})
+LATE = frozenset({"table_transcript", "history", "picture"})
 
 
 class _Late:

@@ -2,9 +2,10 @@
 
 A game states, for each of its event kinds, the guards that may forbid it (in their fixed order) and the
 reducer that applies it, each typed on that event's class, so a guard reads `event.gems` with no cast. The
-kernel then judges every event in one shape: the game over first (from the game's own question and words),
-then the game's turn guard (whose move it is, and what the step of the turn and anything pending allow),
-then the kind's own guards. A kind of the game's `events` left without a guard or a reducer is an error when
+kernel then judges every event in one shape: the game over first (read off the state's phase), then the
+game's turn (its steps in order, among them the kernel's own decisions: `OutOfTurn`, whether the event's
+player is the one to act, and `Pending`, whether something is pending that the event does not settle; the game
+gives only their words), then the kind's own guards. A kind of the game's `events` left without a guard or a reducer is an error when
 the game is imported, never a silent pass at play.
 """
 
@@ -16,10 +17,14 @@ from .model import Event, Ruling, illegal
 
 
 class Phased(Protocol):
-    """A game's state says where the game stands by its `phase`; `over` once the game has ended."""
+    """A game's state says where the game stands by its `phase` (`over` once the game has ended) and whose turn
+    it is by `player_name`."""
 
     @property
     def phase(self) -> str: ...
+
+    @property
+    def player_name(self) -> str: ...
 
 
 S = TypeVar("S", bound=Phased)
@@ -41,6 +46,45 @@ def _missing(what: str, game: str, events: Iterable[type[Event]], registered: It
         raise IncompleteGame(f"{game}: no {what} for {', '.join(lacking)} (every event kind registers one)")
 
 
+class Allowed:
+    """A turn step's answer that the event fits the turn: the turn's later steps are skipped."""
+
+    __slots__ = ()
+
+
+ALLOWED = Allowed()
+
+
+class OutOfTurn(Generic[S]):
+    """The kernel's decision in a game's turn: an event whose `player` is not the state's `player_name` is refused
+    under `<game>.turn.out-of-turn` (facts: `player`, `current`); `words(state, player)` is the game's message."""
+
+    def __init__(self, words: Callable[[S, str], str]):
+        self.words = words
+
+
+class Pending(Generic[S]):
+    """The kernel's decision in a game's turn: while the state's phase is one of `phases` something is pending,
+    and an event that does not settle it (`settles`; by default none reaching this step does, an earlier step
+    having allowed those) is refused under `rule` with the game's `words(state, event)` and `facts(state)`."""
+
+    def __init__(
+        self,
+        phases: Iterable[str],
+        rule: str,
+        words: Callable[[S, Event], str],
+        *,
+        facts: Callable[[S], dict[str, Any]] = lambda state: {},
+        settles: Callable[[S, Event], bool] = lambda state, event: False,
+    ):
+        self.phases = frozenset(phases)
+        self.rule, self.words, self.facts, self.settles = rule, words, facts, settles
+
+
+# a step of a game's turn: the game's own (a ruling, ALLOWED, or None to go on) or one of the kernel's decisions
+TurnStep = Callable[[S, Event], Ruling | Allowed | None] | OutOfTurn[S] | Pending[S]
+
+
 def no_rule_of_its_own(state: object, event: Event) -> None:
     """The guard of a kind whose every rule is the turn guard's (a `done`, a bonus let go): nothing more to
     check. Registering it says so; a kind without any guard is refused at import."""
@@ -51,22 +95,25 @@ class Guards(Generic[S]):
     """The guards of one game's event kinds, and `check`, the one entry point the engine calls.
 
     Once the state's phase is `over` the kernel refuses every event with `<game>.turn.game-over` and the
-    message `<over_words(state)>: no more moves` (facts: `over_facts(state)`). `turn(state, event)` is the
-    game's turn guard, run before the kind's own guards."""
+    message `<over_words(state)>: no more moves` (facts: `over_facts(state)`). `turn` is the game's turn: its
+    steps in the order they run before the kind's own guards, the game's functions (the step of the turn, the
+    table's entries) and the kernel's `OutOfTurn` and `Pending`; the first ruling refuses, `ALLOWED` ends the turn."""
 
     def __init__(
         self,
         game: str,
         events: Iterable[type[Event]],
         *,
-        turn: Callable[[S, Event], Ruling | None],
+        turn: Iterable[TurnStep[S]],
         over_words: Callable[[S], str] = lambda state: "the game is over",
         over_facts: Callable[[S], dict[str, Any]] = lambda state: {},
     ):
         self.game = game
         self.events = tuple(events)
         self.over_rule = f"{game}.turn.game-over"
-        self.turn, self.over_words, self.over_facts = turn, over_words, over_facts
+        self.out_of_turn_rule = f"{game}.turn.out-of-turn"
+        self.turn = tuple(turn)
+        self.over_words, self.over_facts = over_words, over_facts
         self._guards: dict[type[Event], tuple[Callable[[S, Any], Found], ...]] = {}
 
     def on(self, kind: type[E], *guards: Callable[[S, E], Found]) -> None:
@@ -85,11 +132,31 @@ class Guards(Generic[S]):
     def game_over(self, state: S) -> Ruling:
         return illegal(self.over_rule, f"{self.over_words(state)}: no more moves", **self.over_facts(state))
 
+    def judge_turn(self, state: S, event: Event) -> Ruling | None:
+        """The ruling of the game's turn on `event`: the first refusal of its steps, or None when it fits."""
+        for step in self.turn:
+            if isinstance(step, OutOfTurn):
+                player = getattr(event, "player", "")
+                current = state.player_name
+                if player != current:
+                    return illegal(self.out_of_turn_rule, step.words(state, player), player=player, current=current)
+            elif isinstance(step, Pending):
+                if state.phase in step.phases and not step.settles(state, event):
+                    return illegal(step.rule, step.words(state, event), **step.facts(state))
+            else:
+                found = step(state, event)
+                if found is None:
+                    continue
+                if isinstance(found, Allowed):
+                    return None
+                return found
+        return None
+
     def check(self, state: S, event: Event) -> list[Ruling]:
         """The rulings that forbid `event` now: empty when legal, or only unverifiable notes."""
         if state.phase == "over":
             return [self.game_over(state)]
-        ruling = self.turn(state, event)
+        ruling = self.judge_turn(state, event)
         if ruling is not None:
             return [ruling]
         guards = self._guards[type(event)]

@@ -21,6 +21,13 @@ class TextSnapshot(SingleFileSnapshotExtension):
     file_extension = "txt"
 
 
+class SvgSnapshot(SingleFileSnapshotExtension):
+    """A picture kept as an `.svg` file, so a reviewer can open the golden picture itself."""
+
+    _write_mode = WriteMode.TEXT
+    file_extension = "svg"
+
+
 def rel(name: str) -> str:
     return f"fixtures/games/{name}.jsonl"
 

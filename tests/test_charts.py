@@ -14,18 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
+from bundled import SvgSnapshot
 from tally.core import charts, svg
 from tally.store import library
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = "{http://www.w3.org/2000/svg}"
-
-
-class SvgSnapshot(SingleFileSnapshotExtension):
-    _write_mode = WriteMode.TEXT
-    file_extension = "svg"
 
 
 @pytest.fixture

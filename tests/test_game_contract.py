@@ -25,7 +25,7 @@ import tinygame
 ROOT = Path(__file__).resolve().parent.parent
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 MODULES = ("__init__", "data", "components", "events", "state", "rules", "reducer", "moves", "notation", "view",
-           "history", "transcript")
+           "history", "transcript", "picture")
 VIEW_KEYS = {"game", "mode", "viewer", "phase", "turn", "to_act", "expected", "players", "outcome"}
 GAMES = registry.names()
 TEST_ONLY: dict[str, GameSpec] = {"tinygame": tinygame.SPEC}
@@ -210,6 +210,24 @@ def test_every_view_has_the_common_keys(game: str) -> None:
         assert view["game"] == game and view["viewer"] == viewer
         assert all("name" in entry for entry in view["players"])
     assert isinstance(started, GameStarted)
+
+
+@pytest.mark.parametrize("game", SPECS)
+def test_every_game_draws_its_view_through_the_contract(game: str) -> None:
+    import xml.etree.ElementTree as ET
+
+    from tally.store.record import dealt
+
+    spec = spec_of(game)
+    seats = [f"p{i + 1}" for i in range(spec.min_seats)]
+    state = spec.start(started_for(spec, seats))
+    for event in dealt(spec, state, random.Random(1))[0]:
+        state = spec.apply(state, event)
+    for viewer in (None, seats[0]):
+        picture = spec.picture(spec.view(state, viewer))
+        root = ET.fromstring(picture)
+        assert root.tag == "{http://www.w3.org/2000/svg}svg" and root.attrib["aria-label"], game
+        assert picture == spec.picture(spec.view(state, viewer))  # the same view, the same bytes
 
 
 # a game's name may also be an ordinary word of code or prose (pyarrow's `pa.array`, `str.split`, "a string

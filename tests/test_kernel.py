@@ -231,3 +231,45 @@ def test_visible_shows_control_and_invisible_characters_as_escapes() -> None:
     text = json.dumps({"note": "\x1b\x7f\u202e\U000e0001"}, ensure_ascii=False)
     escaped = json_escape(text)
     assert escaped.isprintable() and json.loads(escaped) == {"note": "\x1b\x7f\u202e\U000e0001"}
+
+
+def test_the_kernel_decides_pending_and_out_of_turn_from_the_turns_steps() -> None:
+    import msgspec
+
+    from tally.core.model import Event
+    from tally.core.referee import ALLOWED, Guards, OutOfTurn, Pending, no_rule_of_its_own
+
+    class Said(Event, tag="said", frozen=True):
+        player: str = ""
+
+    class Settled(Event, tag="settled", frozen=True):
+        player: str = ""
+
+    class Table(msgspec.Struct, frozen=True):
+        phase: str
+        player_name: str
+
+    seen: list[str] = []
+
+    def fits(state: Table, event: Event) -> Any:
+        seen.append(type(event).__name__)
+        return ALLOWED if state.phase == "free" else None
+
+    guards = Guards[Table]("toy", (Said, Settled), turn=[
+        fits,
+        Pending[Table](("owing",), "toy.turn.pending", lambda state, event: f"{state.player_name} owes first",
+                       facts=lambda state: {"phase": state.phase}, settles=lambda state, event: type(event) is Settled),
+        OutOfTurn[Table](lambda state, player: f"not {player}'s turn"),
+    ])
+    guards.on(Said, no_rule_of_its_own)
+    guards.on(Settled, no_rule_of_its_own)
+    check = guards.seal().check
+    owing = Table("owing", "ann")
+    [pending] = check(owing, Said(player="ann"))
+    assert (pending.rule, pending.message, pending.facts) == ("toy.turn.pending", "ann owes first", {"phase": "owing"})
+    assert check(owing, Settled(player="ann")) == []
+    [out] = check(owing, Settled(player="ben"))
+    assert (out.rule, out.message, out.facts) == ("toy.turn.out-of-turn", "not ben's turn", {"player": "ben", "current": "ann"})
+    assert check(Table("free", "ann"), Said(player="ben")) == []  # ALLOWED ends the turn's steps
+    [over] = check(Table("over", "ann"), Said(player="ann"))
+    assert over.rule == "toy.turn.game-over" and seen == ["Said", "Settled", "Settled", "Said"]

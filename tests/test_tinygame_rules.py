@@ -78,7 +78,7 @@ class Unguarded(Event, tag="unguarded", frozen=True):
 
 
 def test_a_kind_without_a_guard_or_a_reducer_fails_when_the_game_is_imported() -> None:
-    guards = Guards[State]("tinygame", (NumberSaid, Unguarded), turn=lambda state, event: None)
+    guards = Guards[State]("tinygame", (NumberSaid, Unguarded), turn=())
     guards.on(NumberSaid, lambda state, event: None)
     with pytest.raises(IncompleteGame, match="no guard for Unguarded"):
         guards.seal()

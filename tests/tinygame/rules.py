@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tally.core.model import Event, Option, RuleDoc, Ruling, illegal, legal
-from tally.core.referee import Guards
+from tally.core.referee import Guards, OutOfTurn
 
 from .components import AMOUNTS
 from .events import EVENTS, NumberSaid
@@ -20,14 +20,6 @@ RULES: tuple[RuleDoc, ...] = (
 OPTIONS: tuple[Option, ...] = (Option("target", "10", (), 3, 99, help="the total that wins"),)
 
 
-def check_turn(state: State, event: Event) -> Ruling | None:
-    player = getattr(event, "player", "")
-    if player != state.player_name:
-        return illegal("tinygame.turn.out-of-turn", f"it is {state.player_name}'s turn, not {player}'s",
-                       player=player, current=state.player_name)
-    return None
-
-
 def check_amount(state: State, event: NumberSaid) -> Ruling | None:
     if event.amount not in AMOUNTS:
         return illegal("tinygame.say.one-or-two", f"{event.player} may say 1 or 2, not {event.amount}")
@@ -40,7 +32,8 @@ def check_past_target(state: State, event: NumberSaid) -> Ruling | None:
     return None
 
 
-GUARDS = Guards[State]("tinygame", EVENTS, turn=check_turn)
+# the kernel refuses a number said out of turn (tinygame.turn.out-of-turn); Ten gives only the words
+GUARDS = Guards[State]("tinygame", EVENTS, turn=[OutOfTurn(lambda state, player: f"it is {state.player_name}'s turn, not {player}'s")])
 GUARDS.on(NumberSaid, check_amount, check_past_target)
 check = GUARDS.seal().check
 

@@ -113,7 +113,7 @@ def _array(canvas: svg.Canvas, array: dict[str, Any], paints: dict[str, svg.Colo
 def _cards(canvas: svg.Canvas, codes: list[str], label: str, paints: dict[str, svg.Colour], names: dict[str, str],
            whose: str = "") -> None:
     """A row of small cards, wrapping; `?` drawn as a back."""
-    x = svg.MARGIN
+    x: float = svg.MARGIN
     for code in codes:
         w = SMALL_SEG * 2 if code == "?" else _width(code, SMALL_SEG)
         if x + w > canvas.width - svg.MARGIN:
@@ -158,7 +158,7 @@ def draw(view: dict[str, Any]) -> str:
                      f"out at {view['threshold']}")
     if view["outcome"]:
         canvas.paragraph(view["outcome"]["reason"], svg.NORMAL, svg.INK)
-    x = svg.MARGIN
+    x: float = svg.MARGIN
     for letter, name in names.items():
         words = f"{letter} {name}"
         canvas.add(svg.chip(x, canvas.y, paints[letter], words, f"{letter} is {name}"))

@@ -8,7 +8,7 @@ where the log cannot know (a draw from a hand it never saw); `permit` names the 
 from __future__ import annotations
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
-from ...referee import Guards, no_rule_of_its_own
+from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, no_rule_of_its_own
 from ...seated import seat_index
 from ...text import plural, quote
 from .components import DEAL, SLAM_POINTS, card_text, is_action, is_colour_card
@@ -101,57 +101,72 @@ def _colour(state: State, letter: str) -> str:
 # --------------------------------------------------------------------------- guards before the move's own rules
 
 
-def check_turn(state: State, event: Event) -> Ruling | None:
-    """Whether this kind of event fits the round's step, what is pending, and whose move it is."""
+def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
+    """The most common move straight through; the deal, the starting card, time called and the cards shown at a
+    round's end only when each is expected (none of them is a turn's move)."""
     phase = state.phase
     kind = type(event)
     if kind is CardSpliced and getattr(event, "player", None) == state.seats[state.current] and phase in ("play", "splice"):
-        # the most common event, by the player to act during a turn: none of the guards below has anything
+        # the most common event, by the player to act during a turn: none of the turn's steps has anything
         # to say about it, so go straight to the card's own rules
-        return None
+        return ALLOWED
     if kind is RoundDealt:
         if phase != "deal" or state.mode != "open":
             return illegal("array.deal.hands", "tally records the deal at the start of each round in open mode only")
-        return None
+        return ALLOWED
     if kind is StarterTurned:
         if state.mode == "open":
             return illegal("array.deal.starting-card", "in open mode tally turns the starting card over from the dealt deck")
         if phase != "starter":
             return illegal("array.deal.starting-card", f"no starting card is to be turned now; {_expected(state)}")
-        return None
+        return ALLOWED
     if kind is TimeCalled:
         if state.end != "time":
             return illegal("array.game.time", f"this table plays end={state.end}: time is called only with end=time")
         if state.time_called:
             return illegal("array.game.time", f"time was already called: round {state.round} is the last")
-        return None
+        return ALLOWED
     if kind is CardShown:
         if phase != "show":
             return illegal("array.score.show", f"cards are shown only at the end of a round in table mode; {_expected(state)}")
-        return None
-    if phase in ("deal", "starter"):
-        return illegal("array.deal.pending", f"round {state.round} has not started: {_expected(state)}")
-    if phase == "show":
-        return illegal("array.turn.pending", f"round {state.round} is over: {_expected(state)} first")
+        return ALLOWED
+    return None
+
+
+def _out_of_turn(state: State, player: str) -> str:
+    seat = seat_index(state.seats, player)
+    if seat < 0:
+        return f"{quote(player)} is not at this table: it is {state.player_name}'s turn"
+    why = ""
+    if seat in state.out and seat not in state.playing:
+        why = f" ({player} is eliminated)"
+    elif seat not in state.playing:
+        why = f" ({player} sits out the sudden-death round)"
+    return f"it is {state.player_name}'s turn, not {player}'s{why}"
+
+
+def check_step(state: State, event: Event) -> Ruling | None:
+    """What the step of the turn allows: a move goes on until it is ended, and only a move with a card is ended."""
+    phase = state.phase
+    kind = type(event)
     player = getattr(event, "player", "")
-    if player != state.player_name:
-        seat = seat_index(state.seats, player)
-        if seat < 0:
-            return illegal("array.turn.out-of-turn", f"{quote(player)} is not at this table: it is {state.player_name}'s turn",
-                           player=player, current=state.player_name)
-        why = ""
-        if seat in state.out and seat not in state.playing:
-            why = f" ({player} is eliminated)"
-        elif seat not in state.playing:
-            why = f" ({player} sits out the sudden-death round)"
-        return illegal("array.turn.out-of-turn", f"it is {state.player_name}'s turn, not {player}'s{why}",
-                       player=player, current=state.player_name)
     if phase == "splice" and kind is not CardSpliced and kind is not TurnEnded:
         return illegal("array.splice.done",
                        f"{player}'s move is not over: {_expected(state)}", anchors=list(state.anchors))
     if phase == "play" and kind is TurnEnded:
         return illegal("array.splice.done", f"{player} has laid no card this turn: there is no move to end")
     return None
+
+
+# the turn: the table's entries, a round not started or over (kernel), whose move it is (kernel), the step
+TURN = (
+    check_table_entry,
+    Pending[State](("deal", "starter"), "array.deal.pending",
+                   lambda state, event: f"round {state.round} has not started: {_expected(state)}"),
+    Pending[State](("show",), "array.turn.pending", lambda state, event: f"round {state.round} is over: {_expected(state)} first"),
+    OutOfTurn[State](_out_of_turn),
+    check_step,
+)
 
 
 # --------------------------------------------------------------------------- the deal
@@ -396,7 +411,7 @@ def check_show(state: State, event: CardShown) -> Ruling | None:
 
 
 GUARDS = Guards[State](
-    "array", EVENTS, turn=check_turn,
+    "array", EVENTS, turn=TURN,
     over_facts=lambda state: {"ended": state.ended},
 )
 GUARDS.on(RoundDealt, check_dealt)

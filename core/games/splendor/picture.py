@@ -101,7 +101,7 @@ def _levels(canvas: svg.Canvas, view: dict[str, Any]) -> None:
 def _tokens(canvas: svg.Canvas, counts: dict[str, int], label: str, whose: str) -> None:
     canvas.y += 2
     canvas.add(svg.text(svg.MARGIN, canvas.y + 13, label, svg.SMALL, fill=svg.MUTED))
-    x = svg.MARGIN + 52
+    x: float = svg.MARGIN + 52
     for letter, n in counts.items():
         words = f"{letter} {n}"
         canvas.add(svg.chip(x, canvas.y, _paint(letter), words, f"{whose} {n} {_name(letter)}", value=n))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from operator import le
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
-from ...referee import Guards
+from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending
 from .components import CARDS, COLOUR_NAMES, GEMS, GOLD, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, describe_tokens, spell, token_counts
 from .events import (
     EVENTS,
@@ -104,35 +104,43 @@ _PHASE_OF = {
 }
 
 
-def check_turn(state: State, event: Event) -> Ruling | None:
-    """Whether this kind of event fits the step of the turn, what is pending, and whose move it is."""
+def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
+    """The deal and the cards turned up: each only when it is expected, and never out of turn or pending."""
     kind = type(event)
     if kind is SetupDealt:
         if state.phase != "setup" or state.mode != "open":
             return illegal("splendor.reveal.not-expected", "the deal is only recorded once, at the start of an open-mode game")
-        return None
+        return ALLOWED
     if kind is CardRevealed or kind is NobleRevealed:
         if state.mode == "open":
             return illegal("splendor.reveal.not-expected", "in open mode tally turns cards up from the recorded deal")
         if state.phase not in ("setup", "reveal"):
             return illegal("splendor.reveal.not-expected", f"nothing is waiting to be turned up; {_expected(state)}")
-        return None
-    if state.phase == "setup":
-        return illegal("splendor.setup.incomplete", f"the setup is not complete: {_expected(state)}")
-    player = getattr(event, "player", "")
-    wanted = _PHASE_OF[kind]
-    if state.phase != wanted:
-        if state.phase == "action":  # nothing is pending, so what was asked for is not owed at all
-            return _not_owed(state, event)
-        return illegal("splendor.turn.pending", f"{_expected(state)} first", phase=state.phase)
-    if player != state.player_name:
-        return illegal(
-            "splendor.turn.out-of-turn",
-            f"it is {state.player_name}'s turn, not {player}'s",
-            player=player,
-            current=state.player_name,
-        )
+        return ALLOWED
     return None
+
+
+def check_owed(state: State, event: Event) -> Ruling | None:
+    """A return or a noble asked for in the action step, when the turn owes neither."""
+    if state.phase != _PHASE_OF[type(event)]:
+        return _not_owed(state, event)
+    return None
+
+
+def _fits_step(state: State, event: Event) -> bool:
+    return state.phase == _PHASE_OF[type(event)]
+
+
+# the turn: the table's entries, then the setup, a card to reveal, a return or a noble pending (kernel), what is
+# not owed, and whose move it is (kernel)
+TURN = (
+    check_table_entry,
+    Pending[State](("setup",), "splendor.setup.incomplete", lambda state, event: f"the setup is not complete: {_expected(state)}"),
+    Pending[State](("reveal", "return", "noble"), "splendor.turn.pending", lambda state, event: f"{_expected(state)} first",
+                   facts=lambda state: {"phase": state.phase}, settles=_fits_step),
+    check_owed,
+    OutOfTurn[State](lambda state, player: f"it is {state.player_name}'s turn, not {player}'s"),
+)
 
 
 def _not_owed(state: State, event: Event) -> Ruling:
@@ -436,7 +444,7 @@ def check_pass(state: State, event: TurnPassed) -> Ruling | None:
 
 
 GUARDS = Guards[State](
-    "splendor", EVENTS, turn=check_turn,
+    "splendor", EVENTS, turn=TURN,
     over_facts=lambda state: {"ended": state.ended},
 )
 GUARDS.on(SetupDealt, check_setup)

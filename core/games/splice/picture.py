@@ -69,7 +69,7 @@ def _wrapping(canvas: svg.Canvas, x: float, w: float) -> float:
 
 
 def _hand(canvas: svg.Canvas, codes: list[str], name: str) -> None:
-    x = svg.MARGIN
+    x: float = svg.MARGIN
     for code in codes:
         x = _wrapping(canvas, x, CARD_W)
         if code == "?":
@@ -85,7 +85,7 @@ def _sets(canvas: svg.Canvas, sets: list[str], name: str) -> None:
     if sets:
         canvas.add(svg.text(svg.MARGIN, canvas.y + 12, f"coin sets in play ({len(sets)})", svg.SMALL, fill=svg.MUTED))
         canvas.y += 16
-    x = svg.MARGIN
+    x: float = svg.MARGIN
     for coin_set in sets:
         cards = coin_set.split("-")
         x = _wrapping(canvas, x, len(cards) * CARD_W)
@@ -143,7 +143,7 @@ def draw(view: dict[str, Any]) -> str:
         canvas.paragraph(f"{view['pending']['obligation']} ({view['pending']['by']}): {view['pending']['why']}")
     if view["outcome"]:
         canvas.paragraph(view["outcome"]["reason"], svg.NORMAL, svg.INK)
-    x = svg.MARGIN
+    x: float = svg.MARGIN
     for letter, name in names.items():
         words = f"{letter} {name}"
         canvas.add(svg.chip(x, canvas.y, paints[letter], words, f"{letter} is {name}"))

@@ -56,16 +56,16 @@ from .guards import (
 from .notation import format_event
 from .state import State, payment_value
 from .texts import OPTIONS, RULE_IDS, RULES
-from .turn import actor, check_turn
+from .turn import TURN, actor
 
-__all__ = ["OPTIONS", "RULES", "RULE_IDS", "actor", "check", "check_turn", "draw_problem", "is_voidable", "permit"]
+__all__ = ["OPTIONS", "RULES", "RULE_IDS", "TURN", "actor", "check", "draw_problem", "is_voidable", "permit"]
 
 
 # --------------------------------------------------------------------------- the guards in order, and the permit
 
 
 GUARDS = Guards[State](
-    "splice", EVENTS, turn=check_turn,
+    "splice", EVENTS, turn=TURN,
     over_facts=lambda state: {"ended": state.ended},
 )
 GUARDS.on(SetupDealt, check_setup)

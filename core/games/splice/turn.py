@@ -1,9 +1,11 @@
 """Who must act in Splice, and the turn guard: chance and the table's entries when each is expected, the setup,
-a Hurricane to resolve, what is owed, the step of the turn, and whose move it is."""
+a Hurricane to resolve, what is owed, the step of the turn, and whose move it is (the kernel decides what is
+pending and whose move it is, from `TURN`; this module gives the words)."""
 
 from __future__ import annotations
 
 from ...model import Event, Ruling, illegal
+from ...referee import ALLOWED, Allowed, OutOfTurn, Pending
 from ...text import quote
 from .events import (
     PLAYS,
@@ -85,14 +87,17 @@ _STORM_WHY = {
 }
 
 
-def _table_event(state: State, event: Event) -> Ruling | None:
-    """Chance (open mode, dealt by tally) and the table's entries (table mode): when each is expected."""
+def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
+    """Chance (open mode, dealt by tally) and the table's entries (table mode): when each is expected. None of
+    them is a player's move, so nothing more of the turn is asked of them."""
     kind = type(event)
+    if kind in _PHASES:
+        return None
     open_mode = state.mode == "open"
     if kind is SetupDealt:
         if not open_mode or state.phase != "setup":
             return illegal("splice.setup.deal", "the deal is recorded once, at the start of an open-mode game (tally deals it)")
-        return None
+        return ALLOWED
     if kind is DisksChosen or kind is CardsDealt:
         if open_mode:
             return illegal("splice.setup.deal", "in open mode tally deals the disks and the cards")
@@ -102,43 +107,34 @@ def _table_event(state: State, event: Event) -> Ruling | None:
             return illegal("splice.setup.disks-first", "the disks are already chosen: the cards are dealt next")
         if kind is CardsDealt and state.stage == "setup":
             return illegal("splice.setup.disks-first", "choose the gemstone disks first (`disks`), then deal the cards")
-        return None
+        return ALLOWED
     if kind is DisksDealt or kind is DisksRedrawn:
         if (kind is DisksDealt) != open_mode:
             which = "tally deals the disks" if open_mode else "the table enters `reshuffle` and the disks stay unseen"
             return illegal("splice.hurricane.reshuffle", f"in {state.mode} mode {which}")
         if state.phase != "storm":
             return illegal("splice.hurricane.reshuffle", f"no Hurricane is waiting for the disks to be shuffled; {_expected(state)}")
-        return None
+        return ALLOWED
     if kind is CardPicked:
         if not open_mode or state.phase != "pick":
             return illegal("splice.draw.blind", "nothing is waiting for tally to pick a card at random")
-        return None
+        return ALLOWED
+    return ALLOWED
+
+
+def check_fits(state: State, event: Event) -> Allowed | None:
+    """A move of a kind the step of the turn expects, by the seat whose move is awaited."""
+    who = actor(state)
+    if who >= 0 and state.phase in _PHASES[type(event)] and getattr(event, "player", "") == state.seats[who]:
+        return ALLOWED
     return None
 
 
-def check_turn(state: State, event: Event) -> Ruling | None:
-    """Chance and the table's entries when each is expected; then the setup, a Hurricane to resolve, what is
-    owed, the step of the turn, and whose move it is."""
+def check_step(state: State, event: Event) -> Ruling | None:
+    """What the current player may not do at this step of the turn: play before the one draw, draw twice, draw
+    owed cards blind, play twice or play cards drawn in the refill; the awaited seat's move of another step."""
     kind = type(event)
-    wanted = _PHASES.get(kind)
-    if wanted is None:
-        return _table_event(state, event)
     player = getattr(event, "player", "")
-    if state.phase == "setup":
-        return illegal("splice.setup.incomplete", f"the setup is not complete: {_expected(state)}")
-    if state.phase == "storm":
-        why = _STORM_WHY.get(state.storm, "drawn")
-        return illegal(
-            "splice.hurricane.immediate",
-            f"a Hurricane ({why}) lies in the centre: the gemstone disks must be shuffled and drawn again before anything else",
-            storm=state.storm,
-        )
-    if state.phase == "pick":
-        return illegal("splice.turn.pending", _owed(state))
-    who = actor(state)
-    if state.phase in wanted and who >= 0 and player == state.seats[who]:
-        return None
     current = state.player_name
     if player == current:
         if state.phase == "start" and (kind in PLAYS or kind is CardsDiscarded):
@@ -155,13 +151,27 @@ def check_turn(state: State, event: Event) -> Ruling | None:
                     f"{current} is refilling the hand at the end of the turn: those cards wait for the next turn",
                 )
             return illegal("splice.turn.one-play", f"{current} has already made this turn's play; {_owed(state)}", acted=state.acted)
-    if who >= 0 and player == state.seats[who]:
+    who = actor(state)
+    if who >= 0 and player == state.seats[who]:  # the awaited seat, with a move that fits no step of the turn
         return illegal("splice.turn.pending", _owed(state), phase=state.phase)
-    if state.phase in ("draw", "discard", "maps", "reveal"):
-        return illegal("splice.turn.pending", _owed(state), phase=state.phase)
-    return illegal(
-        "splice.turn.out-of-turn",
-        f"it is {current}'s turn, not {_name(state, player)}'s",
-        player=player,
-        current=current,
-    )
+    return None
+
+
+def _storm(state: State, event: Event) -> str:
+    why = _STORM_WHY.get(state.storm, "drawn")
+    return f"a Hurricane ({why}) lies in the centre: the gemstone disks must be shuffled and drawn again before anything else"
+
+
+# the turn: the table's entries; the setup, a Hurricane and a card for tally to pick pending (kernel); a move that
+# fits; what the step of the turn forbids; a draw, a discard, maps or holdings pending (kernel); whose move (kernel)
+TURN = (
+    check_table_entry,
+    Pending[State](("setup",), "splice.setup.incomplete", lambda state, event: f"the setup is not complete: {_expected(state)}"),
+    Pending[State](("storm",), "splice.hurricane.immediate", _storm, facts=lambda state: {"storm": state.storm}),
+    Pending[State](("pick",), "splice.turn.pending", lambda state, event: _owed(state)),
+    check_fits,
+    check_step,
+    Pending[State](("draw", "discard", "maps", "reveal"), "splice.turn.pending", lambda state, event: _owed(state),
+                   facts=lambda state: {"phase": state.phase}),
+    OutOfTurn[State](lambda state, player: f"it is {state.player_name}'s turn, not {_name(state, player)}'s"),
+)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
-from ...referee import Guards, no_rule_of_its_own
+from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, no_rule_of_its_own
 from ...text import plural, quote
 from .components import GRADES, HAND, PERFECT, STRONG, WEAK, grade, pair
 from .events import (
@@ -139,28 +139,42 @@ def check_deal(state: State, event: RoundDealt) -> list[Ruling]:
     return []
 
 
-def check_turn(state: State, event: Event) -> Ruling | None:
-    """Whose move it is, and whether this kind of move fits the step of the turn and what is pending."""
+def _out_of_turn(state: State, player: str) -> str:
+    who = player if player in state.seats else f"{quote(player)} (not at this table)"
+    return f"it is {state.player_name}'s move, not {who}'s: {_expected(state)}"
+
+
+def check_laying(state: State, event: Event) -> Ruling | Allowed | None:
+    """After a first-turn out only matches are laid, then `done`; in a bonus, its own move or skipping it fits,
+    another bonus's move is the wrong kind."""
     kind = type(event)
     player = getattr(event, "player", "")
-    actor = state.player_name
-    if player != actor:
-        who = player if player in state.seats else f"{quote(player)} (not at this table)"
-        return illegal("split.turn.out-of-turn", f"it is {actor}'s move, not {who}'s: {_expected(state)}", player=player, current=actor)
     phase = state.phase
     if phase == "laying":
         if kind is MatchPlayed or kind is LayingDone:
-            return None
+            return ALLOWED
         return illegal("split.round.first-turn-out", f"{player} may only lay matches (then `done`) before the round is scored")
     if kind is LayingDone:
         return illegal("split.round.first-turn-out", f"{player} is not laying matches after a first-turn out: {_expected(state)}")
     if phase == "bonus":
-        wanted = BONUS_EVENT[state.bonus]
-        if kind is wanted or kind is BonusDeclined:
-            return None
+        if kind is BONUS_EVENT[state.bonus] or kind is BonusDeclined:
+            return ALLOWED
         if kind is MinusMarked or kind is MatchesSwapped or kind is CardDrawn:
             return illegal("split.bonus.wrong-kind", f"the pending bonus is the {GRADES[state.bonus]} match's: {player} may {BONUS_WORDS[state.bonus]}, or skip it")
-        return illegal("split.bonus.pending", f"{player} must first complete the {GRADES[state.bonus]} match's bonus: {BONUS_WORDS[state.bonus]}, or skip it")
+    return None
+
+
+def _bonus_pending(state: State, event: Event) -> str:
+    player = getattr(event, "player", "")
+    return f"{player} must first complete the {GRADES[state.bonus]} match's bonus: {BONUS_WORDS[state.bonus]}, or skip it"
+
+
+def check_steps(state: State, event: Event) -> Ruling | None:
+    """The steps of a turn: draw (from the pile or the row), then matches and upgrades (a card taken from the row
+    played first), then the discard; a bonus move with no bonus pending."""
+    kind = type(event)
+    player = getattr(event, "player", "")
+    phase = state.phase
     if kind is MinusMarked or kind is MatchesSwapped or kind is BonusDeclined:
         return illegal("split.bonus.wrong-kind", f"{player} has no bonus pending: {_expected(state)}")
     drawing = kind is CardDrawn or kind is RowTaken
@@ -352,26 +366,36 @@ _FITS: dict[tuple[str, int], frozenset[type]] = {
 _NOTHING: frozenset[type] = frozenset()
 
 
-def check_step(state: State, event: Event) -> Ruling | None:
-    """The deal comes first; then whose move it is, the step of the turn and what is pending (`check_turn`,
-    the slow path that explains what does not fit, is skipped for a move that plainly fits)."""
+def check_plain_fit(state: State, event: Event) -> Ruling | Allowed | None:
+    """The deal comes first; a move that plainly fits the step of the turn skips the steps that explain what does not."""
     kind = type(event)
     if kind is RoundDealt:
-        return None
-    phase = state.phase
-    if phase == "deal":
-        return illegal("split.setup.incomplete", f"round {state.round + 1} is not dealt yet: {_expected(state)}")
+        return ALLOWED
     if (
-        getattr(event, "player", None) != state.seats[state.current]
-        or kind not in _FITS.get((phase, state.bonus), _NOTHING)
-        or state.must_play is not None
+        state.phase != "deal"
+        and getattr(event, "player", None) == state.seats[state.current]
+        and kind in _FITS.get((state.phase, state.bonus), _NOTHING)
+        and state.must_play is None
     ):
-        return check_turn(state, event)
+        return ALLOWED
     return None
 
 
+# the turn: the deal (and the fast path), a round not dealt (kernel), whose move it is (kernel), a first-turn out's
+# laying and the bonus's own move, a bonus pending (kernel), then the steps of the turn
+TURN = (
+    check_plain_fit,
+    Pending[State](("deal",), "split.setup.incomplete",
+                   lambda state, event: f"round {state.round + 1} is not dealt yet: {_expected(state)}"),
+    OutOfTurn[State](_out_of_turn),
+    check_laying,
+    Pending[State](("bonus",), "split.bonus.pending", _bonus_pending),
+    check_steps,
+)
+
+
 GUARDS = Guards[State](
-    "split", EVENTS, turn=check_step,
+    "split", EVENTS, turn=TURN,
     over_words=lambda state: f"the game is over after {plural(len(state.results), 'round')}",
 )
 GUARDS.on(RoundDealt, check_deal)
