@@ -251,7 +251,7 @@ def _one(result: Result, rows: _Rows, path: str, gid: str | None, known: Known |
     spec = log.spec
     history: History = spec.history
     marks = {name: len(table) for name, table in rows.projections.items()}
-    watch = history.watch(gid, log.started, rows.projections)
+    watch = history.watcher(gid, log.started, rows.projections)
     table, failed, ruling, unverifiable = fold_judged(spec, events, watch)
     if failed is not None:
         for name, table_rows in rows.projections.items():
