@@ -263,7 +263,7 @@ def _events(result: Result, rows: _Rows, gid: str, events: list[Event], tail: by
     voided = [False] * count
     for event in new:
         if type(event) is Voided:
-            target = event.target  # type: ignore[attr-defined]
+            target = event.target
             if target > stored:
                 voided[target - stored - 1] = True
             else:

@@ -259,7 +259,7 @@ def _upcast(spec: GameSpec, line: bytes, error: msgspec.DecodeError) -> Event:
     except Exception as failed:  # an old line its upcaster cannot read (or an unhashable type/v) is a damaged line
         raise msgspec.DecodeError(f"{error}; upcasting it failed: {type(failed).__name__}: {failed}") from None
     try:
-        return msgspec.convert(raw, Union[tuple(SHARED_EVENTS + spec.events)])  # type: ignore[return-value]
+        return msgspec.convert(raw, Union[tuple(SHARED_EVENTS + spec.events)])
     except msgspec.ValidationError:
         raise error from None
 

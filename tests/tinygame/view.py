@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from tally.core.model import Outcome
+from tally.core.views import view_envelope
 
 from .state import State, turn
 
@@ -30,21 +29,10 @@ def pending(state: State) -> str | None:
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
-    who, what = to_act(state)
-    result = outcome(state)
-    return {
-        "game": "tinygame",
-        "mode": state.mode,
-        "viewer": seat,
-        "phase": state.phase,
-        "turn": turn(state),
-        "to_act": who,
-        "expected": what,
-        "total": state.total,
-        "target": state.target,
-        "players": [{"name": name} for name in state.seats],
-        "outcome": msgspec.to_builtins(result) if result else None,
-    }
+    return view_envelope(
+        "tinygame", state.mode, seat, state.phase, turn(state), to_act(state), [{"name": name} for name in state.seats],
+        outcome(state), {"total": state.total, "target": state.target},
+    )
 
 
 def narrate(before: State, after: State) -> list[str]:

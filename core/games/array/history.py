@@ -80,12 +80,12 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
 
     def watcher(event: Event, before: State, after: State) -> None:
         seq = event.seq
-        if type(event) is ActionGiven:
-            card = event.card  # type: ignore[attr-defined]
+        if isinstance(event, ActionGiven):
+            card = event.card
             picked = picked_up(before, card)
             slam = SLAM_POINTS if card == "slam" else 0
             action_rows.append((game_id, before.round, seq, before.current + 1, seats[before.current],
-                                card, event.target, picked, slam))  # type: ignore[attr-defined]
+                                card, event.target, picked, slam))
         if len(after.results) == len(before.results):
             return
         result = after.results[-1]

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from ...model import Outcome
 from ...text import plural
+from ...views import view_envelope
 from .components import card_text
 from .state import Result, State, array_tree, arrays, open_colours, turn
 
@@ -71,31 +70,25 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             "shown": shown,
             "slams": state.slams[index] if state.slams else 0,
         })
-    who, what = to_act(state)
-    result = outcome(state)
-    return {
-        "game": "array",
-        "mode": state.mode,
-        "viewer": seat,
-        "phase": state.phase,
-        "turn": turn(state),
-        "to_act": who,
-        "expected": what,
-        "round": state.round,
-        "dealer": state.seats[state.dealer],
-        "threshold": state.threshold,
-        "end": state.end if state.end != "hands" else f"hands ({state.hands_limit})",
-        "sudden_death": state.sudden,
-        "colours": {letter: name for letter, name in zip(state.box.colours, state.box.names)},
-        "deck": state.deck_size,
-        "arrays": [_array_view(state, group) for group in arrays(state)],
-        "anchors": list(state.anchors),
-        "given": list(state.played),
-        "returned": list(state.returned),
-        "players": players,
-        "rounds": [_round_view(state, r) for r in state.results],
-        "outcome": msgspec.to_builtins(result) if result else None,
-    }
+    return view_envelope(
+        "array", state.mode, seat, state.phase, turn(state), to_act(state), players, outcome(state),
+        {
+            "round": state.round,
+            "dealer": state.seats[state.dealer],
+            "threshold": state.threshold,
+            "end": state.end if state.end != "hands" else f"hands ({state.hands_limit})",
+            "sudden_death": state.sudden,
+            "colours": {letter: name for letter, name in zip(state.box.colours, state.box.names)},
+            "deck": state.deck_size,
+            "arrays": [_array_view(state, group) for group in arrays(state)],
+            "anchors": list(state.anchors),
+            "given": list(state.played),
+            "returned": list(state.returned),
+        },
+        after_players={
+            "rounds": [_round_view(state, r) for r in state.results],
+        },
+    )
 
 
 # --------------------------------------------------------------------------- the outcome

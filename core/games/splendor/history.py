@@ -80,19 +80,21 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
     add_turn, add_buy, add_reserve, add_noble = turn_rows.append, bought_rows.append, reserve_rows.append, noble_rows.append
 
     def watcher(event: Event, before: State, after: State) -> None:
-        kind = type(event)
         current = before.current
-        if kind is CardBought:
-            card = CARDS[event.card]  # type: ignore[attr-defined]
-            on_board = any(event.card in row for row in before.board)  # type: ignore[attr-defined]
-            paid = event.paid  # type: ignore[attr-defined]
+        if isinstance(event, CardBought):
+            card = CARDS[event.card]
+            on_board = any(event.card in row for row in before.board)
+            paid = event.paid
             add_buy((game_id, event.seq, before.turns + 1, current + 1, seats[current], card.id, card.level,
                      GEMS[card.bonus], card.points, not on_board, len(paid), paid.count("y")))
-        elif kind is CardReserved:
-            level = event.level  # type: ignore[attr-defined]
-            card_id = event.card  # type: ignore[attr-defined]
-            add_reserve((game_id, event.seq, before.turns + 1, current + 1, seats[current], card_id,
-                         level if level is not None else CARDS[card_id].level, level is not None,
+        elif isinstance(event, CardReserved):
+            level = event.level
+            card_id = event.card
+            blind = level is not None
+            if level is None:  # a face-up reserve names its card, whose level it is
+                assert card_id is not None, event
+                level = CARDS[card_id].level
+            add_reserve((game_id, event.seq, before.turns + 1, current + 1, seats[current], card_id, level, blind,
                          after.players[current].tokens[5] > before.players[current].tokens[5]))
         turns = after.turns
         if turns != before.turns:  # the turn ended (a noble can only come at the end of a turn)

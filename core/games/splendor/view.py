@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from ...model import Outcome
 from ...text import plural
+from ...views import view_envelope
 from .components import CARDS, COLOURS, FACE_UP, GEMS, NOBLE_POINTS, TOKEN_LIMIT
 from .state import State, qualifying_nobles, turn
 
@@ -42,25 +41,19 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                 "nobles": list(p.nobles),
             }
         )
-    who, what = to_act(state)
-    result = outcome(state)
-    return {
-        "game": "splendor",
-        "mode": state.mode,
-        "viewer": seat,
-        "phase": state.phase,
-        "turn": turn(state),
-        "to_act": who,
-        "expected": what,
-        "bank": colour_map(state.bank),
-        "board": {str(lvl + 1): list(row) for lvl, row in enumerate(state.board)},
-        "decks": {str(lvl + 1): n for lvl, n in enumerate(state.deck_size)},
-        "nobles": list(state.nobles),
-        "players": players,
-        "end_triggered": state.end_triggered,
-        "token_limit": TOKEN_LIMIT,
-        "outcome": msgspec.to_builtins(result) if result else None,
-    }
+    return view_envelope(
+        "splendor", state.mode, seat, state.phase, turn(state), to_act(state), players, outcome(state),
+        {
+            "bank": colour_map(state.bank),
+            "board": {str(lvl + 1): list(row) for lvl, row in enumerate(state.board)},
+            "decks": {str(lvl + 1): n for lvl, n in enumerate(state.deck_size)},
+            "nobles": list(state.nobles),
+        },
+        after_players={
+            "end_triggered": state.end_triggered,
+            "token_limit": TOKEN_LIMIT,
+        },
+    )
 
 
 def outcome(state: State) -> Outcome | None:

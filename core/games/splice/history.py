@@ -96,32 +96,33 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
     turn_rows, buy_rows, piracy_rows, storm_rows, laid_rows = (sink[name] for name in TABLES)
 
     def watcher(event: Event, before: State, after: State) -> None:
-        kind = type(event)
         seq = event.seq
         me = before.current
         turn = before.turns + 1
-        if kind is MapsBought:
-            paid = payment_value(before, event.paid, event.doubles)  # type: ignore[attr-defined]
-            count = event.count  # type: ignore[attr-defined]
-            buy_rows.append((game_id, seq, turn, me + 1, seats[me], count, paid, len(event.paid), event.doubles, paid - PRICE * count))  # type: ignore[attr-defined]
-        elif kind is PiracyPlayed:
-            target = seats.index(event.target)  # type: ignore[attr-defined]
-            plunder = event.plunder  # type: ignore[attr-defined]
+        if isinstance(event, MapsBought):
+            paid = payment_value(before, event.paid, event.doubles)
+            count = event.count
+            buy_rows.append((game_id, seq, turn, me + 1, seats[me], count, paid, len(event.paid), event.doubles, paid - PRICE * count))
+        elif isinstance(event, PiracyPlayed):
+            target = seats.index(event.target)
+            plunder = event.plunder
             if plunder in ("map", "double"):
                 piracy_rows.append((game_id, seq, turn, me + 1, seats[me], target + 1, seats[target], plunder, None, None))
             else:
                 coin_set = read_set(plunder, before.box.values)
+                # the fold judged this piracy, so its plunder reads as a coin set: a message would be broken machinery
+                assert not isinstance(coin_set, str), coin_set
                 piracy_rows.append((game_id, seq, turn, me + 1, seats[me], target + 1, seats[target], "set", plunder,
-                                    coin_set.value))  # type: ignore[union-attr]
-        elif kind is MapLaid:
-            wild = sum(1 for p in event.pieces if p[0] == "x")  # type: ignore[attr-defined]
+                                    coin_set.value))
+        elif isinstance(event, MapLaid):
+            wild = sum(1 for p in event.pieces if p[0] == "x")
             colour = after.players[me].disk
             laid_rows.append((game_id, seq, turn, me + 1, seats[me], after.box.colour_name(colour or "?"), wild))
-        elif kind is CardsDrawn and after.centre > before.centre:
+        elif isinstance(event, CardsDrawn) and after.centre > before.centre:
             drawer = after.storm_seat
             lost = after.storm == "start" or (after.storm == "replace" and after.players[drawer].forfeit)
             storm_rows.append((game_id, seq, turn, drawer + 1, seats[drawer], after.storm, lost))
-        elif kind is SetupDealt or kind is CardsDealt:
+        elif isinstance(event, SetupDealt) or isinstance(event, CardsDealt):
             for head in after.owed:
                 for _ in range(head.count):
                     storm_rows.append((game_id, seq, 0, head.seat + 1, seats[head.seat], "deal", head.seat == 0))
@@ -130,7 +131,7 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
                 first, play = 0, "lost"
             else:
                 first = before.current
-                play = (_PLAY.get(kind) if before.phase == "play" else None) or before.acted or "lost"
+                play = (_PLAY.get(type(event)) if before.phase == "play" else None) or before.acted or "lost"
             for k in range(after.turns - before.turns):
                 index = (first + k) % n
                 seat = after.players[index]

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from ...knowledge import Zone
 from ...model import Outcome
 from ...text import plural
+from ...views import view_envelope
 from .components import MAP_LIMIT
 from .state import State, gold, pile_size, turn
 
@@ -110,29 +109,21 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                 "loses_next_turn": p.forfeit or p.spots > 0,
             }
         )
-    who, what = to_act(state)
-    result = outcome(state)
-    return {
-        "game": "splice",
-        "mode": state.mode,
-        "viewer": seat,
-        "phase": state.phase,
-        "turn": turn(state),
-        "to_act": who,
-        "expected": what,
-        "current": state.player_name,
-        "pending": obligation(state),
-        "draw_pile": pile_size(state.pile),
-        "map_pile": pile_size(state.map_pile),
-        "unused_disks": _shown(state.unused, seat is None),
-        "colours": {c: n for c, n in zip(box.colours, box.names)},
-        "hurricanes": {"in_play": state.copies.get("hurricane", 0), "in_centre": state.centre},
-        "stall": {"quiet_turns": state.quiet, "limit": state.stall_rounds * len(state.seats)},
-        "final_round": state.end_seat >= 0,
-        "map_laid": list(state.laid),
-        "players": players,
-        "outcome": msgspec.to_builtins(result) if result else None,
-    }
+    return view_envelope(
+        "splice", state.mode, seat, state.phase, turn(state), to_act(state), players, outcome(state),
+        {
+            "current": state.player_name,
+            "pending": obligation(state),
+            "draw_pile": pile_size(state.pile),
+            "map_pile": pile_size(state.map_pile),
+            "unused_disks": _shown(state.unused, seat is None),
+            "colours": {c: n for c, n in zip(box.colours, box.names)},
+            "hurricanes": {"in_play": state.copies.get("hurricane", 0), "in_centre": state.centre},
+            "stall": {"quiet_turns": state.quiet, "limit": state.stall_rounds * len(state.seats)},
+            "final_round": state.end_seat >= 0,
+            "map_laid": list(state.laid),
+        },
+    )
 
 
 def _matching(state: State, index: int) -> int:

@@ -68,17 +68,16 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
     round_rows_, pad_rows, match_rows = (sink[name] for name in TABLES)
 
     def watcher(event: Event, before: State, after: State) -> None:
-        kind = type(event)
         current = before.current
         deck = after.deck
-        if kind is MatchPlayed:
-            a, b = event.cards  # type: ignore[attr-defined]
+        if isinstance(event, MatchPlayed):
+            a, b = event.cards
             how = "laid" if before.phase == "laying" else "match"
             match_rows.append((game_id, event.seq, before.round, before.turns + 1, current + 1, seats[current], how,
                                deck.ranks[deck.info[a][0]], GRADES[grade(deck, a, b)], "+".join(_pair_of(after, a)), None))
-        elif kind is MatchUpgraded:
-            owner = find_match(before, event.over)  # type: ignore[attr-defined]
-            card = event.card  # type: ignore[attr-defined]
+        elif isinstance(event, MatchUpgraded):
+            owner = find_match(before, event.over)
+            card = event.card
             shown = _pair_of(after, card)
             taken = seats[owner[0]] if owner is not None and owner[0] != current and before.upgrade_others == "take" else None
             match_rows.append((game_id, event.seq, before.round, before.turns + 1, current + 1, seats[current], "upgrade",

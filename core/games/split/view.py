@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from ...model import Outcome
 from ...text import plural
+from ...views import view_envelope
 from .components import GRADES, PERFECT, STRONG, WEAK, grade, pad_total
 from .state import State, scores, turn
 
@@ -53,42 +52,36 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                 "rounds": [result.scores[index] for result in state.results],
             }
         )
-    who, what = to_act(state)
-    result = outcome(state)
-    return {
-        "game": "split",
-        "mode": state.mode,
-        "viewer": seat,
-        "phase": state.phase,
-        "round": state.round,
-        "rounds": state.rounds,
-        "turn": turn(state),
-        "to_act": who,
-        "expected": what,
-        "dealer": state.seats[state.dealer],
-        "pile": state.pile_size,
-        "row": list(state.row),
-        "reference": deck.reference,
-        "bonus": GRADES[state.bonus] if state.phase == "bonus" else None,
-        "must_play": state.must_play,
-        "laying": [state.seats[s] for s in state.laying],
-        "pad": {
-            "rows": [{"name": row.name, "boxes": list(row.boxes)} for row in deck.rows],
-            "minus": list(deck.minus),
+    return view_envelope(
+        "split", state.mode, seat, state.phase, turn(state), to_act(state), players, outcome(state),
+        {
+            "dealer": state.seats[state.dealer],
+            "pile": state.pile_size,
+            "row": list(state.row),
+            "reference": deck.reference,
+            "bonus": GRADES[state.bonus] if state.phase == "bonus" else None,
+            "must_play": state.must_play,
+            "laying": [state.seats[s] for s in state.laying],
+            "pad": {
+                "rows": [{"name": row.name, "boxes": list(row.boxes)} for row in deck.rows],
+                "minus": list(deck.minus),
+            },
+            "results": [
+                {
+                    "round": r.round,
+                    "ended": r.ended,
+                    "by": state.seats[r.ender],
+                    "scores": dict(zip(state.seats, r.scores)),
+                    "totals": dict(zip(state.seats, r.totals)),
+                }
+                for r in state.results
+            ],
         },
-        "results": [
-            {
-                "round": r.round,
-                "ended": r.ended,
-                "by": state.seats[r.ender],
-                "scores": dict(zip(state.seats, r.scores)),
-                "totals": dict(zip(state.seats, r.totals)),
-            }
-            for r in state.results
-        ],
-        "players": players,
-        "outcome": msgspec.to_builtins(result) if result else None,
-    }
+        after_phase={
+            "round": state.round,
+            "rounds": state.rounds,
+        },
+    )
 
 
 def outcome(state: State) -> Outcome | None:
