@@ -20,6 +20,7 @@ EXIT_CODES: dict[int, str] = {
     2: "usage error: bad arguments or options, bad notation (the move cannot be read), an unknown game or player for `new`, a log file that already exists",
     3: "the log is damaged or unreadable: missing file, bad JSON, unknown fields, broken `seq` or `prev` chain, torn last line, unknown game",
     4: "internal error: a bug in tally (still one line on stderr, never a traceback); please report it",
+    5: "the history library is busy: another tally (an ingest) held it past the busy timeout (`$TALLY_BUSY_TIMEOUT`, 10 s by default); nothing was changed, run the command again",
 }
 
 def keys_of(document: type) -> dict[str, str]:
@@ -65,6 +66,7 @@ JSON_KEYS["state"] = {
     "token_limit": "how many tokens a player may hold at the end of a turn",
     "outcome": "when the game is over: `scores`, `winners`, `reason`, `details`; else null",
     "seq": "the position: after this event",
+    "fingerprint": "the log's fingerprint at `seq` (the SHA-256 of that line): boards show its first 8 hex digits with the seq, `#42 3fa9c1d0`, to write down and check later with `tally check --expect SEQ:FINGERPRINT`",
 }
 # the history library's commands (cli/library_commands.py) report plain documents, documented here
 JSON_KEYS.update({

@@ -7,10 +7,11 @@ duckdb, pyarrow or rich. The work is done by `tally.store.library`; these comman
 from __future__ import annotations
 
 
+import contextlib
 import functools
 import sys
 from pathlib import Path
-from typing import Any, Callable, List, Optional, TypeVar, cast
+from typing import Any, Callable, Iterator, List, Optional, TypeVar, cast
 
 import typer
 
@@ -23,19 +24,26 @@ EXIT_BUSY = 5  # the library is being written by another tally: not damage, run 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def waits_for_library(command: F) -> F:
+@contextlib.contextmanager
+def busy_library(as_json: bool) -> Iterator[None]:
     """A library held by another tally's ingest past the busy timeout is exit 5, not a damaged file's 3."""
+    from tally.store.library import LibraryBusy
+
+    try:
+        yield
+    except LibraryBusy as error:
+        if as_json:
+            emit({"ok": False, "error": "busy", "rule": error.rule, "message": error.message})
+        raise fail(EXIT_BUSY, str(error)) from None
+
+
+def waits_for_library(command: F) -> F:
+    """`busy_library` around a whole command."""
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from tally.store.library import LibraryBusy
-
-        try:
+        with busy_library(bool(kwargs.get("as_json"))):
             return command(*args, **kwargs)
-        except LibraryBusy as error:
-            if kwargs.get("as_json"):
-                emit({"ok": False, "error": "busy", "rule": error.rule, "message": error.message})
-            raise fail(EXIT_BUSY, str(error)) from None
 
     return cast(F, wrapper)
 

@@ -377,7 +377,10 @@ def replay_command(
     if db is not None:
         from tally.store import library
 
-        pos, frames = library.replay(db, log, to)
+        from .library_commands import busy_library
+
+        with busy_library(as_json):
+            pos, frames = library.replay(db, log, to)
     else:
         pos, frames = record.replay(log, to)
     from tally.store.results import replay_report

@@ -56,9 +56,7 @@ def print_replay(report: Any) -> None:
     for step in report.steps:
         mark = " (voided)" if step.voided else ""
         out.print(f"#{step.seq:<4} {visible(step.text)}{mark}", soft_wrap=True)
-    view = dict(report.state)
-    view["seq"] = report.steps[-1].seq
     out.print()
-    print_view(view, out)
+    print_view(report.state, out)
     if report.outcome is not None:
         out.print(visible(report.outcome.scores_line()))

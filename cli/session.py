@@ -23,6 +23,7 @@ from tally.store.session import LogChanged, Session
 from tally.store.results import Board, ListingReport, board, listing
 
 from .main import listing as numbered
+from .boards.generic import anchor
 from .render import console, print_view
 
 COMMANDS = ("moves", "state", "replay", "undo", "amend", "note", "help", "quit")
@@ -249,9 +250,9 @@ def _interactive(recorder: Recorder) -> None:
         if session.changed():
             new = session.refresh()
             recorder.board(lines=[(f"the log changed on disk ({new:+d} events): it was re-read", "bold")])
-        who = board(session.record).to_act
+        now = board(session.record)
         try:
-            line = prompt.prompt(f"#{session.seq + 1} {who}> ")
+            line = prompt.prompt(f"{anchor(now.view)} {now.to_act}> ")
         except EOFError:
             break
         except KeyboardInterrupt:

@@ -4,6 +4,9 @@ Pure: a game's `history` module declares its tables (names prefixed with the gam
 with DuckDB types as text) and a watcher that turns the states of a fold into rows; `store/` creates
 the tables, runs the fold and inserts the rows. Nothing here judges or applies a rule: a watcher
 only reads the states before and after each event that the engine already judged.
+
+Every table of a game starts with `game_id` and has a `seq` column: the event that produced the row.
+A watcher sees only effective events: `History.watcher` drops the rows of a voided event itself.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Any, Callable
 
 import msgspec
 
-from .model import Event, GameStarted, Outcome
+from .model import Event, GameStarted, Outcome, Voided
 
 Columns = list[tuple[str, str]]  # [(column, DuckDB type)]
 Rows = dict[str, list[tuple[Any, ...]]]  # table -> rows gathered so far
@@ -75,10 +78,11 @@ def round_rows(
 class History(msgspec.Struct, frozen=True, kw_only=True):
     """A game's part of the history library (docs/sql.md).
 
-    - `tables`: its own tables, each name prefixed with the game's name;
+    - `tables`: its own tables, each name prefixed with the game's name, each with `game_id` first and
+      a `seq` column;
     - `watch(game_id, started, rows)`: a watcher for one game that appends tuples to `rows[table]`,
-      called with every applied event and the states around it (a `voided` event too: the watcher
-      drops the rows of the event it voids);
+      called with every effective event and the states around it (never with a `voided` event: see
+      `watcher`), so it keeps no count a void would have to take back;
     - `scores(state)`: points so far, for the `seats` table of an unfinished game;
     - `turns(state)`: turns played, for the `games` table;
     - `rounds(state, outcome)`: the `round_results` rows (round, seat, player, score, total, won);
@@ -91,3 +95,22 @@ class History(msgspec.Struct, frozen=True, kw_only=True):
     turns: Callable[[Any], int]
     rounds: Callable[[Any, Outcome | None], list[tuple[Any, ...]]]
     reports: tuple[Report, ...] = ()
+
+    def watcher(self, game_id: str, started: GameStarted, rows: Rows) -> Watcher:
+        """The game's watcher, shown only effective events: a `voided` event drops the rows of the event it
+        voids instead. Those are the game's newest rows in each table, as only the last effective event is
+        ever voided (`tally undo --turn` voids a turn's events newest first)."""
+        watch = self.watch(game_id, started, rows)
+        dropped = [(rows.setdefault(name, []), [column for column, _ in columns].index("seq"))
+                   for name, columns in self.tables.items()]
+
+        def effective(event: Event, before: Any, after: Any) -> None:
+            if not isinstance(event, Voided):
+                watch(event, before, after)
+                return
+            target = event.target
+            for table, at in dropped:
+                while table and table[-1][at] == target and table[-1][0] == game_id:
+                    table.pop()
+
+        return effective

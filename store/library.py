@@ -34,7 +34,6 @@ from .library_read import (
 from .library_ingest import Rejected
 from .library_schema import (
     DEFAULT_DB,
-    GENERATED,
     INGEST_SETTINGS,
     PARALLEL_MIN_BYTES,
     SCHEMA_VERSION,
@@ -53,7 +52,7 @@ from .library_schema import (
 from .library_writer import Summary, collect, ingest
 
 __all__ = [
-    "DEFAULT_DB", "GENERATED", "INGEST_SETTINGS", "PARALLEL_MIN_BYTES", "SCHEMA_VERSION", "SQL_MEMORY", "SQL_TIMEOUT",
+    "DEFAULT_DB", "INGEST_SETTINGS", "PARALLEL_MIN_BYTES", "SCHEMA_VERSION", "SQL_MEMORY", "SQL_TIMEOUT",
     "STORAGE_COMPATIBILITY", "TABLES", "TASK_BYTES", "TASK_FILES", "Exported", "LibraryBusy", "LibraryError", "Query", "Rejected",
     "Summary", "all_tables", "busy_timeout", "collect", "connect", "connect_read_only", "export", "game_bytes", "ingest",
     "is_empty_sql", "memory_size", "query", "replay", "replay_bytes", "resolve_db", "stats",

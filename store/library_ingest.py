@@ -22,29 +22,10 @@ from tally.core.history import History
 from tally.core.model import Event, GameSpec, GameStarted, Voided
 
 from . import log as logfile
+from .library_tables import EVENTS, GAMES, ROUND_RESULTS, SEATS, Declared, projection_tables, stage_schema
 
-# staging (Arrow) schemas; the library's INSERTs turn them into the stored columns (docs/sql.md)
-EVENT_STAGE = pa.schema(
-    [("game_id", pa.string()), ("seq", pa.int32()), ("type", pa.string()), ("player", pa.string()),
-     ("at", pa.string()), ("line", pa.string()), ("voided", pa.bool_())]
-)
-GAME_STAGE = pa.schema(
-    [("game_id", pa.string()), ("game", pa.string()), ("rules", pa.string()), ("mode", pa.string()),
-     ("options", pa.string()), ("manifest", pa.string()), ("players", pa.list_(pa.string())),
-     ("player_count", pa.int32()), ("started_at", pa.string()), ("ended_at", pa.string()),
-     ("events", pa.int32()), ("turns", pa.int32()), ("finished", pa.bool_()), ("winners", pa.list_(pa.string())),
-     ("winner", pa.string()), ("result", pa.string()), ("ended", pa.string()), ("unverifiable", pa.int32()),
-     ("fingerprint", pa.string()),
-     ("size", pa.int64()), ("digest", pa.string()), ("source", pa.string())]
-)
-SEATS: list[tuple[str, str]] = [
-    ("game_id", "VARCHAR"), ("seat", "INTEGER"), ("player", "VARCHAR"), ("score", "INTEGER"), ("won", "BOOLEAN"),
-]
-ROUND_RESULTS: list[tuple[str, str]] = [
-    ("game_id", "VARCHAR"), ("round", "INTEGER"), ("seat", "INTEGER"), ("player", "VARCHAR"),
-    ("score", "INTEGER"), ("total", "INTEGER"), ("won", "BOOLEAN"),
-]
-ARROW = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "BOOLEAN": pa.bool_()}
+EVENT_STAGE = stage_schema(EVENTS)
+GAME_STAGE = stage_schema(GAMES)  # what an ingest stages; library_tables.insert_sql stores it
 
 
 def die_with_parent(parent: int) -> None:
@@ -76,11 +57,6 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="tally-parent-watch", daemon=True).start()
-
-
-def projection_tables() -> dict[str, list[tuple[str, str]]]:
-    """Every game's own tables (each game's `history.tables`), in registry order."""
-    return {name: columns for spec in registry.specs() for name, columns in spec.history.tables.items()}
 
 
 def game_id_of(first_line: bytes) -> str:
@@ -146,7 +122,7 @@ def fold_judged(spec: GameSpec, events: list[Event], watch: Callable[[Event, Any
 
 
 class _Rows:
-    def __init__(self, projections: dict[str, list[tuple[str, str]]]):
+    def __init__(self, projections: dict[str, Declared]):
         self.events: dict[str, list[Any]] = {name: [] for name in EVENT_STAGE.names if name != "line"}
         # the lines' exact bytes, file by file without their newlines, and where each line ends in them
         self.line_bytes: list[bytes] = []
@@ -251,7 +227,7 @@ def _one(result: Result, rows: _Rows, path: str, gid: str | None, known: Known |
     spec = log.spec
     history: History = spec.history
     marks = {name: len(table) for name, table in rows.projections.items()}
-    watch = history.watch(gid, log.started, rows.projections)
+    watch = history.watcher(gid, log.started, rows.projections)
     table, failed, ruling, unverifiable = fold_judged(spec, events, watch)
     if failed is not None:
         for name, table_rows in rows.projections.items():
@@ -283,7 +259,7 @@ def _events(result: Result, rows: _Rows, gid: str, events: list[Event], tail: by
     columns["seq"].extend(range(stored + 1, stored + count + 1))
     columns["type"].extend([tag(type(e)) for e in new])
     columns["player"].extend([getattr(e, "player", None) for e in new])
-    columns["at"].extend([e.at for e in new])
+    columns["recorded_at"].extend([e.at for e in new])
     voided = [False] * count
     for event in new:
         if type(event) is Voided:
@@ -318,9 +294,9 @@ def _game(rows: _Rows, gid: str, log: logfile.Log, table: Table, history: Histor
     rows.rounds.extend((gid, *row) for row in history.rounds(state, outcome))
 
 
-def _table(columns: list[tuple[str, str]], rows: list[tuple[Any, ...]]) -> pa.Table:
+def _table(columns: Declared, rows: list[tuple[Any, ...]]) -> pa.Table:
     """Row tuples to a table: converted as one struct array, in C (no transposing in Python)."""
-    kind = pa.struct([(name, ARROW[type_]) for name, type_ in columns])
+    kind = pa.struct(list(stage_schema(columns)))
     return pa.Table.from_struct_array(pa.array(rows, kind))
 
 
@@ -335,7 +311,7 @@ def _lines(rows: _Rows) -> pa.Array:
     return pa.array([data[ends[i]:ends[i + 1]] for i in range(count)], pa.binary()).cast(pa.string())
 
 
-def _arrow(rows: _Rows, projections: dict[str, list[tuple[str, str]]]) -> dict[str, pa.Table]:
+def _arrow(rows: _Rows, projections: dict[str, Declared]) -> dict[str, pa.Table]:
     tables: dict[str, pa.Table] = {}
     if rows.events["game_id"]:
         columns = dict(rows.events)

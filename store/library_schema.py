@@ -14,7 +14,8 @@ import duckdb
 from tally.core.text import visible
 
 from . import log as logfile
-from .library_ingest import ROUND_RESULTS, SEATS, projection_tables
+from .library_tables import TABLES as BASE_TABLES
+from .library_tables import create_sql, every_table
 from .record import UsageError
 
 SCHEMA_VERSION = "2"  # 2: games.ended
@@ -30,62 +31,8 @@ PARALLEL_MIN_BYTES = 16 << 20  # smaller runs are ingested in-process (starting 
 # (measured: 10% less CPU, 17% smaller file than the defaults)
 INGEST_SETTINGS = ("SET memory_limit = '128MB'", "SET checkpoint_threshold = '64MB'")
 
-# table -> [(column, DuckDB type)]; docs/sql.md documents every column (a test keeps them in step)
-TABLES: dict[str, list[tuple[str, str]]] = {
-    "library_info": [("key", "VARCHAR"), ("value", "VARCHAR")],
-    "games": [
-        ("game_id", "VARCHAR"),
-        ("game", "VARCHAR"),
-        ("rules", "VARCHAR"),
-        ("mode", "VARCHAR"),
-        ("options", "JSON"),
-        ("manifest", "VARCHAR"),
-        ("players", "VARCHAR[]"),
-        ("player_count", "INTEGER"),
-        ("started_at", "TIMESTAMP WITH TIME ZONE"),
-        ("ended_at", "TIMESTAMP WITH TIME ZONE"),
-        ("events", "INTEGER"),
-        ("turns", "INTEGER"),
-        ("finished", "BOOLEAN"),
-        ("winners", "VARCHAR[]"),
-        ("winner", "VARCHAR"),
-        ("result", "VARCHAR"),
-        ("ended", "VARCHAR"),
-        ("unverifiable", "INTEGER"),
-        ("fingerprint", "VARCHAR"),
-        ("size", "BIGINT"),
-        ("digest", "VARCHAR"),
-        ("source", "VARCHAR"),
-        ("ingested_at", "TIMESTAMP WITH TIME ZONE"),
-    ],
-    "seats": SEATS,
-    "events": [
-        ("game_id", "VARCHAR"),
-        ("seq", "INTEGER"),
-        ("type", "VARCHAR"),
-        ("player", "VARCHAR"),
-        ("recorded_at", "TIMESTAMP WITH TIME ZONE"),
-        ("payload", "JSON"),
-        ("line", "VARCHAR"),
-        ("voided", "BOOLEAN"),
-    ],
-    "round_results": ROUND_RESULTS,
-}
-
-# virtual columns: computed from the stored line when read, so they cost no space and no ingest time
-GENERATED = {("events", "payload"): """json_merge_patch(line, '{"type":null,"seq":null,"at":null,"prev":null}')"""}
-
-_INSERT = {
-    "events": """
-        INSERT INTO events (game_id, seq, type, player, recorded_at, line, voided)
-        SELECT game_id, seq, type, player, TRY_CAST("at" AS TIMESTAMPTZ), line, voided FROM _stage_events""",
-    "games": """
-        INSERT INTO games
-        SELECT game_id, game, rules, mode, options::JSON, manifest, players, player_count,
-               TRY_CAST(started_at AS TIMESTAMPTZ), TRY_CAST(ended_at AS TIMESTAMPTZ), events, turns, finished,
-               winners, winner, result, ended, unverifiable, fingerprint, size, digest, source, now()
-        FROM _stage_games""",
-}
+# table -> [(column, DuckDB type)], as declared in library_tables (docs/sql.md documents every column)
+TABLES: dict[str, list[tuple[str, str]]] = {name: [(c.name, c.kind) for c in table] for name, table in BASE_TABLES.items()}
 
 
 class LibraryError(logfile.LogError):
@@ -164,7 +111,8 @@ def _check_file(db: Path | str) -> bool:
 
 
 def all_tables() -> dict[str, list[tuple[str, str]]]:
-    return {**TABLES, **projection_tables()}
+    """Every table of the library, [(column, DuckDB type)]: the common ones and every game's own."""
+    return {name: [(c.name, c.kind) for c in table] for name, table in every_table().items()}
 
 
 # --------------------------------------------------------------------------- connections
@@ -203,16 +151,13 @@ def _create(con: duckdb.DuckDBPyConnection, db: Path | str) -> None:
                 f"the library has schema version {found}, this tally writes version {SCHEMA_VERSION}: "
                 "it is derived from the logs, so delete it and ingest the logs again",
             )
-    missing = [name for name in all_tables() if name not in existing]
+    tables = every_table()
+    missing = [name for name in tables if name not in existing]
     if not missing:
         return
     con.execute("BEGIN TRANSACTION")
     for name in missing:
-        columns = []
-        for column, kind in all_tables()[name]:
-            generated = GENERATED.get((name, column))
-            columns.append(f'"{column}" {kind}' + (f" GENERATED ALWAYS AS ({generated}) VIRTUAL" if generated else ""))
-        con.execute(f"CREATE TABLE {name} ({', '.join(columns)})")
+        con.execute(create_sql(name, tables[name]))
     if "library_info" in missing:
         con.execute(
             "INSERT INTO library_info VALUES ('schema_version', ?), ('created_at', strftime(now(), '%Y-%m-%dT%H:%M:%SZ'))",

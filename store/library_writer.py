@@ -15,8 +15,9 @@ import msgspec
 import pyarrow as pa
 
 from . import log as logfile
-from .library_ingest import Known, Rejected, Result, die_with_parent, game_id_of, projection_tables, work
-from .library_schema import _INSERT, INGEST_SETTINGS, PARALLEL_MIN_BYTES, TASK_BYTES, TASK_FILES, LibraryError, _duck_message, connect
+from .library_ingest import Known, Rejected, Result, die_with_parent, game_id_of, work
+from .library_schema import INGEST_SETTINGS, PARALLEL_MIN_BYTES, TASK_BYTES, TASK_FILES, LibraryError, _duck_message, connect
+from .library_tables import every_table, insert_sql, projection_tables
 from .record import UsageError
 
 class Summary(msgspec.Struct):
@@ -129,6 +130,7 @@ class _Writer:
         self.con = con
         self.summary = summary
         self.projections = list(projection_tables())
+        self.inserts = {name: insert_sql(name, table) for name, table in every_table().items()}
 
     def known(self, ids: list[str]) -> dict[str, Known]:
         if not ids:
@@ -192,7 +194,7 @@ class _Writer:
             for name, parts in tables.items():
                 con.register(f"_stage_{name}", parts[0] if len(parts) == 1 else pa.concat_tables(parts))
                 staged.append(f"_stage_{name}")
-                con.execute(_INSERT.get(name) or f"INSERT INTO {name} SELECT * FROM _stage_{name}")
+                con.execute(self.inserts[name])
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")

@@ -223,6 +223,7 @@ def replay_report(pos: Position, frames: list[Frame]) -> ReplayReport:
     steps = [ReplayStep(f.seq, f.type, f.text, spec.to_act(f.state)[0], f.voided) for f in frames]
     final = FinalScores(result.scores, result.winners, result.reason) if result else None
     view = spec.view(state, None)
+    view["seq"], view["fingerprint"] = pos.seq, pos.log.fingerprint_at(pos.seq)
     return ReplayReport(pos.seq, steps, view, final)
 
 
@@ -297,11 +298,11 @@ class Board(msgspec.Struct):
 def board(record: GameRecord | Position, viewer: str | None = None) -> Board:
     """The table at a fold (a record service's, or a position's) as `viewer` may see it."""
     if isinstance(record, Position):
-        spec, state, seq = record.spec, record.table.state, record.seq
+        spec, state, seq, fingerprint = record.spec, record.table.state, record.seq, record.log.fingerprint_at(record.seq)
     else:
-        spec, state, seq = record.spec, record.state, record.seq
+        spec, state, seq, fingerprint = record.spec, record.state, record.seq, record.last_hash
     view = spec.view(state, viewer)
-    view["seq"] = seq
+    view["seq"], view["fingerprint"] = seq, fingerprint
     ended = spec.outcome(state)
     who, what = spec.to_act(state)
     return Board(view, seq, ended.scores_line() if ended else None, spec.pending(state), who, what)

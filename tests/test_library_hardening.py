@@ -128,10 +128,11 @@ def _holder(db: Path, seconds: float) -> subprocess.Popen[str]:
 def test_finding_8_a_busy_library_waits_then_exits_5(tmp_path: Path, logs: Path) -> None:
     db = tmp_path / "lib.duckdb"
     assert _run("ingest", str(logs / "splendor"), "--db", str(db)).returncode == 0
+    game_id = _run("sql", "--db", str(db), "--format", "csv", "SELECT min(game_id) FROM games").stdout.splitlines()[-1]
     holder = _holder(db, 60)
     try:
         for command in (["sql", "--db", str(db), "SELECT count(*) FROM games"], ["stats", "--db", str(db)],
-                        ["ingest", str(logs / "split"), "--db", str(db)]):
+                        ["ingest", str(logs / "split"), "--db", str(db)], ["replay", game_id, "--db", str(db)]):
             began = time.monotonic()
             result = _run(*command, TALLY_BUSY_TIMEOUT="1")
             assert result.returncode == 5, (command, result)

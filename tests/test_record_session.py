@@ -9,6 +9,7 @@ is noticed, and nothing is judged against a table the recorder has not seen.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -238,17 +239,30 @@ class Terminal:
         self.wait_for(then)
 
 
+def anchors_checked(screen: str, log: Path) -> str:
+    """`screen` with every anchor (`#12 3fa9c1d0`) checked against the log's line 12 and its digits masked:
+    the log's `at` times, and so its fingerprints, differ from run to run."""
+    lines = log.read_bytes().split(b"\n")
+
+    def masked(found: re.Match[str]) -> str:
+        seq, digits = int(found[1]), found[2]
+        assert hashlib.sha256(lines[seq - 1]).hexdigest()[:8] == digits, found[0]
+        return f"#{seq} ########"
+
+    return re.sub(r"#(\d+) ([0-9a-f]{8})\b", masked, screen)
+
+
 def test_a_whole_game_through_the_session_in_a_terminal_equals_the_fixture(tmp_path: Path, text_snapshot) -> None:  # type: ignore[no-untyped-def]
     fixture = GAMES / "splendor-2p.jsonl"
     log = tmp_path / "game.jsonl"
     terminal = Terminal(["record", "--new", "splendor", "--seed", "11", "-p", "ana", "-p", "ben", "game.jsonl"], tmp_path)
-    terminal.wait_for(r"^#3 ana>")
+    terminal.wait_for(r"^#2 [0-9a-f]{8} ana>")
     screens = {"start": terminal.text()}
     for number, text in enumerate(session_lines(fixture)):
         before = len(events_of(log))
         terminal.type(text, rf"^#{before + 1}[ -].*recorded: ")
         after = len(events_of(log))
-        terminal.wait_for(rf"^#{after + 1} \w+>")  # the prompt is drawn last: the screen is complete
+        terminal.wait_for(rf"^#{after} [0-9a-f]{{8}} \w+>")  # the prompt is drawn last: the screen is complete
         if number == 0:
             screens["after the first move"] = terminal.text()
         if "!! " in terminal.text() and "an obligation" not in screens:
@@ -256,6 +270,8 @@ def test_a_whole_game_through_the_session_in_a_terminal_equals_the_fixture(tmp_p
         if " visits " in terminal.text() and "a noble visits" not in screens:
             screens["a noble visits"] = terminal.text()
     screens["the end"] = terminal.text()
+    screens = {name: anchors_checked(screen, log) for name, screen in screens.items()}
+    assert all("########" in screen for screen in screens.values())  # every screen shows where the log is
     terminal.type("?take r g b", r"^illegal: the game is over")
     terminal.child.sendcontrol("d")
     terminal.wait_for(r"every move is saved")
@@ -268,7 +284,7 @@ def test_a_whole_game_through_the_session_in_a_terminal_equals_the_fixture(tmp_p
 def test_the_prompt_completes_legal_moves(tmp_path: Path) -> None:
     record.new_game(tmp_path / "game.jsonl", "splendor", ["ana", "ben"], seed=11)
     terminal = Terminal(["record", "game.jsonl"], tmp_path)
-    terminal.wait_for(r"^#3 ana>")
+    terminal.wait_for(r"^#2 [0-9a-f]{8} ana>")
     terminal.child.send("reserve 3")
     terminal.child.send("\t")
     terminal.wait_for(r"reserve 3\S+-")  # completed to a face-up level-3 card

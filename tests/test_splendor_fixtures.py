@@ -190,7 +190,7 @@ def test_replay_to_stops_there(tally, name: str) -> None:
         assert doc["outcome"] is None
         text = run(tally, "replay", rel(name), "--to", str(to))
         assert f"#{to:<4} " in text and f"#{to + 1:<4} " not in text
-        assert f"after #{to}," in text
+        assert f"after #{to} {doc['state']['fingerprint'][:8]}," in text
     beyond = tally("replay", rel(name), "--to", str(EVENTS[name] + 1), cwd=ROOT)
     assert beyond.exit_code == 2 and beyond.stdout == ""
     assert f"the log has events 1..{EVENTS[name]}" in beyond.stderr

@@ -11,7 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 # keys every view has (docs/architecture.md); drawn in the heading, the players table, or by print_view
-COMMON = ("game", "mode", "viewer", "phase", "turn", "to_act", "expected", "players", "outcome", "seq")
+COMMON = ("game", "mode", "viewer", "phase", "turn", "to_act", "expected", "players", "outcome", "seq", "fingerprint")
+ANCHOR_DIGITS = 8  # what a table writes down (`tally check --expect SEQ:FINGERPRINT` takes 8 or more)
 
 
 def cell(value: Any) -> str:
@@ -29,11 +30,18 @@ def cell(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def anchor(view: dict[str, Any]) -> str:
+    """The position as a table writes it down: its seq and the first digits of the log's fingerprint there,
+    `#12 3fa9c1d0` (just `#12` for a view that does not carry the fingerprint)."""
+    fingerprint = view.get("fingerprint")
+    return f"#{view.get('seq', '?')}" + (f" {fingerprint[:ANCHOR_DIGITS]}" if fingerprint else "")
+
+
 def heading(view: dict[str, Any], title: str, where: str = "") -> Text:
-    """Every board's first line: `<title> after #12, <where>, turn 4 as seen by ana (table mode)`."""
+    """Every board's first line: `<title> after #12 3fa9c1d0, <where>, turn 4 as seen by ana (table mode)`."""
     viewer = f" as seen by {view['viewer']}" if view.get("viewer") else ""
     where = f", {where}" if where else ""
-    return Text(f"{title} after #{view.get('seq', '?')}{where}, turn {view.get('turn', '?')}{viewer} "
+    return Text(f"{title} after {anchor(view)}{where}, turn {view.get('turn', '?')}{viewer} "
                 f"({view.get('mode', '?')} mode)", style="bold")
 
 

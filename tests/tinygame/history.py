@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tally.core.history import Column, History, Report, Rows, Watcher, one_round
-from tally.core.model import Event, GameStarted, Voided
+from tally.core.model import Event, GameStarted
 
 from .events import NumberSaid
 from .state import State
@@ -17,8 +17,6 @@ def watch(game_id: str, started: GameStarted, rows: Rows) -> Watcher:
     def seen(event: Event, before: Any, after: Any) -> None:
         if isinstance(event, NumberSaid):
             totals.append((game_id, event.seq, after.total))
-        elif isinstance(event, Voided):
-            totals[:] = [row for row in totals if row[1] != event.target]
 
     return seen
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ...history import Column, History, Report, round_rows
-from ...model import Event, GameStarted, Outcome, Voided
+from ...model import Event, GameStarted, Outcome
 from .components import SLAM_POINTS, is_action, points
 from .events import ActionGiven
 from .state import State, picked_up
@@ -78,15 +78,7 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
     seats = started.seats
     round_rows_, left_rows, out_rows, action_rows = (sink[name] for name in TABLES)
 
-    def drop(seq: int) -> None:
-        for rows in (round_rows_, left_rows, out_rows, action_rows):
-            while rows and rows[-1][2] == seq and rows[-1][0] == game_id:
-                rows.pop()
-
     def watcher(event: Event, before: State, after: State) -> None:
-        if isinstance(event, Voided):
-            drop(event.target)
-            return
         seq = event.seq
         if isinstance(event, ActionGiven):
             card = event.card

@@ -3,7 +3,7 @@
 Nothing here judges or applies a rule: the library folds every log through the engine (the same
 checks and reducers as `tally check`) and the watcher only reads the states before and after each
 event (who acted, points, cards, nobles, turn count) and the component data. Rows carry the seq of
-the event that produced them, so a `voided` event simply drops the rows of the event it voids.
+the event that produced them, so that a `voided` event drops the rows of the event it voids (`History.watcher`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ...history import Column, History, Report, one_round
-from ...model import Event, GameStarted, Outcome, Voided
+from ...model import Event, GameStarted, Outcome
 from .components import CARDS, GEMS, NOBLE_NAMES
 from .events import CardBought, CardReserved
 from .state import State
@@ -75,22 +75,11 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
     names are the cheapest to reach.
     """
     seats = started.seats
-    player_turns = [0] * len(seats)
+    count = len(seats)
     turn_rows, bought_rows, reserve_rows, noble_rows = (sink[name] for name in TABLES)
     add_turn, add_buy, add_reserve, add_noble = turn_rows.append, bought_rows.append, reserve_rows.append, noble_rows.append
 
-    def drop(seq: int) -> None:
-        """Forget the rows of a voided event: they are this game's newest rows (only the last event is voided)."""
-        for rows, at in ((turn_rows, 3), (bought_rows, 1), (reserve_rows, 1), (noble_rows, 1)):
-            while rows and rows[-1][at] == seq and rows[-1][0] == game_id:
-                rows.pop()
-
     def watcher(event: Event, before: State, after: State) -> None:
-        if isinstance(event, Voided):
-            drop(event.target)
-            if after.turns < before.turns:  # the voided event ended a turn: that turn is taken back
-                player_turns[after.current] -= 1
-            return
         current = before.current
         if isinstance(event, CardBought):
             card = CARDS[event.card]
@@ -115,8 +104,8 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
             if nobles is not had:
                 for noble in nobles[len(had):]:
                     add_noble((game_id, event.seq, turns, current + 1, seats[current], noble, NOBLE_NAMES.get(noble)))
-            player_turns[current] += 1
-            add_turn((game_id, turns, player_turns[current], event.seq, current + 1, seats[current], seat_after.points,
+            # turns go round the table from the first seat, one each, so turn t is its player's ((t-1)//n + 1)-th
+            add_turn((game_id, turns, (turns - 1) // count + 1, event.seq, current + 1, seats[current], seat_after.points,
                       len(seat_after.cards), len(nobles), len(seat_after.reserved), sum(seat_after.tokens)))
 
     return watcher

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ...history import Column, History, Report, one_round
-from ...model import Event, GameStarted, Outcome, Voided
+from ...model import Event, GameStarted, Outcome
 from .components import PRICE, read_set
 from .events import (
     BlackSpotPlayed,
@@ -93,20 +93,9 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
     """A watcher for one game: it appends rows to the batch's row lists (`sink[table]`)."""
     seats = started.seats
     n = len(seats)
-    tables = [sink[name] for name in TABLES]
-    turn_rows, buy_rows, piracy_rows, storm_rows, laid_rows = tables
-    seq_at = {id(turn_rows): 2}
-
-    def drop(seq: int) -> None:
-        for rows in tables:
-            at = seq_at.get(id(rows), 1)
-            while rows and rows[-1][at] == seq and rows[-1][0] == game_id:
-                rows.pop()
+    turn_rows, buy_rows, piracy_rows, storm_rows, laid_rows = (sink[name] for name in TABLES)
 
     def watcher(event: Event, before: State, after: State) -> None:
-        if isinstance(event, Voided):
-            drop(event.target)
-            return
         seq = event.seq
         me = before.current
         turn = before.turns + 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ...history import Column, History, Report, round_rows
-from ...model import Event, GameStarted, Outcome, Voided
+from ...model import Event, GameStarted, Outcome
 from .components import GRADES, box_value, grade
 from .events import MatchPlayed, MatchUpgraded
 from .state import State, find_match, scores
@@ -67,16 +67,7 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
     seats = started.seats
     round_rows_, pad_rows, match_rows = (sink[name] for name in TABLES)
 
-    def drop(seq: int) -> None:
-        """Forget the rows of a voided event: they are this game's newest rows (only the last event is voided)."""
-        for rows in (round_rows_, pad_rows, match_rows):
-            while rows and rows[-1][1] == seq and rows[-1][0] == game_id:
-                rows.pop()
-
     def watcher(event: Event, before: State, after: State) -> None:
-        if isinstance(event, Voided):
-            drop(event.target)
-            return
         current = before.current
         deck = after.deck
         if isinstance(event, MatchPlayed):
