@@ -19,7 +19,7 @@ import pyarrow as pa
 from tally.core import registry
 from tally.core.engine import Table, judge
 from tally.core.history import History
-from tally.core.model import Event, GameSpec, GameStarted, Voided
+from tally.core.model import Amended, Event, GameSpec, GameStarted, Voided
 
 from . import log as logfile
 from .library_tables import EVENTS, GAMES, ROUND_RESULTS, SEATS, Declared, projection_tables, stage_schema
@@ -234,6 +234,8 @@ def _one(result: Result, rows: _Rows, path: str, gid: str | None, known: Known |
             del table_rows[marks[name]:]
         result.rejected.append(Rejected(path, failed, "illegal", f"{ruling.message} [{ruling.rule}]", ruling.rule))
         return
+    if any(type(event) is Amended for event in events):
+        _watch_effective(rows, marks, history, gid, log, table)
     _events(result, rows, gid, events, data[known.size:] if known is not None else data, stored)
     _game(rows, gid, log, table, history, unverifiable, digest, path)
     if stored:
@@ -262,13 +264,23 @@ def _events(result: Result, rows: _Rows, gid: str, events: list[Event], tail: by
     columns["recorded_at"].extend([e.at for e in new])
     voided = [False] * count
     for event in new:
-        if type(event) is Voided:
+        if type(event) is Voided or type(event) is Amended:
             target = event.target
             if target > stored:
                 voided[target - stored - 1] = True
             else:
                 result.voids.append((gid, target))
     columns["voided"].extend(voided)
+
+
+def _watch_effective(rows: _Rows, marks: dict[str, int], history: History, gid: str, log: logfile.Log,
+                     table: Table) -> None:
+    """A log with corrections: its projections are the effective events watched in order (each correction's
+    events in place of its target), not the lines as they came, which the watcher saw as one step each."""
+    for name, table_rows in rows.projections.items():
+        del table_rows[marks[name]:]
+    watch = history.watcher(gid, log.started, rows.projections)
+    judge(log.spec, [log.started, *table.effective], watch)
 
 
 def _game(rows: _Rows, gid: str, log: logfile.Log, table: Table, history: History, unverifiable: int, digest: str,

@@ -212,3 +212,28 @@ def test_core_amend_not_effective(tmp_path: Path) -> None:
 def test_core_amend_reason(tmp_path: Path) -> None:
     table, take = _table_and_take(tmp_path, ["r", "g", "w"])
     assert _rules(table, Amended(seq=7, target=3, reason="  ", events=[take])) == ["core.amend.reason"]
+
+
+def test_the_library_holds_a_corrected_game_as_if_the_event_had_been_replaced(tmp_path: Path) -> None:
+    # the projections come from the effective events (the correction's in place of its target) and the
+    # events table marks the target voided; only the seq of the replacing event differs (it is the correction's)
+    corrected, direct = tmp_path / "corrected.jsonl", tmp_path / "direct.jsonl"
+    for path, second in ((corrected, "take w k r"), (direct, "take w g k")):
+        assert run_tally("new", "splendor", str(path), "-p", "ana", "-p", "ben", "--seed", "3").exit_code == 0
+        for move in ("take r g b", second, "take r g b", "take w k g"):
+            assert run_tally("move", str(path), move).exit_code == 0, move
+    assert run_tally("amend", str(corrected), "4", "take w g k", "misread").exit_code == 0
+    db = tmp_path / "l.duckdb"
+    assert run_tally("ingest", str(corrected), str(direct), "--db", str(db)).exit_code == 0
+
+    def rows(query: str) -> list[list[object]]:
+        done = run_tally("sql", "--db", str(db), "--json", query)
+        assert done.exit_code == 0, done
+        return [list(row.values()) if isinstance(row, dict) else row for row in json.loads(done.stdout)["rows"]]
+
+    turns = "select * exclude (game_id, seq) from splendor_turns where game_id = (select game_id from games where source like '%{}') order by turn"
+    assert rows(turns.format("corrected.jsonl")) == rows(turns.format("direct.jsonl"))
+    scores = "select player, score from seats join games using (game_id) where source like '%{}' order by 1"
+    assert rows(scores.format("corrected.jsonl")) == rows(scores.format("direct.jsonl"))
+    voided = rows("select seq from events join games using (game_id) where source like '%corrected.jsonl' and voided")
+    assert voided == [[4]]
