@@ -178,9 +178,11 @@ class GameSpec(Generic[S]):
     """The contract every game fulfils: one instance per game, exposed as `SPEC` by its package
     `core/games/<game>/` and listed in `core.registry` (docs/architecture.md lists every member).
 
-    A game subclasses this, states its own members (name, title, seats, options, events, ...) and decorates
-    the class with `bound(__name__)`, which binds each function of the contract to the function of the
-    game's module where `BINDINGS` says it lives (`check` is `rules.check`). `apply` trusts its input like python-chess's `Board.push`;
+    A game subclasses this, states its own members (name, title, seats, options, events, ...), binds each
+    function of the contract to the function of its module where `BINDINGS` says it lives
+    (`check = staticmethod(rules.check)`), so a reader and the type checker see the binding, and decorates the
+    class with `bound(__name__)` for the members recording a move never needs (`LATE`), read on first use.
+    `apply` trusts its input like python-chess's `Board.push`;
     `check` returns the rulings that forbid an event in a fixed guard order (empty when legal);
     `permit` names the rule that allows it. `S` is the game's state class (`GameSpec[State]`).
     """
@@ -371,18 +373,16 @@ _Spec = TypeVar("_Spec", bound=type)
 
 
 def bound(package: str) -> Callable[[_Spec], _Spec]:
-    """A decorator for a game's spec class: binds every function of the contract to the function of the
-    game's module where `BINDINGS` says it lives (`package` is the game's folder, its `__name__`), so a game's
-    `__init__` states only what is its own. A member the class defines itself is left as it is."""
+    """A decorator for a game's spec class: binds the members recording a move never needs (`LATE`) to the
+    game's module where `BINDINGS` says they live, imported on first use (`package` is the game's folder, its
+    `__name__`), so `tally move` does not pay for importing them. The class binds every other function of the
+    contract itself; a member it defines is left as it is."""
 
     def decorate(cls: _Spec) -> _Spec:
-        for member, (module, function) in BINDINGS.items():
-            if member in cls.__dict__:
-                continue
-            if member in LATE:
+        for member in sorted(LATE):
+            if member not in cls.__dict__:
+                module, function = BINDINGS[member]
                 setattr(cls, member, _Late(f"{package}.{module}", function, member))
-            else:
-                setattr(cls, member, staticmethod(getattr(import_module(f"{package}.{module}"), function)))
         return cls
 
     return decorate

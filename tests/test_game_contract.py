@@ -12,13 +12,14 @@ import ast
 import inspect
 import random
 import re
+from importlib import import_module
 from pathlib import Path
 
 import pytest
 
 from tally.core import registry
 from tally.core.history import History
-from tally.core.model import BINDINGS, CONTRACT, Event, GameSpec, GameStarted
+from tally.core.model import BINDINGS, CONTRACT, LATE, Event, GameSpec, GameStarted
 
 import tinygame
 
@@ -118,6 +119,60 @@ def test_every_game_binds_every_member(game: str) -> None:
     assert spec.min_seats <= spec.max_seats and set(spec.modes) <= {"open", "table"}
     assert spec.rules and len({r.id for r in spec.rules}) == len(spec.rules)
     assert all(r.id.startswith(f"{game}.") for r in spec.rules)
+
+
+def bindings_unlike_the_table(cls: type, package: str) -> list[str]:
+    """Where a spec class binds a member of `BINDINGS` to another function than the table names (`package`
+    is the game's folder): each member but the `LATE` ones must be stated in the class itself, and every one
+    must end up as the very function (or object) the table names."""
+    wrong = []
+    for member, (module, function) in BINDINGS.items():
+        expected = getattr(import_module(f"{package}.{module}"), function)
+        if member not in LATE and member not in cls.__dict__:
+            wrong.append(f"{member}: not stated in {cls.__name__}")
+        elif getattr(cls, member) is not expected:
+            wrong.append(f"{member}: not {module}.{function}")
+    return wrong
+
+
+def bindings_written(source: str, class_name: str) -> dict[str, tuple[str, str]]:
+    """The bindings a game's `__init__` writes in its spec class, `check = staticmethod(_rules.check)` read as
+    member -> (module, function); those stated for the type checker only (`if TYPE_CHECKING:`) count too."""
+    tree = ast.parse(source)
+    modules = {alias.asname or alias.name: alias.name for node in ast.walk(tree)
+               if isinstance(node, ast.ImportFrom) and node.level == 1 and not node.module for alias in node.names}
+    spec = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == class_name)
+    written = {}
+    for node in ast.walk(spec):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "staticmethod":
+                value = value.args[0]
+            if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id in modules:
+                written[node.targets[0].id] = (modules[value.value.id], value.attr)
+    return written
+
+
+@pytest.mark.parametrize("game", SPECS)
+def test_every_games_bindings_are_the_ones_the_table_names(game: str) -> None:
+    cls = type(spec_of(game))
+    assert bindings_unlike_the_table(cls, cls.__module__) == []
+    written = bindings_written((folder_of(game) / "__init__.py").read_text(encoding="utf-8"), cls.__name__)
+    assert written == BINDINGS, f"{game}'s spec class writes bindings the table does not name"
+
+
+def test_the_binding_check_sees_a_member_bound_to_another_function() -> None:
+    # guard the guard: a spec that states `permit` as `rules.check`, or leaves `view` to the kernel, is caught
+    cls = type(tinygame.SPEC)
+    rules = import_module(f"{cls.__module__}.rules")
+    members = {name: value for name, value in cls.__dict__.items() if not name.startswith("__")}
+    wrong = type("Wrong", (GameSpec,), {**members, "permit": staticmethod(rules.check)})
+    unstated = type("Unstated", (GameSpec,), {name: value for name, value in members.items() if name != "view"})
+    assert bindings_unlike_the_table(wrong, cls.__module__) == ["permit: not rules.permit"]
+    assert "view: not stated in Unstated" in bindings_unlike_the_table(unstated, cls.__module__)
+    source = (folder_of("tinygame") / "__init__.py").read_text(encoding="utf-8")
+    misread = source.replace("picture = staticmethod(_picture.draw)", "picture = staticmethod(_transcript.draw)")
+    assert misread != source and bindings_written(misread, cls.__name__)["picture"] == ("transcript", "draw")
 
 
 @pytest.mark.parametrize("game", SPECS)
