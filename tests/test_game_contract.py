@@ -142,6 +142,16 @@ def test_every_game_has_its_rules_document_corpus_and_fixtures(game: str) -> Non
     )
 
 
+# the test files every game has, `tests/test_<game>_<part>.py` (docs/architecture.md's "Adding a game")
+GAME_TESTS = ("docs", "fixtures", "history", "notation", "properties", "rules")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_the_same_test_files(game: str) -> None:
+    found = sorted(path.stem.removeprefix(f"test_{game}_") for path in (ROOT / "tests").glob(f"test_{game}_*.py"))
+    assert found == sorted(GAME_TESTS), f"tests/test_{game}_*.py: {found}, not {sorted(GAME_TESTS)}"
+
+
 def rule_ids_used(prefix: str, where: Path = ROOT / "core") -> set[str]:
     """Every string literal in `where` (`core/`) that reads as a rule id starting with `prefix` (`split.take.playable`)."""
     pattern = re.compile(rf"^{re.escape(prefix)}(\.[a-z0-9-]+)+$")

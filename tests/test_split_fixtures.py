@@ -3,7 +3,7 @@ through the CLI): snapshots of what a person sees from `tally replay`, `tally st
 the key facts also asserted outright so a snapshot update cannot quietly accept a wrong answer.
 
 Re-recording the games changes their `at` times and so every fingerprint; then run
-`pytest tests/test_split_fixture_games.py --snapshot-update` and read the diff.
+`pytest tests/test_split_fixtures.py --snapshot-update` and read the diff.
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
 """The bundled fixture games (`fixtures/games/*.jsonl`, recorded by `fixtures/record_games.py` through the CLI).
 
-Snapshots (one text file each under `__snapshots__/test_fixture_games/`) pin what a person sees from
+Snapshots (one text file each under `__snapshots__/test_splendor_fixtures/`) pin what a person sees from
 `tally replay`, `tally state` and `tally check` on each game; the key facts are also asserted outright so a
 snapshot update cannot quietly accept a wrong answer. The CLI runs as a real process from the project
 root with relative paths, so the output never holds a path of this machine.
 
 The fixtures are committed: their fingerprints are stable. Re-recording them (`python
 fixtures/record_games.py`) changes the `at` times and so every fingerprint; then run
-`pytest tests/test_fixture_games.py --snapshot-update` and read the diff.
+`pytest tests/test_splendor_fixtures.py --snapshot-update` and read the diff.
 """
 
 from __future__ import annotations
