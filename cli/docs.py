@@ -43,7 +43,7 @@ def _documents() -> dict[str, type]:
 
     return {"games": results.GamesReport, "new": results.NewReport, "move": results.MoveReport,
             "rule": results.MoveReport, "moves": results.ListingReport, "replay": results.ReplayReport,
-            "check": results.CheckReport, "undo": results.MoveReport, "note": results.NoteReport,
+            "check": results.CheckReport, "undo": results.MoveReport, "amend": results.MoveReport, "note": results.NoteReport,
             "repair": results.RepairReport, "simulate": results.SimulateReport}
 
 

@@ -46,6 +46,22 @@ def _root(
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout instead of text.")
 ExpectSeqOption = typer.Option(
     None, "--expect-seq", help="Record only if the log still ends at event SEQ (what you last saw); else refused as stale.")
+ExpectFingerprintOption = typer.Option(
+    None, "--expect-fingerprint", metavar="HEX",
+    help="Record only if the log's fingerprint still starts with HEX (8 or more hex digits, as `tally check` "
+         "printed it); else refused as stale.")
+
+
+def _fingerprint_prefix(text: str | None) -> str | None:
+    """An --expect-fingerprint read like `tally check --expect`'s fingerprint (a usage error otherwise)."""
+    if text is None:
+        return None
+    from tally.store import anchors
+
+    try:
+        return anchors.parse_fingerprint(text, "--expect-fingerprint")
+    except ValueError as error:
+        raise fail(EXIT_USAGE, str(error)) from None
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -223,6 +239,7 @@ def move_command(
         ..., help="The move in the game's notation, quoted or not: take r g b; ben: buy 1k0-w1b1g1r1 + reveal 1g0-w2b1; "
                   "or the number of a move in `tally moves`."),
     expect_seq: Optional[int] = ExpectSeqOption,
+    expect_fingerprint: Optional[str] = ExpectFingerprintOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Append a move only if it is legal; otherwise print the ruling and append nothing.
@@ -231,7 +248,7 @@ def move_command(
     in one write, all or none. What follows automatically (a noble's visit, the end) is reported."""
     from tally.store import record
 
-    result = record.move(log, " ".join(move), expect_seq, as_listed=True)
+    result = record.move(log, " ".join(move), expect_seq, _fingerprint_prefix(expect_fingerprint), as_listed=True)
     _report_move(result, as_json)
 
 
@@ -266,7 +283,8 @@ def _report_consequences(result: Any) -> None:
 @handled
 def rule_command(
     log: Path = typer.Argument(..., help="The game log."),
-    move: List[str] = typer.Argument(..., help="The disputed move in the game's notation, quoted or not."),
+    move: List[str] = typer.Argument(
+        ..., help="The disputed move in the game's notation, quoted or not, or the number of a move in `tally moves`."),
     at: Optional[int] = typer.Option(None, "--at", help="Judge it after event SEQ instead of now."),
     as_json: bool = JsonOption,
 ) -> None:
@@ -275,11 +293,13 @@ def rule_command(
     The verdict is printed on standard output: `legal`, `unverifiable` (exit 0) or `illegal` (exit 1)."""
     from tally.store import record
 
-    result = record.rule(log, " ".join(move), at)
+    result = record.rule(log, " ".join(move), at, as_listed=True)
     if as_json:
         _move_json(result)
     if result.notation is not None:
         raise fail(EXIT_USAGE, f"{result.path}:{result.seq}: {result.notation.render()}")
+    if result.is_stale:  # not a verdict: the number belongs to a listing of an older table
+        raise fail(EXIT_RULE, f"{result.path}:{result.seq}: " + "; ".join(result.messages))
     if as_json:
         raise typer.Exit(EXIT_OK if result.accepted else EXIT_RULE)
     if not result.accepted:
@@ -416,45 +436,19 @@ def check_command(
     say(f"fingerprint {report.fingerprint}")
 
 
-@app.command("undo")
-@handled
-def undo_command(
-    log: Path = typer.Argument(..., help="The game log."),
-    why: Optional[List[str]] = typer.Argument(None, help="Why the event is voided (kept in the log), quoted or not."),
-    reason: Optional[str] = typer.Option(None, "--reason", help="The same, as an option."),
-    turn: bool = typer.Option(False, "--turn", help="Void the whole last turn (a buy and its refill, say), newest first."),
-    expect_seq: Optional[int] = ExpectSeqOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Void the last effective event (or the last turn). The log stays append-only: `voided` events are added."""
-    from tally.store import record
-
-    text = reason if reason is not None else " ".join(why or [])
-    if not text.strip():
-        raise fail(EXIT_USAGE, "say why the event is voided: tally undo LOG REASON (the reason is kept in the log)")
-    result = record.undo(log, text, turn, expect_seq)
-    if as_json:
-        _move_json(result)
-    if not result.accepted:
-        raise fail(EXIT_RULE, f"{result.path}:{result.seq}: " + "; ".join(result.messages))
-    if not as_json:
-        for event, line in zip(result.events, result.lines):
-            say(f"#{event.seq} recorded: {line}")
-        say(f"next: {result.to_act[1]}")
-
-
 @app.command("note")
 @handled
 def note_command(
     log: Path = typer.Argument(..., help="The game log."),
     text: str = typer.Argument(..., help="The remark to keep in the record."),
     expect_seq: Optional[int] = ExpectSeqOption,
+    expect_fingerprint: Optional[str] = ExpectFingerprintOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Add a free note to the log; it changes nothing in the game."""
     from tally.store import record
 
-    result = record.note(log, text, None, expect_seq)
+    result = record.note(log, text, None, expect_seq, _fingerprint_prefix(expect_fingerprint))
     if not result.accepted:
         if as_json:
             _move_json(result)
@@ -521,6 +515,7 @@ def simulate_command(
     say("wins by seat: " + ", ".join(f"{k} {v}" for k, v in summary.wins_by_seat.items()))
 
 
+from . import correction_commands  # noqa: E402,F401  (registers undo and amend)
 from . import library_commands  # noqa: E402,F401  (registers ingest, sql, stats, export; imports duckdb lazily)
 
 

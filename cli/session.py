@@ -26,7 +26,7 @@ from .main import listing as numbered
 from .boards.generic import anchor
 from .render import console, print_view
 
-COMMANDS = ("moves", "state", "replay", "undo", "note", "help", "quit")
+COMMANDS = ("moves", "state", "replay", "undo", "amend", "note", "help", "quit")
 HELP = """\
 Type a move in the game's notation (`tally games` and docs/rules/<game>.md), or:
   N               the move numbered N in `moves`
@@ -37,10 +37,24 @@ Type a move in the game's notation (`tally games` and docs/rules/<game>.md), or:
   replay [N]      the last N events (default 10)
   undo [turn] [REASON]
                   void the last event (with `turn`: the whole last turn); the reason is kept
+  undo #N [REASON]
+                  void event N, if every later event stays legal
+  amend #N MOVE   replace event N by MOVE, if every later event stays legal
   note TEXT       a remark for the record
   help            this text
   quit            leave (Ctrl-D too); every move is already saved"""
 UNDO_REASON = "undone at the table"
+AMEND_REASON = "corrected at the table"
+
+
+def _event_number(word: str) -> int:
+    """`#N`, an event of the log, as `replay` numbers them."""
+    from tally.core.notation import read_count
+
+    number = read_count(word[1:], 10**9)
+    if not number:
+        raise record.UsageError(f"{quote(word)} is not an event number: write #N, as `replay` shows it")
+    return number
 
 
 class Recorder:
@@ -111,6 +125,8 @@ class Recorder:
                 self.replay(rest)
             elif word == "undo":
                 self.undo(rest)
+            elif word == "amend":
+                self.amend(rest)
             elif word == "note":
                 self.note(rest)
             elif text.startswith("?"):
@@ -157,9 +173,19 @@ class Recorder:
             self.say(f"#{frame.seq:<4} {frame.text}{mark}")
 
     def undo(self, rest: str) -> None:
+        if rest.startswith("#"):
+            target, _, reason = rest.partition(" ")
+            self.report(self.session.correct(_event_number(target), reason.strip() or UNDO_REASON))
+            return
         turn = rest == "turn" or rest.startswith("turn ")
         reason = (rest[4:] if turn else rest).strip() or UNDO_REASON
         self.report(self.session.undo(reason, turn))
+
+    def amend(self, rest: str) -> None:
+        target, _, move = rest.partition(" ")
+        if not target.startswith("#") or not move.strip():
+            raise record.UsageError("amend which event, by what? `amend #N MOVE`")
+        self.report(self.session.correct(_event_number(target), AMEND_REASON, move.strip()))
 
     def note(self, rest: str) -> None:
         if not rest:

@@ -1,20 +1,25 @@
 """Folding a game's events into its state: step = check then apply, with undo as a stack.
 
-`Table` is the running fold of one log. It knows the shared events (`voided`, `noted`) and
-delegates every game event to the game's spec. A `voided` event may only void the last
-effective game event, so the fold stays linear: voiding pops the state that event produced.
+`Table` is the running fold of one log. It knows the shared events (`voided`, `amended`, `noted`)
+and delegates every game event to the game's spec. A `voided` event may only void the last
+effective game event, so the fold stays linear: voiding pops the state that event produced. An
+`amended` event corrects any earlier effective event (replaces it, or with no events voids it): the
+fold goes back to the state before its target and judges every later effective event again, so a
+log without corrections folds exactly as before and a correction costs one pass over what followed.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Union
 
 import msgspec
 
-from .model import Event, GameSpec, GameStarted, Noted, Ruling, Voided, illegal, legal
+from .model import Amended, Event, GameSpec, GameStarted, Noted, Ruling, Voided, illegal, legal
+from .text import quote
 
 
-_SHARED = frozenset({GameStarted, Voided, Noted})
+_SHARED = frozenset({GameStarted, Voided, Noted, Amended})
+Undo = list[tuple[int, Any, Event]]  # (seq of an effective game event, the state before it, the event)
 
 
 class Step(msgspec.Struct, frozen=True):
@@ -44,14 +49,15 @@ class Played(msgspec.Struct):
 class Table:
     """The fold of one game's log so far. Mutable as an accumulator; every state in it is frozen."""
 
-    __slots__ = ("spec", "started", "state", "_undo", "last_seq")
+    __slots__ = ("spec", "started", "state", "_undo", "last_seq", "_amending")
 
     def __init__(self, spec: GameSpec, started: GameStarted):
         self.spec = spec
         self.started = started
         self.state: Any = spec.start(started)
-        self._undo: list[tuple[int, Any, Event]] = []  # (seq of a game event, state before it, the event)
+        self._undo: Undo = []
         self.last_seq = started.seq
+        self._amending: tuple[Amended, Undo, Any] | None = None  # the correction `check` just re-judged
 
     def check(self, event: Event) -> list[Ruling]:
         """Rulings that forbid `event` now (empty when it is legal), plus unverifiable notes."""
@@ -59,6 +65,8 @@ class Table:
             return self.spec.check(self.state, event)
         if isinstance(event, Voided):
             return self._check_void(event)
+        if isinstance(event, Amended):
+            return self._check_amend(event)
         if isinstance(event, Noted):
             if event.player is not None and event.player not in self.started.seats:
                 return [illegal("core.note.player", f"a note names {event.player!r}, who is not at this table", player=event.player)]
@@ -71,6 +79,10 @@ class Table:
         """The ruling that allows a legal event (which rule permits it)."""
         if isinstance(event, Voided):
             return legal("core.void.last", f"event #{event.target} is voided: {event.reason}", target=event.target)
+        if isinstance(event, Amended):
+            what = "replaced" if event.events else "voided"
+            return legal("core.amend", f"event #{event.target} is {what}, and every later event is still legal: "
+                         f"{event.reason}", target=event.target)
         if isinstance(event, Noted):
             return legal("core.note", "a note changes nothing")
         return self.spec.permit(self.state, event)
@@ -80,6 +92,8 @@ class Table:
         kind = type(event)
         if kind is Voided:
             self.state = self._undo.pop()[1]
+        elif kind is Amended:
+            self._amend(event)  # type: ignore[arg-type]
         elif kind is not Noted:
             self._undo.append((event.seq, self.state, event))
             self.state = self.spec.apply(self.state, event)
@@ -131,11 +145,98 @@ class Table:
             self.apply(event)
         return result
 
+    def _amend(self, event: Amended) -> None:
+        amending = self._amending
+        if amending is None or amending[0] is not event:
+            corrected = self._corrected(event)
+            if isinstance(corrected, list):
+                raise ValueError(f"apply of an illegal correction (event #{event.seq}): {corrected[0].render()}")
+            amending = (event, *corrected)
+        self._amending = None
+        self._undo[:] = amending[1]
+        self.state = amending[2]
+
+    def _check_amend(self, event: Amended) -> list[Ruling]:
+        corrected = self._corrected(event)
+        if isinstance(corrected, list):
+            self._amending = None
+            return corrected
+        self._amending = (event, *corrected)  # `apply` takes it over instead of judging it all again
+        return []
+
+    def replacement(self, event: Amended) -> list[Event] | Ruling:
+        """The game events an `amended` puts in place of its target (each at the correction's seq), read
+        as strictly as a log line: typed, no unknown field, in canonical form."""
+        decoder = msgspec.json.Decoder(Union[tuple(self.spec.events)])
+        events: list[Event] = []
+        for raw in event.events:
+            try:
+                new = decoder.decode(raw)
+            except msgspec.DecodeError as error:
+                return illegal("core.amend.event", f"the correction of #{event.target} holds something that is not "
+                               f"an event of {self.spec.name}: {quote(str(error))}", target=event.target)
+            if msgspec.json.encode(new) != bytes(raw):
+                return illegal("core.amend.event", f"the correction of #{event.target} holds an event that is not "
+                               "in canonical form (as tally writes it: compact, fields in order, no defaults)",
+                               target=event.target)
+            events.append(msgspec.structs.replace(new, seq=event.seq))
+        return events
+
+    def _corrected(self, event: Amended) -> tuple[Undo, Any] | list[Ruling]:
+        """The fold with `event`'s target replaced and every later effective event judged again after it:
+        the new undo stack and state, or the rulings that forbid the correction (the first event that
+        would become illegal, named by its seq)."""
+        target = event.target
+        index = next((i for i, entry in enumerate(self._undo) if entry[0] == target), None)
+        if index is None:
+            return [illegal("core.amend.not-effective", f"#{target} is not an effective game event now (not "
+                            "recorded, a note, a correction, or already voided or replaced)", target=target)]
+        if not event.reason.strip():
+            return [illegal("core.amend.reason", "a correction needs a reason")]
+        if not self.spec.is_voidable(self._undo[index][2]):
+            return [illegal("core.amend.dealt", f"event #{target} is chance that tally dealt itself (open mode); "
+                            "it cannot be corrected", target=target)]
+        replacement = self.replacement(event)
+        if isinstance(replacement, Ruling):
+            return [replacement]
+        check, apply = self.spec.check, self.spec.apply
+        state = self._undo[index][1]
+        undo = self._undo[:index]
+        for new in replacement:
+            refused = [r for r in check(state, new) if r.verdict == "illegal"]
+            if refused:
+                return [illegal("core.amend.illegal", f"the correction of #{target} is illegal there: "
+                                f"{refused[0].render()}", target=target, broken=refused[0].rule)]
+            undo.append((event.seq, state, new))
+            state = apply(state, new)
+        for seq, _, later in self._undo[index + 1:]:
+            refused = [r for r in check(state, later) if r.verdict == "illegal"]
+            if refused:
+                return [illegal("core.amend.breaks-later", f"correcting #{target} would make #{seq} illegal: "
+                                f"{refused[0].render()}", target=target, seq=seq, broken=refused[0].rule)]
+            undo.append((seq, state, later))
+            state = apply(state, later)
+        return undo, state
+
+    def effective_event(self, seq: int) -> Event | None:
+        return next((event for at, _, event in self._undo if at == seq), None)
+
+    def state_before(self, seq: int) -> Any | None:
+        """The state just before the effective game event `seq` (None when `seq` is not one)."""
+        return next((before for at, before, _ in self._undo if at == seq), None)
+
+    @property
+    def effective(self) -> list[Event]:
+        """The effective game events in order: what the log means after its voids and corrections
+        (a correction's events carry its seq)."""
+        return [event for _, _, event in self._undo]
+
     @classmethod
     def resume(cls, spec: GameSpec, started: GameStarted, state: Any, last_seq: int) -> "Table":
         """A fold restored from a cached state: it can judge and apply, but holds no undo history."""
         table = cls.__new__(cls)
         table.spec, table.started, table.state, table._undo, table.last_seq = spec, started, state, [], last_seq
+        table._amending = None
         return table
 
     def snapshot(self) -> tuple[Any, int, list[tuple[int, Any, Event]]]:

@@ -55,6 +55,17 @@ class Voided(Event, tag="voided", frozen=True):
     reason: str = ""
 
 
+class Amended(Event, tag="amended", frozen=True):
+    """A correction of any past effective game event: the event at `target` is replaced by `events` (game
+    events without their envelope, each the JSON of the game's own encoding, decoded by the fold that knows
+    the game), or with no `events` did not happen. Every later effective event is judged again after it;
+    the correction is legal only if they all still are."""
+
+    target: int = 0
+    reason: str = ""
+    events: list[msgspec.Raw] = []
+
+
 class Noted(Event, tag="noted", frozen=True):
     """A free remark for the record; it changes nothing."""
 
@@ -62,7 +73,7 @@ class Noted(Event, tag="noted", frozen=True):
     player: str | None = None
 
 
-SHARED_EVENTS: tuple[type[Event], ...] = (GameStarted, Voided, Noted)
+SHARED_EVENTS: tuple[type[Event], ...] = (GameStarted, Voided, Noted, Amended)
 
 
 class Ruling(msgspec.Struct, frozen=True):

@@ -27,12 +27,21 @@ MIN_ANCHOR = 8  # hex digits: 32 bits, enough that a rewrite matching a written-
 def parse_anchor(text: str) -> tuple[int, str]:
     """`SEQ:FINGERPRINT` (a prefix of at least 8 hex digits) as (seq, lower-case prefix); ValueError says why not."""
     seq, sep, digits = text.strip().partition(":")
-    digits = digits.strip().lower()
     if not sep or not seq.strip().isascii() or not seq.strip().isdigit() or int(seq) < 1:
         raise ValueError(f"--expect {quote(text)}: expected SEQ:FINGERPRINT, a line number and its fingerprint (`12:3f9a0c1e`)")
+    try:
+        return int(seq), parse_fingerprint(digits)
+    except ValueError:
+        raise ValueError(f"--expect {quote(text)}: the fingerprint is {MIN_ANCHOR} to 64 hex digits, as `tally check` prints it") from None
+
+
+def parse_fingerprint(text: str, option: str = "--expect") -> str:
+    """A fingerprint as written down at the table (a prefix of at least 8 hex digits), lower-cased;
+    ValueError says why not."""
+    digits = text.strip().lower()
     if not MIN_ANCHOR <= len(digits) <= 64 or not all(c in "0123456789abcdef" for c in digits):
-        raise ValueError(f"--expect {quote(text)}: the fingerprint is {MIN_ANCHOR} to 64 hex digits, as `tally check` prints it")
-    return int(seq), digits
+        raise ValueError(f"{option} {quote(text)}: the fingerprint is {MIN_ANCHOR} to 64 hex digits, as `tally check` prints it")
+    return digits
 
 
 def check_anchor(log: Log, seq: int, prefix: str) -> AnchorBroken | None:

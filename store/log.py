@@ -411,6 +411,8 @@ def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
                 # the typed decoder stops at the first value of the wrong shape and never nests deeper than they do
                 event = decode(line)
                 canonical = encode(event) == line
+            except RecursionError:  # the JSON a correction (`amended`) keeps raw is skipped by recursion,
+                raise LogError(path, seq, _too_deep(), "log.depth") from None  # which msgspec bounds so
             except msgspec.DecodeError as error:
                 if not line.strip():
                     raise LogError(path, seq, "empty line: expected one JSON event per line", "log.empty-line") from None

@@ -27,8 +27,10 @@ from .service import (  # noqa: F401  (the service's names, as scripts and the l
     UsageError,
     describe,
     describe_start,
+    is_move_number,
     judged,
     listing_range,
+    listing_refusal,
     parse_move,
     position,
     propose,
@@ -101,9 +103,15 @@ def new_game(
     return GameRecord.new(path, game, players, options, mode, seed, manifest)
 
 
-def rule(path: Path | str, text: str, at: int | None = None) -> MoveResult:
-    """Answer a dispute about `text` at `at` (default: now) without recording anything."""
+def rule(path: Path | str, text: str, at: int | None = None, as_listed: bool = False) -> MoveResult:
+    """Answer a dispute about `text` at `at` (default: now) without recording anything. `as_listed` (at the
+    tail only): a move number means the move numbered so in the listing `tally moves` last showed."""
     pos = position(path, at)
+    first = MOVE_SEPARATOR.split(text.strip())[0]
+    if as_listed and at is None and is_move_number(first):
+        refused = listing_refusal(str(path), pos.spec, pos.table.state, (pos.seq, pos.log.fingerprint), first, text)
+        if refused is not None:
+            return refused
     result = propose(pos.spec, pos.table, text)
     result.path = str(path)
     return result
@@ -123,6 +131,14 @@ def undo(
 ) -> MoveResult:
     """Void the last effective event, or with `turn` every event of the last turn."""
     return GameRecord(path).undo(reason, turn, expect_seq, expect_fingerprint)
+
+
+def correct(
+    path: Path | str, target: int, reason: str, move: str | None = None, expect_seq: int | None = None,
+    expect_fingerprint: str | None = None,
+) -> MoveResult:
+    """Void event `target` (any effective one), or with `move` replace it; refused when a later event breaks."""
+    return GameRecord(path).correct(target, reason, move, expect_seq, expect_fingerprint)
 
 
 def note(

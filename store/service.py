@@ -12,7 +12,6 @@ the fold as it was.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
@@ -20,19 +19,33 @@ import msgspec
 
 from tally.core import registry
 from tally.core.engine import Played, Table, judge
-from tally.core.model import Event, GameSpec, GameStarted, NotationError, Noted, Ruling, Voided, illegal
-from tally.core.model import Outcome as GameOutcome
-from tally.core.notation import read_count, seat_named
+from tally.core.model import Amended, Event, GameSpec, GameStarted, NotationError, Noted, Ruling, Voided
+from tally.core.notation import seat_named
 from tally.core.text import quote
 
 from . import cache
 from . import log as logfile
+from .judging import (  # noqa: F401  (re-exported: the service's names, as callers import them from here)
+    MOVE_SEPARATOR,
+    STALE,
+    MoveResult,
+    describe,
+    fresh_shuffle,
+    is_move_number,
+    listing_range,
+    listing_refusal,
+    parse_move,
+    payload,
+    play,
+    propose,
+    read_correction,
+    stale_at,
+)
 
 if TYPE_CHECKING:
     import random
 
 Mode = Literal["open", "table"]
-STALE = "core.append.stale"  # the ruling id of an append whose caller saw an older log
 
 
 class UsageError(Exception):
@@ -47,39 +60,6 @@ class IllegalLog(Exception):
     def __init__(self, path: str, seq: int, ruling: Ruling):
         self.path, self.seq, self.ruling = path, seq, ruling
         super().__init__(f"{path}:{seq}: the log already holds an illegal event: {ruling.render()}")
-
-
-class MoveResult(msgspec.Struct):
-    """What happened to a proposed move, undo or note: accepted (and appended, unless it was only a
-    question) or not, with everything an interface shows of it."""
-
-    accepted: bool
-    text: str
-    events: list[Event] = []
-    rulings: list[Ruling] = []
-    notation: NotationError | None = None
-    fingerprint: str | None = None
-    to_act: tuple[str, str] = ("", "")
-    lines: list[str] = []  # each event in notation
-    seq: int = 0  # where the move stands (or would stand) in the log; for a refusal, the refused part
-    path: str = ""
-    consequences: list[str] = []  # what followed without being an event: a noble's visit, the end of a round
-    ending: GameOutcome | None = None  # the game's outcome when the move ended it
-
-    @property
-    def messages(self) -> list[str]:
-        if self.notation is not None:
-            return [self.notation.render()]
-        return [r.render() for r in self.rulings]
-
-    @property
-    def notation_kind(self) -> str | None:
-        """For a move that cannot be read: `invalid`, `ambiguous` or `unknown` (the notation error's kind)."""
-        return None if self.notation is None else str(getattr(self.notation, "kind", "invalid"))
-
-    @property
-    def is_stale(self) -> bool:
-        return not self.accepted and any(r.rule == STALE for r in self.rulings)
 
 
 class Position(msgspec.Struct):
@@ -112,23 +92,6 @@ def shuffler(rng: "random.Random") -> Callable[[list[str]], list[str]]:
     """A pile shuffled by `rng` in place: the engine's `shuffle` for the chance tally deals."""
 
     def shuffle(pile: list[str]) -> list[str]:
-        rng.shuffle(pile)
-        return pile
-
-    return shuffle
-
-
-def _fresh_shuffle() -> Callable[[list[str]], list[str]]:
-    """A shuffle seeded by the OS (the deal it produces is what gets recorded), made on first use: most
-    moves deal nothing, and `tally move` should not pay for `random` then."""
-    rng: Any = None
-
-    def shuffle(pile: list[str]) -> list[str]:
-        nonlocal rng
-        if rng is None:
-            import random
-
-            rng = random.Random()
         rng.shuffle(pile)
         return pile
 
@@ -170,14 +133,6 @@ def describe_start(started: GameStarted) -> str:
     return f"{started.game} ({started.mode} mode, rules {started.rules}) for {', '.join(started.seats)}; {options}"
 
 
-def describe(spec: GameSpec, event: Event) -> str:
-    if isinstance(event, Voided):
-        return f"void #{event.target}: {event.reason}"
-    if isinstance(event, Noted):
-        return f"note: {event.text}"
-    return spec.format(event)
-
-
 # --------------------------------------------------------------------------- reading a log
 
 
@@ -207,7 +162,7 @@ def replay_log(log: logfile.Log, to: int | None = None) -> tuple[Position, list[
         raise UsageError(f"--to {to}: the log has events 1..{len(log.events)}")
     events = log.events if to is None else log.events[:to]
     spec = log.spec
-    voided = {e.target for e in events if isinstance(e, Voided)}
+    voided = {e.target for e in events if isinstance(e, (Voided, Amended))}
     frames: list[Frame] = []
 
     def framed(event: Event, before: Any, after: Any) -> None:
@@ -226,94 +181,10 @@ def replay_log(log: logfile.Log, to: int | None = None) -> tuple[Position, list[
     return Position(log, table, events[-1].seq), frames
 
 
-# --------------------------------------------------------------------------- judging a move
-
-# `buy 1k0-w1b1g1r1 + reveal 1g0-w2b1`: a move and the chance it makes due, on one line. The `+` stands
-# between spaces, so a game's own notation may use a bare `+` (a match written `5HL+5SR`, say)
-MOVE_SEPARATOR = re.compile(r"\s\+(?:\s|$)|^\+\s")
-
-
-def is_move_number(text: str) -> bool:
-    word = text.strip()
-    return word.isascii() and word.isdigit()
-
-
-def listing_range(spec: GameSpec, state: Any, count: int) -> str:
-    """How `tally moves` numbers the listing now, for a message about a number that is not in it."""
-    if count:
-        return f"1-{count}"
-    return "none: the game is over" if spec.outcome(state) is not None else "none: no move is legal now"
-
-
-def parse_move(spec: GameSpec, state: Any, text: str) -> list[Event] | NotationError:
-    """One move in the game's notation, or the number of a move in the `tally moves` listing (from 1)."""
-    word = text.strip()
-    if is_move_number(word):
-        moves = spec.legal_moves(state)
-        number = read_count(word, len(moves))
-        if not number:
-            shown = listing_range(spec, state, len(moves))
-            return NotationError(word, f"there is no move number {quote(word)} in the listing (`tally moves`: {shown})")
-        return [moves[number - 1]]
-    return spec.parse(state, word)
-
-
-def play(table: Table, text: str, deal: Callable[[list[str]], list[str]] | None) -> MoveResult:
-    """Parse the move(s) `text` and judge and apply each event on `table`, in order: the one fold of a move.
-
-    `text` may hold several moves separated by ` + ` (a move and the refill it makes due), each parsed and
-    judged against the table the moves before it leave. In open mode the chance a part makes due is dealt
-    before the next part is read, and with `deal` (an append) after the last one too. On a refusal the
-    caller restores the table; the result names the seq of the part that was refused (its first event's)."""
-    spec = table.spec
-    first_seq = table.last_seq + 1
-    played = Played()
-    parts = MOVE_SEPARATOR.split(text.strip())
-    is_open = table.started.mode == "open"
-    for index, part in enumerate(parts):
-        if not part.strip() and len(parts) > 1:
-            notation = NotationError(text, "a ' + ' with no move on one side: write MOVE + MOVE")
-            return MoveResult(False, text, notation=notation, seq=table.last_seq + 1)
-        part_seq = table.last_seq + 1
-        parsed = parse_move(spec, table.state, part)
-        if isinstance(parsed, NotationError):
-            return MoveResult(False, text, notation=parsed, seq=part_seq)
-        for event in parsed:
-            if not table.take(event, played):
-                return MoveResult(False, text, [], played.refused, None, None, spec.to_act(table.state), seq=part_seq)
-        last = index == len(parts) - 1
-        if is_open and (not last or deal is not None):
-            table.deal(deal or _fresh_shuffle(), played)
-    events = played.events
-    return MoveResult(True, text, events, played.rulings, None, None, spec.to_act(table.state),
-                      [describe(spec, e) for e in events], first_seq, consequences=played.consequences,
-                      ending=spec.outcome(table.state))
-
-
-def propose(spec: GameSpec, table: Table, text: str) -> MoveResult:
-    """Parse and judge a move against a fold, without changing it (a question: `tally rule`, `?MOVE`)."""
-    before = table.snapshot()
-    try:
-        result = play(table, text, None)
-    finally:
-        table.restore(before)
-    if result.notation is not None:
-        result.to_act = spec.to_act(table.state)
-    return result
-
-
 def stale(record: "GameRecord", text: str, seen: str) -> MoveResult:
     """The refusal of an append whose caller saw the log at `seen`, not where it is now."""
     table = record.fold
-    seq, fingerprint = table.last_seq, record.last_hash
-    ruling = illegal(
-        STALE,
-        f"the log moved on: you saw {seen}, it is now at #{seq} (fingerprint {fingerprint}); "
-        "nothing was recorded, look at the table again",
-        seq=seq,
-        fingerprint=fingerprint,
-    )
-    return MoveResult(False, text, [], [ruling], None, None, table.spec.to_act(table.state), seq=seq + 1, path=record.path)
+    return stale_at(record.path, table.spec, table.state, (table.last_seq, record.last_hash), text, seen)
 
 
 # --------------------------------------------------------------------------- the service
@@ -439,7 +310,8 @@ class GameRecord:
         """What the caller saw, in words, when it is not where the log is now; None when it is."""
         if expect_seq is not None and expect_seq != self.seq:
             return f"#{expect_seq}"
-        if expect_fingerprint is not None and expect_fingerprint != self.last_hash:
+        # a prefix, as written down at the table (`tally check --expect` takes the same)
+        if expect_fingerprint is not None and not self.last_hash.startswith(expect_fingerprint.lower()):
             return f"fingerprint {expect_fingerprint}"
         return None
 
@@ -467,7 +339,7 @@ class GameRecord:
             if seen is not None:
                 return stale(self, text, seen)
             before = table.snapshot()
-            result = play(table, text, _fresh_shuffle())
+            result = play(table, text, fresh_shuffle())
             result.path = self.path
             if not result.accepted:
                 table.restore(before)
@@ -479,19 +351,7 @@ class GameRecord:
             return result
 
     def _check_listing(self, word: str, text: str) -> MoveResult | None:
-        """A move number read against the listing it was shown in: not in it (a notation error), or shown
-        at another position (stale); None when the listing is the one of the log's tail."""
-        listed = cache.listed(self.path)
-        if listed is None:
-            return None  # no listing remembered (a cleared cache): the number means the listing now
-        number = read_count(word.strip(), listed.count)
-        if not number:
-            message = f"there is no move number {quote(word.strip())} in the listing (`tally moves`: {listed.shown})"
-            return MoveResult(False, text, notation=NotationError(word.strip(), message), seq=self.seq + 1,
-                              to_act=self.spec.to_act(self.state), path=self.path)
-        if (listed.seq, listed.fingerprint) != (self.seq, self.last_hash):
-            return stale(self, text, f"the listing of `tally moves` at #{listed.seq}")
-        return None
+        return listing_refusal(self.path, self.spec, self.state, (self.seq, self.last_hash), word, text)
 
     def _write(self, locked: logfile.Locked, table: Table, before: Any, events: list[Event]) -> logfile.Appended:
         """Append the events already applied to `table` in one write and keep the cache warm; on a failed
@@ -537,6 +397,54 @@ class GameRecord:
             appended = self._write(locked, table, before, played.events)
             return MoveResult(True, "undo", appended.events, played.rulings, None, appended.fingerprint,
                               spec.to_act(table.state), lines, appended.events[0].seq, self.path)
+
+    def correct(
+        self, target: int, reason: str, move: str | None = None, expect_seq: int | None = None,
+        expect_fingerprint: str | None = None,
+    ) -> MoveResult:
+        """Void the effective event `target` (any, not only the last), or with `move` replace it by the events
+        of that move (read at the position before `target`). Appends an `amended` correction (a plain
+        `voided` when the last effective event is voided); refused, appending nothing, when an event after
+        `target` would become illegal (the ruling names the first one)."""
+        if not reason.strip():
+            raise UsageError("a correction must say why (the reason is kept in the log)")
+        word = "undo" if move is None else "amend"
+        with logfile.Locked(self.path) as locked:
+            table = self._sync(locked, history=True)
+            seen = self._is_stale(expect_seq, expect_fingerprint)
+            if seen is not None:
+                return stale(self, word, seen)
+            spec = table.spec
+            seq = table.last_seq + 1
+            victim = table.effective_event(target)
+            proposed: Event
+            if move is None and target == table.last_effective_seq:
+                proposed = Voided(seq=seq, target=target, reason=reason)
+            else:
+                replacement: list[Event] = []
+                before_target = table.state_before(target)
+                if move is not None and before_target is not None:
+                    parsed = read_correction(spec, before_target, move)
+                    if isinstance(parsed, NotationError):
+                        return MoveResult(False, move, notation=parsed, seq=target, to_act=spec.to_act(table.state),
+                                          path=self.path)
+                    replacement = parsed
+                proposed = Amended(seq=seq, target=target, reason=reason, events=[payload(e) for e in replacement])
+            before = table.snapshot()
+            played = Played()
+            if not table.take(proposed, played):
+                table.restore(before)
+                return MoveResult(False, word, [proposed], played.refused, to_act=spec.to_act(table.state),
+                                  seq=played.refused_seq, path=self.path)
+            assert victim is not None  # a correction is legal only of an effective event
+            line = f"void #{target}: {describe(spec, victim)}"
+            if isinstance(proposed, Amended) and proposed.events:
+                replaced = table.replacement(proposed)
+                shown = "; ".join(describe(spec, e) for e in replaced) if isinstance(replaced, list) else ""
+                line = f"amend #{target}: {describe(spec, victim)} -> {shown}"
+            appended = self._write(locked, table, before, played.events)
+            return MoveResult(True, word, appended.events, played.rulings, None, appended.fingerprint,
+                              spec.to_act(table.state), [f"{line} ({reason})"], appended.events[0].seq, self.path)
 
     def note(
         self, text: str, player: str | None = None, expect_seq: int | None = None, expect_fingerprint: str | None = None

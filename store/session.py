@@ -82,6 +82,11 @@ class Session:
         seq, fingerprint = self.seq, self.record.last_hash
         return self._checked(seq, self.record.undo(reason, turn, seq, fingerprint))
 
+    def correct(self, target: int, reason: str, move: str | None = None) -> MoveResult:
+        """Void event `target` (any effective one), or with `move` replace it (`undo #N`, `amend #N MOVE`)."""
+        seq, fingerprint = self.seq, self.record.last_hash
+        return self._checked(seq, self.record.correct(target, reason, move, seq, fingerprint))
+
     def note(self, text: str) -> MoveResult:
         seq, fingerprint = self.seq, self.record.last_hash
         return self._checked(seq, self.record.note(text, None, seq, fingerprint))

@@ -327,6 +327,7 @@ JSON_INVOCATIONS: dict[str, Any] = {
     "replay": lambda f: ["replay", str(_opened(f))],
     "check": lambda f: ["check", str(_opened(f))],
     "undo": lambda f: ["undo", str(_copy(f, "undone.jsonl")), "--reason", "misheard"],
+    "amend": lambda f: ["amend", str(_copy(f, "amended.jsonl")), "3", "take w b k", "misheard"],
     "note": lambda f: ["note", str(_copy(f, "noted.jsonl")), "ben asked about gold"],
     "repair": lambda f: ["repair", str(_copy(f, "torn.jsonl", b'{"type":"gems_ta'))],
     "simulate": lambda f: ["simulate", "splendor", "--games", "1", "--seed", "4", "--players", "2", "--out", str(f / "sim")],
@@ -369,7 +370,7 @@ def test_refused_and_unreadable_moves_still_print_one_document(game: Path) -> No
 
 # --------------------------------------------------------------------------- never a traceback: fuzzing
 
-COMMANDS = ["games", "new", "move", "rule", "moves", "state", "replay", "check", "undo", "note", "repair", "simulate",
+COMMANDS = ["games", "new", "move", "rule", "moves", "state", "replay", "check", "undo", "amend", "note", "repair", "simulate",
             "ingest", "sql", "stats", "export"]
 OPTIONS = ["--json", "--at", "--to", "--as", "--seed", "--player", "-p", "--option", "-o", "--mode", "--games",
            "--players", "--out", "--reason", "--db", "--format", "--game", "--top", "--max-rows", "--help", "--", "-"]

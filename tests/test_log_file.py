@@ -921,5 +921,5 @@ def test_format_doc_examples_are_real_splendor_events() -> None:
         seen.add(type(event).__struct_config__.tag)  # type: ignore[attr-defined]
         # each example is a line as tally writes it: re-encoding gives the same bytes
         assert msgspec.json.encode(event) == line.encode(), line
-    wanted = {"game_started", "voided", "noted"} | {e.__struct_config__.tag for e in sp.EVENTS}  # type: ignore[attr-defined]
+    wanted = {"game_started", "voided", "amended", "noted"} | {e.__struct_config__.tag for e in sp.EVENTS}  # type: ignore[attr-defined]
     assert seen == wanted

@@ -156,3 +156,36 @@ def test_a_damaged_log_under_json_names_a_reading_rule_never_null(tmp_path: Path
         assert done.exit_code == 3, done
         document = json.loads(done.stdout)
         assert document["error"] == "damaged" and isinstance(document["rule"], str) and document["rule"].startswith("log."), document
+
+
+def test_rule_by_number_means_the_listing_it_was_shown_in(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    record.new_game(log, "splendor", ["ana", "ben"], seed=3)
+    listing = json.loads(run_tally("moves", str(log), "--json").stdout)["moves"]
+    asked = run_tally("rule", str(log), "1")
+    assert asked.exit_code == 0 and asked.stdout.startswith("legal: "), asked
+    assert run_tally("move", str(log), listing[0]).exit_code == 0  # the log moves on
+    stale = run_tally("rule", str(log), "1", "--json")
+    assert stale.exit_code == 1 and "[core.append.stale]" in stale.stderr and "#2" in stale.stderr, stale
+    assert [r["rule"] for r in json.loads(stale.stdout)["rulings"]] == [STALE]
+    assert run_tally("rule", str(log), "1", "--at", "2").exit_code == 0  # --at: the listing at that event
+    assert run_tally("moves", str(log)).exit_code == 0
+    assert run_tally("rule", str(log), "1").exit_code == 0
+    assert len(_lines(log)) == 3
+
+
+def test_an_append_may_name_the_fingerprint_it_saw_by_a_prefix(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    record.new_game(log, "splendor", ["ana", "ben"], seed=3)
+    seen = record.check(log).fingerprint
+    assert run_tally("move", str(log), "take r g b", "--expect-fingerprint", seen[:8].upper()).exit_code == 0
+    size = log.stat().st_size
+    for command in (["move", str(log), "ben: take w b k"], ["undo", str(log), "--reason", "oops"], ["note", str(log), "hi"]):
+        done = run_tally(*command, "--expect-fingerprint", seen[:10])
+        assert done.exit_code == 1 and "[core.append.stale]" in done.stderr, done
+        for bad in (seen[:7], "z" * 8):
+            refused = run_tally(*command, "--expect-fingerprint", bad)
+            assert refused.exit_code == 2 and "8 to 64 hex digits" in refused.stderr, refused
+        assert log.stat().st_size == size
+    now = record.check(log).fingerprint
+    assert run_tally("note", str(log), "hi", "--expect-fingerprint", now).exit_code == 0

@@ -1,0 +1,209 @@
+"""Judging a move's text against a fold: reading it (the notation, a number of the `tally moves` listing,
+parts joined by ` + `), playing it on a `Table` once, and the results and refusals the record service
+returns (`MoveResult`, a stale append, a correction's events)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, cast
+
+import msgspec
+
+from tally.core.engine import Played, Table
+from tally.core.model import Amended, Event, GameSpec, NotationError, Noted, Ruling, Voided, illegal
+from tally.core.model import Outcome as GameOutcome
+from tally.core.notation import read_count
+from tally.core.text import quote
+
+from . import cache
+
+STALE = "core.append.stale"  # the ruling id of an append whose caller saw an older log
+
+
+class MoveResult(msgspec.Struct):
+    """What happened to a proposed move, undo or note: accepted (and appended, unless it was only a
+    question) or not, with everything an interface shows of it."""
+
+    accepted: bool
+    text: str
+    events: list[Event] = []
+    rulings: list[Ruling] = []
+    notation: NotationError | None = None
+    fingerprint: str | None = None
+    to_act: tuple[str, str] = ("", "")
+    lines: list[str] = []  # each event in notation
+    seq: int = 0  # where the move stands (or would stand) in the log; for a refusal, the refused part
+    path: str = ""
+    consequences: list[str] = []  # what followed without being an event: a noble's visit, the end of a round
+    ending: GameOutcome | None = None  # the game's outcome when the move ended it
+
+    @property
+    def messages(self) -> list[str]:
+        if self.notation is not None:
+            return [self.notation.render()]
+        return [r.render() for r in self.rulings]
+
+    @property
+    def notation_kind(self) -> str | None:
+        """For a move that cannot be read: `invalid`, `ambiguous` or `unknown` (the notation error's kind)."""
+        return None if self.notation is None else self.notation.kind
+
+    @property
+    def is_stale(self) -> bool:
+        return not self.accepted and any(r.rule == STALE for r in self.rulings)
+
+
+def fresh_shuffle() -> Callable[[list[str]], list[str]]:
+    """A shuffle seeded by the OS (the deal it produces is what gets recorded), made on first use: most
+    moves deal nothing, and `tally move` should not pay for `random` then."""
+    rng: Any = None
+
+    def shuffle(pile: list[str]) -> list[str]:
+        nonlocal rng
+        if rng is None:
+            import random
+
+            rng = random.Random()
+        rng.shuffle(pile)
+        return pile
+
+    return shuffle
+
+
+def describe(spec: GameSpec, event: Event) -> str:
+    if isinstance(event, Voided):
+        return f"void #{event.target}: {event.reason}"
+    if isinstance(event, Amended):
+        return f"{'amend' if event.events else 'void'} #{event.target}: {event.reason}"
+    if isinstance(event, Noted):
+        return f"note: {event.text}"
+    return spec.format(event)
+
+
+# --------------------------------------------------------------------------- judging a move
+
+# `buy 1k0-w1b1g1r1 + reveal 1g0-w2b1`: a move and the chance it makes due, on one line. The `+` stands
+# between spaces, so a game's own notation may use a bare `+` (a match written `5HL+5SR`, say)
+MOVE_SEPARATOR = re.compile(r"\s\+(?:\s|$)|^\+\s")
+
+
+def is_move_number(text: str) -> bool:
+    word = text.strip()
+    return word.isascii() and word.isdigit()
+
+
+def listing_range(spec: GameSpec, state: Any, count: int) -> str:
+    """How `tally moves` numbers the listing now, for a message about a number that is not in it."""
+    if count:
+        return f"1-{count}"
+    return "none: the game is over" if spec.outcome(state) is not None else "none: no move is legal now"
+
+
+def parse_move(spec: GameSpec, state: Any, text: str) -> list[Event] | NotationError:
+    """One move in the game's notation, or the number of a move in the `tally moves` listing (from 1)."""
+    word = text.strip()
+    if is_move_number(word):
+        moves = spec.legal_moves(state)
+        number = read_count(word, len(moves))
+        if not number:
+            shown = listing_range(spec, state, len(moves))
+            return NotationError(word, f"there is no move number {quote(word)} in the listing (`tally moves`: {shown})")
+        return [moves[number - 1]]
+    return spec.parse(state, word)
+
+
+def play(table: Table, text: str, deal: Callable[[list[str]], list[str]] | None) -> MoveResult:
+    """Parse the move(s) `text` and judge and apply each event on `table`, in order: the one fold of a move.
+
+    `text` may hold several moves separated by ` + ` (a move and the refill it makes due), each parsed and
+    judged against the table the moves before it leave. In open mode the chance a part makes due is dealt
+    before the next part is read, and with `deal` (an append) after the last one too. On a refusal the
+    caller restores the table; the result names the seq of the part that was refused (its first event's)."""
+    spec = table.spec
+    first_seq = table.last_seq + 1
+    played = Played()
+    parts = MOVE_SEPARATOR.split(text.strip())
+    is_open = table.started.mode == "open"
+    for index, part in enumerate(parts):
+        if not part.strip() and len(parts) > 1:
+            notation = NotationError(text, "a ' + ' with no move on one side: write MOVE + MOVE")
+            return MoveResult(False, text, notation=notation, seq=table.last_seq + 1)
+        part_seq = table.last_seq + 1
+        parsed = parse_move(spec, table.state, part)
+        if isinstance(parsed, NotationError):
+            return MoveResult(False, text, notation=parsed, seq=part_seq)
+        for event in parsed:
+            if not table.take(event, played):
+                return MoveResult(False, text, [], played.refused, None, None, spec.to_act(table.state), seq=part_seq)
+        last = index == len(parts) - 1
+        if is_open and (not last or deal is not None):
+            table.deal(deal or fresh_shuffle(), played)
+    events = played.events
+    return MoveResult(True, text, events, played.rulings, None, None, spec.to_act(table.state),
+                      [describe(spec, e) for e in events], first_seq, consequences=played.consequences,
+                      ending=spec.outcome(table.state))
+
+
+def propose(spec: GameSpec, table: Table, text: str) -> MoveResult:
+    """Parse and judge a move against a fold, without changing it (a question: `tally rule`, `?MOVE`)."""
+    before = table.snapshot()
+    try:
+        result = play(table, text, None)
+    finally:
+        table.restore(before)
+    if result.notation is not None:
+        result.to_act = spec.to_act(table.state)
+    return result
+
+
+def stale_at(path: str, spec: GameSpec, state: Any, tail: tuple[int, str], text: str, seen: str) -> MoveResult:
+    """The stale refusal for a log whose tail is (seq, fingerprint)."""
+    seq, fingerprint = tail
+    ruling = illegal(
+        STALE,
+        f"the log moved on: you saw {seen}, it is now at #{seq} (fingerprint {fingerprint}); "
+        "nothing was recorded, look at the table again",
+        seq=seq,
+        fingerprint=fingerprint,
+    )
+    return MoveResult(False, text, [], [ruling], None, None, spec.to_act(state), seq=seq + 1, path=path)
+
+
+def listing_refusal(
+    path: str, spec: GameSpec, state: Any, tail: tuple[int, str], word: str, text: str
+) -> MoveResult | None:
+    """A move number read against the listing it was shown in: not in it (a notation error), or shown
+    at another position than the log's `tail` (seq, fingerprint): stale; None when the listing is the
+    one of the tail (or none is remembered: then the number means the listing now)."""
+    listed = cache.listed(path)
+    if listed is None:
+        return None
+    number = read_count(word.strip(), listed.count)
+    if not number:
+        message = f"there is no move number {quote(word.strip())} in the listing (`tally moves`: {listed.shown})"
+        return MoveResult(False, text, notation=NotationError(word.strip(), message), seq=tail[0] + 1,
+                          to_act=spec.to_act(state), path=path)
+    if (listed.seq, listed.fingerprint) != tail:
+        return stale_at(path, spec, state, tail, text, f"the listing of `tally moves` at #{listed.seq}")
+    return None
+
+
+def read_correction(spec: GameSpec, state: Any, text: str) -> list[Event] | NotationError:
+    """The events of a correcting move (parts separated by ` + `), each part read at the state the parts
+    before it leave; events a rule forbids there are kept, for the correction's own ruling to name."""
+    events: list[Event] = []
+    for part in MOVE_SEPARATOR.split(text.strip()):
+        parsed = parse_move(spec, state, part)
+        if isinstance(parsed, NotationError):
+            return parsed
+        for event in parsed:
+            events.append(event)
+            if any(r.verdict == "illegal" for r in spec.check(state, event)):
+                return events
+            state = spec.apply(state, event)
+    return events
+
+
+def payload(event: Event) -> msgspec.Raw:
+    """A game event as an `amended` line holds it: its type and fields, without the envelope."""
+    return msgspec.Raw(msgspec.json.encode(msgspec.structs.replace(event, seq=0, at="", prev=None, unit=1)))
