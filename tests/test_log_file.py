@@ -727,7 +727,9 @@ def test_one_write_then_fsync_before_success(tmp_path: Path, monkeypatch: pytest
         handle.write(b'{"type":"noted"')
     logfile.repair(path)
     syncs = [c for c in calls if c[0] == "fsync"]
-    assert syncs == [("fsync", f"{target}.torn-1", 15), ("fsync", target, len(whole))]  # side file first, then the cut
+    # the side file, then its name in the folder, then the cut
+    assert syncs == [("fsync", f"{target}.torn-1", 15), ("fsync", os.path.realpath(tmp_path), syncs[1][2]),
+                     ("fsync", target, len(whole))]
 
     def failing(fd: int) -> None:
         raise OSError(5, "Input/output error")
