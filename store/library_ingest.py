@@ -88,7 +88,7 @@ class Rejected(msgspec.Struct):
         return f"{where}: {self.message}"
 
 
-class Result(msgspec.Struct):
+class IngestBatch(msgspec.Struct):
     """One task's outcome: counts, rejections, logs the library must compare with its copy, and the rows."""
 
     added: int = 0
@@ -133,7 +133,7 @@ class _Rows:
         self.projections: dict[str, list[tuple[Any, ...]]] = {name: [] for name in projections}
 
 
-def work(files: list[tuple[str, str | None, Known | None]]) -> Result:
+def work(files: list[tuple[str, str | None, Known | None]]) -> IngestBatch:
     """Read, verify, judge and fold each log `(path, game id, what the library holds of it)`.
 
     One log can never stop the others: should anything fail unexpectedly while a task is read, folded
@@ -144,7 +144,7 @@ def work(files: list[tuple[str, str | None, Known | None]]) -> Result:
     except Exception as error:
         if len(files) == 1:
             path = files[0][0]
-            return Result(rejected=[Rejected(path, None, "error", _failure(error))])
+            return IngestBatch(rejected=[Rejected(path, None, "error", _failure(error))])
     return merge([work([one]) for one in files])
 
 
@@ -154,9 +154,9 @@ def _failure(error: BaseException) -> str:
             "the other logs are not affected; please report it")
 
 
-def merge(results: list[Result]) -> Result:
-    """One Result holding several: counts added, lists joined, each table's parts concatenated."""
-    merged = Result(rejected=[], compare=[], replace=[], voids=[])
+def merge(results: list[IngestBatch]) -> IngestBatch:
+    """One batch holding several: counts added, lists joined, each table's parts concatenated."""
+    merged = IngestBatch(rejected=[], compare=[], replace=[], voids=[])
     parts: dict[str, list[pa.Table]] = {}
     for one in results:
         merged.added += one.added
@@ -173,10 +173,10 @@ def merge(results: list[Result]) -> Result:
     return merged
 
 
-def _work(files: list[tuple[str, str | None, Known | None]]) -> Result:
+def _work(files: list[tuple[str, str | None, Known | None]]) -> IngestBatch:
     projections = projection_tables()
     rows = _Rows(projections)
-    result = Result(rejected=[], compare=[], replace=[], voids=[])
+    result = IngestBatch(rejected=[], compare=[], replace=[], voids=[])
     # folding allocates many short-lived states that refcounting frees (no cycles): the cyclic collector
     # would only re-scan the rows gathered so far, again and again, so it rests while a task runs
     collecting = gc.isenabled()
@@ -191,7 +191,7 @@ def _work(files: list[tuple[str, str | None, Known | None]]) -> Result:
     return result
 
 
-def _one(result: Result, rows: _Rows, path: str, gid: str | None, known: Known | None) -> None:
+def _one(result: IngestBatch, rows: _Rows, path: str, gid: str | None, known: Known | None) -> None:
     try:
         data = logfile.read_regular(path)
     except logfile.LogError as problem:
@@ -246,7 +246,7 @@ def _one(result: Result, rows: _Rows, path: str, gid: str | None, known: Known |
     result.events += len(events) - stored
 
 
-def _events(result: Result, rows: _Rows, gid: str, events: list[Event], tail: bytes, stored: int) -> None:
+def _events(result: IngestBatch, rows: _Rows, gid: str, events: list[Event], tail: bytes, stored: int) -> None:
     """The new events' rows; `tail` is the log's bytes after the stored lines (its new lines, each ending in a newline)."""
     columns = rows.events
     lines = tail.split(b"\n")

@@ -15,7 +15,7 @@ import msgspec
 import pyarrow as pa
 
 from . import log as logfile
-from .library_ingest import Known, Rejected, Result, die_with_parent, game_id_of, work
+from .library_ingest import Known, Rejected, IngestBatch, die_with_parent, game_id_of, work
 from .library_schema import INGEST_SETTINGS, PARALLEL_MIN_BYTES, TASK_BYTES, TASK_FILES, LibraryError, _duck_message, connect
 from .library_tables import every_table, insert_sql, projection_tables
 from .record import UsageError
@@ -167,7 +167,7 @@ class _Writer:
         else:  # pragma: no cover - a file that changed between the worker's read and this one
             self.summary.rejected.append(Rejected(path, None, "diverged", "the file changed while it was being ingested"))
 
-    def write(self, results: list[Result]) -> None:
+    def write(self, results: list[IngestBatch]) -> None:
         """Insert the results' rows in one transaction, then count them (nothing is counted if it rolls back)."""
         summary = self.summary
         replace = [gid for result in results for gid in result.replace]
@@ -211,7 +211,7 @@ class _Writer:
             for path, gid in result.compare:
                 self.compare(path, gid)
 
-    def write_task(self, result: Result, payload: list[tuple[str, str | None, Known | None]]) -> None:
+    def write_task(self, result: IngestBatch, payload: list[tuple[str, str | None, Known | None]]) -> None:
         """Write one task's rows; if DuckDB refuses them, write its logs one at a time, so that the one
         log whose rows it refuses is rejected and every other log of the task is still stored."""
         try:

@@ -301,13 +301,10 @@ def _envelope(line: bytes) -> _Envelope | None:
 
 
 def _zero_block(path: str, lines: list[bytes], error: LogError, unit_end: int | None) -> ZeroBlock | None:
-    """`error` as the zero-filled block of a write cut short, or None when it is damage.
-
-    It is torn only if the failing line holds zero bytes (no line tally writes does: JSON escapes NUL) and no
-    later line belongs to a later write: one past the unit the failing line is in, or (when that unit's first
-    line is the one zeroed, so its size is unknown) one that starts a unit of its own, or that does not share
-    one `at` and a run of seqs with the other later lines (one command stamps all its lines with one `at`).
-    Anything else is damage: cutting it would drop acknowledged events."""
+    """`error` as the zero-filled block of a write cut short, or None when it is damage (cutting would drop
+    acknowledged events). Torn only if the failing line holds zero bytes (JSON escapes NUL) and no later line is
+    of a later write: past the failing line's unit, or (its size unknown) a unit's start or a line not sharing
+    one `at` and a run of seqs with the others (one command stamps all its lines with one `at`)."""
     line = error.line
     intact = error.intact_lines
     if line is None or intact is None or b"\0" not in lines[line - 1]:

@@ -12,7 +12,7 @@ import os
 import random
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import msgspec
 
@@ -20,7 +20,7 @@ from tally.core.engine import play_out
 from tally.core.model import Event
 
 from . import log as logfile
-from .service import UsageError, start_event
+from .service import UsageError, shuffler, start_event
 
 MAX_EVENTS = 20_000  # a safety valve: a playout that long is written unfinished and reported
 _EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -69,14 +69,6 @@ def _stamp_fast(events: list[Event], start: datetime, unit: list[int] | None = N
     return b"\n".join(chunks)
 
 
-def shuffler(rng: random.Random) -> Callable[[list[str]], list[str]]:
-    """A pile shuffled by `rng` in place (the engine's `shuffle` for chance tally deals)."""
-
-    def shuffle(pile: list[str]) -> list[str]:
-        rng.shuffle(pile)
-        return pile
-
-    return shuffle
 
 
 def playout(
