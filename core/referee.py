@@ -113,6 +113,9 @@ class Guards(Generic[S]):
         self.over_rule = f"{game}.turn.game-over"
         self.out_of_turn_rule = f"{game}.turn.out-of-turn"
         self.turn = tuple(turn)
+        # each step as one function, decided here once rather than by isinstance on every event of every fold
+        self._steps: tuple[Callable[[S, Event], Ruling | Allowed | None], ...] = tuple(
+            self._step(step) for step in self.turn)
         self.over_words, self.over_facts = over_words, over_facts
         self._guards: dict[type[Event], tuple[Callable[[S, Any], Found], ...]] = {}
 
@@ -132,24 +135,38 @@ class Guards(Generic[S]):
     def game_over(self, state: S) -> Ruling:
         return illegal(self.over_rule, f"{self.over_words(state)}: no more moves", **self.over_facts(state))
 
-    def judge_turn(self, state: S, event: Event) -> Ruling | None:
-        """The ruling of the game's turn on `event`: the first refusal of its steps, or None when it fits."""
-        for step in self.turn:
-            if isinstance(step, OutOfTurn):
+    def _step(self, step: TurnStep[S]) -> Callable[[S, Event], Ruling | Allowed | None]:
+        if isinstance(step, OutOfTurn):
+            rule, words = self.out_of_turn_rule, step.words
+
+            def out_of_turn(state: S, event: Event) -> Ruling | None:
                 player = getattr(event, "player", "")
                 current = state.player_name
                 if player != current:
-                    return illegal(self.out_of_turn_rule, step.words(state, player), player=player, current=current)
-            elif isinstance(step, Pending):
-                if state.phase in step.phases and not step.settles(state, event):
-                    return illegal(step.rule, step.words(state, event), **step.facts(state))
-            else:
-                found = step(state, event)
-                if found is None:
-                    continue
-                if isinstance(found, Allowed):
-                    return None
-                return found
+                    return illegal(rule, words(state, player), player=player, current=current)
+                return None
+
+            return out_of_turn
+        if isinstance(step, Pending):
+            pending = step
+
+            def unsettled(state: S, event: Event) -> Ruling | None:
+                if state.phase in pending.phases and not pending.settles(state, event):
+                    return illegal(pending.rule, pending.words(state, event), **pending.facts(state))
+                return None
+
+            return unsettled
+        return step
+
+    def judge_turn(self, state: S, event: Event) -> Ruling | None:
+        """The ruling of the game's turn on `event`: the first refusal of its steps, or None when it fits."""
+        for step in self._steps:
+            found = step(state, event)
+            if found is None:
+                continue
+            if isinstance(found, Allowed):
+                return None
+            return found
         return None
 
     def check(self, state: S, event: Event) -> list[Ruling]:
