@@ -42,7 +42,7 @@ from .service import (  # noqa: F401  (the service's names, as scripts and the l
 if TYPE_CHECKING:
     import random
 
-    from .results import CheckReport
+    from .results import CheckReport, ListingReport
 
 
 def dealt(spec: GameSpec, state: Any, rng: "random.Random") -> tuple[list[Event], Any]:
@@ -153,25 +153,17 @@ def replay(path: Path | str, to: int | None = None) -> tuple[Position, list[Fram
     return replay_log(logfile.read(path), to)
 
 
-class MoveListing(msgspec.Struct):
-    """`tally moves`: the legal moves at a position, numbered from 1 in the game's fixed order."""
-
-    seq: int
-    to_act: str
-    expected: str
-    moves: list[str]
-
-
-def moves(path: Path | str, at: int | None = None) -> MoveListing:
+def moves(path: Path | str, at: int | None = None) -> "ListingReport":
     """The legal moves after `at` (default: now). At the log's tail the listing is remembered, so that
     `tally move LOG N` means the move numbered N here, or is refused as stale once the log moves on."""
     pos = position(path, at)
     spec, state = pos.spec, pos.table.state
     legal = spec.legal_moves(state)
-    who, what = spec.to_act(state)
     if at is None or at == len(pos.log.events):
         cache.remember_listing(str(path), pos.seq, pos.log.fingerprint, len(legal), listing_range(spec, state, len(legal)))
-    return MoveListing(pos.seq, who, what, [spec.format(m) for m in legal])
+    from .results import numbered
+
+    return numbered(spec, state, pos.seq, legal)
 
 
 def check(path: Path | str, anchors: Sequence[tuple[int, str]] = ()) -> "CheckReport":

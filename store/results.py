@@ -12,6 +12,7 @@ from typing import Annotated, Any, Optional, Sequence
 
 import msgspec
 
+from tally.core.model import Event, GameSpec
 from tally.core.model import Outcome as GameOutcome
 
 from . import log as logfile
@@ -322,6 +323,11 @@ def seat_for(seats: list[str], name: str) -> str:
 
 def listing(record: GameRecord) -> ListingReport:
     """The legal moves of a record service's fold, numbered as a move number selects them."""
-    spec, state = record.spec, record.state
+    return numbered(record.spec, record.state, record.seq)
+
+
+def numbered(spec: GameSpec, state: Any, seq: int, legal: list[Event] | None = None) -> ListingReport:
+    """The legal moves at a state (after event `seq`) in notation, numbered as a move number selects them."""
     who, what = spec.to_act(state)
-    return ListingReport(record.seq, who, what, [spec.format(m) for m in spec.legal_moves(state)])
+    moves = spec.legal_moves(state) if legal is None else legal
+    return ListingReport(seq, who, what, [spec.format(m) for m in moves])

@@ -191,8 +191,8 @@ def stale(record: "GameRecord", text: str, seen: str) -> MoveResult:
 
 
 class GameRecord:
-    """One game's log and its fold in memory: open, new, propose, append, undo, note, moves, replay
-    frames, check and the events after a seq. Every write takes the log's writer lock and brings the
+    """One game's log and its fold in memory: open, new, propose, append, undo, note, correct and the
+    events after a seq (the listing, the board, replay frames and check are read from it by `results`). Every write takes the log's writer lock and brings the
     fold up to the file first, so two processes (or a session and a command) never judge against a
     table the other has moved on from; an append that names what its caller saw (`expect_seq`,
     `expect_fingerprint`) is refused as stale when the log is no longer there."""
