@@ -150,6 +150,26 @@ class RuleDoc(msgspec.Struct, frozen=True):
     text: str
 
 
+class NotationForm(msgspec.Struct, frozen=True):
+    """One form of a game's move notation, as `tally rules GAME --notation` prints it and the notation table of
+    `docs/rules/<game>.md` documents it: how it is written (`take TOKENS`), what it means, and examples, every
+    one of which the game's `parse` reads."""
+
+    form: str
+    meaning: str
+    examples: tuple[str, ...]
+
+
+# what every game's notation accepts besides its own forms (store's move reading, docs/cli.md)
+SHARED_NOTATION: tuple[NotationForm, ...] = (
+    NotationForm("PLAYER: MOVE", "the move of that player (a seat's name, in any case when only one seat has it); "
+                 "without it, the move of the player who must act now", ()),
+    NotationForm("N", "the move numbered N in the `tally moves` listing", ("3",)),
+    NotationForm("MOVE + MOVE", "several moves judged in order and recorded together or not at all, such as a move "
+                 "and the chance it makes due", ()),
+)
+
+
 class Outcome(msgspec.Struct, frozen=True):
     """How a finished game ended: score per seat, winners (several on a shared victory), why in words, and
     `ended`: what ended it, as a short code the game documents (Splendor: `target`, `stalled`, `stuck`)."""
@@ -198,6 +218,7 @@ class GameSpec(Generic[S]):
     events: ClassVar[tuple[type[Event], ...]] = ()
     state_type: ClassVar[type]
     rules: ClassVar[tuple[RuleDoc, ...]] = ()
+    notation: ClassVar[tuple[NotationForm, ...]] = ()
     history: ClassVar[Any]  # core.history.History: the game's tables in the history library
     # (event type, old version) -> function from the old line's dict to the next version's dict
     upcasters: ClassVar[dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]]] = {}
@@ -325,7 +346,7 @@ class GameSpec(Generic[S]):
 # the members a game binds (docs/architecture.md's contract table lists the same names)
 CONTRACT: tuple[str, ...] = (
     "name", "title", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
-    "state_type", "rules", "history", "upcasters",
+    "state_type", "rules", "notation", "history", "upcasters",
     "start", "check", "permit", "is_voidable", "apply", "legal_moves", "shuffles", "deal",
     "parse", "format", "view", "turn", "outcome", "to_act", "pending", "narrate", "check_manifest", "table_transcript",
     "picture",
@@ -343,6 +364,7 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "deal": ("moves", "deal"),
     "parse": ("notation", "parse"),
     "format": ("notation", "format_event"),
+    "notation": ("notation", "NOTATION"),
     "view": ("view", "view"),
     "turn": ("state", "turn"),
     "outcome": ("view", "outcome"),

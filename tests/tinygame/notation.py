@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tally.core.model import Event, NotationError
+from tally.core.model import Event, NotationError, NotationForm
 from tally.core.notation import Unreadable, player_of, read_count, read_move
 
 from .events import NumberSaid
@@ -32,3 +32,8 @@ def format_event(event: Event) -> str:
     if isinstance(event, NumberSaid):
         return f"{event.player}: say {event.amount}"
     return type(event).__name__
+
+
+NOTATION: tuple[NotationForm, ...] = (
+    NotationForm("say N", "say 1 or 2: the running total grows by N", ("say 1", "say 2")),
+)

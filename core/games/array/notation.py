@@ -392,3 +392,29 @@ def format_event(event: Event) -> str:
         turned = " ".join(event.turned)
         return f"deal {hands} | start {turned} | pickup deck {len(event.deck)}"
     return type(event).__name__
+
+
+# --------------------------------------------------------------------------- the notation as data
+
+# imported here, beside the data it types, so this block stays apart from the reader above
+from ...model import NotationForm  # noqa: E402
+
+# every form of the notation with its meaning and examples (`tally rules array --notation`); the notation table of
+# docs/rules/array.md agrees with it, and every example parses (tests/test_notation_forms.py)
+NOTATION: tuple[NotationForm, ...] = (
+    NotationForm("splice LAY [LAY ...]", "a whole Splice: the first lay is Splice 1, the others Splice 2 onto the card just laid; then the move ends",
+                 ("splice gy@5", "splice gy@gr", "splice bgy@5 by.b oy", "splice bry@ry")),
+    NotationForm("slice A/B CARD [LAY ...], CARD [LAY ...]", "a whole Slice and Splice: cut the join between cards A and B, lay the first card against A's freed segment and the card after the comma against B's, each followed by its Splice 2 cards; then the move ends",
+                 ("slice 2/4 bry, gry", "slice 2/4 bry by.b, gry gy.g", "slice 1/5 bry gry")),
+    NotationForm("s1-s5 PLAYER, slam PLAYER", "give an action card (also `splatter 3 ben`, `give s3 to ben`); in open mode tally names the cards picked up",
+                 ("s3 ben", "splatter 3 ben", "slam ben", "slam to ben")),
+    NotationForm("draw", "draw the top card of the pickup deck (open mode: tally names it)", ("draw", "ben: draw")),
+    NotationForm("pass", "the pickup deck is empty and nothing else is possible", ("pass",)),
+    NotationForm("time", "variant `end=time`: the table calls time; this round is the last", ("time",)),
+    NotationForm("start CARD ...", "table mode: the card turned over for the starting card (an action card first, if one came up)",
+                 ("start br", "start slam br")),
+    NotationForm("show CARD ...", "table mode, end of a round: the cards left in the player's hand", ("show bo s3",)),
+    NotationForm("lay LAY ...", "steps: lay cards without ending the move", ("lay bry@3.y",)),
+    NotationForm("cut A/B CARD CARD", "step: the slice itself, without ending the move", ("cut 2/4 bry gry",)),
+    NotationForm("done", "step: end the move, leaving the open segments open", ("done",)),
+)

@@ -260,3 +260,26 @@ def format_event(event: Event) -> str:
     return type(event).__name__
 
 
+# --------------------------------------------------------------------------- the notation as data
+
+# imported here, beside the data it types, so this block stays apart from the reader above
+from ...model import NotationForm  # noqa: E402
+
+# every form of the notation with its meaning and examples (`tally rules splendor --notation`); the notation table of
+# docs/rules/splendor.md agrees with it, and every example parses (tests/test_notation_forms.py)
+NOTATION: tuple[NotationForm, ...] = (
+    NotationForm("take TOKENS", "take gems", ("take r g b", "take r r", "take rgb", "take r2", "take 2 r")),
+    NotationForm("reserve CARD", "reserve a face-up card", ("reserve 1k0-w1b1g1r1",)),
+    NotationForm("reserve deck N", "reserve blind from level N (also `reserve blind N`, `reserve N`); in open mode the log fills in the top card",
+                 ("reserve deck 2",)),
+    NotationForm("reserve deck N as CARD", "a blind reserve whose card the recorder saw (table mode), or the known top card (open mode)",
+                 ("reserve deck 2 as 2w3-w6",)),
+    NotationForm("buy CARD", "buy, paying the canonical way: gems first, gold for the shortfall", ("buy 1w0-b3",)),
+    NotationForm("buy CARD pay TOKENS", "buy with an explicit payment; `pay nothing` for a card the bonuses cover",
+                 ("buy 1w0-b3 pay b2 y1",)),
+    NotationForm("return TOKENS", "return tokens down to 10", ("return w k", "return y")),
+    NotationForm("noble NOBLE", "choose the noble that visits when several qualify", ("noble w4b4",)),
+    NotationForm("pass", "pass when no action is possible (`stuck=pass`)", ("pass",)),
+    NotationForm("reveal CARD ..., reveal NOBLE ...", "table mode: cards or nobles turned up at setup, or the card that fills a gap; several per line",
+                 ("reveal 1w1-g4 w4b4",)),
+)

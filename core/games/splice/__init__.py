@@ -82,6 +82,7 @@ class Splice(GameSpec[State]):
     deal = staticmethod(_moves.deal)
     parse = staticmethod(_notation.parse)
     format = staticmethod(_notation.format_event)
+    notation = _notation.NOTATION
     view = staticmethod(_view.view)
     turn = staticmethod(_state.turn)
     outcome = staticmethod(_view.outcome)

@@ -448,3 +448,43 @@ def format_event(event: Event) -> str:
     if isinstance(event, CardPicked):
         return f"tally picks {event.card}"
     return type(event).__name__
+
+
+# --------------------------------------------------------------------------- the notation as data
+
+# imported here, beside the data it types, so this block stays apart from the reader above
+from ...model import NotationForm  # noqa: E402
+
+# every form of the notation with its meaning and examples (`tally rules splice --notation`); the notation table of
+# docs/rules/splice.md agrees with it, and every example parses (tests/test_notation_forms.py)
+NOTATION: tuple[NotationForm, ...] = (
+    NotationForm("draw", "the draw that starts a turn, or every card owed (refill, Skull, replacement); open mode names the known cards",
+                 ("draw",)),
+    NotationForm("draw CARD ...", "cards drawn from the top, each a code or `?` (unseen); a Hurricane is the last",
+                 ("draw ?", "draw 7", "draw ? hurricane", "draw hurricane")),
+    NotationForm("draw from PLAYER [as CARD]", "the draw that starts a turn, blind from another player's hand",
+                 ("draw from ben", "draw from ben as 5")),
+    NotationForm("play SETS [double ...]", "lay down coin sets and Double Your Gold cards",
+                 ("play 5-5", "play 2-3-4 w6-6", "play 5-5 double", "play double")),
+    NotationForm("piracy PLAYER SET", "Piracy: take a coin set", ("piracy ben 5-5",)),
+    NotationForm("piracy PLAYER double", "Piracy: take a Double Your Gold card", ("piracy ben double",)),
+    NotationForm("piracy PLAYER map [as PIECE]", "Piracy: take a map piece blind",
+                 ("piracy ben map", "piracy ben map as r3")),
+    NotationForm("skull PLAYER", "play the Skull on a player", ("skull ben",)),
+    NotationForm("spot PLAYER", "play the Black Spot on a player (also `black-spot`)", ("spot ben",)),
+    NotationForm("trade COLOUR [with PLAYER|unused]", "Trade Certificate; open mode fills in who held it",
+                 ("trade red", "trade b with ben", "trade yellow with unused")),
+    NotationForm("buy [N] pay SETS [double] [as PIECES]", "buy N map pieces (default: as many as the payment covers)",
+                 ("buy 1 pay 10-10", "buy 2 pay 9-10-w11 10-10", "buy pay 5-5 double", "buy 1 pay 10-10 as r2")),
+    NotationForm("lay PIECES", "lay down a completed map", ("lay r1 r2 x3 r4",)),
+    NotationForm("discard CARD ...", "the turn without a play, or the discard down to 5; `?` unseen (table mode: `discard` alone)",
+                 ("discard 7", "discard ?")),
+    NotationForm("pass", "a turn without a play and nothing to discard", ("pass",)),
+    NotationForm("return PIECE ...", "return map pieces over 5 to the Map Pile; `?` unseen", ("return r3", "return ?")),
+    NotationForm("reveal COLOUR PIECES", "table mode, `no-map=most-matching`: show disk and map pieces at the end",
+                 ("reveal red r1 r3",)),
+    NotationForm("disks", "table mode: every player drew a gemstone disk", ("disks",)),
+    NotationForm("deal [hurricane PLAYER ...]", "table mode: the hands were dealt (naming each player dealt a Hurricane)",
+                 ("deal", "deal hurricane ben")),
+    NotationForm("reshuffle", "table mode: the disks were shuffled and drawn again after a Hurricane", ("reshuffle",)),
+)

@@ -76,6 +76,7 @@ class Split(GameSpec[State]):
     deal = staticmethod(_moves.deal)
     parse = staticmethod(_notation.parse)
     format = staticmethod(_notation.format_event)
+    notation = _notation.NOTATION
     view = staticmethod(_view.view)
     turn = staticmethod(_state.turn)
     outcome = staticmethod(_view.outcome)

@@ -180,3 +180,30 @@ def format_event(event: Event) -> str:
     if isinstance(event, LayingDone):
         return who + "done"
     return type(event).__name__
+
+
+# --------------------------------------------------------------------------- the notation as data
+
+# imported here, beside the data it types, so this block stays apart from the reader above
+from ...model import NotationForm  # noqa: E402
+
+# every form of the notation with its meaning and examples (`tally rules split --notation`); the notation table of
+# docs/rules/split.md agrees with it, and every example parses (tests/test_notation_forms.py)
+NOTATION: tuple[NotationForm, ...] = (
+    NotationForm("draw", "draw the pile's top card (open mode: tally names it; table mode: unseen)",
+                 ("draw", "ben: draw")),
+    NotationForm("draw CARD", "a draw the recorder saw (table mode), or the known top card (open mode)", ("draw 8HR",)),
+    NotationForm("take CARD", "take that card from the discard row, with every card above it", ("take 7CR",)),
+    NotationForm("match CARD CARD", "play two halves of one number as a match (also `match A+B`)",
+                 ("match 7HL 7HR", "match 9SL+9CR")),
+    NotationForm("upgrade CARD over HALF", "play a card over a visible half of a match on the table (also without `over`)",
+                 ("upgrade 7DL over 7SL",)),
+    NotationForm("minus PLAYER", "perfect bonus: that player marks a minus box", ("minus ben",)),
+    NotationForm("swap MATCH for MATCH", "weak bonus: your match for another player's of the same type (a match by its two halves or one of them)",
+                 ("swap 5HL+5SR for 5DL+5CR", "swap 5HL for 5DL")),
+    NotationForm("skip", "let the pending bonus go", ("skip",)),
+    NotationForm("discard CARD", "discard a card, ending the turn", ("discard KSL",)),
+    NotationForm("done", "after a first-turn out: finished laying matches", ("done",)),
+    NotationForm("deal CARD | PLAYER CARDS ...", "table mode: the card that starts the discard row, then any hand the recorder saw (9 cards)",
+                 ("deal 5SR", "deal 5SR | ann 3HL 3HR 7CL 8DL 9SR JDL QCR KHL KSL")),
+)
