@@ -19,6 +19,7 @@ from .main import (
     app,
     fail,
     handled,
+    rule_texts,
     say,
 )
 
@@ -82,6 +83,9 @@ def _report_correction(result: Any, as_json: bool) -> None:
     if result.notation is not None:
         raise fail(EXIT_USAGE, f"{result.path}:{result.seq}: {result.notation.render()}")
     if not result.accepted:
+        if not as_json:
+            for line in rule_texts(result.rulings):
+                say(line.strip())
         raise fail(EXIT_RULE, f"{result.path}:{result.seq}: " + "; ".join(result.messages))
     if not as_json:
         for event, line in zip(result.events, result.lines):

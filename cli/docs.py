@@ -48,6 +48,18 @@ def _documents() -> dict[str, type]:
 
 
 JSON_KEYS: dict[str, dict[str, str]] = {name: keys_of(document) for name, document in _documents().items()}
+
+
+def _rules_keys() -> dict[str, str]:
+    """`tally rules --notation` prints the notation's document instead of the rules' (the keys both have mean
+    the same in each)."""
+    from tally.store import results
+
+    notation = keys_of(results.NotationReport)
+    return {**keys_of(results.RulesReport), **{key: f"with `--notation`: {notation[key]}" for key in ("forms", "shared")}}
+
+
+JSON_KEYS["rules"] = _rules_keys()
 # a board's view is the game's own document (docs/rules/<game>.md); these are the keys of the first game's
 JSON_KEYS["state"] = {
     "game": "the game's name",

@@ -259,6 +259,9 @@ def _report_move(result: Any, as_json: bool) -> None:
     if result.notation is not None:
         raise fail(EXIT_USAGE, where + result.notation.render())
     if not result.accepted:
+        if not as_json:  # the refusal is the one line on stderr; what each rule says, on stdout
+            for line in rule_texts(result.rulings):
+                say(line.strip())
         raise fail(EXIT_RULE, where + "; ".join(result.messages))
     if as_json:
         return
@@ -302,12 +305,20 @@ def rule_command(
         raise fail(EXIT_RULE, f"{result.path}:{result.seq}: " + "; ".join(result.messages))
     if as_json:
         raise typer.Exit(EXIT_OK if result.accepted else EXIT_RULE)
-    if not result.accepted:
-        for message in result.messages:
-            say(f"illegal: {message}")
-        raise typer.Exit(EXIT_RULE)
-    for ruling in sorted(result.rulings, key=lambda r: r.verdict != "unverifiable"):  # the verdict first
+    # the verdict first: an unverifiable note before the rule that permits; every rule that forbids, in order
+    rulings = sorted(result.rulings, key=lambda r: r.verdict != "unverifiable") if result.accepted else result.rulings
+    for ruling, text in zip(rulings, rule_texts(rulings)):
         say(f"{ruling.verdict}: {ruling.render()}")
+        say(text)
+    if not result.accepted:
+        raise typer.Exit(EXIT_RULE)
+
+
+def rule_texts(rulings: Any) -> list[str]:
+    """What each ruling's rule says, one line each (`  rule ID: TEXT`), from the read model's lookup."""
+    from tally.store.results import ruling_lines
+
+    return [f"  rule {line.rule}: {line.text}" if line.text else f"  rule {line.rule}" for line in ruling_lines(rulings)]
 
 
 @app.command("moves")
@@ -507,6 +518,7 @@ def simulate_command(
 
 
 from . import correction_commands  # noqa: E402,F401  (registers undo and amend)
+from . import rules_command  # noqa: E402,F401  (registers rules)
 from . import library_commands  # noqa: E402,F401  (registers ingest, sql, stats, export; imports duckdb lazily)
 
 

@@ -23,12 +23,13 @@ from tally.store.session import LogChanged, Session
 from tally.store.results import Board, ListingReport, board, listing
 
 from .main import listing as numbered
+from .main import rule_texts
 from .boards.generic import anchor
 from .render import console, print_view
 
 COMMANDS = ("moves", "state", "replay", "undo", "amend", "note", "help", "quit")
 HELP = """\
-Type a move in the game's notation (`tally games` and docs/rules/<game>.md), or:
+Type a move in the game's notation (`tally rules GAME --notation`; every rule: `tally rules GAME`), or:
   N               the move numbered N in `moves`
   MOVE + MOVE     several moves at once, e.g. a buy and the refill it makes due
   ?MOVE           ask for a ruling; nothing is recorded
@@ -116,7 +117,7 @@ class Recorder:
             if word in ("quit", "exit"):
                 return False
             if word == "help":
-                self.say(HELP)
+                self.say(HELP.replace("GAME", self.session.table.started.game))
             elif word == "moves":
                 self.list_moves()
             elif word == "state":
@@ -201,12 +202,15 @@ class Recorder:
         if not result.accepted:
             self.refused += 0 if asked else 1
             self.say("illegal: " + "; ".join(result.messages), "red")
+            self.say("\n".join(rule_texts(result.rulings)), "red")
             return
         notes = [r.render() for r in result.rulings if r.verdict == "unverifiable"]
         if asked:
-            permits = [r.render() for r in result.rulings if r.verdict == "legal"]
+            deciding = [r for r in result.rulings if r.verdict == "unverifiable"] or [
+                r for r in result.rulings if r.verdict == "legal"]
             verdict = "unverifiable" if notes else "legal"
-            self.say(f"{verdict}: " + "; ".join(notes or permits) + " (nothing recorded)", "green")
+            self.say(f"{verdict}: " + "; ".join(r.render() for r in deciding) + " (nothing recorded)", "green")
+            self.say("\n".join(rule_texts(deciding)), "green")
             return
         first, last = result.events[0].seq, result.events[-1].seq
         where = f"#{first}" if first == last else f"#{first}-{last}"

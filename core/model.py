@@ -170,6 +170,35 @@ SHARED_NOTATION: tuple[NotationForm, ...] = (
 )
 
 
+# the rules of the shared engine, cited by every game's rulings (docs/rules/<game>.md, "Shared rulings")
+SHARED_RULES: tuple[RuleDoc, ...] = (
+    RuleDoc("core.log.one-start", "A game starts once: `game_started` may only be the first event."),
+    RuleDoc("core.void.nothing", "There is nothing to void before the first game event."),
+    RuleDoc("core.void.last-only", "Only the last effective game event can be voided; void back one event at a time "
+            "(an earlier one is corrected with `tally undo --event` or `tally amend`)."),
+    RuleDoc("core.void.reason", "A void needs a reason."),
+    RuleDoc("core.void.dealt", "Chance that tally dealt itself (open mode) is recorded as data: it cannot be voided or "
+            "corrected. In table mode a mistyped entry can be voided like any event."),
+    RuleDoc("core.void.last", "Voiding the last effective event is allowed: the state is as if it never happened."),
+    RuleDoc("core.amend", "Any past effective game event may be corrected (replaced, or voided) when every later "
+            "effective event is still legal after the correction."),
+    RuleDoc("core.amend.not-effective", "Only an effective game event can be corrected: not a note, a correction, or "
+            "an event already voided or replaced."),
+    RuleDoc("core.amend.reason", "A correction needs a reason."),
+    RuleDoc("core.amend.dealt", "Chance that tally dealt itself (open mode) cannot be corrected."),
+    RuleDoc("core.amend.event", "A correction holds events of the game, each as tally writes it (canonical form)."),
+    RuleDoc("core.amend.illegal", "The events a correction puts in place of its target must be legal there."),
+    RuleDoc("core.amend.breaks-later", "A correction is refused when it would make a later effective event illegal; "
+            "the first such event is named."),
+    RuleDoc("core.note", "A free note is always allowed; it changes nothing."),
+    RuleDoc("core.note.player", "A note that names a player must name one at the table."),
+    RuleDoc("core.append.stale", "A move, correction or note is recorded only against the log its author last saw "
+            "(its seq, fingerprint or move listing); when the log has moved on, nothing is recorded."),
+    RuleDoc("core.rules.unknown", "A rule id or group asked for must be one of the game's: `tally rules GAME` lists "
+            "them all."),
+)
+
+
 class Outcome(msgspec.Struct, frozen=True):
     """How a finished game ended: score per seat, winners (several on a shared victory), why in words, and
     `ended`: what ended it, as a short code the game documents (Splendor: `target`, `stalled`, `stuck`)."""

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Optional, Sequence
 
 import msgspec
 
-from tally.core.model import Event, GameSpec
+from tally.core.model import SHARED_NOTATION, SHARED_RULES, Event, GameSpec, NotationForm, RuleDoc, Ruling
 from tally.core.model import Outcome as GameOutcome
 
 from . import log as logfile
@@ -85,8 +85,36 @@ class EventLine(msgspec.Struct):
 
 class RulingLine(msgspec.Struct):
     rule: str
+    text: str  # the rule's English text (`tally rules GAME ID`); empty for an id no rules list holds
     verdict: str
     message: str
+
+
+_TEXTS: dict[str, dict[str, str]] = {}  # game (or `core`) -> rule id -> text, read once per process
+
+
+def rule_text(rule: str) -> str:
+    """The English text of a rule id: a game's (`splendor.take.two`, from its `RULES`) or the shared engine's
+    (`core.void.last`); empty when no list holds it. Looked up here, once, for every interface that shows a
+    ruling; never on the fold (`tally check` judges without it)."""
+    owner = rule.split(".", 1)[0]
+    texts = _TEXTS.get(owner)
+    if texts is None:
+        texts = _TEXTS[owner] = {doc.id: doc.text for doc in _rules_of(owner)}
+    return texts.get(rule, "")
+
+
+def _rules_of(owner: str) -> tuple[RuleDoc, ...]:
+    from tally.core import registry
+
+    if owner == "core":
+        return SHARED_RULES
+    return registry.get(owner).rules if owner in registry.names() else ()
+
+
+def ruling_lines(rulings: Sequence[Ruling]) -> list[RulingLine]:
+    """Rulings as every interface shows them: each with its rule's text."""
+    return [RulingLine(r.rule, rule_text(r.rule), r.verdict, r.message) for r in rulings]
 
 
 class MoveReport(msgspec.Struct):
@@ -96,7 +124,7 @@ class MoveReport(msgspec.Struct):
     move: Annotated[str, _("the move text as given")]
     verdict: Annotated[str, _("`legal`, `unverifiable` (legal as far as the log can tell), `illegal` or `unreadable` (bad notation)")]
     events: Annotated[list[EventLine], _("the events the move is (empty unless accepted): `seq`, `type`, `text` (the event in notation)")]
-    rulings: Annotated[list[RulingLine], _("`rule`, `verdict`, `message` for each ruling: the rule that permits it, or those that forbid it, and any unverifiable note")]
+    rulings: Annotated[list[RulingLine], _("`rule`, `text` (the rule's English text), `verdict`, `message` for each ruling: the rule that permits it, or every rule that forbids it (the first decides the verdict), and any unverifiable note")]
     notation_error: Annotated[Optional[str], _("for `unreadable`: what could not be read and what would have been valid; else null")]
     notation_kind: Annotated[Optional[str], _("for `unreadable`: `invalid`, `ambiguous` (fits several moves) or `unknown` (a name or code the game does not know); else null")]
     fingerprint: Annotated[Optional[str], _("SHA-256 of the log's last line after recording (null when nothing was recorded)")]
@@ -120,7 +148,7 @@ def move_report(result: MoveResult) -> MoveReport:
               for i, (e, text) in enumerate(zip(result.events, result.lines))] if result.accepted else []
     return MoveReport(
         result.accepted, result.text, verdict(result), events,
-        [RulingLine(r.rule, r.verdict, r.message) for r in result.rulings],
+        ruling_lines(result.rulings),
         result.notation.render() if result.notation else None, result.notation_kind, result.fingerprint, result.seq,
         result.to_act[0], result.to_act[1], list(result.consequences), result.ending,
     )
@@ -331,3 +359,92 @@ def numbered(spec: GameSpec, state: Any, seq: int, legal: list[Event] | None = N
     who, what = spec.to_act(state)
     moves = spec.legal_moves(state) if legal is None else legal
     return ListingReport(seq, who, what, [spec.format(m) for m in moves])
+
+
+# --------------------------------------------------------------------------- a game's rules and notation
+
+UNKNOWN_RULE = "core.rules.unknown"
+
+
+class RuleEntry(msgspec.Struct):
+    id: str
+    text: str
+
+
+class RulesReport(msgspec.Struct):
+    """`tally rules GAME [ID-OR-PREFIX]`: the game's rules with their English text."""
+
+    ok: Annotated[bool, _("false when no rule has the id or group asked for (exit 1)")]
+    game: Annotated[str, _("the game's name")]
+    title: Annotated[str, _("the name people use")]
+    rules_version: Annotated[str, _("the rules version the rulings follow")]
+    selected: Annotated[Optional[str], _("the id or group asked for, as the game's ids spell it; null for every rule")]
+    rules: Annotated[list[RuleEntry], _("`id`, `text` for each rule selected, in the game's order (every rule of the game, then the shared engine's `core.*` ones)")]
+    rule: Annotated[Optional[str], _("for a refusal: `core.rules.unknown`; else null")] = None
+    message: Annotated[Optional[str], _("for a refusal: what was not found; else null")] = None
+    suggestions: Annotated[list[str], _("for a refusal: the closest ids and groups")] = []
+
+
+def _selects(rule: str, selector: str) -> bool:
+    """A selector names a rule or a group on dot boundaries: `splendor.take` holds `splendor.take.two`."""
+    return rule == selector or rule.startswith(selector + ".")
+
+
+def rules_report(game: str, selector: str | None = None) -> RulesReport:
+    """The rules of `game` (an unknown game: UsageError), all or those `selector` names: an id or a group of
+    ids (a prefix ending at a dot), with or without the game's name in front. None selected is a refusal
+    (`core.rules.unknown`) with the closest ids and groups."""
+    from difflib import get_close_matches
+
+    from tally.core import registry
+
+    try:
+        spec = registry.get(game)
+    except registry.UnknownGame as error:
+        raise UsageError(str(error)) from None
+    every = [*spec.rules, *SHARED_RULES]
+    if selector is None:
+        return RulesReport(True, spec.name, spec.title, spec.rules_version, None,
+                           [RuleEntry(r.id, r.text) for r in every])
+    asked = selector.strip().lower().rstrip(".")
+    for candidate in (asked, f"{spec.name}.{asked}"):
+        chosen = [RuleEntry(r.id, r.text) for r in every if candidate and _selects(r.id, candidate)]
+        if chosen:
+            return RulesReport(True, spec.name, spec.title, spec.rules_version, candidate, chosen)
+    groups = sorted({r.id.rsplit(".", 1)[0] for r in every} | {r.id for r in every})
+    near = get_close_matches(asked, groups, n=6, cutoff=0.6) or get_close_matches(
+        f"{spec.name}.{asked}", groups, n=6, cutoff=0.6)
+    from tally.core.text import quote
+
+    hint = f"; did you mean {', '.join(near)}?" if near else f"; `tally rules {spec.name}` lists them"
+    return RulesReport(False, spec.name, spec.title, spec.rules_version, None, [], UNKNOWN_RULE,
+                       f"{spec.title} has no rule or group of rules {quote(selector)}{hint}", near)
+
+
+class NotationEntry(msgspec.Struct):
+    form: str
+    meaning: str
+    examples: list[str]
+
+
+class NotationReport(msgspec.Struct):
+    """`tally rules GAME --notation`: how moves are written."""
+
+    game: Annotated[str, _("the game's name")]
+    title: Annotated[str, _("the name people use")]
+    forms: Annotated[list[NotationEntry], _("the game's own forms: `form` (how it is written), `meaning`, `examples` (each one a move the game reads)")]
+    shared: Annotated[list[NotationEntry], _("what every game's notation accepts besides: a player's prefix, a move's number in `tally moves`, moves joined by ` + `")]
+
+
+def _entries(forms: Sequence[NotationForm]) -> list[NotationEntry]:
+    return [NotationEntry(f.form, f.meaning, list(f.examples)) for f in forms]
+
+
+def notation_report(game: str) -> NotationReport:
+    from tally.core import registry
+
+    try:
+        spec = registry.get(game)
+    except registry.UnknownGame as error:
+        raise UsageError(str(error)) from None
+    return NotationReport(spec.name, spec.title, _entries(spec.notation), _entries(SHARED_NOTATION))

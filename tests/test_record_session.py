@@ -111,8 +111,11 @@ def test_a_scripted_session_reports_refusals_and_exits_1(tmp_path: Path) -> None
     script = "take r g b\n?reveal w4b4\nreveal w4b4 w4b4\nmoves\nstate as nobody\nundo\nbogus move\nquit\n"
     done = subprocess.run([*TALLY, "record", "--new", "splendor", "-p", "ana", "-p", "ben", str(log)],
                           input=script, capture_output=True, text=True, timeout=60)
-    out = done.stdout.splitlines()
+    shown = done.stdout.splitlines()
     assert done.returncode == 1, done
+    assert shown[1] == ("  rule splendor.setup.incomplete: No one acts before the setup is complete: all 12 face-up "
+                        "cards and the nobles must be on the table."), "every ruling says its rule's text"
+    out = [line for line in shown if not line.startswith("  rule ")]
     assert out[0].startswith("illegal: the setup is not complete") and out[0].endswith("[splendor.setup.incomplete]")
     assert out[1] == "legal: reveal w4b4 is possible [splendor.setup.deal] (nothing recorded)"
     assert out[2].startswith("illegal: noble w4b4 is already laid out")
