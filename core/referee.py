@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Generic, Iterable, Protocol, TypeVar
 
+import msgspec
+
 from .model import Event, Ruling, illegal
 
 
@@ -81,6 +83,40 @@ class Pending(Generic[S]):
         self.rule, self.words, self.facts, self.settles = rule, words, facts, settles
 
 
+class Supposing:
+    """Where the kernel may judge a kind's own guards although the turn refuses the event, so that a dispute hears
+    every rule that forbids the move (is `10SL+10DL` a match, while a bonus is pending?), not only the turn's.
+
+    The guards of a kind were written for the turn's preconditions (its phase, its player), so they are judged on
+    the state as if it were the event's player's turn at the step where the kind is played and nothing pending:
+    the same state with `phase` set to `phases[kind]`, `current` to the player's seat and the fields of
+    `cleared` (what records an obligation) reset. Only the kinds named, by a seat at the table that `seated`
+    admits, and not while the state's phase is one of `not_in` (a table not laid out yet), are judged so."""
+
+    def __init__(
+        self,
+        phases: dict[type[Event], str],
+        *,
+        cleared: dict[str, Any] | None = None,
+        not_in: Iterable[str] = (),
+        seated: Callable[[Any, int], bool] = lambda state, seat: True,
+    ):
+        self.phases, self.cleared = dict(phases), dict(cleared or {})
+        self.not_in, self.seated = frozenset(not_in), seated
+
+    def state(self, state: Any, event: Event) -> Any | None:
+        """The state the kind's own guards judge `event` on, or None when they cannot judge it."""
+        phase = self.phases.get(type(event))
+        player = getattr(event, "player", None)
+        seats = state.seats
+        if phase is None or state.phase in self.not_in or player not in seats:
+            return None
+        seat = seats.index(player)
+        if not self.seated(state, seat):
+            return None
+        return msgspec.structs.replace(state, phase=phase, current=seat, **self.cleared)
+
+
 # a step of a game's turn: the game's own (a ruling, ALLOWED, or None to go on) or one of the kernel's decisions
 TurnStep = Callable[[S, Event], Ruling | Allowed | None] | OutOfTurn[S] | Pending[S]
 
@@ -107,6 +143,7 @@ class Guards(Generic[S]):
         turn: Iterable[TurnStep[S]],
         over_words: Callable[[S], str] = lambda state: "the game is over",
         over_facts: Callable[[S], dict[str, Any]] = lambda state: {},
+        supposing: Supposing | None = None,
     ):
         self.game = game
         self.events = tuple(events)
@@ -117,6 +154,7 @@ class Guards(Generic[S]):
         self._steps: tuple[Callable[[S, Event], Ruling | Allowed | None], ...] = tuple(
             self._step(step) for step in self.turn)
         self.over_words, self.over_facts = over_words, over_facts
+        self.supposing = supposing
         self._guards: dict[type[Event], tuple[Callable[[S, Any], Found], ...]] = {}
 
     def on(self, kind: type[E], *guards: Callable[[S, E], Found]) -> None:
@@ -170,18 +208,26 @@ class Guards(Generic[S]):
         return None
 
     def check(self, state: S, event: Event) -> list[Ruling]:
-        """The rulings that forbid `event` now: empty when legal, or only unverifiable notes."""
+        """The rulings that forbid `event` now: empty when legal, or only unverifiable notes. When the game over or
+        the turn refuses it, that ruling comes first (it decides) and the rules of the move itself follow, judged
+        where the game's `Supposing` allows it."""
         if state.phase == "over":
-            return [self.game_over(state)]
+            return self._and_the_moves_own([self.game_over(state)], state, event)
         ruling = self.judge_turn(state, event)
         if ruling is not None:
-            return [ruling]
+            return self._and_the_moves_own([ruling], state, event)
         guards = self._guards[type(event)]
         if len(guards) == 1:  # the usual case, kept short: check runs once per event of every fold
             found = guards[0](state, event)
             if found is None:
                 return []
             return [found] if isinstance(found, Ruling) else found
+        return self.judge_kind(state, event)
+
+    def judge_kind(self, state: S, event: Event) -> list[Ruling]:
+        """The kind's own guards in their order, the first illegal finding stopping the rest (a later guard may
+        assume what an earlier one checked)."""
+        guards = self._guards[type(event)]
         notes: list[Ruling] = []
         for guard in guards:
             found = guard(state, event)
@@ -197,6 +243,19 @@ class Guards(Generic[S]):
                     return found
             notes.extend(found)
         return notes
+
+    def _and_the_moves_own(self, refused: list[Ruling], state: S, event: Event) -> list[Ruling]:
+        """`refused` (the turn's ruling), then what the move's own guards forbid on the supposed state. Only a
+        refused event pays for this, never a legal one: a fold judges at the same cost as before."""
+        if self.supposing is None:
+            return refused
+        try:
+            supposed = self.supposing.state(state, event)
+            found = [] if supposed is None else self.judge_kind(supposed, event)
+        except Exception:  # the supposed state is not one the guard was written for: it adds nothing, never a crash
+            return refused
+        cited = {ruling.rule for ruling in refused}
+        return refused + [r for r in found if r.verdict == "illegal" and r.rule not in cited]
 
 
 class Reducers(Generic[R]):

@@ -131,9 +131,10 @@ class Harness:
     def refuse(self, move: Move) -> Ruling:
         event = self.event(move)
         rulings = self.table.check(event)
-        assert len(rulings) == 1, rulings
-        (ruling,) = rulings
-        assert ruling.verdict == "illegal", ruling
+        # the first ruling decides; every other rule that forbids the move follows it, each illegal and cited once
+        assert rulings and all(r.verdict == "illegal" for r in rulings), rulings
+        assert len({r.rule for r in rulings}) == len(rulings), rulings
+        ruling = rulings[0]
         assert ruling.render() == f"{ruling.message} [{ruling.rule}]"
         self._unchanged_by(event)
         return ruling

@@ -8,7 +8,7 @@ where the log cannot know (a draw from a hand it never saw); `permit` names the 
 from __future__ import annotations
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
-from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, no_rule_of_its_own
+from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, no_rule_of_its_own
 from ...seated import seat_index
 from ...text import plural, quote
 from .components import DEAL, SLAM_POINTS, card_text, is_action, is_colour_card
@@ -413,6 +413,11 @@ def check_show(state: State, event: CardShown) -> Ruling | None:
 GUARDS = Guards[State](
     "array", EVENTS, turn=TURN,
     over_facts=lambda state: {"ended": state.ended},
+    # a refused move is also judged by its own rules, as if it were that player's turn (a player of the round)
+    # with no move under way
+    supposing=Supposing({CardSpliced: "play", Sliced: "play", CardDrawn: "play", ActionGiven: "play",
+                         TurnPassed: "play"}, cleared={"anchors": ()}, not_in=("deal", "starter", "over"),
+                        seated=lambda state, seat: seat in state.playing),
 )
 GUARDS.on(RoundDealt, check_dealt)
 GUARDS.on(StarterTurned, check_starter)

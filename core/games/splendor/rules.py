@@ -9,7 +9,7 @@ from __future__ import annotations
 from operator import le
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
-from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending
+from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing
 from .components import CARDS, COLOUR_NAMES, GEMS, GOLD, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, describe_tokens, spell, token_counts
 from .events import (
     EVENTS,
@@ -446,6 +446,9 @@ def check_pass(state: State, event: TurnPassed) -> Ruling | None:
 GUARDS = Guards[State](
     "splendor", EVENTS, turn=TURN,
     over_facts=lambda state: {"ended": state.ended},
+    # a refused action is also judged by its own rules, as if it were the player's turn with nothing owed
+    supposing=Supposing({GemsTaken: "action", CardReserved: "action", CardBought: "action", TurnPassed: "action"},
+                        cleared={"gap": None}, not_in=("setup",)),
 )
 GUARDS.on(SetupDealt, check_setup)
 GUARDS.on(CardRevealed, check_reveal)

@@ -7,7 +7,7 @@ The rule texts and options are in `texts`, who must act and the turn guard in `t
 from __future__ import annotations
 
 from ...model import Event, Ruling, legal
-from ...referee import Guards, no_rule_of_its_own
+from ...referee import Guards, Supposing, no_rule_of_its_own
 from ...text import plural
 from .components import MAP_LIMIT
 from .events import (
@@ -67,6 +67,13 @@ __all__ = ["OPTIONS", "RULES", "RULE_IDS", "TURN", "actor", "check", "draw_probl
 GUARDS = Guards[State](
     "splice", EVENTS, turn=TURN,
     over_facts=lambda state: {"ended": state.ended},
+    # a refused draw or play is also judged by its own rules, as if it were that player's turn at that step with
+    # nothing owed, no Hurricane waiting and no play made yet
+    supposing=Supposing({CardsDrawn: "start", BlindDrawn: "start", CoinsPlayed: "play", PiracyPlayed: "play",
+                         SkullPlayed: "play", TradePlayed: "play", BlackSpotPlayed: "play", MapsBought: "play",
+                         MapLaid: "play", CardsDiscarded: "play", TurnPassed: "play"},
+                        cleared={"owed": (), "acted": "", "played": "", "pick": "", "centre": 0, "storm": ""},
+                        not_in=("setup", "over")),
 )
 GUARDS.on(SetupDealt, check_setup)
 GUARDS.on(DisksChosen, no_rule_of_its_own)  # when the table may enter it is the turn guard's

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
-from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, no_rule_of_its_own
+from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, no_rule_of_its_own
 from ...text import plural, quote
 from .components import GRADES, HAND, PERFECT, STRONG, WEAK, grade, pair
 from .events import (
@@ -397,6 +397,10 @@ TURN = (
 GUARDS = Guards[State](
     "split", EVENTS, turn=TURN,
     over_words=lambda state: f"the game is over after {plural(len(state.results), 'round')}",
+    # a refused draw, match, upgrade or discard is also judged by its own rules, as if it were the player's turn
+    # at that step with no bonus pending and no card from the row to play first
+    supposing=Supposing({CardDrawn: "draw", RowTaken: "draw", MatchPlayed: "play", MatchUpgraded: "play",
+                         CardDiscarded: "play"}, cleared={"bonus": -1, "must_play": None}, not_in=("deal", "over")),
 )
 GUARDS.on(RoundDealt, check_deal)
 GUARDS.on(CardDrawn, check_draw)
