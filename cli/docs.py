@@ -235,6 +235,12 @@ def render() -> str:
         "the file and line (seq) where that applies and what was expected; never a traceback. One exception: the",
         "verdict of `tally rule` is its answer, so an illegal move is reported on stdout (`illegal: ...`, exit 1).",
         "",
+        "Every ruling shown carries its rule's text: `tally rule` and the session (`?MOVE`, a refused move) print",
+        "`  rule ID: TEXT` under each ruling; a refused `move`, `undo` or `amend` prints those lines on stdout",
+        "beside its one line on stderr; with `--json` each ruling has a `text` key. When a move is refused, every rule",
+        "that forbids it is reported, in the fixed order: the first decides the verdict (out of turn, say), the move's",
+        "own rules follow, judged as if it were that player's turn with nothing pending (`docs/architecture.md`).",
+        "",
         "| code | meaning |",
         "| --- | --- |",
     ]
