@@ -67,9 +67,10 @@ __all__ = ["OPTIONS", "RULES", "RULE_IDS", "TURN", "actor", "check", "draw_probl
 GUARDS = Guards[State](
     "splice", EVENTS, turn=TURN,
     over_facts=lambda state: {"ended": state.ended},
-    # a refused draw or play is also judged by its own rules, as if it were that player's turn at that step with
-    # nothing owed, no Hurricane waiting and no play made yet
-    supposing=Supposing({CardsDrawn: "start", BlindDrawn: "start", CoinsPlayed: "play", PiracyPlayed: "play",
+    # a refused blind draw or play is also judged by its own rules, as if it were that player's turn at that step
+    # with nothing owed, no Hurricane waiting and no play made yet (not a draw from the pile: it may be a draw owed,
+    # which a start of turn would misjudge)
+    supposing=Supposing({BlindDrawn: "start", CoinsPlayed: "play", PiracyPlayed: "play",
                          SkullPlayed: "play", TradePlayed: "play", BlackSpotPlayed: "play", MapsBought: "play",
                          MapLaid: "play", CardsDiscarded: "play", TurnPassed: "play"},
                         cleared={"owed": (), "acted": "", "played": "", "pick": "", "centre": 0, "storm": ""},
