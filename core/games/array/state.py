@@ -254,3 +254,12 @@ def possible_cards(state: State) -> list[str]:
 def turn(state: State) -> int:
     """The number of the turn being played, 1 for the first: what a view shows and `tally undo --turn` walks back."""
     return state.turns + 1
+
+
+def conceal(state: State, seat: str | None) -> State:
+    """The state as `seat` knows it: every other hand only its size, and the pickup deck tally dealt (open mode)
+    only its size; None: the state as the log knows it."""
+    if seat is None:
+        return state
+    hands = tuple(zone if name == seat else zone.concealed() for name, zone in zip(state.seats, state.hands))
+    return msgspec.structs.replace(state, hands=hands, deck=())

@@ -77,6 +77,7 @@ class Split(GameSpec[State]):
     parse = staticmethod(_notation.parse)
     format = staticmethod(_notation.format_event)
     view = staticmethod(_view.view)
+    conceal = staticmethod(_state.conceal)
     turn = staticmethod(_state.turn)
     outcome = staticmethod(_view.outcome)
     to_act = staticmethod(_view.to_act)
