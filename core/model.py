@@ -301,8 +301,9 @@ class GameSpec(Generic[S]):
         from a manifest file) that does not describe usable components; empty when usable (components)."""
         raise NotImplementedError
 
-    def table_transcript(self, events: list[Event]) -> list[Event]:
-        """The events a recorder at the table (who cannot see hidden cards) would log for an open game (transcript)."""
+    def table_transcript(self, events: list[Event], seated: tuple[str, ...] = ()) -> list[Event]:
+        """The events a recorder at the table (who cannot see hidden cards) would log for an open game, the seats
+        `seated` naming their own hidden cards (`game_started`'s `seated`) (transcript)."""
         raise NotImplementedError
 
     def picture(self, view: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ from .events import ActionGiven, CardDrawn, CardShown, RoundDealt, StarterTurned
 from .reducer import apply, start
 
 
-def table_transcript(events: list[Event]) -> list[Event]:
+def table_transcript(events: list[Event], seated: tuple[str, ...] = ()) -> list[Event]:
     """What a recorder at the table would have logged for an open-mode game.
 
     The deal becomes the cards turned over for the starting card (`start`); a draw and the cards a
