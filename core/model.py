@@ -346,6 +346,9 @@ class GameSpec(Generic[S]):
         problems.extend(self.check_options(started.options))
         problems.extend(self.check_manifest(started.manifest))
         problems.extend(check_seated(started))
+        if started.seated and "seated" not in getattr(self.state_type, "__struct_fields__", ()):
+            # a game whose state keeps no seated seats would judge their cards as unknown: refuse rather than mislead
+            problems.append(f"seated: in {self.name} a seat cannot enter its own hidden cards yet (table mode records them unseen)")
         return problems
 
 
