@@ -14,7 +14,6 @@ from typing import Any, Callable, List, Optional, TypeVar, cast
 import msgspec
 import typer
 
-from tally.core.notation import seat_named
 from tally.core.text import json_escape, quote, visible
 
 EXIT_OK, EXIT_RULE, EXIT_USAGE, EXIT_DAMAGED, EXIT_INTERNAL = 0, 1, 2, 3, 4
@@ -184,13 +183,16 @@ def new_command(
     manifest: Optional[Path] = typer.Option(
         None, "--manifest", help="A component manifest file (.toml or JSON) for this box; the log records it (default: the game's own)."
     ),
+    seated: Optional[List[str]] = typer.Option(
+        None, "--as", help="Table mode: a player who enters their own hidden cards (hand, draws, blind reserves) by name, "
+                           "judged in full (repeat for several)."),
     as_json: bool = JsonOption,
 ) -> None:
     """Start a new game log."""
     from tally.store import record
 
     components = record.read_manifest(manifest) if manifest is not None else None
-    result = record.new_game(log, game, player, _options(option), mode, seed, components)
+    result = record.new_game(log, game, player, _options(option), mode, seed, components, seated or ())
     from tally.store.results import new_report
 
     report = new_report(log, game, result)
@@ -211,6 +213,9 @@ def record_command(
     mode: Optional[str] = typer.Option(None, "--mode", help="With --new: table (default) or open."),
     seed: Optional[int] = typer.Option(None, "--seed", help="With --new: deal the setup with this seed (open mode)."),
     manifest: Optional[Path] = typer.Option(None, "--manifest", help="With --new: a component manifest file."),
+    as_player: Optional[str] = typer.Option(
+        None, "--as", help="Record as this player: the board, `moves` and completion show what they see; with --new "
+                           "(table mode) they enter their own hidden cards by name."),
 ) -> None:
     """Record a whole game at the table in one session, every move saved as it is entered.
 
@@ -225,10 +230,13 @@ def record_command(
         if not player:
             raise fail(EXIT_USAGE, "--new needs the players: --player NAME (repeat)")
         components = record.read_manifest(manifest) if manifest is not None else None
-        record.new_game(log, new, player, _options(option), mode, seed, components)
+        record.new_game(log, new, player, _options(option), mode, seed, components, [as_player] if as_player else ())
     elif player or option or mode or seed is not None or manifest is not None:
         raise fail(EXIT_USAGE, "--player, --option, --mode, --seed and --manifest start a new game: add --new GAME")
-    raise typer.Exit(run(Session(log)))
+    session = Session(log)
+    if as_player is not None:
+        session.viewer = record.seat_as(as_player, session.table.started.seats)
+    raise typer.Exit(run(session))
 
 
 @app.command("move")
@@ -326,12 +334,14 @@ def rule_texts(rulings: Any) -> list[str]:
 def moves_command(
     log: Path = typer.Argument(..., help="The game log."),
     at: Optional[int] = typer.Option(None, "--at", help="List the legal moves after event SEQ."),
+    as_player: Optional[str] = typer.Option(
+        None, "--as", help="The moves as this player knows the table: their own cards named, the others' hidden."),
     as_json: bool = JsonOption,
 ) -> None:
     """List the legal moves now, in a fixed order."""
     from tally.store import record
 
-    listed = record.moves(log, at)
+    listed = record.moves(log, at, as_player)
     if as_json:
         emit(listed)
         return
@@ -361,10 +371,7 @@ def state_command(
     pos = record.position(log, at)
     seats = pos.log.started.seats
     if as_player is not None:
-        named = seat_named(as_player, seats)
-        if named is None:
-            raise fail(EXIT_USAGE, f"--as {quote(as_player)}: no such player (players: {', '.join(seats)})")
-        as_player = named
+        as_player = record.seat_as(as_player, seats)
     shown = board(pos, as_player)
     if as_json:
         emit(shown.view)

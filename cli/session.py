@@ -20,7 +20,8 @@ from tally.core.text import quote, visible
 from tally.store import record
 from tally.store.session import LogChanged, Session
 
-from tally.store.results import Board, ListingReport, board, listing
+from tally.store.results import Board, ListingReport, board
+from tally.store.results import numbered as seat_listing
 
 from .main import listing as numbered
 from .main import rule_texts
@@ -76,7 +77,7 @@ class Recorder:
 
     def board(self, viewer: str | None = None, lines: Iterable[tuple[str, str]] = ()) -> None:
         """The table (on a terminal: a fresh screen), then `lines` (text, style), then what is due next."""
-        shown = board(self.session.record, viewer)
+        shown = board(self.session.record, viewer or self.session.viewer)
         if self.interactive:
             self.out.clear()
         print_view(shown.view, self.out, footer=False)
@@ -97,7 +98,8 @@ class Recorder:
     def listed(self) -> ListingReport:
         """The legal moves now (the listing numbers refer to this order), computed once per position."""
         if self._moves is None or self._moves.seq != self.session.seq:
-            self._moves = listing(self.session.record)
+            record = self.session.record
+            self._moves = seat_listing(record.spec, record.state, record.seq, self.session.moves())
         return self._moves
 
     def moves(self) -> list[str]:

@@ -6,6 +6,10 @@ unknown card becomes known when it is revealed (played, discarded, shown). The m
 copies of each card exist, so the cards not yet located anywhere bound what can still be revealed:
 revealing a copy that is already located everywhere it can be is impossible, and is refused.
 
+A seat that reports its own hidden cards (`game_started`'s `seated`) names every card it draws or is
+dealt, so its zones hold no unknown card and its moves are judged in full; what another seat knows of
+them is the zone `concealed()`: the count alone (`core/seated.py`, each game's `conceal`).
+
 Pure helpers on frozen values; each game decides which zones it has and when a card is revealed.
 """
 
@@ -26,6 +30,10 @@ class Zone(msgspec.Struct, frozen=True, array_like=True, gc=False):
     @property
     def size(self) -> int:
         return len(self.known) + self.unknown
+
+    def concealed(self) -> "Zone":
+        """The zone as someone who cannot see into it knows it: as many cards, none of them known."""
+        return self if not self.known else Zone((), self.size)
 
     def add(self, cards: Iterable[str] = (), unknown: int = 0) -> "Zone":
         return Zone(self.known + tuple(cards), self.unknown + unknown)

@@ -34,10 +34,13 @@ class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields
 
 
 class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
-    """Line 1 of every log. Every field is required, so every log states them all (no silent defaults).
+    """Line 1 of every log. Every field but `seated` is required, so every log states them all (no silent defaults).
 
     `manifest` is the id of a component manifest the game knows, or a whole manifest inline (an object
     read from a manifest file at `tally new`), so the log always says which components judged it.
+    `seated` (table mode only, default none) names the seats that enter their own hidden cards (hand, draws,
+    blind reserves): the log knows those cards, judges those seats' moves in full, and refuses an event that
+    leaves one of them unnamed (`core.seat.unnamed`); every other seat's hidden cards stay unknown.
     """
 
     game: str
@@ -46,6 +49,7 @@ class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
     mode: Mode
     options: dict[str, str]
     manifest: str | dict[str, Any]
+    seated: list[str] = []
 
 
 class Voided(Event, tag="voided", frozen=True):
@@ -220,6 +224,22 @@ def resolve_options(options: tuple[Option, ...], given: dict[str, str]) -> dict[
     return {opt.key: given.get(opt.key, opt.default) for opt in options}
 
 
+def check_seated(started: GameStarted) -> list[str]:
+    """Problems with `seated`: each a seat of the game, named once, and only in table mode (in open mode the log
+    knows every card already)."""
+    if not started.seated:
+        return []
+    problems = []
+    if started.mode != "table":
+        problems.append("seated: seats enter their own hidden cards only in table mode (in open mode tally deals them)")
+    strangers = [name for name in started.seated if name not in started.seats]
+    if strangers:
+        problems.append(f"seated: {', '.join(quote(name) for name in strangers)} not among the seats ({', '.join(started.seats)})")
+    if len(set(started.seated)) != len(started.seated):
+        problems.append("seated: a seat is named twice")
+    return problems
+
+
 S = TypeVar("S")  # a game's state class
 
 
@@ -299,6 +319,11 @@ class GameSpec(Generic[S]):
         """What `seat` may see (None: everything the log knows), as plain data (view)."""
         raise NotImplementedError
 
+    def conceal(self, state: S, seat: str | None) -> S:
+        """The state as `seat` knows it: every hidden card of another seat (and any pile tally dealt) made
+        unknown, counts kept; None: the state itself. `legal_moves` of it are that seat's possible moves (state)."""
+        raise NotImplementedError
+
     def turn(self, state: S) -> int:
         """The number of the turn being played, 1 for the first: a question of the state, which the view shows
         and `tally undo --turn` walks back by (state)."""
@@ -326,8 +351,9 @@ class GameSpec(Generic[S]):
         from a manifest file) that does not describe usable components; empty when usable (components)."""
         raise NotImplementedError
 
-    def table_transcript(self, events: list[Event]) -> list[Event]:
-        """The events a recorder at the table (who cannot see hidden cards) would log for an open game (transcript)."""
+    def table_transcript(self, events: list[Event], seated: tuple[str, ...] = ()) -> list[Event]:
+        """The events a recorder at the table (who cannot see hidden cards) would log for an open game, the seats
+        `seated` naming their own hidden cards (`game_started`'s `seated`) (transcript)."""
         raise NotImplementedError
 
     def picture(self, view: dict[str, Any]) -> str:
@@ -369,6 +395,10 @@ class GameSpec(Generic[S]):
             problems.append(f"options: {', '.join(missing)} not stated (a log states every option)")
         problems.extend(self.check_options(started.options))
         problems.extend(self.check_manifest(started.manifest))
+        problems.extend(check_seated(started))
+        if started.seated and "seated" not in getattr(self.state_type, "__struct_fields__", ()):
+            # a game whose state keeps no seated seats would judge their cards as unknown: refuse rather than mislead
+            problems.append(f"seated: in {self.name} a seat cannot enter its own hidden cards yet (table mode records them unseen)")
         return problems
 
 
@@ -377,7 +407,7 @@ CONTRACT: tuple[str, ...] = (
     "name", "title", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
     "state_type", "rules", "notation", "history", "upcasters",
     "start", "check", "permit", "is_voidable", "apply", "legal_moves", "shuffles", "deal",
-    "parse", "format", "view", "turn", "outcome", "to_act", "pending", "narrate", "check_manifest", "table_transcript",
+    "parse", "format", "view", "conceal", "turn", "outcome", "to_act", "pending", "narrate", "check_manifest", "table_transcript",
     "picture",
 )
 
@@ -395,6 +425,7 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "format": ("notation", "format_event"),
     "notation": ("notation", "NOTATION"),
     "view": ("view", "view"),
+    "conceal": ("state", "conceal"),
     "turn": ("state", "turn"),
     "outcome": ("view", "outcome"),
     "to_act": ("view", "to_act"),

@@ -1,16 +1,27 @@
-"""The seated state every game shares: a tuple of per-seat records beside the seats' names.
+"""The seated state every game shares: a tuple of per-seat records beside the seats' names, and the seats
+that report their own hidden cards.
 
 A state is a frozen msgspec Struct with `players` (one record per seat, in seat order); a move changes
 one seat, sometimes two, and these helpers build the new tuple without copying it through a list.
+
+In table mode a seat named in `game_started`'s `seated` enters what only it sees (its dealt hand, its
+draws, its blind reserves) by name; the state keeps those names in its `seated` field. The kernel's turn
+step `seat_names_own_cards` refuses an event that leaves such a card unnamed (`core.seat.unnamed`), so a
+seated seat's zones never hold an unknown card and every guard judges its moves in full. What another
+seat may know of them is the game's `conceal(state, seat)`, the one place a game hides a seat's cards.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 import msgspec
 
+from .model import Event, Ruling, illegal
+
 StateT = TypeVar("StateT", bound=msgspec.Struct)  # a game's state, with a `players` tuple
+
+UNNAMED = "core.seat.unnamed"  # a seated seat's hidden card left unnamed
 
 
 def with_seat(state: StateT, index: int, seat: Any, **changes: Any) -> StateT:
@@ -33,3 +44,32 @@ def seat_index(seats: Sequence[str], name: str) -> int:
         return seats.index(name)
     except ValueError:
         return -1
+
+
+# a game's question: which hidden card of a seated seat `event` leaves unnamed, as (seat, what to name), or None
+Unnamed = Callable[[Any, Event], tuple[str, str] | None]
+
+
+def seat_names_own_cards(unnamed: Unnamed) -> Callable[[Any, Event], Ruling | None]:
+    """The turn step that refuses an event leaving a seated seat's hidden card unnamed (`core.seat.unnamed`).
+
+    It goes first in a game's `TURN`: before the table's entries are allowed, since a deal names hands too.
+    With nobody seated it asks one attribute of the state and nothing else."""
+
+    def check_seat_names(state: Any, event: Event) -> Ruling | None:
+        if not state.seated:
+            return None
+        found = unnamed(state, event)
+        if found is None:
+            return None
+        seat, what = found
+        return illegal(UNNAMED, f"{seat} enters their own hidden cards: {what}", player=seat)
+
+    return check_seat_names
+
+
+def concealed_from(state: Any, seat: str | None) -> list[int]:
+    """The indexes of the seats whose hidden cards `seat` may not see (every other seat; None: none)."""
+    if seat is None:
+        return []
+    return [i for i, name in enumerate(state.seats) if name != seat]

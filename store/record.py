@@ -13,6 +13,8 @@ import msgspec
 
 from tally.core import engine
 from tally.core.model import Event, GameSpec
+from tally.core.notation import seat_named
+from tally.core.text import quote
 
 from . import cache
 from . import log as logfile
@@ -35,6 +37,7 @@ from .service import (  # noqa: F401  (the service's names, as scripts and the l
     position,
     propose,
     replay_log,
+    seat_moves,
     shuffler,
     start_event,
 )
@@ -98,9 +101,10 @@ def new_game(
     mode: str | None = None,
     seed: int | None = None,
     manifest: str | dict[str, Any] | None = None,
+    seated: Sequence[str] = (),
 ) -> MoveResult:
-    """Start a log (`GameRecord.new`)."""
-    return GameRecord.new(path, game, players, options, mode, seed, manifest)
+    """Start a log (`GameRecord.new`); `seated`: the seats that enter their own hidden cards (`--as`)."""
+    return GameRecord.new(path, game, players, options, mode, seed, manifest, seated)
 
 
 def rule(path: Path | str, text: str, at: int | None = None, as_listed: bool = False) -> MoveResult:
@@ -153,17 +157,34 @@ def replay(path: Path | str, to: int | None = None) -> tuple[Position, list[Fram
     return replay_log(logfile.read(path), to)
 
 
-def moves(path: Path | str, at: int | None = None) -> "ListingReport":
-    """The legal moves after `at` (default: now). At the log's tail the listing is remembered, so that
-    `tally move LOG N` means the move numbered N here, or is refused as stale once the log moves on."""
+def seat_as(name: str, seats: list[str]) -> str:
+    """The seat `--as NAME` means (any case when only one player has it); UsageError when none."""
+    named = seat_named(name, seats)
+    if named is None:
+        raise UsageError(f"--as {quote(name)}: no such player (players: {', '.join(seats)})")
+    return named
+
+
+def moves(path: Path | str, at: int | None = None, viewer: str | None = None) -> "ListingReport":
+    """The legal moves after `at` (default: now); with `viewer`, as that seat knows the table (`tally moves --as`:
+    its own cards named, another seat's hidden ones unknown). At the log's tail the listing is remembered, so that
+    `tally move LOG N` means the move numbered N here, or is refused as stale once the log moves on; a seat's
+    listing that differs from the log's (the log knows cards the seat does not) numbers no move for `tally move`."""
     pos = position(path, at)
     spec, state = pos.spec, pos.table.state
     legal = spec.legal_moves(state)
+    if viewer is not None:
+        viewer = seat_as(viewer, pos.log.started.seats)
+    shown = legal if viewer is None else seat_moves(spec, state, viewer)
     if at is None or at == len(pos.log.events):
-        cache.remember_listing(str(path), pos.seq, pos.log.fingerprint, len(legal), listing_range(spec, state, len(legal)))
+        if shown == legal:
+            cache.remember_listing(str(path), pos.seq, pos.log.fingerprint, len(legal), listing_range(spec, state, len(legal)))
+        else:
+            cache.remember_listing(str(path), pos.seq, pos.log.fingerprint, 0,
+                                   f"none: the listing --as {viewer} hides cards the log knows, so name the move")
     from .results import numbered
 
-    return numbered(spec, state, pos.seq, legal)
+    return numbered(spec, state, pos.seq, shown)
 
 
 def check(path: Path | str, anchors: Sequence[tuple[int, str]] = ()) -> "CheckReport":

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Literal, cast
+from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence, cast
 
 import msgspec
 
@@ -102,9 +102,11 @@ def shuffler(rng: "random.Random") -> Callable[[list[str]], list[str]]:
 
 
 def start_event(
-    game: str, players: list[str], options: dict[str, str], mode: str, manifest: str | dict[str, Any] | None = None
+    game: str, players: list[str], options: dict[str, str], mode: str, manifest: str | dict[str, Any] | None = None,
+    seated: Sequence[str] = (),
 ) -> tuple[GameSpec, GameStarted]:
-    """The `game_started` of a new game, checked as the log reader will check it (`GameSpec.check_started`)."""
+    """The `game_started` of a new game, checked as the log reader will check it (`GameSpec.check_started`).
+    `seated`: the seats that enter their own hidden cards (table mode), each a name of `players` in any case."""
     try:
         spec = registry.get(game)
     except registry.UnknownGame as error:
@@ -121,11 +123,18 @@ def start_event(
         mode=cast(Mode, mode),  # checked against spec.modes above
         options=spec.resolved_options(options),
         manifest=spec.manifest if manifest is None else manifest,
+        seated=[seat_named(name, list(players)) or name for name in seated],
     )
     problems = spec.check_started(started)
     if problems:
         raise UsageError("; ".join(problems))
     return spec, started
+
+
+def seat_moves(spec: GameSpec, state: Any, viewer: str | None) -> list[Event]:
+    """The legal moves now as `viewer` knows the table (the game's `conceal`: another seat's hidden cards
+    unknown); None: as the log knows it."""
+    return spec.legal_moves(state if viewer is None else spec.conceal(state, viewer))
 
 
 def describe_start(started: GameStarted) -> str:
@@ -225,14 +234,18 @@ class GameRecord:
         mode: str | None = None,
         seed: int | None = None,
         manifest: str | dict[str, Any] | None = None,
+        seated: Sequence[str] = (),
     ) -> MoveResult:
         """Start a log. `table` mode (the default) waits for the setup to be revealed; `open` (or a seed)
-        deals it. `manifest`: a manifest id the game knows, or an inline manifest; default: the game's own."""
+        deals it. `manifest`: a manifest id the game knows, or an inline manifest; default: the game's own.
+        `seated`: the seats that enter their own hidden cards (`tally new --as`), table mode only."""
         if mode is None:
             mode = "open" if seed is not None else "table"
         if mode == "table" and seed is not None:
             raise UsageError("--seed deals the setup, which needs --mode open (in table mode the recorder reveals it)")
-        spec, started = start_event(game, players, options or {}, mode, manifest)
+        if seated and mode != "table":
+            raise UsageError("--as: a seat enters its own hidden cards in table mode; in open mode tally deals them all")
+        spec, started = start_event(game, players, options or {}, mode, manifest, seated)
         table = Table(spec, msgspec.structs.replace(started, seq=1))
         played = Played()
         if mode == "open":

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from tally.core.engine import Table
-from tally.core.model import GameSpec
+from tally.core.model import Event, GameSpec
 
-from .service import GameRecord, MoveResult
+from .service import GameRecord, MoveResult, is_move_number, seat_moves
 
 
 class LogChanged(Exception):
@@ -32,9 +32,10 @@ class Session:
     """One log at the table. `changed()` says whether another process wrote to it since the session last
     read or wrote it; `refresh()` re-reads it; `move`, `ask`, `undo` and `note` act as the single commands do."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, viewer: str | None = None):
         self.record = GameRecord.open(path)
         self.path = self.record.path
+        self.viewer = viewer  # the seat recording (`tally record --as`): the board, listing and completion are its
 
     @property
     def table(self) -> Table:
@@ -73,10 +74,23 @@ class Session:
         """A ruling on `text` now, recording nothing (`?MOVE` in the session, `tally rule`)."""
         return self.record.propose(text)
 
+    def moves(self) -> list[Event]:
+        """The legal moves now as the session's seat knows the table (all the log knows, with no seat)."""
+        return seat_moves(self.spec, self.state, self.viewer)
+
     def move(self, text: str) -> MoveResult:
         """Append the move(s) `text` if legal (and chance tally deals in open mode); else the ruling."""
         seq, fingerprint = self.seq, self.record.last_hash
+        if self.viewer is not None and is_move_number(text.strip()):
+            text = self._seat_move(text.strip())
         return self._checked(seq, self.record.append(text, seq, fingerprint, history=True))
+
+    def _seat_move(self, number: str) -> str:
+        """A move number of the seat's listing as the move's notation, judged as typed (the log's own listing
+        may number its moves otherwise when the log knows cards the seat does not)."""
+        moves = self.moves()
+        index = int(number) - 1
+        return self.spec.format(moves[index]) if 0 <= index < len(moves) else number
 
     def undo(self, reason: str, turn: bool = False) -> MoveResult:
         seq, fingerprint = self.seq, self.record.last_hash

@@ -7,7 +7,7 @@ import msgspec
 from tally.core.model import Event, GameStarted
 
 
-def table_transcript(events: list[Event]) -> list[Event]:
+def table_transcript(events: list[Event], seated: tuple[str, ...] = ()) -> list[Event]:
     started = events[0]
     assert isinstance(started, GameStarted)
     return [msgspec.structs.replace(started, mode="table"), *events[1:]]

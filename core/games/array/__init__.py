@@ -75,6 +75,7 @@ class Array(GameSpec[State]):
     format = staticmethod(_notation.format_event)
     notation = _notation.NOTATION
     view = staticmethod(_view.view)
+    conceal = staticmethod(_state.conceal)
     turn = staticmethod(_state.turn)
     outcome = staticmethod(_view.outcome)
     to_act = staticmethod(_view.to_act)

@@ -28,7 +28,7 @@ from .events import (
     TurnEnded,
     TurnPassed,
 )
-from .state import State, cards_picked_up, joins, open_colours, open_segments, possible_cards
+from .state import State, cards_picked_up, joins, open_colours, open_segments, picked_up, possible_cards, unentered
 
 
 def _codes(cards: tuple[str, ...]) -> list[str]:
@@ -76,7 +76,10 @@ def _give_moves(state: State, who: str, actions: list[str]) -> list[Event]:
     targets = [state.seats[s] for s in state.playing if s != state.current]
     for card in actions:
         drawn = cards_picked_up(state, card)
-        moves.extend(ActionGiven(player=who, card=card, target=target, drawn=drawn) for target in targets)
+        # a seated seat names the cards it picks up: too many sets of them to list, so such a give is not listed
+        unnamed = state.mode == "table" and picked_up(state, card) > 0
+        moves.extend(ActionGiven(player=who, card=card, target=target, drawn=drawn) for target in targets
+                     if not (unnamed and target in state.seated))
     return moves
 
 
@@ -90,7 +93,9 @@ def _turn_moves(state: State) -> list[Event]:
         moves.extend(_slice_moves(state, who, colour_cards, hand.known))
         moves.extend(_give_moves(state, who, [c for c in codes if is_action(c)]))
     if not moves or hand.unknown:
-        if state.deck_size:
+        if state.deck_size and not state.deck and who in state.seated:  # the seat names the card it draws
+            moves.extend(CardDrawn(player=who, card=card) for card in possible_cards(state))
+        elif state.deck_size:
             moves.append(CardDrawn(player=who, card=state.deck[0] if state.deck else None))
         else:
             moves.append(TurnPassed(player=who))
@@ -118,7 +123,8 @@ def legal_moves(state: State) -> list[Event]:
     elif phase == "splice":
         moves = _continue_moves(state)
     elif phase == "starter":
-        moves = [StarterTurned(card=card) for card in possible_cards(state)]
+        # a seated seat's hand comes first, and its sets of seven cards are too many to list
+        moves = [] if unentered(state) else [StarterTurned(card=card) for card in possible_cards(state)]
     elif phase == "show":
         seat = state.owing[0]
         name, hand = state.seats[seat], state.hands[seat]

@@ -6,6 +6,7 @@ Moves a recorder types:
   s3 ben | slam ben         give an action card;  draw;  pass;  done;  time
   start CARD ...            table mode: the card(s) turned over for the starting card
   show CARD ...             table mode: cards left in hand at the end of a round
+  deal ana: CARD x7         table mode: the hand of a seat that enters its own cards, before the starting card
 Steps, as the log shows them (and as they may also be typed, to record a move in parts):
   lay bo@8.b                one card laid;  cut 3/5 bry bgo   the slice itself;  done   the end of a move
 
@@ -307,6 +308,20 @@ def _give(state: State, who: str, card: str, args: list[str]) -> list[Event]:
     return [ActionGiven(player=who, card=card, target=target, drawn=drawn)]
 
 
+def _seated_hands(state: State, args: list[str]) -> RoundDealt:
+    """Table mode: `deal ana: CARD x7 | ben: ...`, the hands of the seats that enter their own cards."""
+    hands: dict[str, list[str]] = {}
+    for part in " ".join(args).split("|"):
+        words = part.replace(":", " ").split()
+        if len(words) < 2:
+            raise Unreadable("a hand is a player's name and their cards", ["deal ana: bo ry gy s3 ob rg yb"])
+        name = _seat(state, words[0])
+        if name in hands:
+            raise Unreadable(f"{name}'s hand is named twice", [f"deal {name}: ..."])
+        hands[name] = [_card(state.box, word) for word in words[1:]]
+    return RoundDealt(hands=hands)
+
+
 def _default_player(state: State) -> str:
     owing = state.owing  # (empty outside phase show)
     return state.seats[owing[0]] if owing else state.player_name
@@ -347,6 +362,8 @@ def _parse(state: State, raw: str) -> list[Event]:
         verb, args = "s" + args[0], args[1:]
     if verb in ACTIONS or verb.startswith("splatter"):
         return _give(state, who, _card(state.box, verb), args)
+    if verb == "deal":
+        return [_seated_hands(state, args)]
     if verb == "start":
         if not args:
             raise Unreadable("start with which card?", ["start bo"])
@@ -389,6 +406,8 @@ def format_event(event: Event) -> str:
         return "time"
     if isinstance(event, RoundDealt):
         hands = " | ".join(f"{name}: {' '.join(cards)}" for name, cards in event.hands.items())
+        if not event.turned:  # table mode: the hands of the seats that enter their own cards
+            return f"deal {hands}"
         turned = " ".join(event.turned)
         return f"deal {hands} | start {turned} | pickup deck {len(event.deck)}"
     return type(event).__name__

@@ -46,6 +46,7 @@ def start(started: GameStarted) -> State:
         totals=(0,) * n,
         hands=(Zone(),) * n,
         phase="deal",
+        seated=tuple(started.seated),
     )
     return _begin_round(state, 1, n - 1, tuple(range(n)), sudden=False)
 
@@ -90,6 +91,8 @@ def _apply_dealt(state: State, event: RoundDealt) -> State:
     hands = list(state.hands)
     for name, cards in event.hands.items():
         hands[state.seats.index(name)] = Zone(tuple(cards))
+    if state.mode == "table":  # the hands of seated seats, entered before the starting card is turned
+        return replace(state, hands=tuple(hands))
     state = replace(state, hands=tuple(hands), deck=tuple(event.deck), deck_size=len(event.deck),
                     returned=tuple(event.turned[:-1]))
     return _place_starter(state, event.turned[-1])
@@ -193,6 +196,8 @@ def _apply_give(state: State, event: ActionGiven) -> State:
         if state.mode == "open":
             hands[target] = hands[target].add(deck[:count])
             deck = deck[count:]
+        elif event.drawn:  # picked up by a seated seat, who names them
+            hands[target] = hands[target].add(event.drawn)
         else:
             hands[target] = hands[target].add(unknown=count)
         size -= count

@@ -7,9 +7,11 @@ where the log cannot know (a draw from a hand it never saw); `permit` names the 
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, no_rule_of_its_own
-from ...seated import seat_index
+from ...seated import seat_index, seat_names_own_cards
 from ...text import plural, quote
 from .components import DEAL, SLAM_POINTS, card_text, is_action, is_colour_card
 from .events import (
@@ -25,7 +27,7 @@ from .events import (
     TurnEnded,
     TurnPassed,
 )
-from .state import State, cards_picked_up, is_possible, join_colour, located, options_left, partner, picked_up
+from .state import State, cards_picked_up, is_possible, join_colour, located, options_left, partner, picked_up, unnamed
 from .view import to_act
 
 # --------------------------------------------------------------------------- rules text
@@ -111,6 +113,8 @@ def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
         # to say about it, so go straight to the card's own rules
         return ALLOWED
     if kind is RoundDealt:
+        if phase == "starter" and state.seated:  # seated seats' hands, before the starting card (check_dealt)
+            return ALLOWED
         if phase != "deal" or state.mode != "open":
             return illegal("array.deal.hands", "tally records the deal at the start of each round in open mode only")
         return ALLOWED
@@ -160,6 +164,7 @@ def check_step(state: State, event: Event) -> Ruling | None:
 
 # the turn: the table's entries, a round not started or over (kernel), whose move it is (kernel), the step
 TURN = (
+    seat_names_own_cards(unnamed),
     check_table_entry,
     Pending[State](("deal", "starter"), "array.deal.pending",
                    lambda state, event: f"round {state.round} has not started: {_expected(state)}"),
@@ -173,6 +178,8 @@ TURN = (
 
 
 def check_dealt(state: State, event: RoundDealt) -> Ruling | None:
+    if state.mode == "table":
+        return _check_seated_hands(state, event)
     names = [state.seats[s] for s in state.playing]
     if sorted(event.hands) != sorted(names):
         return illegal("array.deal.hands", f"round {state.round} is dealt to {', '.join(names)}", hands=sorted(event.hands))
@@ -193,6 +200,24 @@ def check_dealt(state: State, event: RoundDealt) -> Ruling | None:
     returned = turned[:-1]
     if any(event.deck.count(card) < returned.count(card) for card in set(returned)):
         return illegal("array.deal.starting-card", "an action card turned over goes back into the pickup deck")
+    return None
+
+
+def _check_seated_hands(state: State, event: RoundDealt) -> Ruling | None:
+    """Table mode: the deal names only the hands of seated seats, each once a round, each card still possible."""
+    waiting = [state.seats[s] for s in state.playing if state.seats[s] in state.seated and state.hands[s].unknown]
+    if not event.hands or any(name not in waiting for name in event.hands) or event.turned or event.deck:
+        return illegal("array.deal.hands", "in table mode the deal names only the hands of seated players not yet "
+                       f"entered this round ({', '.join(waiting) or 'none'})", hands=sorted(event.hands))
+    for name, cards in event.hands.items():
+        if len(cards) != DEAL:
+            return illegal("array.deal.hands", f"{name} must be dealt {DEAL} cards, not {len(cards)}", player=name)
+    named = Counter(card for cards in event.hands.values() for card in cards)
+    placed = located(state)
+    for card, count in named.items():
+        if count > state.box.count(card) - placed[card]:
+            return illegal("array.deal.hands", f"the deal names {plural(count, 'copy', 'copies')} of {card}: "
+                           f"the box has {state.box.count(card)} and {placed[card]} are located elsewhere", card=card)
     return None
 
 
@@ -350,8 +375,22 @@ def check_give(state: State, event: ActionGiven) -> Ruling | None:
         if event.drawn != top:
             return illegal("array.draw.top", f"{event.target} picks up the top {plural(len(top), 'card')} of the pickup deck: "
                            f"{' '.join(top) or 'none'}", drawn=event.drawn, top=top)
-    elif event.drawn:
+    elif event.drawn and event.target not in state.seated:
         return illegal("array.draw.top", "in table mode the cards picked up are not recorded", drawn=event.drawn)
+    elif event.drawn:
+        return _check_picked(state, event.target, event.drawn, picked_up(state, card))
+    return None
+
+
+def _check_picked(state: State, who: str, cards: list[str], count: int) -> Ruling | None:
+    """A seated seat names what it drew or picked up: `count` cards, each with a copy still unlocated."""
+    if len(cards) != count:
+        return illegal("array.draw.top", f"{who} picks up {plural(count, 'card')} from the pickup deck, not {len(cards)}",
+                       drawn=cards)
+    placed = located(state)
+    for card, copies in Counter(cards).items():
+        if copies > state.box.count(card) - placed[card]:
+            return illegal("array.draw.top", f"{who} cannot draw {card}: every copy is already located", card=card)
     return None
 
 
@@ -378,9 +417,13 @@ def check_draw(state: State, event: CardDrawn) -> Ruling | None:
         if event.card != state.deck[0]:
             return illegal("array.draw.top", f"the top card of the pickup deck is {state.deck[0]}, not {quote(event.card)}",
                            card=event.card, top=state.deck[0])
-    elif event.card is not None:
+    elif event.card is not None and event.player not in state.seated:
         return illegal("array.draw.top", "in table mode the card drawn is not recorded (the others do not see it)",
                        card=event.card)
+    elif event.card is not None:
+        found = _check_picked(state, event.player, [event.card], 1)
+        if found is not None:
+            return found
     return _stuck(state, "draw")
 
 

@@ -16,7 +16,9 @@ import msgspec
 
 from ...knowledge import Zone, can_reveal, unlocated
 from ...knowledge import located as _located
-from .components import Box, is_action, splatter
+from ...model import Event
+from .components import DEAL, Box, is_action, splatter
+from .events import ActionGiven, CardDrawn, RoundDealt
 
 
 class Result(msgspec.Struct, frozen=True, array_like=True):
@@ -71,6 +73,7 @@ class State(msgspec.Struct, frozen=True):
     results: tuple[Result, ...] = ()
     winner: int = -1
     ended: str = ""  # last-standing | all-crossed | sudden-death | hands | time
+    seated: tuple[str, ...] = ()  # the seats that name their own hand, draws and pick-ups (`game_started`'s `seated`)
 
     @property
     def player_name(self) -> str:
@@ -254,3 +257,38 @@ def possible_cards(state: State) -> list[str]:
 def turn(state: State) -> int:
     """The number of the turn being played, 1 for the first: what a view shows and `tally undo --turn` walks back."""
     return state.turns + 1
+
+
+def unentered(state: State) -> str | None:
+    """A seated seat playing this round whose dealt hand the log has not been given yet, or None."""
+    for seat in state.playing:
+        name = state.seats[seat]
+        if name in state.seated and state.hands[seat].unknown:
+            return name
+    return None
+
+
+def unnamed(state: State, event: Event) -> tuple[str, str] | None:
+    """The hidden card a seated seat left unnamed, as (seat, what to name), or None (`core.seat.unnamed`): its hand
+    dealt this round (entered before the starting card), the card it drew, the cards a Splatter made it pick up."""
+    kind = type(event)
+    if state.phase == "starter" and kind is not RoundDealt:
+        name = unentered(state)
+        if name is not None:
+            return name, f"the deal names {name}'s hand before the starting card ({name}'s {DEAL} cards: deal {name}: CARD ...)"
+    if isinstance(event, CardDrawn):
+        if event.card is None and event.player in state.seated:
+            return event.player, "name the card drawn (draw CARD)"
+    elif isinstance(event, ActionGiven):
+        if event.target in state.seated and not event.drawn and state.mode == "table" and picked_up(state, event.card):
+            return event.target, f"name the cards picked up ({event.card} {event.target} draws CARD ...)"
+    return None
+
+
+def conceal(state: State, seat: str | None) -> State:
+    """The state as `seat` knows it: every other hand only its size, and the pickup deck tally dealt (open mode)
+    only its size; None: the state as the log knows it."""
+    if seat is None:
+        return state
+    hands = tuple(zone if name == seat else zone.concealed() for name, zone in zip(state.seats, state.hands))
+    return msgspec.structs.replace(state, hands=hands, deck=())

@@ -9,8 +9,9 @@ from .events import ActionGiven, CardDrawn, CardShown, RoundDealt, StarterTurned
 from .reducer import apply, start
 
 
-def table_transcript(events: list[Event]) -> list[Event]:
-    """What a recorder at the table would have logged for an open-mode game.
+def table_transcript(events: list[Event], seated: tuple[str, ...] = ()) -> list[Event]:
+    """What a recorder at the table would have logged for an open-mode game, each seat of `seated` naming its own
+    hand (before the starting card), its draws and the cards it picks up.
 
     The deal becomes the cards turned over for the starting card (`start`); a draw and the cards a
     Splatter makes someone pick up are not seen (no card named); and at the end of each round every player
@@ -19,13 +20,16 @@ def table_transcript(events: list[Event]) -> list[Event]:
     started = events[0]
     assert isinstance(started, GameStarted)
     state = start(started)
-    out: list[Event] = [msgspec.structs.replace(started, mode="table")]
+    out: list[Event] = [msgspec.structs.replace(started, mode="table", seated=list(seated))]
     for event in events[1:]:
         if isinstance(event, RoundDealt):
+            hands = {name: cards for name, cards in event.hands.items() if name in seated}
+            if hands:
+                out.append(RoundDealt(hands=hands))
             out.extend(StarterTurned(card=card) for card in event.turned)
-        elif isinstance(event, CardDrawn):
+        elif isinstance(event, CardDrawn) and event.player not in seated:
             out.append(msgspec.structs.replace(event, card=None))
-        elif isinstance(event, ActionGiven):
+        elif isinstance(event, ActionGiven) and event.target not in seated:
             out.append(msgspec.structs.replace(event, drawn=[]))
         else:
             out.append(event)

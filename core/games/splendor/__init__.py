@@ -76,6 +76,7 @@ class Splendor(GameSpec[State]):
     format = staticmethod(_notation.format_event)
     notation = _notation.NOTATION
     view = staticmethod(_view.view)
+    conceal = staticmethod(_state.conceal)
     turn = staticmethod(_state.turn)
     outcome = staticmethod(_view.outcome)
     to_act = staticmethod(_view.to_act)

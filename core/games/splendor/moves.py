@@ -4,7 +4,8 @@ Also the chance of an open game's setup: the piles to shuffle and the deal made 
 
 Takes first (three different, then fewer where allowed, then two of a colour), then reserves (face
 up by level and slot, then blind by level), then buys (face up, then reserved), each with the
-canonical payment: gems first, gold for the shortfall.
+canonical payment: gems first, gold for the shortfall. A seat that names its own blind reserves
+(`seated`) has one blind reserve per card still unlocated at that level, in the level's order.
 """
 
 from __future__ import annotations
@@ -49,8 +50,13 @@ def _action_moves(state: State) -> list[Event]:
     if len(seat.reserved) < RESERVE_LIMIT:
         moves.extend(CardReserved(player=who, card=c) for c in face_up(state))
         for lvl in range(3):
-            if state.deck_size[lvl]:
-                moves.append(CardReserved(player=who, card=deck_top(state, lvl), level=lvl + 1))
+            if not state.deck_size[lvl]:
+                continue
+            top = deck_top(state, lvl)
+            if top is None and who in state.seated:  # the seat names what it drew: any card still unlocated
+                moves.extend(CardReserved(player=who, card=c, level=lvl + 1) for c in unlocated(state, lvl + 1))
+            else:
+                moves.append(CardReserved(player=who, card=top, level=lvl + 1))
     for c in buyable(state, seat):
         pay = default_payment(CARDS[c], seat)
         if pay is not None:

@@ -56,6 +56,7 @@ def start(started: GameStarted) -> State:
         deck_size=tuple(len(cards) for cards in LEVEL_CARDS),
         nobles=(),
         nobles_wanted=n + 1,
+        seated=tuple(started.seated),
     )
 
 

@@ -10,6 +10,7 @@ from operator import le
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing
+from ...seated import seat_names_own_cards
 from .components import CARDS, COLOUR_NAMES, GEMS, GOLD, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, describe_tokens, spell, token_counts
 from .events import (
     EVENTS,
@@ -35,6 +36,7 @@ from .state import (
     needed,
     qualifying_nobles,
     reserve_entry_for,
+    unnamed,
 )
 from .view import to_act
 
@@ -134,6 +136,7 @@ def _fits_step(state: State, event: Event) -> bool:
 # the turn: the table's entries, then the setup, a card to reveal, a return or a noble pending (kernel), what is
 # not owed, and whose move it is (kernel)
 TURN = (
+    seat_names_own_cards(unnamed),
     check_table_entry,
     Pending[State](("setup",), "splendor.setup.incomplete", lambda state, event: f"the setup is not complete: {_expected(state)}"),
     Pending[State](("reveal", "return", "noble"), "splendor.turn.pending", lambda state, event: f"{_expected(state)} first",

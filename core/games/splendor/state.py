@@ -10,7 +10,9 @@ from operator import sub
 
 import msgspec
 
+from ...model import Event
 from .components import CARDS, FACE_UP, GOLD, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, Card
+from .events import CardReserved
 
 
 class Seat(msgspec.Struct, frozen=True):
@@ -43,6 +45,7 @@ class State(msgspec.Struct, frozen=True):
     end_triggered: bool = False
     turns: int = 0
     ended: str = ""  # why the game is over: target | stuck | stalled
+    seated: tuple[str, ...] = ()  # the seats that name their own blind reserves (`game_started`'s `seated`)
 
     @property
     def player(self) -> Seat:
@@ -187,6 +190,37 @@ def reserve_entry_for(seat: Seat, card: str) -> int | None:
         if entry == unseen:
             return i
     return None
+
+
+# --------------------------------------------------------------------------- seats that report their own cards
+
+
+def is_seated(state: State, name: str) -> bool:
+    """Whether `name` names its own blind reserves, so the log knows every card it holds."""
+    return name in state.seated
+
+
+def unnamed(state: State, event: Event) -> tuple[str, str] | None:
+    """The blind reserve a seated seat left unnamed, as (seat, what to name), or None (`core.seat.unnamed`)."""
+    if type(event) is not CardReserved or event.level is None or event.card is not None:
+        return None
+    if event.player not in state.seated:
+        return None
+    return event.player, f"name the card reserved blind (reserve deck {event.level} as CARD)"
+
+
+def conceal(state: State, seat: str | None) -> State:
+    """The state as `seat` knows it: another seat's blind reserve shows only its level, and the decks tally dealt
+    (open mode) only their sizes; None: the state as the log knows it."""
+    if seat is None:
+        return state
+    players = tuple(
+        p if name == seat or not any(entry[0] == "~" for entry in p.reserved)
+        else msgspec.structs.replace(p, reserved=tuple(
+            f"?{CARDS[entry[1:]].level}" if entry[0] == "~" else entry for entry in p.reserved))
+        for name, p in zip(state.seats, state.players)
+    )
+    return msgspec.structs.replace(state, players=players, decks=((), (), ()))
 
 
 def turn(state: State) -> int:

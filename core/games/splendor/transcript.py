@@ -11,8 +11,9 @@ from .reducer import apply, start
 from .state import find_on_board
 
 
-def table_transcript(events: list[Event]) -> list[Event]:
-    """What a recorder at the table would have logged for an open-mode game.
+def table_transcript(events: list[Event], seated: tuple[str, ...] = ()) -> list[Event]:
+    """What a recorder at the table would have logged for an open-mode game, each seat of `seated` naming its
+    own blind reserves.
 
     The deal becomes the nobles and 12 cards revealed one by one; every card turned up to fill a
     gap becomes a `card_revealed` right after the action; a blind reserve becomes unknown (the
@@ -20,7 +21,7 @@ def table_transcript(events: list[Event]) -> list[Event]:
     """
     started = events[0]
     assert isinstance(started, GameStarted)
-    table_start = msgspec.structs.replace(started, mode="table")
+    table_start = msgspec.structs.replace(started, mode="table", seated=list(seated))
     state = start(started)
     out: list[Event] = [table_start]
     for event in events[1:]:
@@ -34,7 +35,7 @@ def table_transcript(events: list[Event]) -> list[Event]:
             where = find_on_board(state, event.card)
         elif isinstance(event, CardReserved) and event.level is None and event.card is not None:
             where = find_on_board(state, event.card)
-        if isinstance(event, CardReserved) and event.level is not None:
+        if isinstance(event, CardReserved) and event.level is not None and event.player not in seated:
             out.append(msgspec.structs.replace(event, card=None))
         else:
             out.append(event)

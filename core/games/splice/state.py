@@ -281,3 +281,23 @@ def can_draw_at_start(state: State) -> bool:
 def turn(state: State) -> int:
     """The number of the turn being played, 1 for the first: what a view shows and `tally undo --turn` walks back."""
     return state.turns + 1
+
+
+def conceal(state: State, seat: str | None) -> State:
+    """The state as `seat` knows it: every other seat's hand and face-down map pieces only their sizes, its disk
+    unknown until shown, the card it drew this turn unseen; in open mode the piles and the unused disks tally
+    dealt only their sizes. None: the state as the log knows it."""
+    if seat is None:
+        return state
+    players = tuple(
+        p if name == seat
+        else msgspec.structs.replace(p, hand=p.hand.concealed(), maps=p.maps.concealed(), disk=p.disk if p.revealed else None)
+        for name, p in zip(state.seats, state.players)
+    )
+    fresh = state.fresh if state.fresh is None or state.player_name == seat else "?"
+    if state.mode != "open":
+        return msgspec.structs.replace(state, players=players, fresh=fresh)
+    return msgspec.structs.replace(
+        state, players=players, fresh=fresh, pile=tuple(zone.concealed() for zone in state.pile),
+        map_pile=tuple(zone.concealed() for zone in state.map_pile), unused=state.unused.concealed(),
+    )

@@ -29,7 +29,7 @@ from .reducer import apply, start
 replace = msgspec.structs.replace
 
 
-def table_transcript(events: list[Event]) -> list[Event]:
+def table_transcript(events: list[Event], seated: tuple[str, ...] = ()) -> list[Event]:
     started = events[0]
     assert isinstance(started, GameStarted)
     state = start(started)

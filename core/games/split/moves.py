@@ -4,7 +4,8 @@ tally deals in open mode (`shuffles`, `deal`: every round's deal).
 Order: in the draw step, the draw, then each card of the discard row that can be taken (top first); in
 the play step, every match (pairs in the order of the hand), every upgrade, then every discard; a
 pending bonus's actions, then `skip`. In table mode a hand the log cannot see may hold any card not yet
-located, so those cards are listed too (bounded by how many unknown cards the hand holds).
+located, so those cards are listed too (bounded by how many unknown cards the hand holds). A seat that names
+its own draws (`seated`) draws each card still unlocated, one move each; a deal naming its hand is not listed.
 """
 
 from __future__ import annotations
@@ -56,11 +57,21 @@ def _pairs(state: State, seat: Seat, known: tuple[str, ...], unseen: list[str]) 
     return found
 
 
+def _draws(state: State, who: str) -> list[Event]:
+    """The draw from the pile: its known top card (open mode), one draw per card still unlocated for a seat that
+    names its own draws, else the unseen draw."""
+    if state.pile:
+        return [CardDrawn(player=who, card=state.pile[0])]
+    if who in state.seated and state.pile_size:
+        return [CardDrawn(player=who, card=card) for card in unlocated(state)]
+    return [CardDrawn(player=who)]
+
+
 def _draw_moves(state: State) -> list[Event]:
     who = state.player_name
     seat = state.player
     hand = seat.hand
-    moves: list[Event] = [CardDrawn(player=who, card=state.pile[0] if state.pile else None)]
+    moves = _draws(state, who)
     row = state.row
     if not row:
         return moves
@@ -112,7 +123,7 @@ def _bonus_moves(state: State) -> list[Event]:
     if state.bonus == PERFECT:
         moves = [MinusMarked(player=who, target=name) for name in state.seats if name != who]
     elif state.bonus == STRONG:
-        moves = [CardDrawn(player=who, card=state.pile[0] if state.pile else None)]
+        moves = _draws(state, who)
     else:
         moves = []
         deck = state.deck
@@ -142,7 +153,8 @@ def legal_moves(state: State) -> list[Event]:
         moves: list[Event] = [MatchPlayed(player=who, cards=list(m)) for m in pairs]
         moves.append(LayingDone(player=who))
         return moves
-    if phase == "deal" and state.mode == "table":
+    if phase == "deal" and state.mode == "table" and not state.seated:
+        # with a seat naming its own hand, a deal names nine of its cards too: too many deals to list
         return [RoundDealt(row=card) for card in state.deck.cards]
     return []
 

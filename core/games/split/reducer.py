@@ -53,6 +53,7 @@ def start(started: GameStarted) -> State:
         dealer=n - 1,  # the oldest player sits last, so the first seat plays first (split.setup.dealer)
         had_turn=(False,) * n,
         penalties=(0,) * n,
+        seated=tuple(started.seated),
     )
 
 

@@ -11,6 +11,7 @@ from collections import Counter
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, no_rule_of_its_own
+from ...seated import seat_names_own_cards
 from ...text import plural, quote
 from .components import GRADES, HAND, PERFECT, STRONG, WEAK, grade, pair
 from .events import (
@@ -39,6 +40,7 @@ from .state import (
     partners_unseen,
     plays_with,
     unlocated,
+    unnamed,
     upgraded,
     where_is,
 )
@@ -384,6 +386,7 @@ def check_plain_fit(state: State, event: Event) -> Ruling | Allowed | None:
 # the turn: the deal (and the fast path), a round not dealt (kernel), whose move it is (kernel), a first-turn out's
 # laying and the bonus's own move, a bonus pending (kernel), then the steps of the turn
 TURN = (
+    seat_names_own_cards(unnamed),
     check_plain_fit,
     Pending[State](("deal",), "split.setup.incomplete",
                    lambda state, event: f"round {state.round + 1} is not dealt yet: {_expected(state)}"),

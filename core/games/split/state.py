@@ -13,7 +13,9 @@ from __future__ import annotations
 import msgspec
 
 from ...knowledge import Zone
-from .components import PERFECT, STRONG, WEAK, Deck, grade, pad_total
+from ...model import Event
+from .components import HAND, PERFECT, STRONG, WEAK, Deck, grade, pad_total
+from .events import CardDrawn, RoundDealt
 
 Match = tuple[str, ...]  # (visible half, visible half, *covered halves), the visible pair in `pair` order
 
@@ -68,6 +70,7 @@ class State(msgspec.Struct, frozen=True):
     penalties: tuple[int, ...] = ()  # minus boxes marked by perfect-match bonuses this round
     turns: int = 0
     results: tuple[RoundResult, ...] = ()
+    seated: tuple[str, ...] = ()  # the seats that name their own hand and draws (`game_started`'s `seated`)
 
     @property
     def player(self) -> Seat:
@@ -252,6 +255,35 @@ def partners_unseen(state: State, card: str, unseen: list[str] | None = None) ->
     if unseen is None:
         unseen = unlocated(state)
     return [other for other in unseen if is_pairable(state, card, other)]
+
+
+# --------------------------------------------------------------------------- seats that report their own cards
+
+
+def unnamed(state: State, event: Event) -> tuple[str, str] | None:
+    """The hidden card a seated seat left unnamed, as (seat, what to name), or None (`core.seat.unnamed`): its
+    hand in a deal, or the card it drew from the pile."""
+    if isinstance(event, CardDrawn):
+        if event.card is None and event.player in state.seated:
+            return event.player, "name the card drawn (draw CARD)"
+        return None
+    if isinstance(event, RoundDealt):
+        for name in state.seated:
+            if name not in event.hands:
+                return name, f"the deal names {name}'s hand ({HAND} cards: deal CARD | {name} CARD ...)"
+    return None
+
+
+def conceal(state: State, seat: str | None) -> State:
+    """The state as `seat` knows it: every other hand only its size, and the pile tally dealt (open mode) only its
+    size; None: the state as the log knows it."""
+    if seat is None:
+        return state
+    players = tuple(
+        p if name == seat or not p.hand.known else msgspec.structs.replace(p, hand=p.hand.concealed())
+        for name, p in zip(state.seats, state.players)
+    )
+    return msgspec.structs.replace(state, players=players, pile=())
 
 
 # --------------------------------------------------------------------------- the pad

@@ -134,9 +134,12 @@ def to_act(state: State) -> tuple[str, str]:
         dealer = state.seats[state.dealer]
         if state.mode == "open":
             return "table", f"tally must deal round {number} ({dealer} deals)"
+        hands = "and any hand the recorder saw"
+        if state.seated:
+            hands = ("and the hand of " if len(state.seated) == 1 else "and the hands of ") + ", ".join(state.seated)
         return "table", (
             f"the table must record the deal of round {number} ({dealer} deals): the card that starts the discard row, "
-            "and any hand the recorder saw"
+            + hands
         )
     return "nobody", f"the game is over after {plural(len(state.results), 'round')}"
 

@@ -1,0 +1,372 @@
+"""The recorder is a seat: `game_started`'s `seated` names the seats that enter their own hidden cards.
+
+A seated seat's dealt hand, draws and blind reserves are named, so its moves are judged in full (legal or
+illegal, never unverifiable); every other seat's hidden cards stay unknown and are judged as before; an event
+that leaves a seated seat's card unnamed is refused (`core.seat.unnamed`); a seat's view and its listing
+(`conceal`) never hold another seat's hidden cards. The bundled `fixtures/games/<game>-seated-*.jsonl` were
+recorded by their first seat (`fixtures/record_seated_games.py`).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tally.core import registry
+from tally.core.engine import Table, play_out
+from tally.core.model import Event, GameStarted
+from tally.store import log as logfile
+from tally.store.service import GameRecord, UsageError, shuffler, start_event
+
+import array_helpers
+import split_helpers
+from bundled import ROOT, rel, run, run_json
+from splendor_helpers import Game as SplendorGame
+from splendor_helpers import default_nobles
+from tally.core.games.splendor.components import LEVEL_CARDS
+from tally.core.games.splendor.events import CardRevealed, NobleRevealed
+
+SEATED_GAMES = ("splendor", "split", "array")  # the games whose seats enter their own hidden cards
+FIXTURES = {game: f"{game}-seated-3p" for game in SEATED_GAMES}
+UNIQUE_CARDS = ("splendor", "split")  # games whose every card exists once
+
+
+def seated(game: Any, *names: str) -> Any:
+    """A test helper's game started over with `names` seated (table mode)."""
+    game.started = msgspec.structs.replace(game.started, mode="table", seated=list(names))
+    assert game.spec.check_started(game.started) == [], game.spec.check_started(game.started)
+    game.table = Table(game.spec, game.started)
+    return game
+
+
+# --------------------------------------------------------------------------- the log records the seats
+
+
+def test_seated_is_checked_like_every_field_of_the_start() -> None:
+    spec, started = start_event("split", ["ana", "ben"], {}, "table", seated=["ANA"])
+    assert started.seated == ["ana"]  # a seat named in any case, written as the seat is spelled
+    for mode, names, words in (("open", ["ana"], "only in table mode"), ("table", ["cy"], "'cy' not among the seats"),
+                               ("table", ["ana", "ana"], "named twice")):
+        with pytest.raises(UsageError, match=words):
+            start_event("split", ["ana", "ben"], {}, mode, seated=names)
+        bad = msgspec.structs.replace(started, mode=mode, seated=names)
+        assert any(words in problem for problem in spec.check_started(bad))
+
+
+def test_a_game_whose_seats_cannot_enter_their_cards_refuses_seated() -> None:
+    with pytest.raises(UsageError, match="in splice a seat cannot enter its own hidden cards yet"):
+        start_event("splice", ["ana", "ben"], {}, "table", seated=["ana"])
+
+
+def test_a_start_without_seats_is_written_as_before(tmp_path: Path) -> None:
+    """Old logs fold exactly as before: `seated` is left out when empty (canonical form), so a log without it
+    is the same bytes, and a log with it is refused by an older reader as an unknown field."""
+    _, started = start_event("splendor", ["ana", "ben"], {}, "table")
+    assert b"seated" not in msgspec.json.encode(started)
+    _, with_seat = start_event("splendor", ["ana", "ben"], {}, "table", seated=["ana"])
+    assert msgspec.json.encode(with_seat).endswith(b',"seated":["ana"]}')
+    for name in ("splendor-table-3p", "split-table-4p"):
+        assert logfile.read(ROOT / rel(name)).started.seated == []
+
+
+def test_core_seat_unnamed() -> None:
+    """An event leaving a seated seat's hidden card unnamed is refused; the same event of another seat is not."""
+    game = _revealed(seated(_splendor_table(), "ann"))
+    ruling = game.reject("reserve deck 1", "core.seat.unnamed")
+    assert "ann enters their own hidden cards" in ruling.message and "reserve deck 1 as CARD" in ruling.message
+    game.do("take r g b")
+    assert game.check("ben: reserve deck 1") == []  # ben does not report his cards: unseen as today
+
+    split = seated(split_helpers.Game(mode="table"), "ben")
+    ruling = split.reject("deal QSR | ann " + " ".join(split_helpers.ANN), "core.seat.unnamed")
+    assert "ben's hand" in ruling.message
+    split.do("deal QSR | ben " + " ".join(split_helpers.BEN))
+    assert split.check("draw") == []  # ann's draw stays unseen
+    split.do("draw", "discard 4CL")  # ann discards an unseen card: unverifiable, as today
+    split.reject("draw", "core.seat.unnamed")
+    split.do("draw 8HL")
+
+
+# --------------------------------------------------------------------------- Splendor
+
+
+def _splendor_table() -> SplendorGame:
+    return SplendorGame(("ann", "ben"), "table")
+
+
+def _revealed(game: SplendorGame) -> SplendorGame:
+    for noble in default_nobles(2):
+        game.do(NobleRevealed(noble=noble))
+    for card in [c for level in LEVEL_CARDS for c in level[:4]]:
+        game.do(CardRevealed(card=card))
+    return game
+
+
+BLIND = "1w0-b3"  # a level-1 card not face up at the start, costing 3 blue
+
+
+def _reserved() -> SplendorGame:
+    """ann (seated) reserves 1w0-b3 blind and names it; ben reserves blind unseen; each takes two gems."""
+    game = _revealed(seated(_splendor_table(), "ann"))
+    return game.do(f"reserve deck 1 as {BLIND}", "ben: reserve deck 1", "take b b", "ben: take k k")
+
+
+def test_splendor_a_seats_blind_reserve_is_judged_in_full() -> None:
+    game = _reserved()
+    assert game.view("ann")["players"][0]["reserved"] == [BLIND]
+    assert game.view("ben")["players"][0]["reserved"] == ["?1"]
+    refused = game.refuse("buy 1b0-w1k2")  # neither face up nor reserved by ann: the log knows her reserve
+    assert refused.rule == "splendor.buy.not-available" and refused.verdict == "illegal"
+    game.accept(f"buy {BLIND}")  # legal, and no unverifiable note
+
+
+def test_splendor_other_seats_stay_unverifiable_where_they_are_today() -> None:
+    game = _reserved().do(f"buy {BLIND}")
+    assert game.doubtful("ben: buy 1b0-k3").rule == "splendor.buy.blind-reserve"  # ben's reserve is unseen
+
+
+def test_splendor_listing_as_the_seat_names_its_blind_reserves() -> None:
+    game = _revealed(seated(_splendor_table(), "ann"))
+    listed = [game.spec.format(m) for m in game.spec.legal_moves(game.spec.conceal(game.state, "ann"))]
+    assert f"ann: reserve deck 1 as {BLIND}" in listed and "ann: reserve deck 1" not in listed
+    game.do(f"reserve deck 1 as {BLIND}")
+    listed = [game.spec.format(m) for m in game.spec.legal_moves(game.spec.conceal(game.state, "ben"))]
+    assert "ben: reserve deck 1" in listed and not any(BLIND in move for move in listed)
+
+
+# --------------------------------------------------------------------------- Split
+
+
+def _split_seated() -> split_helpers.Game:
+    game = seated(split_helpers.Game(mode="table"), "ann")
+    return game.do("deal QSR | ann " + " ".join(split_helpers.ANN))
+
+
+def test_split_a_seats_own_moves_are_judged_in_full() -> None:
+    game = _split_seated()
+    game.accept("draw 8HL")
+    assert game.hand("ann") == sorted(split_helpers.ANN + ["8HL"])
+    game.accept("match 7HL+7DR")  # legal, and no unverifiable note: the log knows ann's hand
+    game.reject("draw", "core.seat.unnamed")  # the strong match's bonus draw is hers to name too
+    game.accept("draw 8DL")
+    refused = game.refuse("discard 3SL")  # a card ann does not hold
+    assert refused.rule == "split.hand.not-held" and refused.verdict == "illegal"
+    assert game.refuse("match 8HL+8HR").rule == "split.hand.not-held"  # 8HR is nowhere in ann's hand
+    game.accept("discard 8HL")
+
+
+def test_split_other_seats_stay_unverifiable_where_they_are_today() -> None:
+    game = _split_seated()
+    game.do("draw 8HL", "discard 8HL")
+    # a take ben can play only with a card of his unseen hand: unverifiable, as today
+    assert [(r.rule, r.verdict) for r in game.check("ben: take 8HL")] == [("split.row.playable", "unverifiable")]
+    game.do("ben: draw", "ben: match 3SL+3SR", "ben: skip")  # cards ben shows from his unseen hand: legal
+    refused = game.refuse("ben: discard 9SL")  # ann holds 9SL: the log knows it is not ben's
+    assert refused.verdict == "illegal"
+
+
+def test_split_listing_as_the_seat_names_its_draws_and_cards() -> None:
+    game = _split_seated()
+    listed = [game.spec.format(m) for m in game.spec.legal_moves(game.spec.conceal(game.state, "ann"))]
+    assert "ann: draw 8HL" in listed and "ann: draw" not in listed
+    game.do("draw 8HL")
+    listed = [game.spec.format(m) for m in game.spec.legal_moves(game.spec.conceal(game.state, "ann"))]
+    assert "ann: match 7HL+7DR" in listed and "ann: discard 8HL" in listed
+    assert all(move.split()[-1] in split_helpers.ANN + ["8HL"] for move in listed if " discard " in move)
+
+
+# --------------------------------------------------------------------------- Array
+
+
+def _in_full(game: Any, move: str) -> None:
+    """Every event of `move` is legal with no ruling at all (no unverifiable note), and is stepped."""
+    for event in game.events(move):
+        step = game.step(event)
+        assert step.is_legal and step.rulings == [], [r.render() for r in step.rulings]
+
+
+def _array_seated() -> Any:
+    """ann (seated) and ben at the table: ann enters the documented hand, then the starting card br is turned."""
+    game = seated(array_helpers.Game(("ann", "ben"), "table"), "ann")
+    game.reject("start br", "core.seat.unnamed")  # ann's hand comes before the starting card
+    return game.do("deal ann: " + " ".join(array_helpers.ANN), "start br")
+
+
+def test_array_a_seats_own_moves_are_judged_in_full() -> None:
+    game = _array_seated()
+    assert sorted(game.hand("ann")) == sorted(array_helpers.ANN)
+    refused = game.refuse("lay by@1.b")  # ann does not hold by: the log knows her hand
+    assert (refused.rule, refused.verdict) == ("array.card.held", "illegal")
+    _in_full(game, "splice bor@1.b oy ry")  # legal, no unverifiable note
+    game.do("ben: splice gr@1.r")
+    refused = game.refuse("draw bo")  # ann can still lay bry: she may not draw
+    assert refused.rule == "array.draw.only-if-stuck"
+    game.reject("s3 ben draws bo", "array.draw.top")  # ben is not seated: what he picks up stays unseen
+
+
+def test_array_other_seats_stay_unverifiable_where_they_are_today() -> None:
+    game = _array_seated().do("splice bor@1.b oy ry")
+    assert game.refuse("ben: draw bo").rule == "array.draw.top"  # ben does not name his draws
+    ruling = game.doubtful("ben: draw")  # ben's hand is unseen: his draw cannot be checked, as today
+    assert ruling.rule == "array.draw.only-if-stuck"
+
+
+def test_array_a_splatter_to_a_seat_names_what_it_picks_up() -> None:
+    game = seated(array_helpers.Game(("ann", "ben"), "table"), "ben")
+    game.do("deal ben: " + " ".join(array_helpers.BEN), "start br", "splice bry@1.r", "ben: splice bo@1.b")
+    assert game.state.player_name == "ann"
+    game.reject("s2 ben", "core.seat.unnamed")  # ben picks up two cards: he names them
+    assert game.refuse("s2 ben draws bo").rule == "array.draw.top"  # two cards, not one
+    _in_full(game, "s2 ben draws bo oy")
+    assert sorted(game.hand("ben")) == sorted(array_helpers.BEN + ["oy"])  # bo laid, then bo and oy picked up
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def test_the_recorder_enters_their_own_cards_through_the_cli(tally: Any, tmp_path: Path) -> None:
+    log = str(tmp_path / "g.jsonl")
+    assert tally("new", "split", log, "-p", "ana", "-p", "ben", "--as", "ANA").exit_code == 0
+    assert logfile.read(log).started.seated == ["ana"]
+    unnamed = tally("move", log, "deal", "QSR")
+    assert unnamed.exit_code == 1 and "[core.seat.unnamed]" in unnamed.stderr
+    assert tally("move", log, "deal QSR | ana " + " ".join(split_helpers.ANN)).exit_code == 0
+    listed = run_json(tally, "moves", log, "--as", "ana")["moves"]
+    assert "ana: draw 8HL" in listed and "ana: draw" not in listed
+    assert tally("move", log, "draw 8HL").exit_code == 0
+    shown = run_json(tally, "state", log, "--as", "ana")["players"][0]["hand"]
+    assert sorted(shown) == sorted(split_helpers.ANN + ["8HL"])
+    assert run_json(tally, "state", log, "--as", "ben")["players"][0]["hand"] == []
+    bad = tally("moves", log, "--as", "zed")
+    assert bad.exit_code == 2 and "--as 'zed': no such player" in bad.stderr
+    assert tally("new", "split", str(tmp_path / "o.jsonl"), "-p", "ana", "-p", "ben", "--seed", "1",
+                 "--as", "ana").exit_code == 2
+
+
+def test_the_session_records_as_a_seat(tmp_path: Path) -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from tally.cli.session import Recorder
+    from tally.store.session import Session
+
+    log = tmp_path / "g.jsonl"
+    GameRecord.new(log, "split", ["ana", "ben"], seated=["ana"])
+    session = Session(log, viewer="ana")
+    out = StringIO()
+    recorder = Recorder(session, Console(file=out, width=100), False)
+    recorder.run_line("deal QSR | ana " + " ".join(split_helpers.ANN))
+    assert "ana: draw 8HL" in recorder.moves()  # completion offers the seat's draw by name
+    number = recorder.moves().index("ana: draw 8HL") + 1
+    recorder.run_line(str(number))
+    assert sorted(session.state.players[0].hand.known) == sorted(split_helpers.ANN + ["8HL"])
+    assert recorder.refused == 0
+    recorder.run_line("state")  # the board is the seat's: its own hand shown
+    assert "as seen by ana" in out.getvalue() and "8HL" in out.getvalue()
+
+
+# --------------------------------------------------------------------------- the bundled seated games
+
+
+def _player(line: dict[str, Any]) -> str | None:
+    return line.get("player")
+
+
+@pytest.mark.parametrize("game", SEATED_GAMES)
+def test_a_seated_fixture_warns_about_no_move_of_its_seat(tally: Any, game: str) -> None:
+    name = FIXTURES[game]
+    log = logfile.read(ROOT / rel(name))
+    seat = log.started.seats[0]
+    assert log.started.mode == "table" and log.started.seated == [seat]
+    report = run_json(tally, "check", rel(name))
+    assert report["ok"] is True and report["outcome"] is not None  # played to its end
+    by_seq = {event.seq: getattr(event, "player", None) for event in log.events}
+    assert [w for w in report["warnings"] if by_seq[w["seq"]] == seat] == []
+    own = sum(1 for player in by_seq.values() if player == seat)
+    assert own > 20  # the seat played a real game
+
+
+# --------------------------------------------------------------------------- views leak nothing
+
+
+def _held(game: str, state: Any, index: int) -> set[str]:
+    """The hidden cards seat `index` holds as the log knows them (some may have been shown to all since)."""
+    seat = state.players[index] if game != "array" else None
+    if game == "splendor":
+        return {entry[1:] for entry in seat.reserved if entry[0] == "~"}
+    if game == "array":
+        return set(state.hands[index].known)
+    return set(seat.hand.known)
+
+
+def _entered_alone(event: Event, seat: str) -> set[str]:
+    """The cards `event` names that only `seat` saw: its hand in a deal, its own draw or blind reserve."""
+    hands = getattr(event, "hands", None)
+    if isinstance(hands, dict):
+        return set(hands.get(seat, ()))
+    if getattr(event, "player", None) == seat and type(event).__name__ == "CardDrawn" and event.card:  # type: ignore[attr-defined]
+        return {event.card}  # type: ignore[attr-defined]
+    if getattr(event, "player", None) == seat and getattr(event, "level", None) and getattr(event, "card", None):
+        return {event.card}  # type: ignore[attr-defined]
+    if getattr(event, "target", None) == seat and getattr(event, "drawn", None):
+        return set(event.drawn)  # type: ignore[attr-defined]
+    return set()
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _strings(item)
+
+
+def _seated_playout(game: str, seats: int, reporting: tuple[str, ...], seed: int) -> tuple[Any, list[Event]]:
+    rng = random.Random(seed)
+    spec, started = start_event(game, [f"p{i + 1}" for i in range(seats)], {}, "open")
+    events, _ = play_out(spec, started, lambda moves: moves[rng.randrange(len(moves))], shuffler(rng), 250)
+    return spec, spec.table_transcript(events, seated=reporting)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+@pytest.mark.parametrize("game", SEATED_GAMES)
+def test_a_seats_view_never_holds_another_seats_hidden_card(game: str, data: st.DataObject) -> None:
+    spec = registry.get(game)
+    seats = data.draw(st.integers(spec.min_seats, min(spec.max_seats, 4)), label="seats")
+    names = [f"p{i + 1}" for i in range(seats)]
+    reporting = tuple(data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=seats, unique=True), label="seated"))
+    spec, transcript = _seated_playout(game, seats, reporting, data.draw(st.integers(0, 10_000), label="seed"))
+    started = transcript[0]
+    assert isinstance(started, GameStarted) and started.seated == list(reporting)
+    table = Table(spec, msgspec.structs.replace(started, seq=1))
+    alone: dict[str, set[str]] = {name: set() for name in names}  # cards each seat saw alone, not shown since
+    for seq, event in enumerate(transcript[1:], 2):
+        step = table.step(msgspec.structs.replace(event, seq=seq))
+        assert step.is_legal, [r.render() for r in step.rulings]
+        if getattr(event, "player", None) in reporting:  # a seated seat's own move is judged in full
+            assert step.rulings == [], (spec.format(event), [r.render() for r in step.rulings])
+        private = {name: _entered_alone(event, name) for name in names}
+        shown = set(_strings(msgspec.to_builtins(event))) - set().union(*private.values())
+        for name in names:
+            alone[name] = (alone[name] - shown) | private[name]
+        state = table.state
+        for x, viewer in enumerate(names):
+            concealed = spec.conceal(state, viewer)
+            # the seat's view is a function of what it knows: the same from the state with the others' cards hidden
+            assert spec.view(state, viewer) == spec.view(concealed, viewer), (viewer, seq)
+            others = set().union(*(alone[name] & _held(game, state, y) for y, name in enumerate(names) if y != x))
+            assert all(not (alone[name] & _held(game, concealed, y)) for y, name in enumerate(names) if y != x)
+            if others and game in UNIQUE_CARDS:  # each card exists once: its name alone would give it away
+                assert others.isdisjoint(_strings(spec.view(state, viewer))), (viewer, seq, others)
