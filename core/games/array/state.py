@@ -19,7 +19,7 @@ from ...knowledge import located as _located
 from .components import Box, is_action, splatter
 
 
-class Result(msgspec.Struct, frozen=True, array_like=True):
+class Result(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """One finished round. Per-seat tuples are indexed by seat (a seat not playing the round has 0 / ())."""
 
     round: int
@@ -37,7 +37,7 @@ class Result(msgspec.Struct, frozen=True, array_like=True):
     then: str  # continue | sudden-death | over
 
 
-class State(msgspec.Struct, frozen=True):
+class State(msgspec.Struct, frozen=True, gc=False):
     seats: tuple[str, ...]
     mode: str
     box: Box
