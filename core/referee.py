@@ -117,6 +117,20 @@ class Supposing:
         return msgspec.structs.replace(state, phase=phase, current=seat, **self.cleared)
 
 
+StepT = TypeVar("StepT", bound=Callable[..., Any])
+
+
+def concerns(*kinds: type[Event]) -> Callable[[StepT], StepT]:
+    """Declares that a game's turn step can only answer events of `kinds` (it returns None for any other): the
+    kernel then skips it for the rest, which matters because the turn runs once per event of every fold."""
+
+    def declare(step: StepT) -> StepT:
+        setattr(step, "kinds", frozenset(kinds))
+        return step
+
+    return declare
+
+
 # a step of a game's turn: the game's own (a ruling, ALLOWED, or None to go on) or one of the kernel's decisions
 TurnStep = Callable[[S, Event], Ruling | Allowed | None] | OutOfTurn[S] | Pending[S]
 
@@ -125,6 +139,12 @@ def no_rule_of_its_own(state: object, event: Event) -> None:
     """The guard of a kind whose every rule is the turn guard's (a `done`, a bonus let go): nothing more to
     check. Registering it says so; a kind without any guard is refused at import."""
     return None
+
+
+# a turn step as the kernel runs it: the function, the phases it is limited to, the kinds it concerns
+_Step = tuple[Callable[[S, Event], "Ruling | Allowed | None"], "frozenset[str] | None", "frozenset[type[Event]] | None"]
+# what judging one kind in one phase runs: the turn's steps that concern it, then the kind's guards
+_Case = tuple[tuple[Callable[[S, Event], "Ruling | Allowed | None"], ...], tuple[Callable[[S, Any], "Found"], ...]]
 
 
 class Guards(Generic[S]):
@@ -150,9 +170,13 @@ class Guards(Generic[S]):
         self.over_rule = f"{game}.turn.game-over"
         self.out_of_turn_rule = f"{game}.turn.out-of-turn"
         self.turn = tuple(turn)
-        # each step as one function, decided here once rather than by isinstance on every event of every fold
-        self._steps: tuple[Callable[[S, Event], Ruling | Allowed | None], ...] = tuple(
-            self._step(step) for step in self.turn)
+        # each step as one function, decided here once rather than by isinstance on every event of every fold; a
+        # `Pending` step belongs only to its phases and a game's step may concern only some kinds (`concerns`), so
+        # the steps for each phase and kind are worked out once, when first met (`_steps_for`)
+        self._steps: tuple[_Step[S], ...] = tuple(
+            (self._step(step), step.phases if isinstance(step, Pending) else None, getattr(step, "kinds", None))
+            for step in self.turn)
+        self._by_case: dict[type[Event], dict[str, _Case[S]]] = {}  # kind -> phase -> what to run
         self.over_words, self.over_facts = over_words, over_facts
         self.supposing = supposing
         self._guards: dict[type[Event], tuple[Callable[[S, Any], Found], ...]] = {}
@@ -188,23 +212,30 @@ class Guards(Generic[S]):
         if isinstance(step, Pending):
             pending = step
 
-            def unsettled(state: S, event: Event) -> Ruling | None:
-                if state.phase in pending.phases and not pending.settles(state, event):
+            def unsettled(state: S, event: Event) -> Ruling | None:  # run only in `pending.phases` (`_steps_for`)
+                if not pending.settles(state, event):
                     return illegal(pending.rule, pending.words(state, event), **pending.facts(state))
                 return None
 
             return unsettled
         return step
 
+    def _steps_for(self, phase: str, kind: type[Event]) -> tuple[Callable[[S, Event], Ruling | Allowed | None], ...]:
+        return (self._by_case.get(kind, {}).get(phase) or self._case(phase, kind))[0]
+
+    def _case(self, phase: str, kind: type[Event]) -> _Case[S]:
+        """The turn's steps that can answer `kind` in `phase`, and the kind's guards: worked out once."""
+        steps = tuple(step for step, phases, kinds in self._steps
+                      if (phases is None or phase in phases) and (kinds is None or kind in kinds))
+        case = self._by_case.setdefault(kind, {})[phase] = (steps, self._guards[kind])
+        return case
+
     def judge_turn(self, state: S, event: Event) -> Ruling | None:
         """The ruling of the game's turn on `event`: the first refusal of its steps, or None when it fits."""
-        for step in self._steps:
+        for step in self._steps_for(state.phase, type(event)):
             found = step(state, event)
-            if found is None:
-                continue
-            if isinstance(found, Allowed):
-                return None
-            return found
+            if found is not None:
+                return None if isinstance(found, Allowed) else found
         return None
 
     def check(self, state: S, event: Event) -> list[Ruling]:
@@ -213,10 +244,16 @@ class Guards(Generic[S]):
         where the game's `Supposing` allows it."""
         if state.phase == "over":
             return self._and_the_moves_own([self.game_over(state)], state, event)
-        ruling = self.judge_turn(state, event)
-        if ruling is not None:
-            return self._and_the_moves_own([ruling], state, event)
-        guards = self._guards[type(event)]
+        # judge_turn, written out: this runs once per event of every fold
+        kind, phase = type(event), state.phase
+        by_phase = self._by_case.get(kind)
+        steps, guards = (by_phase and by_phase.get(phase)) or self._case(phase, kind)
+        for step in steps:
+            found = step(state, event)
+            if found is not None:
+                if isinstance(found, Allowed):
+                    break
+                return self._and_the_moves_own([found], state, event)
         if len(guards) == 1:  # the usual case, kept short: check runs once per event of every fold
             found = guards[0](state, event)
             if found is None:

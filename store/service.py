@@ -74,14 +74,34 @@ class Position(msgspec.Struct):
         return self.log.spec
 
 
-class Frame(msgspec.Struct):
-    """One step of a replay: the event, who did it, what it said in notation, and the state after."""
+class Frame:
+    """One step of a replay: the event, who did it, what it said in notation, and the state after.
 
-    seq: int
-    type: str
-    text: str
-    state: Any
-    voided: bool = False
+    `text` (the notation and what followed from it) is worked out when read: a replay that only looks at
+    states, as the library's does, never pays for narration."""
+
+    __slots__ = ("seq", "state", "voided", "event", "_spec", "_before", "_text")
+
+    def __init__(self, seq: int, event: Event | None, state: Any, voided: bool = False, *,
+                 spec: GameSpec | None = None, before: Any = None, text: str | None = None):
+        self.seq, self.event, self.state, self.voided = seq, event, state, voided
+        self._spec, self._before, self._text = spec, before, text
+
+    @property
+    def type(self) -> str:
+        return "game_started" if self.event is None else str(type(self.event).__struct_config__.tag)
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            assert self._spec is not None and self.event is not None
+            text = describe(self._spec, self.event)
+            consequences = self._spec.narrate(self._before, self.state)
+            self._text = text + " -> " + "; ".join(consequences) if consequences else text
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Frame(seq={self.seq}, type={self.type!r}, voided={self.voided})"
 
 
 def _identity(info: os.stat_result) -> tuple[int, int, int, int]:
@@ -175,18 +195,13 @@ def replay_log(log: logfile.Log, to: int | None = None) -> tuple[Position, list[
     frames: list[Frame] = []
 
     def framed(event: Event, before: Any, after: Any) -> None:
-        text = describe(spec, event)
-        consequences = spec.narrate(before, after)
-        if consequences:
-            text += " -> " + "; ".join(consequences)
-        tag = type(event).__struct_config__.tag
-        frames.append(Frame(event.seq, str(tag), text, after, event.seq in voided))
+        frames.append(Frame(event.seq, event, after, event.seq in voided, spec=spec, before=before))
 
     judgement, table = judge(spec, events, framed)
     if not judgement.ok:
         first = next(r for r in judgement.rulings if r.verdict == "illegal")
         raise IllegalLog(log.path, judgement.failed_seq or 0, first)
-    frames.insert(0, Frame(1, "game_started", describe_start(log.started), Table(spec, log.started).state))
+    frames.insert(0, Frame(1, None, Table(spec, log.started).state, text=describe_start(log.started)))
     return Position(log, table, events[-1].seq), frames
 
 

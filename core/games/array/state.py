@@ -21,7 +21,7 @@ from .components import DEAL, Box, is_action, splatter
 from .events import ActionGiven, CardDrawn, RoundDealt
 
 
-class Result(msgspec.Struct, frozen=True, array_like=True):
+class Result(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """One finished round. Per-seat tuples are indexed by seat (a seat not playing the round has 0 / ())."""
 
     round: int
@@ -39,7 +39,7 @@ class Result(msgspec.Struct, frozen=True, array_like=True):
     then: str  # continue | sudden-death | over
 
 
-class State(msgspec.Struct, frozen=True):
+class State(msgspec.Struct, frozen=True, gc=False):
     seats: tuple[str, ...]
     mode: str
     box: Box

@@ -9,7 +9,7 @@ from __future__ import annotations
 from operator import le
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
-from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing
+from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, concerns
 from ...seated import seat_names_own_cards
 from .components import CARDS, COLOUR_NAMES, GEMS, GOLD, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, describe_tokens, spell, token_counts
 from .events import (
@@ -106,6 +106,7 @@ _PHASE_OF = {
 }
 
 
+@concerns(SetupDealt, CardRevealed, NobleRevealed)
 def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
     """The deal and the cards turned up: each only when it is expected, and never out of turn or pending."""
     kind = type(event)
@@ -122,6 +123,8 @@ def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
     return None
 
 
+# in the action phase an action always fits, and in any other phase the kernel's `Pending` has answered first
+@concerns(TokensReturned, NobleChosen)
 def check_owed(state: State, event: Event) -> Ruling | None:
     """A return or a noble asked for in the action step, when the turn owes neither."""
     if state.phase != _PHASE_OF[type(event)]:

@@ -15,7 +15,7 @@ from .components import CARDS, FACE_UP, GOLD, LEVEL_CARDS, NOBLES, RESERVE_LIMIT
 from .events import CardReserved
 
 
-class Seat(msgspec.Struct, frozen=True):
+class Seat(msgspec.Struct, frozen=True, gc=False):
     tokens: tuple[int, ...]  # 6: w b g r k y
     bonus: tuple[int, ...]  # 5
     cards: tuple[str, ...] = ()
@@ -25,7 +25,7 @@ class Seat(msgspec.Struct, frozen=True):
     points: int = 0
 
 
-class State(msgspec.Struct, frozen=True):
+class State(msgspec.Struct, frozen=True, gc=False):
     seats: tuple[str, ...]
     mode: str
     take_fewer: str

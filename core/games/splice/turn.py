@@ -5,9 +5,10 @@ pending and whose move it is, from `TURN`; this module gives the words)."""
 from __future__ import annotations
 
 from ...model import Event, Ruling, illegal
-from ...referee import ALLOWED, Allowed, OutOfTurn, Pending
+from ...referee import ALLOWED, Allowed, OutOfTurn, Pending, concerns
 from ...text import quote
 from .events import (
+    EVENTS,
     PLAYS,
     BlackSpotPlayed,
     BlindDrawn,
@@ -87,6 +88,7 @@ _STORM_WHY = {
 }
 
 
+@concerns(*(kind for kind in EVENTS if kind not in _PHASES))  # a player's move passes it untouched
 def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
     """Chance (open mode, dealt by tally) and the table's entries (table mode): when each is expected. None of
     them is a player's move, so nothing more of the turn is asked of them."""

@@ -20,13 +20,13 @@ from .events import CardDrawn, RoundDealt
 Match = tuple[str, ...]  # (visible half, visible half, *covered halves), the visible pair in `pair` order
 
 
-class Seat(msgspec.Struct, frozen=True, array_like=True):
+class Seat(msgspec.Struct, frozen=True, array_like=True, gc=False):
     hand: Zone
     matches: tuple[Match, ...] = ()
     pad: tuple[int, ...] = ()  # boxes marked in each upper row of the pad, then the minus boxes
 
 
-class RoundResult(msgspec.Struct, frozen=True, array_like=True):
+class RoundResult(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """A finished round, per seat where a tuple: how it ended and what was marked on the pad."""
 
     round: int
@@ -44,7 +44,7 @@ class RoundResult(msgspec.Struct, frozen=True, array_like=True):
     totals: tuple[int, ...]
 
 
-class State(msgspec.Struct, frozen=True):
+class State(msgspec.Struct, frozen=True, gc=False):
     seats: tuple[str, ...]
     mode: str
     deck: Deck
