@@ -166,6 +166,29 @@ def moves(path: Path | str, at: int | None = None) -> "ListingReport":
     return numbered(spec, state, pos.seq, legal)
 
 
+def logs_in(paths: Sequence[Path | str]) -> list[Path]:
+    """The logs `tally check` is given: each path as it is, a folder as every `*.jsonl` in it, sorted by name.
+    A folder without one is a usage error."""
+    logs: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found = sorted(p for p in path.glob("*.jsonl") if not p.is_dir())
+            if not found:
+                raise UsageError(f"{path}: a folder without a *.jsonl log in it")
+            logs += found
+        else:
+            logs.append(path)
+    return logs
+
+
+def names_a_library_game(text: str) -> bool:
+    """Whether `tally replay TEXT` means a game of the history library: no file has that name, and a library
+    is named by `$TALLY_DB` or lies in the current folder (as the library's commands find it, `resolve_db`)."""
+    import os
+
+    return not os.path.lexists(text) and bool(os.environ.get("TALLY_DB") or os.path.exists("tally.duckdb"))
+
+
 def check(path: Path | str, anchors: Sequence[tuple[int, str]] = ()) -> "CheckReport":
     """`tally check`: integrity, the anchors, then every event judged (`results.check`)."""
     from .results import check as checked
