@@ -99,6 +99,13 @@ def open_cards(array: dict[str, Any], colours: dict[str, str], anchors: list[int
     return [Text(f"array {array['root']} ({array['size']}):", style="bold"), *shown]
 
 
+def listed(every: list[dict[str, Any]], colours: dict[str, str], anchors: list[int]) -> list[Text]:
+    """Every array's open cards, one list, a `;` where the next array begins."""
+    items = [item for array in every for item in open_cards(array, colours, anchors)]
+    items[-1].right_crop(1)  # no array begins after the last
+    return items
+
+
 def arrays(view: dict[str, Any], colours: dict[str, str], room: int) -> list[Text]:
     """The arrays in the most detail that fits `room` rows of WIDTH columns."""
     if not view["arrays"]:
@@ -107,7 +114,7 @@ def arrays(view: dict[str, Any], colours: dict[str, str], room: int) -> list[Tex
     tried = [[line for array in view["arrays"] for line in tree(array, colours, anchors, joined)]
              for joined in (False, True)]
     tried.append([Text("open segments in [ ], joins left out to fit (`tally state --json` has them)", style="italic")]
-                 + folded([item for array in view["arrays"] for item in open_cards(array, colours, anchors)], "", " ", ""))
+                 + folded(listed(view["arrays"], colours, anchors), "", " ", ""))
     for lines in tried:
         if len(lines) <= room and all(len(line.plain) <= WIDTH for line in lines):
             return lines
