@@ -216,7 +216,7 @@ def record_command(
     """Record a whole game at the table in one session, every move saved as it is entered.
 
     The board after every move, completion of the legal moves, `?MOVE` for a ruling, `undo`, `note`, `moves`,
-    `state`, `replay`, `help`, `quit`. Off a terminal it reads one move per line (see above)."""
+    `state`, `replay`, `step`, `help`, `quit`. Off a terminal it reads one move per line (see above)."""
     from tally.store import record
     from tally.store.session import Session
 

@@ -236,7 +236,7 @@ class RepairReport(msgspec.Struct):
     saved_to: Annotated[str, _("the side file that keeps them")]
     removed: Annotated[bool, _("true when nothing was intact (the first command was cut short) and the log was removed")]
     kept_lines: Annotated[int, _("how many lines were kept: every one verifies from line 1")] = 0
-    why: Annotated[str, _("the id of the torn end: `log.torn-tail`, `log.torn-unit` or `log.zero-block`")] = ""
+    why: Annotated[str, _("the id of the torn end: `log.torn-tail`, `log.torn-unit` or `log.zero-block`; `log.nothing-to-repair` for a log that verifies to its end (exit 2: nothing moved, every line kept)")] = ""
 
 
 class SimulateReport(msgspec.Struct):
