@@ -408,7 +408,7 @@ def replay_command(
 @app.command("check")
 @handled
 def check_command(
-    log: List[Path] = typer.Argument(..., help="The game log; or several, or a folder (every *.jsonl in it, sorted)."),
+    log: List[Path] = typer.Argument(..., help="The game log; or several, or a folder (every *.jsonl in it, sorted; a name ending in .jsonl is a log)."),
     expect: Optional[List[str]] = typer.Option(
         None, "--expect", metavar="SEQ:FINGERPRINT",
         help="Fail (exit 3) unless line SEQ still has this fingerprint (8 or more hex digits, as written down at the "

@@ -102,6 +102,8 @@ class Recorder:
         if self.stepping is not None:
             if text in ("", "q"):  # Enter: the next event; q: stop stepping
                 self.stepping = self.stepping.next(self.out) if text == "" else None
+                if text == "q" and self.interactive:  # back to the table as it is
+                    self.board(lines=[("stepping stopped: this is the table now", "italic")])
                 return True
             self.stepping = None  # anything else leaves step mode and is read as usual
         if not text or text.startswith("#"):

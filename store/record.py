@@ -171,7 +171,7 @@ def logs_in(paths: Sequence[Path | str]) -> list[Path]:
     A folder without one is a usage error."""
     logs: list[Path] = []
     for path in map(Path, paths):
-        if path.is_dir():
+        if is_folder_of_logs(path):
             found = sorted(p for p in path.glob("*.jsonl") if not p.is_dir())
             if not found:
                 raise UsageError(f"{path}: a folder without a *.jsonl log in it")
@@ -179,6 +179,12 @@ def logs_in(paths: Sequence[Path | str]) -> list[Path]:
         else:
             logs.append(path)
     return logs
+
+
+def is_folder_of_logs(path: Path) -> bool:
+    """A folder `tally check` reads every log of. A name ending in `.jsonl` names a log, whatever it is: such a
+    folder is refused as not a regular file, like a log that is a pipe or a device."""
+    return path.is_dir() and not path.name.endswith(".jsonl")
 
 
 def names_a_library_game(text: str) -> bool:
