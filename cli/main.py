@@ -128,6 +128,7 @@ def handled(command: F) -> F:
             raise fail(EXIT_USAGE, str(error)) from None
         except OSError as error:
             where = getattr(error, "filename", None) or kwargs.get("log") or kwargs.get("db") or "tally"
+            where = where[0] if isinstance(where, list) and where else where  # `check`'s logs
             raise fail(EXIT_DAMAGED, f"{where}: {error.strerror or error}") from None
         except Exception as error:  # a bug in tally: still one line, never a traceback
             raise fail(EXIT_INTERNAL, f"internal error ({type(error).__name__}: {error}); please report it") from None
@@ -220,7 +221,7 @@ def record_command(
     """Record a whole game at the table in one session, every move saved as it is entered.
 
     The board after every move, completion of the legal moves, `?MOVE` for a ruling, `undo`, `note`, `moves`,
-    `state`, `replay`, `help`, `quit`. Off a terminal it reads one move per line (see above)."""
+    `state`, `replay`, `step`, `help`, `quit`. Off a terminal it reads one move per line (see above)."""
     from tally.store import record
     from tally.store.session import Session
 
@@ -384,23 +385,33 @@ def state_command(
 @app.command("replay")
 @handled
 def replay_command(
-    log: str = typer.Argument(..., help="The game log; with --db, a game id in the history library."),
+    log: str = typer.Argument(..., help="The game log, or a game id in the history library (--db, else $TALLY_DB, "
+                                        "else ./tally.duckdb) when no file has that name."),
     to: Optional[int] = typer.Option(None, "--to", help="Stop after event SEQ."),
     db: Optional[Path] = typer.Option(None, "--db", help="Replay the game with id LOG from this history library."),
+    step: bool = typer.Option(False, "--step", help="One event at a time, the board after each: Enter for the next, "
+                                                   "q to stop (off a terminal, each line read is one Enter)."),
     as_json: bool = JsonOption,
 ) -> None:
     """Step through a game event by event, then show the table and the result."""
     from tally.store import record
 
-    if db is not None:
+    if db is not None or record.names_a_library_game(log):
         from tally.store import library
 
         from .library_commands import busy_library
 
         with busy_library(as_json):
-            pos, frames = library.replay(db, log, to)
+            pos, frames = library.replay(library.resolve_db(db), log, to)
     else:
         pos, frames = record.replay(log, to)
+    if step and as_json:
+        raise fail(EXIT_USAGE, "--step shows one board at a time: it has no --json (replay --json gives every step)")
+    if step:
+        from .review import step as stepped
+
+        stepped(pos, frames)
+        return
     from tally.store.results import replay_report
 
     report = replay_report(pos, frames)
@@ -415,34 +426,26 @@ def replay_command(
 @app.command("check")
 @handled
 def check_command(
-    log: Path = typer.Argument(..., help="The game log."),
+    log: List[Path] = typer.Argument(..., help="The game log; or several, or a folder (every *.jsonl in it, sorted; a name ending in .jsonl is a log)."),
     expect: Optional[List[str]] = typer.Option(
         None, "--expect", metavar="SEQ:FINGERPRINT",
         help="Fail (exit 3) unless line SEQ still has this fingerprint (8 or more hex digits, as written down at the "
              "table): the log was not cut, rewritten before it, or forked."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Judge a whole log: integrity (lines, seq, hash chain), then every event. Prints the fingerprint."""
-    from tally.store import anchors, record
+    """Judge a whole log: integrity (lines, seq, hash chain), then every event. Prints the fingerprint.
+
+    Several logs (or a folder) are each reported under their name, and the exit status is the worst of them;
+    `--json` then prints one list, a report per log with its `log`."""
+    from tally.store import anchors
+
+    from .review import check_logs
 
     try:
         expected = [anchors.parse_anchor(text) for text in expect or []]
     except ValueError as error:
         raise fail(EXIT_USAGE, str(error)) from None
-    report = record.check(log, expected)
-    if as_json:
-        emit(report)
-    if not report.ok:
-        raise fail(EXIT_RULE, f"{log}:{report.seq}: {report.message} [{report.rule}]")
-    if as_json:
-        return
-    for warning in report.warnings:
-        # the log's own warnings (its clock) are about the file; the others about events the log cannot judge
-        kind = "warning" if warning.rule.startswith("log.") else "unverifiable"
-        say(f"#{warning.seq} {kind}: {warning.message} [{warning.rule}]")
-    ended = f"; {report.outcome.reason}" if report.outcome else "; not finished"
-    say(f"ok: {report.events} events, all legal{ended}")
-    say(f"fingerprint {report.fingerprint}")
+    raise typer.Exit(check_logs(log, expected, as_json))
 
 
 @app.command("note")
@@ -477,12 +480,17 @@ def repair_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Recover from a crash mid-write: move the torn last line (and the rest of a cut-short unit) to LOG.torn-N and keep the intact lines."""
+    from tally.store import log as logfile
     from tally.store.repair import repair
+    from tally.store.results import RepairReport
 
-    done = repair(log)
+    try:
+        done = repair(log)
+    except logfile.NothingToRepair:
+        if as_json:  # the report of a clean log: nothing moved, every line kept
+            emit(RepairReport(str(log), 0, "", False, len(logfile.read(log).events), "log.nothing-to-repair"))
+        raise
     if as_json:
-        from tally.store.results import RepairReport
-
         emit(RepairReport(str(log), done.moved, done.side, done.removed, done.kept_lines, done.why))
         return
     why = {"log.torn-tail": "a last line without its newline", "log.torn-unit": "a command's lines cut short",

@@ -18,25 +18,27 @@ from rich.text import Text
 from tally.core.notation import seat_named
 from tally.core.text import quote, visible
 from tally.store import record
-from tally.store.session import LogChanged, Session
+from tally.store.session import Session
 
-from tally.store.results import Board, ListingReport, board
-from tally.store.results import numbered as seat_listing
+from tally.store.results import Board, ListingReport, board, frame_board
 
 from .main import listing as numbered
 from .main import rule_texts
 from .boards.generic import anchor
 from .render import console, print_view
 
-COMMANDS = ("moves", "state", "replay", "undo", "amend", "note", "help", "quit")
+COMMANDS = ("moves", "state", "replay", "step", "undo", "amend", "note", "help", "quit")
 HELP = """\
 Type a move in the game's notation (`tally rules GAME --notation`; every rule: `tally rules GAME`), or:
-  N               the move numbered N in `moves`
+  N               the move numbered N in the listing `moves` last showed (refused as stale
+                  once the log has moved on since: type `moves` again)
   MOVE + MOVE     several moves at once, e.g. a buy and the refill it makes due
   ?MOVE           ask for a ruling; nothing is recorded
   moves           the legal moves now, numbered
   state [as P]    the table (as player P may see it)
   replay [N]      the last N events (default 10)
+  step [#N]       step through the game from the start (or from event N), the board after
+                  each event: Enter for the next, q to stop stepping
   undo [turn] [REASON]
                   void the last event (with `turn`: the whole last turn); the reason is kept
   undo #N [REASON]
@@ -68,38 +70,25 @@ class Recorder:
         self.interactive = interactive
         self.refused = 0
         self._moves: ListingReport | None = None
+        self.stepping: Stepping | None = None
 
     # ------------------------------------------------------------------ output
 
     def say(self, text: str, style: str = "") -> None:
-        shown = "\n".join(map(visible, text.split("\n")))  # our own line breaks stay; a player's text cannot break lines
-        self.out.print(Text(shown, style=style), soft_wrap=True)
+        say(self.out, text, style)
 
     def board(self, viewer: str | None = None, lines: Iterable[tuple[str, str]] = ()) -> None:
         """The table (on a terminal: a fresh screen), then `lines` (text, style), then what is due next."""
-        shown = board(self.session.record, viewer or self.session.viewer)
-        if self.interactive:
-            self.out.clear()
-        print_view(shown.view, self.out, footer=False)
-        for text, style in lines:
-            self.say(text, style)
-        self.next(shown)
+        screen(self.out, board(self.session.record, viewer or self.session.viewer), lines, self.interactive)
 
     def next(self, shown: Board | None = None) -> None:
         """The result, or what is pending as a banner, or what is expected next."""
-        shown = shown or board(self.session.record)
-        if shown.scores_line is not None:
-            self.say(f"final {shown.scores_line}", "bold")
-        elif shown.pending:
-            self.say(f"!! {shown.pending}", "bold reverse")
-        else:
-            self.say(f"next: {shown.expected}")
+        due(self.out, shown or board(self.session.record))
 
     def listed(self) -> ListingReport:
         """The legal moves now (the listing numbers refer to this order), computed once per position."""
         if self._moves is None or self._moves.seq != self.session.seq:
-            record = self.session.record
-            self._moves = seat_listing(record.spec, record.state, record.seq, self.session.moves())
+            self._moves = self.session.numbered()
         return self._moves
 
     def moves(self) -> list[str]:
@@ -111,6 +100,13 @@ class Recorder:
     def run_line(self, line: str) -> bool:
         """Do what one line says; False to end the session."""
         text = line.strip()
+        if self.stepping is not None:
+            if text in ("", "q"):  # Enter: the next event; q: stop stepping
+                self.stepping = self.stepping.next(self.out) if text == "" else None
+                if text == "q" and self.interactive:  # back to the table as it is
+                    self.board(lines=[("stepping stopped: this is the table now", "italic")])
+                return True
+            self.stepping = None  # anything else leaves step mode and is read as usual
         if not text or text.startswith("#"):
             return True
         word, _, rest = text.partition(" ")
@@ -126,6 +122,8 @@ class Recorder:
                 self.show_state(rest)
             elif word == "replay":
                 self.replay(rest)
+            elif word == "step":
+                self.step(rest)
             elif word == "undo":
                 self.undo(rest)
             elif word == "amend":
@@ -136,16 +134,13 @@ class Recorder:
                 self.report(self.session.ask(text[1:].strip()), asked=True)
             else:
                 self.report(self.session.move(text))
-        except LogChanged as changed:
-            self.board(lines=[(f"the log changed on disk ({changed.new_events:+d} events): it was re-read and nothing "
-                               "was recorded; this is the table now, enter the move again", "bold")])
         except record.UsageError as error:
             self.say(str(error), "red")
             self.refused += 1
         return True
 
     def list_moves(self) -> None:
-        listed = self.listed()
+        listed = self.session.listing()  # the listing a bare number now refers to
         for line in numbered(listed.seq, listed.expected, listed.moves):
             self.say(line)
 
@@ -175,6 +170,13 @@ class Recorder:
             mark = " (voided)" if frame.voided else ""
             self.say(f"#{frame.seq:<4} {frame.text}{mark}")
 
+    def step(self, rest: str) -> None:
+        start = _event_number(rest) if rest else 1
+        pos, frames = record.replay(self.session.path)
+        if start > frames[-1].seq:
+            raise record.UsageError(f"step #{start}: the log has events 1..{frames[-1].seq}")
+        self.stepping = Stepping(pos, [f for f in frames if f.seq >= start], self.interactive).next(self.out)
+
     def undo(self, rest: str) -> None:
         if rest.startswith("#"):
             target, _, reason = rest.partition(" ")
@@ -203,7 +205,11 @@ class Recorder:
             return
         if not result.accepted:
             self.refused += 0 if asked else 1
-            self.say("illegal: " + "; ".join(result.messages), "red")
+            refusal = ("illegal: " + "; ".join(result.messages), "red")
+            if result.is_stale and self.interactive:  # the log was re-read: the table as it is now, then why
+                self.board(lines=[refusal])
+                return
+            self.say(*refusal)
             self.say("\n".join(rule_texts(result.rulings)), "red")
             return
         notes = [r.render() for r in result.rulings if r.verdict == "unverifiable"]
@@ -227,6 +233,59 @@ class Recorder:
             self.say(f"unverifiable: {note}")
         if result.ending:
             self.say(f"final {result.ending.scores_line()}")
+
+
+def say(out: Console, text: str, style: str = "") -> None:
+    shown = "\n".join(map(visible, text.split("\n")))  # our own line breaks stay; a player's text cannot break lines
+    out.print(Text(shown, style=style), soft_wrap=True)
+
+
+def due(out: Console, shown: Board) -> None:
+    """The result, or what is pending as a banner, or what is expected next."""
+    if shown.scores_line is not None:
+        say(out, f"final {shown.scores_line}", "bold")
+    elif shown.pending:
+        say(out, f"!! {shown.pending}", "bold reverse")
+    else:
+        say(out, f"next: {shown.expected}")
+
+
+def screen(out: Console, shown: Board, lines: Iterable[tuple[str, str]] = (), clear: bool = False) -> None:
+    """What the session shows after a move: the board (with `clear`, on a fresh screen), `lines` (text,
+    style), then what is due next; the prompt (`prompt_for`) comes under it. It fits 80x24."""
+    if clear:
+        out.clear()
+    print_view(shown.view, out, footer=False)
+    for text, style in lines:
+        say(out, text, style)
+    due(out, shown)
+
+
+def prompt_for(shown: Board) -> str:
+    return f"{anchor(shown.view)} {shown.to_act}> "
+
+
+class Stepping:
+    """A replay one event at a time (`step` in the session, `tally replay --step`): each `next` shows the
+    event and the board after it; None once the last event has been shown."""
+
+    def __init__(self, pos: Any, frames: list[Any], clear: bool):
+        self.pos, self.frames, self.clear, self.index = pos, frames, clear, 0
+
+    @property
+    def where(self) -> str:
+        return f"step #{self.frames[self.index - 1].seq} of {self.frames[-1].seq}" if self.index else "step"
+
+    def next(self, out: Console) -> "Stepping | None":
+        frame = self.frames[self.index]
+        if self.index and not self.clear:
+            out.print()  # off a terminal, a blank line between one step's board and the next
+        self.index += 1
+        last = self.index == len(self.frames)
+        mark = " (voided later)" if frame.voided else ""
+        screen(out, frame_board(self.pos, frame), [(f"#{frame.seq} {frame.text}{mark}", "bold")], self.clear)
+        say(out, "the last event: stepping ends" if last else "Enter: the next event, q: stop", "italic")
+        return None if last else self
 
 
 def run(session: Session, interactive: bool | None = None, lines: Iterable[str] | None = None) -> int:
@@ -258,7 +317,8 @@ def _interactive(recorder: Recorder) -> None:
             recorder.board(lines=[(f"the log changed on disk ({new:+d} events): it was re-read", "bold")])
         now = board(session.record)
         try:
-            line = prompt.prompt(f"{anchor(now.view)} {now.to_act}> ")
+            stepping = recorder.stepping
+            line = prompt.prompt(f"{stepping.where}> " if stepping is not None else prompt_for(now))
         except EOFError:
             break
         except KeyboardInterrupt:

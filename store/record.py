@@ -187,6 +187,35 @@ def moves(path: Path | str, at: int | None = None, viewer: str | None = None) ->
     return numbered(spec, state, pos.seq, shown)
 
 
+def logs_in(paths: Sequence[Path | str]) -> list[Path]:
+    """The logs `tally check` is given: each path as it is, a folder as every `*.jsonl` in it, sorted by name.
+    A folder without one is a usage error."""
+    logs: list[Path] = []
+    for path in map(Path, paths):
+        if is_folder_of_logs(path):
+            found = sorted(p for p in path.glob("*.jsonl") if not p.is_dir())
+            if not found:
+                raise UsageError(f"{path}: a folder without a *.jsonl log in it")
+            logs += found
+        else:
+            logs.append(path)
+    return logs
+
+
+def is_folder_of_logs(path: Path) -> bool:
+    """A folder `tally check` reads every log of. A name ending in `.jsonl` names a log, whatever it is: such a
+    folder is refused as not a regular file, like a log that is a pipe or a device."""
+    return path.is_dir() and not path.name.endswith(".jsonl")
+
+
+def names_a_library_game(text: str) -> bool:
+    """Whether `tally replay TEXT` means a game of the history library: no file has that name, and a library
+    is named by `$TALLY_DB` or lies in the current folder (as the library's commands find it, `resolve_db`)."""
+    import os
+
+    return not os.path.lexists(text) and bool(os.environ.get("TALLY_DB") or os.path.exists("tally.duckdb"))
+
+
 def check(path: Path | str, anchors: Sequence[tuple[int, str]] = ()) -> "CheckReport":
     """`tally check`: integrity, the anchors, then every event judged (`results.check`)."""
     from .results import check as checked

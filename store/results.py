@@ -264,7 +264,7 @@ class RepairReport(msgspec.Struct):
     saved_to: Annotated[str, _("the side file that keeps them")]
     removed: Annotated[bool, _("true when nothing was intact (the first command was cut short) and the log was removed")]
     kept_lines: Annotated[int, _("how many lines were kept: every one verifies from line 1")] = 0
-    why: Annotated[str, _("the id of the torn end: `log.torn-tail`, `log.torn-unit` or `log.zero-block`")] = ""
+    why: Annotated[str, _("the id of the torn end: `log.torn-tail`, `log.torn-unit` or `log.zero-block`; `log.nothing-to-repair` for a log that verifies to its end (exit 2: nothing moved, every line kept)")] = ""
 
 
 class SimulateReport(msgspec.Struct):
@@ -327,9 +327,16 @@ class Board(msgspec.Struct):
 def board(record: GameRecord | Position, viewer: str | None = None) -> Board:
     """The table at a fold (a record service's, or a position's) as `viewer` may see it."""
     if isinstance(record, Position):
-        spec, state, seq, fingerprint = record.spec, record.table.state, record.seq, record.log.fingerprint_at(record.seq)
-    else:
-        spec, state, seq, fingerprint = record.spec, record.state, record.seq, record.last_hash
+        return board_at(record.spec, record.table.state, record.seq, record.log.fingerprint_at(record.seq), viewer)
+    return board_at(record.spec, record.state, record.seq, record.last_hash, viewer)
+
+
+def frame_board(pos: Position, frame: Frame, viewer: str | None = None) -> Board:
+    """The table after one step of a replay (`replay --step`, the session's `step`)."""
+    return board_at(pos.spec, frame.state, frame.seq, pos.log.fingerprint_at(frame.seq), viewer)
+
+
+def board_at(spec: GameSpec, state: Any, seq: int, fingerprint: str | None, viewer: str | None = None) -> Board:
     view = spec.view(state, viewer)
     view["seq"], view["fingerprint"] = seq, fingerprint
     ended = spec.outcome(state)

@@ -371,8 +371,7 @@ class GameRecord:
             result.path = self.path
             if not result.accepted:
                 table.restore(before)
-                if result.notation is not None:
-                    result.to_act = table.spec.to_act(table.state)
+                result.to_act = table.spec.to_act(table.state)  # the real table's, not the parts' before the refusal
                 return result
             appended = self._write(locked, table, before, result.events)
             result.events, result.fingerprint = appended.events, appended.fingerprint

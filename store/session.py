@@ -5,27 +5,40 @@ the fold in memory and appended (one write, fsync) under the log's lock, so a mo
 rule checks and a write, not a re-read. Another process may write to the log meanwhile (a second recorder,
 `tally move` in another terminal): every append names the seq and fingerprint the session last saw, so the
 record service refuses it as stale and re-reads the log, and a move is never judged against a table the
-recorder has not seen.
+recorder has not seen. Such a refusal (`core.append.stale`) is returned like any other, after the log is
+re-read, so the recorder sees where the log is now.
+
+A bare number means a move of the listing the session last showed (`moves`), as `tally move LOG N` means
+one of the listing `tally moves` last showed: it is refused as stale once the log has moved on since (before
+any listing is shown it means the listing now).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from tally.core.engine import Table
-from tally.core.model import Event, GameSpec
+from tally.core.model import Event, GameSpec, NotationError
+from tally.core.notation import read_count
+from tally.core.text import quote
 
-from .service import GameRecord, MoveResult, is_move_number, seat_moves
+from .service import MOVE_SEPARATOR, GameRecord, MoveResult, is_move_number, listing_range, seat_moves, stale
+
+if TYPE_CHECKING:
+    from .results import ListingReport
 
 
-class LogChanged(Exception):
-    """Another process wrote to the log since the session last saw it: it was re-read, and the move was not
-    judged against a table the recorder has not seen (enter it again)."""
+class Shown(msgspec.Struct, frozen=True):
+    """The listing a session last showed (`moves`): at which seq and fingerprint, and how many moves it held.
+    A bare number the recorder types means the move numbered so there."""
 
-    def __init__(self, path: str, new_events: int):
-        self.path, self.new_events = path, new_events
-        super().__init__(f"{path}: the log changed on disk ({new_events:+d} events); it was re-read, nothing was recorded")
+    seq: int
+    fingerprint: str
+    count: int
+    numbered: str  # how it was numbered, in words (`1-23`, `none: the game is over`)
 
 
 class Session:
@@ -36,6 +49,7 @@ class Session:
         self.record = GameRecord.open(path)
         self.path = self.record.path
         self.viewer = viewer  # the seat recording (`tally record --as`): the board, listing and completion are its
+        self.shown: Shown | None = None
 
     @property
     def table(self) -> Table:
@@ -63,27 +77,63 @@ class Session:
         self.record.reload()
         return self.seq - before
 
-    def _checked(self, before: int, result: MoveResult) -> MoveResult:
-        if result.is_stale:
-            raise LogChanged(self.path, self.seq - before)
-        return result
+    def numbered(self) -> "ListingReport":
+        """The legal moves now, numbered, as the session's seat knows the table (all the log knows, with no seat)."""
+        from .results import listing, numbered
 
-    # ------------------------------------------------------------------ acting
+        if self.viewer is None:
+            return listing(self.record)
+        return numbered(self.spec, self.state, self.seq, self.moves())
 
-    def ask(self, text: str) -> MoveResult:
-        """A ruling on `text` now, recording nothing (`?MOVE` in the session, `tally rule`)."""
-        return self.record.propose(text)
+    def listing(self) -> "ListingReport":
+        """`numbered`, remembered as the listing a bare number refers to."""
+        listed = self.numbered()
+        self.shown = Shown(self.seq, self.record.last_hash, len(listed.moves),
+                           listing_range(self.spec, self.state, len(listed.moves)))
+        return listed
 
     def moves(self) -> list[Event]:
         """The legal moves now as the session's seat knows the table (all the log knows, with no seat)."""
         return seat_moves(self.spec, self.state, self.viewer)
 
+    def _checked(self, result: MoveResult) -> MoveResult:
+        if result.is_stale:  # another process wrote: the recorder is shown the table as it is now
+            self.refresh()
+        return result
+
+    def _listed(self, text: str) -> MoveResult | None:
+        """The refusal of a bare number that is not a move of the listing last shown, or was shown at another
+        position than the log's now; None when it is one, when no listing was shown yet (then the number means
+        the listing now, as for `tally move LOG N`), or when `text` starts with no number."""
+        word = MOVE_SEPARATOR.split(text.strip())[0].strip()
+        if not is_move_number(word):
+            return None
+        spec, state = self.spec, self.state
+        if self.shown is None:  # as `tally move LOG N` without a remembered listing: the listing now
+            return None
+        if not read_count(word, self.shown.count):
+            message = f"there is no move number {quote(word)} in the listing (`moves`: {self.shown.numbered})"
+            return MoveResult(False, text, notation=NotationError(word, message, kind="unknown"), seq=self.seq + 1,
+                              to_act=spec.to_act(state), path=self.path)
+        if (self.shown.seq, self.shown.fingerprint) != (self.seq, self.record.last_hash):
+            return stale(self.record, text, f"the listing `moves` showed at #{self.shown.seq}")
+        return None
+
+    # ------------------------------------------------------------------ acting
+
+    def ask(self, text: str) -> MoveResult:
+        """A ruling on `text` now, recording nothing (`?MOVE` in the session, `tally rule`)."""
+        return self._listed(text) or self.record.propose(text)
+
     def move(self, text: str) -> MoveResult:
         """Append the move(s) `text` if legal (and chance tally deals in open mode); else the ruling."""
+        refused = self._listed(text)
+        if refused is not None:
+            return refused
         seq, fingerprint = self.seq, self.record.last_hash
         if self.viewer is not None and is_move_number(text.strip()):
             text = self._seat_move(text.strip())
-        return self._checked(seq, self.record.append(text, seq, fingerprint, history=True))
+        return self._checked(self.record.append(text, seq, fingerprint, history=True))
 
     def _seat_move(self, number: str) -> str:
         """A move number of the seat's listing as the move's notation, judged as typed (the log's own listing
@@ -94,13 +144,13 @@ class Session:
 
     def undo(self, reason: str, turn: bool = False) -> MoveResult:
         seq, fingerprint = self.seq, self.record.last_hash
-        return self._checked(seq, self.record.undo(reason, turn, seq, fingerprint))
+        return self._checked(self.record.undo(reason, turn, seq, fingerprint))
 
     def correct(self, target: int, reason: str, move: str | None = None) -> MoveResult:
         """Void event `target` (any effective one), or with `move` replace it (`undo #N`, `amend #N MOVE`)."""
         seq, fingerprint = self.seq, self.record.last_hash
-        return self._checked(seq, self.record.correct(target, reason, move, seq, fingerprint))
+        return self._checked(self.record.correct(target, reason, move, seq, fingerprint))
 
     def note(self, text: str) -> MoveResult:
         seq, fingerprint = self.seq, self.record.last_hash
-        return self._checked(seq, self.record.note(text, None, seq, fingerprint))
+        return self._checked(self.record.note(text, None, seq, fingerprint))

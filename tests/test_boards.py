@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -60,3 +61,76 @@ def test_generic_cells_are_short_text() -> None:
     assert generic.cell(["a", None, 3]) == "a - 3"
     assert generic.cell({"w": 1, "b": 0}) == "w=1 b=0"
     assert generic.cell({"rows": [[1, 2]]}) == '{"rows":[[1,2]]}'
+
+
+# --------------------------------------------------------------------------- every board fits 80x24
+
+TERMINAL = (80, 24)
+FIXTURES = sorted((Path(__file__).resolve().parent.parent / "fixtures" / "games").glob("*.jsonl"))
+
+
+def rows(text: str) -> int:
+    """How many rows of an 80-column terminal `text` takes: a line longer than that wraps onto the next."""
+    return sum(max(1, -(-len(line) // TERMINAL[0])) for line in text.splitlines())
+
+
+def screens(path: Path):  # type: ignore[no-untyped-def]
+    """What the session shows after each event of a log, as an 80-column terminal shows it: the board, then
+    the line that says what was recorded, what is due next, and the prompt (the session prints these without
+    folding them: the terminal wraps a long one)."""
+    from tally.cli.render import print_view
+    from tally.cli.session import prompt_for, screen
+    from tally.store import record
+    from tally.store.results import frame_board
+
+    def terminal() -> Console:
+        return Console(file=io.StringIO(), width=TERMINAL[0], markup=False, highlight=False, color_system=None)
+
+    pos, frames = record.replay(path)
+    for frame in frames:
+        shown = frame_board(pos, frame)
+        board, whole = terminal(), terminal()
+        print_view(shown.view, board, footer=False)
+        screen(whole, shown, [(f"#{frame.seq} recorded: {frame.text}", "bold")])
+        whole.print(prompt_for(shown))
+        yield frame.seq, board.file.getvalue(), whole.file.getvalue()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[p.stem for p in FIXTURES])
+def test_every_board_fits_80x24_at_every_step_of_every_fixture(path: Path) -> None:
+    for seq, board, whole in screens(path):
+        assert all(len(line) <= TERMINAL[0] for line in board.splitlines()), (path.name, seq, board)
+        assert whole.startswith(board) and rows(whole) <= TERMINAL[1], (path.name, seq, whole)
+
+
+def test_the_check_sees_a_board_too_tall_or_too_wide() -> None:
+    view = started_view("split")
+    tall = dict(view, pad={"rows": [{"name": f"r{i}", "boxes": [0, 5]} for i in range(30)], "minus": [0]})
+    out = Console(file=io.StringIO(), width=TERMINAL[0], markup=False, highlight=False, color_system=None)
+    generic.draw({**tall, **{f"key{i}": i for i in range(30)}}, out)
+    assert out.file.getvalue().count("\n") > TERMINAL[1]  # type: ignore[attr-defined]
+
+
+def test_a_split_board_folds_the_rows_nobody_marked_and_keeps_every_match() -> None:
+    view = started_view("split")
+    text = drawn(board_for("split"), view)
+    assert "score pads: boxes marked per row (none yet in A 2 3 4 5 6 7 8 9 10 J Q K)" in text
+    assert len(text.splitlines()) <= 20
+
+
+def test_an_array_too_big_for_its_trees_is_drawn_as_its_open_cards() -> None:
+    from tally.cli.boards import array
+    from tally.store import record
+
+    pos, frames = record.replay(next(p for p in FIXTURES if p.stem == "array-open-4p"), 105)
+    view = pos.spec.view(frames[-1].state, None)
+    trees = array.arrays(view, view["colours"], 1000)
+    assert len(trees) > 20 and any(" ─" in line.plain and "─ #" in line.plain[6:] for line in trees)
+    short = array.arrays(view, view["colours"], 10)
+    assert short[0].plain.startswith("open segments in [ ]") and len(short) <= 10
+    for entry in view["arrays"]:
+        assert f"array {entry['root']} ({entry['size']}):" in " ".join(line.plain for line in short)
+        for card in entry["cards"]:
+            if card["open"]:
+                assert f"#{card['n']}" in " ".join(line.plain for line in short)
+    assert "open segments" in array.arrays(view, view["colours"], 2)[0].plain

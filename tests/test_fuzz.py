@@ -286,6 +286,55 @@ def test_move_strings_never_crash(tmp_path: Path, logs: dict[str, list[bytes]], 
     check()
 
 
+HEX = st.text(alphabet="0123456789abcdefABCDEF", min_size=0, max_size=70)
+
+
+@st.composite
+def newer_command(draw: Any, prefix: bytes, path: Path) -> list[str]:
+    """One of the newer inputs: a move with --expect-seq / --expect-fingerprint (right, wrong or junk), a
+    ` + ` chain of moves (legal ones, spoiled ones, or another player's), `amend N MOVE`, `undo --event N`,
+    or `check --expect SEQ:FINGERPRINT`."""
+    log = logfile.parse_lines("x", prefix)
+    seq, fingerprint = len(log.events), log.last_hash
+    moves, _ = legal_texts(prefix)
+    number = st.sampled_from([seq, seq - 1, seq + 1, 0, 1]).map(str) | st.integers(-5, 10**6).map(str) | HUGE | st.text(max_size=6)
+    hex_text = st.sampled_from([fingerprint[:8], fingerprint, fingerprint[:7], fingerprint[8:16]]) | HEX
+    reason = st.text(max_size=20) | st.sampled_from(["misread", ""])
+    kind = draw(st.sampled_from(["expect", "chain", "amend", "undo", "check"]))
+    if kind == "expect":
+        flags = draw(st.lists(st.sampled_from(["--expect-seq", "--expect-fingerprint"]), min_size=1, max_size=2, unique=True))
+        args = [draw(st.sampled_from(["move", "note", "undo"])), str(path)]
+        args += [draw(move_text(prefix))] if args[0] == "move" else [draw(reason) or "x"]
+        for flag in flags:
+            args += [flag, draw(number if flag == "--expect-seq" else hex_text)]
+        return args
+    if kind == "chain":
+        parts = draw(st.lists(move_text(prefix) | st.sampled_from(moves or ["pass"]), min_size=2, max_size=4))
+        return [draw(st.sampled_from(["move", "rule"])), str(path), " + ".join(parts)]
+    if kind == "amend":
+        return ["amend", str(path), draw(number), draw(move_text(prefix)), draw(reason) or "misheard"]
+    if kind == "undo":
+        return ["undo", str(path), "--event", draw(number), draw(reason) or "misread"]
+    return ["check", str(path), "--expect", f"{draw(number)}:{draw(hex_text)}"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_newer_inputs_never_crash_and_a_refusal_appends_nothing(tmp_path: Path, logs: dict[str, list[bytes]], game: str) -> None:
+    @FUZZ
+    @given(st.data())
+    def check(data: Any) -> None:
+        prefix = data.draw(log_prefix(logs, game))
+        path = fresh(tmp_path, prefix)
+        args = data.draw(newer_command(prefix, path))
+        run = assert_sane(tally(*args), sum(map(len, args)) + 200)
+        if run.code or args[0] in ("rule", "check"):
+            assert path.read_bytes() == prefix, (run, "a refusal, a question or a check appends nothing")
+        else:
+            assert path.read_bytes().startswith(prefix) and len(path.read_bytes()) > len(prefix), run
+
+    check()
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_logs_mutated_field_by_field_never_crash(tmp_path: Path, logs: dict[str, list[bytes]], game: str) -> None:
     @MANY

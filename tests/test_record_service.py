@@ -72,7 +72,7 @@ def test_the_issues_line_is_judged_after_the_card_tally_picked(tmp_path: Path) -
 def test_a_refused_part_of_a_long_line_names_its_own_seq(tmp_path: Path) -> None:
     log = tmp_path / "g.jsonl"
     assert run_tally("new", "splendor", str(log), "-p", "ana", "-p", "ben", "--seed", "3").exit_code == 0
-    parts = ["take r g b", "ben: take w b k", "take r g b", "ben: take w b k", "ana: take k k k"]
+    parts = ["take r g b", "ben: take w b k", "ana: take r g b", "ben: take w b k", "ana: take k k k"]
     done = run_tally("move", str(log), " + ".join(parts), "--json")
     assert done.exit_code == 1 and done.stderr.startswith(f"tally: {log}:7: "), done  # the fifth part, at seq 3 + 4
     assert json.loads(done.stdout)["seq"] == 7

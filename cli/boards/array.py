@@ -1,8 +1,13 @@
-"""Array's board: the arrays drawn as trees of touching cards, then the players and the rounds so far.
+"""Array's board: the arrays drawn as trees of touching cards, then the players and the last round.
 
 Each array starts at its lowest-numbered card; every other card hangs under the card it was laid against,
 with the colour of the two touching segments on the branch (`─r─`). A card shows its colour letters and,
 after it, which of its segments are still open. Cards just laid in the move being made are marked `*`.
+
+The board fits 80x24 (`generic.WIDTH`, `generic.ROWS`): a branch that runs on to a single last card without
+forking is drawn on one line (`├─o─ #17 go ─g─ #21 gr ─r─ #26 br`); when the trees still do not fit, each
+array's heading joins its first card's line, and then each array becomes the list of its cards that have an
+open segment (where a card may still be laid), `#12 bor[or]`, its joins left to `tally state`.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .generic import heading
+from .generic import ROWS, WIDTH, folded, heading, height
 
 # rich styles for colour names a box may use; other names are drawn unstyled
 STYLE = {
@@ -39,46 +44,98 @@ def card_line(card: dict[str, Any], colours: dict[str, str], anchors: list[int])
     return text
 
 
-def draw_array(array: dict[str, Any], colours: dict[str, str], anchors: list[int], out: Console) -> None:
+def tree(array: dict[str, Any], colours: dict[str, str], anchors: list[int], joined: bool) -> list[Text]:
+    """An array as a tree, one line per card except a branch that runs on to its last card without forking
+    (one line); `joined`: the array's heading on its first card's line."""
     cards = array["cards"]
     children: dict[int, list[dict[str, Any]]] = {}
     for card in cards:
         if card["parent"]:
             children.setdefault(card["parent"], []).append(card)
-    out.print(Text(f"array {array['root']} · {array['size']} card{'s' if array['size'] != 1 else ''}", style="bold"))
+    title = Text(f"array {array['root']} · {array['size']} card{'s' if array['size'] != 1 else ''}", style="bold")
+    lines: list[Text] = [] if joined else [title]
+
+    def is_straight(card: dict[str, Any]) -> bool:  # no fork from here to its last card
+        below = children.get(card["n"], [])
+        return not below or (len(below) == 1 and is_straight(below[0]))
 
     def branch(card: dict[str, Any], prefix: str, last: bool, top: bool) -> None:
-        line = Text("  " + prefix)
+        line = title.append(": ") if top and joined else Text("  ")
+        line.append(prefix)
         if not top:
             line.append("└─" if last else "├─").append_text(letters(card["via"], colours)).append("─ ")
         line.append_text(card_line(card, colours, anchors))
-        out.print(line)
+        lines.append(line)
         below = children.get(card["n"], [])
+        if not top and is_straight(card):
+            while below:  # the rest of a straight branch, on this line
+                card = below[0]
+                line.append(" ─").append_text(letters(card["via"], colours)).append("─ ")
+                line.append_text(card_line(card, colours, anchors))
+                below = children.get(card["n"], [])
+            return
         deeper = prefix if top else prefix + ("     " if last else "│    ")  # under the parent's number
         for i, child in enumerate(below):
             branch(child, deeper, i == len(below) - 1, False)
 
     branch(cards[0], "", True, True)
+    return lines
+
+
+def open_cards(array: dict[str, Any], colours: dict[str, str], anchors: list[int]) -> list[Text]:
+    """An array as the cards of it that have an open segment (`#12 bor[or]`) and those just laid, its joins
+    and closed cards left out (counted): the items of a list that flows from one array into the next."""
+    shown = []
+    for card in array["cards"]:
+        if card["open"] or card["n"] in anchors:
+            text = Text(f"#{card['n']}{'*' if card['n'] in anchors else ''} ").append_text(letters(card["card"], colours))
+            if card["open"]:
+                text.append("[").append_text(letters("".join(card["open"]), colours)).append("]")
+            shown.append(text)
+    closed = array["size"] - len(shown)
+    if closed:
+        shown.append(Text(f"+{closed} closed", style="dim"))
+    shown[-1].append(";")  # where the next array's list begins
+    return [Text(f"array {array['root']} ({array['size']}):", style="bold"), *shown]
+
+
+def listed(every: list[dict[str, Any]], colours: dict[str, str], anchors: list[int]) -> list[Text]:
+    """Every array's open cards, one list, a `;` where the next array begins."""
+    items = [item for array in every for item in open_cards(array, colours, anchors)]
+    items[-1].right_crop(1)  # no array begins after the last
+    return items
+
+
+def arrays(view: dict[str, Any], colours: dict[str, str], room: int) -> list[Text]:
+    """The arrays in the most detail that fits `room` rows of WIDTH columns."""
+    if not view["arrays"]:
+        return [Text("(no card on the table)")]
+    anchors = view["anchors"]
+    tried = [[line for array in view["arrays"] for line in tree(array, colours, anchors, joined)]
+             for joined in (False, True)]
+    tried.append([Text("open segments in [ ], joins left out to fit (`tally state --json` has them)", style="italic")]
+                 + folded(listed(view["arrays"], colours, anchors), "", " ", ""))
+    for lines in tried:
+        if len(lines) <= room and all(len(line.plain) <= WIDTH for line in lines):
+            return lines
+    cards = sum(array["size"] for array in view["arrays"])
+    segments = sum(len(card["open"]) for array in view["arrays"] for card in array["cards"])
+    return [Text(f"{len(view['arrays'])} arrays, {cards} cards, {segments} open segments (`tally state --json`)",
+                 style="italic")]
 
 
 def draw(view: dict[str, Any], out: Console) -> None:
-    out.print(heading(view, "Array", f"round {view['round']}"))
     colours = view["colours"]
-    facts = [f"dealer {view['dealer']}", f"threshold {view['threshold']}", f"end {view['end']}",
-             f"pickup deck {view['deck']}"]
+    facts = [Text(f"dealer {view['dealer']}"), Text(f"threshold {view['threshold']}"), Text(f"end {view['end']}"),
+             Text(f"pickup deck {view['deck']}")]
     if view["sudden_death"]:
-        facts.insert(0, "SUDDEN DEATH")
+        facts.insert(0, Text("SUDDEN DEATH"))
     if view["given"]:
-        facts.append("given: " + " ".join(view["given"]))
+        facts.append(Text("given: " + " ".join(view["given"])))
     if view["returned"]:
-        facts.append("back in the deck: " + " ".join(view["returned"]))
-    out.print(" · ".join(facts))
-    out.print(Text("colours: ").append_text(
-        Text(" ").join(letters(k, colours) + Text(f" {v}") for k, v in colours.items())))
-    if not view["arrays"]:
-        out.print("(no card on the table)")
-    for array in view["arrays"]:
-        draw_array(array, colours, view["anchors"], out)
+        facts.append(Text("back in the deck: " + " ".join(view["returned"])))
+    top: list[Any] = [heading(view, "Array", f"round {view['round']}"), *folded(facts)]
+    top += folded([letters(k, colours) + Text(f" {v}") for k, v in colours.items()], "colours: ", " ")
     players = Table(show_header=True, box=None, pad_edge=False)
     for column in ("player", "total", "status", "cards", "hand", "slams"):
         players.add_column(column)
@@ -95,10 +152,12 @@ def draw(view: dict[str, Any], out: Console) -> None:
         if p["shown"]:
             hand = Text("shown: ").append_text(letters(" ".join(p["shown"]), colours)).append("  ").append_text(hand)
         players.add_row(name, str(p["total"]), status, str(p["cards"]), hand, str(p["slams"] or "-"))
-    out.print(players)
-    for entry in view["rounds"][-5:]:
+    bottom: list[Any] = [players]
+    for entry in view["rounds"][-1:]:  # the totals are in the players' table; earlier rounds in `tally replay`
         how = f"{entry['winners'][0]} went out" if entry["ended"] == "out" else "blocked"
         sudden = " (sudden death)" if entry["sudden_death"] else ""
-        points = ", ".join(f"{name} +{n} ({entry['totals'][name]})" for name, n in entry["points"].items())
+        points = ", ".join(f"{name} +{n}" for name, n in entry["points"].items())
         gone = f"; eliminated: {', '.join(entry['eliminated'])}" if entry["eliminated"] else ""
-        out.print(f"round {entry['round']}{sudden}, dealer {entry['dealer']}: {how}; {points}{gone}")
+        bottom.append(Text(f"round {entry['round']}{sudden}, dealer {entry['dealer']}: {how}; {points}{gone}"))
+    for part in [*top, *arrays(view, colours, ROWS - height(*top, *bottom)), *bottom]:
+        out.print(part)

@@ -1,5 +1,6 @@
 """The board of any game without its own: the view's common keys as a heading, every other key as a
-line, and the players as a table whose columns are the keys of the players' entries."""
+line (cut at the board's width), and the players as a table whose columns are the keys of the players'
+entries. What every board shares lives here too: the heading, the anchor, and the size a board fits."""
 
 from __future__ import annotations
 
@@ -13,6 +14,33 @@ from rich.text import Text
 # keys every view has (docs/architecture.md); drawn in the heading, the players table, or by print_view
 COMMON = ("game", "mode", "viewer", "phase", "turn", "to_act", "expected", "players", "outcome", "seq", "fingerprint")
 ANCHOR_DIGITS = 8  # what a table writes down (`tally check --expect SEQ:FINGERPRINT` takes 8 or more)
+# every board fits an 80x24 terminal with the lines the session prints under it (what was recorded, a
+# consequence, what is due next, the prompt): a board may take WIDTH columns and ROWS rows
+WIDTH, ROWS = 80, 20
+
+
+def height(*parts: Any) -> int:
+    """How many rows `parts` take on a terminal WIDTH columns wide (a table's cells wrap, a long line folds)."""
+    import io
+
+    out = Console(file=io.StringIO(), width=WIDTH, color_system=None, markup=False, highlight=False, emoji=False)
+    for part in parts:
+        out.print(part)
+    return out.file.getvalue().count("\n")  # type: ignore[attr-defined]
+
+
+def folded(items: list[Text], lead: Text | str = "", separator: str = " · ", indent: str = "  ") -> list[Text]:
+    """`lead` then `items` joined by `separator`, broken into lines of at most WIDTH columns between items
+    (never inside one): what a long list becomes on a board that must stay within its width."""
+    lines = [Text(lead) if isinstance(lead, str) else lead.copy()]
+    for item in items:
+        line = lines[-1]
+        gap = separator if line.plain.strip() and not line.plain.endswith(" ") else ""
+        if line.plain.strip() and len(line.plain) + len(gap) + len(item.plain) > WIDTH:
+            lines.append(Text(indent))
+            line, gap = lines[-1], ""
+        line.append(gap).append_text(item)
+    return lines
 
 
 def cell(value: Any) -> str:
@@ -45,11 +73,17 @@ def heading(view: dict[str, Any], title: str, where: str = "") -> Text:
                 f"({view.get('mode', '?')} mode)", style="bold")
 
 
+def clipped(text: str) -> Text:
+    """A line cut to WIDTH columns, its end marked `…`: a view's key may hold more than a board can show
+    (`tally state --json` shows all of it)."""
+    return Text(text if len(text) <= WIDTH else text[: WIDTH - 1] + "…")
+
+
 def draw(view: dict[str, Any], out: Console) -> None:
     out.print(heading(view, view.get("game", "?")))
     for key, value in view.items():
         if key not in COMMON:
-            out.print(Text(f"{key.replace('_', ' ')}: {cell(value)}"))
+            out.print(clipped(f"{key.replace('_', ' ')}: {cell(value)}"))
     players = view.get("players") or []
     if players:
         columns: list[str] = []

@@ -1,5 +1,7 @@
 """Split's board: the pile, the discard row, every player's hand and matches by type, and the score pads as
-on paper (each row's boxes marked so far and the value of its first open box, which is what counts)."""
+on paper, turned on their side to fit 80x24: one line per player, a column per row of the pad holding how
+many of its boxes are marked (`·` none), the minus boxes marked and the sheet's total. A row no player has
+marked yet is folded into the pad's title rather than given a column."""
 
 from __future__ import annotations
 
@@ -9,11 +11,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .generic import heading
+from .generic import folded, heading
 
 SUIT_STYLE = {"H": "bold red", "D": "bold red", "S": "bold", "C": "bold"}
 KIND_STYLE = {"perfect": "bold green", "strong": "bold cyan", "weak": "yellow"}
-SHOWN_MARKS = 8  # marks beyond this are written as a count, so a cell stays short
 
 
 def card(code: str) -> Text:
@@ -42,43 +43,65 @@ def hand(entry: dict[str, Any]) -> Text:
     return shown.append(f" ({entry['hand_size']})")
 
 
-def boxes(marked: int, values: list[int], sign: str = "") -> Text:
-    """A row of the pad: `x` per marked box, then the first open box's value in brackets."""
-    text = Text("x" * marked if marked <= SHOWN_MARKS else f"x{marked}", style="bold")
-    value = values[marked] if marked < len(values) else values[-1]
-    if marked:
-        text.append(" ")
-    sign = sign if value else ""
-    return text.append(f"[{sign}{value}]" if marked < len(values) else f"full {sign}{value}")
+def marks(marked: int) -> Text:
+    return Text(str(marked), style="bold") if marked else Text("·", style="dim")
+
+
+def player_lines(entry: dict[str, Any], width: int) -> list[Text]:
+    """A player's hand (and how many halves lie under their matches) on one line, then their matches by type
+    (`perfect KSL+KSR ... weak 2HL+2SR`) under it, folded within the board's width; a player without
+    matches takes one line."""
+    lead = Text(entry["name"].ljust(width))
+    items = list(hand(entry).split(" "))
+    if entry["under"]:
+        items.append(Text(f"· {len(entry['under'])} under their matches", style="dim"))  # out of play: a count will do
+    lines = folded(items, lead, " ", " " * width)
+    found = entry["matches"]
+    parts: list[Text] = []
+    for kind in ("perfect", "strong", "weak"):
+        if found[kind]:
+            parts.append(Text(f"{kind}:", style="italic"))
+            parts.extend(matches([m], kind) for m in found[kind])
+    if parts:
+        lines += folded(parts, " " * width, " ", " " * width)
+    return lines
 
 
 def draw(view: dict[str, Any], out: Console) -> None:
     round_text = f"round {view['round']} of {view['rounds']}" if view["round"] else f"before round 1 of {view['rounds']}"
     out.print(heading(view, "Split", round_text))
     out.print(Text(f"dealer: {view['dealer']}   pile: {view['pile']} cards   reference cards: {view['reference']} set aside"))
-    out.print(Text("discard row (bottom to top): ").append_text(cards(view["row"])))
+    for line in folded([card(c) for c in view["row"]] or [Text("-")], "discard row (bottom to top): ", " "):
+        out.print(line)
+    due = []
     if view.get("bonus"):
-        out.print(Text(f"pending: the {view['bonus']} match's bonus", style="italic"))
+        due.append(Text(f"pending: the {view['bonus']} match's bonus", style="italic"))
     if view.get("must_play"):
-        out.print(Text(f"to play first: {view['must_play']} (taken from the discard row)", style="italic"))
-    table = Table(show_header=True, box=None, pad_edge=False)
-    for column in ("player", "hand", "perfect", "strong", "weak", "under"):
-        table.add_column(column)
+        due.append(Text(f"to play first: {view['must_play']} (taken from the discard row)", style="italic"))
+    for line in folded(due, "", "; "):
+        if line.plain:
+            out.print(line)
+    width = max(len(entry["name"]) for entry in view["players"]) + 2
     for entry in view["players"]:
-        found = entry["matches"]
-        table.add_row(
-            entry["name"], hand(entry), matches(found["perfect"], "perfect"), matches(found["strong"], "strong"),
-            matches(found["weak"], "weak"), cards(entry["under"]) if entry["under"] else Text("-", style="dim"),
-        )
-    out.print(table)
-    pad = Table(show_header=True, box=None, pad_edge=False, title="score pads", title_justify="left")
-    pad.add_column("row")
+        for line in player_lines(entry, width):
+            out.print(line)
+    rows = [row["name"] for row in view["pad"]["rows"]]
+    marked = [row for row in rows if any(entry["pad"][row] for entry in view["players"])]
+    unmarked = [row for row in rows if row not in marked]
+    title = "score pads: boxes marked per row" + (f" (none yet in {' '.join(unmarked)})" if unmarked else "")
+    out.print(Text(title))  # a table's own title would wrap to the table's width
+    pad = Table(show_header=True, box=None, pad_edge=False)
+    pad.add_column("player")
+    for row in marked:
+        pad.add_column(row, justify="right")
+    pad.add_column("minus", justify="right")
+    pad.add_column(Text("score", style="bold"), justify="right")
+    if view["results"]:
+        pad.add_column("rounds", justify="right")
     for entry in view["players"]:
-        pad.add_column(entry["name"])
-    for row in view["pad"]["rows"]:
-        pad.add_row(row["name"], *[boxes(entry["pad"][row["name"]], row["boxes"]) for entry in view["players"]])
-    pad.add_row("minus", *[boxes(entry["pad"]["minus"], view["pad"]["minus"], "-") for entry in view["players"]])
-    pad.add_row(Text("score", style="bold"), *[Text(str(entry["score"]), style="bold") for entry in view["players"]])
-    for result in view["results"]:
-        pad.add_row(f"round {result['round']}", *[f"{result['scores'][entry['name']]:+d}" for entry in view["players"]])
+        cells = [marks(entry["pad"][row]) for row in marked]
+        cells += [marks(entry["pad"]["minus"]), Text(str(entry["score"]), style="bold")]
+        if view["results"]:
+            cells.append(Text(" ".join(f"{result['scores'][entry['name']]:+d}" for result in view["results"])))
+        pad.add_row(entry["name"], *cells)
     out.print(pad)
