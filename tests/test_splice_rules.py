@@ -793,6 +793,51 @@ def test_splice_map_next_turn():
     assert table.state.phase == "over"
 
 
+def map_holder_at_the_table(wild_pieces: dict[str, int] | None = None) -> Game:
+    """Table mode, RICH box: ann bought r1 r2 r4 and it is her turn again, before the draw."""
+    manifest = RICH if wild_pieces is None else {**RICH, "wild_pieces": wild_pieces}
+    table = table_game(("ann", "ben"), manifest=manifest)
+    table.do("ann: draw", "ann: play 50-50", "ann: draw")
+    table.do("ben: draw", "ben: discard ?")
+    table.do("ann: draw", "ann: buy 3 pay 50-50 as r1 r2 r4", "ann: discard ?")
+    table.do("ben: draw", "ben: discard ?")
+    return table
+
+
+def test_splice_map_next_turn_judges_a_piece_named_by_this_turns_draw_from_the_box():
+    # issue 17: the box holds one x3 and ann drew it this turn, so no copy was held before: illegal, as in open mode
+    table = map_holder_at_the_table()
+    table.do("ann: draw x3")
+    ruling = table.reject("ann: lay r1 r2 x3 r4", "splice.map.next-turn")
+    assert ruling.verdict == "illegal"
+    assert ruling.message == ("wild map piece 3 was drawn at the start of this turn and the box holds only that one: "
+                              "the map was completed this turn and waits for the next")
+    # with two x3 in the box the other may have been held before: the log cannot tell
+    table = map_holder_at_the_table({"1": 1, "2": 1, "3": 2, "4": 1})
+    table.do("ann: draw x3")
+    note = table.doubtful("ann: lay r1 r2 x3 r4")
+    assert note.message == "ann holds wild map piece 3 drawn this turn; the log cannot tell whether another copy was held before"
+
+
+def test_splice_map_next_turn_all_unseen_cards_in_the_map_include_this_turns_draw():
+    # table mode, the draw unseen: when every card the log has not seen is a wild piece of the map, one of them
+    # is the card drawn this turn, whatever the others are
+    table = table_game(("ann", "ben"), manifest=RICH, hand_size=3)
+    table.do("ann: draw", "ann: play 50-50 50-50", "ann: draw 1 2 6")
+    table.do("ben: draw", "ben: discard ?")
+    table.do("ann: draw", "ann: buy 3 pay 50-50 as r1 r4 b1", "ann: discard 1")
+    table.do("ben: draw", "ben: discard ?")
+    table.do("ann: draw")
+    assert table.seat("ann").hand.unknown == 2 and table.state.fresh == "?"
+    ruling = table.reject("ann: lay r1 x2 x3 r4", "splice.map.next-turn")
+    assert ruling.message == ("ann's 2 cards the log has not seen are all pieces of this map, so one of them is the card "
+                              "drawn at the start of this turn: the map waits for the next turn")
+    table.do("ann: discard 2")  # one unseen card may now have been held before: the log cannot tell
+    table.do("ben: draw", "ben: discard ?")
+    table.do("ann: draw")
+    assert table.doubtful("ann: lay r1 x2 x3 r4").rule == "splice.map.next-turn"
+
+
 def test_splice_map_win():
     game = map_holder()
     permit = game.accept("ann: lay r1 r2 x3 r4")

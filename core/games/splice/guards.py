@@ -426,20 +426,33 @@ def _check_next_turn(state: State, wild: list[str]) -> list[Ruling]:
     who = state.player_name
     hand = state.player.hand
     if fresh != "?":
-        if fresh in wild:
-            before = list(hand.known)
-            before.remove(fresh)
-            if not hand.unknown and sum(1 for p in wild if p == fresh) > before.count(fresh):
-                return [illegal("splice.map.next-turn", f"{card_name(fresh)} was drawn at the start of this turn: the map was completed this turn and waits for the next", piece=fresh)]
-            if hand.unknown == 0 or fresh in before:
-                return []
-            return [unverifiable("splice.map.next-turn", f"{who} holds {card_name(fresh)} drawn this turn; the log cannot tell whether another copy was held before")]
-        return []
+        if fresh not in wild:
+            return []
+        before = list(hand.known)
+        before.remove(fresh)
+        short = wild.count(fresh) - before.count(fresh)  # copies the map needs beyond those known to be held before
+        if short <= 0:
+            return []
+        name = card_name(fresh)
+        # an unseen card held before may be another copy only if the box has one the log has not located
+        spare = state.copies.get(fresh, 0) - located_cards(state)[fresh]
+        if min(hand.unknown, spare) >= short:
+            return [unverifiable("splice.map.next-turn", f"{who} holds {name} drawn this turn; the log cannot tell whether another copy was held before")]
+        if not hand.unknown:
+            why = ""
+        elif state.copies.get(fresh, 0) == 1:
+            why = " and the box holds only that one"
+        else:
+            why = f" and every other copy of the box's {state.copies[fresh]} is located elsewhere"
+        return [illegal("splice.map.next-turn", f"{name} was drawn at the start of this turn{why}: the map was completed this turn and waits for the next", piece=fresh)]
     unseen = [p for p in wild if p not in hand.known]
     if not unseen:
         return []
     if hand.unknown <= 1:
         return [illegal("splice.map.next-turn", f"{card_name(unseen[0])} can only be the card {who} drew at the start of this turn: the map waits for the next turn", piece=unseen[0])]
+    if hand.unknown <= len(unseen):  # every unseen card is a piece of the map, the one drawn this turn among them
+        return [illegal("splice.map.next-turn", f"{who}'s {hand.unknown} cards the log has not seen are all pieces of this map, so one of them "
+                        "is the card drawn at the start of this turn: the map waits for the next turn", piece=unseen[0])]
     return [unverifiable("splice.map.next-turn", f"the log never saw {who}'s card drawn this turn: it cannot tell whether {card_name(unseen[0])} was held before the turn")]
 
 
