@@ -210,6 +210,24 @@ def test_splice_play_in_hand():
     assert ruling.rule == "splice.play.in-hand" and "coin 10" in ruling.message
 
 
+def test_splice_play_in_hand_says_how_many_copies_are_held():
+    # issue 17: `play 9-9` holding one 9 said "does not hold coin 9"
+    game = game_with(["9", "10", "3", "4", "5"], NINES)
+    game.do("ann: draw")
+    ruling = game.reject("ann: play 9-9", "splice.play.in-hand")
+    assert ruling.message == "ann holds only 1 coin 9 and the play needs 2 (holds 9 10 3 4 5 1)"
+
+
+def test_splice_play_in_hand_says_every_copy_is_located_elsewhere():
+    # issue 17: a fifth 10 said "(holds 6 unseen cards)" when every 10 of the box lay in play
+    game = table_game()
+    game.do("ann: draw", "ann: play 10-10", "ann: draw")
+    game.do("ben: draw", "ben: play 10-10", "ben: draw")
+    game.do("ann: draw")
+    ruling = game.reject("ann: play 10-w10", "splice.play.in-hand")
+    assert ruling.message == "ann cannot hold coin 10: all 4 copies of the box are located elsewhere (holds 6 unseen cards)"
+
+
 # ---------------------------------------------------------------------------- draws
 
 
@@ -637,6 +655,29 @@ def test_splice_buy_whole_sets():
     assert ruling.message == "no change is given: a Double Your Gold card is not needed for a price of 20"
     game.accept("ann: buy 2 pay 10-10 double")  # 40 gold: the Double is needed, and spent
     assert game.seat("ann").doubles == 0 and game.state.pile[-1].known == ("10", "10", "double")
+
+
+def test_splice_buy_whole_sets_is_the_rule_at_stake_for_part_of_a_set_in_play():
+    # issue 17: `buy 1 pay 9-10` while 8-9-10 is in play cited the coin-set rule
+    game = game_with(["8", "9", "10", "5", "5"], NINES, pile=["1", "2", "3", "4", "6", "7"])
+    game.do("ann: draw", "ann: play 8-9-10 5-5", "ann: draw")
+    quiet_turn(game)
+    game.do("ann: draw")
+    ruling = game.reject("ann: buy 1 pay 9-10", "splice.buy.whole-sets")
+    assert ruling.message == "9-10 is part of ann's set 8-9-10 in play: payment is in entire sets, never part of one"
+    assert game.accept("ann: buy 1 pay 8-9-10").rule == "splice.buy.price"
+
+
+def test_splice_buy_price_hints_at_naming_a_double_in_play():
+    # issue 17: a buy short because the Double in play was not named did not say so
+    game = game_with(["5", "5", "double", "2", "3"], NINES, pile=["1", "4", "6", "7", "8", "10"])
+    game.do("ann: draw", "ann: play 5-5 double", "ann: draw")
+    quiet_turn(game)
+    game.do("ann: draw")
+    ruling = game.reject("ann: buy 1 pay 5-5", "splice.buy.price")
+    assert ruling.message == ("ann pays 10 gold for 1 map piece: the price is 20 (20 each); name the Double Your Gold card "
+                              "in play to double the sets paid (`buy 1 pay 5-5 double`)")
+    assert game.accept("ann: buy 1 pay 5-5 double").rule == "splice.buy.price"
 
 
 def test_splice_buy_earlier_turn():

@@ -9,7 +9,7 @@ from ...knowledge import Zone, can_reveal
 from ...model import Ruling, illegal, unverifiable
 from ...seated import seat_index
 from ...text import plural, quote
-from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, card_name, deck_cards, read_set
+from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, card_name, coin_set, deck_cards, read_set
 from .events import (
     BlackSpotPlayed,
     BlindDrawn,
@@ -203,7 +203,8 @@ def _in_hand(state: State, cards: list[str]) -> str | None:
     return missing(hand, cards, state.copies, located_cards(state))
 
 
-def _not_held(state: State, card: str) -> Ruling:
+def _not_held(state: State, card: str, cards: list[str]) -> Ruling:
+    """Why the current player cannot play `cards`: `card` is the first of them the hand cannot hold."""
     who = state.player_name
     hand = state.player.hand
     holds = " ".join(hand.known)
@@ -211,7 +212,25 @@ def _not_held(state: State, card: str) -> Ruling:
         unseen = plural(hand.unknown, "unseen card")
         holds = f"{holds} and {unseen}" if holds else unseen
     holds = holds or "nothing"
-    return illegal("splice.play.in-hand", f"{who} does not hold {card_name(card)} (holds {holds})", card=card)
+    name = card_name(card)
+    known = hand.known.count(card)
+    needs = cards.count(card)
+    copies = state.copies.get(card, 0)
+    if hand.unknown and not copies:
+        said = f"{who} cannot hold {name}: this game's deck has none"
+    elif hand.unknown:
+        # an unseen card could be any copy the log has not located: every one of them is located elsewhere
+        held = f"{who} holds only {known} {name} and the play needs {needs}" if known else f"{who} cannot hold {name}"
+        if known:
+            every = f"the box holds only {copies}" if copies <= known else f"every other copy of the box's {copies} is located elsewhere"
+        else:
+            every = "the box's only copy is located elsewhere" if copies == 1 else f"all {copies} copies of the box are located elsewhere"
+        said = f"{held}: {every}"
+    elif known:
+        said = f"{who} holds only {known} {name} and the play needs {needs}"
+    else:
+        said = f"{who} does not hold {name}"
+    return illegal("splice.play.in-hand", f"{said} (holds {holds})", card=card)
 
 
 def _read_sets(state: State, forms: list[str]) -> list | Ruling:
@@ -236,12 +255,12 @@ def check_coins(state: State, event: CoinsPlayed) -> Ruling | None:
         return sets
     cards = [card for s in sets for card in s.cards] + ["double"] * event.doubles
     lacking = _in_hand(state, cards)
-    return _not_held(state, lacking) if lacking else None
+    return _not_held(state, lacking, cards) if lacking else None
 
 
 def _special(state: State, card: str) -> Ruling | None:
     lacking = _in_hand(state, [card])
-    return _not_held(state, lacking) if lacking else None
+    return _not_held(state, lacking, [card]) if lacking else None
 
 
 def check_piracy(state: State, event: PiracyPlayed) -> Ruling | None:
@@ -329,10 +348,13 @@ def check_buy(state: State, event: MapsBought) -> Ruling | None:
     left = pile_size(state.map_pile)
     if count > left:
         return illegal("splice.buy.map-pile", f"the Map Pile holds {plural(left, 'piece')}: {who} cannot buy {count}", left=left)
+    seat = state.player
+    ruling = _check_part_of_a_set(state, event.paid)
+    if ruling:
+        return ruling
     sets = _read_sets(state, event.paid)
     if isinstance(sets, Ruling):
         return sets
-    seat = state.player
     in_play = list(seat.sets)
     for s in sets:
         if s.form not in in_play:
@@ -345,16 +367,16 @@ def check_buy(state: State, event: MapsBought) -> Ruling | None:
         in_play.remove(s.form)
     if event.doubles > seat.doubles:
         return illegal("splice.buy.earlier-turn", f"{who} has {plural(seat.doubles, 'Double Your Gold card')} in play, not {event.doubles}")
-    value = payment_value(state, [s.form for s in sets], event.doubles)
+    forms = [s.form for s in sets]
+    value = payment_value(state, forms, event.doubles)
     price = PRICE * count
     if value < price:
         return illegal(
             "splice.buy.price",
-            f"{who} pays {value} gold for {plural(count, 'map piece')}: the price is {price} ({PRICE} each)",
+            f"{who} pays {value} gold for {plural(count, 'map piece')}: the price is {price} ({PRICE} each){_double_hint(state, event, forms, price)}",
             paid=value,
             price=price,
         )
-    forms = [s.form for s in sets]
     for i, form in enumerate(forms):
         rest = forms[:i] + forms[i + 1 :]
         if payment_value(state, rest, event.doubles) >= price:
@@ -368,6 +390,50 @@ def check_buy(state: State, event: MapsBought) -> Ruling | None:
     if len(event.pieces) != count:
         return illegal("splice.buy.map-pile", f"{count} pieces come off the Map Pile, not {len(event.pieces)}")
     return _pieces_problem(state, event.pieces)
+
+
+def _form_cards(form: str) -> Counter[str] | None:
+    """The cards a coin set as typed is made of (`9-w10` -> 9, wild), whether or not it is a set; None if unreadable."""
+    cards: Counter[str] = Counter()
+    for part in form.split("-"):
+        wild = part[:1] in ("w", "*")
+        digits = part[1:] if wild else part
+        if not digits.isascii() or not digits.isdigit():
+            return None
+        cards["wild" if wild else str(int(digits))] += 1
+    return cards
+
+
+def _check_part_of_a_set(state: State, paid: list[str]) -> Ruling | None:
+    """A payment naming part of a set in play (`9-10` of 8-9-10) breaks the rule of entire sets, whatever else."""
+    seat = state.player
+    values = state.box.values
+    for form in paid:
+        if form in seat.sets:
+            continue
+        cards = _form_cards(form)
+        if not cards:
+            continue
+        for whole in seat.sets:
+            if cards < Counter(coin_set(whole, values).cards):
+                return illegal(
+                    "splice.buy.whole-sets",
+                    f"{form} is part of {state.player_name}'s set {whole} in play: payment is in entire sets, never part of one",
+                    set=form,
+                    whole=whole,
+                )
+    return None
+
+
+def _double_hint(state: State, event: MapsBought, forms: list[str], price: int) -> str:
+    """When a Double Your Gold card in play, had it been named, would have covered the price: say so."""
+    held = state.player.doubles
+    for doubles in range(event.doubles + 1, held + 1):
+        if payment_value(state, forms, doubles) >= price:
+            named = " ".join(forms + ["double"] * doubles)
+            cards = "the Double Your Gold card" if held == 1 else f"{doubles} of the {held} Double Your Gold cards"
+            return f"; name {cards} in play to double the sets paid (`buy {event.count} pay {named}`)"
+    return ""
 
 
 def _pieces_problem(state: State, pieces: list[str | None]) -> Ruling | None:
