@@ -429,6 +429,18 @@ def test_splice_piracy_plunder():
     assert game.seat("ann").sets == ("9-9",) and game.seat("ben").sets == ("6-7-8",)
 
 
+def test_splice_piracy_plunder_is_the_rule_at_stake_for_two_sets():
+    # issue 17: two sets taken with one Piracy were refused as unreadable notation; they are read, then judged
+    game = pirate_position()
+    game.do("ann: draw")
+    (event,) = game.events("ann: piracy ben 9-9 6-7-8")
+    assert SPLICE.format(event) == "ann: piracy ben 9-9 6-7-8"
+    ruling = game.reject(event, "splice.piracy.plunder")
+    assert ruling.message == ("one Piracy takes exactly one thing (a coin set, a Double Your Gold card or a map piece), "
+                              "not 9-9 and 6-7-8")
+    assert game.reject("ann: piracy ben 9-9 double", "splice.piracy.plunder").facts == {"plunder": "9-9 double"}
+
+
 def test_splice_piracy_nothing():
     game = pirate_position()
     game.do("ann: draw")
@@ -735,6 +747,22 @@ def test_splice_maps_return():
     assert ruling.message == "ann holds 7 map pieces and returns exactly 2, not 1"
     assert game.refuse("ann: return b3 y4").rule == "splice.maps.return"
     game.accept("ann: return b3 r1")
+
+
+def test_splice_maps_return_is_the_rule_at_stake_when_nothing_is_pending():
+    # issue 17: five map pieces and a return instead of a buy got the generic pending rule and "to play coin sets"
+    game = rich_buyer(maps=["r1", "r2", "r3", "b1", "b2"])
+    game.do("ann: buy 5 pay 50-50", "ann: discard 1")
+    finish_turn(game)
+    quiet_turn(game)
+    game.do("ann: draw")
+    assert game.state.phase == "play" and game.seat("ann").maps.size == 5
+    ruling = game.reject("ann: return r1", "splice.maps.return")
+    assert ruling.message == ("ann holds 5 map pieces, no more than 5: only pieces over 5 are returned, after a "
+                              "purchase or Piracy")
+    assert "to play coin sets" not in ruling.message
+    ruling = game.reject("ann: reveal red r1", "splice.end.reveal")
+    assert ruling.message == "ann shows disk and map pieces only when a game ends without a map under no-map=most-matching"
 
 
 def test_splice_maps_wild_in_hand():

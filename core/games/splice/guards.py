@@ -269,6 +269,10 @@ def check_piracy(state: State, event: PiracyPlayed) -> Ruling | None:
         return ruling
     target = state.players[seat_index(state.seats, event.target)]
     plunder = event.plunder
+    if len(plunder.split()) > 1:
+        taken = " and ".join(plunder.split())
+        return illegal("splice.piracy.plunder", f"one Piracy takes exactly one thing (a coin set, a Double Your Gold card or a map piece), not {taken}",
+                       plunder=plunder)
     if plunder == "map":
         if not target.maps.size:
             return illegal("splice.piracy.nothing", f"{event.target} has no map piece to take", target=event.target)
