@@ -94,6 +94,13 @@ def _cards(state: State, number: int) -> str:
     return f"#{number} {state.placed[number - 1]}"
 
 
+def _on_table(count: int) -> str:
+    """The cards lying on the table, counted: `5 cards lie on the table, #1-#5`."""
+    if count == 1:
+        return "1 card lies on the table, the starting card #1"
+    return f"{count} cards lie on the table, #1-#{count}"
+
+
 def _colour(state: State, letter: str) -> str:
     return state.box.name(letter) if len(letter) == 1 and letter in state.box.colours else quote(letter)
 
@@ -117,6 +124,8 @@ def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
     if kind is StarterTurned:
         if state.mode == "open":
             return illegal("array.deal.starting-card", "in open mode tally turns the starting card over from the dealt deck")
+        if phase == "show":  # the cards left are owed first: the pending rule decides
+            return None
         if phase != "starter":
             return illegal("array.deal.starting-card", f"no starting card is to be turned now; {_expected(state)}")
         return ALLOWED
@@ -266,7 +275,7 @@ def _check_lay(state: State, event: CardSpliced) -> Ruling | None:
         return ruling
     count = len(state.placed)
     if not 1 <= to <= count:
-        return illegal("array.join.target", f"there is no card #{to} on the table: the cards are #1-#{count}", to=to)
+        return illegal("array.join.target", f"there is no card #{to} on the table: {_on_table(count)}", to=to)
     if state.phase == "splice" and to not in state.anchors:
         first = state.anchors[0]
         laid = " and ".join(f"#{a}" for a in state.anchors)
@@ -298,7 +307,7 @@ def check_slice(state: State, event: Sliced) -> Ruling | None:
     count = len(state.placed)
     for number in (a, b):
         if not 1 <= number <= count:
-            return illegal("array.join.target", f"there is no card #{number} on the table: the cards are #1-#{count}", to=number)
+            return illegal("array.join.target", f"there is no card #{number} on the table: {_on_table(count)}", to=number)
     colour = join_colour(state, a, b)
     if colour is None:
         return illegal("array.slice.join", f"{_cards(state, a)} and {_cards(state, b)} do not touch: only a join can be sliced",
@@ -396,8 +405,10 @@ def check_show(state: State, event: CardShown) -> Ruling | None:
     who, card = event.player, event.card
     seat = seat_index(state.seats, who)
     if seat not in state.owing:
-        return illegal("array.score.show", f"{quote(who)} has no cards left to show; still to show: "
-                       f"{', '.join(state.seats[s] for s in state.owing)}", player=who)
+        name = who if seat >= 0 else quote(who)
+        held = f" ({plural(state.hands[seat].size, 'card')} in hand)" if seat >= 0 else ""
+        owing = ", ".join(f"{state.seats[s]} ({plural(state.hands[s].size, 'card')})" for s in state.owing)
+        return illegal("array.score.show", f"{name} has no cards left to show{held}; still to show: {owing}", player=who)
     if state.box.count(card) == 0:
         return illegal("array.score.show", f"there is no card {quote(card)} in this box", card=card)
     hand = state.hands[seat]
