@@ -308,6 +308,21 @@ def test_array_splice_colour_card() -> None:
     assert game.permit("lay bry@3.y").rule == "array.splice.one-colour"
 
 
+def test_array_first_draw_is_judged_from_the_box_when_no_unlocated_card_fits() -> None:
+    # table mode, the hand unseen: when no copy the log has not located could fit the starting card, the draw is
+    # legal, not unverifiable (the box's copy counts settle it)
+    colours = {"b": "blue", "g": "gray", "o": "orange", "r": "red", "y": "yellow"}
+    game = Game(("ann", "ben"), "table", manifest={"id": "no-blue-no-red", "colours": colours,
+                                                   "cards": {"br": 1, "go": 12, "gy": 12, "oy": 12}})
+    game.do("start br")
+    assert game.rule("ann: draw") == []
+    assert game.permit("ann: draw").rule == "array.first.draw"
+    # with the default box an unseen card may fit: the log cannot tell
+    table = table_game(("ann", "ben"), "br")
+    (note,) = table.rule("ann: draw")
+    assert (note.rule, note.verdict) == ("array.first.draw", "unverifiable")
+
+
 def test_array_splice_colour_card_judges_an_action_card_spliced() -> None:
     # issue 17: `splice s3@3` was refused as unreadable, never under the colour-card rule
     game = documented_position()

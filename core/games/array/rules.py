@@ -25,7 +25,7 @@ from .events import (
     TurnEnded,
     TurnPassed,
 )
-from .state import State, cards_picked_up, is_possible, join_colour, located, options_left, partner, picked_up
+from .state import State, cards_picked_up, is_possible, join_colour, located, options_left, partner, picked_up, unlocated_copies
 from .view import to_act
 
 # --------------------------------------------------------------------------- rules text
@@ -56,7 +56,7 @@ RULES: tuple[RuleDoc, ...] = (
     RuleDoc("array.action.slam", "SLAM: give the SLAM card to another player, who adds 10 points to their score for the round."),
     RuleDoc("array.action.target", "An action card is given to another player who plays this round; it is then set aside and does not join the receiver's hand."),
     RuleDoc("array.action.next", "After an action card, play continues to the left of the player who gave it."),
-    RuleDoc("array.draw.only-if-stuck", "If a player cannot Slice and Splice, Splice, or play an action card, they must draw a card from the pickup deck, which ends their turn; a player who can do one of those may not draw. In table mode the hand is unknown, so a draw cannot be checked: it is recorded as unverifiable."),
+    RuleDoc("array.draw.only-if-stuck", "If a player cannot Slice and Splice, Splice, or play an action card, they must draw a card from the pickup deck, which ends their turn; a player who can do one of those may not draw. In table mode the hand is unknown: a draw is legal when no copy of the box that the log has not located could give a move, and is otherwise recorded as unverifiable."),
     RuleDoc("array.draw.top", "A card drawn or picked up is the top card of the pickup deck: in open mode the log knows which card it is; in table mode it is not recorded."),
     RuleDoc("array.draw.empty-deck", "When the pickup deck is empty, a player who would have to draw passes instead, and may pass only then."),
     RuleDoc("array.round.end", "When a player has played all the cards in their hand the round is over; that player wins the round."),
@@ -374,6 +374,11 @@ def _stuck(state: State, verb: str) -> Ruling | None:
         could = possible[0] if len(possible) == 1 else ", ".join(possible[:-1]) + " or " + possible[-1]
         return illegal(rule, f"{who} cannot {verb}: {who} can {could}", could=possible)
     if hand.unknown:
+        # the unseen cards are copies the log has not located: when those settle it, the draw is judged
+        pool = unlocated_copies(state)
+        most = tuple(card for card, n in pool.items() for _ in range(min(n, hand.unknown)))
+        if not options_left(state, hand.known + most):  # not even every unlocated copy at once would give a move
+            return None
         does = "draws" if verb == "draw" else "passes"
         return unverifiable(rule, f"{who} {does} with {plural(hand.unknown, 'card')} the log has not seen; it cannot "
                             f"confirm that {who} could not splice, slice or give an action card")
