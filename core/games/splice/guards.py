@@ -33,6 +33,7 @@ from .state import (
     State,
     disk_holder,
     first_lacking,
+    form_cards,
     known_top,
     located_cards,
     located_disks,
@@ -396,18 +397,6 @@ def check_buy(state: State, event: MapsBought) -> Ruling | None:
     return _pieces_problem(state, event.pieces)
 
 
-def _form_cards(form: str) -> Counter[str] | None:
-    """The cards a coin set as typed is made of (`9-w10` -> 9, wild), whether or not it is a set; None if unreadable."""
-    cards: Counter[str] = Counter()
-    for part in form.split("-"):
-        wild = part[:1] in ("w", "*")
-        digits = part[1:] if wild else part
-        if not digits.isascii() or not digits.isdigit():
-            return None
-        cards["wild" if wild else str(int(digits))] += 1
-    return cards
-
-
 def _check_part_of_a_set(state: State, paid: list[str]) -> Ruling | None:
     """A payment naming part of a set in play (`9-10` of 8-9-10) breaks the rule of entire sets, whatever else."""
     seat = state.player
@@ -415,7 +404,7 @@ def _check_part_of_a_set(state: State, paid: list[str]) -> Ruling | None:
     for form in paid:
         if form in seat.sets:
             continue
-        cards = _form_cards(form)
+        cards = form_cards(form)
         if not cards:
             continue
         for whole in seat.sets:
