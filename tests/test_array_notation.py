@@ -27,13 +27,13 @@ from tally.core.games.array import (
     TurnEnded,
     TurnPassed,
 )
-from tally.core.games.array.components import DEFAULT_MANIFEST, check_manifest, load_box
+from tally.core.games.array.components import DEFAULT_BOX, DEFAULT_MANIFEST, check_manifest, load_box
 from tally.core.model import NotationError
 from tally.store import log as logfile
 from tally.store import record
 from tally.store.simulate import playout
 
-from array_helpers import documented_position, table_game
+from array_helpers import ANN, BEN, documented_position, open_game, table_game
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -104,7 +104,6 @@ def test_mistakes_say_what_would_have_been_valid() -> None:
         "zed: draw": ("no player 'zed' at this table", ["ann", "ben"]),
         "fly": ("unknown move 'fly'", None),
         "": ("empty move", None),
-        "splice s3@3": ("s3 is an action card: give it with `s3 PLAYER`", ["s3 ben"]),
     }
     for text, (message, expected) in cases.items():
         parsed = ARRAY.parse(game.state, text)
@@ -352,3 +351,25 @@ def test_array_notation_error_kinds(text: str, kind: str, message: str) -> None:
     error = ARRAY.parse(documented_position().state, text)
     assert isinstance(error, NotationError)
     assert (error.kind, error.message, error.text) == (kind, message, text)
+
+
+def test_a_cut_list_of_valid_forms_ends_with_an_ellipsis_and_the_count_left_out() -> None:
+    # issue 17: the list of valid forms was cut with no ellipsis
+    game = documented_position()
+    error = ARRAY.parse(game.state, "splice zzzz@3")
+    assert isinstance(error, NotationError)
+    codes = [code for code, _ in DEFAULT_BOX.copies if not code.startswith("s")]
+    assert len(error.expected) == 9 and error.expected[:8] == codes[:8]
+    assert error.expected[-1] == f"… ({len(codes) - 8} more)"
+    assert error.render().endswith(f"{codes[7]}, … ({len(codes) - 8} more)")
+
+
+def test_the_first_moves_suggested_forms_hold_no_action_card() -> None:
+    # issue 17: on the first move the forms suggested for a card laid included action cards, illegal there
+    game = open_game({"ann": ANN, "ben": BEN}, "br")
+    assert not game.state.first_done
+    for text in ("splice s@1", "splice zzzz@1", "splice sl@1.b"):
+        error = ARRAY.parse(game.state, text)
+        assert isinstance(error, NotationError), text
+        assert error.expected and not any(form.split()[0] in ("s1", "s2", "s3", "s4", "s5", "slam")
+                                          for form in error.expected), (text, error.expected)

@@ -201,6 +201,16 @@ def test_array_turn_pending() -> None:
     assert game.ruling("ben: draw").message == "round 1 is over: ben must show the 8 cards left in hand: show CARD ... first"
 
 
+def test_array_turn_pending_is_the_rule_at_stake_for_the_next_starting_card() -> None:
+    # issue 17: turning the next starting card while ben still owes his cards cited the starting-card rule
+    game = table_game(("ann", "ben"), "bgor")
+    game.do(*WINNING_MOVES[:1], "ben: draw", WINNING_MOVES[1])
+    assert game.state.phase == "show"
+    ruling = game.ruling("start bo")
+    assert (ruling.rule, ruling.verdict) == ("array.turn.pending", "illegal")
+    assert ruling.message == "round 1 is over: ben must show the 8 cards left in hand: show CARD ... first"
+
+
 def test_array_turn_game_over() -> None:
     game = Game(("ann", "ben"), "table", threshold=50)
     play_round(game, "ann", gives={"ann": ["slam ben"]}, shows={"ben": 40})
@@ -298,6 +308,42 @@ def test_array_splice_colour_card() -> None:
     assert game.permit("lay bry@3.y").rule == "array.splice.one-colour"
 
 
+def test_array_first_draw_is_judged_from_the_box_when_no_unlocated_card_fits() -> None:
+    # table mode, the hand unseen: when no copy the log has not located could fit the starting card, the draw is
+    # legal, not unverifiable (the box's copy counts settle it)
+    colours = {"b": "blue", "g": "gray", "o": "orange", "r": "red", "y": "yellow"}
+    game = Game(("ann", "ben"), "table", manifest={"id": "no-blue-no-red", "colours": colours,
+                                                   "cards": {"br": 1, "go": 12, "gy": 12, "oy": 12}})
+    game.do("start br")
+    assert game.rule("ann: draw") == []
+    assert game.permit("ann: draw").rule == "array.first.draw"
+    # with the default box an unseen card may fit: the log cannot tell
+    table = table_game(("ann", "ben"), "br")
+    (note,) = table.rule("ann: draw")
+    assert (note.rule, note.verdict) == ("array.first.draw", "unverifiable")
+
+
+def test_array_splice_colour_card_judges_an_action_card_spliced() -> None:
+    # issue 17: `splice s3@3` was refused as unreadable, never under the colour-card rule
+    game = documented_position()
+    for text in ("splice s3@3", "splice slam@3.y", "splice s3"):
+        ruling = game.ruling(text)
+        assert (ruling.rule, ruling.verdict) == ("array.splice.colour-card", "illegal"), text
+        assert ruling.message.endswith("is an action card: it is given, not spliced"), text
+    (event,) = ARRAY.parse(game.state, "splice s3@3")
+    assert ARRAY.parse(game.state, ARRAY.format(event)) == [event]
+    first = open_game({"ann": ANN, "ben": BEN}, "br")
+    assert first.ruling("splice s3@1").rule == "array.splice.colour-card"
+
+
+def test_array_join_target_counts_the_cards_on_the_table() -> None:
+    # issue 17: "the cards are #1-#1" where a count would help
+    game = open_game({"ann": ANN, "ben": BEN}, "br")
+    ruling = game.ruling("lay bor@2.b")
+    assert (ruling.rule, ruling.verdict) == ("array.join.target", "illegal")
+    assert ruling.message == "there is no card #2 on the table: 1 card lies on the table, the starting card #1"
+
+
 def test_array_splice_done() -> None:
     game = documented_position()
     ruling = game.ruling("done")
@@ -344,7 +390,7 @@ def test_array_join_target() -> None:
     for to in (0, 6, 99):
         ruling = game.ruling(CardSpliced(player="ann", card="bry", to=to, colour="y"))
         assert (ruling.rule, ruling.verdict) == ("array.join.target", "illegal"), to
-    assert game.ruling("lay bry@6.y").message == "there is no card #6 on the table: the cards are #1-#5"
+    assert game.ruling("lay bry@6.y").message == "there is no card #6 on the table: 5 cards lie on the table, #1-#5"
     assert game.ruling(Sliced(player="ann", cut=[2, 9], cards=["bry", "gry"])).rule == "array.join.target"
 
 
@@ -614,7 +660,7 @@ def test_array_score_show() -> None:
     assert ARRAY.permit(game.state, ARRAY.parse(game.state, "ben: show bo")[0]).rule == "array.score.show"
     ruling = game.ruling("ann: show bo")
     assert (ruling.rule, ruling.verdict) == ("array.score.show", "illegal")
-    assert ruling.message == "'ann' has no cards left to show; still to show: ben"
+    assert ruling.message == "ann has no cards left to show (0 cards in hand); still to show: ben (8 cards)"
     # bgoy: both copies are on the table... one is (#2); the second may be in ben's hand, a third may not
     game.do("ben: show bgoy")
     assert game.ruling("ben: show bgoy").message == "ben cannot hold bgoy: every copy is already located"
@@ -622,6 +668,15 @@ def test_array_score_show() -> None:
     game.do("ben: show " + " ".join(hand_worth(game, 7, 14)))
     assert game.state.phase == "starter"
     assert game.ruling("ben: show bo").message.startswith("cards are shown only at the end of a round in table mode")
+
+
+def test_array_score_show_counts_the_cards_left_to_show() -> None:
+    # issue 17: "has no cards left to show" gave no counts
+    game = table_game(("ann", "ben", "cy"), "bgor")
+    game.do(*WINNING_MOVES[:1], "ben: draw", "cy: draw", WINNING_MOVES[1])
+    assert game.state.phase == "show"
+    ruling = game.ruling("ann: show bo")
+    assert ruling.message == "ann has no cards left to show (0 cards in hand); still to show: ben (8 cards), cy (8 cards)"
 
 
 # ---------------------------------------------------------------------------- the game

@@ -510,7 +510,9 @@ def mutations(p: Playout) -> list[tuple[Event, set[str]]]:
 def spoiled(state: State, move: Event) -> tuple[Event, set[str]] | None:
     """A legal move made illegal by a small change, with the rule ids allowed to refuse it."""
     if isinstance(move, GemsTaken) and len(move.gems) >= 2:
-        return msgspec.structs.replace(move, gems=move.gems + move.gems[:1]), {"splendor.take.three-different"}
+        # a repeated colour: r r r breaks the colours of a take, four or more tokens its shape (issue 17)
+        rule = "splendor.take.shape" if len(move.gems) >= 3 else "splendor.take.three-different"
+        return msgspec.structs.replace(move, gems=move.gems + move.gems[:1]), {rule}
     if isinstance(move, CardBought) and move.paid:
         return msgspec.structs.replace(move, paid=move.paid[:-1]), {"splendor.buy.payment"}
     if isinstance(move, TokensReturned):

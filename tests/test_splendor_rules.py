@@ -431,6 +431,14 @@ def test_splendor_take_shape():
     assert game.accept(GemsTaken(player="ann", gems=["w", "b", "g"])).rule == "splendor.take.three-different"
 
 
+def test_splendor_take_shape_is_the_rule_at_stake_for_four_to_six_tokens():
+    # issue 17: `take r g b b` and `take r r r r` cited the rule of 3 different colours
+    game = open_game()
+    for gems in (["r", "g", "b", "b"], ["r", "r", "r", "r"], ["w", "b", "g", "r", "k", "k"]):
+        ruling = game.reject("take " + " ".join(gems), "splendor.take.shape")
+        assert ruling.message == f"ann cannot take {len(gems)} tokens: a take is 3 different or 2 of one colour"
+
+
 def test_splendor_take_fewer_colours():
     # default when-short, all 5 colours in the supply: 2 different is not a take
     game = open_game()

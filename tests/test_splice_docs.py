@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tally.core.games.splice import DEFAULT, EVENTS, SPLICE
+from tally.core.games.splice import DEFAULT, DEFAULT_BOX, EVENTS, SPLICE, CoinsPlayed, MapsBought, PiracyPlayed
+from tally.core.games.splice.components import PRICE, read_set
 from tally.core.model import NotationError
 
 from splice_helpers import open_game
@@ -37,13 +38,39 @@ def test_every_manifest_key_event_and_view_key_is_documented(doc: str) -> None:
         assert f"`{key}`" in view_section, key
 
 
-def test_the_notation_examples_parse(doc: str) -> None:
-    game = open_game(hands=[["5", "5", "2", "3", "4"], ["9", "9", "6", "7", "8"]])
+def notation_examples(doc: str) -> list[str]:
     section = doc.split("## Move notation", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| `")]
-    examples = [example for row in rows for example in re.findall(r"`([^`]+)`", row.rsplit("|", 2)[1])]
+    return [example for row in rows for example in re.findall(r"`([^`]+)`", row.rsplit("|", 2)[1])]
+
+
+def test_the_notation_examples_parse(doc: str) -> None:
+    game = open_game(hands=[["5", "5", "2", "3", "4"], ["9", "9", "6", "7", "8"]])
+    examples = notation_examples(doc)
     assert len(examples) >= 30, examples
     for example in examples:
         parsed = SPLICE.parse(game.state, example)
         assert not isinstance(parsed, NotationError), parsed.render()
         assert parsed, example
+
+
+def test_the_notation_examples_name_possible_sets_and_payments(doc: str) -> None:
+    # issue 17: `buy 2 pay 9-10-w11 10-10` named a run the box cannot make (there is no 11)
+    game = open_game(hands=[["5", "5", "2", "3", "4"], ["9", "9", "6", "7", "8"]])
+    values = DEFAULT_BOX.values
+    payments = 0
+    for example in notation_examples(doc):
+        for event in SPLICE.parse(game.state, example):
+            forms = list(getattr(event, "sets", None) or getattr(event, "paid", None) or [])
+            if isinstance(event, PiracyPlayed) and event.plunder not in ("map", "double"):
+                forms = [event.plunder]
+            sets = [read_set(form, values) for form in forms]
+            assert all(not isinstance(found, str) for found in sets), (example, sets)
+            if isinstance(event, MapsBought):
+                payments += 1
+                worth = [found.value * (2 if event.doubles else 1) for found in sets]  # type: ignore[union-attr]
+                assert sum(worth) >= PRICE * event.count, example
+                assert all(sum(worth) - w < PRICE * event.count for w in worth), f"{example}: a set is not needed"
+            if isinstance(event, CoinsPlayed):
+                assert event.sets or event.doubles, example
+    assert payments >= 3

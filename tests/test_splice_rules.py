@@ -210,6 +210,24 @@ def test_splice_play_in_hand():
     assert ruling.rule == "splice.play.in-hand" and "coin 10" in ruling.message
 
 
+def test_splice_play_in_hand_says_how_many_copies_are_held():
+    # issue 17: `play 9-9` holding one 9 said "does not hold coin 9"
+    game = game_with(["9", "10", "3", "4", "5"], NINES)
+    game.do("ann: draw")
+    ruling = game.reject("ann: play 9-9", "splice.play.in-hand")
+    assert ruling.message == "ann holds only 1 coin 9 and the play needs 2 (holds 9 10 3 4 5 1)"
+
+
+def test_splice_play_in_hand_says_every_copy_is_located_elsewhere():
+    # issue 17: a fifth 10 said "(holds 6 unseen cards)" when every 10 of the box lay in play
+    game = table_game()
+    game.do("ann: draw", "ann: play 10-10", "ann: draw")
+    game.do("ben: draw", "ben: play 10-10", "ben: draw")
+    game.do("ann: draw")
+    ruling = game.reject("ann: play 10-w10", "splice.play.in-hand")
+    assert ruling.message == "ann cannot hold coin 10: all 4 copies of the box are located elsewhere (holds 6 unseen cards)"
+
+
 # ---------------------------------------------------------------------------- draws
 
 
@@ -409,6 +427,18 @@ def test_splice_piracy_plunder():
     assert ruling.rule == "splice.piracy.plunder" and ruling.message.startswith("Piracy takes one coin set, `double` or `map`")
     assert game.accept("ann: piracy ben 9-9").rule == "splice.piracy.plunder"
     assert game.seat("ann").sets == ("9-9",) and game.seat("ben").sets == ("6-7-8",)
+
+
+def test_splice_piracy_plunder_is_the_rule_at_stake_for_two_sets():
+    # issue 17: two sets taken with one Piracy were refused as unreadable notation; they are read, then judged
+    game = pirate_position()
+    game.do("ann: draw")
+    (event,) = game.events("ann: piracy ben 9-9 6-7-8")
+    assert SPLICE.format(event) == "ann: piracy ben 9-9 6-7-8"
+    ruling = game.reject(event, "splice.piracy.plunder")
+    assert ruling.message == ("one Piracy takes exactly one thing (a coin set, a Double Your Gold card or a map piece), "
+                              "not 9-9 and 6-7-8")
+    assert game.reject("ann: piracy ben 9-9 double", "splice.piracy.plunder").facts == {"plunder": "9-9 double"}
 
 
 def test_splice_piracy_nothing():
@@ -639,6 +669,29 @@ def test_splice_buy_whole_sets():
     assert game.seat("ann").doubles == 0 and game.state.pile[-1].known == ("10", "10", "double")
 
 
+def test_splice_buy_whole_sets_is_the_rule_at_stake_for_part_of_a_set_in_play():
+    # issue 17: `buy 1 pay 9-10` while 8-9-10 is in play cited the coin-set rule
+    game = game_with(["8", "9", "10", "5", "5"], NINES, pile=["1", "2", "3", "4", "6", "7"])
+    game.do("ann: draw", "ann: play 8-9-10 5-5", "ann: draw")
+    quiet_turn(game)
+    game.do("ann: draw")
+    ruling = game.reject("ann: buy 1 pay 9-10", "splice.buy.whole-sets")
+    assert ruling.message == "9-10 is part of ann's set 8-9-10 in play: payment is in entire sets, never part of one"
+    assert game.accept("ann: buy 1 pay 8-9-10").rule == "splice.buy.price"
+
+
+def test_splice_buy_price_hints_at_naming_a_double_in_play():
+    # issue 17: a buy short because the Double in play was not named did not say so
+    game = game_with(["5", "5", "double", "2", "3"], NINES, pile=["1", "4", "6", "7", "8", "10"])
+    game.do("ann: draw", "ann: play 5-5 double", "ann: draw")
+    quiet_turn(game)
+    game.do("ann: draw")
+    ruling = game.reject("ann: buy 1 pay 5-5", "splice.buy.price")
+    assert ruling.message == ("ann pays 10 gold for 1 map piece: the price is 20 (20 each); name the Double Your Gold card "
+                              "in play to double the sets paid (`buy 1 pay 5-5 double`)")
+    assert game.accept("ann: buy 1 pay 5-5 double").rule == "splice.buy.price"
+
+
 def test_splice_buy_earlier_turn():
     game = buyer()
     ruling = game.refuse(MapsBought(player="ann", count=1, paid=["9-9"], pieces=["r1"]))
@@ -694,6 +747,22 @@ def test_splice_maps_return():
     assert ruling.message == "ann holds 7 map pieces and returns exactly 2, not 1"
     assert game.refuse("ann: return b3 y4").rule == "splice.maps.return"
     game.accept("ann: return b3 r1")
+
+
+def test_splice_maps_return_is_the_rule_at_stake_when_nothing_is_pending():
+    # issue 17: five map pieces and a return instead of a buy got the generic pending rule and "to play coin sets"
+    game = rich_buyer(maps=["r1", "r2", "r3", "b1", "b2"])
+    game.do("ann: buy 5 pay 50-50", "ann: discard 1")
+    finish_turn(game)
+    quiet_turn(game)
+    game.do("ann: draw")
+    assert game.state.phase == "play" and game.seat("ann").maps.size == 5
+    ruling = game.reject("ann: return r1", "splice.maps.return")
+    assert ruling.message == ("ann holds 5 map pieces, no more than 5: only pieces over 5 are returned, after a "
+                              "purchase or Piracy")
+    assert "to play coin sets" not in ruling.message
+    ruling = game.reject("ann: reveal red r1", "splice.end.reveal")
+    assert ruling.message == "ann shows disk and map pieces only when a game ends without a map under no-map=most-matching"
 
 
 def test_splice_maps_wild_in_hand():
@@ -791,6 +860,51 @@ def test_splice_map_next_turn():
     note = table.doubtful("ann: lay r1 r2 x3 r4")
     assert note.rule == "splice.map.next-turn" and note.verdict == "unverifiable"
     assert table.state.phase == "over"
+
+
+def map_holder_at_the_table(wild_pieces: dict[str, int] | None = None) -> Game:
+    """Table mode, RICH box: ann bought r1 r2 r4 and it is her turn again, before the draw."""
+    manifest = RICH if wild_pieces is None else {**RICH, "wild_pieces": wild_pieces}
+    table = table_game(("ann", "ben"), manifest=manifest)
+    table.do("ann: draw", "ann: play 50-50", "ann: draw")
+    table.do("ben: draw", "ben: discard ?")
+    table.do("ann: draw", "ann: buy 3 pay 50-50 as r1 r2 r4", "ann: discard ?")
+    table.do("ben: draw", "ben: discard ?")
+    return table
+
+
+def test_splice_map_next_turn_judges_a_piece_named_by_this_turns_draw_from_the_box():
+    # issue 17: the box holds one x3 and ann drew it this turn, so no copy was held before: illegal, as in open mode
+    table = map_holder_at_the_table()
+    table.do("ann: draw x3")
+    ruling = table.reject("ann: lay r1 r2 x3 r4", "splice.map.next-turn")
+    assert ruling.verdict == "illegal"
+    assert ruling.message == ("wild map piece 3 was drawn at the start of this turn and the box holds only that one: "
+                              "the map was completed this turn and waits for the next")
+    # with two x3 in the box the other may have been held before: the log cannot tell
+    table = map_holder_at_the_table({"1": 1, "2": 1, "3": 2, "4": 1})
+    table.do("ann: draw x3")
+    note = table.doubtful("ann: lay r1 r2 x3 r4")
+    assert note.message == "ann holds wild map piece 3 drawn this turn; the log cannot tell whether another copy was held before"
+
+
+def test_splice_map_next_turn_all_unseen_cards_in_the_map_include_this_turns_draw():
+    # table mode, the draw unseen: when every card the log has not seen is a wild piece of the map, one of them
+    # is the card drawn this turn, whatever the others are
+    table = table_game(("ann", "ben"), manifest=RICH, hand_size=3)
+    table.do("ann: draw", "ann: play 50-50 50-50", "ann: draw 1 2 6")
+    table.do("ben: draw", "ben: discard ?")
+    table.do("ann: draw", "ann: buy 3 pay 50-50 as r1 r4 b1", "ann: discard 1")
+    table.do("ben: draw", "ben: discard ?")
+    table.do("ann: draw")
+    assert table.seat("ann").hand.unknown == 2 and table.state.fresh == "?"
+    ruling = table.reject("ann: lay r1 x2 x3 r4", "splice.map.next-turn")
+    assert ruling.message == ("ann's 2 cards the log has not seen are all pieces of this map, so one of them is the card "
+                              "drawn at the start of this turn: the map waits for the next turn")
+    table.do("ann: discard 2")  # one unseen card may now have been held before: the log cannot tell
+    table.do("ben: draw", "ben: discard ?")
+    table.do("ann: draw")
+    assert table.doubtful("ann: lay r1 x2 x3 r4").rule == "splice.map.next-turn"
 
 
 def test_splice_map_win():

@@ -35,3 +35,11 @@ def test_split_reads_no_prefix_so_nothing_is_ambiguous() -> None:
         error = SPLIT.parse(game.state, text)
         assert isinstance(error, NotationError)
         assert error.kind == "unknown", text
+
+
+def test_split_upgrade_with_the_second_half_missing_says_so() -> None:
+    # issue 17: `upgrade 7HR over` said "unknown card 'over'"
+    error = SPLIT.parse(standard().state, "upgrade 7HR over")
+    assert isinstance(error, NotationError)
+    assert (error.kind, error.message) == ("invalid", "upgrade '7HR' over what? the half it goes over is missing")
+    assert error.expected == ["upgrade CARD over CARD"]

@@ -58,8 +58,25 @@ MAX_NUMBER = 9999
 # --------------------------------------------------------------------------- words
 
 
-def _card(box: Box, word: str) -> str:
-    """A card code from what was typed: colour letters in any order, s1-s5, slam, splatter3."""
+SHOWN = 8  # entries of a list of valid forms shown before it is cut
+
+
+def cut_list(forms: list[str], limit: int = SHOWN) -> list[str]:
+    """`forms`, or its first `limit` and a last entry saying how many more were left out."""
+    if len(forms) <= limit:
+        return forms
+    return forms[:limit] + [f"… ({len(forms) - limit} more)"]
+
+
+def _suggest(word: str, codes: list[str]) -> list[str]:
+    """The codes closest to `word`; when they are simply the first codes of the box, the list says it is cut."""
+    found = suggestions(word, codes, len(codes))
+    return cut_list(found)
+
+
+def _card(box: Box, word: str, laid: bool = False) -> str:
+    """A card code from what was typed: colour letters in any order, s1-s5, slam, splatter3. Where a card is
+    `laid`, only colour cards are suggested (an action card is never spliced)."""
     if word in ACTIONS:
         return word
     if word.startswith("splatter") and word[8:] in "12345" and len(word) == 9:
@@ -67,11 +84,11 @@ def _card(box: Box, word: str) -> str:
     code = canonical(word, box) if 2 <= len(word) <= 4 else None
     if code is not None and box.count(code):
         return code
-    codes = [c for c, _ in box.copies]
+    codes = [c for c, _ in box.copies if not (laid and is_action(c))]
     if code is not None:
-        raise Unreadable(f"this box has no card {code}", suggestions(code, codes), "unknown")
+        raise Unreadable(f"this box has no card {code}", _suggest(code, codes), "unknown")
     raise Unreadable(f"unknown card {quote(word)}: a card is 2-4 colour letters of {box.colours}, or s1-s5, slam",
-                     suggestions(word, codes), "unknown")
+                     _suggest(word, codes), "unknown")
 
 
 def _colour(box: Box, word: str) -> str:
@@ -112,12 +129,12 @@ class _Table:
             number = read_count(word.lstrip("#"), MAX_NUMBER)
             if number is None:
                 raise Unreadable(f"{quote(word)} is not a card number (#1-#{len(self.placed)})",
-                           [f"#{n} {c}" for n, c in enumerate(self.placed, 1)])
+                           cut_list([f"#{n} {c}" for n, c in enumerate(self.placed, 1)]))
             return number
         code = _card(self.state.box, word)
         found = [n for n, c in enumerate(self.placed, 1) if c == code]
         if not found:
-            raise Unreadable(f"no {code} on the table", [f"#{n} {c}" for n, c in enumerate(self.placed, 1)])
+            raise Unreadable(f"no {code} on the table", cut_list([f"#{n} {c}" for n, c in enumerate(self.placed, 1)]))
         if len(found) > 1:
             fitting = [n for n in found if any((n, c) in self.open for c in card)]
             if len(fitting) == 1:
@@ -184,7 +201,7 @@ def _split_lay(box: Box, token: str) -> tuple[str, str | None, str | None]:
             raise Unreadable(f"{quote(token)}: name the card after @", ["bo@3", "bo@3.b"])
     if not head:
         raise Unreadable(f"{quote(token)}: name the card laid", ["bo@3"])
-    return _card(box, head), target, colour
+    return _card(box, head, laid=True), target, colour
 
 
 # --------------------------------------------------------------------------- moves
@@ -196,7 +213,12 @@ def _lays(state: State, who: str, tokens: list[str], table: _Table, anchors: lis
     for token in tokens:
         card, target, colour = _split_lay(state.box, token)
         if is_action(card):
-            raise Unreadable(f"{card} is an action card: give it with `{card} PLAYER`", [f"{card} {s}" for s in state.seats if s != who])
+            # read as the lay it says, so that the rules refuse it under the colour-card rule
+            to = table.target(target, card) if target is not None else (anchors[0] if anchors else 1)
+            if colour is None:
+                colour = table.placed[to - 1][0] if 1 <= to <= len(table.placed) else state.box.colours[0]
+            events.append(CardSpliced(player=who, card=card, to=to, colour=colour))
+            continue
         if target is not None:
             to = table.target(target, card)
         elif not anchors:

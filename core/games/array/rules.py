@@ -27,7 +27,9 @@ from .events import (
     TurnEnded,
     TurnPassed,
 )
-from .state import State, cards_picked_up, is_possible, join_colour, located, options_left, partner, picked_up, unnamed
+from .state import (
+    State, cards_picked_up, is_possible, join_colour, located, options_left, partner, picked_up, unlocated_copies, unnamed,
+)
 from .view import to_act
 
 # --------------------------------------------------------------------------- rules text
@@ -58,7 +60,7 @@ RULES: tuple[RuleDoc, ...] = (
     RuleDoc("array.action.slam", "SLAM: give the SLAM card to another player, who adds 10 points to their score for the round."),
     RuleDoc("array.action.target", "An action card is given to another player who plays this round; it is then set aside and does not join the receiver's hand."),
     RuleDoc("array.action.next", "After an action card, play continues to the left of the player who gave it."),
-    RuleDoc("array.draw.only-if-stuck", "If a player cannot Slice and Splice, Splice, or play an action card, they must draw a card from the pickup deck, which ends their turn; a player who can do one of those may not draw. In table mode the hand is unknown, so a draw cannot be checked: it is recorded as unverifiable."),
+    RuleDoc("array.draw.only-if-stuck", "If a player cannot Slice and Splice, Splice, or play an action card, they must draw a card from the pickup deck, which ends their turn; a player who can do one of those may not draw. In table mode the hand is unknown: a draw is legal when no copy of the box that the log has not located could give a move, and is otherwise recorded as unverifiable."),
     RuleDoc("array.draw.top", "A card drawn or picked up is the top card of the pickup deck: in open mode the log knows which card it is; in table mode it is not recorded."),
     RuleDoc("array.draw.empty-deck", "When the pickup deck is empty, a player who would have to draw passes instead, and may pass only then."),
     RuleDoc("array.round.end", "When a player has played all the cards in their hand the round is over; that player wins the round."),
@@ -96,6 +98,13 @@ def _cards(state: State, number: int) -> str:
     return f"#{number} {state.placed[number - 1]}"
 
 
+def _on_table(count: int) -> str:
+    """The cards lying on the table, counted: `5 cards lie on the table, #1-#5`."""
+    if count == 1:
+        return "1 card lies on the table, the starting card #1"
+    return f"{count} cards lie on the table, #1-#{count}"
+
+
 def _colour(state: State, letter: str) -> str:
     return state.box.name(letter) if len(letter) == 1 and letter in state.box.colours else quote(letter)
 
@@ -121,6 +130,8 @@ def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
     if kind is StarterTurned:
         if state.mode == "open":
             return illegal("array.deal.starting-card", "in open mode tally turns the starting card over from the dealt deck")
+        if phase == "show":  # the cards left are owed first: the pending rule decides
+            return None
         if phase != "starter":
             return illegal("array.deal.starting-card", f"no starting card is to be turned now; {_expected(state)}")
         return ALLOWED
@@ -291,7 +302,7 @@ def _check_lay(state: State, event: CardSpliced) -> Ruling | None:
         return ruling
     count = len(state.placed)
     if not 1 <= to <= count:
-        return illegal("array.join.target", f"there is no card #{to} on the table: the cards are #1-#{count}", to=to)
+        return illegal("array.join.target", f"there is no card #{to} on the table: {_on_table(count)}", to=to)
     if state.phase == "splice" and to not in state.anchors:
         first = state.anchors[0]
         laid = " and ".join(f"#{a}" for a in state.anchors)
@@ -323,7 +334,7 @@ def check_slice(state: State, event: Sliced) -> Ruling | None:
     count = len(state.placed)
     for number in (a, b):
         if not 1 <= number <= count:
-            return illegal("array.join.target", f"there is no card #{number} on the table: the cards are #1-#{count}", to=number)
+            return illegal("array.join.target", f"there is no card #{number} on the table: {_on_table(count)}", to=number)
     colour = join_colour(state, a, b)
     if colour is None:
         return illegal("array.slice.join", f"{_cards(state, a)} and {_cards(state, b)} do not touch: only a join can be sliced",
@@ -404,6 +415,11 @@ def _stuck(state: State, verb: str) -> Ruling | None:
         could = possible[0] if len(possible) == 1 else ", ".join(possible[:-1]) + " or " + possible[-1]
         return illegal(rule, f"{who} cannot {verb}: {who} can {could}", could=possible)
     if hand.unknown:
+        # the unseen cards are copies the log has not located: when those settle it, the draw is judged
+        pool = unlocated_copies(state)
+        most = tuple(card for card, n in pool.items() for _ in range(min(n, hand.unknown)))
+        if not options_left(state, hand.known + most):  # not even every unlocated copy at once would give a move
+            return None
         does = "draws" if verb == "draw" else "passes"
         return unverifiable(rule, f"{who} {does} with {plural(hand.unknown, 'card')} the log has not seen; it cannot "
                             f"confirm that {who} could not splice, slice or give an action card")
@@ -439,8 +455,10 @@ def check_show(state: State, event: CardShown) -> Ruling | None:
     who, card = event.player, event.card
     seat = seat_index(state.seats, who)
     if seat not in state.owing:
-        return illegal("array.score.show", f"{quote(who)} has no cards left to show; still to show: "
-                       f"{', '.join(state.seats[s] for s in state.owing)}", player=who)
+        name = who if seat >= 0 else quote(who)
+        held = f" ({plural(state.hands[seat].size, 'card')} in hand)" if seat >= 0 else ""
+        owing = ", ".join(f"{state.seats[s]} ({plural(state.hands[s].size, 'card')})" for s in state.owing)
+        return illegal("array.score.show", f"{name} has no cards left to show{held}; still to show: {owing}", player=who)
     if state.box.count(card) == 0:
         return illegal("array.score.show", f"there is no card {quote(card)} in this box", card=card)
     hand = state.hands[seat]

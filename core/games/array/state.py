@@ -249,6 +249,11 @@ def is_possible(state: State, card: str) -> bool:
     return can_reveal(card, dict(state.box.copies), located(state))
 
 
+def unlocated_copies(state: State) -> dict[str, int]:
+    """Copies of each code the log has not located: what the unseen cards of a hand may be."""
+    return unlocated(dict(state.box.copies), located(state))
+
+
 def possible_cards(state: State) -> list[str]:
     """Codes with a copy the log has not located, in manifest order."""
     return list(unlocated(dict(state.box.copies), located(state)))

@@ -232,6 +232,10 @@ def check_take(state: State, event: GemsTaken) -> Ruling | None:
     counts = token_counts(event.gems)
     if counts is None:
         return illegal("splendor.take.shape", f"{who} named a token that does not exist: {event.gems}", gems=event.gems)
+    n = len(event.gems)
+    if n == 0 or n > 3:
+        # Before the colours: four or more tokens break the shape of a take whatever their colours are.
+        return illegal("splendor.take.shape", f"{who} cannot take {n} tokens: a take is 3 different or 2 of one colour")
     if counts[GOLD]:
         return illegal("splendor.take.no-gold", f"{who} cannot take gold as a gem: gold only comes with a reserve")
     bank = state.bank
@@ -240,7 +244,6 @@ def check_take(state: State, event: GemsTaken) -> Ruling | None:
             return illegal(
                 "splendor.take.empty-pile", f"{who} cannot take {COLOUR_NAMES[i]}: the pile is empty", colour=GEMS[i]
             )
-    n = len(event.gems)
     distinct = sum(1 for c in counts if c)
     if n == 2 and distinct == 1:
         i = counts.index(2)
@@ -261,8 +264,6 @@ def check_take(state: State, event: GemsTaken) -> Ruling | None:
         )
     if n == 3:
         return None
-    if n == 0 or n > 3:
-        return illegal("splendor.take.shape", f"{who} cannot take {n} tokens: a take is 3 different or 2 of one colour")
     available = sum(1 for i in range(5) if bank[i])
     if state.take_fewer == "always" or (state.take_fewer == "when-short" and n == available):
         return None

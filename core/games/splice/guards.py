@@ -9,7 +9,7 @@ from ...knowledge import Zone, can_reveal
 from ...model import Ruling, illegal, unverifiable
 from ...seated import seat_index
 from ...text import plural, quote
-from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, card_name, deck_cards, read_set
+from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, card_name, coin_set, deck_cards, read_set
 from .events import (
     BlackSpotPlayed,
     BlindDrawn,
@@ -33,6 +33,7 @@ from .state import (
     State,
     disk_holder,
     first_lacking,
+    form_cards,
     known_top,
     located_cards,
     located_disks,
@@ -203,7 +204,8 @@ def _in_hand(state: State, cards: list[str]) -> str | None:
     return missing(hand, cards, state.copies, located_cards(state))
 
 
-def _not_held(state: State, card: str) -> Ruling:
+def _not_held(state: State, card: str, cards: list[str]) -> Ruling:
+    """Why the current player cannot play `cards`: `card` is the first of them the hand cannot hold."""
     who = state.player_name
     hand = state.player.hand
     holds = " ".join(hand.known)
@@ -211,7 +213,25 @@ def _not_held(state: State, card: str) -> Ruling:
         unseen = plural(hand.unknown, "unseen card")
         holds = f"{holds} and {unseen}" if holds else unseen
     holds = holds or "nothing"
-    return illegal("splice.play.in-hand", f"{who} does not hold {card_name(card)} (holds {holds})", card=card)
+    name = card_name(card)
+    known = hand.known.count(card)
+    needs = cards.count(card)
+    copies = state.copies.get(card, 0)
+    if hand.unknown and not copies:
+        said = f"{who} cannot hold {name}: this game's deck has none"
+    elif hand.unknown:
+        # an unseen card could be any copy the log has not located: every one of them is located elsewhere
+        held = f"{who} holds only {known} {name} and the play needs {needs}" if known else f"{who} cannot hold {name}"
+        if known:
+            every = f"the box holds only {copies}" if copies <= known else f"every other copy of the box's {copies} is located elsewhere"
+        else:
+            every = "the box's only copy is located elsewhere" if copies == 1 else f"all {copies} copies of the box are located elsewhere"
+        said = f"{held}: {every}"
+    elif known:
+        said = f"{who} holds only {known} {name} and the play needs {needs}"
+    else:
+        said = f"{who} does not hold {name}"
+    return illegal("splice.play.in-hand", f"{said} (holds {holds})", card=card)
 
 
 def _read_sets(state: State, forms: list[str]) -> list | Ruling:
@@ -236,12 +256,12 @@ def check_coins(state: State, event: CoinsPlayed) -> Ruling | None:
         return sets
     cards = [card for s in sets for card in s.cards] + ["double"] * event.doubles
     lacking = _in_hand(state, cards)
-    return _not_held(state, lacking) if lacking else None
+    return _not_held(state, lacking, cards) if lacking else None
 
 
 def _special(state: State, card: str) -> Ruling | None:
     lacking = _in_hand(state, [card])
-    return _not_held(state, lacking) if lacking else None
+    return _not_held(state, lacking, [card]) if lacking else None
 
 
 def check_piracy(state: State, event: PiracyPlayed) -> Ruling | None:
@@ -250,6 +270,10 @@ def check_piracy(state: State, event: PiracyPlayed) -> Ruling | None:
         return ruling
     target = state.players[seat_index(state.seats, event.target)]
     plunder = event.plunder
+    if len(plunder.split()) > 1:
+        taken = " and ".join(plunder.split())
+        return illegal("splice.piracy.plunder", f"one Piracy takes exactly one thing (a coin set, a Double Your Gold card or a map piece), not {taken}",
+                       plunder=plunder)
     if plunder == "map":
         if not target.maps.size:
             return illegal("splice.piracy.nothing", f"{event.target} has no map piece to take", target=event.target)
@@ -329,10 +353,13 @@ def check_buy(state: State, event: MapsBought) -> Ruling | None:
     left = pile_size(state.map_pile)
     if count > left:
         return illegal("splice.buy.map-pile", f"the Map Pile holds {plural(left, 'piece')}: {who} cannot buy {count}", left=left)
+    seat = state.player
+    ruling = _check_part_of_a_set(state, event.paid)
+    if ruling:
+        return ruling
     sets = _read_sets(state, event.paid)
     if isinstance(sets, Ruling):
         return sets
-    seat = state.player
     in_play = list(seat.sets)
     for s in sets:
         if s.form not in in_play:
@@ -345,16 +372,16 @@ def check_buy(state: State, event: MapsBought) -> Ruling | None:
         in_play.remove(s.form)
     if event.doubles > seat.doubles:
         return illegal("splice.buy.earlier-turn", f"{who} has {plural(seat.doubles, 'Double Your Gold card')} in play, not {event.doubles}")
-    value = payment_value(state, [s.form for s in sets], event.doubles)
+    forms = [s.form for s in sets]
+    value = payment_value(state, forms, event.doubles)
     price = PRICE * count
     if value < price:
         return illegal(
             "splice.buy.price",
-            f"{who} pays {value} gold for {plural(count, 'map piece')}: the price is {price} ({PRICE} each)",
+            f"{who} pays {value} gold for {plural(count, 'map piece')}: the price is {price} ({PRICE} each){_double_hint(state, event, forms, price)}",
             paid=value,
             price=price,
         )
-    forms = [s.form for s in sets]
     for i, form in enumerate(forms):
         rest = forms[:i] + forms[i + 1 :]
         if payment_value(state, rest, event.doubles) >= price:
@@ -368,6 +395,38 @@ def check_buy(state: State, event: MapsBought) -> Ruling | None:
     if len(event.pieces) != count:
         return illegal("splice.buy.map-pile", f"{count} pieces come off the Map Pile, not {len(event.pieces)}")
     return _pieces_problem(state, event.pieces)
+
+
+def _check_part_of_a_set(state: State, paid: list[str]) -> Ruling | None:
+    """A payment naming part of a set in play (`9-10` of 8-9-10) breaks the rule of entire sets, whatever else."""
+    seat = state.player
+    values = state.box.values
+    for form in paid:
+        if form in seat.sets:
+            continue
+        cards = form_cards(form)
+        if not cards:
+            continue
+        for whole in seat.sets:
+            if cards < Counter(coin_set(whole, values).cards):
+                return illegal(
+                    "splice.buy.whole-sets",
+                    f"{form} is part of {state.player_name}'s set {whole} in play: payment is in entire sets, never part of one",
+                    set=form,
+                    whole=whole,
+                )
+    return None
+
+
+def _double_hint(state: State, event: MapsBought, forms: list[str], price: int) -> str:
+    """When a Double Your Gold card in play, had it been named, would have covered the price: say so."""
+    held = state.player.doubles
+    for doubles in range(event.doubles + 1, held + 1):
+        if payment_value(state, forms, doubles) >= price:
+            named = " ".join(forms + ["double"] * doubles)
+            cards = "the Double Your Gold card" if held == 1 else f"{doubles} of the {held} Double Your Gold cards"
+            return f"; name {cards} in play to double the sets paid (`buy {event.count} pay {named}`)"
+    return ""
 
 
 def _pieces_problem(state: State, pieces: list[str | None]) -> Ruling | None:
@@ -426,20 +485,33 @@ def _check_next_turn(state: State, wild: list[str]) -> list[Ruling]:
     who = state.player_name
     hand = state.player.hand
     if fresh != "?":
-        if fresh in wild:
-            before = list(hand.known)
-            before.remove(fresh)
-            if not hand.unknown and sum(1 for p in wild if p == fresh) > before.count(fresh):
-                return [illegal("splice.map.next-turn", f"{card_name(fresh)} was drawn at the start of this turn: the map was completed this turn and waits for the next", piece=fresh)]
-            if hand.unknown == 0 or fresh in before:
-                return []
-            return [unverifiable("splice.map.next-turn", f"{who} holds {card_name(fresh)} drawn this turn; the log cannot tell whether another copy was held before")]
-        return []
+        if fresh not in wild:
+            return []
+        before = list(hand.known)
+        before.remove(fresh)
+        short = wild.count(fresh) - before.count(fresh)  # copies the map needs beyond those known to be held before
+        if short <= 0:
+            return []
+        name = card_name(fresh)
+        # an unseen card held before may be another copy only if the box has one the log has not located
+        spare = state.copies.get(fresh, 0) - located_cards(state)[fresh]
+        if min(hand.unknown, spare) >= short:
+            return [unverifiable("splice.map.next-turn", f"{who} holds {name} drawn this turn; the log cannot tell whether another copy was held before")]
+        if not hand.unknown:
+            why = ""
+        elif state.copies.get(fresh, 0) == 1:
+            why = " and the box holds only that one"
+        else:
+            why = f" and every other copy of the box's {state.copies[fresh]} is located elsewhere"
+        return [illegal("splice.map.next-turn", f"{name} was drawn at the start of this turn{why}: the map was completed this turn and waits for the next", piece=fresh)]
     unseen = [p for p in wild if p not in hand.known]
     if not unseen:
         return []
     if hand.unknown <= 1:
         return [illegal("splice.map.next-turn", f"{card_name(unseen[0])} can only be the card {who} drew at the start of this turn: the map waits for the next turn", piece=unseen[0])]
+    if hand.unknown <= len(unseen):  # every unseen card is a piece of the map, the one drawn this turn among them
+        return [illegal("splice.map.next-turn", f"{who}'s {hand.unknown} cards the log has not seen are all pieces of this map, so one of them "
+                        "is the card drawn at the start of this turn: the map waits for the next turn", piece=unseen[0])]
     return [unverifiable("splice.map.next-turn", f"the log never saw {who}'s card drawn this turn: it cannot tell whether {card_name(unseen[0])} was held before the turn")]
 
 

@@ -215,20 +215,25 @@ def _play(state: State, who: str, args: list[str], raw: str) -> list[Event]:
 
 def _piracy(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     usage = ["piracy PLAYER 5-5", "piracy PLAYER double", "piracy PLAYER map", "piracy PLAYER map as r3"]
-    if len(args) not in (2, 4) or (len(args) == 4 and (args[1] != "map" or args[2] != "as")):
+    if len(args) < 2:
         raise Unreadable("Piracy names a player and what to take", usage)
     target = _seat(args[0], state)
-    plunder = args[1]
+    words = args[1:]
     piece = None
-    if plunder in ("map", "double"):
-        if len(args) == 4:
-            piece = _piece(args[3], state)
-    else:
-        form = _form(plunder, state)
+    if "as" in words:
+        at = words.index("as")
+        if at != 1 or len(words) != 3 or words[0] != "map":
+            raise Unreadable("only the map piece Piracy takes is named, with `as` after `map`", usage)
+        piece = _piece(words[2], state)
+        words = words[:1]
+    plunders = []
+    for word in words:
+        form = word if word in ("map", "double") else _form(word, state)
         if form is None:
-            raise Unreadable(f"Piracy takes a coin set, `double` or `map`, not {quote(plunder)}", usage)
-        plunder = form
-    return [PiracyPlayed(player=who, target=target, plunder=plunder, piece=piece)]
+            raise Unreadable(f"Piracy takes a coin set, `double` or `map`, not {quote(word)}", usage)
+        plunders.append(form)
+    # several plunders are read, so that the rules refuse them under the Piracy rule (one thing is taken)
+    return [PiracyPlayed(player=who, target=target, plunder=" ".join(plunders), piece=piece)]
 
 
 def _targeted(event: type[SkullPlayed] | type[BlackSpotPlayed], verb: str) -> Reader:
@@ -259,7 +264,7 @@ def _trade(state: State, who: str, args: list[str], raw: str) -> list[Event]:
 
 
 def _buy(state: State, who: str, args: list[str], raw: str) -> list[Event]:
-    usage = ["buy 1 pay 10-10", "buy pay 5-5 4-5-6 double", "buy 2 pay 9-10-w11 10-10 as r3 ?"]
+    usage = ["buy 1 pay 10-10", "buy pay 5-5 4-5-6 double", "buy 2 pay 8-9-w10 10-10 as r3 ?"]
     count = None
     if args and args[0] != "pay":
         count = read_count(args[0], 99)

@@ -243,6 +243,18 @@ def first_lacking(known: tuple[str, ...], cards: Iterable[str]) -> str | None:
 # --------------------------------------------------------------------------- gold
 
 
+def form_cards(form: str) -> Counter[str] | None:
+    """The cards a coin set as typed is made of (`9-w10` -> 9, wild), whether or not it is a set; None if unreadable."""
+    cards: Counter[str] = Counter()
+    for part in form.split("-"):
+        wild = part[:1] in ("w", "*")
+        digits = part[1:] if wild else part
+        if not digits.isascii() or not digits.isdigit() or len(digits) > 4:  # no coin value is longer
+            return None
+        cards["wild" if wild else str(int(digits))] += 1
+    return cards
+
+
 def set_values(state: State, forms: Iterable[str]) -> int:
     values = state.box.values
     return sum(coin_set(form, values).value for form in forms)

@@ -67,7 +67,7 @@ RULES: tuple[RuleDoc, ...] = (
     RuleDoc("splice.map.wild", "A wild map piece only fits its own position, and a completed map holds at most two wild pieces."),
     RuleDoc("splice.map.held", "The regular pieces of a map laid down are the player's own face-down pieces; its wild pieces come from the player's hand."),
     RuleDoc("splice.map.disk", "A map is only laid down in the colour of the player's gemstone disk; laying it reveals the disk."),
-    RuleDoc("splice.map.next-turn", "A map is laid down on a turn after the one that completed it: no piece of it may be the card drawn at the start of this turn. In table mode, when that card was not seen and could be one of the wild pieces, the log cannot tell."),
+    RuleDoc("splice.map.next-turn", "A map is laid down on a turn after the one that completed it: no piece of it may be the card drawn at the start of this turn. In table mode the box's copies decide it where they can; the log cannot tell only when that card was not seen and could be one of the wild pieces, or was seen and another copy, not located elsewhere, may have been held before."),
     RuleDoc("splice.map.win", "Laying down a completed map matching your disk is the whole turn and wins the game at once."),
     # the end without a map
     RuleDoc("splice.end.all-bought", "When every map piece has been bought and the Map Pile is empty at the end of a turn while nobody has won (option `all-bought`): under `end` the round is finished, so everyone else gets one more turn to lay down a map, and then the game ends; under `play-on` play simply goes on."),

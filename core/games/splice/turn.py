@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...model import Event, Ruling, illegal
 from ...referee import ALLOWED, Allowed, OutOfTurn, Pending, concerns
-from ...text import quote
+from ...text import plural, quote
 from .events import (
     EVENTS,
     PLAYS,
@@ -30,6 +30,7 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
+from .components import MAP_LIMIT
 from .state import State
 from .view import obligation, to_act
 
@@ -155,7 +156,24 @@ def check_step(state: State, event: Event) -> Ruling | None:
             return illegal("splice.turn.one-play", f"{current} has already made this turn's play; {_owed(state)}", acted=state.acted)
     who = actor(state)
     if who >= 0 and player == state.seats[who]:  # the awaited seat, with a move that fits no step of the turn
+        if obligation(state) is None:  # nothing is pending: the rule at stake is the move's own
+            unasked = _unasked(state, event)
+            if unasked is not None:
+                return unasked
         return illegal("splice.turn.pending", _owed(state), phase=state.phase)
+    return None
+
+
+def _unasked(state: State, event: Event) -> Ruling | None:
+    """A return of map pieces or a reveal of holdings while none is asked: refused under the move's own rule."""
+    who = getattr(event, "player", "")
+    if isinstance(event, MapsReturned):
+        held = state.players[state.seats.index(who)].maps.size
+        return illegal("splice.maps.return", f"{who} holds {plural(held, 'map piece')}, no more than {MAP_LIMIT}: "
+                       f"only pieces over {MAP_LIMIT} are returned, after a purchase or Piracy", held=held)
+    if isinstance(event, HoldingsRevealed):
+        return illegal("splice.end.reveal", f"{who} shows disk and map pieces only when a game ends without a map under "
+                       "no-map=most-matching")
     return None
 
 

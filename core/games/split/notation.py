@@ -117,6 +117,8 @@ def _read(state: State, who: str, verb: str, args: list[str], body: str) -> Even
     if verb == "upgrade":
         if len(args) == 3 and args[1].lower() == "over":
             args = [args[0], args[2]]
+        elif len(args) == 2 and args[1].lower() == "over":  # not a card named `over`: the second half is missing
+            raise Unreadable(f"upgrade {quote(args[0])} over what? the half it goes over is missing", [USAGE["upgrade"]])
         if len(args) != 2:
             raise Unreadable("upgrade names the card from the hand and the half it goes over", [USAGE["upgrade"]])
         return MatchUpgraded(player=who, card=_card(state, args[0]), over=_card(state, args[1]))
