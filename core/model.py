@@ -200,6 +200,10 @@ SHARED_RULES: tuple[RuleDoc, ...] = (
             "(its seq, fingerprint or move listing); when the log has moved on, nothing is recorded."),
     RuleDoc("core.rules.unknown", "A rule id or group asked for must be one of the game's: `tally rules GAME` lists "
             "them all."),
+    RuleDoc("core.seat.unnamed", "A seat that enters its own hidden cards (`tally new --as`) names every one of them "
+            "as it comes: its dealt hand, its draws, what it takes blind; an event that leaves one unnamed is refused."),
+    RuleDoc("core.chain.crosses-turn", "Moves joined by ` + ` on one line belong to one player's turn: a part that "
+            "would be another player's move is refused unless it names its player (`ben: draw`)."),
 )
 
 

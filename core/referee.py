@@ -255,10 +255,10 @@ class Guards(Generic[S]):
                     break
                 return self._and_the_moves_own([found], state, event)
         if len(guards) == 1:  # the usual case, kept short: check runs once per event of every fold
-            found = guards[0](state, event)
-            if found is None:
+            finding = guards[0](state, event)
+            if finding is None:
                 return []
-            return [found] if isinstance(found, Ruling) else found
+            return [finding] if isinstance(finding, Ruling) else finding
         return self.judge_kind(state, event)
 
     def judge_kind(self, state: S, event: Event) -> list[Ruling]:

@@ -53,6 +53,14 @@ def scripted(log: Path, *typed: str) -> tuple[int, list[str]]:
 # --------------------------------------------------------------------------- chains
 
 
+def test_core_chain_crosses_turn(game: Path) -> None:
+    """A ` + ` part that names no player and would be the next player's move is refused; named, it is read."""
+    size = lines_of(game)
+    assert [r.rule for r in record.rule(game, "take r g b + take w b k").rulings] == [CROSSES_TURN]
+    assert record.rule(game, "take r g b + ben: take w b k").accepted
+    assert lines_of(game) == size
+
+
 def test_a_chain_that_would_cross_into_the_next_players_turn_is_refused_everywhere(game: Path) -> None:
     size = lines_of(game)
     moved = record.move(game, "take r g b + take w b k")
@@ -63,7 +71,8 @@ def test_a_chain_that_would_cross_into_the_next_players_turn_is_refused_everywhe
     ruled = record.rule(game, "take r g b + take w b k")
     assert not ruled.accepted and ruled.rulings[0].rule == CROSSES_TURN
     refused, out = scripted(game, "take r g b + take w b k")
-    assert refused == 1 and out[-1].startswith("illegal: 'take w b k' would be read as ben's move")
+    assert refused == 1 and out[-2].startswith("illegal: 'take w b k' would be read as ben's move")
+    assert out[-1].startswith(f"  rule {CROSSES_TURN}: "), "the ruling carries its rule's text"
     done = run_tally("move", str(game), "take r g b", "+", "take", "w", "b", "k", "--json")
     assert done.exit_code == 1 and json.loads(done.stdout)["rulings"][0]["rule"] == CROSSES_TURN
     assert f"[{CROSSES_TURN}]" in done.stderr

@@ -480,7 +480,7 @@ NOTATION: tuple[NotationForm, ...] = (
     NotationForm("trade COLOUR [with PLAYER|unused]", "Trade Certificate; open mode fills in who held it",
                  ("trade red", "trade b with ben", "trade yellow with unused")),
     NotationForm("buy [N] pay SETS [double] [as PIECES]", "buy N map pieces (default: as many as the payment covers)",
-                 ("buy 1 pay 10-10", "buy 2 pay 9-10-w11 10-10", "buy pay 5-5 double", "buy 1 pay 10-10 as r2")),
+                 ("buy 1 pay 10-10", "buy 2 pay 8-9-w10 10-10", "buy pay 5-5 double", "buy 1 pay 10-10 as r2")),
     NotationForm("lay PIECES", "lay down a completed map", ("lay r1 r2 x3 r4",)),
     NotationForm("discard CARD ...", "the turn without a play, or the discard down to 5; `?` unseen (table mode: `discard` alone)",
                  ("discard 7", "discard ?")),
