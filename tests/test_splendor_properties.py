@@ -244,8 +244,11 @@ class Playout(Recorder):
             rulings = self.reject(CardBought(player=state.player_name, card=card, paid=paid + ["y"]))
             assert [(r.rule, r.verdict) for r in rulings] == [("splendor.buy.payment", "illegal")]
             return False
+        # the box settles it when every unlocated card of the level is one of this seat's blind reserves (counted)
+        settled = len(candidates) == seat.reserved.count(f"?{blind.level}")
         rulings = self.record(CardBought(player=state.player_name, card=card, paid=paid))
-        assert [(r.rule, r.verdict) for r in rulings] == [("splendor.buy.blind-reserve", "unverifiable")]
+        expected = [] if settled else [("splendor.buy.blind-reserve", "unverifiable")]
+        assert [(r.rule, r.verdict) for r in rulings] == expected
         return True
 
     def move(self) -> None:

@@ -1017,3 +1017,22 @@ def test_splendor_end_winner():
     assert outcome.scores == {"ann": 1, "ben": 1} and outcome.winners == ["ben"]
     assert outcome.reason == "2 players tie on 1 points; ben bought the fewest cards (1)"
     assert outcome.details["cards"] == {"ann": 2, "ben": 1}
+
+
+def test_splendor_buy_blind_reserve_is_settled_by_the_box_once_the_level_is_used_up():
+    # issue 17: table mode said "unverifiable" where the box's one copy of each card settles the question
+    import msgspec
+
+    game = table_game()
+    game.do("ann: reserve deck 1", "ben: reserve 1w0-b2k2", CardRevealed(card="1w0-b3"))
+    game.do("ann: take b b", "ben: take w g r")
+    event = game.event(CardBought(player="ann", card="1r0-b2g1", paid=["b", "b", "y"]))
+    # the level-1 deck used up: every level-1 card the log has not located lies in ann's blind reserve
+    used_up = msgspec.structs.replace(game.state, deck_size=(0,) + game.state.deck_size[1:])
+    assert SPLENDOR.check(used_up, event) == []
+    assert SPLENDOR.check(game.state, event)[0].verdict == "unverifiable"  # cards left in the deck: as before
+    # another seat also holding a level-1 blind reserve: the card may be theirs, so the log cannot tell
+    ben = msgspec.structs.replace(used_up.players[1], reserved=used_up.players[1].reserved + ("?1",))
+    shared = msgspec.structs.replace(used_up, players=(used_up.players[0], ben))
+    (ruling,) = SPLENDOR.check(shared, event)
+    assert (ruling.rule, ruling.verdict) == ("splendor.buy.blind-reserve", "unverifiable")

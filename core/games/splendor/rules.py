@@ -66,7 +66,7 @@ RULES: tuple[RuleDoc, ...] = (
     RuleDoc("splendor.buy.not-available", "Only a face-up card or a card you have reserved can be bought."),
     RuleDoc("splendor.buy.cannot-afford", "A card whose cost, after bonuses, is more than your gems and gold cannot be bought."),
     RuleDoc("splendor.buy.payment", "The payment must be exactly the cost after bonuses: no colour overpaid, gold exactly covering what the gems do not, and only tokens the player holds."),
-    RuleDoc("splendor.buy.blind-reserve", "In table mode a blind reserve is unknown to everyone but its owner; when it is bought, the log cannot verify that it is the card that was reserved (only that such a card was still unlocated)."),
+    RuleDoc("splendor.buy.blind-reserve", "In table mode a blind reserve is unknown to everyone but its owner; when it is bought, the log cannot verify that it is the card that was reserved (only that such a card was still unlocated). Once that level's deck is used up and no other player holds a blind reserve of it, every unlocated card of the level is in the buyer's blind reserves, and the buy is judged in full."),
     RuleDoc("splendor.refill", "A bought or reserved face-up card is replaced at once from the same level's deck; an empty deck leaves a gap."),
     RuleDoc("splendor.reveal.not-expected", "A card or noble is turned up only at setup or to fill a gap left by a bought or reserved card."),
     RuleDoc("splendor.reveal.impossible", "A revealed card must still be possible: one copy of each card exists, so a card already on the table, bought or reserved cannot turn up again, and it must be of the level whose slot is being filled."),
@@ -340,7 +340,7 @@ def check_buy(state: State, event: CardBought) -> list[Ruling]:
                     card=event.card,
                 )
             ]
-        if seat.reserved[i][0] == "?":
+        if seat.reserved[i][0] == "?" and not _is_held_for_sure(state, seat.reserved[i]):
             notes.append(
                 unverifiable(
                     "splendor.buy.blind-reserve",
@@ -398,6 +398,16 @@ def check_buy(state: State, event: CardBought) -> list[Ruling]:
             )
         ]
     return notes
+
+
+def _is_held_for_sure(state: State, blind: str) -> bool:
+    """Whether every card of the blind reserve's level that the log has not located lies in the current player's
+    blind reserves (`blind`: `?L`): once that level's deck is used up and no one else holds a blind reserve of it,
+    the box's one copy of each card settles that an unlocated card bought this way was held."""
+    level = int(blind[1:])
+    if state.deck_size[level - 1]:
+        return False
+    return not any(blind in other.reserved for i, other in enumerate(state.players) if i != state.current)
 
 
 def check_return(state: State, event: TokensReturned) -> Ruling | None:
