@@ -293,14 +293,29 @@ HEX = st.text(alphabet="0123456789abcdefABCDEF", min_size=0, max_size=70)
 def newer_command(draw: Any, prefix: bytes, path: Path) -> list[str]:
     """One of the newer inputs: a move with --expect-seq / --expect-fingerprint (right, wrong or junk), a
     ` + ` chain of moves (legal ones, spoiled ones, or another player's), `amend N MOVE`, `undo --event N`,
-    or `check --expect SEQ:FINGERPRINT`."""
+    `check --expect SEQ:FINGERPRINT`, `tally rules GAME [ID] [--notation]`, or a seat (`--as NAME` on `moves`,
+    `state` and a new table-mode game)."""
     log = logfile.parse_lines("x", prefix)
     seq, fingerprint = len(log.events), log.last_hash
     moves, _ = legal_texts(prefix)
     number = st.sampled_from([seq, seq - 1, seq + 1, 0, 1]).map(str) | st.integers(-5, 10**6).map(str) | HUGE | st.text(max_size=6)
     hex_text = st.sampled_from([fingerprint[:8], fingerprint, fingerprint[:7], fingerprint[8:16]]) | HEX
     reason = st.text(max_size=20) | st.sampled_from(["misread", ""])
-    kind = draw(st.sampled_from(["expect", "chain", "amend", "undo", "check"]))
+    kind = draw(st.sampled_from(["expect", "chain", "amend", "undo", "check", "rules", "seat"]))
+    game, seats = log.started.game, list(log.started.seats)
+    if kind == "rules":
+        ids = [rule.id for rule in registry.get(game).rules]
+        args = ["rules", draw(st.sampled_from([game, game.upper()]) | st.text(max_size=8))]
+        if draw(st.booleans()):
+            args.append(draw(st.sampled_from(ids) | st.sampled_from(ids).map(lambda i: i.rsplit(".", 1)[0])
+                             | st.text(max_size=12)))
+        return args + draw(st.lists(st.sampled_from(["--notation", "--json"]), max_size=2, unique=True))
+    if kind == "seat":
+        name = draw(st.sampled_from(seats) | st.sampled_from(seats).map(str.upper) | st.text(max_size=6))
+        if draw(st.booleans()):
+            return [draw(st.sampled_from(["moves", "state"])), str(path), "--as", name]
+        return ["new", game, str(path.with_name("seated-" + path.name)), *[a for s in seats for a in ("-p", s)],
+                "--mode", draw(st.sampled_from(["table", "open"])), "--as", name]
     if kind == "expect":
         flags = draw(st.lists(st.sampled_from(["--expect-seq", "--expect-fingerprint"]), min_size=1, max_size=2, unique=True))
         args = [draw(st.sampled_from(["move", "note", "undo"])), str(path)]
@@ -327,7 +342,7 @@ def test_the_newer_inputs_never_crash_and_a_refusal_appends_nothing(tmp_path: Pa
         path = fresh(tmp_path, prefix)
         args = data.draw(newer_command(prefix, path))
         run = assert_sane(tally(*args), sum(map(len, args)) + 200)
-        if run.code or args[0] in ("rule", "check"):
+        if run.code or args[0] in ("rule", "check", "rules", "moves", "state", "new"):
             assert path.read_bytes() == prefix, (run, "a refusal, a question or a check appends nothing")
         else:
             assert path.read_bytes().startswith(prefix) and len(path.read_bytes()) > len(prefix), run
