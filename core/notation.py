@@ -11,7 +11,7 @@ from __future__ import annotations
 from difflib import get_close_matches
 from typing import Callable, Iterable, Sequence
 
-from .model import Event, NotationError, NotationKind
+from .model import Event, NotationError, NotationKind, Ruling, illegal
 from .text import quote
 
 MAX_DIGITS = 4  # no count in any game needs more; longer runs of digits are refused before int() sees them
@@ -88,3 +88,31 @@ def suggestions(word: str, codes: Iterable[str], limit: int = 8) -> list[str]:
     if starting:
         return starting[:limit]
     return get_close_matches(word, codes, n=limit, cutoff=0.5) or codes[:limit]
+
+
+CROSSES_TURN = "core.chain.crosses-turn"  # a ` + ` part that would be read as the next player's move
+
+
+def check_chain_part(
+    seats: Sequence[str], part: str, parsed: list[Event], index: int, acting: str | None
+) -> tuple[Ruling | None, str | None]:
+    """A part after a ` + ` that names no player is read as the move of whoever must act now: when that is
+    another player than the one whose move the line was, the line would roll silently into their turn, so it
+    is refused (`core.chain.crosses-turn`) unless the part names its player (`ben: draw`). The table's own
+    entries (a reveal, a deal: events of no seat) belong to no player's turn. `parsed` is the part read, `index` its place on the line, `acting` whose
+    move the line is so far. Returns the refusal or None, and the seat whose move the line is after this part."""
+    named = player_of(part, seats)
+    if isinstance(named, tuple) and named[0] is not None:
+        return None, named[0]
+    players = [player for player in (getattr(event, "player", None) for event in parsed) if player in seats]
+    if not players:
+        return None, acting
+    now = players[0]
+    if index and acting is not None and now != acting:
+        return illegal(
+            CROSSES_TURN,
+            f"{quote(part.strip())} would be read as {now}'s move, but the line is {acting}'s: a ` + ` line does not "
+            f"roll into the next player's turn; name the player (`{now}: {part.strip()}`) or enter it on its own line",
+            part=part.strip(), player=acting, next=now,
+        ), acting
+    return None, now

@@ -12,13 +12,12 @@ import msgspec
 from tally.core.engine import Played, Table
 from tally.core.model import Amended, Event, GameSpec, NotationError, Noted, Ruling, Voided, illegal
 from tally.core.model import Outcome as GameOutcome
-from tally.core.notation import player_of, read_count
+from tally.core.notation import check_chain_part, player_of, read_count
 from tally.core.text import quote
 
 from . import cache
 
 STALE = "core.append.stale"  # the ruling id of an append whose caller saw an older log
-CROSSES_TURN = "core.chain.crosses-turn"  # a ` + ` part that would be read as the next player's move
 
 
 class MoveResult(msgspec.Struct):
@@ -135,7 +134,7 @@ def play(table: Table, text: str, deal: Callable[[list[str]], list[str]] | None)
         parsed = parse_move(spec, table.state, part)
         if isinstance(parsed, NotationError):
             return MoveResult(False, text, notation=parsed, seq=part_seq)
-        crossing, acting = check_chain_part(table, part, parsed, index, acting)
+        crossing, acting = check_chain_part(table.started.seats, part, parsed, index, acting)
         if crossing is not None:
             return MoveResult(False, text, [], [crossing], None, None, spec.to_act(table.state), seq=part_seq)
         for event in parsed:
@@ -148,32 +147,6 @@ def play(table: Table, text: str, deal: Callable[[list[str]], list[str]] | None)
     return MoveResult(True, text, events, played.rulings, None, None, spec.to_act(table.state),
                       [describe(spec, e) for e in events], first_seq, consequences=played.consequences,
                       ending=spec.outcome(table.state))
-
-
-def check_chain_part(
-    table: Table, part: str, parsed: list[Event], index: int, acting: str | None
-) -> tuple[Ruling | None, str | None]:
-    """A part after a ` + ` that names no player is read as the move of whoever must act now: when that is
-    another player than the one whose move the line was, the line would roll silently into their turn, so it
-    is refused (`core.chain.crosses-turn`) unless the part names its player (`ben: draw`). The table's own
-    entries (a reveal, a deal: events of no seat) belong to no player's turn. Returns the refusal or None,
-    and the seat whose move the line is after this part."""
-    seats = table.started.seats
-    named = player_of(part, seats)
-    if isinstance(named, tuple) and named[0] is not None:
-        return None, named[0]
-    players = [player for player in (getattr(event, "player", None) for event in parsed) if player in seats]
-    if not players:
-        return None, acting
-    now = players[0]
-    if index and acting is not None and now != acting:
-        return illegal(
-            CROSSES_TURN,
-            f"{quote(part.strip())} would be read as {now}'s move, but the line is {acting}'s: a ` + ` line does not "
-            f"roll into the next player's turn; name the player (`{now}: {part.strip()}`) or enter it on its own line",
-            part=part.strip(), player=acting, next=now,
-        ), acting
-    return None, now
 
 
 def propose(spec: GameSpec, table: Table, text: str) -> MoveResult:

@@ -18,7 +18,7 @@ from conftest import run_tally
 
 from tally.cli.session import Recorder, run
 from tally.store import record
-from tally.store.judging import CROSSES_TURN
+from tally.core.notation import CROSSES_TURN
 from tally.store.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
