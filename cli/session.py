@@ -15,12 +15,11 @@ from typing import Any, Callable, Iterable, Iterator
 from rich.console import Console
 from rich.text import Text
 
-from tally.core.notation import seat_named
 from tally.core.text import quote, visible
 from tally.store import record
 from tally.store.session import Session
 
-from tally.store.results import Board, ListingReport, board, frame_board
+from tally.store.results import Board, ListingReport, board, frame_board, seat_for
 
 from .main import listing as numbered
 from .main import rule_texts
@@ -151,12 +150,8 @@ class Recorder:
             viewer = words[1]
         elif words:
             raise record.UsageError("state takes nothing, or `as PLAYER`")
-        seats = self.session.table.started.seats
         if viewer is not None:
-            named = seat_named(viewer, seats)
-            if named is None:
-                raise record.UsageError(f"no player {quote(viewer)} (players: {', '.join(seats)})")
-            viewer = named
+            viewer = seat_for(self.session.table.started.seats, viewer)
         self.board(viewer)
 
     def replay(self, rest: str) -> None:
