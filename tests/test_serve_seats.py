@@ -202,7 +202,7 @@ def test_refusals_are_json_with_a_stable_id_never_a_traceback(tmp_path: Path) ->
 def test_tally_serve_on_a_real_socket(tmp_path: Path) -> None:
     """`tally serve DIR --port 0 --json` on loopback: the line for scripts, a game made and a move recorded over
     HTTP, then the server killed: the acknowledged move is in the log."""
-    process = subprocess.Popen([sys.executable, "-m", "tally.cli.main", "serve", str(tmp_path), "--port", "0", "--json"],
+    process = subprocess.Popen([str(Path(sys.executable).parent / "tally"), "serve", str(tmp_path), "--port", "0", "--json"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
