@@ -226,3 +226,10 @@ def test_tally_serve_on_a_real_socket(tmp_path: Path) -> None:
                 stream.close()
     log = logfile.read(tmp_path / "g.jsonl")
     assert log.fingerprint == moved.json()["fingerprint"] and check(tmp_path / "g.jsonl").ok
+
+
+def test_tally_serve_refuses_what_it_cannot_serve(tmp_path: Path, tally: Any) -> None:
+    missing = tally("serve", str(tmp_path / "nowhere"))
+    assert missing.exit_code == 2 and "not a folder" in missing.stderr
+    port = tally("serve", str(tmp_path), "--port", "70000")
+    assert port.exit_code == 2 and "--port 70000" in port.stderr
