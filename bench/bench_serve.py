@@ -22,7 +22,6 @@ import asyncio
 import json
 import random
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
