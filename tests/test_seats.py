@@ -525,3 +525,30 @@ def test_a_seats_view_never_holds_another_seats_hidden_card(game: str, data: st.
             assert all(not (alone[name] & _held(game, concealed, y)) for y, name in enumerate(names) if y != x)
             if others and game in UNIQUE_CARDS:  # each card exists once: its name alone would give it away
                 assert others.isdisjoint(_strings(spec.view(state, viewer))), (viewer, seq, others)
+
+
+def test_check_prints_the_failing_rule_with_its_text(tally: Any, tmp_path: Path) -> None:
+    """`tally check` of a log whose event breaks a rule: the one error line on stderr, and the rule's English text
+    under it on stdout (`#SEQ rule ID: TEXT`), as under every other ruling; `--json` carries it as `text`."""
+    import hashlib
+    import json
+
+    log = tmp_path / "g.jsonl"
+    GameRecord.new(log, "splice", ["ana", "ben"], seated=["ana"])
+    service = GameRecord.open(log)
+    for move in ("disks ana r", "deal | ana " + " ".join(ANN_HAND), "draw 9"):
+        assert service.append(move, service.seq, service.last_hash).accepted
+    last = log.read_bytes().splitlines()[-1]
+    bad = {"type": "coins_played", "seq": 5, "at": "2026-12-01T15:40:00.000Z", "prev": hashlib.sha256(last).hexdigest(),
+           "player": "ana", "sets": ["9-9"]}
+    with log.open("a") as out:
+        out.write(json.dumps(bad, separators=(",", ":")) + "\n")
+    text = registry.get("splice").rules
+    wanted = next(doc.text for doc in text if doc.id == "splice.play.in-hand")
+    result = tally("check", str(log))
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "[splice.play.in-hand]" in result.stderr
+    assert result.stdout == f"#5 rule splice.play.in-hand: {wanted}\n"
+    document = json.loads(tally("check", str(log), "--json").stdout)
+    assert (document["rule"], document["text"]) == ("splice.play.in-hand", wanted)
+    several = tally("check", str(log), str(log))
+    assert several.stdout.splitlines()[0] == f"{log}: #5 rule splice.play.in-hand: {wanted}"
