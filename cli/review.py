@@ -85,6 +85,8 @@ def check_logs(paths: list[Path], anchors: list[tuple[int, str]], as_json: bool)
             document = msgspec.to_builtins(report)
             if not report.ok:
                 code = EXIT_RULE
+                if not as_json:
+                    say(f"{log}: {rule_line(report)}")
                 fail(EXIT_RULE, f"{log}:{report.seq}: {report.message} [{report.rule}]")
             elif not as_json:
                 for line in ok_lines(report):
@@ -104,11 +106,18 @@ def check_one(log: Path, anchors: list[tuple[int, str]], as_json: bool) -> int:
     if as_json:
         emit(report)
     if not report.ok:
+        if not as_json:
+            say(rule_line(report))
         raise fail(EXIT_RULE, f"{log}:{report.seq}: {report.message} [{report.rule}]")
     if not as_json:
         for line in ok_lines(report):
             say(line)
     return EXIT_OK
+
+
+def rule_line(report: Any) -> str:
+    """The failing rule with its English text, on stdout as under every other ruling (the error stays one line)."""
+    return f"#{report.seq} rule {report.rule}: {report.text}" if report.text else f"#{report.seq} rule {report.rule}"
 
 
 def ok_lines(report: Any) -> list[str]:

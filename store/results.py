@@ -192,6 +192,7 @@ class CheckReport(msgspec.Struct):
     seq: Annotated[Optional[int], _("the first illegal event, or null")] = None
     rule: Annotated[Optional[str], _("the rule it breaks, or null")] = None
     message: Annotated[Optional[str], _("what is wrong, or null")] = None
+    text: Annotated[Optional[str], _("the English text of the rule it breaks (as `tally rules GAME ID` prints it), or null")] = None
     warnings: Annotated[list[CheckWarning], _("unverifiable events, and `at` times that go backwards (`log.at-backwards`): `seq`, `rule`, `message`")] = []
     outcome: Annotated[Optional[GameOutcome], _(_OVER)] = None
 
@@ -215,7 +216,7 @@ def check(path: Path | str, anchors: Sequence[tuple[int, str]] = ()) -> CheckRep
     if not judgement.ok:
         first = judgement.rulings[0]
         return CheckReport(False, log.spec.name, len(log.events), log.fingerprint, judgement.failed_seq, first.rule,
-                           first.message, warnings)
+                           first.message, rule_text(first.rule) or None, warnings)
     return CheckReport(True, log.spec.name, len(log.events), log.fingerprint, warnings=warnings,
                        outcome=log.spec.outcome(table.state))
 

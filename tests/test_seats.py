@@ -25,6 +25,7 @@ from tally.store import log as logfile
 from tally.store.service import GameRecord, UsageError, shuffler, start_event
 
 import array_helpers
+import splice_helpers
 import split_helpers
 from bundled import ROOT, rel, run, run_json
 from splendor_helpers import Game as SplendorGame
@@ -32,7 +33,7 @@ from splendor_helpers import default_nobles
 from tally.core.games.splendor.components import LEVEL_CARDS
 from tally.core.games.splendor.events import CardRevealed, NobleRevealed
 
-SEATED_GAMES = ("splendor", "split", "array")  # the games whose seats enter their own hidden cards
+SEATED_GAMES = ("splendor", "split", "array", "splice")  # the games whose seats enter their own hidden cards
 FIXTURES = {game: f"{game}-seated-3p" for game in SEATED_GAMES}
 UNIQUE_CARDS = ("splendor", "split")  # games whose every card exists once
 
@@ -60,8 +61,17 @@ def test_seated_is_checked_like_every_field_of_the_start() -> None:
 
 
 def test_a_game_whose_seats_cannot_enter_their_cards_refuses_seated() -> None:
-    with pytest.raises(UsageError, match="in splice a seat cannot enter its own hidden cards yet"):
-        start_event("splice", ["ana", "ben"], {}, "table", seated=["ana"])
+    """A game whose state keeps no seated seats would judge their cards as unknown: `seated` is refused there."""
+    spec = registry.get("splice")
+    _, started = start_event("splice", ["ana", "ben"], {}, "table", seated=["ana"])
+    assert started.seated == ["ana"]  # every registered game takes seats now
+    forgetful = type("Forgetful", (), {"__struct_fields__": ("seats",)})
+    original = spec.state_type
+    try:
+        spec.state_type = forgetful  # type: ignore[misc]
+        assert any("cannot enter its own hidden cards yet" in problem for problem in spec.check_started(started))
+    finally:
+        spec.state_type = original  # type: ignore[misc]
 
 
 def test_a_start_without_seats_is_written_as_before(tmp_path: Path) -> None:
@@ -227,6 +237,149 @@ def test_array_a_splatter_to_a_seat_names_what_it_picks_up() -> None:
     assert sorted(game.hand("ben")) == sorted(array_helpers.BEN + ["oy"])  # bo laid, then bo and oy picked up
 
 
+# --------------------------------------------------------------------------- Splice
+
+ANN_HAND = ["5", "5", "2", "3", "4"]
+
+
+def _splice_seated(*names: str) -> splice_helpers.Game:
+    """ann and ben at the table, `names` seated (ann by default): ann's disk is red, her hand 5 5 2 3 4 (ben's,
+    seated: blue, 9 9 6 7 and a Trade Certificate)."""
+    game = seated(splice_helpers.Game(("ann", "ben"), "table"), *(names or ("ann",)))
+    game.reject("disks", "core.seat.unnamed")  # ann names the disk she drew
+    game.do("disks ann r" + (" ben b" if "ben" in names else ""))
+    game.reject("deal", "core.seat.unnamed")  # and the hand she was dealt
+    return game.do("deal | ann " + " ".join(ANN_HAND) + (" | ben 9 9 6 7 trade" if "ben" in names else ""))
+
+
+def test_splice_a_seat_enters_its_disk_and_hand() -> None:
+    game = _splice_seated()
+    assert game.hand("ann") == sorted(ANN_HAND) and game.seat("ann").disk == "r"
+    assert game.hand("ben") == ["?"] * 5 and game.seat("ben").disk is None
+    again = seated(splice_helpers.Game(("ann", "ben"), "table"), "ann")
+    assert again.refuse("disks ann r ben b").rule == "splice.setup.disks-first"  # ben is not seated: his disk stays unseen
+    again.do("disks ann r")
+    assert again.refuse("deal | ann 5 5 2").rule == "splice.setup.deal"  # a hand of 5, not 3
+    assert again.refuse("deal hurricane ann | ann 5 5 2 3 4").rule == "splice.setup.deal"  # 4: one was a Hurricane
+    assert again.refuse("deal | ann 5 5 5 5 5").rule == "splice.setup.deal"  # the deck holds 4 copies of 5
+    again.do("deal hurricane ann | ann 5 5 2 3")
+    assert again.refuse("reshuffle").rule == "core.seat.unnamed"  # her new disk is hers to name
+    assert again.refuse("reshuffle ann g ben g").rule == "splice.hurricane.reshuffle"  # ben names nothing
+    again.do("reshuffle ann g")
+    assert again.seat("ann").disk == "g"
+
+
+def test_splice_a_seats_own_moves_are_judged_in_full() -> None:
+    game = _splice_seated()
+    game.reject("draw", "core.seat.unnamed")
+    _in_full(game, "draw 9")
+    refused = game.refuse("play 9-9")  # the log knows ann holds one 9
+    assert (refused.rule, refused.verdict) == ("splice.play.in-hand", "illegal")
+    assert "holds only 1 coin 9 and the play needs 2" in refused.message
+    _in_full(game, "play 5-5 2-3-4")
+    game.reject("draw", "core.seat.unnamed")  # the refill is hers to name too
+    _in_full(game, "draw 6 7 8 10")
+    game.reject("ben: draw from ann", "core.seat.unnamed")  # ann sees which card ben takes from her
+    assert game.refuse("ben: draw from ann as 5").rule == "splice.draw.blind"  # her 5s are in play
+    _in_full(game, "ben: draw from ann as 9")
+    assert game.hand("ann") == ["10", "6", "7", "8"] and "9" in game.seat("ben").hand.known
+
+
+def test_splice_other_seats_stay_unverifiable_where_they_are_today() -> None:
+    game = _splice_seated().do("draw 9", "discard 9", "ben: draw")
+    assert game.check("ben: play 1-1") == []  # ben's unseen hand may hold a pair of 1: legal, as today
+    assert game.refuse("ben: play 5-5 5-5").rule == "splice.play.in-hand"  # ann holds two 5s: the box has 4
+
+
+def test_splice_a_seat_names_the_disk_it_receives_in_a_trade() -> None:
+    game = _splice_seated("ann", "ben")
+    game.do("draw 9", "discard 2", "ben: draw 1")
+    assert game.check("ben: trade red with ann") == []  # the log knows ben's disk: nothing for ann to name
+    game = _splice_seated()
+    game.do("draw 9", "discard 9", "ben: draw trade")
+    game.reject("ben: trade red with ann", "core.seat.unnamed")  # ann names the disk ben handed her
+    assert game.refuse("ben: trade red with ann giving r").rule == "splice.trade.swap"  # not the colour called
+    game.do("ben: trade red with ann giving g")
+    assert game.seat("ann").disk == "g" and game.seat("ben").disk == "r"
+
+
+def test_splice_listing_as_the_seat_names_its_cards() -> None:
+    game = _splice_seated()
+    listed = [game.spec.format(m) for m in game.spec.legal_moves(game.spec.conceal(game.state, "ann"))]
+    assert "ann: draw 9" in listed and "ann: draw ?" not in listed and "ann: draw from ben as 9" in listed
+    game.do("draw 9")
+    listed = [game.spec.format(m) for m in game.spec.legal_moves(game.spec.conceal(game.state, "ann"))]
+    assert "ann: play 5-5 2-3-4" in listed and "ann: discard 9" in listed and "ann: discard ?" not in listed
+    game.do("discard 9")
+    listed = [game.spec.format(m) for m in game.spec.legal_moves(game.spec.conceal(game.state, "ben"))]
+    assert listed and all("as" not in move.split() for move in listed if "from ann" not in move)
+    assert "ben: draw from ann" not in listed  # ann names the card ben takes from her
+    # ben does not see ann's hand: his listing offers every card she may hold, not the ones she holds
+    assert "ben: draw from ann as 10" in listed and "ben: draw from ann as 5" in listed
+    referee = [game.spec.format(m) for m in game.spec.legal_moves(game.state)]
+    assert sorted(m.split()[-1] for m in referee if "from ann" in m) == sorted(set(ANN_HAND))
+
+
+def _splice_hidden(state: Any, viewer: str) -> list[str]:
+    """What `conceal(state, viewer)` still knows of a hidden component that is not the viewer's own."""
+    found = []
+    for index, (name, seat) in enumerate(zip(state.seats, state.players)):
+        if name == viewer:
+            continue
+        if seat.hand.known or (seat.maps.known and not seat.revealed):  # shown at the end under most-matching
+            found.append(f"{name}'s hand or pieces")
+        if seat.disk is not None and not seat.revealed and index != state.winner:  # a laid map shows its disk
+            found.append(f"{name}'s disk")
+    if any(zone.known for zone in state.pile + state.map_pile) or state.unused.known:
+        found.append("a pile or the unused disks")
+    if state.fresh not in (None, "?") and state.player_name != viewer:
+        found.append("the card drawn this turn")
+    return found
+
+
+def _splice_seated_logs() -> Iterator[tuple[str, list[Event]]]:
+    yield "fixture", list(logfile.read(ROOT / rel(FIXTURES["splice"])).events)
+    for seed, seats, reporting in ((1, 2, 2), (8, 3, 2), (14, 4, 1), (19, 3, 3)):
+        names = tuple(f"p{i + 1}" for i in range(reporting))
+        spec, transcript = _seated_playout("splice", seats, names, seed)
+        yield f"seed {seed}", [msgspec.structs.replace(event, seq=seq) for seq, event in enumerate(transcript, 1)]
+    # a game that ends without a map under no-map=most-matching: every seat shows disk and pieces, never its hand
+    rng = random.Random(3)
+    spec, started = start_event("splice", ["p1", "p2", "p3"], {"no-map": "most-matching", "stall-rounds": "2"}, "open")
+    events, state = play_out(spec, started, lambda moves: moves[rng.randrange(len(moves))], shuffler(rng), 1500)
+    assert state.phase == "over" and state.ended == "stalled"
+    transcript = spec.table_transcript(events, seated=("p1", "p2"))
+    yield "most-matching", [msgspec.structs.replace(event, seq=seq) for seq, event in enumerate(transcript, 1)]
+
+
+def test_splice_no_seat_ever_sees_another_seats_hidden_component() -> None:
+    """Walk seated Splice games (the bundled one and playouts with one to every seat seated): at every step,
+    what each seat is shown (`conceal`, and the view drawn from it) holds no hidden component of another seat:
+    no card of another hand, no map piece, no disk not shown, nothing of the piles or the unused disks."""
+    spec = registry.get("splice")
+    for where, events in _splice_seated_logs():
+        started = events[0]
+        assert isinstance(started, GameStarted) and started.seated
+        table = Table(spec, started)
+        for event in events[1:]:
+            step = table.step(event)
+            assert step.is_legal, (where, event.seq, [r.render() for r in step.rulings])
+            if getattr(event, "player", None) in started.seated:
+                assert step.rulings == [], (where, spec.format(event), [r.render() for r in step.rulings])
+            state = table.state
+            for name, seat in zip(state.seats, state.players):  # the log knows every seated seat's components
+                if name in state.seated and state.phase not in ("setup",) and state.stage != "dealing":
+                    assert not seat.hand.unknown and not seat.maps.unknown and seat.disk is not None, (where, event.seq)
+            for viewer in state.seats:
+                concealed = spec.conceal(state, viewer)
+                assert _splice_hidden(concealed, viewer) == [], (where, event.seq, viewer)
+                shown = spec.view(state, viewer)
+                assert shown == spec.view(concealed, viewer), (where, event.seq, viewer)
+                for entry in shown["players"]:
+                    if entry["name"] != viewer:
+                        assert set(entry["hand"]) <= {"?"}, (where, event.seq, viewer)
+
+
 # --------------------------------------------------------------------------- the command line
 
 
@@ -303,6 +456,8 @@ def _held(game: str, state: Any, index: int) -> set[str]:
         return {entry[1:] for entry in seat.reserved if entry[0] == "~"}
     if game == "array":
         return set(state.hands[index].known)
+    if game == "splice":
+        return set(seat.hand.known) | set(seat.maps.known)
     return set(seat.hand.known)
 
 
@@ -370,3 +525,30 @@ def test_a_seats_view_never_holds_another_seats_hidden_card(game: str, data: st.
             assert all(not (alone[name] & _held(game, concealed, y)) for y, name in enumerate(names) if y != x)
             if others and game in UNIQUE_CARDS:  # each card exists once: its name alone would give it away
                 assert others.isdisjoint(_strings(spec.view(state, viewer))), (viewer, seq, others)
+
+
+def test_check_prints_the_failing_rule_with_its_text(tally: Any, tmp_path: Path) -> None:
+    """`tally check` of a log whose event breaks a rule: the one error line on stderr, and the rule's English text
+    under it on stdout (`#SEQ rule ID: TEXT`), as under every other ruling; `--json` carries it as `text`."""
+    import hashlib
+    import json
+
+    log = tmp_path / "g.jsonl"
+    GameRecord.new(log, "splice", ["ana", "ben"], seated=["ana"])
+    service = GameRecord.open(log)
+    for move in ("disks ana r", "deal | ana " + " ".join(ANN_HAND), "draw 9"):
+        assert service.append(move, service.seq, service.last_hash).accepted
+    last = log.read_bytes().splitlines()[-1]
+    bad = {"type": "coins_played", "seq": 5, "at": "2026-12-01T15:40:00.000Z", "prev": hashlib.sha256(last).hexdigest(),
+           "player": "ana", "sets": ["9-9"]}
+    with log.open("a") as out:
+        out.write(json.dumps(bad, separators=(",", ":")) + "\n")
+    text = registry.get("splice").rules
+    wanted = next(doc.text for doc in text if doc.id == "splice.play.in-hand")
+    result = tally("check", str(log))
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "[splice.play.in-hand]" in result.stderr
+    assert result.stdout == f"#5 rule splice.play.in-hand: {wanted}\n"
+    document = json.loads(tally("check", str(log), "--json").stdout)
+    assert (document["rule"], document["text"]) == ("splice.play.in-hand", wanted)
+    several = tally("check", str(log), str(log))
+    assert several.stdout.splitlines()[0] == f"{log}: #5 rule splice.play.in-hand: {wanted}"

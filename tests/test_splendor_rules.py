@@ -1036,3 +1036,35 @@ def test_splendor_buy_blind_reserve_is_settled_by_the_box_once_the_level_is_used
     shared = msgspec.structs.replace(used_up, players=(used_up.players[0], ben))
     (ruling,) = SPLENDOR.check(shared, event)
     assert (ruling.rule, ruling.verdict) == ("splendor.buy.blind-reserve", "unverifiable")
+
+
+def test_splendor_stuck_pass_is_settled_by_the_box_when_a_blind_reserve_must_be_affordable():
+    # issue 17: a pass by a player holding a blind reserve the log never saw was "unverifiable" even where the box's
+    # one copy of each card proves that reserve affordable (the position is stuck() with ann's first reserve a level-2
+    # card nobody saw, and the other level-2 cards located: bought by ben, the deck used up)
+    import msgspec
+
+    from tally.core.games.splendor.components import CARDS
+    from tally.core.games.splendor.state import default_payment
+
+    state = stuck().state
+    ann, ben = state.players
+    affordable, dear = "2r2-w1b4g2", "2w2-r5k3"  # ann (w4 b4 g2) can afford the first, not the second
+    assert default_payment(CARDS[affordable], ann) is not None and default_payment(CARDS[dear], ann) is None
+    face_up = {card for row in state.board for card in row}
+
+    def position(unseen: tuple[str, ...]) -> object:
+        bought = tuple(c for c in LEVEL_CARDS[1] if c not in face_up and c not in unseen)
+        players = (msgspec.structs.replace(ann, reserved=("?2",) + ann.reserved[1:]),
+                   msgspec.structs.replace(ben, cards=ben.cards + bought))
+        return msgspec.structs.replace(state, mode="table", players=players, deck_size=(state.deck_size[0], 0, state.deck_size[2]))
+
+    event = TurnPassed(player="ann", seq=len(stuck().played) + 2)
+    (ruling,) = SPLENDOR.check(position((affordable,)), event)  # the one unlocated level-2 card is ann's: affordable
+    assert (ruling.rule, ruling.verdict) == ("splendor.stuck.pass", "illegal")
+    assert ruling.message == ("ann cannot pass: of the level-2 cards the log has not located only 0 could not be "
+                              "afforded, fewer than ann's 1 blind reserve of that level, so one of them can be bought")
+    listed = [SPLENDOR.format(m) for m in SPLENDOR.legal_moves(position((affordable,)))]
+    assert listed == [f"ann: buy {affordable} pay w1 b4 g2"]  # not the pass: the buy it may be
+    (note,) = SPLENDOR.check(position((affordable, dear)), event)  # her card may be the one she cannot afford
+    assert (note.rule, note.verdict) == ("splendor.stuck.pass", "unverifiable")

@@ -25,7 +25,7 @@ from .events import (
     TokensReturned,
     TurnPassed,
 )
-from .state import State, buyable, deck_top, default_payment, face_up, qualifying_nobles, unlocated
+from .state import State, blind_buys, buyable, deck_top, default_payment, face_up, qualifying_nobles, unlocated
 
 
 def _take_moves(state: State, who: str) -> list[Event]:
@@ -41,6 +41,12 @@ def _take_moves(state: State, who: str) -> list[Event]:
             moves.extend(GemsTaken(player=who, gems=[GEMS[i] for i in combo]) for combo in combinations(available, size))
     moves.extend(GemsTaken(player=who, gems=[GEMS[i], GEMS[i]]) for i in range(5) if bank[i] >= 4)
     return moves
+
+
+def _blind_buy_proved(state: State) -> bool:
+    from .rules import blind_buy_proved  # rules reads the notation, which reads these moves: imported when asked
+
+    return blind_buy_proved(state) is not None
 
 
 def _action_moves(state: State) -> list[Event]:
@@ -61,7 +67,13 @@ def _action_moves(state: State) -> list[Event]:
         pay = default_payment(CARDS[c], seat)
         if pay is not None:
             moves.append(CardBought(player=who, card=c, paid=spell(pay)))
-    if not moves and state.stuck == "pass":
+    if not moves and state.stuck == "pass" and _blind_buy_proved(state):
+        # the box proves a blind reserve affordable: the pass is refused, and any card it may be is the move
+        for c in blind_buys(state):
+            pay = default_payment(CARDS[c], seat)
+            if pay is not None:
+                moves.append(CardBought(player=who, card=c, paid=spell(pay)))
+    elif not moves and state.stuck == "pass":
         moves.append(TurnPassed(player=who))
     return moves
 

@@ -30,12 +30,14 @@ from .state import (
     blind_buys,
     can_act,
     deck_top,
+    default_payment,
     find_on_board,
     known_reserves,
     located,
     needed,
     qualifying_nobles,
     reserve_entry_for,
+    unlocated,
     unnamed,
 )
 from .view import to_act
@@ -75,7 +77,7 @@ RULES: tuple[RuleDoc, ...] = (
     RuleDoc("splendor.noble.visit", "At the end of the turn, a noble whose requirement the player's card bonuses meet visits automatically (worth 3 points); it is not an action. At most one noble per turn."),
     RuleDoc("splendor.noble.choose", "When several nobles qualify at the end of a turn the player chooses one; the others may come on a later turn."),
     RuleDoc("splendor.noble.not-qualified", "A chosen noble must be on the table and its requirement met by the player's bonuses."),
-    RuleDoc("splendor.stuck.pass", "Variant `stuck`: a player who can do no action at all (the rulebook is silent) passes (default `pass`); under `end` the game ends at once. A pass is only allowed when no action is possible; in table mode, when the only possible action might be buying a blind reserve the log never saw, the pass is recorded as unverifiable."),
+    RuleDoc("splendor.stuck.pass", "Variant `stuck`: a player who can do no action at all (the rulebook is silent) passes (default `pass`); under `end` the game ends at once. A pass is only allowed when no action is possible; in table mode, when the only possible action might be buying a blind reserve the log never saw, the pass is illegal if the box proves one affordable (fewer unlocated cards of its level are unaffordable than the player holds blind reserves of it), and is otherwise recorded as unverifiable."),
     RuleDoc("splendor.end.stalled", "If every player passes in one full round, nothing can change any more: the game ends and is scored as it stands."),
     RuleDoc("splendor.end.finish-round", "When a player reaches 15 prestige points (option `target`) at the end of their turn, the round is finished so that all players have had the same number of turns; then the game ends."),
     RuleDoc("splendor.end.winner", "Most prestige points wins; on a tie, the fewest development cards bought wins; still tied, the victory is shared."),
@@ -400,6 +402,19 @@ def check_buy(state: State, event: CardBought) -> list[Ruling]:
     return notes
 
 
+def blind_buy_proved(state: State) -> tuple[int, int, int] | None:
+    """A level at which the box proves one of the current player's blind reserves affordable: the unlocated cards
+    of that level are the only ones any `?L` reserve can be (each card exists once), so when fewer of them are
+    unaffordable than the player holds blind reserves of it, one is affordable. (level, reserves, unaffordable)."""
+    seat = state.player
+    for level in sorted({int(entry[1]) for entry in seat.reserved if entry[0] == "?"}):
+        mine = seat.reserved.count(f"?{level}")
+        dead = sum(1 for c in unlocated(state, level) if default_payment(CARDS[c], seat) is None)
+        if dead < mine:
+            return level, mine, dead
+    return None
+
+
 def _is_held_for_sure(state: State, blind: str) -> bool:
     """Whether every card of the blind reserve's level that the log has not located lies in the current player's
     blind reserves (`blind`: `?L`): once that level's deck is used up and no one else holds a blind reserve of it,
@@ -446,6 +461,13 @@ def check_pass(state: State, event: TurnPassed) -> Ruling | None:
     if state.stuck != "pass" or can_act(state, blind=False):
         why = "an action is possible" if state.stuck == "pass" else "this table plays stuck=end"
         return illegal("splendor.stuck.pass", f"{event.player} cannot pass: {why}")
+    proved = blind_buy_proved(state)
+    if proved is not None:
+        level, mine, others = proved
+        return illegal("splendor.stuck.pass", f"{event.player} cannot pass: of the level-{level} cards the log has not "
+                       f"located only {others} could not be afforded, fewer than {event.player}'s {mine} blind "
+                       f"reserve{'s' if mine > 1 else ''} of that level, so one of them can be bought",
+                       level=level)
     candidates = blind_buys(state)
     if candidates:
         return unverifiable(

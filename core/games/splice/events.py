@@ -24,14 +24,19 @@ class SetupDealt(Event, tag="setup_dealt", frozen=True):
 
 
 class DisksChosen(Event, tag="disks_chosen", frozen=True):
-    """Table mode: every player drew a gemstone disk face down; the rest lie aside, unused."""
+    """Table mode: every player drew a gemstone disk face down; the rest lie aside, unused. `disks` names the
+    disk of each seat that enters its own hidden cards (`game_started`'s `seated`), and no other."""
+
+    disks: dict[str, str] = {}
 
 
 class CardsDealt(Event, tag="cards_dealt", frozen=True):
     """Table mode: the Map Pile was shuffled and the hands dealt; `hurricanes` names each player dealt a
-    Hurricane (once per Hurricane)."""
+    Hurricane (once per Hurricane); `hands` names the hand (the Hurricanes left out) of each seat that enters its
+    own hidden cards, and no other."""
 
     hurricanes: list[str] = []
+    hands: dict[str, list[str]] = {}
 
 
 class DisksDealt(Event, tag="disks_dealt", frozen=True):
@@ -42,7 +47,9 @@ class DisksDealt(Event, tag="disks_dealt", frozen=True):
 
 
 class DisksRedrawn(Event, tag="disks_redrawn", frozen=True):
-    """Table mode: after a Hurricane, every player drew a new disk face down."""
+    """Table mode: after a Hurricane, every player drew a new disk face down (`disks`: as for `disks_chosen`)."""
+
+    disks: dict[str, str] = {}
 
 
 class CardPicked(Event, tag="card_picked", frozen=True):
@@ -97,11 +104,13 @@ class SkullPlayed(Event, tag="skull_played", frozen=True):
 
 
 class TradePlayed(Event, tag="trade_played", frozen=True):
-    """Trade Certificate: `colour` called out; `partner` is the player who held it, or `unused`."""
+    """Trade Certificate: `colour` called out; `partner` is the player who held it, or `unused`. `given`: the
+    disk handed to a partner who enters its own hidden cards, when the log did not know it (else null)."""
 
     player: str = ""
     colour: str = ""
     partner: str = ""
+    given: str | None = None
 
 
 class BlackSpotPlayed(Event, tag="black_spot_played", frozen=True):

@@ -11,7 +11,7 @@ it is entered.
 
 from __future__ import annotations
 
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, permutations
 
 from ...model import Event
 from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, deck_cards, multiplier, coin_set
@@ -35,7 +35,8 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
-from .guards import draw_problem
+from .guards import check_trade, draw_problem
+from .seating import draws, held_cards, held_pieces, pile_pieces
 from .state import State, disk_holder, known_top, max_pieces, open_draw, pile_size
 
 # --------------------------------------------------------------------------- coin plays
@@ -216,6 +217,8 @@ def _others(state: State) -> list[int]:
 def _draw_moves(state: State, who: str, count: int) -> list[Event]:
     if state.mode == "open":
         return [CardsDrawn(player=who, cards=[*open_draw(state.pile, count)])]
+    if who in state.seated:  # the seat names what it draws
+        return [CardsDrawn(player=who, cards=cards) for cards in draws(state, count)]
     moves: list[Event] = []
     unseen: list[str | None] = [None] * count
     candidates: list[list[str | None]] = [unseen, *([None] * k + ["hurricane"] for k in range(count))]
@@ -229,8 +232,13 @@ def _start_moves(state: State) -> list[Event]:
     who = state.player_name
     moves = _draw_moves(state, who, 1) if state.pile else []
     for index in _others(state):
-        if state.players[index].hand.size:
-            moves.append(BlindDrawn(player=who, source=state.seats[index]))
+        if not state.players[index].hand.size:
+            continue
+        source = state.seats[index]
+        if who in state.seated or source in state.seated:  # a seat names the card it takes, or the one taken from it
+            moves.extend(BlindDrawn(player=who, source=source, card=card) for card in held_cards(state, index))
+        else:
+            moves.append(BlindDrawn(player=who, source=source))
     return moves
 
 
@@ -249,7 +257,10 @@ def _play_moves(state: State) -> list[Event]:
             moves.extend(PiracyPlayed(player=who, target=name, plunder=form) for form in sorted(set(target.sets)))
             if target.doubles:
                 moves.append(PiracyPlayed(player=who, target=name, plunder="double"))
-            if target.maps.size:
+            if target.maps.size and (who in state.seated or name in state.seated):  # the piece taken is named
+                moves.extend(PiracyPlayed(player=who, target=name, plunder="map", piece=piece)
+                             for piece in held_pieces(state, index))
+            elif target.maps.size:
                 moves.append(PiracyPlayed(player=who, target=name, plunder="map"))
     if "skull" in held:
         moves.extend(SkullPlayed(player=who, target=state.seats[i]) for i in others)
@@ -258,14 +269,21 @@ def _play_moves(state: State) -> list[Event]:
             if colour == seat.disk:
                 continue
             moves.append(TradePlayed(player=who, colour=colour, partner=disk_holder(state, colour) or "unused"))
+    elif "trade" in held and who in state.seated:  # the seat knows its disk: each colour with whoever may hold it
+        partners = [state.seats[i] for i in others] + ["unused"]
+        trades = (TradePlayed(player=who, colour=c, partner=p) for c in state.box.colours for p in partners)
+        moves.extend(trade for trade in trades if check_trade(state, trade) is None)
     if "spot" in held:
         moves.extend(BlackSpotPlayed(player=who, target=state.seats[i]) for i in others)
     if seat.sets:
         most = min(pile_size(state.map_pile), 99, max_pieces(state, seat))
         for count in range(1, most + 1):
             top = known_top(state.map_pile, count) if state.mode == "open" else [None] * count
+            # a seat names the pieces it buys: one piece is listed for each it may be, more are too many to list
+            tops = [[p] for p in pile_pieces(state)] if who in state.seated and count == 1 else \
+                [] if who in state.seated else [top]
             for forms, used in payments(state, seat.sets, seat.doubles, count):
-                moves.append(MapsBought(player=who, count=count, paid=forms, doubles=used, pieces=list(top)))
+                moves.extend(MapsBought(player=who, count=count, paid=forms, doubles=used, pieces=list(t)) for t in tops)
     moves.extend(MapLaid(player=who, pieces=pieces) for pieces in map_lays(state))
     if seat.hand.size > state.hand_size:
         moves.extend(_discards(state, me, 1))
@@ -277,7 +295,7 @@ def _play_moves(state: State) -> list[Event]:
 def _discards(state: State, who: int, count: int) -> list[Event]:
     name = state.seats[who]
     hand = state.players[who].hand
-    if state.mode == "table":
+    if state.mode == "table" and name not in state.seated:
         return [CardsDiscarded(player=name, cards=[None] * count)]
     if count == 1:
         return [CardsDiscarded(player=name, cards=[c]) for c in sorted(set(hand.known))]
@@ -287,7 +305,7 @@ def _discards(state: State, who: int, count: int) -> list[Event]:
 def _returns(state: State) -> list[Event]:
     seat = state.player
     excess = seat.maps.size - MAP_LIMIT
-    if state.mode == "table":
+    if state.mode == "table" and state.player_name not in state.seated:
         return [MapsReturned(player=state.player_name, pieces=[None] * excess)]
     return [MapsReturned(player=state.player_name, pieces=list(c)) for c in sorted(set(combinations(sorted(seat.maps.known), excess)))]
 
@@ -296,12 +314,19 @@ def _setup_moves(state: State) -> list[Event]:
     if state.mode == "open":
         return []
     if state.stage == "setup":
-        return [DisksChosen()]
+        return [DisksChosen(disks=disks) for disks in _seated_disks(state)]
+    if state.seated:  # the seated seats' hands are too many to list
+        return []
     hurricanes = state.copies.get("hurricane", 0)
     moves: list[Event] = [CardsDealt()]
     for k in range(1, hurricanes + 1):
         moves.extend(CardsDealt(hurricanes=list(names)) for names in combinations_with_replacement(state.seats, k))
     return moves
+
+
+def _seated_disks(state: State) -> list[dict[str, str]]:
+    """Every way the seated seats may have drawn their disks (none seated: the one empty naming)."""
+    return [dict(zip(state.seated, colours)) for colours in permutations(state.box.colours, len(state.seated))]
 
 
 def legal_moves(state: State) -> list[Event]:
@@ -318,7 +343,7 @@ def legal_moves(state: State) -> list[Event]:
     if phase == "maps":
         return _returns(state)
     if phase == "storm":
-        return [DisksRedrawn()] if state.mode == "table" else []
+        return [DisksRedrawn(disks=disks) for disks in _seated_disks(state)] if state.mode == "table" else []
     if phase == "setup":
         return _setup_moves(state)
     return []  # pick (tally deals it), reveal (the log cannot list what it has not seen), over

@@ -7,6 +7,7 @@
     buy [N] pay 5-5 4-5-6 [double] [as r3 ?]              map pieces, paid with sets in play
     lay r1 r2 x3 r4 | discard 7 | discard ? | pass | return r3 | reveal red r1 r2
     disks | deal [hurricane ben] | reshuffle              the table's entries (table mode)
+    disks ana r | deal | ana 5 7 9 wild piracy | reshuffle ana g   ... naming a seated seat's own disk and hand
 
 `parse` reads text into events, or a NotationError listing what would have been valid; `format_event`
 writes an event back so that parsing it yields the same event. No input makes either raise.
@@ -62,9 +63,9 @@ USAGE = {
     "pass": "pass",
     "return": "return PIECE | return ?",
     "reveal": "reveal COLOUR PIECES",
-    "disks": "disks",
-    "deal": "deal [hurricane PLAYER]",
-    "reshuffle": "reshuffle",
+    "disks": "disks [PLAYER COLOUR ...]",
+    "deal": "deal [hurricane PLAYER] [| PLAYER CARD ...]",
+    "reshuffle": "reshuffle [PLAYER COLOUR ...]",
 }
 ALIASES = {"black-spot": "spot", "blackspot": "spot", "black_spot": "spot", "dyg": "double", "certificate": "trade"}
 
@@ -247,13 +248,14 @@ def _targeted(event: type[SkullPlayed] | type[BlackSpotPlayed], verb: str) -> Re
 
 
 def _trade(state: State, who: str, args: list[str], raw: str) -> list[Event]:
-    usage = ["trade COLOUR", "trade COLOUR with PLAYER", "trade COLOUR with unused"]
-    if len(args) not in (1, 3) or (len(args) == 3 and args[1] != "with"):
+    usage = ["trade COLOUR", "trade COLOUR with PLAYER", "trade COLOUR with unused", "trade COLOUR with PLAYER giving COLOUR"]
+    if len(args) not in (1, 3, 5) or (len(args) >= 3 and args[1] != "with") or (len(args) == 5 and args[3] != "giving"):
         raise Unreadable("a trade calls out one colour", usage)
     colour = _colour(args[0], state)
-    if len(args) == 3:
+    if len(args) >= 3:
         partner = "unused" if args[2] == "unused" else _seat(args[2], state)
-        return [TradePlayed(player=who, colour=colour, partner=partner)]
+        given = _colour(args[4], state) if len(args) == 5 else None
+        return [TradePlayed(player=who, colour=colour, partner=partner, given=given)]
     holder = disk_holder(state, colour)
     if holder is not None:
         return [TradePlayed(player=who, colour=colour, partner=holder)]
@@ -355,16 +357,40 @@ def _reveal(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     return [HoldingsRevealed(player=who, disk=colour, pieces=pieces)]
 
 
-def _bare(event: type[TurnPassed] | type[DisksChosen] | type[DisksRedrawn], verb: str) -> Reader:
+def _bare(event: type[TurnPassed], verb: str) -> Reader:
     def read(state: State, who: str, args: list[str], raw: str) -> list[Event]:
         if args:
             raise Unreadable(f"{verb} takes no arguments", [verb])
-        return [event(player=who)] if event is TurnPassed else [event()]
+        return [event(player=who)]
+
+    return read
+
+
+def _named_disks(state: State, args: list[str], verb: str) -> dict[str, str]:
+    """`ana r ben blue`: the disks seated seats drew, each a player's name and a colour."""
+    words = " ".join(args).replace(":", " ").split()
+    if len(words) % 2:
+        raise Unreadable(f"{verb} names each seat's disk as a player and a colour", [verb, f"{verb} ana red"])
+    disks: dict[str, str] = {}
+    for name, colour in zip(words[::2], words[1::2]):
+        seat = _seat(name, state)
+        if seat in disks:
+            raise Unreadable(f"{seat}'s disk is named twice", [f"{verb} {seat} COLOUR"])
+        disks[seat] = _colour(colour, state)
+    return disks
+
+
+def _disks(event: type[DisksChosen] | type[DisksRedrawn], verb: str) -> Reader:
+    def read(state: State, who: str, args: list[str], raw: str) -> list[Event]:
+        return [event(disks=_named_disks(state, args, verb))]
 
     return read
 
 
 def _deal(state: State, who: str, args: list[str], raw: str) -> list[Event]:
+    """`deal [hurricane PLAYER ...] [| ana CARD ...]`: the hands dealt, and those of seated seats by name."""
+    first, *parts = " ".join(args).split("|")
+    args = first.split()
     names: list[str] = []
     if args:
         if args[0] not in ("hurricane", "hurricanes") or len(args) < 2:
@@ -374,7 +400,19 @@ def _deal(state: State, who: str, args: list[str], raw: str) -> list[Event]:
                 continue
             seat = _seat(word, state)
             names.append(seat)
-    return [CardsDealt(hurricanes=names)]
+    hands: dict[str, list[str]] = {}
+    for part in parts:
+        words = part.replace(":", " ").split()
+        if not words:
+            raise Unreadable("a hand is a player's name and their cards", ["deal | ana 5 7 9 wild piracy"])
+        seat = _seat(words[0], state)
+        if seat in hands:
+            raise Unreadable(f"{seat}'s hand is named twice", [f"deal | {seat} CARD ..."])
+        cards = [_card(word, state) for word in words[1:]]
+        hands[seat] = [card for card in cards if card is not None]
+        if len(hands[seat]) < len(cards):
+            raise Unreadable(f"{seat} names every card of their own hand: no `?`", [f"deal | {seat} CARD ..."])
+    return [CardsDealt(hurricanes=names, hands=hands)]
 
 
 _VERBS: dict[str, Reader] = {
@@ -391,9 +429,9 @@ _VERBS: dict[str, Reader] = {
     "pass": _bare(TurnPassed, "pass"),
     "return": _return,
     "reveal": _reveal,
-    "disks": _bare(DisksChosen, "disks"),
+    "disks": _disks(DisksChosen, "disks"),
     "deal": _deal,
-    "reshuffle": _bare(DisksRedrawn, "reshuffle"),
+    "reshuffle": _disks(DisksRedrawn, "reshuffle"),
 }
 
 
@@ -422,7 +460,8 @@ def format_event(event: Event) -> str:
     if isinstance(event, BlackSpotPlayed):
         return prefix + f"spot {event.target}"
     if isinstance(event, TradePlayed):
-        return prefix + f"trade {event.colour} with {event.partner}"
+        given = f" giving {event.given}" if event.given else ""
+        return prefix + f"trade {event.colour} with {event.partner}{given}"
     if isinstance(event, MapsBought):
         paid = " ".join(list(event.paid) + ["double"] * event.doubles)
         pieces = event.pieces
@@ -438,13 +477,13 @@ def format_event(event: Event) -> str:
         return prefix + "return " + _items(event.pieces)
     if isinstance(event, HoldingsRevealed):
         return prefix + f"reveal {event.disk} " + " ".join(event.pieces)
-    if isinstance(event, DisksChosen):
-        return "disks"
+    if isinstance(event, (DisksChosen, DisksRedrawn)):
+        verb = "disks" if isinstance(event, DisksChosen) else "reshuffle"
+        return " ".join([verb] + [f"{name} {colour}" for name, colour in event.disks.items()])
     if isinstance(event, CardsDealt):
         names = event.hurricanes
-        return "deal" + (" hurricane " + " ".join(names) if names else "")
-    if isinstance(event, DisksRedrawn):
-        return "reshuffle"
+        hands = "".join(f" | {name} {' '.join(cards)}" for name, cards in event.hands.items())
+        return "deal" + (" hurricane " + " ".join(names) if names else "") + hands
     if isinstance(event, SetupDealt):
         return (f"tally deals: disks {' '.join(event.disks)} (unused {' '.join(event.unused) or 'none'}); "
                 f"the Map Pile ({len(event.maps)} pieces) and the deck ({len(event.deck)} cards) shuffled")
@@ -479,6 +518,8 @@ NOTATION: tuple[NotationForm, ...] = (
     NotationForm("spot PLAYER", "play the Black Spot on a player (also `black-spot`)", ("spot ben",)),
     NotationForm("trade COLOUR [with PLAYER|unused]", "Trade Certificate; open mode fills in who held it",
                  ("trade red", "trade b with ben", "trade yellow with unused")),
+    NotationForm("trade COLOUR with PLAYER giving COLOUR", "table mode: a Trade Certificate with a seat that enters its own cards, naming the disk it received",
+                 ("trade b with ben giving r",)),
     NotationForm("buy [N] pay SETS [double] [as PIECES]", "buy N map pieces (default: as many as the payment covers)",
                  ("buy 1 pay 10-10", "buy 2 pay 8-9-w10 10-10", "buy pay 5-5 double", "buy 1 pay 10-10 as r2")),
     NotationForm("lay PIECES", "lay down a completed map", ("lay r1 r2 x3 r4",)),
@@ -488,8 +529,11 @@ NOTATION: tuple[NotationForm, ...] = (
     NotationForm("return PIECE ...", "return map pieces over 5 to the Map Pile; `?` unseen", ("return r3", "return ?")),
     NotationForm("reveal COLOUR PIECES", "table mode, `no-map=most-matching`: show disk and map pieces at the end",
                  ("reveal red r1 r3",)),
-    NotationForm("disks", "table mode: every player drew a gemstone disk", ("disks",)),
-    NotationForm("deal [hurricane PLAYER ...]", "table mode: the hands were dealt (naming each player dealt a Hurricane)",
-                 ("deal", "deal hurricane ben")),
-    NotationForm("reshuffle", "table mode: the disks were shuffled and drawn again after a Hurricane", ("reshuffle",)),
+    NotationForm("disks [PLAYER COLOUR ...]", "table mode: every player drew a gemstone disk (naming the disk of each seat that enters its own cards)",
+                 ("disks", "disks ben red")),
+    NotationForm("deal [hurricane PLAYER ...] [| PLAYER CARD ...]",
+                 "table mode: the hands were dealt (naming each player dealt a Hurricane, and the hand of each seat that enters its own cards)",
+                 ("deal", "deal hurricane ben", "deal | ben 5 7 9 wild piracy")),
+    NotationForm("reshuffle [PLAYER COLOUR ...]", "table mode: the disks were shuffled and drawn again after a Hurricane (naming a seated seat's new disk)",
+                 ("reshuffle", "reshuffle ben g")),
 )

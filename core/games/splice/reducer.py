@@ -68,6 +68,7 @@ def start(started: GameStarted) -> State:
         all_bought=options["all-bought"],
         no_map=options["no-map"],
         players=tuple(Seat() for _ in started.seats),
+        seated=tuple(started.seated),
     )
 
 
@@ -106,7 +107,11 @@ def apply_setup(state: State, event: SetupDealt) -> State:
 
 
 def _apply_disks_chosen(state: State, event: DisksChosen) -> State:
-    return replace(state, unused=Zone((), len(state.box.colours) - len(state.seats)), stage="dealing")
+    unused = Zone((), len(state.box.colours) - len(state.seats))
+    if event.disks:  # the disks the seated seats drew, named
+        players = tuple(replace(seat, disk=event.disks.get(name)) for name, seat in zip(state.seats, state.players))
+        state = replace(state, players=players)
+    return replace(state, unused=unused, stage="dealing")
 
 
 def _apply_cards_dealt(state: State, event: CardsDealt) -> State:
@@ -117,7 +122,8 @@ def _apply_cards_dealt(state: State, event: CardsDealt) -> State:
     hands = []
     for index in range(len(state.seats)):
         got = max(0, min(size, dealt - index * size))
-        hands.append(Zone((), got - hurricanes.count(index)))
+        named = event.hands.get(state.seats[index])
+        hands.append(Zone(tuple(named)) if named is not None else Zone((), got - hurricanes.count(index)))
     rest = deck - dealt
     state = replace(state, map_pile=(Zone((), len(state.box.pieces)),))
     return _dealt(state, hands, (Zone((), rest),) if rest else (), hurricanes)
@@ -138,7 +144,7 @@ def _apply_disks_dealt(state: State, event: DisksDealt) -> State:
 
 
 def _apply_disks_redrawn(state: State, event: DisksRedrawn) -> State:
-    return _reshuffled(state, [None] * len(state.seats), Zone((), state.unused.size))
+    return _reshuffled(state, [event.disks.get(name) for name in state.seats], Zone((), state.unused.size))
 
 
 # --------------------------------------------------------------------------- draws
@@ -277,7 +283,7 @@ def _apply_trade(state: State, event: TradePlayed) -> State:
         state = with_seat(state, me, replace(mine, disk=event.colour), unused=unused)
     else:
         partner = seat_index(state.seats, event.partner)
-        state = with_seat(state, partner, replace(state.players[partner], disk=old))
+        state = with_seat(state, partner, replace(state.players[partner], disk=old if event.given is None else event.given))
         state = with_seat(state, me, replace(state.players[me], disk=event.colour))
     return _played(replace(state, pile=put_bottom(state.pile, ("trade",))), "trade")
 

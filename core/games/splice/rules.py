@@ -7,7 +7,7 @@ The rule texts and options are in `texts`, who must act and the turn guard in `t
 from __future__ import annotations
 
 from ...model import Event, Ruling, legal
-from ...referee import Guards, Supposing, no_rule_of_its_own
+from ...referee import Guards, Supposing
 from ...text import plural
 from .components import MAP_LIMIT
 from .events import (
@@ -54,6 +54,7 @@ from .guards import (
     draw_problem,
 )
 from .notation import format_event
+from .seating import check_given, check_named_disks, check_named_hands
 from .state import State, payment_value
 from .texts import OPTIONS, RULE_IDS, RULES
 from .turn import TURN, actor
@@ -77,17 +78,17 @@ GUARDS = Guards[State](
                         not_in=("setup", "over")),
 )
 GUARDS.on(SetupDealt, check_setup)
-GUARDS.on(DisksChosen, no_rule_of_its_own)  # when the table may enter it is the turn guard's
-GUARDS.on(CardsDealt, check_cards_dealt)
+GUARDS.on(DisksChosen, check_named_disks)  # when the table may enter it is the turn guard's
+GUARDS.on(CardsDealt, check_cards_dealt, check_named_hands)
 GUARDS.on(DisksDealt, check_disks)
-GUARDS.on(DisksRedrawn, no_rule_of_its_own)  # likewise
+GUARDS.on(DisksRedrawn, check_named_disks)  # likewise
 GUARDS.on(CardPicked, check_picked)
 GUARDS.on(CardsDrawn, check_drawn)
 GUARDS.on(BlindDrawn, check_blind)
 GUARDS.on(CoinsPlayed, check_coins)
 GUARDS.on(PiracyPlayed, check_piracy)
 GUARDS.on(SkullPlayed, check_skull)
-GUARDS.on(TradePlayed, check_trade)
+GUARDS.on(TradePlayed, check_trade, check_given)
 GUARDS.on(BlackSpotPlayed, check_spot)
 GUARDS.on(MapsBought, check_buy)
 GUARDS.on(MapLaid, check_lay)

@@ -80,6 +80,7 @@ class State(msgspec.Struct, frozen=True, gc=False):
     winner: int = -1
     laid: tuple[str, ...] = ()  # the completed map laid down (the game is won)
     ended: str = ""  # map | all-bought | stalled
+    seated: tuple[str, ...] = ()  # the seats that name their own disk, hand, draws and pieces (`game_started`'s `seated`)
 
     @property
     def player(self) -> Seat:
@@ -297,17 +298,19 @@ def turn(state: State) -> int:
 
 def conceal(state: State, seat: str | None) -> State:
     """The state as `seat` knows it: every other seat's hand and face-down map pieces only their sizes, its disk
-    unknown until shown, the card it drew this turn unseen; in open mode the piles and the unused disks tally
-    dealt only their sizes. None: the state as the log knows it."""
+    unknown until shown (or a map of its colour laid), the card it drew this turn unseen; in open mode, or when a seat enters its own cards (its
+    discards, a hand a Skull sent down and its returned pieces are then known to the log), the piles and the
+    unused disks only their sizes. None: the state as the log knows it."""
     if seat is None:
         return state
     players = tuple(
         p if name == seat
-        else msgspec.structs.replace(p, hand=p.hand.concealed(), maps=p.maps.concealed(), disk=p.disk if p.revealed else None)
-        for name, p in zip(state.seats, state.players)
+        else msgspec.structs.replace(p, hand=p.hand.concealed(), maps=p.maps if p.revealed else p.maps.concealed(),
+                                     disk=p.disk if p.revealed or index == state.winner else None)  # a laid map shows it
+        for index, (name, p) in enumerate(zip(state.seats, state.players))
     )
     fresh = state.fresh if state.fresh is None or state.player_name == seat else "?"
-    if state.mode != "open":
+    if state.mode != "open" and not state.seated:
         return msgspec.structs.replace(state, players=players, fresh=fresh)
     return msgspec.structs.replace(
         state, players=players, fresh=fresh, pile=tuple(zone.concealed() for zone in state.pile),

@@ -100,7 +100,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             {
                 "name": name,
                 "disk": disk,
-                "hand": _shown(p.hand, mine),
+                "hand": _shown(p.hand, seat is None or seat == name),  # shown to no one else, at the end neither
                 "sets": list(p.sets),
                 "doubles": p.doubles,
                 "gold": gold(state, p),
