@@ -43,6 +43,10 @@ def _root(
     """Record tabletop card games move by move, referee disputes, replay and query them."""
 
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout instead of text.")
+StoreOption = typer.Option(
+    None, "--store", metavar="URL",
+    help="The log store: a PostgreSQL database (postgresql://USER@HOST:PORT/DB; LOG is then a game id in it), or a "
+         "folder of logs (LOG is LOG.jsonl in it). Default: LOG is a file.")
 ExpectSeqOption = typer.Option(
     None, "--expect-seq", help="Record only if the log still ends at event SEQ (what you last saw); else refused as stale.")
 ExpectFingerprintOption = typer.Option(
@@ -64,6 +68,15 @@ def _fingerprint_prefix(text: str | None) -> str | None:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _log(log: Path | str, store: str | None) -> Any:
+    """The log a command names: the file LOG, or with --store the game LOG of that store."""
+    if store is None:
+        return log
+    from tally.store.logstore import open_store
+
+    return open_store(str(log), store)
 
 
 def say(line: str = "") -> None:
@@ -187,13 +200,14 @@ def new_command(
     seated: Optional[List[str]] = typer.Option(
         None, "--as", help="Table mode: a player who enters their own hidden cards (hand, draws, blind reserves) by name, "
                            "judged in full (repeat for several)."),
+    store: Optional[str] = StoreOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Start a new game log."""
     from tally.store import record
 
     components = record.read_manifest(manifest) if manifest is not None else None
-    result = record.new_game(log, game, player, _options(option), mode, seed, components, seated or ())
+    result = record.new_game(_log(log, store), game, player, _options(option), mode, seed, components, seated or ())
     from tally.store.results import new_report
 
     report = new_report(log, game, result)
@@ -217,6 +231,7 @@ def record_command(
     as_player: Optional[str] = typer.Option(
         None, "--as", help="Record as this player: the board, `moves` and completion show what they see; with --new "
                            "(table mode) they enter their own hidden cards by name."),
+    store: Optional[str] = StoreOption,
 ) -> None:
     """Record a whole game at the table in one session, every move saved as it is entered.
 
@@ -231,10 +246,11 @@ def record_command(
         if not player:
             raise fail(EXIT_USAGE, "--new needs the players: --player NAME (repeat)")
         components = record.read_manifest(manifest) if manifest is not None else None
-        record.new_game(log, new, player, _options(option), mode, seed, components, [as_player] if as_player else ())
+        record.new_game(_log(log, store), new, player, _options(option), mode, seed, components,
+                        [as_player] if as_player else ())
     elif player or option or mode or seed is not None or manifest is not None:
         raise fail(EXIT_USAGE, "--player, --option, --mode, --seed and --manifest start a new game: add --new GAME")
-    session = Session(log)
+    session = Session(_log(log, store))
     if as_player is not None:
         session.viewer = record.seat_as(as_player, session.table.started.seats)
     raise typer.Exit(run(session))
@@ -249,6 +265,7 @@ def move_command(
                   "or the number of a move in `tally moves`."),
     expect_seq: Optional[int] = ExpectSeqOption,
     expect_fingerprint: Optional[str] = ExpectFingerprintOption,
+    store: Optional[str] = StoreOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Append a move only if it is legal; otherwise print the ruling and append nothing.
@@ -257,7 +274,7 @@ def move_command(
     in one write, all or none. What follows automatically (a noble's visit, the end) is reported."""
     from tally.store import record
 
-    result = record.move(log, " ".join(move), expect_seq, _fingerprint_prefix(expect_fingerprint), as_listed=True)
+    result = record.move(_log(log, store), " ".join(move), expect_seq, _fingerprint_prefix(expect_fingerprint), as_listed=True)
     _report_move(result, as_json)
 
 
@@ -391,12 +408,15 @@ def replay_command(
     db: Optional[Path] = typer.Option(None, "--db", help="Replay the game with id LOG from this history library."),
     step: bool = typer.Option(False, "--step", help="One event at a time, the board after each: Enter for the next, "
                                                    "q to stop (off a terminal, each line read is one Enter)."),
+    store: Optional[str] = StoreOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Step through a game event by event, then show the table and the result."""
     from tally.store import record
 
-    if db is not None or record.names_a_library_game(log):
+    if store is not None:
+        pos, frames = record.replay(_log(log, store), to)
+    elif db is not None or record.names_a_library_game(log):
         from tally.store import library
 
         from .library_commands import busy_library
@@ -431,6 +451,7 @@ def check_command(
         None, "--expect", metavar="SEQ:FINGERPRINT",
         help="Fail (exit 3) unless line SEQ still has this fingerprint (8 or more hex digits, as written down at the "
              "table): the log was not cut, rewritten before it, or forked."),
+    store: Optional[str] = StoreOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Judge a whole log: integrity (lines, seq, hash chain), then every event. Prints the fingerprint.
@@ -445,7 +466,7 @@ def check_command(
         expected = [anchors.parse_anchor(text) for text in expect or []]
     except ValueError as error:
         raise fail(EXIT_USAGE, str(error)) from None
-    raise typer.Exit(check_logs(log, expected, as_json))
+    raise typer.Exit(check_logs([_log(one, store) for one in log] if store else log, expected, as_json))
 
 
 @app.command("note")
@@ -455,12 +476,13 @@ def note_command(
     text: str = typer.Argument(..., help="The remark to keep in the record."),
     expect_seq: Optional[int] = ExpectSeqOption,
     expect_fingerprint: Optional[str] = ExpectFingerprintOption,
+    store: Optional[str] = StoreOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Add a free note to the log; it changes nothing in the game."""
     from tally.store import record
 
-    result = record.note(log, text, None, expect_seq, _fingerprint_prefix(expect_fingerprint))
+    result = record.note(_log(log, store), text, None, expect_seq, _fingerprint_prefix(expect_fingerprint))
     if not result.accepted:
         if as_json:
             _move_json(result)
@@ -534,7 +556,7 @@ def simulate_command(
 
 from . import correction_commands  # noqa: E402,F401  (registers undo and amend)
 from . import rules_command  # noqa: E402,F401  (registers rules)
-from . import library_commands  # noqa: E402,F401  (registers ingest, sql, stats, export; imports duckdb lazily)
+from . import library_commands  # noqa: E402,F401  (registers ingest, sql, stats, export, import; imports duckdb lazily)
 
 
 def _single_command_app(name: str) -> typer.Typer | None:
