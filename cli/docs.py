@@ -112,11 +112,18 @@ JSON_KEYS.update({
     },
     "export": {
         "db": "the history library",
+        "store": "with `--store`, instead of `db`: the log store (its URL without a password)",
         "to": "the folder written",
         "format": "`jsonl` or `parquet`",
         "games": "games exported",
         "events": "events exported",
         "files": "files written",
+    },
+    "import": {  # a list: one object per log imported, with these keys
+        "log": "the JSONL log read",
+        "game": "its game id in the store",
+        "events": "its events",
+        "fingerprint": "its fingerprint (the same in the store: the lines are copied as they are)",
     },
 })
 

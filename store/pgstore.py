@@ -237,7 +237,7 @@ class PostgresStore:
     def writer(self) -> PostgresWriter:
         return PostgresWriter(self)
 
-    def identity(self) -> Hashable:
+    def identity(self) -> tuple[int, str] | None:
         conn = self.connection()
         try:
             row = conn.execute("SELECT seq, fingerprint FROM tally_games WHERE game = %s", (self.game,)).fetchone()
