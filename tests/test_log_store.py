@@ -297,3 +297,12 @@ def test_open_store_picks_the_store(tmp_path: Path) -> None:
     assert isinstance(open_store(tmp_path / "a.jsonl"), JsonlStore)
     assert open_store("a", str(tmp_path)).name == str(tmp_path / "a.jsonl")
     assert open_store("a.jsonl", str(tmp_path)).name == str(tmp_path / "a.jsonl")
+
+
+def test_the_store_benchmark_runs(pg_url: str, tmp_path: Path) -> None:
+    """A smoke run of bench/bench_store.py: behaviour only, never a timing assertion."""
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_store.py"), "--quick", "--url", pg_url],
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for line in ("jsonl      appends/s, 2 processes", "postgresql stream latency ms", "postgresql events/s"):
+        assert line in done.stdout
