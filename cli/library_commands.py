@@ -17,7 +17,7 @@ import typer
 
 from tally.core.text import visible
 
-from .main import EXIT_DAMAGED, EXIT_RULE, EXIT_USAGE, JsonOption, StoreOption, app, emit, fail, handled, say
+from .main import EXIT_DAMAGED, EXIT_RULE, EXIT_USAGE, JsonOption, app, emit, fail, handled, say
 
 EXIT_BUSY = 5  # the library is being written by another tally: not damage, run the command again (docs/sql.md)
 

@@ -16,6 +16,9 @@ import typer
 
 from tally.core.text import json_escape, quote, visible
 
+from .arguments import check_utf8
+from .store_option import StoreOption, log_for
+
 EXIT_OK, EXIT_RULE, EXIT_USAGE, EXIT_DAMAGED, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
 app = typer.Typer(
@@ -43,10 +46,6 @@ def _root(
     """Record tabletop card games move by move, referee disputes, replay and query them."""
 
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout instead of text.")
-StoreOption = typer.Option(
-    None, "--store", metavar="URL",
-    help="The log store: a PostgreSQL database (postgresql://USER@HOST:PORT/DB; LOG is then a game id in it), or a "
-         "folder of logs (LOG is LOG.jsonl in it). Default: LOG is a file.")
 ExpectSeqOption = typer.Option(
     None, "--expect-seq", help="Record only if the log still ends at event SEQ (what you last saw); else refused as stale.")
 ExpectFingerprintOption = typer.Option(
@@ -68,15 +67,6 @@ def _fingerprint_prefix(text: str | None) -> str | None:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _log(log: Path | str, store: str | None) -> Any:
-    """The log a command names: the file LOG, or with --store the game LOG of that store."""
-    if store is None:
-        return log
-    from tally.store.logstore import open_store
-
-    return open_store(str(log), store)
 
 
 def say(line: str = "") -> None:
@@ -207,7 +197,7 @@ def new_command(
     from tally.store import record
 
     components = record.read_manifest(manifest) if manifest is not None else None
-    result = record.new_game(_log(log, store), game, player, _options(option), mode, seed, components, seated or ())
+    result = record.new_game(log_for(log, store), game, player, _options(option), mode, seed, components, seated or ())
     from tally.store.results import new_report
 
     report = new_report(log, game, result)
@@ -246,11 +236,11 @@ def record_command(
         if not player:
             raise fail(EXIT_USAGE, "--new needs the players: --player NAME (repeat)")
         components = record.read_manifest(manifest) if manifest is not None else None
-        record.new_game(_log(log, store), new, player, _options(option), mode, seed, components,
+        record.new_game(log_for(log, store), new, player, _options(option), mode, seed, components,
                         [as_player] if as_player else ())
     elif player or option or mode or seed is not None or manifest is not None:
         raise fail(EXIT_USAGE, "--player, --option, --mode, --seed and --manifest start a new game: add --new GAME")
-    session = Session(_log(log, store))
+    session = Session(log_for(log, store))
     if as_player is not None:
         session.viewer = record.seat_as(as_player, session.table.started.seats)
     raise typer.Exit(run(session))
@@ -274,7 +264,7 @@ def move_command(
     in one write, all or none. What follows automatically (a noble's visit, the end) is reported."""
     from tally.store import record
 
-    result = record.move(_log(log, store), " ".join(move), expect_seq, _fingerprint_prefix(expect_fingerprint), as_listed=True)
+    result = record.move(log_for(log, store), " ".join(move), expect_seq, _fingerprint_prefix(expect_fingerprint), as_listed=True)
     _report_move(result, as_json)
 
 
@@ -415,7 +405,7 @@ def replay_command(
     from tally.store import record
 
     if store is not None:
-        pos, frames = record.replay(_log(log, store), to)
+        pos, frames = record.replay(log_for(log, store), to)
     elif db is not None or record.names_a_library_game(log):
         from tally.store import library
 
@@ -466,7 +456,7 @@ def check_command(
         expected = [anchors.parse_anchor(text) for text in expect or []]
     except ValueError as error:
         raise fail(EXIT_USAGE, str(error)) from None
-    raise typer.Exit(check_logs([_log(one, store) for one in log] if store else log, expected, as_json))
+    raise typer.Exit(check_logs([log_for(one, store) for one in log] if store else log, expected, as_json))
 
 
 @app.command("note")
@@ -482,7 +472,7 @@ def note_command(
     """Add a free note to the log; it changes nothing in the game."""
     from tally.store import record
 
-    result = record.note(_log(log, store), text, None, expect_seq, _fingerprint_prefix(expect_fingerprint))
+    result = record.note(log_for(log, store), text, None, expect_seq, _fingerprint_prefix(expect_fingerprint))
     if not result.accepted:
         if as_json:
             _move_json(result)
@@ -573,21 +563,6 @@ def _single_command_app(name: str) -> typer.Typer | None:
     return None
 
 
-def _check_utf8(arguments: list[str]) -> None:
-    """Arguments are UTF-8 text: one that is not (Python keeps its bad bytes as lone surrogates) is a usage
-    error named by its position and bytes, before anything can try to print, store or encode it."""
-    for number, argument in enumerate(arguments, 1):
-        try:
-            argument.encode("utf-8")
-        except UnicodeEncodeError as error:
-            raw = argument.encode("utf-8", "surrogateescape")
-            offset = len(argument[: error.start].encode("utf-8", "surrogateescape"))
-            shown = repr(raw if len(raw) <= 40 else raw[:36] + b"...")
-            fail(EXIT_USAGE, f"argument {number} ({shown}) is not valid UTF-8 (byte 0x{raw[offset]:02x} at offset {offset}): "
-                             "tally reads its arguments as UTF-8 text; rename a file whose name is not UTF-8")
-            sys.exit(EXIT_USAGE)
-
-
 def main() -> None:
     """Console entry point."""
     from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
@@ -595,7 +570,7 @@ def main() -> None:
 
     try:
         arguments = sys.argv[1:]
-        _check_utf8(arguments)
+        check_utf8(arguments)
         single = _single_command_app(arguments[0]) if arguments else None
         if single is not None:
             code = single(args=arguments[1:], prog_name=f"tally {arguments[0]}", standalone_mode=False)
