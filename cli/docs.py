@@ -111,19 +111,17 @@ JSON_KEYS.update({
         # then one key per report a game declares (core.history.Report), filled in from the registry below
     },
     "export": {
-        "db": "the history library",
-        "store": "with `--store`, instead of `db`: the log store (its URL without a password)",
+        "db": "the history library (with `--store`: the log store's URL, without its password)",
         "to": "the folder written",
         "format": "`jsonl` or `parquet`",
         "games": "games exported",
         "events": "events exported",
         "files": "files written",
     },
-    "import": {  # a list: one object per log imported, with these keys
-        "log": "the JSONL log read",
-        "game": "its game id in the store",
-        "events": "its events",
-        "fingerprint": "its fingerprint (the same in the store: the lines are copied as they are)",
+    "import": {
+        "store": "the log store (a URL without its password, or a folder)",
+        "games": "one per log imported: `log`, `game` (its id in the store), `events`, `fingerprint` (the same in the "
+                 "store: the lines are copied as they are)",
     },
 })
 

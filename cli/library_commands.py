@@ -427,7 +427,7 @@ def export_command(
         written = list(pgstore.export(_database(store), to))
         events = sum(count for _, _, count in written)
         if as_json:
-            emit({"store": pgstore.safe_url(store), "to": str(to), "format": "jsonl", "games": len(written),
+            emit({"db": pgstore.safe_url(store), "to": str(to), "format": "jsonl", "games": len(written),
                   "events": events, "files": len(written)})
             return
         say(f"exported {len(written)} games ({events} events) from {pgstore.safe_url(store)} to {to}: {len(written)} logs")
@@ -460,23 +460,28 @@ def _database(store: str) -> str:
 @handled
 def import_command(
     logs: List[Path] = typer.Argument(..., help="JSONL logs to copy into the store."),
-    store: str = typer.Option(..., "--store", metavar="URL", help="The PostgreSQL log store (postgresql://USER@HOST:PORT/DB)."),
+    store: str = typer.Option(
+        ..., "--store", metavar="URL",
+        help="The log store: a PostgreSQL database (postgresql://USER@HOST:PORT/DB) or a folder of logs."),
     game_id: Optional[str] = typer.Option(None, "--id", help="The game id in the store (one log only; default: the file's name without .jsonl)."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Copy JSONL logs into a PostgreSQL log store, line for line: the chain, units and fingerprint stay as they are.
+    """Copy JSONL logs into a log store, line for line: the chain, units and fingerprint stay as they are.
 
     Each log is verified first (as `tally check` reads it); a game id that is taken is refused, never overwritten."""
-    from tally.store import pgstore
+    from tally.store.logstore import import_log, is_database_url
 
-    url = _database(store)
     if game_id is not None and len(logs) != 1:
         raise fail(EXIT_USAGE, "--id names one game: import one log with it")
+    if not is_database_url(store) and not Path(store).is_dir():
+        raise fail(EXIT_USAGE, f"--store {store}: expected a PostgreSQL URL (postgresql://USER@HOST:PORT/DB) or a folder")
     done = []
     for log in logs:
-        game, events, fingerprint = pgstore.import_log(url, log, game_id)
+        game, events, fingerprint = import_log(log, store, game_id)
         done.append({"log": str(log), "game": game, "events": events, "fingerprint": fingerprint})
         if not as_json:
             say(f"imported {log} as {game}: {events} events, fingerprint {fingerprint}")
     if as_json:
-        emit(done)
+        from tally.store.logstore import safe_url
+
+        emit({"store": safe_url(store), "games": done})

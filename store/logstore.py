@@ -11,7 +11,8 @@ fingerprints are the same whatever holds them). What the record service needs of
   service turns it into the `core.append.stale` refusal.
 - `identity()`: a value that changes whenever the log does (another process appended).
 - `wait_after(seq, timeout)`: the events after `seq`, blocking up to `timeout` seconds for the first.
-- `create(events)`: a new log; `FileExistsError` when the game already exists (a log is never overwritten).
+- `create(events)`: a new log; `FileExistsError` when the game already exists (a log is never overwritten);
+  `create_from(lines)`: likewise, of lines already stamped and verified (an import).
 - `raw()`: the log's exact bytes, as the JSONL file holds them (export).
 
 Two implementations: `JsonlStore` (one file, the embedded default: `store/log.py` under its flock) and
@@ -69,6 +70,8 @@ class LogStore(Protocol):
     def wait_after(self, seq: int, timeout: float) -> list[Event]: ...
 
     def create(self, events: list[Event]) -> tuple[list[Event], str]: ...
+
+    def create_from(self, lines: list[bytes]) -> None: ...
 
     def raw(self) -> bytes: ...
 
@@ -173,6 +176,26 @@ class JsonlStore:
     def create(self, events: list[Event]) -> tuple[list[Event], str]:
         return logfile.create(self.name, events)
 
+    def create_from(self, lines: list[bytes]) -> None:
+        """A new file of these exact lines, in one write, synced with its folder (never over an existing file)."""
+        payload = b"".join(line + b"\n" for line in lines)
+        try:
+            fd = os.open(self.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            raise FileExistsError(f"{self.name}: already exists; a log is never overwritten") from None
+        try:
+            if os.write(fd, payload) != len(payload):
+                os.ftruncate(fd, 0)
+                raise OSError("short write: the disk is full; nothing was imported")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        folder = os.open(os.path.dirname(os.path.abspath(self.name)), os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+
     def raw(self) -> bytes:
         return logfile.read_regular(self.name)
 
@@ -186,6 +209,44 @@ class JsonlStore:
 # --------------------------------------------------------------------------- choosing one
 
 
+def import_log(path: Path | str, store: str, game: str | None = None) -> tuple[str, int, str]:
+    """The JSONL log `path` copied into the store `store` (a database URL or a folder) as `game` (default: the
+    file's name without `.jsonl`), line for line: verified first as `tally check` reads it, then stored as it
+    is, so the chain, units and fingerprint stay the same. (game id, events, fingerprint)."""
+    data = logfile.read_regular(path)
+    log = logfile.parse_lines(str(path), data)
+    game = game or Path(path).name.removesuffix(".jsonl")
+    target = open_store(game, store)
+    try:
+        target.create_from(data.split(b"\n")[:-1])
+    finally:
+        close = getattr(target, "close", None)
+        if close is not None:
+            close()
+    return game, len(log.events), log.last_hash
+
+
+
+def safe_url(url: str) -> str:
+    """A store's URL without its password, for messages and reports (a folder is as it is)."""
+    import re
+
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1@", url)
+
+
+GAME_ID = r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}"  # a file name too (a folder store, an export): no path in it
+
+
+def check_game_id(game: str) -> None:
+    import re
+
+    if not re.fullmatch(GAME_ID, game):
+        from .service import UsageError
+
+        raise UsageError(f"{game!r} is not a game id of a store: letters, digits, '.', '_' and '-', "
+                         "100 at most, starting with a letter or digit")
+
+
 def is_database_url(text: str) -> bool:
     return text.startswith(("postgresql://", "postgres://"))
 
@@ -195,6 +256,7 @@ def open_store(log: Path | str, store: str | None = None) -> LogStore:
     or LOG as the file `LOG.jsonl` of the folder `--store DIR`."""
     if store is None:
         return JsonlStore(log)
+    check_game_id(str(log).removesuffix(".jsonl"))
     if is_database_url(store):
         from .pgstore import PostgresStore
 

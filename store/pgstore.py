@@ -14,7 +14,7 @@ listens for: a reader in another process or on another machine learns of the lin
 
 from __future__ import annotations
 
-import re
+import contextlib
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterator
 
@@ -24,10 +24,9 @@ from psycopg import errors, sql
 from tally.core.model import Event, GameStarted
 
 from . import log as logfile
-from .logstore import StaleAppend
+from .logstore import StaleAppend, check_game_id, safe_url
 
 CHANNEL = "tally"
-GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")  # also a file name on export: no path in it
 _SCHEMA_LOCK = 0x7A11  # an advisory lock: two first users never create the tables at once
 
 SCHEMA = """
@@ -50,9 +49,15 @@ def _unreachable(url: str, error: Exception) -> logfile.LogError:
     return logfile.LogError(safe_url(url), None, f"cannot use the database: {first}", "store.unreachable")
 
 
-def safe_url(url: str) -> str:
-    """The URL without its password, for messages."""
-    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1@", url)
+@contextlib.contextmanager
+def reaching(url: str) -> Iterator[None]:
+    """A database that went away (or never answered) mid-operation is a LogError naming it, exit 3, not a crash."""
+    try:
+        yield
+    except (psycopg.OperationalError, psycopg.InterfaceError) as error:
+        raise _unreachable(url, error) from None
+
+
 
 
 def password_of(url: str) -> str | None:
@@ -80,14 +85,6 @@ def ensure_schema(conn: psycopg.Connection[Any]) -> None:
             conn.execute(SCHEMA)
     if not conn.autocommit:
         conn.commit()
-
-
-def check_game_id(game: str) -> None:
-    if not GAME_ID.fullmatch(game):
-        from .service import UsageError
-
-        raise UsageError(f"{game!r} is not a game id of a store: letters, digits, '.', '_' and '-', "
-                         "100 at most, starting with a letter or digit")
 
 
 def _lines_of(payload: bytes) -> list[bytes]:
@@ -128,7 +125,8 @@ class PostgresWriter:
         self.seq, self.fingerprint = int(row[0]), str(row[1])
 
     def read(self) -> logfile.Log:
-        lines = _read(self.conn, self.store.name, self.store.game)
+        with reaching(self.store.url):
+            lines = _read(self.conn, self.store.name, self.store.game)
         return logfile.parse_lines(self.store.name, b"".join(line + b"\n" for line in lines))
 
     def append(self, after_seq: int, after_hash: str, events: list[Event]) -> logfile.Appended:
@@ -142,6 +140,19 @@ class PostgresWriter:
         fingerprint = logfile.sha256_hex(lines[-1])
         game = self.store.game
         try:
+            with reaching(self.store.url):
+                self._commit(game, after_seq, after_hash, lines, fingerprint)
+        except StaleAppend:
+            raise
+        except BaseException:
+            if not self.conn.broken:
+                self.conn.rollback()
+            raise
+        self.seq, self.fingerprint = after_seq + len(lines), fingerprint
+        return logfile.Appended(stamped, fingerprint, len(lines[-1]) + 1)
+
+    def _commit(self, game: str, after_seq: int, after_hash: str, lines: list[bytes], fingerprint: str) -> None:
+        try:
             _insert(self.conn, game, after_seq + 1, lines)
             moved = self.conn.execute(
                 "UPDATE tally_games SET seq = %s, fingerprint = %s WHERE game = %s AND seq = %s AND fingerprint = %s",
@@ -154,11 +165,6 @@ class PostgresWriter:
         except (errors.UniqueViolation, StaleAppend):
             self.conn.rollback()
             raise StaleAppend(self.store.name, after_seq) from None
-        except BaseException:
-            self.conn.rollback()
-            raise
-        self.seq, self.fingerprint = after_seq + len(lines), fingerprint
-        return logfile.Appended(stamped, fingerprint, len(lines[-1]) + 1)
 
     def identity(self) -> Hashable:
         return self.seq, self.fingerprint
@@ -173,7 +179,7 @@ class PostgresWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        if not self.conn.broken and self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             self.conn.rollback()
 
 
@@ -189,7 +195,7 @@ class PostgresStore:
         self._listener: psycopg.Connection[Any] | None = None
 
     def connection(self) -> psycopg.Connection[Any]:
-        if self._conn is None or self._conn.closed:
+        if self._conn is None or self._conn.closed or self._conn.broken:
             self._conn = connect(self.url)
         return self._conn
 
@@ -216,6 +222,10 @@ class PostgresStore:
         return logfile.LogError(self.name, None, f"no game {self.game!r} in the store {safe_url(self.url)}", "store.no-game")
 
     def _lines(self, after: int = 0) -> list[bytes]:
+        with reaching(self.url):
+            return self._read_lines(after)
+
+    def _read_lines(self, after: int) -> list[bytes]:
         conn = self.connection()
         try:
             lines = _read(conn, self.name, self.game, after)
@@ -239,14 +249,13 @@ class PostgresStore:
 
     def identity(self) -> tuple[int, str] | None:
         conn = self.connection()
-        try:
+        with reaching(self.url):
             row = conn.execute("SELECT seq, fingerprint FROM tally_games WHERE game = %s", (self.game,)).fetchone()
-        finally:
             conn.rollback()
         return None if row is None else (int(row[0]), str(row[1]))
 
     def _listening(self) -> psycopg.Connection[Any]:
-        if self._listener is None or self._listener.closed:
+        if self._listener is None or self._listener.closed or self._listener.broken:
             self._listener = connect(self.url, autocommit=True)
             self._listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
         return self._listener
@@ -266,7 +275,9 @@ class PostgresStore:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return []
-            for notice in listener.notifies(timeout=remaining, stop_after=1):
+            with reaching(self.url):
+                notices = list(listener.notifies(timeout=remaining, stop_after=1))
+            for notice in notices:
                 if notice.payload.rsplit(" ", 1)[0] != self.game:
                     break  # another game's: look again, within what is left of the timeout
 
@@ -279,6 +290,10 @@ class PostgresStore:
         """A new game of these exact lines (already verified); FileExistsError when the id is taken."""
         conn = self.connection()
         fingerprint = logfile.sha256_hex(lines[-1])
+        with reaching(self.url):
+            self._create(conn, lines, fingerprint)
+
+    def _create(self, conn: psycopg.Connection[Any], lines: list[bytes], fingerprint: str) -> None:
         try:
             conn.execute("INSERT INTO tally_games (game, seq, fingerprint) VALUES (%s, %s, %s)",
                          (self.game, len(lines), fingerprint))
@@ -304,37 +319,23 @@ class PostgresStore:
 
 def games(url: str) -> list[tuple[str, int, str]]:
     """Every game of the database: (id, last seq, fingerprint), by id."""
-    with connect(url) as conn:
+    with connect(url) as conn, reaching(url):
         rows = conn.execute("SELECT game, seq, fingerprint FROM tally_games ORDER BY game").fetchall()
     return [(str(game), int(seq), str(fingerprint)) for game, seq, fingerprint in rows]
 
 
-def import_log(url: str, path: Path | str, game: str | None = None) -> tuple[str, int, str]:
-    """A JSONL log copied into the database with its chain intact (its lines verified first, then stored as
-    they are); the game id defaults to the file's name without `.jsonl`."""
-    data = logfile.read_regular(path)
-    log = logfile.parse_lines(str(path), data)
-    game = game or Path(path).name.removesuffix(".jsonl")
-    store = PostgresStore(url, game)
-    try:
-        store.create_from(_lines_of(data))
-    finally:
-        store.close()
-    return game, len(log.events), log.last_hash
-
-
 def export(url: str, to: Path | str, only: list[str] | None = None) -> Iterator[tuple[str, Path, int]]:
-    """Every game (or those `only` names) written to `to/<id>.jsonl`, byte for byte: (id, file, events) each.
-    A file is written whole under a temporary name, then renamed: an export cut short leaves no half log."""
+    """Every game (or those `only` names) written to `to/<id>.jsonl`, byte for byte, all as of one moment (one
+    repeatable-read transaction, while tables go on recording): (id, file, events) each. A file is written whole under a temporary name, then renamed: an export cut short leaves no half log."""
     import os
 
     folder = Path(to)
     folder.mkdir(parents=True, exist_ok=True)
-    with connect(url) as conn:
+    with connect(url) as conn, reaching(url):
+        conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ  # every game as of one moment
         ids = [row[0] for row in conn.execute("SELECT game FROM tally_games ORDER BY game").fetchall()]
         for game in ids if only is None else [g for g in ids if g in set(only)]:
             lines = _read(conn, game, game)
-            conn.rollback()
             target = folder / f"{game}.jsonl"
             temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
             temporary.write_bytes(b"".join(line + b"\n" for line in lines))
@@ -373,7 +374,8 @@ def _close_readers() -> None:
 def read_game_url(path: str) -> bytes:
     """The exact bytes of the game `URL#GAME` (a LogError when it is not there)."""
     url, _, game = path.rpartition("#")
-    lines = _read(_reader(url), game, game)
+    with reaching(url):
+        lines = _read(_reader(url), game, game)
     if not lines:
         raise logfile.LogError(path, None, "no such game in the store", "store.no-game")
     return b"".join(line + b"\n" for line in lines)
@@ -382,7 +384,12 @@ def read_game_url(path: str) -> bytes:
 def first_line_url(path: str) -> tuple[bytes, int]:
     """The first line of the game `URL#GAME` and the size of its log in bytes ((b"", 0) when it is not there)."""
     url, _, game = path.rpartition("#")
-    row = _reader(url).execute(
+    with reaching(url):
+        return _first_line(_reader(url), game)
+
+
+def _first_line(conn: psycopg.Connection[Any], game: str) -> tuple[bytes, int]:
+    row = conn.execute(
         "SELECT (SELECT line FROM tally_lines WHERE game = %s AND seq = 1), "
         "(SELECT coalesce(sum(length(line) + 1), 0) FROM tally_lines WHERE game = %s)", (game, game)).fetchone()
     if row is None or row[0] is None:

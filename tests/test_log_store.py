@@ -20,8 +20,8 @@ import pytest
 
 from tally.core.model import Noted
 from tally.store import log as logfile
-from tally.store.logstore import JsonlStore, LogStore, StaleAppend, open_store
-from tally.store.service import GameRecord
+from tally.store.logstore import JsonlStore, LogStore, StaleAppend, import_log, open_store
+from tally.store.service import GameRecord, UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "games"
@@ -226,6 +226,19 @@ class TestLogStoreContract:
         for seq, fingerprint in acknowledged:
             assert log.fingerprint_at(seq) == fingerprint
         assert GameRecord.open(make("g1")).note("after the kill").accepted
+
+
+    def test_an_imported_log_keeps_every_byte(self, backend: Any) -> None:
+        _, where, make = backend
+        fixture = sorted(FIXTURES.glob("*.jsonl"))[0]
+        game, events, fingerprint = import_log(fixture, where, "imported")
+        store = make("imported")
+        assert store.raw() == fixture.read_bytes()
+        assert (len(store.read().events), store.read().fingerprint) == (events, fingerprint)
+        with pytest.raises(FileExistsError):
+            import_log(fixture, where, "imported")
+        with pytest.raises(UsageError):
+            open_store("../outside", where)
 
 
 class TestPostgresOnly:
