@@ -15,6 +15,7 @@ listens for: a reader in another process or on another machine learns of the lin
 from __future__ import annotations
 
 import contextlib
+import threading
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterator
 
@@ -107,6 +108,90 @@ def _read(conn: psycopg.Connection[Any], name: str, game: str, after: int = 0) -
     return [bytes(row[0]) for row in rows]
 
 
+_pool: dict[tuple[str, int, bool], psycopg.Connection[Any]] = {}
+_pool_lock = threading.Lock()
+
+
+def pooled(url: str, autocommit: bool) -> psycopg.Connection[Any]:
+    """The calling thread's connection to `url` (reads: autocommit; writes: one transaction at a time). Kept
+    until the process ends: a server's threads, and a command's many games, reuse them."""
+    key = (url, threading.get_ident(), autocommit)
+    conn = _pool.get(key)
+    if conn is None or conn.closed or conn.broken:
+        conn = connect(url, autocommit=autocommit)
+        with _pool_lock:
+            if not _pool:
+                import atexit
+
+                atexit.register(_hang_up_all)
+            _pool[key] = conn
+    return conn
+
+
+def hang_up(url: str) -> None:
+    ident = threading.get_ident()
+    with _pool_lock:
+        for key in [key for key in _pool if key[0] == url and key[1] == ident]:
+            _pool.pop(key).close()
+
+
+def _hang_up_all() -> None:
+    with _pool_lock:
+        for conn in _pool.values():
+            conn.close()
+        _pool.clear()
+
+
+class Listener:
+    """One `LISTEN tally` connection per database in a process, read by a daemon thread: every game's waiters
+    wait on it (a server with many open streams holds one listening connection, not one per stream)."""
+
+    _all: dict[str, "Listener"] = {}
+    _lock = threading.Lock()
+
+    def __init__(self, url: str):
+        self.url = url
+        self.changed = threading.Condition()
+        self.latest: dict[str, int] = {}  # game: the last seq a NOTIFY announced
+        self.broken: Exception | None = None
+        self.conn = connect(url, autocommit=True)
+        with reaching(url):
+            self.conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
+        threading.Thread(target=self._listen, name="tally-pg-listener", daemon=True).start()
+
+    @classmethod
+    def of(cls, url: str) -> "Listener":
+        with cls._lock:
+            listener = cls._all.get(url)
+            if listener is None or listener.broken is not None:
+                listener = cls._all[url] = cls(url)
+            return listener
+
+    def _listen(self) -> None:
+        try:
+            for notice in self.conn.notifies():
+                game, _, seq = notice.payload.rpartition(" ")
+                with self.changed:
+                    self.latest[game] = max(self.latest.get(game, 0), int(seq) if seq.isdigit() else 0)
+                    self.changed.notify_all()
+        except Exception as error:  # the connection went away: waiters are told, the next wait reconnects
+            with self.changed:
+                self.broken = error
+                self.changed.notify_all()
+
+    def heard(self, game: str) -> int:
+        with self.changed:
+            return self.latest.get(game, 0)
+
+    def wait(self, game: str, heard: int, timeout: float) -> bool:
+        """Whether a NOTIFY of `game` past `heard` came within `timeout` seconds (a LogError if the listener broke)."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.latest.get(game, 0) != heard or self.broken is not None, timeout)
+            if self.broken is not None:
+                raise _unreachable(self.url, self.broken)
+            return self.latest.get(game, 0) != heard
+
+
 class PostgresWriter:
     """One game's row locked for the read-check-append: the transaction is the writer's exclusion."""
 
@@ -184,33 +269,22 @@ class PostgresWriter:
 
 
 class PostgresStore:
-    """One game (`game`, its id) of the database at `url`, over the store's own connections (one for reads and
-    writes, one listening): a store serves one thread at a time, so give each thread its own."""
+    """One game (`game`, its id) of the database at `url`. Its connections are the calling thread's for that
+    database (`pooled`: one for reads, one for writes, whatever number of games the thread opens), and waits
+    share the process's `Listener`: a store may move between threads, one call at a time."""
 
     def __init__(self, url: str, game: str):
         check_game_id(game)
         self.url, self.game = url, game
         self.name = game
-        self._conn: psycopg.Connection[Any] | None = None
-        self._listener: psycopg.Connection[Any] | None = None
 
     def connection(self) -> psycopg.Connection[Any]:
-        if self._conn is None or self._conn.closed or self._conn.broken:
-            self._conn = connect(self.url)
-        return self._conn
+        """The thread's connection for writes (a transaction each: the writer's, or a new game's)."""
+        return pooled(self.url, autocommit=False)
 
     def close(self) -> None:
-        for conn in (self._conn, self._listener):
-            if conn is not None:
-                conn.close()
-        self._conn = self._listener = None
-
-    def __del__(self) -> None:
-        # a store dropped without close() (a one-shot command's GameRecord) still hangs up its connections
-        try:
-            self.close()
-        except Exception:
-            pass
+        """Hang up this thread's connections to the database (the next call opens new ones)."""
+        hang_up(self.url)
 
     def __enter__(self) -> "PostgresStore":
         return self
@@ -226,13 +300,9 @@ class PostgresStore:
             return self._read_lines(after)
 
     def _read_lines(self, after: int) -> list[bytes]:
-        conn = self.connection()
-        try:
-            lines = _read(conn, self.name, self.game, after)
-            if not lines and after == 0:
-                raise self.missing()
-        finally:
-            conn.rollback()
+        lines = _read(pooled(self.url, autocommit=True), self.name, self.game, after)  # one statement: one snapshot
+        if not lines and after == 0:
+            raise self.missing()
         return lines
 
     def read(self) -> logfile.Log:
@@ -248,38 +318,29 @@ class PostgresStore:
         return PostgresWriter(self)
 
     def identity(self) -> tuple[int, str] | None:
-        conn = self.connection()
         with reaching(self.url):
-            row = conn.execute("SELECT seq, fingerprint FROM tally_games WHERE game = %s", (self.game,)).fetchone()
-            conn.rollback()
+            row = pooled(self.url, autocommit=True).execute(
+                "SELECT seq, fingerprint FROM tally_games WHERE game = %s", (self.game,)).fetchone()
         return None if row is None else (int(row[0]), str(row[1]))
-
-    def _listening(self) -> psycopg.Connection[Any]:
-        if self._listener is None or self._listener.closed or self._listener.broken:
-            self._listener = connect(self.url, autocommit=True)
-            self._listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
-        return self._listener
 
     def wait_after(self, seq: int, timeout: float) -> list[Event]:
         """The events after `seq`, waiting up to `timeout` seconds for the NOTIFY of this game's next commit.
 
-        The listener is subscribed before the lines are looked at, so a commit in between is not missed."""
+        The process's listener (one connection per database, however many games wait) is subscribed before the
+        lines are looked at, and what it last heard of this game is read before that look: a commit in between
+        wakes the wait at once."""
         import time
 
-        listener = self._listening()
+        listener = Listener.of(self.url)
         deadline = time.monotonic() + timeout
         while True:
+            heard = listener.heard(self.game)
             seen = self.identity()
             if seen is not None and seen[0] > seq:
                 return self.events_after(seq)
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if remaining <= 0 or not listener.wait(self.game, heard, remaining):
                 return []
-            with reaching(self.url):
-                notices = list(listener.notifies(timeout=remaining, stop_after=1))
-            for notice in notices:
-                if notice.payload.rsplit(" ", 1)[0] != self.game:
-                    break  # another game's: look again, within what is left of the timeout
 
     def create(self, events: list[Event]) -> tuple[list[Event], str]:
         stamped, payload = logfile.stamp(events, 0, None, logfile.now())
@@ -345,7 +406,6 @@ def export(url: str, to: Path | str, only: list[str] | None = None) -> Iterator[
 
 # --------------------------------------------------------------------------- a game named by one string (ingest)
 
-_readers: dict[str, psycopg.Connection[Any]] = {}
 
 
 def game_url(url: str, game: str) -> str:
@@ -354,28 +414,11 @@ def game_url(url: str, game: str) -> str:
     return f"{safe_url(url)}#{game}"
 
 
-def _reader(url: str) -> psycopg.Connection[Any]:
-    conn = _readers.get(url)
-    if conn is None or conn.closed:
-        if not _readers:
-            import atexit
-
-            atexit.register(_close_readers)
-        conn = _readers[url] = connect(url, autocommit=True)
-    return conn
-
-
-def _close_readers() -> None:
-    for conn in _readers.values():
-        conn.close()
-    _readers.clear()
-
-
 def read_game_url(path: str) -> bytes:
     """The exact bytes of the game `URL#GAME` (a LogError when it is not there)."""
     url, _, game = path.rpartition("#")
     with reaching(url):
-        lines = _read(_reader(url), game, game)
+        lines = _read(pooled(url, autocommit=True), game, game)
     if not lines:
         raise logfile.LogError(path, None, "no such game in the store", "store.no-game")
     return b"".join(line + b"\n" for line in lines)
@@ -385,7 +428,7 @@ def first_line_url(path: str) -> tuple[bytes, int]:
     """The first line of the game `URL#GAME` and the size of its log in bytes ((b"", 0) when it is not there)."""
     url, _, game = path.rpartition("#")
     with reaching(url):
-        return _first_line(_reader(url), game)
+        return _first_line(pooled(url, autocommit=True), game)
 
 
 def _first_line(conn: psycopg.Connection[Any], game: str) -> tuple[bytes, int]:
