@@ -294,6 +294,26 @@ class TestPostgresOnly:
         third = tally("ingest", "--store", pg_url, "--db", str(from_store), "--json")
         assert '"games_grown": 1' in third.stdout and '"events_added": 1' in third.stdout, third
 
+    def test_one_listener_wakes_only_the_game_that_moved(self, pg_url: str) -> None:
+        from tally.store.pgstore import Listener, PostgresStore
+
+        first, second = new_game(PostgresStore(pg_url, "first")), new_game(PostgresStore(pg_url, "second"))
+        results: dict[str, list[Any]] = {}
+
+        def wait(game: str, seq: int, timeout: float) -> None:
+            results[game] = PostgresStore(pg_url, game).wait_after(seq, timeout)
+
+        waiters = [threading.Thread(target=wait, args=("first", first.seq, 1.5)),
+                   threading.Thread(target=wait, args=("second", second.seq, 20))]
+        for waiter in waiters:
+            waiter.start()
+        time.sleep(0.3)
+        assert second.note("only the second moves").accepted
+        for waiter in waiters:
+            waiter.join()
+        assert results["first"] == [] and [e.seq for e in results["second"]] == [second.seq]
+        assert Listener.of(pg_url) is Listener.of(pg_url)  # one listening connection per database and process
+
     def test_cli_new_replay_and_check_of_a_game_in_the_store(self, pg_url: str, tally: Any) -> None:
         assert tally("new", "splendor", "club-1", "-p", "ana", "-p", "ben", "--seed", "3", "--store", pg_url).exit_code == 0
         assert tally("move", "--store", pg_url, "club-1", "1").exit_code == 0
