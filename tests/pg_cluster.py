@@ -41,10 +41,11 @@ class Cluster:
 
     def __init__(self, bin_dir: Path):
         self.bin = bin_dir
-        self.folder = Path(tempfile.mkdtemp(prefix="tally-pg-"))
+        self._as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        # the postgres user must reach the folder: as root, in /tmp whatever TMPDIR says
+        self.folder = Path(tempfile.mkdtemp(prefix="tally-pg-", dir="/tmp" if self._as else None))
         self.data = self.folder / "data"
         self.port = 0
-        self._as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
         if self._as:
             shutil.chown(self.folder, "postgres", "postgres")
         self._count = 0
