@@ -22,6 +22,7 @@ from .main import (
     rule_texts,
     say,
 )
+from .store_option import StoreOption, log_for
 
 
 @app.command("undo")
@@ -36,6 +37,7 @@ def undo_command(
         help="Void event SEQ, any effective one: refused if an event after it would become illegal."),
     expect_seq: Optional[int] = ExpectSeqOption,
     expect_fingerprint: Optional[str] = ExpectFingerprintOption,
+    store: Optional[str] = StoreOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Void the last effective event (or the last turn). The log stays append-only: `voided` events are added."""
@@ -47,6 +49,7 @@ def undo_command(
     if event is not None and turn:
         raise fail(EXIT_USAGE, "--event SEQ voids one event; --turn the last turn: give one of them")
     expected = _fingerprint_prefix(expect_fingerprint)
+    log = log_for(log, store)
     if event is not None:
         result = record.correct(log, event, text, None, expect_seq, expected)
     else:
@@ -64,6 +67,7 @@ def amend_command(
     reason: Optional[str] = typer.Option(None, "--reason", help="The same, as an option."),
     expect_seq: Optional[int] = ExpectSeqOption,
     expect_fingerprint: Optional[str] = ExpectFingerprintOption,
+    store: Optional[str] = StoreOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Replace event SEQ by the events of MOVE. Appends an `amended` correction; every later event is judged
@@ -73,7 +77,7 @@ def amend_command(
     text = reason if reason is not None else " ".join(why or [])
     if not text.strip():
         raise fail(EXIT_USAGE, "say why the event is corrected: tally amend LOG SEQ MOVE REASON (the reason is kept)")
-    result = record.correct(log, event, text, move, expect_seq, _fingerprint_prefix(expect_fingerprint))
+    result = record.correct(log_for(log, store), event, text, move, expect_seq, _fingerprint_prefix(expect_fingerprint))
     _report_correction(result, as_json)
 
 

@@ -113,12 +113,17 @@ JSON_KEYS.update({
         # then one key per report a game declares (core.history.Report), filled in from the registry below
     },
     "export": {
-        "db": "the history library",
+        "db": "the history library (with `--store`: the log store's URL, without its password)",
         "to": "the folder written",
         "format": "`jsonl` or `parquet`",
         "games": "games exported",
         "events": "events exported",
         "files": "files written",
+    },
+    "import": {
+        "store": "the log store (a URL without its password, or a folder)",
+        "games": "one per log imported: `log`, `game` (its id in the store), `events`, `fingerprint` (the same in the "
+                 "store: the lines are copied as they are)",
     },
 })
 

@@ -59,22 +59,33 @@ GameOption = typer.Option(None, "--game", help="Only games of this type (see `ta
 @handled
 @waits_for_library
 def ingest_command(
-    paths: List[Path] = typer.Argument(..., help="Log files, or folders searched recursively for *.jsonl."),
+    paths: Optional[List[Path]] = typer.Argument(None, help="Log files, or folders searched recursively for *.jsonl."),
     db: Optional[Path] = DbOption,
     jobs: Optional[int] = typer.Option(None, "--jobs", help="Worker processes (default: one per CPU on large runs)."),
     progress: Optional[bool] = typer.Option(
         None, "--progress/--no-progress",
         help="Show a progress bar on stderr (default: shown only when stderr is a terminal and there are 20 logs or more)."
     ),
+    store: Optional[str] = typer.Option(
+        None, "--store", metavar="URL",
+        help="Ingest every game of this PostgreSQL log store instead of files: only the games that are new or grew "
+             "since the library last saw them are read."),
     as_json: bool = JsonOption,
 ) -> None:
     """Load game logs into the history library. Idempotent: a log already there changes nothing; a grown log adds its new events."""
     from tally.store import library
 
+    if (store is None) == (not paths):
+        raise fail(EXIT_USAGE, "name the logs to ingest, or --store URL (not both)")
     target = library.resolve_db(db)
     bar = _ProgressBar(progress)
     try:
-        summary = library.ingest(target, paths, bar.update, jobs)
+        if store is not None:
+            from tally.store.library_store import ingest_store
+
+            summary = ingest_store(target, _database(store), bar.update, jobs)
+        else:
+            summary = library.ingest(target, paths or [], bar.update, jobs)
     finally:
         bar.stop()
     rejected = summary.rejected
@@ -400,10 +411,27 @@ def export_command(
     format: str = typer.Option("jsonl", "--format", help="jsonl (each game as <game id>.jsonl) or parquet (every table)."),
     game: Optional[str] = GameOption,
     db: Optional[Path] = DbOption,
+    store: Optional[str] = typer.Option(
+        None, "--store", metavar="URL",
+        help="Export the games of this PostgreSQL log store instead (each as <game id>.jsonl, byte for byte)."),
     as_json: bool = JsonOption,
 ) -> None:
     """Write the library back out: every game as its byte-identical log, or every table as Parquet partitioned by game."""
     from tally.store import library
+
+    if store is not None:
+        if format != "jsonl" or game is not None or db is not None:
+            raise fail(EXIT_USAGE, "--store exports every game of the store as JSONL: without --format, --game or --db")
+        from tally.store import pgstore
+
+        written = list(pgstore.export(_database(store), to))
+        events = sum(count for _, _, count in written)
+        if as_json:
+            emit({"db": pgstore.safe_url(store), "to": str(to), "format": "jsonl", "games": len(written),
+                  "events": events, "files": len(written)})
+            return
+        say(f"exported {len(written)} games ({events} events) from {pgstore.safe_url(store)} to {to}: {len(written)} logs")
+        return
 
     result = library.export(library.resolve_db(db), to, format, game)
     if as_json:
@@ -415,3 +443,45 @@ def export_command(
     if format == "parquet":
         say(f"read them with: SELECT * FROM read_parquet('{result.to}/events/**/*.parquet', hive_partitioning = true)")
 
+
+
+# --------------------------------------------------------------------------- a log store
+
+
+def _database(store: str) -> str:
+    from tally.store.logstore import is_database_url
+
+    if not is_database_url(store):
+        raise fail(EXIT_USAGE, f"--store {store}: expected a PostgreSQL URL (postgresql://USER@HOST:PORT/DB)")
+    return store
+
+
+@app.command("import")
+@handled
+def import_command(
+    logs: List[Path] = typer.Argument(..., help="JSONL logs to copy into the store."),
+    store: str = typer.Option(
+        ..., "--store", metavar="URL",
+        help="The log store: a PostgreSQL database (postgresql://USER@HOST:PORT/DB) or a folder of logs."),
+    game_id: Optional[str] = typer.Option(None, "--id", help="The game id in the store (one log only; default: the file's name without .jsonl)."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Copy JSONL logs into a log store, line for line: the chain, units and fingerprint stay as they are.
+
+    Each log is verified first (as `tally check` reads it); a game id that is taken is refused, never overwritten."""
+    from tally.store.logstore import import_log, is_database_url
+
+    if game_id is not None and len(logs) != 1:
+        raise fail(EXIT_USAGE, "--id names one game: import one log with it")
+    if not is_database_url(store) and not Path(store).is_dir():
+        raise fail(EXIT_USAGE, f"--store {store}: expected a PostgreSQL URL (postgresql://USER@HOST:PORT/DB) or a folder")
+    done = []
+    for log in logs:
+        game, events, fingerprint = import_log(log, store, game_id)
+        done.append({"log": str(log), "game": game, "events": events, "fingerprint": fingerprint})
+        if not as_json:
+            say(f"imported {log} as {game}: {events} events, fingerprint {fingerprint}")
+    if as_json:
+        from tally.store.logstore import safe_url
+
+        emit({"store": safe_url(store), "games": done})

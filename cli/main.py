@@ -16,6 +16,9 @@ import typer
 
 from tally.core.text import json_escape, quote, visible
 
+from .arguments import check_utf8
+from .store_option import StoreOption, log_for
+
 EXIT_OK, EXIT_RULE, EXIT_USAGE, EXIT_DAMAGED, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
 app = typer.Typer(
@@ -187,13 +190,14 @@ def new_command(
     seated: Optional[List[str]] = typer.Option(
         None, "--as", help="Table mode: a player who enters their own hidden cards (hand, draws, blind reserves) by name, "
                            "judged in full (repeat for several)."),
+    store: Optional[str] = StoreOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Start a new game log."""
     from tally.store import record
 
     components = record.read_manifest(manifest) if manifest is not None else None
-    result = record.new_game(log, game, player, _options(option), mode, seed, components, seated or ())
+    result = record.new_game(log_for(log, store), game, player, _options(option), mode, seed, components, seated or ())
     from tally.store.results import new_report
 
     report = new_report(log, game, result)
@@ -217,6 +221,7 @@ def record_command(
     as_player: Optional[str] = typer.Option(
         None, "--as", help="Record as this player: the board, `moves` and completion show what they see; with --new "
                            "(table mode) they enter their own hidden cards by name."),
+    store: Optional[str] = StoreOption,
 ) -> None:
     """Record a whole game at the table in one session, every move saved as it is entered.
 
@@ -231,10 +236,11 @@ def record_command(
         if not player:
             raise fail(EXIT_USAGE, "--new needs the players: --player NAME (repeat)")
         components = record.read_manifest(manifest) if manifest is not None else None
-        record.new_game(log, new, player, _options(option), mode, seed, components, [as_player] if as_player else ())
+        record.new_game(log_for(log, store), new, player, _options(option), mode, seed, components,
+                        [as_player] if as_player else ())
     elif player or option or mode or seed is not None or manifest is not None:
         raise fail(EXIT_USAGE, "--player, --option, --mode, --seed and --manifest start a new game: add --new GAME")
-    session = Session(log)
+    session = Session(log_for(log, store))
     if as_player is not None:
         session.viewer = record.seat_as(as_player, session.table.started.seats)
     raise typer.Exit(run(session))
@@ -249,6 +255,7 @@ def move_command(
                   "or the number of a move in `tally moves`."),
     expect_seq: Optional[int] = ExpectSeqOption,
     expect_fingerprint: Optional[str] = ExpectFingerprintOption,
+    store: Optional[str] = StoreOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Append a move only if it is legal; otherwise print the ruling and append nothing.
@@ -257,7 +264,7 @@ def move_command(
     in one write, all or none. What follows automatically (a noble's visit, the end) is reported."""
     from tally.store import record
 
-    result = record.move(log, " ".join(move), expect_seq, _fingerprint_prefix(expect_fingerprint), as_listed=True)
+    result = record.move(log_for(log, store), " ".join(move), expect_seq, _fingerprint_prefix(expect_fingerprint), as_listed=True)
     _report_move(result, as_json)
 
 
@@ -391,12 +398,15 @@ def replay_command(
     db: Optional[Path] = typer.Option(None, "--db", help="Replay the game with id LOG from this history library."),
     step: bool = typer.Option(False, "--step", help="One event at a time, the board after each: Enter for the next, "
                                                    "q to stop (off a terminal, each line read is one Enter)."),
+    store: Optional[str] = StoreOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Step through a game event by event, then show the table and the result."""
     from tally.store import record
 
-    if db is not None or record.names_a_library_game(log):
+    if store is not None:
+        pos, frames = record.replay(log_for(log, store), to)
+    elif db is not None or record.names_a_library_game(log):
         from tally.store import library
 
         from .library_commands import busy_library
@@ -431,6 +441,7 @@ def check_command(
         None, "--expect", metavar="SEQ:FINGERPRINT",
         help="Fail (exit 3) unless line SEQ still has this fingerprint (8 or more hex digits, as written down at the "
              "table): the log was not cut, rewritten before it, or forked."),
+    store: Optional[str] = StoreOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Judge a whole log: integrity (lines, seq, hash chain), then every event. Prints the fingerprint.
@@ -445,7 +456,7 @@ def check_command(
         expected = [anchors.parse_anchor(text) for text in expect or []]
     except ValueError as error:
         raise fail(EXIT_USAGE, str(error)) from None
-    raise typer.Exit(check_logs(log, expected, as_json))
+    raise typer.Exit(check_logs([log_for(one, store) for one in log] if store else log, expected, as_json))
 
 
 @app.command("note")
@@ -455,12 +466,13 @@ def note_command(
     text: str = typer.Argument(..., help="The remark to keep in the record."),
     expect_seq: Optional[int] = ExpectSeqOption,
     expect_fingerprint: Optional[str] = ExpectFingerprintOption,
+    store: Optional[str] = StoreOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Add a free note to the log; it changes nothing in the game."""
     from tally.store import record
 
-    result = record.note(log, text, None, expect_seq, _fingerprint_prefix(expect_fingerprint))
+    result = record.note(log_for(log, store), text, None, expect_seq, _fingerprint_prefix(expect_fingerprint))
     if not result.accepted:
         if as_json:
             _move_json(result)
@@ -534,7 +546,7 @@ def simulate_command(
 
 from . import correction_commands  # noqa: E402,F401  (registers undo and amend)
 from . import rules_command  # noqa: E402,F401  (registers rules)
-from . import library_commands  # noqa: E402,F401  (registers ingest, sql, stats, export; imports duckdb lazily)
+from . import library_commands  # noqa: E402,F401  (registers ingest, sql, stats, export, import; imports duckdb lazily)
 
 
 def _single_command_app(name: str) -> typer.Typer | None:
@@ -551,21 +563,6 @@ def _single_command_app(name: str) -> typer.Typer | None:
     return None
 
 
-def _check_utf8(arguments: list[str]) -> None:
-    """Arguments are UTF-8 text: one that is not (Python keeps its bad bytes as lone surrogates) is a usage
-    error named by its position and bytes, before anything can try to print, store or encode it."""
-    for number, argument in enumerate(arguments, 1):
-        try:
-            argument.encode("utf-8")
-        except UnicodeEncodeError as error:
-            raw = argument.encode("utf-8", "surrogateescape")
-            offset = len(argument[: error.start].encode("utf-8", "surrogateescape"))
-            shown = repr(raw if len(raw) <= 40 else raw[:36] + b"...")
-            fail(EXIT_USAGE, f"argument {number} ({shown}) is not valid UTF-8 (byte 0x{raw[offset]:02x} at offset {offset}): "
-                             "tally reads its arguments as UTF-8 text; rename a file whose name is not UTF-8")
-            sys.exit(EXIT_USAGE)
-
-
 def main() -> None:
     """Console entry point."""
     from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
@@ -573,7 +570,7 @@ def main() -> None:
 
     try:
         arguments = sys.argv[1:]
-        _check_utf8(arguments)
+        check_utf8(arguments)
         single = _single_command_app(arguments[0]) if arguments else None
         if single is not None:
             code = single(args=arguments[1:], prog_name=f"tally {arguments[0]}", standalone_mode=False)

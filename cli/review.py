@@ -62,7 +62,7 @@ def check_logs(paths: list[Path], anchors: list[tuple[int, str]], as_json: bool)
     from tally.store.record import UsageError
     from tally.store.results import damaged_log_report
 
-    if len(paths) == 1 and not record.is_folder_of_logs(paths[0]):
+    if len(paths) == 1 and not (isinstance(paths[0], Path) and record.is_folder_of_logs(paths[0])):
         return check_one(paths[0], anchors, as_json)
     logs = record.logs_in(paths)
     if anchors and len(logs) > 1:

@@ -191,9 +191,22 @@ def _work(files: list[tuple[str, str | None, Known | None]]) -> IngestBatch:
     return result
 
 
+def read_source(path: str) -> bytes:
+    """A log's bytes: a file, or a game of a PostgreSQL log store named `URL#GAME` (`pgstore.game_url`)."""
+    if is_store_game(path):
+        from .pgstore import read_game_url
+
+        return read_game_url(path)
+    return logfile.read_regular(path)
+
+
+def is_store_game(path: str | object) -> bool:
+    return isinstance(path, str) and path.startswith(("postgresql://", "postgres://"))
+
+
 def _one(result: IngestBatch, rows: _Rows, path: str, gid: str | None, known: Known | None) -> None:
     try:
-        data = logfile.read_regular(path)
+        data = read_source(path)
     except logfile.LogError as problem:
         result.rejected.append(Rejected(path, None, "damaged", problem.message))
         return

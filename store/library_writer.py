@@ -15,7 +15,7 @@ import msgspec
 import pyarrow as pa
 
 from . import log as logfile
-from .library_ingest import Known, Rejected, IngestBatch, die_with_parent, game_id_of, work
+from .library_ingest import Known, Rejected, IngestBatch, die_with_parent, game_id_of, is_store_game, read_source, work
 from .library_schema import INGEST_SETTINGS, PARALLEL_MIN_BYTES, TASK_BYTES, TASK_FILES, LibraryError, _duck_message, connect
 from .library_tables import every_table, insert_sql, projection_tables
 from .record import UsageError
@@ -43,6 +43,9 @@ def collect(paths: Iterable[Path | str]) -> list[Path]:
     found: list[Path] = []
     seen: set[Path] = set()
     for raw in paths:
+        if is_store_game(raw):  # a game of a log store, `URL#GAME`: as it is (a Path would fold its '//')
+            found.append(raw)  # type: ignore[arg-type]
+            continue
         path = Path(raw)
         if path.is_dir():
             # every *.jsonl but folders: a FIFO, device or dangling link among the logs is reported, not skipped
@@ -61,6 +64,11 @@ def collect(paths: Iterable[Path | str]) -> list[Path]:
 
 def _first_line(path: Path) -> tuple[str | None, int]:
     """(game id, file size) from the first line; (None, 0) when unreadable (the worker reports why)."""
+    if is_store_game(path):
+        from .pgstore import first_line_url
+
+        first, size = first_line_url(str(path))
+        return (game_id_of(first) if first else None), size
     try:
         fd = logfile.open_regular(path, os.O_RDONLY)
     except (OSError, logfile.LogError):  # the worker reports why
@@ -95,6 +103,8 @@ def _tasks(files: list[Path], task_bytes: int) -> Iterator[list[tuple[Path, str 
 
 
 def _size(path: Path) -> int:
+    if is_store_game(path):
+        return _first_line(path)[1]
     try:
         return path.stat().st_size
     except OSError:
@@ -149,7 +159,7 @@ class _Writer:
         old = [row[0].encode() for row in self.con.execute(
             "SELECT line FROM events WHERE game_id = ? ORDER BY seq", [gid]).fetchall()]
         try:
-            new = logfile.read_regular(path).split(b"\n")[:-1]
+            new = read_source(path).split(b"\n")[:-1]
         except (OSError, logfile.LogError) as error:
             self.summary.rejected.append(Rejected(path, None, "damaged", f"cannot read it again: {error}"))
             return

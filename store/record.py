@@ -45,6 +45,7 @@ from .service import (  # noqa: F401  (the service's names, as scripts and the l
 if TYPE_CHECKING:
     import random
 
+    from .logstore import LogStore
     from .results import CheckReport, ListingReport
 
 
@@ -122,7 +123,7 @@ def rule(path: Path | str, text: str, at: int | None = None, as_listed: bool = F
 
 
 def move(
-    path: Path | str, text: str, expect_seq: int | None = None, expect_fingerprint: str | None = None,
+    path: "Path | str | LogStore", text: str, expect_seq: int | None = None, expect_fingerprint: str | None = None,
     as_listed: bool = False,
 ) -> MoveResult:
     """Append the move(s) `text` only if legal; otherwise return the ruling and append nothing."""
@@ -130,7 +131,7 @@ def move(
 
 
 def undo(
-    path: Path | str, reason: str, turn: bool = False, expect_seq: int | None = None,
+    path: "Path | str | LogStore", reason: str, turn: bool = False, expect_seq: int | None = None,
     expect_fingerprint: str | None = None,
 ) -> MoveResult:
     """Void the last effective event, or with `turn` every event of the last turn."""
@@ -138,7 +139,7 @@ def undo(
 
 
 def correct(
-    path: Path | str, target: int, reason: str, move: str | None = None, expect_seq: int | None = None,
+    path: "Path | str | LogStore", target: int, reason: str, move: str | None = None, expect_seq: int | None = None,
     expect_fingerprint: str | None = None,
 ) -> MoveResult:
     """Void event `target` (any effective one), or with `move` replace it; refused when a later event breaks."""
@@ -146,15 +147,17 @@ def correct(
 
 
 def note(
-    path: Path | str, text: str, player: str | None = None, expect_seq: int | None = None,
+    path: "Path | str | LogStore", text: str, player: str | None = None, expect_seq: int | None = None,
     expect_fingerprint: str | None = None,
 ) -> MoveResult:
     return GameRecord(path).note(text, player, expect_seq, expect_fingerprint)
 
 
-def replay(path: Path | str, to: int | None = None) -> tuple[Position, list[Frame]]:
+def replay(path: "Path | str | LogStore", to: int | None = None) -> tuple[Position, list[Frame]]:
     """Every event up to `to` with the state after it. A log with an illegal event raises IllegalLog."""
-    return replay_log(logfile.read(path), to)
+    from .logstore import read_log
+
+    return replay_log(read_log(path), to)
 
 
 def seat_as(name: str, seats: list[str]) -> str:
@@ -187,11 +190,15 @@ def moves(path: Path | str, at: int | None = None, viewer: str | None = None) ->
     return numbered(spec, state, pos.seq, shown)
 
 
-def logs_in(paths: Sequence[Path | str]) -> list[Path]:
-    """The logs `tally check` is given: each path as it is, a folder as every `*.jsonl` in it, sorted by name.
-    A folder without one is a usage error."""
-    logs: list[Path] = []
-    for path in map(Path, paths):
+def logs_in(paths: Sequence["Path | str | LogStore"]) -> list[Any]:
+    """The logs `tally check` is given: each path as it is, a folder as every `*.jsonl` in it, sorted by name
+    (a game of a log store: as it is). A folder without one is a usage error."""
+    logs: list[Any] = []
+    for named in paths:
+        if not isinstance(named, (str, Path)):
+            logs.append(named)
+            continue
+        path = Path(named)
         if is_folder_of_logs(path):
             found = sorted(p for p in path.glob("*.jsonl") if not p.is_dir())
             if not found:
@@ -216,7 +223,7 @@ def names_a_library_game(text: str) -> bool:
     return not os.path.lexists(text) and bool(os.environ.get("TALLY_DB") or os.path.exists("tally.duckdb"))
 
 
-def check(path: Path | str, anchors: Sequence[tuple[int, str]] = ()) -> "CheckReport":
+def check(path: "Path | str | LogStore", anchors: Sequence[tuple[int, str]] = ()) -> "CheckReport":
     """`tally check`: integrity, the anchors, then every event judged (`results.check`)."""
     from .results import check as checked
 

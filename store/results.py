@@ -16,6 +16,7 @@ from tally.core.model import SHARED_NOTATION, SHARED_RULES, Event, GameSpec, Not
 from tally.core.model import Outcome as GameOutcome
 
 from . import log as logfile
+from .logstore import LogStore
 from .service import Frame, GameRecord, IllegalLog, MoveResult, Position, UsageError
 
 
@@ -197,15 +198,16 @@ class CheckReport(msgspec.Struct):
     outcome: Annotated[Optional[GameOutcome], _(_OVER)] = None
 
 
-def check(path: Path | str, anchors: Sequence[tuple[int, str]] = ()) -> CheckReport:
+def check(path: Path | str | LogStore, anchors: Sequence[tuple[int, str]] = ()) -> CheckReport:
     """Integrity (reading the log once), the anchors written down at the table (`(seq, fingerprint prefix)`: a
     `LogError` `log.anchor` when one no longer holds), then every event judged; the first illegal one stops it.
     `at` times that go backwards are warnings (`log.at-backwards`) after the unverifiable events."""
     from tally.core.engine import judge
 
     from . import anchors as anchoring
+    from .logstore import read_log
 
-    log = logfile.read(path)
+    log = read_log(path)
     for seq, prefix in anchors:
         broken = anchoring.check_anchor(log, seq, prefix)
         if broken is not None:

@@ -11,7 +11,6 @@ the fold as it was.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence, cast
 
@@ -23,8 +22,8 @@ from tally.core.model import Amended, Event, GameSpec, GameStarted, NotationErro
 from tally.core.notation import seat_named
 from tally.core.text import quote
 
-from . import cache
 from . import log as logfile
+from . import logstore
 from .judging import (  # noqa: F401  (re-exported: the service's names, as callers import them from here)
     MOVE_SEPARATOR,
     STALE,
@@ -104,10 +103,6 @@ class Frame:
         return f"Frame(seq={self.seq}, type={self.type!r}, voided={self.voided})"
 
 
-def _identity(info: os.stat_result) -> tuple[int, int, int, int]:
-    return info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
-
-
 def shuffler(rng: "random.Random") -> Callable[[list[str]], list[str]]:
     """A pile shuffled by `rng` in place: the engine's `shuffle` for the chance tally deals."""
 
@@ -173,9 +168,9 @@ def judged(log: logfile.Log, events: list[Event] | None = None) -> Table:
     return table
 
 
-def position(path: Path | str, at: int | None = None) -> Position:
-    """The log folded up to `at` (default: the end). Raises LogError or IllegalLog."""
-    log = logfile.read(path)
+def position(path: "Path | str | logstore.LogStore", at: int | None = None) -> Position:
+    """The log (a file, or a game of a log store) folded up to `at` (default: the end). Raises LogError or IllegalLog."""
+    log = logstore.read_log(path)
     events = log.events
     if at is not None:
         if not 1 <= at <= len(events):
@@ -214,6 +209,24 @@ def stale(record: "GameRecord", text: str, seen: str) -> MoveResult:
 # --------------------------------------------------------------------------- the service
 
 
+def _refusing_stale(word: str | None) -> Callable[[Callable[..., MoveResult]], Callable[..., MoveResult]]:
+    """An append that lost the race at the store (`StaleAppend`: another writer took the seq it wrote after)
+    is refused as stale, like one whose caller saw an older seq; `word` None: the move's text is the first argument."""
+    import functools
+
+    def decorate(method: Callable[..., MoveResult]) -> Callable[..., MoveResult]:
+        @functools.wraps(method)
+        def refusing(record: "GameRecord", *args: Any, **kwargs: Any) -> MoveResult:
+            try:
+                return method(record, *args, **kwargs)
+            except logstore.StaleAppend as error:
+                return stale(record, word or str(args[0] if args else kwargs["text"]), f"#{error.seq}")
+
+        return refusing
+
+    return decorate
+
+
 class GameRecord:
     """One game's log and its fold in memory: open, new, propose, append, undo, note, correct and the
     events after a seq (the listing, the board, replay frames and check are read from it by `results`). Every write takes the log's writer lock and brings the
@@ -221,18 +234,19 @@ class GameRecord:
     table the other has moved on from; an append that names what its caller saw (`expect_seq`,
     `expect_fingerprint`) is refused as stale when the log is no longer there."""
 
-    def __init__(self, path: Path | str):
-        self.path = str(path)
+    def __init__(self, path: "Path | str | logstore.LogStore"):
+        self.store = logstore.store_for(path)  # a path is a JSONL file
+        self.path = self.store.name
         self._table: Table | None = None
         self.last_hash = ""
         self.last_line = 0
-        self.identity: tuple[int, int, int, int] = (0, 0, 0, 0)
+        self.identity: Any = None
         self.complete = False  # the fold holds the undo history (judged from the log, not resumed from the cache)
 
     # ------------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, path: Path | str) -> "GameRecord":
+    def open(cls, path: "Path | str | logstore.LogStore") -> "GameRecord":
         """The log read and judged in full, under the writer's lock (a write in between would pair an old
         fold with the new file)."""
         record = cls(path)
@@ -242,7 +256,7 @@ class GameRecord:
     @classmethod
     def new(
         cls,
-        path: Path | str,
+        path: "Path | str | logstore.LogStore",
         game: str,
         players: list[str],
         options: dict[str, str] | None = None,
@@ -268,29 +282,30 @@ class GameRecord:
 
             table.deal(shuffler(random.Random(seed)), played)  # no seed: the OS picks one
         try:
-            stamped, fingerprint = logfile.create(path, [table.started, *played.events])
+            stamped, fingerprint = logstore.store_for(path).create([table.started, *played.events])
         except UnicodeEncodeError:  # names are checked above; a manifest given to the Python API may still hold one
             raise UsageError("the start is not valid Unicode (it holds a lone surrogate), so it cannot be recorded") from None
-        return MoveResult(True, "new", stamped, [], None, fingerprint, spec.to_act(table.state), path=str(path))
+        return MoveResult(True, "new", stamped, [], None, fingerprint, spec.to_act(table.state),
+                          path=logstore.name_of(path))
 
     def reload(self) -> None:
-        with logfile.Locked(self.path) as locked:
+        with self.store.writer() as locked:
             self._read(locked)
 
-    def _read(self, locked: logfile.Locked) -> None:
+    def _read(self, locked: logstore.LogWriter) -> None:
         log = locked.read()
         self._table = judged(log)
         self.last_hash, self.last_line, self.complete = log.last_hash, log.last_line, True
-        self.identity = _identity(os.fstat(locked.fd))
-        cache.save(locked.path, locked.fd, log.started, self._table.last_seq, log.last_hash, log.last_line, self._table.state)
+        self.identity = locked.identity()
+        locked.remember(log.started, self._table.last_seq, log.last_hash, log.last_line, self._table.state)
 
-    def _sync(self, locked: logfile.Locked, history: bool) -> Table:
+    def _sync(self, locked: logstore.LogWriter, history: bool) -> Table:
         """The fold at the log's tail: kept when the file is as this record last saw it, else from the cache
         when it can be trusted (and no undo history is needed), else by judging the whole log."""
-        identity = _identity(os.fstat(locked.fd))
+        identity = locked.identity()
         if self._table is not None and identity == self.identity and (self.complete or not history):
             return self._table
-        cached = None if history else cache.load(locked.path, locked.fd, registry.get)
+        cached = None if history else locked.cached(registry.get)
         if cached is None:
             self._read(locked)
         else:
@@ -320,11 +335,9 @@ class GameRecord:
         return self.fold.last_seq
 
     def changed(self) -> bool:
-        """Whether the file is no longer what this record last read or wrote (another process wrote to it)."""
-        try:
-            return _identity(os.stat(self.path)) != self.identity
-        except OSError:
-            return True
+        """Whether the log is no longer what this record last read or wrote (another process wrote to it)."""
+        identity = self.store.identity()
+        return identity is None or identity != self.identity
 
     # ------------------------------------------------------------------ acting
 
@@ -343,6 +356,7 @@ class GameRecord:
             return f"fingerprint {expect_fingerprint}"
         return None
 
+    @_refusing_stale(None)
     def append(
         self,
         text: str,
@@ -356,7 +370,7 @@ class GameRecord:
         In open mode, chance the move makes due (a new round's deal, say) is dealt by tally and appended in
         the same write, after the move. `as_listed`: a move number is resolved against the listing
         `moves()` last remembered for this log, refused as stale when the log has moved on since."""
-        with logfile.Locked(self.path) as locked:
+        with self.store.writer() as locked:
             table = self._sync(locked, history)
             parts = MOVE_SEPARATOR.split(text.strip())
             if as_listed and is_move_number(parts[0]):
@@ -380,7 +394,7 @@ class GameRecord:
     def _check_listing(self, word: str, text: str) -> MoveResult | None:
         return listing_refusal(self.path, self.spec, self.state, (self.seq, self.last_hash), word, text)
 
-    def _write(self, locked: logfile.Locked, table: Table, before: Any, events: list[Event]) -> logfile.Appended:
+    def _write(self, locked: logstore.LogWriter, table: Table, before: Any, events: list[Event]) -> logfile.Appended:
         """Append the events already applied to `table` in one write and keep the cache warm; on a failed
         write the table goes back to `before`."""
         try:
@@ -388,14 +402,19 @@ class GameRecord:
         except UnicodeEncodeError:  # a lone surrogate in text given to the Python API: nothing was written
             table.restore(before)
             raise UsageError("the text is not valid Unicode (it holds a lone surrogate), so it cannot be recorded") from None
+        except logstore.StaleAppend:  # another writer got there first: judge again from the log next time
+            table.restore(before)
+            self._table = None
+            raise
         except BaseException:
             table.restore(before)
             raise
         self.last_hash, self.last_line = appended.fingerprint, appended.last_line
-        self.identity = _identity(os.fstat(locked.fd))
-        cache.save(locked.path, locked.fd, table.started, table.last_seq, appended.fingerprint, appended.last_line, table.state)
+        self.identity = locked.identity()
+        locked.remember(table.started, table.last_seq, appended.fingerprint, appended.last_line, table.state)
         return appended
 
+    @_refusing_stale("undo")
     def undo(
         self, reason: str, turn: bool = False, expect_seq: int | None = None, expect_fingerprint: str | None = None
     ) -> MoveResult:
@@ -403,7 +422,7 @@ class GameRecord:
         (append-only: the voided lines stay in the log)."""
         if not reason.strip():
             raise UsageError("an undo must say why the event is voided (the reason is kept in the log)")
-        with logfile.Locked(self.path) as locked:
+        with self.store.writer() as locked:
             table = self._sync(locked, history=True)
             seen = self._is_stale(expect_seq, expect_fingerprint)
             if seen is not None:
@@ -425,6 +444,7 @@ class GameRecord:
             return MoveResult(True, "undo", appended.events, played.rulings, None, appended.fingerprint,
                               spec.to_act(table.state), lines, appended.events[0].seq, self.path)
 
+    @_refusing_stale("amend")
     def correct(
         self, target: int, reason: str, move: str | None = None, expect_seq: int | None = None,
         expect_fingerprint: str | None = None,
@@ -436,7 +456,7 @@ class GameRecord:
         if not reason.strip():
             raise UsageError("a correction must say why (the reason is kept in the log)")
         word = "undo" if move is None else "amend"
-        with logfile.Locked(self.path) as locked:
+        with self.store.writer() as locked:
             table = self._sync(locked, history=True)
             seen = self._is_stale(expect_seq, expect_fingerprint)
             if seen is not None:
@@ -473,11 +493,12 @@ class GameRecord:
             return MoveResult(True, word, appended.events, played.rulings, None, appended.fingerprint,
                               spec.to_act(table.state), [f"{line} ({reason})"], appended.events[0].seq, self.path)
 
+    @_refusing_stale("note")
     def note(
         self, text: str, player: str | None = None, expect_seq: int | None = None, expect_fingerprint: str | None = None
     ) -> MoveResult:
         """A free remark for the record; it changes nothing in the game."""
-        with logfile.Locked(self.path) as locked:
+        with self.store.writer() as locked:
             table = self._sync(locked, history=False)
             if player is not None:
                 named = seat_named(player, table.started.seats)
@@ -497,26 +518,9 @@ class GameRecord:
 
     def events_after(self, seq: int) -> list[Event]:
         """The events recorded after `seq` (a reader that saw the log up to `seq` catches up)."""
-        return [event for event in logfile.read(self.path).events if event.seq > seq]
+        return self.store.events_after(seq)
 
-    def wait_after(self, seq: int, timeout: float, poll: float = 0.05) -> list[Event]:
-        """The events after `seq`, waiting up to `timeout` seconds for the first one (empty if none came).
-
-        The file's size tells cheaply whether anything was appended since the last look."""
-        import time
-
-        deadline = time.monotonic() + timeout
-        size = -1
-        while True:
-            try:
-                now = os.stat(self.path).st_size
-            except OSError:
-                now = -2
-            if now != size:
-                size = now
-                events = self.events_after(seq)
-                if events:
-                    return events
-            if time.monotonic() >= deadline:
-                return []
-            time.sleep(poll)
+    def wait_after(self, seq: int, timeout: float) -> list[Event]:
+        """The events after `seq`, waiting up to `timeout` seconds for the first one (empty if none came):
+        a file is looked at every 50 ms, a database game wakes on its NOTIFY."""
+        return self.store.wait_after(seq, timeout)

@@ -53,3 +53,24 @@ def tally():
 def text_snapshot(snapshot):  # type: ignore[no-untyped-def]
     """A syrupy snapshot kept as one plain text file per assertion (what a person sees, readable in a diff)."""
     return snapshot.use_extension(TextSnapshot)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():  # type: ignore[no-untyped-def]
+    """A throwaway PostgreSQL cluster on a loopback port for this test process (tests/pg_cluster.py); skipped when
+    no server is installed, except in CI, where .ci/run installs one."""
+    from pg_cluster import Cluster, find_server
+
+    server = find_server()
+    if server is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("no PostgreSQL server (initdb) found: .ci/run installs Debian's postgresql for these tests")
+        pytest.skip("no PostgreSQL server installed (apt-get install postgresql)")
+    with Cluster(server) as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def pg_url(pg_cluster) -> str:  # type: ignore[no-untyped-def]
+    """The URL of a fresh, empty database of the throwaway cluster."""
+    return str(pg_cluster.new_database())

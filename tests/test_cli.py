@@ -338,6 +338,7 @@ JSON_INVOCATIONS: dict[str, Any] = {
     "sql": lambda f: ["sql", "SELECT count(*) AS games FROM games", "--db", str(_library(f))],
     "stats": lambda f: ["stats", "--db", str(_library(f))],
     "export": lambda f: ["export", "--to", str(f / "exported"), "--db", str(_library(f))],
+    "import": lambda f: ["import", str(_opened(f)), "--store", str(f), "--id", "imported"],
 }
 
 

@@ -1,0 +1,283 @@
+"""Where a game's log lives: the interface the record service and the readers go through, and its JSONL form.
+
+A log store holds one game's lines, exactly the bytes of docs/format.md (the hash chain, units and
+fingerprints are the same whatever holds them). What the record service needs of it:
+
+- `read()`: every line, verified as `tally check` verifies a file (`log.parse_lines`), as a `log.Log`;
+  `events_after(seq)`: the events after `seq` (a reader catching up).
+- `writer()`: the writer's exclusion, as a context manager; inside it `read()`, then at most one
+  `append(after_seq, after_hash, events)`, all or nothing, acknowledged (durable) when it returns. An
+  append whose `after_seq` is no longer the tail raises `StaleAppend` (nothing is appended); the
+  service turns it into the `core.append.stale` refusal.
+- `identity()`: a value that changes whenever the log does (another process appended).
+- `wait_after(seq, timeout)`: the events after `seq`, blocking up to `timeout` seconds for the first.
+- `create(events)`: a new log; `FileExistsError` when the game already exists (a log is never overwritten);
+  `create_from(lines)`: likewise, of lines already stamped and verified (an import).
+- `raw()`: the log's exact bytes, as the JSONL file holds them (export).
+
+Two implementations: `JsonlStore` (one file, the embedded default: `store/log.py` under its flock) and
+`store/pgstore.py`'s `PostgresStore` (one game of a PostgreSQL database). `open_store(LOG, STORE)` picks
+one for the CLI's `--store`; psycopg is imported only when a PostgreSQL URL is named.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable, Hashable, Protocol
+
+from tally.core.model import Event, GameStarted
+
+from . import cache
+from . import log as logfile
+
+
+class StaleAppend(Exception):
+    """An append after a seq that is no longer the log's tail (another writer got there first): nothing appended."""
+
+    def __init__(self, name: str, seq: int):
+        self.name, self.seq = name, seq
+        super().__init__(f"{name}: the log no longer ends at #{seq}; nothing was appended")
+
+
+class LogWriter(Protocol):
+    def read(self) -> logfile.Log: ...
+
+    def append(self, after_seq: int, after_hash: str, events: list[Event]) -> logfile.Appended: ...
+
+    def identity(self) -> Hashable: ...
+
+    def cached(self, spec_for: Callable[[str], Any]) -> Any: ...
+
+    def remember(self, started: GameStarted, last_seq: int, last_hash: str, last_line: int, state: Any) -> None: ...
+
+    def __enter__(self) -> "LogWriter": ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+class LogStore(Protocol):
+    name: str  # what messages name the log by: its path, or its game id in a database
+
+    def read(self) -> logfile.Log: ...
+
+    def events_after(self, seq: int) -> list[Event]: ...
+
+    def writer(self) -> LogWriter: ...
+
+    def identity(self) -> Hashable: ...
+
+    def wait_after(self, seq: int, timeout: float) -> list[Event]: ...
+
+    def create(self, events: list[Event]) -> tuple[list[Event], str]: ...
+
+    def create_from(self, lines: list[bytes]) -> None: ...
+
+    def raw(self) -> bytes: ...
+
+
+# --------------------------------------------------------------------------- the JSONL file
+
+
+def _identity(info: os.stat_result) -> tuple[int, int, int, int]:
+    return info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
+def _last_line_hash(fd: int) -> str | None:
+    """The SHA-256 of the file's last complete line, reading back from its end only as far as that line."""
+    end = os.fstat(fd).st_size
+    if end == 0 or os.pread(fd, 1, end - 1) != b"\n":
+        return None  # empty, or a torn tail: no append is after it
+    start, chunk = end - 1, 4096
+    while True:
+        begin = max(0, start - chunk)
+        piece = os.pread(fd, start - begin, begin)
+        newline = piece.rfind(b"\n")
+        if newline >= 0 or begin == 0:
+            first = begin + newline + 1 if newline >= 0 else 0
+            return logfile.sha256_hex(os.pread(fd, end - 1 - first, first))
+        chunk *= 2
+
+
+class JsonlWriter:
+    """`log.Locked` (the file's exclusive flock) with the state cache beside it."""
+
+    def __init__(self, path: str):
+        self.locked = logfile.Locked(path)
+        self.path = self.locked.path
+
+    def read(self) -> logfile.Log:
+        return self.locked.read()
+
+    def append(self, after_seq: int, after_hash: str, events: list[Event]) -> logfile.Appended:
+        """Appended only after the line whose hash is `after_hash` (it holds `after_seq`, so the hash names both):
+        the lock makes this hold for the service, and a caller that decided on an older read gets StaleAppend."""
+        if _last_line_hash(self.locked.fd) != after_hash:
+            raise StaleAppend(self.path, after_seq)
+        return self.locked.append(after_seq, after_hash, events)
+
+    def identity(self) -> Hashable:
+        return _identity(os.fstat(self.locked.fd))
+
+    def cached(self, spec_for: Callable[[str], Any]) -> Any:
+        return cache.load(self.path, self.locked.fd, spec_for)
+
+    def remember(self, started: GameStarted, last_seq: int, last_hash: str, last_line: int, state: Any) -> None:
+        cache.save(self.path, self.locked.fd, started, last_seq, last_hash, last_line, state)
+
+    def __enter__(self) -> "JsonlWriter":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.locked.close()
+
+
+class JsonlStore:
+    """One game's log as a JSONL file (the default): `store/log.py`, unchanged."""
+
+    def __init__(self, path: Path | str):
+        self.name = str(path)
+
+    def read(self) -> logfile.Log:
+        return logfile.read(self.name)
+
+    def events_after(self, seq: int) -> list[Event]:
+        return [event for event in logfile.read(self.name).events if event.seq > seq]
+
+    def writer(self) -> JsonlWriter:
+        return JsonlWriter(self.name)
+
+    def identity(self) -> Hashable:
+        try:
+            return _identity(os.stat(self.name))
+        except OSError:
+            return None
+
+    def wait_after(self, seq: int, timeout: float, poll: float = 0.05) -> list[Event]:
+        """A file has no notification here: its size tells cheaply whether anything was appended since the last look."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        size = -1
+        while True:
+            try:
+                now = os.stat(self.name).st_size
+            except OSError:
+                now = -2
+            if now != size:
+                size = now
+                events = self.events_after(seq)
+                if events:
+                    return events
+            if time.monotonic() >= deadline:
+                return []
+            time.sleep(poll)
+
+    def create(self, events: list[Event]) -> tuple[list[Event], str]:
+        return logfile.create(self.name, events)
+
+    def create_from(self, lines: list[bytes]) -> None:
+        """A new file of these exact lines, in one write, synced with its folder (never over an existing file)."""
+        payload = b"".join(line + b"\n" for line in lines)
+        try:
+            fd = os.open(self.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            raise FileExistsError(f"{self.name}: already exists; a log is never overwritten") from None
+        try:
+            if os.write(fd, payload) != len(payload):
+                os.ftruncate(fd, 0)
+                raise OSError("short write: the disk is full; nothing was imported")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        folder = os.open(os.path.dirname(os.path.abspath(self.name)), os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+
+    def raw(self) -> bytes:
+        return logfile.read_regular(self.name)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"JsonlStore({self.name!r})"
+
+
+# --------------------------------------------------------------------------- choosing one
+
+
+def import_log(path: Path | str, store: str, game: str | None = None) -> tuple[str, int, str]:
+    """The JSONL log `path` copied into the store `store` (a database URL or a folder) as `game` (default: the
+    file's name without `.jsonl`), line for line: verified first as `tally check` reads it, then stored as it
+    is, so the chain, units and fingerprint stay the same. (game id, events, fingerprint)."""
+    data = logfile.read_regular(path)
+    log = logfile.parse_lines(str(path), data)
+    game = game or Path(path).name.removesuffix(".jsonl")
+    target = open_store(game, store)
+    try:
+        target.create_from(data.split(b"\n")[:-1])
+    finally:
+        close = getattr(target, "close", None)
+        if close is not None:
+            close()
+    return game, len(log.events), log.last_hash
+
+
+
+def safe_url(url: str) -> str:
+    """A store's URL without its password, for messages and reports (a folder is as it is)."""
+    import re
+
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1@", url)
+
+
+GAME_ID = r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}"  # a file name too (a folder store, an export): no path in it
+
+
+def check_game_id(game: str) -> None:
+    import re
+
+    if not re.fullmatch(GAME_ID, game):
+        from .service import UsageError
+
+        raise UsageError(f"{game!r} is not a game id of a store: letters, digits, '.', '_' and '-', "
+                         "100 at most, starting with a letter or digit")
+
+
+def is_database_url(text: str) -> bool:
+    return text.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(log: Path | str, store: str | None = None) -> LogStore:
+    """The log the CLI names: LOG as a file (no `--store`), LOG as a game id of the database `--store URL`,
+    or LOG as the file `LOG.jsonl` of the folder `--store DIR`."""
+    if store is None:
+        return JsonlStore(log)
+    check_game_id(str(log).removesuffix(".jsonl"))
+    if is_database_url(store):
+        from .pgstore import PostgresStore
+
+        return PostgresStore(store, str(log))
+    name = str(log)
+    return JsonlStore(Path(store) / (name if name.endswith(".jsonl") else name + ".jsonl"))
+
+
+def store_for(target: "Path | str | LogStore") -> LogStore:
+    """A path is a JSONL file; a log store is itself."""
+    if isinstance(target, (str, Path)):
+        return JsonlStore(target)
+    return target
+
+
+def read_log(target: "Path | str | LogStore") -> logfile.Log:
+    """The log read and verified, from a file path or any log store."""
+    if isinstance(target, (str, Path)):
+        return logfile.read(target)
+    return target.read()
+
+
+def name_of(target: "Path | str | LogStore") -> str:
+    return str(target) if isinstance(target, (str, Path)) else target.name
