@@ -23,7 +23,7 @@ class App(typer.Typer):
         self._adding = False
         super().__init__(**settings)
 
-    @property  # type: ignore[override]
+    @property
     def registered_commands(self) -> list[Any]:
         """Every command: reading the list (as typer does to build the app) imports the lazy modules first."""
         if self._lazy and not self._adding:
