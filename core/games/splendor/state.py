@@ -4,8 +4,6 @@ A reserve entry is a card id (reserved face up), `~` + card id (reserved blind; 
 card) or `?` + level (reserved blind and unseen by the recorder, bound when it is bought).
 """
 
-from __future__ import annotations
-
 from operator import sub
 
 import msgspec
