@@ -6,7 +6,11 @@
    (target: at least 100,000 events/s).
 3. a move inside `tally record` at 300 events (target: well under 5 ms).
 4. `tally simulate GAME` including writing the logs (target: at least 20,000 moves/s), for every game
-   (`--game NAME` for one); 2. is measured per game too.
+   (`--game NAME` for one); 2. is measured per game too, beside the read-only floor of check (reading a log
+   with every integrity check, judging nothing).
+
+`--json` prints one JSON document instead of the table: `move_ratio` (warm `tally move` over `import typer`),
+`session_move_ms` and, per game, `read_eps`, `check_eps`, `replay_eps` and `simulate_mps`.
 
 Numbers are ratios against baselines measured in the same run where a baseline exists.
 """
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import json
 import os
 import random
 import shutil
@@ -154,6 +159,11 @@ def bench_check_and_simulate(game: str, games: int) -> dict[str, float]:
         summary = simulate(game, games, 2026, folder)
         sim_seconds = time.perf_counter() - start
         start = time.perf_counter()
+        read = 0
+        for path in summary.files:  # the floor: decode, SHA-256 chain and canonical form, nothing judged
+            read += len(logfile.read(path).events)
+        read_seconds = time.perf_counter() - start
+        start = time.perf_counter()
         events = 0
         for path in summary.files:
             report = record.check(path)
@@ -169,6 +179,7 @@ def bench_check_and_simulate(game: str, games: int) -> dict[str, float]:
         return {
             f"{game}: simulated games": games,
             f"{game}: simulate moves/s (incl. writing logs)": summary.moves / sim_seconds,
+            f"{game}: read events/s (integrity only: the floor of check)": read / read_seconds,
             f"{game}: check events/s (integrity + every event judged)": events / check_seconds,
             f"{game}: replay events/s (every event judged, state kept per step)": replayed / replay_seconds,
             f"{game}: events": events,
@@ -177,20 +188,53 @@ def bench_check_and_simulate(game: str, games: int) -> dict[str, float]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def summary(results: dict[str, float], games: list[str], installed: str) -> dict[str, object]:
+    """The machine-readable summary of one run: every figure measured in it, rates per second."""
+    rates = {
+        "read_eps": "read events/s (integrity only: the floor of check)",
+        "check_eps": "check events/s (integrity + every event judged)",
+        "replay_eps": "replay events/s (every event judged, state kept per step)",
+        "simulate_mps": "simulate moves/s (incl. writing logs)",
+    }
+    per_game = {}
+    for game in games:
+        figures = {key: round(results[f"{game}: {label}"], 1) for key, label in rates.items()}
+        figures["check_over_read"] = round(figures["check_eps"] / figures["read_eps"], 3)
+        figures["events"] = results[f"{game}: events"]
+        per_game[game] = figures
+    return {
+        "move_ratio": round(results["ratio warm / typer"], 3),
+        "move_cold_ratio": round(results["ratio cold / typer"], 3),
+        "typer_import_ms": round(results["import typer (ms)"], 2),
+        "move_ms": round(results["tally move, warm cache (ms)"], 2),
+        "session_move_ms": round(results["session move at 300 events (ms, incl. fsync)"], 3),
+        "games": per_game,
+        "installed": installed,
+        "python": sys.version.split()[0],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a smoke run: fewer rounds and games")
     parser.add_argument("--game", action="append", help="simulate and check only this game (repeat; default: every game)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON summary (move_ratio, session_move_ms, per game read/check/replay/simulate "
+                             "rates) instead of the table")
     args = parser.parse_args()
     rounds, games = (5, 20) if args.quick else (25, 1000)  # a smoke run: a few games of each (Splice games are long)
     import tally.cli
 
     installed = "editable (slower imports: the editable finder)" if "site-packages" not in tally.cli.__file__ else "regular"
-    print(f"tally installed: {installed}; python {sys.version.split()[0]}")
+    if not args.json:
+        print(f"tally installed: {installed}; python {sys.version.split()[0]}")
     results = bench_move(rounds)
     results.update(bench_session(rounds * 4))
     for game in args.game or names():
         results.update(bench_check_and_simulate(game, games))
+    if args.json:
+        print(json.dumps(summary(results, args.game or names(), installed)))
+        return
     width = max(len(k) for k in results)
     for key, value in results.items():
         shown = f"{value:,.2f}" if isinstance(value, float) else f"{value:,}"

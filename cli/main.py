@@ -16,16 +16,16 @@ import typer
 
 from tally.core.text import json_escape, quote, visible
 
-from .arguments import check_utf8
+from .startup import App, check_utf8
 from .store_option import StoreOption, log_for
 
 EXIT_OK, EXIT_RULE, EXIT_USAGE, EXIT_DAMAGED, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
-app = typer.Typer(
+app = App(
     name="tally",
     help="Record tabletop card games move by move, referee disputes, replay and query them.",
     no_args_is_help=True,
-    add_completion=True,  # --install-completion / --show-completion (commands run through _single_command_app skip it)
+    add_completion=True,  # --install-completion / --show-completion (commands run through single_command_app skip it)
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -544,23 +544,13 @@ def simulate_command(
     say("wins by seat: " + ", ".join(f"{k} {v}" for k, v in summary.wins_by_seat.items()))
 
 
-from . import correction_commands  # noqa: E402,F401  (registers undo and amend)
-from . import rules_command  # noqa: E402,F401  (registers rules)
-from . import library_commands  # noqa: E402,F401  (registers ingest, sql, stats, export, import; imports duckdb lazily)
-
-
-def _single_command_app(name: str) -> typer.Typer | None:
-    """An app holding only the command being run, named `tally NAME`.
-
-    Building the click tree converts every command's signature; for one command that is a tenth
-    of the cost, and usage, help and errors read exactly the same.
-    """
-    for info in app.registered_commands:
-        if info.name == name:
-            single = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
-            single.registered_commands.append(info)
-            return single
-    return None
+# Commands of other modules. A module is imported only when one of its commands runs or the whole app is read
+# (`tally --help`, the docs): adding a command module is one line here, its name and the commands it registers.
+# (A plain `from . import module` line works too, but then every command pays for importing it.)
+app.register_lazily(".correction_commands", "undo", "amend")
+app.register_lazily(".rules_command", "rules")
+app.register_lazily(".serve_command", "serve")  # starlette and uvicorn are imported only when it runs
+app.register_lazily(".library_commands", "ingest", "sql", "stats", "export", "import")  # duckdb itself is imported later still
 
 
 def main() -> None:
@@ -570,8 +560,8 @@ def main() -> None:
 
     try:
         arguments = sys.argv[1:]
-        check_utf8(arguments)
-        single = _single_command_app(arguments[0]) if arguments else None
+        check_utf8(arguments, fail, EXIT_USAGE)
+        single = app.single_command_app(arguments[0]) if arguments else None
         if single is not None:
             code = single(args=arguments[1:], prog_name=f"tally {arguments[0]}", standalone_mode=False)
         else:
@@ -600,4 +590,3 @@ def main() -> None:
         sys.exit(0)
 
 
-from . import serve_command  # noqa: E402,F401  (registers serve; imports starlette and uvicorn lazily)

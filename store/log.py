@@ -8,6 +8,7 @@ torn last line (a crash mid-write) detected and recoverable without losing its b
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
 import re
 import stat
@@ -192,7 +193,6 @@ def encode(event: Event) -> bytes:
 def now() -> str:
     """The recording time, ISO-8601 UTC to the millisecond (time, not datetime: cheaper to import on `tally move`)."""
     import time
-
     moment = time.time()
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(moment)) + f".{int(moment * 1000) % 1000:03d}Z"
 
@@ -264,7 +264,8 @@ def _upcast(spec: GameSpec, line: bytes, error: msgspec.DecodeError) -> Event:
         raise error from None
 
 
-_AT = re.compile(r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z")
+_AT_FORMAT = r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z"
+_at_format = functools.cache(lambda: re.compile(_AT_FORMAT).fullmatch)  # compiled on a first full read, not per move
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -288,14 +289,14 @@ class _Envelope(msgspec.Struct):
     at: Any = None
 
 
-_ENVELOPE = msgspec.json.Decoder(_Envelope)
+_envelope_decoder = functools.cache(lambda: msgspec.json.Decoder(_Envelope))  # only a torn tail needs it
 
 
 def _envelope(line: bytes) -> _Envelope | None:
     if b"\0" in line or json_depth(line) > MAX_DEPTH:
         return None
     try:
-        return _ENVELOPE.decode(line)
+        return _envelope_decoder().decode(line)
     except msgspec.DecodeError:
         return None
 
@@ -397,7 +398,7 @@ def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
         raise LogError(path, 1, "the first line must have seq 1 and no prev", "log.first-line")
     if encode(started) != first:
         raise _not_canonical(path, 1, first, started)
-    if not _AT.fullmatch(started.at):
+    if not _at_format()(started.at):
         raise LogError(path, 1, f"at {quote(started.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ", "log.at")
     try:
         spec = registry.get(started.game)
@@ -407,7 +408,7 @@ def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
     if problems:
         raise LogError(path, 1, "game_started is not a valid start: " + "; ".join(problems), "log.start")
     decode = decoder_for(spec).decode
-    at_format = _AT.fullmatch
+    at_format = _at_format()
     events: list[Event] = [started]
     append = events.append
     prev = sha256_hex(first)
@@ -496,10 +497,9 @@ def read(path: Path | str) -> Log:
 
 def stamp(events: list[Event], after_seq: int, after_hash: str | None, at: str) -> tuple[list[Event], bytes]:
     """Give events their envelope (seq, at, prev) and encode them as the bytes of one append."""
-    stamped = []
-    chunks = []
-    prev = after_hash
-    seq = after_seq
+    stamped: list[Event] = []
+    chunks: list[bytes] = []
+    prev, seq = after_hash, after_seq
     replace = msgspec.structs.replace
     for index, event in enumerate(events):
         seq += 1

@@ -59,16 +59,20 @@ def _stamp_fast(events: list[Event], start: datetime, unit: list[int] | None = N
     prev = None
     base = round(start.timestamp() * 1000)  # milliseconds
     unit = unit or [1] * len(events)
+    days: dict[int, str] = {}  # the date of a day, formatted once: strftime per event was a tenth of a playout
     for seq, event in enumerate(events, 1):
         moment = base + 60_000 * seq
-        second = datetime.fromtimestamp(moment // 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
-        line = encode(replace(event, seq=seq, at=f"{second}.{moment % 1000:03d}Z", prev=prev, unit=unit[seq - 1]))
+        day, rest = divmod(moment, 86_400_000)
+        date = days.get(day)
+        if date is None:
+            date = days[day] = datetime.fromtimestamp(day * 86_400, timezone.utc).strftime("%Y-%m-%d")
+        minutes, milliseconds = divmod(rest, 60_000)
+        at = f"{date}T{minutes // 60:02d}:{minutes % 60:02d}:{milliseconds // 1000:02d}.{milliseconds % 1000:03d}Z"
+        line = encode(replace(event, seq=seq, at=at, prev=prev, unit=unit[seq - 1]))
         prev = sha(line).hexdigest()
         chunks.append(line)
     chunks.append(b"")
     return b"\n".join(chunks)
-
-
 
 
 def playout(

@@ -7,8 +7,6 @@ exactly one segment of a card already there, so each array (a connected group of
 cutting one join (a slice) leaves exactly two arrays.
 """
 
-from __future__ import annotations
-
 from collections import Counter
 from typing import Any, Iterator
 

@@ -10,10 +10,11 @@ canonical payment: gems first, gold for the shortfall. A seat that names its own
 
 from __future__ import annotations
 
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
+from operator import add
 
 from ...model import Event
-from .components import CARDS, COLOURS, GEMS, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, spell
+from .components import CARDS, COLOURS, GEMS, GOLD, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, spell
 from .events import (
     CardBought,
     CardReserved,
@@ -63,10 +64,18 @@ def _action_moves(state: State) -> list[Event]:
                 moves.extend(CardReserved(player=who, card=c, level=lvl + 1) for c in unlocated(state, lvl + 1))
             else:
                 moves.append(CardReserved(player=who, card=top, level=lvl + 1))
+    # what the seat can reach in each colour (bonus and gems): a card it cannot afford costs no payment worked out
+    reach_w, reach_b, reach_g, reach_r, reach_k = map(add, seat.bonus, seat.tokens)
+    gold = seat.tokens[GOLD]
     for c in buyable(state, seat):
-        pay = default_payment(CARDS[c], seat)
-        if pay is not None:
-            moves.append(CardBought(player=who, card=c, paid=spell(pay)))
+        card = CARDS[c]
+        w, b, g, r, k = card.cost
+        if ((w - reach_w if w > reach_w else 0) + (b - reach_b if b > reach_b else 0) + (g - reach_g if g > reach_g else 0)
+                + (r - reach_r if r > reach_r else 0) + (k - reach_k if k > reach_k else 0)) > gold:
+            continue
+        pay = default_payment(card, seat)
+        assert pay is not None  # affordable, as the sum above says
+        moves.append(CardBought(player=who, card=c, paid=spell(pay)))
     if not moves and state.stuck == "pass" and _blind_buy_proved(state):
         # the box proves a blind reserve affordable: the pass is refused, and any card it may be is the move
         for c in blind_buys(state):
@@ -78,15 +87,24 @@ def _action_moves(state: State) -> list[Event]:
     return moves
 
 
+def _returns(held: list[int], tokens: tuple[int, ...], size: int) -> list[str]:
+    """Every way to give back `size` of the tokens held (colour indices `held`, counts `tokens`), as letters, in
+    the order of `combinations_with_replacement(held, size)` (more of an earlier colour first)."""
+    if not size:
+        return [""]
+    if not held:
+        return []
+    first, rest = held[0], held[1:]
+    letter = COLOURS[first]
+    return [letter * n + tail for n in range(min(tokens[first], size), -1, -1) for tail in _returns(rest, tokens, size - n)]
+
+
 def _return_moves(state: State) -> list[Event]:
     seat = state.player
     excess = sum(seat.tokens) - TOKEN_LIMIT
     held = [i for i in range(6) if seat.tokens[i]]
-    moves: list[Event] = []
-    for combo in combinations_with_replacement(held, excess):
-        if all(combo.count(i) <= seat.tokens[i] for i in set(combo)):
-            moves.append(TokensReturned(player=state.player_name, tokens=[COLOURS[i] for i in combo]))
-    return moves
+    who = state.player_name
+    return [TokensReturned(player=who, tokens=list(letters)) for letters in _returns(held, seat.tokens, excess)]
 
 
 def legal_moves(state: State) -> list[Event]:

@@ -4,8 +4,6 @@ A reserve entry is a card id (reserved face up), `~` + card id (reserved blind; 
 card) or `?` + level (reserved blind and unseen by the recorder, bound when it is bought).
 """
 
-from __future__ import annotations
-
 from operator import sub
 
 import msgspec
@@ -111,11 +109,21 @@ def needed(card: Card, seat: Seat) -> list[int]:
 
 
 def default_payment(card: Card, seat: Seat) -> list[int] | None:
-    """Gems first, gold for the shortfall; None when the player cannot afford the card."""
-    need = needed(card, seat)
+    """Gems first, gold for the shortfall; None when the player cannot afford the card.
+
+    Asked for every card on the table on every turn of a playout: one pass, no intermediate lists."""
     tokens = seat.tokens
-    pay = list(map(min, need, tokens))  # the five gems (need has no gold entry)
-    short = sum(need) - sum(pay)
+    pay = []
+    short = 0
+    for cost, bonus, have in zip(card.cost, seat.bonus, tokens):  # the five gems (zip stops before gold)
+        need = cost - bonus
+        if need <= 0:
+            pay.append(0)
+        elif need <= have:
+            pay.append(need)
+        else:
+            pay.append(have)
+            short += need - have
     if short > tokens[GOLD]:
         return None
     pay.append(short)

@@ -14,8 +14,6 @@ What the log knows is never more than the table saw, so a card it has not locate
 copies in play minus the cards the log has located bound what may be revealed (`core.knowledge`).
 """
 
-from __future__ import annotations
-
 from collections import Counter
 from itertools import islice
 from typing import Iterable, cast

@@ -7,9 +7,6 @@ among the reference cards set aside. Every half-card the log has not located is 
 of a hand or the pile, so the unlocated cards bound what a hidden hand may reveal.
 """
 
-from __future__ import annotations
-
-
 import msgspec
 
 from ...knowledge import Zone

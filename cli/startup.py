@@ -1,0 +1,89 @@
+"""What `tally` does before a command runs: the app whose command modules are imported when they are needed,
+the one command's app that parses a run, and the check that the arguments are text.
+
+A run of one command builds the click tree of that command alone (`single_command_app`) and imports only the
+module that registers it, so `tally move` pays for no other command; whoever reads the whole app (`tally
+--help`, `docs/cli.md`, a test's `CliRunner`) gets every command, in the order they are registered.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib import import_module
+from typing import Any
+
+import typer
+
+
+class App(typer.Typer):
+    """A typer app some of whose commands live in modules imported on first need (`register_lazily`)."""
+
+    def __init__(self, **settings: Any):
+        self._lazy: dict[str, str] = {}  # command name -> the module that registers it, not imported yet
+        self._adding = False
+        super().__init__(**settings)
+
+    @property
+    def registered_commands(self) -> list[Any]:
+        """Every command: reading the list (as typer does to build the app) imports the lazy modules first."""
+        if self._lazy and not self._adding:
+            self._import(list(dict.fromkeys(self._lazy.values())))
+        return self._commands
+
+    @registered_commands.setter
+    def registered_commands(self, commands: list[Any]) -> None:
+        self._commands = commands
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        register = super().command(*args, **kwargs)
+
+        def decorator(function: Any) -> Any:
+            self._adding = True  # appending a command is not reading the list
+            try:
+                return register(function)
+            finally:
+                self._adding = False
+
+        return decorator
+
+    def register_lazily(self, module: str, *commands: str) -> None:
+        """`module` (relative to this package) registers `commands`: it is imported when one of them runs or
+        when the whole app is read."""
+        for name in commands:
+            self._lazy[name] = module
+
+    def _import(self, modules: list[str]) -> None:
+        for module in modules:
+            for name in [n for n, m in self._lazy.items() if m == module]:
+                del self._lazy[name]
+            import_module(module, __package__)
+
+    def single_command_app(self, name: str) -> typer.Typer | None:
+        """An app holding only the command `name`, named `tally NAME` (None for a name no module declares).
+
+        Building the click tree converts every command's signature; for one command that is a tenth
+        of the cost, and usage, help and errors read exactly the same.
+        """
+        if name in self._lazy:
+            self._import([self._lazy[name]])
+        for info in self._commands:
+            if info.name == name:
+                single = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+                single.registered_commands.append(info)
+                return single
+        return None
+
+
+def check_utf8(arguments: list[str], fail: Any, exit_usage: int) -> None:
+    """Arguments are UTF-8 text: one that is not (Python keeps its bad bytes as lone surrogates) is a usage
+    error named by its position and bytes, before anything can try to print, store or encode it."""
+    for number, argument in enumerate(arguments, 1):
+        try:
+            argument.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raw = argument.encode("utf-8", "surrogateescape")
+            offset = len(argument[: error.start].encode("utf-8", "surrogateescape"))
+            shown = repr(raw if len(raw) <= 40 else raw[:36] + b"...")
+            fail(exit_usage, f"argument {number} ({shown}) is not valid UTF-8 (byte 0x{raw[offset]:02x} at offset {offset}): "
+                             "tally reads its arguments as UTF-8 text; rename a file whose name is not UTF-8")
+            sys.exit(exit_usage)

@@ -1,0 +1,53 @@
+"""What `tally` imports before a command runs: a command of another module is registered lazily, yet the
+whole app still lists it; the move separator split by hand splits as its regular expression does."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+
+from tally.cli.main import app
+from tally.store.judging import MOVE_SEPARATOR, MOVE_SEPARATOR_PATTERN
+
+
+def test_every_lazily_registered_command_is_in_the_app_and_registered_by_its_module():
+    by_name = {info.name: info.callback.__module__ for info in app.registered_commands}
+    declared = {"undo": "correction_commands", "amend": "correction_commands", "rules": "rules_command",
+                "ingest": "library_commands", "sql": "library_commands", "stats": "library_commands",
+                "export": "library_commands"}
+    for name, module in declared.items():
+        assert by_name[name] == f"tally.cli.{module}"
+    assert not app._lazy  # reading the list imported every lazy module
+
+
+def _modules_after(arguments: list[str]) -> set[str]:
+    script = ("import sys; from tally.cli.main import main\nsys.argv = ['tally', *sys.argv[1:]]\n"
+              "try:\n    main()\nexcept SystemExit:\n    pass\nprint(' '.join(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", script, *arguments], capture_output=True, text=True, check=True)
+    return set(done.stdout.split())
+
+
+def test_a_move_imports_no_other_commands_module_and_the_full_help_imports_them(tmp_path):
+    log = tmp_path / "game.jsonl"
+    subprocess.run([sys.executable, "-c", "from tally.cli.main import main; main()", "new", "splendor", str(log),
+                    "-p", "ana", "-p", "ben", "--seed", "1", "--mode", "open"], check=True, capture_output=True)
+    moved = _modules_after(["move", str(log), "take r g b"])
+    for module in ("correction_commands", "rules_command", "library_commands"):
+        assert f"tally.cli.{module}" not in moved
+    undone = _modules_after(["undo", "--help"])
+    assert "tally.cli.correction_commands" in undone and "tally.cli.library_commands" not in undone
+    helped = _modules_after(["--help"])
+    assert {"tally.cli.correction_commands", "tally.cli.rules_command", "tally.cli.library_commands"} <= helped
+
+
+def test_the_move_separator_splits_as_its_pattern():
+    pattern = re.compile(MOVE_SEPARATOR_PATTERN)
+    rng = random.Random(21)
+    alphabet = ["+", " ", "\t", "\n", "\u3000", "\x85", "a", "b"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 10)))
+        assert MOVE_SEPARATOR.split(text) == pattern.split(text), repr(text)
+    assert MOVE_SEPARATOR.split("buy 1k0-w1b1g1r1 + reveal 1g0-w2b1") == ["buy 1k0-w1b1g1r1", "reveal 1g0-w2b1"]
+    assert MOVE_SEPARATOR.split("match 5HL+5SR") == ["match 5HL+5SR"]
