@@ -285,18 +285,31 @@ def stats_command(
     game: Optional[str] = GameOption,
     db: Optional[Path] = DbOption,
     top: int = typer.Option(10, "--top", help="How many of the most-bought cards to list."),
+    simulated: bool = typer.Option(False, "--simulated", help="Count the games `tally simulate` played too (left out by default)."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Also write the library's charts into this folder, one SVG each."),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="Also write every report and chart's rows into this folder, one CSV each."),
     as_json: bool = JsonOption,
 ) -> None:
-    """The canned report: games played, win rate by player and by seat, game length, score progression, most-bought cards."""
+    """The canned report: games played, win rate by player and by seat, game length, score progression, most-bought cards.
+
+    Each section says how many games it rests on; simulated games are left out unless --simulated is given, scores
+    are averaged only within one game and scale, and aliases (`tally alias`) merge one person's names."""
     from tally.store import library
 
     if not 0 <= top <= 1_000_000:
         raise fail(EXIT_USAGE, f"--top {top}: expected a number from 0 to 1000000")
-    report = library.stats(library.resolve_db(db), game, top)
+    target = library.resolve_db(db)
+    report = library.stats(target, game, top, simulated)
+    if svg is not None or csv is not None:
+        from .history_commands import write_charts
+
+        report["files"] = write_charts(target, report, game, simulated, svg, csv)
     if as_json:
         emit(report)
         return
     _print_stats(report)
+    for path in report.get("files", []):
+        say(f"wrote {path}")
 
 
 def _pct(value: Any) -> str:
@@ -327,8 +340,10 @@ def _print_stats(report: dict[str, Any]) -> None:
     if not report["games"]:
         out.print(f"no games in {report['db']}{scope} yet: load some with `tally ingest LOGS...`")
         return
-    out.print(Text(f"{report['games']} games{scope}, {report['finished']} finished", style="bold"))
-    length = Table(title="games and length", title_justify="left", box=None, pad_edge=False, header_style="bold")
+    left_out = f"; {report['simulated_left_out']} simulated games left out (--simulated counts them)" if report["simulated_left_out"] else ""
+    out.print(Text(f"{report['games']} games{scope}, {report['finished']} finished{left_out}", style="bold"))
+    rests = report["rests_on"]
+    length = Table(title=f"games and length ({rests['by_game']} games)", title_justify="left", box=None, pad_edge=False, header_style="bold")
     for name in ("game", "games", "finished", "avg events", "avg turns", "first", "last"):
         length.add_column(name, justify="left" if name in ("game", "first", "last") else "right")
     for row in report["by_game"]:
@@ -336,22 +351,33 @@ def _print_stats(report: dict[str, Any]) -> None:
                        str(row["first"] or "-")[:10], str(row["last"] or "-")[:10])
     out.print(length)
 
-    players = Table(title="win rate by player (finished games; a shared victory counts for each winner)",
+    players = Table(title=f"win rate by player, per game and scale ({rests['players']} finished games; a shared victory "
+                          "counts for each winner; scores averaged only within one game and scale)",
                     title_justify="left", box=None, pad_edge=False, header_style="bold")
-    for name in ("player", "games", "wins", "win rate", "avg score", ""):
-        players.add_column(name, justify="left" if name in ("player", "") else "right")
+    for name in ("game", "scale", "player", "games", "wins", "win rate", "avg score", ""):
+        players.add_column(name, justify="left" if name in ("game", "scale", "player", "") else "right")
+    scales: dict[str, list[str]] = {}
     for row in report["players"]:
-        players.add_row(row["player"], str(row["games"]), str(row["wins"]), _pct(row["win_rate"]), _num(row["avg_score"]),
-                        Text(_bar(row["win_rate"] or 0, 1.0, 20), style="green"))
+        known = scales.setdefault(row["game"], [])
+        if row["scale"] not in known:
+            known.append(row["scale"])
+    for row in report["players"]:  # a scale is the game's options: numbered, so a line stays short
+        scale = str(scales[row["game"]].index(row["scale"]) + 1)
+        players.add_row(row["game"], scale, row["player"], str(row["games"]), str(row["wins"]), _pct(row["win_rate"]),
+                        _num(row["avg_score"]), Text(_bar(row["win_rate"] or 0, 1.0, 20), style="green"))
     out.print(players)
+    for name, known in scales.items():
+        if len(known) > 1:
+            for number, options in enumerate(known, 1):
+                out.print(Text(f"  {name} scale {number}: {options}", style="dim"))
 
-    seats = Table(title="win rate by seat (seat 1 plays first)", title_justify="left", box=None, pad_edge=False,
-                  header_style="bold")
-    for name in ("players", "seat", "games", "wins", "win rate", ""):
-        seats.add_column(name, justify="left" if name == "" else "right")
+    seats = Table(title=f"win rate by seat (seat 1 plays first; {rests['seats']} finished games)", title_justify="left",
+                  box=None, pad_edge=False, header_style="bold")
+    for name in ("game", "players", "seat", "games", "wins", "win rate", ""):
+        seats.add_column(name, justify="left" if name in ("game", "") else "right")
     for row in report["seats"]:
-        seats.add_row(str(row["players"]), str(row["seat"]), str(row["games"]), str(row["wins"]), _pct(row["win_rate"]),
-                      Text(_bar(row["win_rate"] or 0, 1.0, 20), style="cyan"))
+        seats.add_row(row["game"], str(row["players"]), str(row["seat"]), str(row["games"]), str(row["wins"]),
+                      _pct(row["win_rate"]), Text(_bar(row["win_rate"] or 0, 1.0, 20), style="cyan"))
     out.print(seats)
 
     from tally.core import registry
@@ -360,15 +386,15 @@ def _print_stats(report: dict[str, Any]) -> None:
         for declared in spec.history.reports:
             rows = report.get(declared.key, {}).get(spec.name)
             if rows:
-                out.print(_report_table(spec.name, declared, rows))
+                out.print(_report_table(spec.name, declared, rows, rests.get(declared.key, {}).get(spec.name, 0)))
 
 
-def _report_table(game: str, declared: Any, rows: list[dict[str, Any]]) -> Any:
+def _report_table(game: str, declared: Any, rows: list[dict[str, Any]], games: int) -> Any:
     """One of a game's reports (core.history.Report) as a table; a chart's bars share one scale."""
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=f"{game}: {declared.title}", title_justify="left", box=None, pad_edge=False, header_style="bold")
+    table = Table(title=f"{game}: {declared.title} ({games} games)", title_justify="left", box=None, pad_edge=False, header_style="bold")
     bars = [c.name for c in declared.columns if c.bar]
     scale = max((row[name] or 0 for row in rows for name in bars), default=0) or 1.0
     for column in declared.columns:
@@ -397,7 +423,8 @@ def _report_table(game: str, declared: Any, rows: list[dict[str, Any]]) -> Any:
 @waits_for_library
 def export_command(
     to: Path = typer.Option(..., "--to", help="A new or empty folder."),
-    format: str = typer.Option("jsonl", "--format", help="jsonl (each game as <game id>.jsonl) or parquet (every table)."),
+    format: str = typer.Option("jsonl", "--format", help="jsonl (each game as <game id>.jsonl), parquet (every table) or "
+                               "bgstats (each finished game played at a table as a BG Stats play, <game id>.json)."),
     game: Optional[str] = GameOption,
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,
@@ -410,7 +437,10 @@ def export_command(
         emit({"db": result.db, "to": result.to, "format": result.format, "games": result.games, "events": result.events,
               "files": len(result.files)})
         return
-    what = "logs" if format == "jsonl" else "Parquet files"
+    what = {"jsonl": "logs", "parquet": "Parquet files", "bgstats": "BG Stats plays"}[format]
+    if format == "bgstats":
+        say(f"exported {result.games} finished games from {result.db} to {result.to}: {len(result.files)} {what}")
+        return
     say(f"exported {result.games} games ({result.events} events) from {result.db} to {result.to}: {len(result.files)} {what}")
     if format == "parquet":
         say(f"read them with: SELECT * FROM read_parquet('{result.to}/events/**/*.parquet', hive_partitioning = true)")

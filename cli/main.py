@@ -535,6 +535,7 @@ def simulate_command(
 from . import correction_commands  # noqa: E402,F401  (registers undo and amend)
 from . import rules_command  # noqa: E402,F401  (registers rules)
 from . import library_commands  # noqa: E402,F401  (registers ingest, sql, stats, export; imports duckdb lazily)
+from . import history_commands  # noqa: E402,F401  (registers chart and alias)
 
 
 def _single_command_app(name: str) -> typer.Typer | None:

@@ -29,8 +29,8 @@ from .library_read import (
     query,
     replay,
     replay_bytes,
-    stats,
 )
+from .library_stats import Alias, Scope, alias, stats
 from .library_ingest import Rejected
 from .library_schema import (
     DEFAULT_DB,
@@ -53,7 +53,7 @@ from .library_writer import Summary, collect, ingest
 
 __all__ = [
     "DEFAULT_DB", "INGEST_SETTINGS", "PARALLEL_MIN_BYTES", "SCHEMA_VERSION", "SQL_MEMORY", "SQL_TIMEOUT",
-    "STORAGE_COMPATIBILITY", "TABLES", "TASK_BYTES", "TASK_FILES", "Exported", "LibraryBusy", "LibraryError", "Query", "Rejected",
-    "Summary", "all_tables", "busy_timeout", "collect", "connect", "connect_read_only", "export", "game_bytes", "ingest",
+    "STORAGE_COMPATIBILITY", "TABLES", "TASK_BYTES", "TASK_FILES", "Alias", "Exported", "Scope", "LibraryBusy", "LibraryError", "Query", "Rejected",
+    "Summary", "alias", "all_tables", "busy_timeout", "collect", "connect", "connect_read_only", "export", "game_bytes", "ingest",
     "is_empty_sql", "memory_size", "query", "replay", "replay_bytes", "resolve_db", "stats",
 ]

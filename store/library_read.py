@@ -10,7 +10,6 @@ from typing import Any, Iterator
 import duckdb
 import msgspec
 
-from tally.core import registry
 from tally.core.text import quote
 
 from . import log as logfile
@@ -74,16 +73,24 @@ def _empty_target(to: Path) -> None:
 
 
 def export(db: Path | str, to: Path | str, format: str = "jsonl", game: str | None = None) -> Exported:
-    """Write every game back as `<game id>.jsonl` (byte-identical logs), or every table as hive-partitioned Parquet."""
-    if format not in ("jsonl", "parquet"):
-        raise UsageError(f"--format {format!r}: expected jsonl or parquet")
+    """Write every game back as `<game id>.jsonl` (byte-identical logs), every table as hive-partitioned Parquet, or
+    every finished game that was played (not simulated) as a BG Stats play, `<game id>.json` (store/library_bgstats.py)."""
+    if format not in ("jsonl", "parquet", "bgstats"):
+        raise UsageError(f"--format {format!r}: expected jsonl, parquet or bgstats")
     target = Path(to)
     con = connect_read_only(db)
     try:
         where, params = ("WHERE g.game = ?", [game]) if game else ("", [])
         games, events = con.execute(f"SELECT count(*), coalesce(sum(events), 0) FROM games g {where}", params).fetchall()[0]
         _empty_target(target)
-        if format == "jsonl":
+        if format == "bgstats":  # finished games only (a play has a result), simulated ones left out
+            from . import library_bgstats
+
+            con.close()
+            played = library_bgstats.plays(db, game)
+            files = library_bgstats.write(played, target)
+            games, events = len(played), 0
+        elif format == "jsonl":
             files = _export_jsonl(con, target, where, params)
         else:
             con.close()
@@ -275,72 +282,3 @@ def _sql_refusal(error: Exception) -> str:
     if isinstance(error, duckdb.PermissionException):
         return f"tally sql reads only the library, not other files: {message}"
     return f"SQL error: {message}"
-
-
-# --------------------------------------------------------------------------- tally stats
-
-
-def stats(db: Path | str, game: str | None = None, top: int = 10) -> dict[str, Any]:
-    """The canned report behind `tally stats` (see docs/sql.md for the queries)."""
-    con = connect_read_only(db)
-    try:
-        where = "AND g.game = $game" if game else ""
-        params: dict[str, Any] = {"game": game} if game else {}
-
-        def rows(sql: str) -> list[dict[str, Any]]:
-            cursor = con.execute(sql, params)
-            names = [d[0] for d in cursor.description or []]
-            return [dict(zip(names, row)) for row in cursor.fetchall()]
-
-        games = rows(f"""
-            SELECT g.game, count(*) AS games, sum(CASE WHEN g.finished THEN 1 ELSE 0 END) AS finished,
-                   sum(g.events) AS events, avg(g.events) AS avg_events, avg(g.turns) AS avg_turns,
-                   min(g.started_at) AS first, max(g.ended_at) AS last
-            FROM games g WHERE TRUE {where} GROUP BY g.game ORDER BY g.game""")
-        players = rows(f"""
-            SELECT s.player, count(*) AS games, sum(CASE WHEN s.won THEN 1 ELSE 0 END) AS wins,
-                   avg(CASE WHEN s.won THEN 1.0 ELSE 0.0 END) AS win_rate, avg(s.score) AS avg_score
-            FROM seats s JOIN games g USING (game_id)
-            WHERE g.finished {where} GROUP BY s.player ORDER BY win_rate DESC, games DESC, s.player""")
-        seats = rows(f"""
-            SELECT g.player_count AS players, s.seat, count(*) AS games,
-                   sum(CASE WHEN s.won THEN 1 ELSE 0 END) AS wins,
-                   avg(CASE WHEN s.won THEN 1.0 ELSE 0.0 END) AS win_rate
-            FROM seats s JOIN games g USING (game_id)
-            WHERE g.finished {where} GROUP BY g.player_count, s.seat ORDER BY g.player_count, s.seat""")
-        reports: dict[str, dict[str, list[dict[str, Any]]]] = {}
-        for spec in registry.specs():  # every report key is always present, so the document's shape is stable
-            for report in spec.history.reports:
-                found = reports.setdefault(report.key, {})
-                if not game or spec.name == game:
-                    found[spec.name] = rows(report.sql.format(where=where, limit=int(top)))
-    except duckdb.Error as error:
-        raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
-    finally:
-        con.close()
-    total = sum(r["games"] for r in games)
-    return {
-        "db": str(db),
-        "game": game,
-        "games": total,
-        "finished": sum(int(r["finished"] or 0) for r in games),
-        "by_game": [_plain(r) for r in games],
-        "players": [_plain(r) for r in players],
-        "seats": [_plain(r) for r in seats],
-        **{key: {name: [_plain(r) for r in found] for name, found in by_game.items()} for key, by_game in reports.items()},
-    }
-
-
-def _plain(row: dict[str, Any]) -> dict[str, Any]:
-    """JSON-ready values: rounded floats, ISO times, plain ints."""
-    out = {}
-    for key, value in row.items():
-        if isinstance(value, float):
-            value = round(value, 4)
-        elif hasattr(value, "isoformat"):
-            value = value.isoformat().replace("+00:00", "Z")
-        elif value is not None and type(value).__name__ in ("Decimal", "int64"):
-            value = float(value) if type(value).__name__ == "Decimal" else int(value)
-        out[key] = value
-    return out
-

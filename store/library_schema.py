@@ -15,10 +15,10 @@ from tally.core.text import visible
 
 from . import log as logfile
 from .library_tables import TABLES as BASE_TABLES
-from .library_tables import create_sql, every_table
+from .library_tables import ALIASES, create_sql, every_table
 from .record import UsageError
 
-SCHEMA_VERSION = "2"  # 2: games.ended
+SCHEMA_VERSION = "3"  # 2: games.ended; 3: games.simulated and the aliases
 # the oldest DuckDB whose clients must open the library: the 1.4 LTS line (docs/sql.md); DuckDB uses this
 # storage version when it creates the file (an existing file keeps the version it was created with)
 STORAGE_COMPATIBILITY = "v1.4.0"
@@ -151,7 +151,7 @@ def _create(con: duckdb.DuckDBPyConnection, db: Path | str) -> None:
                 f"the library has schema version {found}, this tally writes version {SCHEMA_VERSION}: "
                 "it is derived from the logs, so delete it and ingest the logs again",
             )
-    tables = every_table()
+    tables = {**every_table(), "aliases": ALIASES}  # the aliases are said, not derived: no ingest writes them
     missing = [name for name in tables if name not in existing]
     if not missing:
         return

@@ -62,6 +62,7 @@ GAMES: Declared = [
     Stored("game", "VARCHAR"),
     Stored("rules", "VARCHAR"),
     Stored("mode", "VARCHAR"),
+    Stored("simulated", "BOOLEAN"),
     Stored("options", "JSON"),
     Stored("manifest", "VARCHAR"),
     Stored("players", "VARCHAR[]"),
@@ -100,6 +101,8 @@ ROUND_RESULTS: Declared = columns_of([
     ("game_id", "VARCHAR"), ("round", "INTEGER"), ("seat", "INTEGER"), ("player", "VARCHAR"),
     ("score", "INTEGER"), ("total", "INTEGER"), ("won", "BOOLEAN"),
 ])
+# not derived from the logs: what `tally alias NAME PERSON` says (one person's names merged in the reports)
+ALIASES: Declared = columns_of([("name", "VARCHAR"), ("player", "VARCHAR"), ("said_at", TIMESTAMP)])
 TABLES: dict[str, Declared] = {
     "library_info": columns_of([("key", "VARCHAR"), ("value", "VARCHAR")]),
     "games": GAMES,
