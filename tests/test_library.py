@@ -656,19 +656,23 @@ def test_replay_from_the_library_equals_replay_of_the_file(tmp_path: Path, voide
 
 
 def test_stats_report(small_library: Path, tally: Any) -> None:
-    report = library.stats(small_library)
-    assert report["games"] == 3 and report["finished"] == 3
+    left_out = library.stats(small_library)  # simulated games count only when asked for
+    assert left_out["games"] == 0 and left_out["simulated_left_out"] == 3 and left_out["players"] == []
+    report = library.stats(small_library, simulated=True)
+    assert report["games"] == 3 and report["finished"] == 3 and report["simulated_left_out"] == 0
+    assert report["rests_on"]["players"] == 3 and report["rests_on"]["most_bought"] == {
+        "splendor": 3, **{name: 0 for name in report["rests_on"]["most_bought"] if name != "splendor"}}
     assert sum(p["wins"] for p in report["players"]) >= 3
     assert {(s["players"], s["seat"]) for s in report["seats"]} <= {(n, s) for n in (2, 3, 4) for s in range(1, n + 1)}
     progression = report["progression"]["splendor"]
     assert progression[0]["player_turn"] == 1 and progression[-1]["winners"] >= 15 - 0.5 * 15
     bought = report["most_bought"]["splendor"]
     assert len(bought) == 10 and bought[0]["bought"] >= bought[-1]["bought"]
-    assert library.stats(small_library, "splendor")["games"] == 3
-    assert library.stats(small_library, "split")["games"] == 0
-    as_json = tally("stats", "--db", str(small_library), "--json")
+    assert library.stats(small_library, "splendor", simulated=True)["games"] == 3
+    assert library.stats(small_library, "split", simulated=True)["games"] == 0
+    as_json = tally("stats", "--db", str(small_library), "--json", "--simulated")
     assert as_json.exit_code == 0 and json.loads(as_json.stdout)["games"] == 3
-    text = tally("stats", "--db", str(small_library))
+    text = tally("stats", "--db", str(small_library), "--simulated")
     assert text.exit_code == 0, text
     for heading in ("win rate by player", "win rate by seat", "average points after each player's k-th turn", "most-bought cards"):
         assert heading in text.stdout
