@@ -691,9 +691,16 @@ def test_the_ingest_benchmark_runs(tmp_path: Path) -> None:
     import sys
 
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "bench_ingest.py"), "--games", "12", "--scale", "30"],
-        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+        [sys.executable, str(ROOT / "bench" / "bench_ingest.py"), "--games", "3", "--scale", "4000", "--json"],
+        capture_output=True, text=True, timeout=600, cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
-    for line in ("read_json baseline", "check only", "tally ingest", "ratio to read_json", "fresh process peaks", "scale (30)"):
+    for line in ("read_json baseline", "check only", "tally ingest", "ratio to read_json", "fresh process peaks", "scale (",
+                 "tally sql", "tally stats", "library charts"):
         assert line in result.stdout, result.stdout
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert set(summary["games"]) == {"splendor", "split", "array", "splice"}  # every game, each measured alone
+    for game in summary["games"].values():
+        assert game["events"] > 0 and game["ingest_eps"] > 0 and game["ratio"] > 0
+    assert summary["scale"]["events"] >= 4000 and summary["scale"]["charts"] == 7
+    assert summary["scale"]["sql_ms"] > 0 and summary["scale"]["stats_ms"] > 0 and summary["scale"]["stats_report_ms"] > 0
