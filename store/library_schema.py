@@ -16,7 +16,6 @@ from tally.core.text import visible
 from . import log as logfile
 from .library_tables import TABLES as BASE_TABLES
 from .library_tables import ALIASES, create_sql, every_table
-from .record import UsageError
 
 SCHEMA_VERSION = "3"  # 2: games.ended; 3: games.simulated and the aliases
 # the oldest DuckDB whose clients must open the library: the 1.4 LTS line (docs/sql.md); DuckDB uses this
@@ -33,6 +32,14 @@ INGEST_SETTINGS = ("SET memory_limit = '128MB'", "SET checkpoint_threshold = '64
 
 # table -> [(column, DuckDB type)], as declared in library_tables (docs/sql.md documents every column)
 TABLES: dict[str, list[tuple[str, str]]] = {name: [(c.name, c.kind) for c in table] for name, table in BASE_TABLES.items()}
+
+
+def usage_error(message: str) -> Exception:
+    """The record service's UsageError (exit code 2), imported only when one is raised: a query or a report does
+    not load the record service."""
+    from .service import UsageError
+
+    return UsageError(message)
 
 
 class LibraryError(logfile.LogError):
@@ -94,7 +101,7 @@ def resolve_db(db: Path | str | None) -> Path:
     try:
         str(path).encode("utf-8")
     except UnicodeEncodeError:
-        raise UsageError(f"{visible(str(path))}: the library's path is not valid UTF-8 (check $TALLY_DB)") from None
+        raise usage_error(f"{visible(str(path))}: the library's path is not valid UTF-8 (check $TALLY_DB)") from None
     return path
 
 
@@ -170,11 +177,11 @@ def connect_read_only(db: Path | str, memory_limit: str | None = None) -> duckdb
     """Open the library read-only, without access to other files (what `tally sql` runs in). The settings
     are locked once made, so a query cannot lift them (nor the memory limit, when one is given)."""
     if not _check_file(db):
-        raise UsageError(f"{db}: no history library here; create one with `tally ingest LOGS... --db {db}`")
+        raise usage_error(f"{db}: no history library here; create one with `tally ingest LOGS... --db {db}`")
     con = _open(db, read_only=True, config={"enable_external_access": False})
     try:
         if not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'library_info'").fetchall()[0][0]:
-            raise UsageError(f"{db}: the library holds no tables yet (an ingest was stopped before its first commit); "
+            raise usage_error(f"{db}: the library holds no tables yet (an ingest was stopped before its first commit); "
                              f"create them with `tally ingest LOGS... --db {db}`")
         con.execute("SET TimeZone = 'UTC'")
         if memory_limit is not None:

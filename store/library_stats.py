@@ -12,8 +12,7 @@ import msgspec
 
 from tally.core import registry
 
-from .library_schema import LibraryError, _duck_message, connect, connect_read_only
-from .record import UsageError
+from .library_schema import LibraryError, _duck_message, connect, connect_read_only, usage_error
 
 
 class Scope(msgspec.Struct, frozen=True):
@@ -135,18 +134,18 @@ def alias(db: Path | str, name: str, player: str | None) -> Alias:
     A name may stand for one person only; a person is never itself another's alias (no chains)."""
     for text in (name, player):
         if text is not None and (not text.strip() or len(text) > 60 or not text.isprintable()):
-            raise UsageError(f"{text!r}: an alias is a printable name of 1 to 60 characters")
+            raise usage_error(f"{text!r}: an alias is a printable name of 1 to 60 characters")
     if player is not None and name == player:
-        raise UsageError(f"{name!r} is already itself: give another name to merge it into")
+        raise usage_error(f"{name!r} is already itself: give another name to merge it into")
     if not Path(db).exists():
-        raise UsageError(f"{db}: no history library here; create one with `tally ingest LOGS... --db {db}`")
+        raise usage_error(f"{db}: no history library here; create one with `tally ingest LOGS... --db {db}`")
     con = connect(db)
     try:
         con.execute("BEGIN TRANSACTION")
         if player is not None:
             if con.execute("SELECT count(*) FROM aliases WHERE player = ?", [name]).fetchall()[0][0]:
                 con.execute("ROLLBACK")
-                raise UsageError(f"{name!r} is the person other names stand for: merge them into {player!r} first")
+                raise usage_error(f"{name!r} is the person other names stand for: merge them into {player!r} first")
             chained = con.execute("SELECT player FROM aliases WHERE name = ?", [player]).fetchall()
             if chained:
                 player = chained[0][0]  # `player` is itself an alias: merge into the person it stands for
