@@ -108,6 +108,7 @@ JSON_KEYS.update({
         "finished": "finished games among them",
         "simulated_left_out": "simulated games left out (0 with `--simulated`)",
         "rests_on": "per section, how many games it rests on (a game's report: per game type)",
+        "sections": "the games' reports in the order printed: `game`, `key`, `title`, `columns` (`name`, `header`, `kind`, `bar`), `chart`",
         "by_game": "per game type: `game`, `games`, `finished`, `events`, `avg_events`, `avg_turns`, `first`, `last`",
         "players": "win rate by player (aliases merged) per game and scale: `game`, `scale` (the game's options), `player`, `games`, `wins`, `win_rate`, `avg_score`",
         "seats": "win rate by seat per game and number of players: `game`, `players`, `seat`, `games`, `wins`, `win_rate`",

@@ -77,8 +77,8 @@ def _play(gid: str, game: str, date: str | None, minutes: int | None, people: li
         before = order[place - 2] if place > 1 else None
         same = before is not None and won[i] == won[before] and scores[i] == scores[before]
         ranks[i] = ranks[before] if same and before is not None else place
-    players = [BgPlayer(people[i], seats[i], None if scores[i] is None else float(scores[i]), bool(won[i]), ranks[i], i == 0)
-               for i in range(len(seats))]
+    points = [None if score is None else float(score) for score in scores]
+    players = [BgPlayer(people[i], seats[i], points[i], bool(won[i]), ranks[i], i == 0) for i in range(len(seats))]
     return BgPlay(SOURCE, gid, date or "", int(minutes or 0), BgGame(spec.title, game, not lower, False), players)
 
 

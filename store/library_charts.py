@@ -21,7 +21,7 @@ from tally.core.history import Course, course
 
 from . import log as logfile
 from .library_read import game_bytes
-from .library_schema import LibraryError, _duck_message, connect_read_only
+from .library_schema import LibraryError, _duck_message, connect_read_only, stored_reports
 from .library_stats import ALIASED, PERSON, SCALE, Scope
 from .record import IllegalLog
 
@@ -129,11 +129,9 @@ def _queries(where: str) -> list[tuple[str, str, str, str, str]]:
     ]
 
 
-def _lower_wins() -> str:
-    """SQL true for a game whose lowest score wins (`History.lower_wins`)."""
-    from tally.core import registry
-
-    lower = [spec.name for spec in registry.specs() if spec.history.lower_wins]
+def _lower_wins(declared: list[dict[str, Any]]) -> str:
+    """SQL true for a game whose lowest score wins (`History.lower_wins`, as the library keeps it)."""
+    lower = [spec["game"] for spec in declared if spec["lower_wins"]]
     return "g.game IN (" + ", ".join(f"'{name}'" for name in lower) + ")" if lower else "FALSE"
 
 
@@ -147,8 +145,9 @@ def library_charts(db: Path | str, game: str | None = None, simulated: bool = Fa
     found: list[Chart] = []
     con = connect_read_only(db)
     try:
+        lower_wins = _lower_wins(stored_reports(con))
         for key, title, kind, unit, sql in _queries(scope.where()):
-            cursor = con.execute(sql.replace(LOWER_WINS, _lower_wins()), params)
+            cursor = con.execute(sql.replace(LOWER_WINS, lower_wins), params)
             columns = [d[0] for d in cursor.description or []]
             rows = [list(row) for row in cursor.fetchall()]
             games = _rests_on(con, key, scope, rows)

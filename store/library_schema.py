@@ -160,8 +160,6 @@ def _create(con: duckdb.DuckDBPyConnection, db: Path | str) -> None:
             )
     tables = {**every_table(), "aliases": ALIASES}  # the aliases are said, not derived: no ingest writes them
     missing = [name for name in tables if name not in existing]
-    if not missing:
-        return
     con.execute("BEGIN TRANSACTION")
     for name in missing:
         con.execute(create_sql(name, tables[name]))
@@ -170,7 +168,43 @@ def _create(con: duckdb.DuckDBPyConnection, db: Path | str) -> None:
             "INSERT INTO library_info VALUES ('schema_version', ?), ('created_at', strftime(now(), '%Y-%m-%dT%H:%M:%SZ'))",
             [SCHEMA_VERSION],
         )
+    _declare_reports(con)
     con.execute("COMMIT")
+
+
+REPORTS_KEY = "reports"  # library_info: the games' reports as this tally declares them (JSON)
+
+
+def declared_reports() -> list[dict[str, Any]]:
+    """Every game's `tally stats` reports and how its scores rank, from the registry (the games' history modules):
+    [{game, title, lower_wins, reports: [{key, title, sql, columns, chart}]}] in registry order."""
+    import msgspec
+
+    from tally.core import registry
+
+    return [{"game": spec.name, "title": spec.title, "lower_wins": spec.history.lower_wins,
+             "score_label": spec.history.score_label,
+             "reports": [msgspec.to_builtins(report) for report in spec.history.reports]} for spec in registry.specs()]
+
+
+def _declare_reports(con: duckdb.DuckDBPyConnection) -> None:
+    """Keep the reports in the library, refreshed by every tally that writes it: `tally stats` then reads them
+    there instead of loading every game (most of its start-up)."""
+    import msgspec
+
+    text = msgspec.json.encode(declared_reports()).decode()
+    if con.execute("SELECT value FROM library_info WHERE key = ?", [REPORTS_KEY]).fetchall() == [(text,)]:
+        return  # as this tally declares them already: nothing written
+    con.execute("DELETE FROM library_info WHERE key = ?", [REPORTS_KEY])
+    con.execute("INSERT INTO library_info VALUES (?, ?)", [REPORTS_KEY, text])
+
+
+def stored_reports(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    """The reports a library holds (what `declared_reports` said when it was last written), else this tally's."""
+    import msgspec
+
+    rows = con.execute("SELECT value FROM library_info WHERE key = ?", [REPORTS_KEY]).fetchall()
+    return msgspec.json.decode(rows[0][0]) if rows else declared_reports()
 
 
 def connect_read_only(db: Path | str, memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:

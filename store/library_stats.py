@@ -10,9 +10,7 @@ from typing import Any
 import duckdb
 import msgspec
 
-from tally.core import registry
-
-from .library_schema import LibraryError, _duck_message, connect, connect_read_only, usage_error
+from .library_schema import LibraryError, _duck_message, connect, connect_read_only, stored_reports, usage_error
 
 
 class Scope(msgspec.Struct, frozen=True):
@@ -69,12 +67,13 @@ def stats(db: Path | str, game: str | None = None, top: int = 10, simulated: boo
                    avg(CASE WHEN s.won THEN 1.0 ELSE 0.0 END) AS win_rate
             FROM seats s JOIN games g USING (game_id)
             WHERE g.finished {where} GROUP BY ALL ORDER BY g.game, players, s.seat""")
+        declared = stored_reports(con)  # read from the library: no game is loaded for a report
         reports: dict[str, dict[str, list[dict[str, Any]]]] = {}
-        for spec in registry.specs():  # every report key is always present, so the document's shape is stable
-            for report in spec.history.reports:
-                found = reports.setdefault(report.key, {})
-                if not game or spec.name == game:
-                    found[spec.name] = rows(report.sql.format(where=where, limit=int(top)))
+        for spec in declared:  # every report key is always present, so the document's shape is stable
+            for report in spec["reports"]:
+                found = reports.setdefault(report["key"], {})
+                if not game or spec["game"] == game:
+                    found[spec["game"]] = rows(report["sql"].format(where=where, limit=int(top)))
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
     finally:
@@ -83,10 +82,14 @@ def stats(db: Path | str, game: str | None = None, top: int = 10, simulated: boo
     finished = {r["game"]: int(r["finished"] or 0) for r in games}
     every = {r["game"]: int(r["games"]) for r in games}
     rests_on: dict[str, Any] = {"by_game": total, "players": sum(finished.values()), "seats": sum(finished.values())}
-    for spec in registry.specs():
-        for report in spec.history.reports:  # a game's report reads its finished games, or all of them
-            counted = finished if "g.finished" in report.sql else every
-            rests_on.setdefault(report.key, {})[spec.name] = counted.get(spec.name, 0) if not game or spec.name == game else 0
+    sections = []
+    for spec in declared:
+        for report in spec["reports"]:  # a game's report reads its finished games, or all of them
+            counted = finished if "g.finished" in report["sql"] else every
+            name = spec["game"]
+            rests_on.setdefault(report["key"], {})[name] = counted.get(name, 0) if not game or name == game else 0
+            sections.append({"game": name, "key": report["key"], "title": report["title"], "columns": report["columns"],
+                             "chart": report["chart"]})
     return {
         "db": str(db),
         "game": game,
@@ -95,6 +98,7 @@ def stats(db: Path | str, game: str | None = None, top: int = 10, simulated: boo
         "finished": sum(finished.values()),
         "simulated_left_out": int(left_out),
         "rests_on": rests_on,
+        "sections": sections,
         "by_game": [plain(r) for r in games],
         "players": [plain(r) for r in players],
         "seats": [plain(r) for r in seats],
