@@ -45,7 +45,7 @@ def course_of(path: str, data: bytes) -> Course:
     """How the game in a log's bytes went (verified and judged like `tally check`; an illegal log is refused)."""
     log = logfile.parse_lines(path, data)
     judgement, table = judge(log.spec, log.events)
-    if not judgement.ok:
+    if not judgement.ok and judgement.failed_seq is not None:
         raise IllegalLog(path, judgement.failed_seq, next(r for r in judgement.rulings if r.verdict == "illegal"))
     return course(log.spec, log.started, table.effective)
 
