@@ -144,7 +144,8 @@ def run_ingest(paths: list[str], db: Path, jobs: int | None) -> dict:
     summary = library.ingest(db, paths, progress, jobs)
     seconds = time.perf_counter() - began
     assert not summary.rejected, summary.rejected[:3]
-    return {"events": summary.events_added, "games": summary.games_added, "seconds": seconds, "workers": summary.workers,
+    return {"events": summary.events_added, "games": summary.games_added, "seconds": seconds,
+            "workers": summary.workers if summary.apart else 0,
             "rss_samples": samples[1:], "worker_rss": workers, "peak_mb": peak_mb(), "db_mb": size_mb(db)}
 
 
@@ -152,7 +153,7 @@ def report(label: str, result: dict, baseline_rate: float) -> None:
     rate = result["events"] / result["seconds"]
     workers = result["workers"]
     print(f"{label:19s}: {result['events']:,} events in {result['seconds']:.2f} s = {rate:,.0f} events/s "
-          f"({'1 process' if workers == 1 else f'{workers} worker processes'}), ratio to read_json {rate / baseline_rate:.2f}")
+          f"({'1 process' if not workers else f'{workers} worker process' + ('es' if workers > 1 else '') + ' and the writer'}), ratio to read_json {rate / baseline_rate:.2f}")
     samples = result["rss_samples"]
     if len(samples) >= 4:
         quarter = max(1, len(samples) // 4)
@@ -315,7 +316,7 @@ def main() -> None:
             rate = result["events"] / result["seconds"]
             print(f"{game:19s}: {result['events']:,} events; read_json {rows / seconds:,.0f} rows/s, check "
                   f"{checked / check_seconds:,.0f} events/s, ingest {rate:,.0f} events/s "
-                  f"({result['workers']} process{'es' if result['workers'] > 1 else ''}), ratio to read_json "
+                  f"({result['workers'] or 1} process{'es' if result['workers'] > 1 else ''}), ratio to read_json "
                   f"{rate / (rows / seconds):.2f}")
             summary["games"][game] = {"events": result["events"], "read_json_rps": round(rows / seconds),
                                       "check_eps": round(checked / check_seconds), "ingest_eps": round(rate),

@@ -575,6 +575,34 @@ def test_worker_processes_load_exactly_what_one_process_does(tmp_path: Path, sim
         assert rows(serial, query) == rows(parallel, query), name
 
 
+def test_the_writer_keeps_a_core_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tally.store import library_writer
+
+    large = library.PARALLEL_MIN_BYTES
+    for cpus, chosen in ((1, (1, False)), (2, (1, True)), (4, (3, True)), (32, (8, True))):
+        monkeypatch.setattr(library_writer.os, "sched_getaffinity", lambda _pid, n=cpus: set(range(n)))
+        assert library_writer._workers(None, large) == chosen, cpus
+    assert library_writer._workers(None, large - 1) == (1, False)  # a small run is judged in this process
+    assert library_writer._workers(1, large) == (1, False) and library_writer._workers(3, 10) == (3, True)
+
+
+def test_one_worker_beside_the_writer_loads_what_one_process_does(tmp_path: Path, sim: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from tally.store import library_writer
+
+    serial, apart = tmp_path / "serial.duckdb", tmp_path / "apart.duckdb"
+    logs = sorted(sim.glob("*.jsonl"))
+    ingest(serial, *logs, jobs=1)
+    monkeypatch.setattr(library_writer, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(library_writer.os, "sched_getaffinity", lambda _pid: {0, 1})
+    summary = library.ingest(apart, logs, task_bytes=20_000)
+    assert (summary.workers, summary.apart) == (1, True) and summary.games_added == len(logs)
+    query = "SELECT game_id, seq, line, voided FROM events ORDER BY ALL"
+    assert rows(serial, query) == rows(apart, query)
+    assert rows(serial, "SELECT * EXCLUDE (ingested_at, source) FROM games ORDER BY ALL") == \
+        rows(apart, "SELECT * EXCLUDE (ingested_at, source) FROM games ORDER BY ALL")
+
+
 # --------------------------------------------------------------------------- tally sql: read-only
 
 
