@@ -237,3 +237,32 @@ def test_the_bgstats_export_is_the_documented_play_format(tmp_path: Path, db: Pa
         assert all(p["rank"] == 1 for p in play["players"] if p["winner"])
         seats = rows(db, f"SELECT player, score FROM seats WHERE game_id = '{play['sourcePlayId']}' ORDER BY seat")
         assert [(p["sourcePlayerId"], p["score"]) for p in play["players"]] == [(n, float(s)) for n, s in seats]
+
+
+# --------------------------------------------------------------------------- the games as a list (a library page's)
+
+
+def test_the_games_listed_follow_every_filter(db: Path) -> None:
+    from datetime import date
+
+    from tally.store.library_games import games
+
+    real = games(db, limit=1000)
+    assert real.total == len(real.games) == len(FIXTURES) and not any(g.simulated for g in real.games)
+    assert games(db, simulated=True).total == rows(db, "SELECT count(*) FROM games WHERE simulated")[0][0]
+    both = games(db, simulated=None, limit=1000)
+    assert both.total == len(FIXTURES) + rows(db, "SELECT count(*) FROM games WHERE simulated")[0][0]
+    starts = [g.started_at for g in both.games]
+    assert starts == sorted(starts, reverse=True)  # newest first
+    split = games(db, game="split", simulated=None, limit=1000)
+    assert split.total == rows(db, "SELECT count(*) FROM games WHERE game = 'split'")[0][0]
+    ana = games(db, player="ana", limit=1000)
+    assert ana.total == rows(db, "SELECT count(DISTINCT s.game_id) FROM seats s JOIN games g USING (game_id) "
+                                 "WHERE s.player = 'ana' AND NOT g.simulated")[0][0] and all("ana" in g.players for g in ana.games)
+    day = date.fromisoformat(real.games[-1].started_at[:10])
+    assert games(db, since=day, until=day, limit=1000).total == sum(g.started_at[:10] == day.isoformat() for g in real.games)
+    page = games(db, limit=2, offset=1)
+    assert [g.game_id for g in page.games] == [g.game_id for g in real.games[1:3]] and page.total == real.total
+    for listed in real.games:
+        gid = listed.game_id
+        assert listed.winners == [w for w in listed.players if w in rows(db, f"SELECT winners FROM games WHERE game_id = '{gid}'")[0][0]]
