@@ -112,7 +112,7 @@ JSON_KEYS.update({
         "by_game": "per game type: `game`, `games`, `finished`, `events`, `avg_events`, `avg_turns`, `first`, `last`",
         "players": "win rate by player (aliases merged) per game and scale: `game`, `scale` (the game's options), `player`, `games`, `wins`, `win_rate`, `avg_score`",
         "seats": "win rate by seat per game and number of players: `game`, `players`, `seat`, `games`, `wins`, `win_rate`",
-        "files": "with `--svg` or `--csv`: the files written",
+        "files": "the files `--svg` and `--csv` wrote (none without them)",
         # then one key per report a game declares (core.history.Report), filled in from the registry below
     },
     "export": {

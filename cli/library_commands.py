@@ -300,6 +300,7 @@ def stats_command(
         raise fail(EXIT_USAGE, f"--top {top}: expected a number from 0 to 1000000")
     target = library.resolve_db(db)
     report = library.stats(target, game, top, simulated)
+    report["files"] = []
     if svg is not None or csv is not None:
         from .history_commands import write_charts
 
@@ -308,7 +309,7 @@ def stats_command(
         emit(report)
         return
     _print_stats(report)
-    for path in report.get("files", []):
+    for path in report["files"]:
         say(f"wrote {path}")
 
 

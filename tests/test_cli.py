@@ -338,6 +338,8 @@ JSON_INVOCATIONS: dict[str, Any] = {
     "sql": lambda f: ["sql", "SELECT count(*) AS games FROM games", "--db", str(_library(f))],
     "stats": lambda f: ["stats", "--db", str(_library(f))],
     "export": lambda f: ["export", "--to", str(f / "exported"), "--db", str(_library(f))],
+    "chart": lambda f: ["chart", str(_opened(f)), "--svg", str(f / "chart.svg")],
+    "alias": lambda f: ["alias", "ann", "Ann B.", "--db", str(_library(f))],
 }
 
 
