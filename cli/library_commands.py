@@ -61,7 +61,7 @@ GameOption = typer.Option(None, "--game", help="Only games of this type (see `ta
 def ingest_command(
     paths: List[Path] = typer.Argument(..., help="Log files, or folders searched recursively for *.jsonl."),
     db: Optional[Path] = DbOption,
-    jobs: Optional[int] = typer.Option(None, "--jobs", help="Worker processes (default: one per CPU on large runs)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", help="Worker processes (default on large runs: one per CPU but one, beside the writer; 1: none)."),
     progress: Optional[bool] = typer.Option(
         None, "--progress/--no-progress",
         help="Show a progress bar on stderr (default: shown only when stderr is a terminal and there are 20 logs or more)."
