@@ -217,10 +217,13 @@ def connect_read_only(db: Path | str, memory_limit: str | None = None) -> duckdb
         if not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'library_info'").fetchall()[0][0]:
             raise usage_error(f"{db}: the library holds no tables yet (an ingest was stopped before its first commit); "
                              f"create them with `tally ingest LOGS... --db {db}`")
-        con.execute("SET TimeZone = 'UTC'")
-        if memory_limit is not None:
-            con.execute(f"SET memory_limit = '{memory_limit}'")  # checked by memory_size: digits and a unit only
-        con.execute("SET lock_configuration = true")
+        # a second connection of this process to the same file shares the first one's database, settings locked
+        # and all (a page serving several readers at once): it reads under them as they are
+        if not con.execute("SELECT current_setting('lock_configuration')").fetchall()[0][0]:
+            con.execute("SET TimeZone = 'UTC'")
+            if memory_limit is not None:
+                con.execute(f"SET memory_limit = '{memory_limit}'")  # checked by memory_size: digits and a unit only
+            con.execute("SET lock_configuration = true")
     except duckdb.Error as error:
         con.close()
         raise LibraryError(db, f"cannot open the library: {_duck_message(error)}") from None

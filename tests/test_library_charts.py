@@ -266,3 +266,15 @@ def test_the_games_listed_follow_every_filter(db: Path) -> None:
     for listed in real.games:
         gid = listed.game_id
         assert listed.winners == [w for w in listed.players if w in rows(db, f"SELECT winners FROM games WHERE game_id = '{gid}'")[0][0]]
+
+
+def test_readers_of_one_process_may_hold_the_library_at_once(db: Path) -> None:
+    from tally.store.library_schema import connect_read_only
+
+    first = connect_read_only(db)
+    try:  # a page answering two requests at once: the second reader shares the first one's locked settings
+        assert library.stats(db)["games"] == len(FIXTURES)
+        assert [c.key for c in library_charts(db)]
+        assert first.execute("SELECT current_setting('TimeZone')").fetchall() == [("UTC",)]
+    finally:
+        first.close()
