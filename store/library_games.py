@@ -80,6 +80,8 @@ def games(db: Path | str, game: str | None = None, player: str | None = None, si
         con.close()
     listed = [LibraryGame(gid, kind, at, people, won or [], bool(done), bool(sim), int(events), turns, result)
               for gid, kind, at, people, won, done, sim, events, turns, result in rows]
-    filters: dict[str, str | bool | None] = {"game": game, "player": player, "since": since and since.isoformat(),
-                                             "until": until and until.isoformat(), "simulated": simulated}
+    filters: dict[str, str | bool | None] = {"game": game, "player": player,
+                                             "since": since.isoformat() if since is not None else None,
+                                             "until": until.isoformat() if until is not None else None,
+                                             "simulated": simulated}
     return GameList(listed, int(total), filters)
