@@ -105,17 +105,22 @@ JSON_KEYS.update({
     "stats": {
         "db": "the history library",
         "game": "the `--game` filter, or null",
-        "games": "games in the library",
-        "finished": "finished games",
+        "simulated": "whether simulated games are counted (`--simulated`)",
+        "games": "games the report rests on (simulated ones left out unless `--simulated`)",
+        "finished": "finished games among them",
+        "simulated_left_out": "simulated games left out (0 with `--simulated`)",
+        "rests_on": "per section, how many games it rests on (a game's report: per game type)",
+        "sections": "the games' reports in the order printed: `game`, `key`, `title`, `columns` (`name`, `header`, `kind`, `bar`), `chart`",
         "by_game": "per game type: `game`, `games`, `finished`, `events`, `avg_events`, `avg_turns`, `first`, `last`",
-        "players": "win rate by player name",
-        "seats": "win rate by seat and number of players",
+        "players": "win rate by player (aliases merged) per game and scale: `game`, `scale` (the game's options), `player`, `games`, `wins`, `win_rate`, `avg_score`",
+        "seats": "win rate by seat per game and number of players: `game`, `players`, `seat`, `games`, `wins`, `win_rate`",
+        "files": "the files `--svg` and `--csv` wrote (none without them)",
         # then one key per report a game declares (core.history.Report), filled in from the registry below
     },
     "export": {
         "db": "the history library (with `--store`: the log store's URL, without its password)",
         "to": "the folder written",
-        "format": "`jsonl` or `parquet`",
+        "format": "`jsonl`, `parquet` or `bgstats`",
         "games": "games exported",
         "events": "events exported",
         "files": "files written",
@@ -124,6 +129,22 @@ JSON_KEYS.update({
         "store": "the log store (a URL without its password, or a folder)",
         "games": "one per log imported: `log`, `game` (its id in the store), `events`, `fingerprint` (the same in the "
                  "store: the lines are copied as they are)",
+    },
+    "chart": {
+        "svg": "the SVG file written",
+        "game": "the game type",
+        "turns": "turns played",
+        "finished": "whether the game is over",
+        "points": "scores drawn (one per player per turn)",
+        "rounds": "round boundaries drawn",
+        "moments": "the moments marked, in words",
+    },
+    "alias": {
+        "db": "the history library",
+        "name": "the name as the logs write it",
+        "player": "the person it stands for now, or null after `--forget`",
+        "seats": "seats in the library with that name",
+        "aliases": "every alias of the library, name to person",
     },
 })
 

@@ -61,7 +61,7 @@ GameOption = typer.Option(None, "--game", help="Only games of this type (see `ta
 def ingest_command(
     paths: Optional[List[Path]] = typer.Argument(None, help="Log files, or folders searched recursively for *.jsonl."),
     db: Optional[Path] = DbOption,
-    jobs: Optional[int] = typer.Option(None, "--jobs", help="Worker processes (default: one per CPU on large runs)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", help="Worker processes (default on large runs: one per CPU but one, beside the writer; 1: none)."),
     progress: Optional[bool] = typer.Option(
         None, "--progress/--no-progress",
         help="Show a progress bar on stderr (default: shown only when stderr is a terminal and there are 20 logs or more)."
@@ -296,18 +296,32 @@ def stats_command(
     game: Optional[str] = GameOption,
     db: Optional[Path] = DbOption,
     top: int = typer.Option(10, "--top", help="How many of the most-bought cards to list."),
+    simulated: bool = typer.Option(False, "--simulated", help="Count the games `tally simulate` played too (left out by default)."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Also write the library's charts into this folder, one SVG each."),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="Also write every report and chart's rows into this folder, one CSV each."),
     as_json: bool = JsonOption,
 ) -> None:
-    """The canned report: games played, win rate by player and by seat, game length, score progression, most-bought cards."""
+    """The canned report: games played, win rate by player and by seat, game length, score progression, most-bought cards.
+
+    Each section says how many games it rests on; simulated games are left out unless --simulated is given, scores
+    are averaged only within one game and scale, and aliases (`tally alias`) merge one person's names."""
     from tally.store import library
 
     if not 0 <= top <= 1_000_000:
         raise fail(EXIT_USAGE, f"--top {top}: expected a number from 0 to 1000000")
-    report = library.stats(library.resolve_db(db), game, top)
+    target = library.resolve_db(db)
+    report = library.stats(target, game, top, simulated)
+    report["files"] = []
+    if svg is not None or csv is not None:
+        from .history_commands import write_charts
+
+        report["files"] = write_charts(target, report, game, simulated, svg, csv)
     if as_json:
         emit(report)
         return
     _print_stats(report)
+    for path in report["files"]:
+        say(f"wrote {path}")
 
 
 def _pct(value: Any) -> str:
@@ -326,78 +340,95 @@ def _bar(value: float, scale: float, width: int = 30) -> str:
     return "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
 
 
+def _shown(data: Any) -> Any:
+    """`data` with every string made safe to print (`core.text.visible`), like the boards' `render.shown`."""
+    if isinstance(data, str):
+        return visible(data)
+    if isinstance(data, list):
+        return [_shown(item) for item in data]
+    if isinstance(data, dict):
+        return {key: _shown(value) for key, value in data.items()}
+    return data
+
+
+def _plain_table(title: str, columns: list[tuple[str, str]], rows: list[list[str]]) -> str:
+    """A table as plain text: its title, then the header and the rows in columns two spaces apart (`columns`:
+    (header, `l` or `r`)). Plain text, not rich: the report is printed in a tenth of the time, and reads the same."""
+    widths = [max([len(header)] + [len(row[i]) for row in rows]) for i, (header, _) in enumerate(columns)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(cell.ljust(w) if align == "l" else cell.rjust(w)
+                         for cell, w, (_, align) in zip(cells, widths, columns)).rstrip()
+
+    return "\n".join([title, line([header for header, _ in columns]), *(line(row) for row in rows)])
+
+
 def _print_stats(report: dict[str, Any]) -> None:
-    from rich.table import Table
-    from rich.text import Text
-
-    from .render import console, shown
-
-    out = console()
-    report = shown(report)
+    report = _shown(report)
     scope = f" ({report['game']})" if report["game"] else ""
     if not report["games"]:
-        out.print(f"no games in {report['db']}{scope} yet: load some with `tally ingest LOGS...`")
+        left_out = f" ({report['simulated_left_out']} simulated games left out: --simulated counts them)" \
+            if report["simulated_left_out"] else ""
+        say(f"no games in {report['db']}{scope} yet{left_out}: load some with `tally ingest LOGS...`")
         return
-    out.print(Text(f"{report['games']} games{scope}, {report['finished']} finished", style="bold"))
-    length = Table(title="games and length", title_justify="left", box=None, pad_edge=False, header_style="bold")
-    for name in ("game", "games", "finished", "avg events", "avg turns", "first", "last"):
-        length.add_column(name, justify="left" if name in ("game", "first", "last") else "right")
-    for row in report["by_game"]:
-        length.add_row(row["game"], str(row["games"]), str(row["finished"]), _num(row["avg_events"]), _num(row["avg_turns"]),
-                       str(row["first"] or "-")[:10], str(row["last"] or "-")[:10])
-    out.print(length)
-
-    players = Table(title="win rate by player (finished games; a shared victory counts for each winner)",
-                    title_justify="left", box=None, pad_edge=False, header_style="bold")
-    for name in ("player", "games", "wins", "win rate", "avg score", ""):
-        players.add_column(name, justify="left" if name in ("player", "") else "right")
+    left_out = f"; {report['simulated_left_out']} simulated games left out (--simulated counts them)" if report["simulated_left_out"] else ""
+    out = [f"{report['games']} games{scope}, {report['finished']} finished{left_out}"]
+    rests = report["rests_on"]
+    out.append(_plain_table(
+        f"games and length ({rests['by_game']} games)",
+        [("game", "l"), ("games", "r"), ("finished", "r"), ("avg events", "r"), ("avg turns", "r"), ("first", "l"), ("last", "l")],
+        [[row["game"], str(row["games"]), str(row["finished"]), _num(row["avg_events"]), _num(row["avg_turns"]),
+          str(row["first"] or "-")[:10], str(row["last"] or "-")[:10]] for row in report["by_game"]]))
+    scales: dict[str, list[str]] = {}
     for row in report["players"]:
-        players.add_row(row["player"], str(row["games"]), str(row["wins"]), _pct(row["win_rate"]), _num(row["avg_score"]),
-                        Text(_bar(row["win_rate"] or 0, 1.0, 20), style="green"))
-    out.print(players)
+        known = scales.setdefault(row["game"], [])
+        if row["scale"] not in known:
+            known.append(row["scale"])
+    out.append(_plain_table(  # a scale is the game's options: numbered, so a line stays short
+        f"win rate by player, per game and scale ({rests['players']} finished games; a shared victory counts for each "
+        "winner; scores averaged only within one game and scale)",
+        [("game", "l"), ("scale", "r"), ("player", "l"), ("games", "r"), ("wins", "r"), ("win rate", "r"), ("avg score", "r"), ("", "l")],
+        [[row["game"], str(scales[row["game"]].index(row["scale"]) + 1), row["player"], str(row["games"]), str(row["wins"]),
+          _pct(row["win_rate"]), _num(row["avg_score"]), _bar(row["win_rate"] or 0, 1.0, 20)] for row in report["players"]]))
+    for name, known in scales.items():
+        if len(known) > 1:
+            out.extend(f"  {name} scale {number}: {options}" for number, options in enumerate(known, 1))
+    out.append(_plain_table(
+        f"win rate by seat (seat 1 plays first; {rests['seats']} finished games)",
+        [("game", "l"), ("players", "r"), ("seat", "r"), ("games", "r"), ("wins", "r"), ("win rate", "r"), ("", "l")],
+        [[row["game"], str(row["players"]), str(row["seat"]), str(row["games"]), str(row["wins"]), _pct(row["win_rate"]),
+          _bar(row["win_rate"] or 0, 1.0, 20)] for row in report["seats"]]))
+    for section in report["sections"]:
+        rows = report.get(section["key"], {}).get(section["game"])
+        if rows:
+            out.append(_report_table(section, rows, rests.get(section["key"], {}).get(section["game"], 0)))
+    sys.stdout.write("\n\n".join(out) + "\n")
 
-    seats = Table(title="win rate by seat (seat 1 plays first)", title_justify="left", box=None, pad_edge=False,
-                  header_style="bold")
-    for name in ("players", "seat", "games", "wins", "win rate", ""):
-        seats.add_column(name, justify="left" if name == "" else "right")
-    for row in report["seats"]:
-        seats.add_row(str(row["players"]), str(row["seat"]), str(row["games"]), str(row["wins"]), _pct(row["win_rate"]),
-                      Text(_bar(row["win_rate"] or 0, 1.0, 20), style="cyan"))
-    out.print(seats)
 
-    from tally.core import registry
-
-    for spec in registry.specs():
-        for declared in spec.history.reports:
-            rows = report.get(declared.key, {}).get(spec.name)
-            if rows:
-                out.print(_report_table(spec.name, declared, rows))
-
-
-def _report_table(game: str, declared: Any, rows: list[dict[str, Any]]) -> Any:
-    """One of a game's reports (core.history.Report) as a table; a chart's bars share one scale."""
-    from rich.table import Table
-    from rich.text import Text
-
-    table = Table(title=f"{game}: {declared.title}", title_justify="left", box=None, pad_edge=False, header_style="bold")
-    bars = [c.name for c in declared.columns if c.bar]
+def _report_table(section: dict[str, Any], rows: list[dict[str, Any]], games: int) -> str:
+    """One of a game's reports (core.history.Report, as the library keeps it) as a table; a chart's bars share one scale."""
+    declared = section["columns"]
+    bars = [c["name"] for c in declared if c.get("bar")]
     scale = max((row[name] or 0 for row in rows for name in bars), default=0) or 1.0
-    for column in declared.columns:
-        table.add_column(column.header, justify="left" if column.kind == "text" else "right")
-        if column.bar:
-            table.add_column("", justify="left")
-    if declared.chart:  # at most ~40 lines, always ending on the last row
+    columns: list[tuple[str, str]] = []
+    for column in declared:
+        columns.append((column["header"], "l" if column.get("kind", "text") == "text" else "r"))
+        if column.get("bar"):
+            columns.append(("", "l"))
+    if section["chart"]:  # at most ~40 lines, always ending on the last row
         step = max(1, len(rows) // 40)
         rows = rows[::step] if rows[-1] in rows[::step] else rows[::step] + [rows[-1]]
+    table = []
     for row in rows:
-        cells: list[Any] = []
-        for column in declared.columns:
-            value = row[column.name]
-            cells.append({"pct": _pct, "num": _num}.get(column.kind, lambda v: "-" if v is None else str(v))(value))
-            if column.bar:
-                cells.append(Text(_bar(value, scale), style=column.bar))
-        table.add_row(*cells)
-    return table
+        cells: list[str] = []
+        for column in declared:
+            value = row[column["name"]]
+            kind = column.get("kind", "text")
+            cells.append({"pct": _pct, "num": _num}.get(kind, lambda v: "-" if v is None else str(v))(value))
+            if column.get("bar"):
+                cells.append(_bar(value, scale))
+        table.append(cells)
+    return _plain_table(f"{section['game']}: {section['title']} ({games} games)", columns, table)
 
 
 # --------------------------------------------------------------------------- export
@@ -408,7 +439,8 @@ def _report_table(game: str, declared: Any, rows: list[dict[str, Any]]) -> Any:
 @waits_for_library
 def export_command(
     to: Path = typer.Option(..., "--to", help="A new or empty folder."),
-    format: str = typer.Option("jsonl", "--format", help="jsonl (each game as <game id>.jsonl) or parquet (every table)."),
+    format: str = typer.Option("jsonl", "--format", help="jsonl (each game as <game id>.jsonl), parquet (every table) or "
+                               "bgstats (each finished game played at a table as a BG Stats play, <game id>.json)."),
     game: Optional[str] = GameOption,
     db: Optional[Path] = DbOption,
     store: Optional[str] = typer.Option(
@@ -438,7 +470,10 @@ def export_command(
         emit({"db": result.db, "to": result.to, "format": result.format, "games": result.games, "events": result.events,
               "files": len(result.files)})
         return
-    what = "logs" if format == "jsonl" else "Parquet files"
+    what = {"jsonl": "logs", "parquet": "Parquet files", "bgstats": "BG Stats plays"}[format]
+    if format == "bgstats":
+        say(f"exported {result.games} finished games from {result.db} to {result.to}: {len(result.files)} {what}")
+        return
     say(f"exported {result.games} games ({result.events} events) from {result.db} to {result.to}: {len(result.files)} {what}")
     if format == "parquet":
         say(f"read them with: SELECT * FROM read_parquet('{result.to}/events/**/*.parquet', hive_partitioning = true)")

@@ -551,6 +551,7 @@ app.register_lazily(".correction_commands", "undo", "amend")
 app.register_lazily(".rules_command", "rules")
 app.register_lazily(".serve_command", "serve")  # starlette and uvicorn are imported only when it runs
 app.register_lazily(".library_commands", "ingest", "sql", "stats", "export", "import")  # duckdb itself is imported later still
+app.register_lazily(".history_commands", "chart", "alias")
 
 
 def main() -> None:

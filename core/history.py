@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 import msgspec
 
+from .engine import judge
 from .model import Event, GameStarted, Outcome, Voided
 
 Columns = list[tuple[str, str]]  # [(column, DuckDB type)]
@@ -86,7 +87,9 @@ class History(msgspec.Struct, frozen=True, kw_only=True):
     - `scores(state)`: points so far, for the `seats` table of an unfinished game;
     - `turns(state)`: turns played, for the `games` table;
     - `rounds(state, outcome)`: the `round_results` rows (round, seat, player, score, total, won);
-    - `reports`: what `tally stats` shows for this game.
+    - `reports`: what `tally stats` shows for this game;
+    - `score_label`: what `scores` counts, in words (a chart's axis);
+    - `lower_wins`: the lowest score wins (a game that counts penalty points).
     """
 
     tables: dict[str, Columns]
@@ -95,6 +98,8 @@ class History(msgspec.Struct, frozen=True, kw_only=True):
     turns: Callable[[Any], int]
     rounds: Callable[[Any, Outcome | None], list[tuple[Any, ...]]]
     reports: tuple[Report, ...] = ()
+    score_label: str = "score"
+    lower_wins: bool = False
 
     def watcher(self, game_id: str, started: GameStarted, rows: Rows) -> Watcher:
         """The game's watcher, shown only effective events: a `voided` event drops the rows of the event it
@@ -114,3 +119,92 @@ class History(msgspec.Struct, frozen=True, kw_only=True):
                     table.pop()
 
         return effective
+
+
+# --------------------------------------------------------------------------- one game's course, for its chart
+
+
+class Point(msgspec.Struct, frozen=True, array_like=True):
+    """A player's score (`History.scores`) once `turn` turns had been played."""
+
+    player: str
+    turn: int
+    score: int
+
+
+class Moment(msgspec.Struct, frozen=True, array_like=True):
+    """What the game's narration said at `turn` when it moved a score, ended a round or ended the game."""
+
+    turn: int
+    player: str | None
+    what: str
+
+
+class Course(msgspec.Struct, frozen=True):
+    """How one game went: every player's score after each turn, the turn each later round began at
+    (`rounds`: (round, turn)), and the moments that decided it. `turns`: turns played in all."""
+
+    game: str
+    seats: list[str]
+    points: list[Point]
+    rounds: list[tuple[int, int]]
+    moments: list[Moment]
+    turns: int
+    finished: bool
+
+
+def course(spec: Any, started: GameStarted, effective: list[Event]) -> Course:
+    """The course of a game from its effective events (the fold's `Table.effective`, already judged):
+    read off the states only, like a watcher. A moment is a line of the game's narration at an event
+    that changed a score, finished a round or ended the game (a noble's visit, a round's scores, an
+    elimination, the map that won), not every aside (a Hurricane, a card owed)."""
+
+    history: History = spec.history
+    seats = list(started.seats)
+    points: list[Point] = [Point(name, 0, score) for name, score in history.scores(spec.start(started)).items()]
+    rounds: list[tuple[int, int]] = []
+    moments: list[Moment] = []
+    finished_rounds = [0]
+    last_turn = [0]
+
+    def watch(event: Event, before: Any, after: Any) -> None:
+        turn = history.turns(after)
+        scored = history.scores(after)
+        moved = scored != history.scores(before)
+        if turn != last_turn[0] or moved:
+            if turn != last_turn[0]:
+                last_turn[0] = turn
+            else:  # a score moved within a turn (a round's scoring): the turn's point is the newest one
+                while points and points[-1].turn == turn:
+                    points.pop()
+            points.extend(Point(name, turn, score) for name, score in scored.items())
+        said = spec.narrate(before, after)
+        if not said:
+            return
+        done = len({row[0] for row in history.rounds(after, None)})
+        ended = spec.outcome(after) is not None
+        new_round = done > finished_rounds[0]
+        if new_round:
+            finished_rounds[0] = done
+            if not ended:
+                rounds.append((done + 1, turn))
+        if moved or ended or new_round:  # a line that only says whose turn it is now is no moment
+            moments.extend(Moment(turn, _named(line, seats), line) for line in said if not line.endswith("'s turn"))
+
+    _, table = judge(spec, [started, *effective], watch)
+    return Course(started.game, seats, points, rounds, moments, history.turns(table.state),
+                  spec.outcome(table.state) is not None)
+
+
+def _named(line: str, seats: list[str]) -> str | None:
+    """The seat a narration line speaks of first (by its whole name), or None."""
+    found = []
+    for name in seats:
+        at = 0
+        while (at := line.find(name, at)) >= 0:
+            end = at + len(name)
+            if (at == 0 or not line[at - 1].isalnum()) and (end == len(line) or not line[end].isalnum()):
+                found.append((at, -len(name), name))
+                break
+            at = end
+    return min(found)[2] if found else None

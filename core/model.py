@@ -50,6 +50,7 @@ class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
     options: dict[str, str]
     manifest: str | dict[str, Any]
     seated: list[str] = []
+    simulated: bool = False
 
 
 class Voided(Event, tag="voided", frozen=True):

@@ -16,6 +16,8 @@ digits of the SHA-256 of its log's first line, so it keeps its id as the log gro
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 # the library's API in one place; each concern lives in its own module
 from .library_read import (
     SQL_MEMORY,
@@ -29,9 +31,8 @@ from .library_read import (
     query,
     replay,
     replay_bytes,
-    stats,
 )
-from .library_ingest import Rejected
+from .library_stats import Alias, Scope, alias, stats
 from .library_schema import (
     DEFAULT_DB,
     INGEST_SETTINGS,
@@ -49,11 +50,29 @@ from .library_schema import (
     connect_read_only,
     resolve_db,
 )
-from .library_writer import Summary, collect, ingest
+
+# what only an ingest needs (pyarrow, the process pool) is imported when first asked for: `tally sql` and
+# `tally stats` never pay for it
+_LATER = {"Rejected": "library_ingest", "Summary": "library_writer", "collect": "library_writer", "ingest": "library_writer"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LATER.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"{__package__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+if TYPE_CHECKING:
+    from .library_ingest import Rejected
+    from .library_writer import Summary, collect, ingest
 
 __all__ = [
     "DEFAULT_DB", "INGEST_SETTINGS", "PARALLEL_MIN_BYTES", "SCHEMA_VERSION", "SQL_MEMORY", "SQL_TIMEOUT",
-    "STORAGE_COMPATIBILITY", "TABLES", "TASK_BYTES", "TASK_FILES", "Exported", "LibraryBusy", "LibraryError", "Query", "Rejected",
-    "Summary", "all_tables", "busy_timeout", "collect", "connect", "connect_read_only", "export", "game_bytes", "ingest",
+    "STORAGE_COMPATIBILITY", "TABLES", "TASK_BYTES", "TASK_FILES", "Alias", "Exported", "Scope", "LibraryBusy", "LibraryError", "Query", "Rejected",
+    "Summary", "alias", "all_tables", "busy_timeout", "collect", "connect", "connect_read_only", "export", "game_bytes", "ingest",
     "is_empty_sql", "memory_size", "query", "replay", "replay_bytes", "resolve_db", "stats",
 ]

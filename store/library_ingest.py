@@ -304,7 +304,7 @@ def _game(rows: _Rows, gid: str, log: logfile.Log, table: Table, history: Histor
     scores = outcome.scores if outcome else history.scores(state)
     winners = list(outcome.winners) if outcome else []
     values = (
-        gid, started.game, started.rules, started.mode, msgspec.json.encode(started.options).decode(),
+        gid, started.game, started.rules, started.mode, started.simulated, msgspec.json.encode(started.options).decode(),
         started.manifest if isinstance(started.manifest, str) else msgspec.json.encode(started.manifest).decode(),
         list(started.seats), len(started.seats), started.at, log.events[-1].at, len(log.events),
         history.turns(state), outcome is not None, winners,

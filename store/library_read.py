@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import duckdb
 import msgspec
 
-from tally.core import registry
 from tally.core.text import quote
 
 from . import log as logfile
-from .library_schema import LibraryError, _duck_message, _open, all_tables, connect_read_only
-from .record import Frame, Position, UsageError, replay_log
+from .library_schema import LibraryError, _duck_message, _open, all_tables, connect_read_only, usage_error
+
+if TYPE_CHECKING:
+    from .record import Frame, Position
 
 # --------------------------------------------------------------------------- reading back
 
@@ -24,12 +25,12 @@ def _resolve(con: duckdb.DuckDBPyConnection, db: Path | str, game_id: str) -> st
     """A full game id from an id or a unique prefix of at least 4 characters."""
     key = game_id.strip().lower()
     if len(key) < 4:
-        raise UsageError(f"game id {game_id!r} is too short: give at least 4 characters of it")
+        raise usage_error(f"game id {game_id!r} is too short: give at least 4 characters of it")
     rows = con.execute("SELECT game_id FROM games WHERE starts_with(game_id, ?) ORDER BY game_id LIMIT 3", [key]).fetchall()
     if not rows:
-        raise UsageError(f"no game {game_id!r} in the library {db} (list them with: tally sql \"SELECT game_id FROM games\")")
+        raise usage_error(f"no game {game_id!r} in the library {db} (list them with: tally sql \"SELECT game_id FROM games\")")
     if len(rows) > 1:
-        raise UsageError(f"game id {game_id!r} is ambiguous: {', '.join(r[0] for r in rows)}...")
+        raise usage_error(f"game id {game_id!r} is ambiguous: {', '.join(r[0] for r in rows)}...")
     return rows[0][0]
 
 
@@ -52,6 +53,8 @@ def replay(db: Path | str, game_id: str, to: int | None = None) -> tuple[Positio
 
 def replay_bytes(path: str, data: bytes, to: int | None = None) -> tuple[Position, list[Frame]]:
     """`record.replay` for a log's bytes: every event up to `to` with the state after it."""
+    from .record import replay_log
+
     return replay_log(logfile.parse_lines(path, data), to)
 
 
@@ -69,21 +72,29 @@ class Exported(msgspec.Struct):
 
 def _empty_target(to: Path) -> None:
     if to.exists() and (not to.is_dir() or any(to.iterdir())):
-        raise UsageError(f"{to}: export needs a new or empty folder (nothing is overwritten)")
+        raise usage_error(f"{to}: export needs a new or empty folder (nothing is overwritten)")
     to.mkdir(parents=True, exist_ok=True)
 
 
 def export(db: Path | str, to: Path | str, format: str = "jsonl", game: str | None = None) -> Exported:
-    """Write every game back as `<game id>.jsonl` (byte-identical logs), or every table as hive-partitioned Parquet."""
-    if format not in ("jsonl", "parquet"):
-        raise UsageError(f"--format {format!r}: expected jsonl or parquet")
+    """Write every game back as `<game id>.jsonl` (byte-identical logs), every table as hive-partitioned Parquet, or
+    every finished game that was played (not simulated) as a BG Stats play, `<game id>.json` (store/library_bgstats.py)."""
+    if format not in ("jsonl", "parquet", "bgstats"):
+        raise usage_error(f"--format {format!r}: expected jsonl, parquet or bgstats")
     target = Path(to)
     con = connect_read_only(db)
     try:
         where, params = ("WHERE g.game = ?", [game]) if game else ("", [])
         games, events = con.execute(f"SELECT count(*), coalesce(sum(events), 0) FROM games g {where}", params).fetchall()[0]
         _empty_target(target)
-        if format == "jsonl":
+        if format == "bgstats":  # finished games only (a play has a result), simulated ones left out
+            from . import library_bgstats
+
+            con.close()
+            played = library_bgstats.plays(db, game)
+            files = library_bgstats.write(played, target)
+            games, events = len(played), 0
+        elif format == "jsonl":
             files = _export_jsonl(con, target, where, params)
         else:
             con.close()
@@ -178,7 +189,7 @@ def memory_size(text: str) -> str:
     """A memory size as DuckDB takes it (`500MB`, `2GB`, `1.5GiB`), or UsageError."""
     found = _SIZE.fullmatch(text)
     if not found or float(found.group(1)) <= 0:
-        raise UsageError(f"--memory-limit {quote(text)}: expected a size such as 500MB, 2GB or 1.5GiB")
+        raise usage_error(f"--memory-limit {quote(text)}: expected a size such as 500MB, 2GB or 1.5GiB")
     return f"{found.group(1)}{found.group(2).upper().replace('I', 'i')}"
 
 
@@ -192,9 +203,9 @@ def query(db: Path | str, sql: str, chunk: int = 10_000, timeout: float | None =
     """Run one SQL text read-only, within a time limit (seconds; None or 0: none) and a memory limit.
     An empty query, a write statement, a file access, a bad query or a limit reached raises UsageError."""
     if is_empty_sql(sql):
-        raise UsageError("empty query: give one SQL statement, e.g. \"SELECT count(*) FROM games\" (tables: docs/sql.md)")
+        raise usage_error("empty query: give one SQL statement, e.g. \"SELECT count(*) FROM games\" (tables: docs/sql.md)")
     if timeout is not None and (timeout != timeout or timeout < 0):
-        raise UsageError(f"--timeout {timeout}: expected a number of seconds, 0 for no limit")
+        raise usage_error(f"--timeout {timeout}: expected a number of seconds, 0 for no limit")
     limit = memory_size(memory_limit) if memory_limit is not None else None
     if timeout is not None and timeout > 1e7:  # beyond a hundred days is no limit (and beyond a timer's range)
         timeout = None
@@ -205,7 +216,7 @@ def query(db: Path | str, sql: str, chunk: int = 10_000, timeout: float | None =
     except duckdb.Error as error:
         watch.cancel()
         con.close()
-        raise UsageError(watch.explain(error, limit)) from None
+        raise usage_error(watch.explain(error, limit)) from None
     except BaseException:
         watch.cancel()
         con.close()
@@ -213,7 +224,7 @@ def query(db: Path | str, sql: str, chunk: int = 10_000, timeout: float | None =
     if cursor is None:  # comments only: DuckDB ran nothing
         watch.cancel()
         con.close()
-        raise UsageError("empty query: it holds no statement, only comments")
+        raise usage_error("empty query: it holds no statement, only comments")
     description = cursor.description or []
     columns = [d[0] for d in description]
     types = [str(d[1]) for d in description]
@@ -224,7 +235,7 @@ def query(db: Path | str, sql: str, chunk: int = 10_000, timeout: float | None =
                 try:
                     rows = cursor.fetchmany(chunk)
                 except duckdb.Error as error:
-                    raise UsageError(watch.explain(error, limit)) from None
+                    raise usage_error(watch.explain(error, limit)) from None
                 if not rows:
                     return
                 yield rows
@@ -275,72 +286,3 @@ def _sql_refusal(error: Exception) -> str:
     if isinstance(error, duckdb.PermissionException):
         return f"tally sql reads only the library, not other files: {message}"
     return f"SQL error: {message}"
-
-
-# --------------------------------------------------------------------------- tally stats
-
-
-def stats(db: Path | str, game: str | None = None, top: int = 10) -> dict[str, Any]:
-    """The canned report behind `tally stats` (see docs/sql.md for the queries)."""
-    con = connect_read_only(db)
-    try:
-        where = "AND g.game = $game" if game else ""
-        params: dict[str, Any] = {"game": game} if game else {}
-
-        def rows(sql: str) -> list[dict[str, Any]]:
-            cursor = con.execute(sql, params)
-            names = [d[0] for d in cursor.description or []]
-            return [dict(zip(names, row)) for row in cursor.fetchall()]
-
-        games = rows(f"""
-            SELECT g.game, count(*) AS games, sum(CASE WHEN g.finished THEN 1 ELSE 0 END) AS finished,
-                   sum(g.events) AS events, avg(g.events) AS avg_events, avg(g.turns) AS avg_turns,
-                   min(g.started_at) AS first, max(g.ended_at) AS last
-            FROM games g WHERE TRUE {where} GROUP BY g.game ORDER BY g.game""")
-        players = rows(f"""
-            SELECT s.player, count(*) AS games, sum(CASE WHEN s.won THEN 1 ELSE 0 END) AS wins,
-                   avg(CASE WHEN s.won THEN 1.0 ELSE 0.0 END) AS win_rate, avg(s.score) AS avg_score
-            FROM seats s JOIN games g USING (game_id)
-            WHERE g.finished {where} GROUP BY s.player ORDER BY win_rate DESC, games DESC, s.player""")
-        seats = rows(f"""
-            SELECT g.player_count AS players, s.seat, count(*) AS games,
-                   sum(CASE WHEN s.won THEN 1 ELSE 0 END) AS wins,
-                   avg(CASE WHEN s.won THEN 1.0 ELSE 0.0 END) AS win_rate
-            FROM seats s JOIN games g USING (game_id)
-            WHERE g.finished {where} GROUP BY g.player_count, s.seat ORDER BY g.player_count, s.seat""")
-        reports: dict[str, dict[str, list[dict[str, Any]]]] = {}
-        for spec in registry.specs():  # every report key is always present, so the document's shape is stable
-            for report in spec.history.reports:
-                found = reports.setdefault(report.key, {})
-                if not game or spec.name == game:
-                    found[spec.name] = rows(report.sql.format(where=where, limit=int(top)))
-    except duckdb.Error as error:
-        raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
-    finally:
-        con.close()
-    total = sum(r["games"] for r in games)
-    return {
-        "db": str(db),
-        "game": game,
-        "games": total,
-        "finished": sum(int(r["finished"] or 0) for r in games),
-        "by_game": [_plain(r) for r in games],
-        "players": [_plain(r) for r in players],
-        "seats": [_plain(r) for r in seats],
-        **{key: {name: [_plain(r) for r in found] for name, found in by_game.items()} for key, by_game in reports.items()},
-    }
-
-
-def _plain(row: dict[str, Any]) -> dict[str, Any]:
-    """JSON-ready values: rounded floats, ISO times, plain ints."""
-    out = {}
-    for key, value in row.items():
-        if isinstance(value, float):
-            value = round(value, 4)
-        elif hasattr(value, "isoformat"):
-            value = value.isoformat().replace("+00:00", "Z")
-        elif value is not None and type(value).__name__ in ("Decimal", "int64"):
-            value = float(value) if type(value).__name__ == "Decimal" else int(value)
-        out[key] = value
-    return out
-

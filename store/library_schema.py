@@ -15,10 +15,9 @@ from tally.core.text import visible
 
 from . import log as logfile
 from .library_tables import TABLES as BASE_TABLES
-from .library_tables import create_sql, every_table
-from .record import UsageError
+from .library_tables import ALIASES, create_sql, every_table
 
-SCHEMA_VERSION = "2"  # 2: games.ended
+SCHEMA_VERSION = "3"  # 2: games.ended; 3: games.simulated and the aliases
 # the oldest DuckDB whose clients must open the library: the 1.4 LTS line (docs/sql.md); DuckDB uses this
 # storage version when it creates the file (an existing file keeps the version it was created with)
 STORAGE_COMPATIBILITY = "v1.4.0"
@@ -33,6 +32,14 @@ INGEST_SETTINGS = ("SET memory_limit = '128MB'", "SET checkpoint_threshold = '64
 
 # table -> [(column, DuckDB type)], as declared in library_tables (docs/sql.md documents every column)
 TABLES: dict[str, list[tuple[str, str]]] = {name: [(c.name, c.kind) for c in table] for name, table in BASE_TABLES.items()}
+
+
+def usage_error(message: str) -> Exception:
+    """The record service's UsageError (exit code 2), imported only when one is raised: a query or a report does
+    not load the record service."""
+    from .service import UsageError
+
+    return UsageError(message)
 
 
 class LibraryError(logfile.LogError):
@@ -94,7 +101,7 @@ def resolve_db(db: Path | str | None) -> Path:
     try:
         str(path).encode("utf-8")
     except UnicodeEncodeError:
-        raise UsageError(f"{visible(str(path))}: the library's path is not valid UTF-8 (check $TALLY_DB)") from None
+        raise usage_error(f"{visible(str(path))}: the library's path is not valid UTF-8 (check $TALLY_DB)") from None
     return path
 
 
@@ -151,10 +158,8 @@ def _create(con: duckdb.DuckDBPyConnection, db: Path | str) -> None:
                 f"the library has schema version {found}, this tally writes version {SCHEMA_VERSION}: "
                 "it is derived from the logs, so delete it and ingest the logs again",
             )
-    tables = every_table()
+    tables = {**every_table(), "aliases": ALIASES}  # the aliases are said, not derived: no ingest writes them
     missing = [name for name in tables if name not in existing]
-    if not missing:
-        return
     con.execute("BEGIN TRANSACTION")
     for name in missing:
         con.execute(create_sql(name, tables[name]))
@@ -163,23 +168,62 @@ def _create(con: duckdb.DuckDBPyConnection, db: Path | str) -> None:
             "INSERT INTO library_info VALUES ('schema_version', ?), ('created_at', strftime(now(), '%Y-%m-%dT%H:%M:%SZ'))",
             [SCHEMA_VERSION],
         )
+    _declare_reports(con)
     con.execute("COMMIT")
+
+
+REPORTS_KEY = "reports"  # library_info: the games' reports as this tally declares them (JSON)
+
+
+def declared_reports() -> list[dict[str, Any]]:
+    """Every game's `tally stats` reports and how its scores rank, from the registry (the games' history modules):
+    [{game, title, lower_wins, reports: [{key, title, sql, columns, chart}]}] in registry order."""
+    import msgspec
+
+    from tally.core import registry
+
+    return [{"game": spec.name, "title": spec.title, "lower_wins": spec.history.lower_wins,
+             "score_label": spec.history.score_label,
+             "reports": [msgspec.to_builtins(report) for report in spec.history.reports]} for spec in registry.specs()]
+
+
+def _declare_reports(con: duckdb.DuckDBPyConnection) -> None:
+    """Keep the reports in the library, refreshed by every tally that writes it: `tally stats` then reads them
+    there instead of loading every game (most of its start-up)."""
+    import msgspec
+
+    text = msgspec.json.encode(declared_reports()).decode()
+    if con.execute("SELECT value FROM library_info WHERE key = ?", [REPORTS_KEY]).fetchall() == [(text,)]:
+        return  # as this tally declares them already: nothing written
+    con.execute("DELETE FROM library_info WHERE key = ?", [REPORTS_KEY])
+    con.execute("INSERT INTO library_info VALUES (?, ?)", [REPORTS_KEY, text])
+
+
+def stored_reports(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    """The reports a library holds (what `declared_reports` said when it was last written), else this tally's."""
+    import msgspec
+
+    rows = con.execute("SELECT value FROM library_info WHERE key = ?", [REPORTS_KEY]).fetchall()
+    return msgspec.json.decode(rows[0][0]) if rows else declared_reports()
 
 
 def connect_read_only(db: Path | str, memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
     """Open the library read-only, without access to other files (what `tally sql` runs in). The settings
     are locked once made, so a query cannot lift them (nor the memory limit, when one is given)."""
     if not _check_file(db):
-        raise UsageError(f"{db}: no history library here; create one with `tally ingest LOGS... --db {db}`")
+        raise usage_error(f"{db}: no history library here; create one with `tally ingest LOGS... --db {db}`")
     con = _open(db, read_only=True, config={"enable_external_access": False})
     try:
         if not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'library_info'").fetchall()[0][0]:
-            raise UsageError(f"{db}: the library holds no tables yet (an ingest was stopped before its first commit); "
+            raise usage_error(f"{db}: the library holds no tables yet (an ingest was stopped before its first commit); "
                              f"create them with `tally ingest LOGS... --db {db}`")
-        con.execute("SET TimeZone = 'UTC'")
-        if memory_limit is not None:
-            con.execute(f"SET memory_limit = '{memory_limit}'")  # checked by memory_size: digits and a unit only
-        con.execute("SET lock_configuration = true")
+        # a second connection of this process to the same file shares the first one's database, settings locked
+        # and all (a page serving several readers at once): it reads under them as they are
+        if not con.execute("SELECT current_setting('lock_configuration')").fetchall()[0][0]:
+            con.execute("SET TimeZone = 'UTC'")
+            if memory_limit is not None:
+                con.execute(f"SET memory_limit = '{memory_limit}'")  # checked by memory_size: digits and a unit only
+            con.execute("SET lock_configuration = true")
     except duckdb.Error as error:
         con.close()
         raise LibraryError(db, f"cannot open the library: {_duck_message(error)}") from None

@@ -7,11 +7,12 @@ No DuckDB here: ingest workers import this module to stage their rows.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, NamedTuple
 
 from tally.core import registry
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 TIMESTAMP = "TIMESTAMP WITH TIME ZONE"
 
@@ -19,7 +20,7 @@ TIMESTAMP = "TIMESTAMP WITH TIME ZONE"
 class Stored(NamedTuple):
     """One column of a library table.
 
-    `kind`: its DuckDB type. It is staged as `STAGED[kind]` and inserted as is, except that JSON is
+    `kind`: its DuckDB type. It is staged as `staged_types()[kind]` and inserted as is, except that JSON is
     staged as text and parsed, and a time as its ISO-8601 text and read with TRY_CAST. `filled`: the
     column is not staged but filled by the insert with this SQL (`now()`); `generated`: a virtual column,
     computed from the stored row whenever it is read (neither staged nor inserted)."""
@@ -44,10 +45,15 @@ class Stored(NamedTuple):
         return f'"{self.name}"'
 
 
-STAGED = {
-    "VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "BOOLEAN": pa.bool_(),
-    "VARCHAR[]": pa.list_(pa.string()), "JSON": pa.string(), TIMESTAMP: pa.string(),
-}
+def staged_types() -> dict[str, pa.DataType]:
+    """`STAGED`: the Arrow type each DuckDB type is staged as (pyarrow is imported only by what stages rows: a
+    query or a report never pays for it)."""
+    import pyarrow as pa
+
+    return {
+        "VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "BOOLEAN": pa.bool_(),
+        "VARCHAR[]": pa.list_(pa.string()), "JSON": pa.string(), TIMESTAMP: pa.string(),
+    }
 
 Declared = list[Stored]
 
@@ -62,6 +68,7 @@ GAMES: Declared = [
     Stored("game", "VARCHAR"),
     Stored("rules", "VARCHAR"),
     Stored("mode", "VARCHAR"),
+    Stored("simulated", "BOOLEAN"),
     Stored("options", "JSON"),
     Stored("manifest", "VARCHAR"),
     Stored("players", "VARCHAR[]"),
@@ -100,6 +107,8 @@ ROUND_RESULTS: Declared = columns_of([
     ("game_id", "VARCHAR"), ("round", "INTEGER"), ("seat", "INTEGER"), ("player", "VARCHAR"),
     ("score", "INTEGER"), ("total", "INTEGER"), ("won", "BOOLEAN"),
 ])
+# not derived from the logs: what `tally alias NAME PERSON` says (one person's names merged in the reports)
+ALIASES: Declared = columns_of([("name", "VARCHAR"), ("player", "VARCHAR"), ("said_at", TIMESTAMP)])
 TABLES: dict[str, Declared] = {
     "library_info": columns_of([("key", "VARCHAR"), ("value", "VARCHAR")]),
     "games": GAMES,
@@ -120,7 +129,10 @@ def every_table() -> dict[str, Declared]:
 
 def stage_schema(table: Declared) -> pa.Schema:
     """The Arrow schema an ingest stages the table's rows in: its staged columns, in order."""
-    return pa.schema([(column.name, STAGED[column.kind]) for column in table if column.is_staged])
+    import pyarrow as pa
+
+    staged = staged_types()
+    return pa.schema([(column.name, staged[column.kind]) for column in table if column.is_staged])
 
 
 def create_sql(name: str, table: Declared) -> str:

@@ -33,6 +33,7 @@ class Summary(msgspec.Struct):
     rejected: list[Rejected] = []
     seconds: float = 0.0
     workers: int = 1
+    apart: bool = False  # the workers are processes of their own (else the logs are judged in this process)
 
 
 # --------------------------------------------------------------------------- ingest
@@ -111,18 +112,25 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _workers(jobs: int | None, size: int) -> int:
+def _workers(jobs: int | None, size: int) -> tuple[int, bool]:
+    """(processes that read and judge the logs, whether they are worker processes apart from this one, the writer).
+
+    `--jobs N`: N workers (1: in this process). Chosen: a small run in this process; a large one with a worker per
+    CPU but one, so that the writer keeps a core of its own (measured: with as many workers as cores, the writer
+    fought them and two workers on two cores were no faster than one process); with a single CPU, in this process."""
     if jobs is not None:
         if jobs < 1:
             raise UsageError("--jobs must be at least 1")
-        return jobs
+        return jobs, jobs > 1
     if size < PARALLEL_MIN_BYTES or not _spawnable():
-        return 1
+        return 1, False
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         cpus = os.cpu_count() or 1
-    return max(1, min(cpus, 8))
+    if cpus < 2:
+        return 1, False
+    return max(1, min(cpus - 1, 8)), True
 
 
 def _spawnable() -> bool:
@@ -248,10 +256,10 @@ def ingest(
     began = time.perf_counter()
     files = collect(paths)
     size = sum(_size(path) for path in files)
-    workers = _workers(jobs, size)
+    workers, apart = _workers(jobs, size)
     if task_bytes is None:  # several tasks per worker, so that none waits for the last big one
         task_bytes = max(1 << 20, min(TASK_BYTES, size // (4 * workers) + 1))
-    summary = Summary(str(db), files=len(files), rejected=[], workers=workers)
+    summary = Summary(str(db), files=len(files), rejected=[], workers=workers, apart=apart)
     con = connect(db)
     try:
         for setting in INGEST_SETTINGS:
@@ -262,7 +270,7 @@ def ingest(
     pool = None
     try:
         writer = _Writer(con, summary)
-        if workers > 1:
+        if apart:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 

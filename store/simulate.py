@@ -114,6 +114,7 @@ def simulate(
         seats = [f"p{i + 1}" for i in range(count)]  # as playout seats them
         if mode == "table":  # played with every card known, recorded as the table saw it
             events = spec.table_transcript(events)
+        events[0] = msgspec.structs.replace(events[0], simulated=True)  # never taken for a game people played
         # the start time (line 1, hence the game id) differs by seed as well as by index, so runs with
         # different seeds never write two games with the same first line (unless seeds differ by 3.6M)
         start = _EPOCH + timedelta(hours=index, milliseconds=seed % 3_600_000)

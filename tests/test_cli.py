@@ -339,6 +339,8 @@ JSON_INVOCATIONS: dict[str, Any] = {
     "stats": lambda f: ["stats", "--db", str(_library(f))],
     "export": lambda f: ["export", "--to", str(f / "exported"), "--db", str(_library(f))],
     "import": lambda f: ["import", str(_opened(f)), "--store", str(f), "--id", "imported"],
+    "chart": lambda f: ["chart", str(_opened(f)), "--svg", str(f / "chart.svg")],
+    "alias": lambda f: ["alias", "ann", "Ann B.", "--db", str(_library(f))],
 }
 
 

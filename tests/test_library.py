@@ -575,6 +575,34 @@ def test_worker_processes_load_exactly_what_one_process_does(tmp_path: Path, sim
         assert rows(serial, query) == rows(parallel, query), name
 
 
+def test_the_writer_keeps_a_core_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tally.store import library_writer
+
+    large = library.PARALLEL_MIN_BYTES
+    for cpus, chosen in ((1, (1, False)), (2, (1, True)), (4, (3, True)), (32, (8, True))):
+        monkeypatch.setattr(library_writer.os, "sched_getaffinity", lambda _pid, n=cpus: set(range(n)))
+        assert library_writer._workers(None, large) == chosen, cpus
+    assert library_writer._workers(None, large - 1) == (1, False)  # a small run is judged in this process
+    assert library_writer._workers(1, large) == (1, False) and library_writer._workers(3, 10) == (3, True)
+
+
+def test_one_worker_beside_the_writer_loads_what_one_process_does(tmp_path: Path, sim: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from tally.store import library_writer
+
+    serial, apart = tmp_path / "serial.duckdb", tmp_path / "apart.duckdb"
+    logs = sorted(sim.glob("*.jsonl"))
+    ingest(serial, *logs, jobs=1)
+    monkeypatch.setattr(library_writer, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(library_writer.os, "sched_getaffinity", lambda _pid: {0, 1})
+    summary = library.ingest(apart, logs, task_bytes=20_000)
+    assert (summary.workers, summary.apart) == (1, True) and summary.games_added == len(logs)
+    query = "SELECT game_id, seq, line, voided FROM events ORDER BY ALL"
+    assert rows(serial, query) == rows(apart, query)
+    assert rows(serial, "SELECT * EXCLUDE (ingested_at, source) FROM games ORDER BY ALL") == \
+        rows(apart, "SELECT * EXCLUDE (ingested_at, source) FROM games ORDER BY ALL")
+
+
 # --------------------------------------------------------------------------- tally sql: read-only
 
 
@@ -656,19 +684,23 @@ def test_replay_from_the_library_equals_replay_of_the_file(tmp_path: Path, voide
 
 
 def test_stats_report(small_library: Path, tally: Any) -> None:
-    report = library.stats(small_library)
-    assert report["games"] == 3 and report["finished"] == 3
+    left_out = library.stats(small_library)  # simulated games count only when asked for
+    assert left_out["games"] == 0 and left_out["simulated_left_out"] == 3 and left_out["players"] == []
+    report = library.stats(small_library, simulated=True)
+    assert report["games"] == 3 and report["finished"] == 3 and report["simulated_left_out"] == 0
+    assert report["rests_on"]["players"] == 3 and report["rests_on"]["most_bought"] == {
+        "splendor": 3, **{name: 0 for name in report["rests_on"]["most_bought"] if name != "splendor"}}
     assert sum(p["wins"] for p in report["players"]) >= 3
     assert {(s["players"], s["seat"]) for s in report["seats"]} <= {(n, s) for n in (2, 3, 4) for s in range(1, n + 1)}
     progression = report["progression"]["splendor"]
     assert progression[0]["player_turn"] == 1 and progression[-1]["winners"] >= 15 - 0.5 * 15
     bought = report["most_bought"]["splendor"]
     assert len(bought) == 10 and bought[0]["bought"] >= bought[-1]["bought"]
-    assert library.stats(small_library, "splendor")["games"] == 3
-    assert library.stats(small_library, "split")["games"] == 0
-    as_json = tally("stats", "--db", str(small_library), "--json")
+    assert library.stats(small_library, "splendor", simulated=True)["games"] == 3
+    assert library.stats(small_library, "split", simulated=True)["games"] == 0
+    as_json = tally("stats", "--db", str(small_library), "--json", "--simulated")
     assert as_json.exit_code == 0 and json.loads(as_json.stdout)["games"] == 3
-    text = tally("stats", "--db", str(small_library))
+    text = tally("stats", "--db", str(small_library), "--simulated")
     assert text.exit_code == 0, text
     for heading in ("win rate by player", "win rate by seat", "average points after each player's k-th turn", "most-bought cards"):
         assert heading in text.stdout
@@ -687,9 +719,16 @@ def test_the_ingest_benchmark_runs(tmp_path: Path) -> None:
     import sys
 
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "bench_ingest.py"), "--games", "12", "--scale", "30"],
-        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+        [sys.executable, str(ROOT / "bench" / "bench_ingest.py"), "--games", "3", "--scale", "4000", "--json"],
+        capture_output=True, text=True, timeout=600, cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
-    for line in ("read_json baseline", "check only", "tally ingest", "ratio to read_json", "fresh process peaks", "scale (30)"):
+    for line in ("read_json baseline", "check only", "tally ingest", "ratio to read_json", "fresh process peaks", "scale (",
+                 "tally sql", "tally stats", "library charts"):
         assert line in result.stdout, result.stdout
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert set(summary["games"]) == {"splendor", "split", "array", "splice"}  # every game, each measured alone
+    for game in summary["games"].values():
+        assert game["events"] > 0 and game["ingest_eps"] > 0 and game["ratio"] > 0
+    assert summary["scale"]["events"] >= 4000 and summary["scale"]["charts"] == 7
+    assert summary["scale"]["sql_ms"] > 0 and summary["scale"]["stats_ms"] > 0 and summary["scale"]["stats_report_ms"] > 0

@@ -101,17 +101,17 @@ def test_upgrades_that_take_a_match_are_recorded(db: Path) -> None:
 
 
 def test_stats_reports_on_split(db: Path, tally: Any) -> None:
-    report = library.stats(db, "split")
+    report = library.stats(db, "split", simulated=True)
     assert report["games"] == len(FIXTURES) + 6 and report["finished"] == report["games"]
     progression = report["progression"]["split"]
     assert [r["round"] for r in progression] == [1, 2, 3]
     kinds = {(r["kind"], r["how"]) for r in report["match_types"]["split"]}
     assert {("perfect", "upgrade"), ("weak", "match")} <= kinds
-    text = tally("stats", "--db", str(db), "--game", "split")
+    text = tally("stats", "--simulated", "--db", str(db), "--game", "split")
     assert text.exit_code == 0, text
     for heading in ("average total after each round", "matches by type and how made"):
         assert heading in text.stdout
-    as_json = json.loads(tally("stats", "--db", str(db), "--json").stdout)
+    as_json = json.loads(tally("stats", "--simulated", "--db", str(db), "--json").stdout)
     assert "split" in as_json["match_types"] and "splendor" in as_json["progression"]
 
 

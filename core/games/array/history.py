@@ -160,6 +160,8 @@ HISTORY = History(
     scores=scores,
     turns=turns,
     rounds=rounds,
+    score_label="total (the lowest wins)",
+    lower_wins=True,
     reports=(
         Report(
             "array_rounds",

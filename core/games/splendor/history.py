@@ -158,6 +158,7 @@ HISTORY = History(
     scores=scores,
     turns=turns,
     rounds=rounds,
+    score_label="points",
     reports=(
         Report(
             "progression",

@@ -193,6 +193,7 @@ HISTORY = History(
     scores=scores,
     turns=turns,
     rounds=rounds,
+    score_label="map pieces",
     reports=(
         Report(
             "splice_hurricanes",

@@ -153,6 +153,7 @@ HISTORY = History(
     scores=scores,
     turns=turns,
     rounds=rounds,
+    score_label="pad score",
     reports=(
         Report(
             "progression",

@@ -1,0 +1,87 @@
+"""The library's games as a list to browse: filtered by game, player (aliases merged), date and real or simulated,
+newest first, one struct per game (what a library page lists; each row's `game_id` opens its chart
+(`library_charts.course_in_library` and `game_chart`) and its replay (`library.replay`))."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import msgspec
+
+from .library_schema import LibraryError, _duck_message, connect_read_only, usage_error
+
+
+class LibraryGame(msgspec.Struct):
+    """One game of the library, as listed: its players as the aliases name them, its winners, its length."""
+
+    game_id: str
+    game: str
+    started_at: str | None
+    players: list[str]
+    winners: list[str]
+    finished: bool
+    simulated: bool
+    events: int
+    turns: int | None
+    result: str | None
+
+
+class GameList(msgspec.Struct):
+    """A page of the list: the games shown, how many match the filters in all, and the filters as applied."""
+
+    games: list[LibraryGame]
+    total: int
+    filters: dict[str, str | bool | None]
+
+
+def games(db: Path | str, game: str | None = None, player: str | None = None, since: date | None = None,
+          until: date | None = None, simulated: bool | None = False, limit: int = 100, offset: int = 0) -> GameList:
+    """The games matching every filter given: `player` is a person (an alias's person, or a seat's name),
+    `since`/`until` dates of the start (UTC, both included), `simulated` False for games played at a table, True
+    for simulated ones, None for both."""
+    if not 0 < limit <= 10_000 or offset < 0:
+        raise usage_error(f"limit {limit}, offset {offset}: expected a limit of 1 to 10000 and an offset of 0 or more")
+    where = ["TRUE"]
+    params: dict[str, object] = {}
+    if game is not None:
+        where.append("g.game = $game")
+        params["game"] = game
+    if simulated is not None:
+        where.append("g.simulated = $simulated")
+        params["simulated"] = simulated
+    if since is not None:
+        where.append("CAST(g.started_at AS DATE) >= $since")
+        params["since"] = since
+    if until is not None:
+        where.append("CAST(g.started_at AS DATE) <= $until")
+        params["until"] = until
+    if player is not None:
+        where.append("g.game_id IN (SELECT s.game_id FROM seats s LEFT JOIN aliases a ON a.name = s.player "
+                     "WHERE coalesce(a.player, s.player) = $player)")
+        params["player"] = player
+    condition = " AND ".join(where)
+    con = connect_read_only(db)
+    try:
+        total = con.execute(f"SELECT count(*) FROM games g WHERE {condition}", params).fetchall()[0][0]
+        rows = con.execute(f"""
+            SELECT g.game_id, g.game, strftime(g.started_at, '%Y-%m-%dT%H:%M:%SZ'),
+                   list(coalesce(a.player, s.player) ORDER BY s.seat),
+                   list(coalesce(a.player, s.player) ORDER BY s.seat) FILTER (WHERE s.won),
+                   g.finished, g.simulated, g.events, g.turns, g.result
+            FROM games g JOIN seats s USING (game_id) LEFT JOIN aliases a ON a.name = s.player
+            WHERE {condition}
+            GROUP BY g.game_id, g.game, g.started_at, g.finished, g.simulated, g.events, g.turns, g.result
+            ORDER BY g.started_at DESC NULLS LAST, g.game_id LIMIT {int(limit)} OFFSET {int(offset)}""", params).fetchall()
+    except duckdb.Error as error:
+        raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
+    finally:
+        con.close()
+    listed = [LibraryGame(gid, kind, at, people, won or [], bool(done), bool(sim), int(events), turns, result)
+              for gid, kind, at, people, won, done, sim, events, turns, result in rows]
+    filters: dict[str, str | bool | None] = {"game": game, "player": player,
+                                             "since": since.isoformat() if since is not None else None,
+                                             "until": until.isoformat() if until is not None else None,
+                                             "simulated": simulated}
+    return GameList(listed, int(total), filters)
