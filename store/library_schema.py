@@ -151,6 +151,9 @@ def _create(con: duckdb.DuckDBPyConnection, db: Path | str) -> None:
     if "library_info" in existing:
         rows = con.execute("SELECT value FROM library_info WHERE key = 'schema_version'").fetchall()
         row = rows[0] if rows else None
+        if row is not None and row[0] in MIGRATIONS:
+            _migrate(con, row[0])
+            row = (SCHEMA_VERSION,)
         if row is None or row[0] != SCHEMA_VERSION:
             found = row[0] if row else "unknown"
             raise LibraryError(
@@ -169,6 +172,20 @@ def _create(con: duckdb.DuckDBPyConnection, db: Path | str) -> None:
             [SCHEMA_VERSION],
         )
     _declare_reports(con)
+    con.execute("COMMIT")
+
+
+# A library of an older schema brought up to this one in place, when what it lacks can be told from what it holds:
+# version 2 had no simulated flag, and no log before format 5 says it was simulated, so every game it holds is real.
+# (The aliases table is created below like any missing table.)
+MIGRATIONS = {"2": ["ALTER TABLE games ADD COLUMN simulated BOOLEAN DEFAULT false"]}
+
+
+def _migrate(con: duckdb.DuckDBPyConnection, found: str) -> None:
+    con.execute("BEGIN TRANSACTION")
+    for statement in MIGRATIONS[found]:
+        con.execute(statement)
+    con.execute("UPDATE library_info SET value = ? WHERE key = 'schema_version'", [SCHEMA_VERSION])
     con.execute("COMMIT")
 
 

@@ -383,6 +383,24 @@ def test_a_library_of_another_schema_version_is_refused(tmp_path: Path, sim: Pat
         ingest(db, sim)
 
 
+def test_a_library_of_schema_version_2_is_brought_up_to_date_in_place(tmp_path: Path, sim: Path) -> None:
+    """A club's library from before the simulated flag keeps its games: they are real (no log before format 5 is
+    marked simulated), the aliases table is added, and ingest goes on from where it was."""
+    db = tmp_path / "lib.duckdb"
+    logs = sorted(sim.glob("*.jsonl"))
+    ingest(db, logs[0].parent)
+    with duckdb.connect(str(db)) as con:  # made as a version 2 library was: no simulated column, no aliases
+        con.execute("ALTER TABLE games DROP COLUMN simulated")
+        con.execute("DROP TABLE aliases")
+        con.execute("UPDATE library_info SET value = '2' WHERE key = 'schema_version'")
+        games = con.execute("SELECT count(*) FROM games").fetchone()
+    library.connect(db).close()
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT value FROM library_info WHERE key = 'schema_version'").fetchone() == ("3",)
+        assert con.execute("SELECT count(*), count(*) FILTER (WHERE NOT simulated) FROM games").fetchone() == (games[0], games[0])
+        assert con.execute("SELECT count(*) FROM aliases").fetchone() == (0,)
+
+
 # --------------------------------------------------------------------------- lossless round trip
 
 
