@@ -362,6 +362,7 @@ def state_command(
     log: Path = typer.Argument(..., help="The game log."),
     at: Optional[int] = typer.Option(None, "--at", help="Show the table after event SEQ."),
     as_player: Optional[str] = typer.Option(None, "--as", help="Show only what this player may see."),
+    svg: Optional[Path] = typer.Option(None, "--svg", metavar="FILE", help="Write the table as an SVG picture to FILE instead of printing it (--json still prints)."),
     as_json: bool = JsonOption,
 ) -> None:
     """Show the table: supply, cards, nobles, players (with --as, hiding what that player cannot see)."""
@@ -374,12 +375,20 @@ def state_command(
     if as_player is not None:
         as_player = record.seat_as(as_player, seats)
     shown = board(pos, as_player)
+    if svg is not None and _pictures().write_state_picture(pos, as_player, svg, as_json):
+        return
     if as_json:
         emit(shown.view)
         return
     from .render import print_view
 
     print_view(shown.view)
+
+
+def _pictures() -> Any:
+    from . import picture_output  # the --svg of state and replay: imported only when a picture is asked for
+
+    return picture_output
 
 
 @app.command("replay")
@@ -391,6 +400,7 @@ def replay_command(
     db: Optional[Path] = typer.Option(None, "--db", help="Replay the game with id LOG from this history library."),
     step: bool = typer.Option(False, "--step", help="One event at a time, the board after each: Enter for the next, "
                                                    "q to stop (off a terminal, each line read is one Enter)."),
+    svg: Optional[Path] = typer.Option(None, "--svg", metavar="DIR", help="Write one SVG picture per event to DIR (0001.svg, ...) instead of printing the replay (--json still prints)."),
     as_json: bool = JsonOption,
 ) -> None:
     """Step through a game event by event, then show the table and the result."""
@@ -407,6 +417,8 @@ def replay_command(
         pos, frames = record.replay(log, to)
     if step and as_json:
         raise fail(EXIT_USAGE, "--step shows one board at a time: it has no --json (replay --json gives every step)")
+    if svg is not None and _pictures().write_replay_pictures(pos, frames, svg, as_json or step):
+        return
     if step:
         from .review import step as stepped
 
