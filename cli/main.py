@@ -613,3 +613,6 @@ def main() -> None:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
+
+
+from . import serve_command  # noqa: E402,F401  (registers serve; imports starlette and uvicorn lazily)

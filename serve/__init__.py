@@ -1,0 +1,1 @@
+"""`tally serve`: the record service over HTTP (the app in `app.py`); imported only by the serve command."""

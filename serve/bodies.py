@@ -1,0 +1,97 @@
+"""The request bodies of `tally serve`'s API and the answers of its own (the rest are the read model's, as
+`--json` prints them): msgspec structs, decoded strictly (an unknown field is refused), from which
+`docs/api.md` documents every key."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Optional, Union
+
+import msgspec
+
+
+def _(text: str) -> Any:
+    return msgspec.Meta(description=text)
+
+
+class Body(msgspec.Struct, forbid_unknown_fields=True):
+    pass
+
+
+class NewGame(Body):
+    """`POST /api/games`: what `tally new` takes."""
+
+    id: Annotated[str, _("the log's name in the folder (`ID.jsonl`): letters, digits, `_`, `-`, `.`")]
+    game: Annotated[str, _("the game's name (`GET /api/games` of `tally games --json`)")]
+    players: Annotated[list[str], _("the players, in turn order")]
+    options: Annotated[dict[str, str], _("variant options, KEY: VALUE")] = {}
+    mode: Annotated[Optional[str], _("`table` (default) or `open`")] = None
+    seed: Annotated[Optional[int], _("deal the setup with this seed (open mode)")] = None
+    manifest: Annotated[Optional[Union[str, dict[str, Any]]], _("a component manifest id, or an inline manifest; default: the game's own")] = None
+    seated: Annotated[list[str], _("table mode: the seats that enter their own hidden cards (`tally new --as`)")] = []
+
+
+class Move(Body):
+    """`POST .../moves` and `POST .../rule`."""
+
+    move: Annotated[str, _("the move in the game's notation (`tally rules GAME --notation`)")]
+    expected_seq: Annotated[int, _("the seq the caller last saw: recorded only if the log still ends there")]
+
+
+class Question(Body):
+    """`POST .../rule`: records nothing."""
+
+    move: Annotated[str, _("the disputed move in the game's notation")]
+    expected_seq: Annotated[Optional[int], _("when given, judged only if the log still ends there")] = None
+
+
+class Undo(Body):
+    """`POST .../undo`."""
+
+    reason: Annotated[str, _("why the event is voided (kept in the log)")]
+    expected_seq: Annotated[int, _("the seq the caller last saw")]
+    turn: Annotated[bool, _("void every event of the last turn (host only)")] = False
+
+
+class Amend(Body):
+    """`POST .../amend`."""
+
+    target: Annotated[int, _("the seq of the event to correct")]
+    reason: Annotated[str, _("why (kept in the log)")]
+    expected_seq: Annotated[int, _("the seq the caller last saw")]
+    move: Annotated[Optional[str], _("the move that replaces it; null voids it")] = None
+
+
+class Note(Body):
+    """`POST .../notes`."""
+
+    text: Annotated[str, _("the remark")]
+    expected_seq: Annotated[int, _("the seq the caller last saw")]
+
+
+class Join(Body):
+    """`POST .../join`."""
+
+    seat: Annotated[str, _("the seat to take")]
+    code: Annotated[Optional[str], _("the game's join code, for a device without the host token")] = None
+
+
+class Joined(msgspec.Struct):
+    """A seat's token: send it as `Authorization: Bearer TOKEN`."""
+
+    seat: Annotated[str, _("the seat, as the game spells it")]
+    token: Annotated[str, _("the seat's token (shown once; the server keeps only its hash)")]
+
+
+class JoinCode(msgspec.Struct):
+    """The join code the host shows at the table; a new one replaces the last."""
+
+    code: Annotated[str, _("8 letters and digits")]
+
+
+class Error(msgspec.Struct):
+    """Every refusal that is not a ruling on a move."""
+
+    error: Annotated[str, _("a stable id: `serve.*`, `core.usage`, `core.append.stale`, `log.*`")]
+    message: Annotated[str, _("what was wrong, in words")]
+    seq: Annotated[Optional[int], _("for `core.append.stale`: the log's seq now; else null")] = None
+    fingerprint: Annotated[Optional[str], _("for `core.append.stale`: the log's fingerprint now; else null")] = None

@@ -1,0 +1,145 @@
+"""Who may act for which seat of a game a server serves: seat tokens, the join code and its guessing limit.
+
+A game's seats live in a side file beside its log (`GAME.seats.json`), holding the SHA-256 of each seat's
+token and of the game's current join code, never a token or a code itself: a server restarted on the folder
+keeps every seat it handed out, and a copy of the file lets no one act as a seat. A token is 32 random bytes
+(256 bits), a join code 8 letters of a 32-letter alphabet (40 bits) that only lets a device take a seat no
+device holds yet, at most `GUESSES` wrong codes a minute per game: finding one by guessing would take
+thousands of years. Every comparison is of hashes, in constant time.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+import threading
+import time
+from pathlib import Path
+
+import msgspec
+
+from .log import sha256_hex
+
+SIDE = ".seats.json"  # the side file's suffix, after the game's id
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on a phone
+CODE_LENGTH = 8
+GUESSES = 5  # wrong join codes a game takes per WINDOW seconds before refusing every code
+WINDOW = 60.0
+
+
+class SeatFile(msgspec.Struct, forbid_unknown_fields=True):
+    """The side file: each seat's token hash, and the hash of the join code now shown (empty: none)."""
+
+    seats: dict[str, str] = {}
+    code: str = ""
+
+
+def _digest(secret: str) -> str:
+    return sha256_hex(secret.encode("utf-8"))
+
+
+def _same(secret: str, digest: str) -> bool:
+    return bool(digest) and hmac.compare_digest(_digest(secret), digest)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def is_host(token: str, host_digest: str) -> bool:
+    """Whether `token` is the host's (the server keeps only its hash too)."""
+    return _same(token, host_digest)
+
+
+def digest(token: str) -> str:
+    return _digest(token)
+
+
+class Seats:
+    """The seats of one game: reads and writes its side file, under one lock per process."""
+
+    def __init__(self, log_path: Path | str):
+        self.path = Path(str(log_path)[: -len(".jsonl")] + SIDE if str(log_path).endswith(".jsonl") else str(log_path) + SIDE)
+        self._lock = threading.Lock()
+        self._failures: list[float] = []  # monotonic times of wrong codes inside the window
+
+    def _load(self) -> SeatFile:
+        try:
+            return msgspec.json.decode(self.path.read_bytes(), type=SeatFile)
+        except FileNotFoundError:
+            return SeatFile()
+
+    def _save(self, data: SeatFile) -> None:
+        """Written whole to a temporary file, synced, then renamed over: a crash leaves the old or the new."""
+        temporary = self.path.with_name(self.path.name + ".tmp")
+        with open(temporary, "wb") as out:
+            out.write(msgspec.json.encode(data))
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, self.path)
+
+    def seat_of(self, token: str) -> str | None:
+        """The seat whose token this is, or None."""
+        digest = _digest(token)
+        found = None
+        for seat, held in self._load().seats.items():
+            if hmac.compare_digest(digest, held):  # every seat compared: the time does not say which matched
+                found = seat
+        return found
+
+    def held(self) -> list[str]:
+        return sorted(self._load().seats)
+
+    def give(self, seat: str) -> str:
+        """A new token for `seat` (the host's call): a token the seat held before no longer works."""
+        token = new_token()
+        with self._lock:
+            data = self._load()
+            data.seats[seat] = _digest(token)
+            self._save(data)
+        return token
+
+    def new_code(self) -> str:
+        """A fresh join code for the host's screen; the one shown before no longer works."""
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        with self._lock:
+            data = self._load()
+            data.code = _digest(code)
+            self._save(data)
+        return code
+
+    def join(self, seat: str, code: str) -> str | None:
+        """A token for `seat` given the join code, when no device holds that seat yet; None for a wrong code.
+
+        Raises `Guessing` once the game took `GUESSES` wrong codes in the last `WINDOW` seconds."""
+        with self._lock:
+            now = time.monotonic()
+            self._failures = [t for t in self._failures if now - t < WINDOW]
+            if len(self._failures) >= GUESSES:
+                raise Guessing(int(WINDOW - (now - self._failures[0])) + 1)
+            data = self._load()
+            if not _same(code.strip().upper(), data.code):
+                self._failures.append(now)
+                return None
+            if seat in data.seats:
+                raise SeatTaken(seat)
+            token = new_token()
+            data.seats[seat] = _digest(token)
+            self._save(data)
+            return token
+
+
+class Guessing(Exception):
+    """Too many wrong join codes lately: every code is refused for `wait` seconds."""
+
+    def __init__(self, wait: int):
+        self.wait = wait
+        super().__init__(f"too many wrong join codes for this game: try again in {wait} s")
+
+
+class SeatTaken(Exception):
+    """A join code takes only a free seat; the host gives a seat again (a lost phone)."""
+
+    def __init__(self, seat: str):
+        super().__init__(f"{seat}'s seat is taken by a device already; the host can give it again")

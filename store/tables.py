@@ -1,0 +1,206 @@
+"""A folder of game logs served to the devices at many tables: which logs it holds, one record service per
+game, and what each caller may read of it.
+
+A caller is the host (sees everything the log knows, as `tally state`), a seat (as `tally state --as SEAT`:
+the game's `conceal` and its `--as` view) or a watcher (what every player sees: the game's `conceal` for a
+name no seat has, so every seat's hidden cards are unknown). Every read and write of a log goes through its
+`GameRecord`; the event lines a caller reads are the log's events in notation, except that an event holding
+what the caller may not know is shown only by its seq, type and player (`is_known_to`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+
+from tally.core.engine import Table
+from tally.core.model import Amended, Event, GameSpec, GameStarted, Noted, Voided
+
+from .results import Board, EventLine, ListingReport, board, board_at, numbered
+from .seats import Seats
+from .service import GameRecord, UsageError, describe, describe_start, seat_moves
+
+WATCHER = ""  # the viewer of a caller who holds no seat: no player may have an empty name (core.names)
+ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # a log's name in the folder, without `.jsonl`
+SHARED = (Voided, Amended, Noted)  # their notation names a seq and a reason or a remark, never a card
+
+
+def _(text: str) -> Any:
+    return msgspec.Meta(description=text)
+
+
+class GameSummary(msgspec.Struct):
+    """One game of the folder, as `GET /api/games` lists it."""
+
+    id: Annotated[str, _("the log's name in the folder, without `.jsonl`")]
+    game: Annotated[str, _("the game's name")]
+    seats: Annotated[list[str], _("the players, in turn order")]
+    mode: Annotated[str, _("`open` or `table`")]
+    seq: Annotated[int, _("the last event's seq")]
+    fingerprint: Annotated[str, _("SHA-256 of the log's last line")]
+    to_act: Annotated[str, _("who must act next: a player, `table` or `nobody`")]
+    expected: Annotated[str, _("what is expected next, in words")]
+    ended: Annotated[bool, _("true once the game is over")]
+
+
+class EventsReport(msgspec.Struct):
+    """`GET /api/games/{id}/events`: the events after a seq, as the caller may see them."""
+
+    seq: Annotated[int, _("the log's last seq")]
+    events: Annotated[list[EventLine], _("`seq`, `type`, `text` (the event in notation; for an event holding what the caller may not know, only who did what kind of thing)")]
+
+
+def hidden_text(event: Event) -> str:
+    """What a caller who may not know an event's content reads of it."""
+    kind = str(type(event).__struct_config__.tag)
+    player = getattr(event, "player", None)
+    return f"{player}: {kind} (hidden)" if isinstance(player, str) else f"{kind} (hidden)"
+
+
+def is_known_to(spec: GameSpec, before: Any, after: Any, event: Event, viewer: str) -> bool:
+    """Whether `event` tells `viewer` nothing the game's `conceal` hides from them: applied to the table as the
+    viewer knew it, it leaves the table as the viewer knows it now. A hand dealt to another seat, a card another
+    seat drew by name, a blind reserve: each names what the viewer's table keeps unknown, so it is hidden."""
+    if isinstance(event, SHARED):
+        return True
+    try:
+        return bool(spec.apply(spec.conceal(before, viewer), event) == spec.conceal(after, viewer))
+    except Exception:  # a reducer trusts its input: one that cannot apply the event to the viewer's table hides it
+        return False
+
+
+class Timeline:
+    """The events of one log with the state after each, so that each caller's lines are worked out once."""
+
+    def __init__(self, record: GameRecord):
+        self.record = record
+        self.events: list[Event] = []
+        self.states: list[Any] = []  # the state after each event of `events`
+        self._table: Table | None = None
+        self._lines: dict[str | None, list[EventLine]] = {}
+        self.size = -1
+
+    def catch_up(self) -> bool:
+        """Read what was appended since the last look (by this server or any other writer); True if anything."""
+        try:
+            size = os.stat(self.record.path).st_size
+        except OSError:
+            return False
+        if size == self.size:
+            return False
+        self.size = size
+        fresh = self.record.events_after(len(self.events))
+        for event in fresh:
+            if self._table is None:
+                assert isinstance(event, GameStarted)
+                self._table = Table(self.record.spec, event)
+            else:
+                self._table.apply(event)
+            self.events.append(event)
+            self.states.append(self._table.state)
+        return bool(fresh)
+
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+    def lines(self, viewer: str | None, after: int = 0) -> list[EventLine]:
+        """The event lines after seq `after` as `viewer` may see them (None: the host, everything)."""
+        shown = self._lines.setdefault(viewer, [])
+        spec = self.record.spec
+        for index in range(len(shown), len(self.events)):
+            event = self.events[index]
+            if isinstance(event, GameStarted):  # the start is everyone's: the seats, the options, the box
+                text = describe_start(event)
+            elif viewer is None or is_known_to(spec, self.states[index - 1], self.states[index], event, viewer):
+                text = describe(spec, event)
+            else:
+                text = hidden_text(event)
+            shown.append(EventLine(event.seq, str(type(event).__struct_config__.tag), text))
+        return [line for line in shown if line.seq > after]
+
+
+class Game:
+    """One served game: its record service, its seats and its timeline, used by one thread at a time."""
+
+    def __init__(self, ident: str, path: Path):
+        self.id = ident
+        self.record = GameRecord.open(path)
+        self.seats = Seats(path)
+        self.timeline = Timeline(self.record)
+        self.lock = threading.Lock()
+        self.timeline.catch_up()
+
+    def sync(self) -> None:
+        """The record and the timeline brought up to the file (another writer may have appended)."""
+        if self.record.changed():
+            self.record.reload()
+        self.timeline.catch_up()
+
+    def summary(self) -> GameSummary:
+        record = self.record
+        who, what = record.spec.to_act(record.state)
+        started = record.fold.started
+        return GameSummary(self.id, record.spec.name, list(started.seats), started.mode, record.seq, record.last_hash,
+                           who, what, record.spec.outcome(record.state) is not None)
+
+    def board(self, viewer: str | None) -> Board:
+        record = self.record
+        if viewer == WATCHER:
+            spec = record.spec
+            return board_at(spec, spec.conceal(record.state, WATCHER), record.seq, record.last_hash, WATCHER)
+        return board(record, viewer)
+
+    def listing(self, viewer: str | None) -> ListingReport:
+        record = self.record
+        return numbered(record.spec, record.state, record.seq, seat_moves(record.spec, record.state, viewer))
+
+    def event_lines(self, viewer: str | None, after: int) -> EventsReport:
+        return EventsReport(self.timeline.seq, self.timeline.lines(viewer, after))
+
+
+class Tables:
+    """The logs of one folder (`ID.jsonl`), each opened once and kept."""
+
+    def __init__(self, directory: Path | str):
+        self.directory = Path(directory)
+        self._games: dict[str, Game] = {}
+        self._lock = threading.Lock()
+
+    def path_of(self, ident: str) -> Path:
+        """The log an id names: a name of the folder, never a path (UsageError otherwise)."""
+        if not ID.fullmatch(ident) or ident.endswith((".seats", ".json")) or ".." in ident:
+            raise UsageError(f"{ident!r} is not a game id: letters, digits, '_', '-' and '.', at most 64")
+        return self.directory / f"{ident}.jsonl"
+
+    def ids(self) -> list[str]:
+        return sorted(p.name[: -len(".jsonl")] for p in self.directory.glob("*.jsonl")
+                      if p.is_file() and not p.is_symlink() and ID.fullmatch(p.name[: -len(".jsonl")]))
+
+    def game(self, ident: str) -> Game | None:
+        """The game of that id, opened on first use; None when the folder holds no such log."""
+        path = self.path_of(ident)
+        with self._lock:
+            game = self._games.get(ident)
+            if game is not None:
+                return game
+            if not path.is_file() or path.is_symlink():
+                return None
+            game = self._games[ident] = Game(ident, path)
+            return game
+
+    def opened(self) -> list[Game]:
+        with self._lock:
+            return list(self._games.values())
+
+
+def seat_of_name(game: Game, name: str) -> str:
+    """The seat a name means at this game (any case when only one player has it); UsageError when none."""
+    from .results import seat_for
+
+    return seat_for(list(game.record.fold.started.seats), name)
