@@ -110,7 +110,7 @@ async function showIndex() {
 
 const table = {
   id: null, me: null, seq: null, fingerprint: null, seats: [], moves: [], view: null, lastSeq: 0,
-  refreshing: null, again: false,
+  refreshing: null, again: false, opened: new Set(),
 };
 
 function gameId() {
@@ -134,12 +134,29 @@ function kindOf(move) {
   return bare.split(/\s+/)[0] || move;
 }
 
-function drawMoves(moves) {
+function playerOf(move) {
+  const found = /^([^:\s]+):\s/.exec(move);
+  return found ? found[1] : null;
+}
+
+function isMine(move) {
+  // The host records for anyone; a seat its own moves and the table's entries (a move that names no player).
+  if (table.me.kind === "host") return true;
+  if (table.me.kind !== "seat") return false;
+  const player = playerOf(move);
+  return player === null || player === table.me.seat;
+}
+
+function drawMoves(listed) {
   const box = document.getElementById("moves");
   const list = document.getElementById("move-list");
+  const moves = listed.map((move) => move.trim()).filter(isMine);
   list.replaceChildren(...moves.map((move) => el("option", { value: move })));
   if (!moves.length) {
-    const why = table.me.kind === "watcher" ? "Join a seat to record moves." : "No move of yours is due now.";
+    const who = table.view && table.view.to_act;
+    const why = table.me.kind === "watcher" ? "Join a seat to record moves."
+      : table.view && table.view.outcome ? "The game is over."
+      : `No move of yours is due now${who && who !== "nobody" ? `: waiting for ${who}` : ""}.`;
     box.replaceChildren(el("p", { class: "none" }, why));
     return;
   }
@@ -149,13 +166,24 @@ function drawMoves(moves) {
     if (!groups.has(kind)) groups.set(kind, []);
     groups.get(kind).push(move);
   }
-  const few = groups.size <= 2 || moves.length <= 12;
+  // Folded by kind, so the board stays in sight under a few rows; a kind the player opened stays open on redraws.
+  const unfold = groups.size === 1 || moves.length <= 6;
   box.replaceChildren(...[...groups].map(([kind, group]) => {
     const buttons = el("div", { class: "buttons" }, ...group.map((move) =>
-      el("button", { type: "button", "data-move": move, onclick: () => record(move) }, move)));
-    return el("details", { class: "group", "data-kind": kind, open: few || group.length <= 6 },
+      el("button", { type: "button", "data-move": move, onclick: () => record(move) }, shortened(move))));
+    const details = el("details", { class: "group", "data-kind": kind, open: unfold || table.opened.has(kind) },
       el("summary", null, kind, el("span", { class: "count" }, `(${group.length})`)), buttons);
+    details.addEventListener("toggle", () => {
+      if (details.open) table.opened.add(kind);
+      else table.opened.delete(kind);
+    });
+    return details;
   }));
+}
+
+function shortened(move) {
+  // On a seat's own page "ana: " says nothing: the button shows the move, its data-move the whole of it.
+  return table.me.seat && playerOf(move) === table.me.seat ? move.slice(move.indexOf(":") + 1).trim() : move;
 }
 
 function scoresOf(outcome) {
@@ -170,7 +198,7 @@ function drawBanner(view) {
   banner.dataset.toAct = view.to_act || "";
   const pos = el("span", { class: "pos", "data-seq": table.seq }, `#${table.seq} ${(table.fingerprint || "").slice(0, 8)}`);
   const words = over ? `Game over: ${view.outcome.reason}` : (mine ? `Your turn: ${view.expected}` : view.expected);
-  banner.replaceChildren(pos, el("span", { class: "expected" }, words));
+  banner.replaceChildren(pos, " ", el("span", { class: "expected" }, words));
   if (over) banner.append(el("span", { class: "pending" }, scoresOf(view.outcome)));
   else if (typeof view.pending === "string" && view.pending) banner.append(el("span", { class: "pending" }, `pending: ${view.pending}`));
 }
@@ -219,6 +247,8 @@ async function refresh() {
       drawBanner(view);
       drawMoves(table.moves);
       await drawBoard();
+      // what this page shows now, for whom: a redraw is whole once these are set
+      document.body.dataset.viewer = table.me.seat || table.me.kind;
       document.body.dataset.seq = String(table.seq);
     } while (table.again);
   })();
@@ -256,9 +286,12 @@ function explain(answer, what) {
   say("bad", [`The host refused it (${answer.status || "no answer"}): ${errorText(body)}`]);
 }
 
-function announce(report, fallback) {
+function announce(report, fallback, typed) {
+  // What was recorded, as the server shows this caller the lines; the caller's own move in the words it tapped
+  // (a line may be hidden from a seat when it changed something the seat cannot see, such as a refill's deck).
   const lines = [];
-  const events = report.events || [];
+  const events = (report.events || []).map((e, i) => (i === 0 && typed ? { seq: e.seq, text: typed } : e))
+    .filter((e) => !/\(hidden\)$/.test(e.text));
   lines.push(events.length ? `Recorded: ${events.map((e) => `#${e.seq} ${e.text}`).join("; ")}` : fallback);
   for (const consequence of report.consequences || []) lines.push(consequence);
   if (report.outcome) lines.push(`The game is over: ${report.outcome.reason} (${scoresOf(report.outcome)})`);
@@ -289,7 +322,7 @@ async function post(path, body, what, onDone) {
 
 function record(move) {
   return busy(() => post("moves", { move }, `"${move}"`, (report) => {
-    announce(report, `Recorded: ${move}`);
+    announce(report, `Recorded: ${move}`, move);
     document.getElementById("move-text").value = "";
   }));
 }
@@ -439,7 +472,7 @@ async function showGame() {
     const seq = Number(document.getElementById("amend-seq").value);
     const move = document.getElementById("amend-move").value.trim();
     const reason = document.getElementById("amend-reason").value.trim();
-    busy(() => post("amend", { target: seq, move, reason }, "the amendment", (report) => announce(report, `Amended event ${seq}.`)));
+    busy(() => post("amend", { target: seq, move: move || null, reason }, "the amendment", (report) => announce(report, `Amended event ${seq}.`)));
   });
   document.getElementById("note-form").addEventListener("submit", (event) => {
     event.preventDefault();
