@@ -181,7 +181,6 @@ def judged(result: MoveResult, game: folder.Game, who: Caller, created: int = 20
                       fingerprint=ruling.facts.get("fingerprint"))
     report = move_report(result)
     if result.accepted and who.viewer is not None:
-        game.timeline.catch_up()
         shown = {line.seq: line for line in game.timeline.lines(who.viewer, report.seq - 1)}
         report.events = [shown.get(line.seq, line) for line in report.events]
     if result.notation is not None:
@@ -277,16 +276,11 @@ async def record_move(request: Request) -> Response:
     game = the_game(request)
     who = caller(request, game)
     asked = await body_of(request, bodies.Move)
-    if who.viewer == folder.WATCHER:
-        check_own(game, who, [], "record a move")
 
     def work() -> Response:
-        record = game.record
-        if who.seat is not None and asked.expected_seq == record.seq:
-            trial = record.propose(asked.move)  # whose move it is, before anything is written
-            if trial.accepted:
-                check_own(game, who, [getattr(e, "player", None) for e in trial.events], "record a move")
-        result = record.append(asked.move, expect_seq=asked.expected_seq)
+        check_own(game, who, game.players_of(asked.move), "record a move")
+        result = game.record.append(asked.move, expect_seq=asked.expected_seq)
+        game.recorded(result)
         return judged(result, game, who)
 
     response = await locked(game, work)
@@ -302,11 +296,10 @@ async def rule_move(request: Request) -> Response:
     game = the_game(request)
     who = caller(request, game)
     asked = await body_of(request, bodies.Question)
-    if who.viewer == folder.WATCHER:
-        check_own(game, who, [], "ask for a ruling")
 
     def work() -> Response:
         record = game.record
+        check_own(game, who, game.players_of(asked.move), "ask for a ruling on a move")
         if asked.expected_seq is not None and asked.expected_seq != record.seq:
             raise Refused(409, "core.append.stale", f"the log moved on: you saw #{asked.expected_seq}, it is now at "
                           f"#{record.seq}", seq=record.seq, fingerprint=record.last_hash)
@@ -330,7 +323,9 @@ async def undo_move(request: Request) -> Response:
             host_only(who)
         last = record.fold.last_effective_event
         check_own(game, who, [getattr(last, "player", None)], "undo")
-        return judged(record.undo(asked.reason, asked.turn, expect_seq=asked.expected_seq), game, who)
+        result = record.undo(asked.reason, asked.turn, expect_seq=asked.expected_seq)
+        game.recorded(result)
+        return judged(result, game, who)
 
     response = await locked(game, work)
     service(request).notify(game.id)
@@ -351,6 +346,7 @@ async def amend_move(request: Request) -> Response:
         target = record.fold.effective_event(asked.target)
         check_own(game, who, [getattr(target, "player", None)], "amend")
         result = record.correct(asked.target, asked.reason, asked.move, expect_seq=asked.expected_seq)
+        game.recorded(result)
         return judged(result, game, who)
 
     response = await locked(game, work)
@@ -369,6 +365,7 @@ async def add_note(request: Request) -> Response:
 
     def work() -> Response:
         result = game.record.note(asked.text, who.seat, expect_seq=asked.expected_seq)
+        game.recorded(result)
         if not result.accepted:
             return judged(result, game, who)
         return answer(NoteReport(result.events[0].seq, result.fingerprint), 201)
@@ -444,11 +441,16 @@ async def stream_events(request: Request) -> Response:
     async def events() -> Any:
         seen = after
         while True:
-            lines = await locked(game, lambda: game.timeline.lines(who.viewer, seen))
-            for line in lines:
-                yield {"id": str(line.seq), "event": "event", "data": msgspec.json.encode(line).decode()}
-                seen = line.seq
-            moved = hub.moved(game.id)
+            moved = hub.moved(game.id)  # taken before looking, so an append in between still wakes this stream
+            if game.timeline.is_behind():  # another writer (`tally move`) appended to the file
+                await locked(game, lambda: None)
+                hub.notify(game.id)
+            if game.timeline.seq > seen:
+                lines = await locked(game, lambda: game.timeline.lines(who.viewer, seen))
+                for line in lines:
+                    yield {"id": str(line.seq), "event": "event", "data": msgspec.json.encode(line).decode()}
+                    seen = line.seq
+                continue
             try:
                 await asyncio.wait_for(moved.wait(), POLL)
             except asyncio.TimeoutError:

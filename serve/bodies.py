@@ -31,7 +31,7 @@ class NewGame(Body):
 
 
 class Move(Body):
-    """`POST .../moves` and `POST .../rule`."""
+    """`POST .../moves`."""
 
     move: Annotated[str, _("the move in the game's notation (`tally rules GAME --notation`)")]
     expected_seq: Annotated[int, _("the seq the caller last saw: recorded only if the log still ends there")]

@@ -19,11 +19,12 @@ from typing import Annotated, Any
 import msgspec
 
 from tally.core.engine import Table
-from tally.core.model import Amended, Event, GameSpec, GameStarted, Noted, Voided
+from tally.core.model import Amended, Event, GameSpec, GameStarted, NotationError, Noted, Voided
+from tally.core.notation import player_of
 
 from .results import Board, EventLine, ListingReport, board, board_at, numbered
 from .seats import Seats
-from .service import GameRecord, UsageError, describe, describe_start, seat_moves
+from .service import MOVE_SEPARATOR, GameRecord, MoveResult, UsageError, describe, describe_start, parse_move, seat_moves
 
 WATCHER = ""  # the viewer of a caller who holds no seat: no player may have an empty name (core.names)
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # a log's name in the folder, without `.jsonl`
@@ -105,6 +106,26 @@ class Timeline:
             self.states.append(self._table.state)
         return bool(fresh)
 
+    def extend(self, events: list[Event], size: int) -> None:
+        """What this server just appended (`size`: the file's size right after, under the writer's lock), without
+        reading the log again; read again when another writer appended in between."""
+        if not events or events[0].seq != len(self.events) + 1 or self._table is None:
+            self.size = -1
+            self.catch_up()
+            return
+        for event in events:
+            self._table.apply(event)
+            self.events.append(event)
+            self.states.append(self._table.state)
+        self.size = size
+
+    def is_behind(self) -> bool:
+        """Whether the file grew since the last look: one `stat`, cheap enough for every stream to ask often."""
+        try:
+            return os.stat(self.record.path).st_size != self.size
+        except OSError:
+            return False
+
     @property
     def seq(self) -> int:
         return len(self.events)
@@ -141,6 +162,28 @@ class Game:
         if self.record.changed():
             self.record.reload()
         self.timeline.catch_up()
+
+    def recorded(self, result: MoveResult) -> None:
+        """A write of this server's record service, told to the timeline (the streams read it from there)."""
+        if result.accepted and result.events:
+            self.timeline.extend(list(result.events), self.record.identity[1])
+
+    def players_of(self, text: str) -> list[str | None]:
+        """The seats whose moves `text` holds, as far as it reads at the table now (a part that reads only after
+        the parts before it names its player, or is the acting seat's: a chain that would cross into another
+        seat's turn is refused, `core.chain.crosses-turn`); None for the table's own entries."""
+        record = self.record
+        seats = list(record.fold.started.seats)
+        found: list[str | None] = []
+        for part in MOVE_SEPARATOR.split(text.strip()):
+            named = player_of(part, seats)
+            if isinstance(named, tuple) and named[0] is not None:
+                found.append(named[0])
+                continue
+            parsed = parse_move(record.spec, record.state, part)
+            if not isinstance(parsed, NotationError):
+                found += [getattr(event, "player", None) for event in parsed]
+        return found
 
     def summary(self) -> GameSummary:
         record = self.record

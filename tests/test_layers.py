@@ -11,6 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = {"core": 0, "store": 1, "cli": 2}
+SERVER = ("starlette", "uvicorn", "sse_starlette")  # imported only by serve/ and the command that runs it
 # what core may import: pure standard library pieces and msgspec; no I/O, clock, randomness or UI
 CORE_ALLOWED = {"__future__", "typing", "itertools", "functools", "collections", "dataclasses", "enum", "msgspec", "importlib", "abc", "math", "operator", "re", "unicodedata", "difflib"}
 
@@ -100,7 +101,7 @@ def test_move_path_stays_light(tmp_path: Path) -> None:
         f"sys.argv = ['tally', 'move', {str(log)!r}, 'take r g b']\n"
         "from tally.cli.main import main\n"
         "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
-        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'duckdb', 'pyarrow', 'rich', 'pydantic', 'numpy', 'pandas'})\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'duckdb', 'pyarrow', 'rich', 'pydantic', 'numpy', 'pandas', 'starlette', 'uvicorn', 'sse_starlette', 'anyio', 'httpx'})\n"
         "print('HEAVY', heavy)\n"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
@@ -155,3 +156,37 @@ def test_the_game_call_scan_finds_what_it_forbids(tmp_path: Path) -> None:
     found = game_calls_in_cli(tmp_path)
     assert len(found) == 3 and "imports tally.core.games.splendor" in found[0], found
     assert found[1].endswith("calls spec.view") and found[2].endswith("calls pos.spec.to_act"), found
+
+
+# --------------------------------------------------------------------------- the server is an interface beside the CLI
+
+
+def serve_imports(root: Path = ROOT) -> list[str]:
+    """`serve/` imports only store and core (never cli); only `cli/serve_command.py` imports `tally.serve`; the
+    server's libraries are imported by those two alone."""
+    problems = []
+    for path in modules("serve", root):
+        problems += [f"{path.relative_to(root)}:{line} imports {name}" for line, name in imports_of(path, root)
+                     if name.startswith("tally.cli")]
+    for layer in ("core", "store", "cli"):
+        for path in modules(layer, root):
+            allowed = path == root / "cli" / "serve_command.py"
+            for line, name in imports_of(path, root):
+                if not allowed and (name.startswith("tally.serve") or name.split(".")[0] in SERVER):
+                    problems.append(f"{path.relative_to(root)}:{line} imports {name}")
+    return problems
+
+
+def test_only_the_serve_command_imports_the_server() -> None:
+    assert serve_imports() == []
+
+
+def test_the_serve_import_scan_finds_what_it_forbids(tmp_path: Path) -> None:
+    for folder in ("serve", "store", "cli"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "serve" / "app.py").write_text("from tally.cli import main\n", encoding="utf-8")
+    (tmp_path / "store" / "x.py").write_text("import starlette\n", encoding="utf-8")
+    (tmp_path / "cli" / "y.py").write_text("from tally.serve.app import create_app\n", encoding="utf-8")
+    (tmp_path / "cli" / "serve_command.py").write_text("import uvicorn\nfrom tally.serve.app import create_app\n", encoding="utf-8")
+    assert serve_imports(tmp_path) == ["serve/app.py:1 imports tally.cli", "store/x.py:1 imports starlette",
+                                       "cli/y.py:1 imports tally.serve.app"]

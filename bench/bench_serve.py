@@ -1,0 +1,213 @@
+"""Benchmarks of `tally serve`; run `python bench/bench_serve.py` (add --quick for a smoke run).
+
+Every number is measured against a real `tally serve DIR --port 0` on loopback (a subprocess; the clients run in
+this process, on the same cores), so on a loaded machine they are pessimistic.
+
+1. start-up: from starting `tally serve` to its first answer.
+2. a move's round trip (POST .../moves, 201) on a 300-event log: p50 and p99 (goal: under 5 ms and 20 ms). Each
+   log takes 10 moves, then the next copy is used, so every move is judged at 300-310 events.
+3. a move's arrival on another device's stream (GET .../stream of a seat): from sending the POST to reading the
+   event (goal: p50 under 20 ms).
+4. 50 tables with 4 devices each posting for 30 s (each device: read the listing, post a move against the seq it
+   saw; a 409 is a device that lost the race, not an error): requests per second, errors (any status but 201 and
+   409), and whether every table's log holds exactly the acknowledged events, each once (no loss, no duplicate).
+5. memory per open game: what one more served game of 300 events holds (tracemalloc, in process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tracemalloc
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_spine import build_300_event_log  # noqa: E402
+
+from tally.store import log as logfile  # noqa: E402
+from tally.store.results import check  # noqa: E402
+
+
+def start(folder: Path) -> tuple[subprocess.Popen[str], str, str, float]:
+    began = time.perf_counter()
+    tally = Path(sys.executable).with_name("tally")
+    process = subprocess.Popen([str(tally), "serve", str(folder), "--port", "0", "--json"], stdout=subprocess.PIPE,
+                               text=True)
+    assert process.stdout is not None
+    line = json.loads(process.stdout.readline())
+    with httpx.Client(base_url=line["url"]) as http:
+        while True:
+            try:
+                http.get("/api/games")
+                break
+            except httpx.TransportError:
+                time.sleep(0.01)
+    return process, line["url"], line["token"], time.perf_counter() - began
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def bench_round_trip(url: str, token: str, folder: Path, source: Path, moves: int) -> dict[str, float]:
+    auth = {"Authorization": f"Bearer {token}"}
+    times: list[float] = []
+    arrivals: list[float] = []
+    with httpx.Client(base_url=url, headers=auth, timeout=30) as http:
+        for copy in range((moves + 9) // 10):
+            ident = f"rt{copy}"
+            shutil.copy(source, folder / f"{ident}.jsonl")
+            seat = http.post(f"/api/games/{ident}/join", json={"seat": "p2"}).json()["token"]
+            seen: dict[int, float] = {}
+            ready = threading.Event()
+
+            def follow() -> None:
+                with httpx.Client(base_url=url, timeout=None) as device:
+                    with device.stream("GET", f"/api/games/{ident}/stream?after=300",
+                                       headers={"Authorization": f"Bearer {seat}"}) as stream:
+                        ready.set()
+                        for text in stream.iter_lines():
+                            if text.startswith("id: "):
+                                seen[int(text[4:])] = time.perf_counter()
+                                if len(seen) >= 10:
+                                    return
+
+            follower = threading.Thread(target=follow, daemon=True)
+            follower.start()
+            ready.wait(10)
+            time.sleep(0.05)
+            for _ in range(10):
+                listing = http.get(f"/api/games/{ident}/moves").json()
+                sent = time.perf_counter()
+                answer = http.post(f"/api/games/{ident}/moves", json={"move": listing["moves"][0], "expected_seq": listing["seq"]})
+                times.append(time.perf_counter() - sent)
+                assert answer.status_code == 201, answer.text
+                first = answer.json()["events"][0]["seq"]
+                deadline = time.perf_counter() + 5
+                while first not in seen and time.perf_counter() < deadline:
+                    time.sleep(0.0005)
+                if first in seen:
+                    arrivals.append(seen[first] - sent)
+            follower.join(5)
+    return {"p50": percentile(times, 50), "p99": percentile(times, 99), "arrival p50": percentile(arrivals, 50),
+            "arrival p99": percentile(arrivals, 99), "moves": len(times), "arrivals": len(arrivals)}
+
+
+async def busy_tables(url: str, token: str, folder: Path, tables: int, devices: int, seconds: float) -> dict[str, float]:
+    auth = {"Authorization": f"Bearer {token}"}
+    counts = {"requests": 0, "201": 0, "409": 0, "errors": 0}
+    acknowledged: dict[str, list[int]] = {}
+    errors: list[str] = []
+    limits = httpx.Limits(max_connections=tables * devices, max_keepalive_connections=tables * devices)
+    async with httpx.AsyncClient(base_url=url, headers=auth, timeout=60, limits=limits) as http:
+        games = {}
+        for t in range(tables):
+            ident = f"busy{t}-0"
+            made = await http.post("/api/games", json={"id": ident, "game": "split", "players": ["ana", "ben", "cy", "dee"],
+                                                       "mode": "open", "seed": t})
+            assert made.status_code == 201, made.text
+            games[t] = [ident]
+        stop = time.perf_counter() + seconds
+
+        async def device(t: int, d: int) -> None:
+            rng = random.Random(f"{t}:{d}")
+            while time.perf_counter() < stop:
+                ident = games[t][-1]
+                listing = (await http.get(f"/api/games/{ident}/moves")).json()
+                counts["requests"] += 1
+                if not listing["moves"]:  # the game is over: the table starts the next one (one device wins)
+                    nxt = f"busy{t}-{len(games[t])}"
+                    made = await http.post("/api/games", json={"id": nxt, "game": "split", "mode": "open", "seed": t,
+                                                               "players": ["ana", "ben", "cy", "dee"]})
+                    counts["requests"] += 1
+                    if made.status_code == 201:
+                        games[t].append(nxt)
+                    continue
+                move = listing["moves"][rng.randrange(len(listing["moves"]))]
+                answer = await http.post(f"/api/games/{ident}/moves", json={"move": move, "expected_seq": listing["seq"]})
+                counts["requests"] += 1
+                if answer.status_code == 201:
+                    counts["201"] += 1
+                    acknowledged.setdefault(ident, []).extend(e["seq"] for e in answer.json()["events"])
+                elif answer.status_code == 409:
+                    counts["409"] += 1
+                else:
+                    counts["errors"] += 1
+                    errors.append(f"{answer.status_code} {answer.text[:200]}")
+
+        began = time.perf_counter()
+        await asyncio.gather(*(device(t, d) for t in range(tables) for d in range(devices)))
+        elapsed = time.perf_counter() - began
+    exact = True
+    for t, idents in games.items():
+        for ident in idents:
+            log = logfile.read(folder / f"{ident}.jsonl")
+            start = sum(1 for e in log.events if e.seq <= 2)  # game_started and the deal tally made at creation
+            seqs = acknowledged.get(ident, [])
+            exact &= sorted(seqs) == list(range(start + 1, len(log.events) + 1)) and check(folder / f"{ident}.jsonl").ok
+    if errors:
+        print("errors:", *errors[:5], sep="\n  ")
+    return {**counts, "requests/s": counts["requests"] / elapsed, "exact": exact,
+            "games": sum(len(v) for v in games.values())}
+
+
+def memory_per_game(source: Path, games: int) -> float:
+    from tally.store.tables import Tables
+
+    with tempfile.TemporaryDirectory() as scratch:
+        for i in range(games):
+            shutil.copy(source, Path(scratch) / f"m{i}.jsonl")
+        tables = Tables(scratch)
+        tables.game("m0")  # imports and first-use caches are not a game's
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(1, games):
+            game = tables.game(f"m{i}")
+            assert game is not None
+            game.timeline.lines("p1")  # a seat's stream has been read
+        after = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+    return (after - before) / (games - 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="a smoke run: fewer moves, 5 tables for 3 s")
+    args = parser.parse_args()
+    moves, tables, seconds = (20, 5, 3.0) if args.quick else (200, 50, 30.0)
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch) / "served"
+        folder.mkdir()
+        source = build_300_event_log(Path(scratch))
+        process, url, token, startup = start(folder)
+        try:
+            print(f"start-up to first answer          {startup * 1000:8.0f} ms")
+            trip = bench_round_trip(url, token, folder, source, moves)
+            print(f"move round trip at 300 events p50 {trip['p50'] * 1000:8.2f} ms   (goal < 5 ms)")
+            print(f"move round trip at 300 events p99 {trip['p99'] * 1000:8.2f} ms   (goal < 20 ms)")
+            print(f"arrival on another stream p50     {trip['arrival p50'] * 1000:8.2f} ms   (goal < 20 ms)")
+            print(f"arrival on another stream p99     {trip['arrival p99'] * 1000:8.2f} ms   ({trip['arrivals']:.0f} of {trip['moves']:.0f} moves)")
+            busy = asyncio.run(busy_tables(url, token, folder, tables, 4, seconds))
+            print(f"{tables} tables x 4 devices, {seconds:.0f} s: {busy['requests/s']:.0f} requests/s, {busy['201']:.0f} moves "
+                  f"recorded, {busy['409']:.0f} lost races (409), {busy['errors']:.0f} errors, {busy['games']:.0f} games, "
+                  f"logs exact: {busy['exact']}")
+        finally:
+            process.terminate()
+            process.wait(30)
+        print(f"memory per open game (300 events) {memory_per_game(source, 3 if args.quick else 21) / 1024:8.0f} KiB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""Generate docs/api.md from the route table and the structs: `python -m tally.serve.docs > docs/api.md`.
+
+tests/test_serve_docs.py fails when docs/api.md differs from `render()`."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, get_args, get_origin, get_type_hints
+
+import msgspec
+
+INTRO = """# The HTTP API of `tally serve`
+
+Generated from the route table (`serve/app.py`) and the structs: `python -m tally.serve.docs > docs/api.md`.
+
+`tally serve DIR` serves every log `ID.jsonl` of DIR. Bodies are JSON; every answer is JSON (the stream:
+Server-Sent Events). A caller is the **host** (`Authorization: Bearer HOST_TOKEN`, printed at start-up), a
+**seat** (`Authorization: Bearer SEAT_TOKEN`, from `POST /api/games/{id}/join`) or a **watcher** (no token).
+The host sees everything the log knows (as `tally state`), a seat what `tally state --as SEAT` shows, a watcher
+what every player sees; an event holding what the caller may not know is listed only by its seq, type and
+player. Every write names `expected_seq`, the seq the caller last saw: when the log has moved on (this server,
+`tally move` or `tally record` on the same file), nothing is recorded and the answer is 409 with where it is now.
+A refusal that is not a ruling is an `Error` with a stable id; a body is at most 64 KB; there is no CORS.
+"""
+
+
+def _name(kind: Any) -> str:
+    if kind is Any:
+        return "the game's view (`docs/rules/<game>.md`)"
+    if get_origin(kind) is list:
+        return f"a list of `{get_args(kind)[0].__name__}`"
+    return f"`{kind.__name__}`"
+
+
+def _structs(kind: Any) -> list[type]:
+    if get_origin(kind) is list:
+        kind = get_args(kind)[0]
+    return [kind] if isinstance(kind, type) and issubclass(kind, msgspec.Struct) else []
+
+
+def fields(struct: type) -> list[str]:
+    hints = get_type_hints(struct, include_extras=True)
+    rows = ["| key | meaning |", "| --- | --- |"]
+    for field in msgspec.structs.fields(struct):
+        meta = [m for m in getattr(hints[field.name], "__metadata__", ()) if isinstance(m, msgspec.Meta)]
+        text = meta[0].description if meta and meta[0].description else ""
+        if field.required:
+            text = f"(required) {text}"
+        rows.append(f"| `{field.encode_name}` | {text.replace('|', '&#124;')} |")
+    return rows
+
+
+def render() -> str:
+    from .app import ROUTES
+
+    out = [INTRO, "## Routes", ""]
+    documented: list[type] = []
+    for route in ROUTES:
+        api = getattr(getattr(route, "endpoint", None), "api", None)
+        if api is None:
+            continue
+        method, path, who, body, answers = api
+        out += [f"### `{method} {path}`", "", (route.endpoint.__doc__ or "").strip(), "", f"Who: {who}."]  # type: ignore[attr-defined]
+        if body is not None:
+            out += ["", f"Body: `{body.__name__}`."]
+            documented.append(body)
+        out += ["", "| status | answer | when |", "| --- | --- | --- |"]
+        for status, kind, when in answers:
+            out.append(f"| {status} | {_name(kind)} | {when.replace('|', '&#124;')} |")
+            documented += _structs(kind)
+        out.append("")
+    out += ["## Structs", ""]
+    seen: set[type] = set()
+    for struct in documented:
+        if struct in seen:
+            continue
+        seen.add(struct)
+        out += [f"### `{struct.__name__}`", "", (struct.__doc__ or "").strip().splitlines()[0] if struct.__doc__ else "", "",
+                *fields(struct), ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def main() -> None:
+    sys.stdout.write(render())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,198 @@
+"""`tally serve`'s API over every game (ASGI transport, no sockets): every endpoint, the answers the CLI gives
+through the same store code, stale appends under 16 clients at once, the event stream and its resume."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from tally.core import registry
+from tally.serve.app import create_app
+from tally.store import log as logfile
+from tally.store import record
+from tally.store.results import board, check
+
+from serve_helpers import AUTH, HOST, Stream, bearer, client, run, transcript, write_log
+
+GAMES = registry.names()
+
+
+async def new_open_game(http: Any, game: str, ident: str = "g") -> dict[str, Any]:
+    spec = registry.get(game)
+    players = ["ana", "ben", "cy"][: max(spec.min_seats, 2)]
+    made = await http.post("/api/games", json={"id": ident, "game": game, "players": players, "mode": "open", "seed": 5},
+                           headers=AUTH)
+    assert made.status_code == 201, made.text
+    return made.json()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_endpoint_answers_as_the_cli_does(tmp_path: Path, game: str) -> None:
+    log = tmp_path / "g.jsonl"
+
+    async def scenario() -> None:
+        async with client(tmp_path) as http:
+            made = await new_open_game(http, game)
+            assert made["log"] == "g.jsonl" and made["game"] == game
+            listed = (await http.get("/api/games")).json()
+            assert [g["id"] for g in listed] == ["g"] and listed[0]["seq"] == made["events"] and listed[0]["ended"] is False
+            seq = listed[0]["seq"]
+            shown = (await http.get("/api/games/g", headers=AUTH)).json()
+            assert shown == msgspec.to_builtins(board(record.position(log)).view)  # `tally state --json`
+            moves = (await http.get("/api/games/g/moves", headers=AUTH)).json()
+            assert moves == msgspec.to_builtins(record.moves(log))  # `tally moves --json`
+            first = moves["moves"][0]
+            ruled = await http.post("/api/games/g/rule", json={"move": first}, headers=AUTH)
+            assert ruled.status_code == 200 and ruled.json()["verdict"] in ("legal", "unverifiable")
+            unreadable = await http.post("/api/games/g/moves", json={"move": "zz qq 99", "expected_seq": seq}, headers=AUTH)
+            assert unreadable.status_code == 400 and unreadable.json()["notation_error"], unreadable.text
+            moved = await http.post("/api/games/g/moves", json={"move": first, "expected_seq": seq}, headers=AUTH)
+            assert moved.status_code == 201, moved.text
+            report = moved.json()
+            assert report["accepted"] and report["events"][0]["seq"] == seq + 1
+            now = (await http.get("/api/games")).json()[0]
+            assert now["fingerprint"] == report["fingerprint"] == logfile.read(log).fingerprint
+            again = await http.post("/api/games/g/moves", json={"move": first, "expected_seq": seq}, headers=AUTH)
+            assert again.status_code == 409 and again.json()["seq"] == now["seq"], again.text
+            assert again.json()["error"] == "core.append.stale" and again.json()["fingerprint"] == now["fingerprint"]
+            if ":" in first:  # the same player's move again, now out of turn or spent
+                illegal = await http.post("/api/games/g/moves", json={"move": first, "expected_seq": now["seq"]}, headers=AUTH)
+                assert illegal.status_code in (422, 400), illegal.text
+                if illegal.status_code == 422:
+                    assert illegal.json()["verdict"] == "illegal" and illegal.json()["rulings"]
+            assert (await http.get("/api/games")).json()[0]["seq"] == now["seq"]  # refusals appended nothing
+            noted = await http.post("/api/games/g/notes", json={"text": "a spilled drink", "expected_seq": now["seq"]}, headers=AUTH)
+            assert noted.status_code == 201 and noted.json()["seq"] == now["seq"] + 1
+            undone = await http.post("/api/games/g/undo", json={"reason": "misread", "expected_seq": now["seq"] + 1}, headers=AUTH)
+            assert undone.status_code == 201, undone.text
+            after = undone.json()["events"][0]["seq"]
+            amended = await http.post("/api/games/g/amend", json={"target": after, "reason": "x", "expected_seq": after},
+                                      headers=AUTH)
+            assert amended.status_code in (201, 422), amended.text
+            events = (await http.get("/api/games/g/events?after=0", headers=AUTH)).json()
+            assert [e["seq"] for e in events["events"]] == list(range(1, events["seq"] + 1))
+            assert events["seq"] == len(logfile.read(log).events)
+            assert (await http.get(f"/api/games/g/events?after={seq}", headers=AUTH)).json()["events"][0]["seq"] == seq + 1
+
+    run(scenario())
+    assert check(log).ok
+
+
+def test_a_new_game_is_validated_as_tally_new_validates_it(tmp_path: Path, tally: Any) -> None:
+    async def scenario() -> None:
+        async with client(tmp_path) as http:
+            refused = await http.post("/api/games", json={"id": "g", "game": "splendor", "players": ["ana"]}, headers=AUTH)
+            assert refused.status_code == 400 and refused.json()["error"] == "core.usage"
+            cli = tally("new", "splendor", str(tmp_path / "cli.jsonl"), "-p", "ana")
+            assert cli.stderr.strip() == f"tally: {refused.json()['message']}"
+            unknown = await http.post("/api/games", json={"id": "g", "game": "chess", "players": ["a", "b"]}, headers=AUTH)
+            assert unknown.status_code == 400 and "chess" in unknown.json()["message"]
+            seated = {"id": "t", "game": "split", "players": ["ana", "ben"], "seated": ["ana", "ben"]}
+            assert (await http.post("/api/games", json=seated, headers=AUTH)).status_code == 201
+            twice = await http.post("/api/games", json=seated, headers=AUTH)
+            assert twice.status_code == 409 and twice.json()["error"] == "serve.game.exists"
+            watcher = await http.post("/api/games", json={**seated, "id": "u"})
+            assert watcher.status_code == 403 and watcher.json()["error"] == "serve.host-only"
+
+    run(scenario())
+    assert sorted(p.name for p in tmp_path.glob("*.jsonl")) == ["t.jsonl"]
+
+
+def test_sixteen_clients_at_once_one_wins_each_seq(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with client(tmp_path) as http:
+            await new_open_game(http, "splendor")
+            for _ in range(3):
+                now = (await http.get("/api/games")).json()[0]
+                move = (await http.get("/api/games/g/moves", headers=AUTH)).json()["moves"][0]
+                answers = await asyncio.gather(*(http.post("/api/games/g/moves", json={"move": move, "expected_seq": now["seq"]},
+                                                           headers=AUTH) for _ in range(16)))
+                codes = sorted(a.status_code for a in answers)
+                assert codes == [201] + [409] * 15, codes
+                won = next(a for a in answers if a.status_code == 201).json()
+                assert all(a.json()["seq"] == won["events"][-1]["seq"] for a in answers if a.status_code == 409)
+
+    run(scenario())
+    checked = check(tmp_path / "g.jsonl")
+    assert checked.ok and checked.events == 2 + 3
+
+
+def test_the_cli_and_the_server_share_one_log(tmp_path: Path) -> None:
+    """A move written by `tally move` on the served file is seen by the server's next append (stale) and by its
+    listing; the server's append is seen by the CLI."""
+    async def scenario() -> None:
+        async with client(tmp_path) as http:
+            await new_open_game(http, "splendor")
+            seq = (await http.get("/api/games")).json()[0]["seq"]
+            move = (await http.get("/api/games/g/moves", headers=AUTH)).json()["moves"][0]
+            assert record.move(tmp_path / "g.jsonl", move).accepted  # what `tally move` calls
+            stale = await http.post("/api/games/g/moves", json={"move": move, "expected_seq": seq}, headers=AUTH)
+            assert stale.status_code == 409 and stale.json()["seq"] == seq + 1
+            nxt = (await http.get("/api/games/g/moves", headers=AUTH)).json()
+            assert nxt["seq"] == seq + 1
+            assert (await http.post("/api/games/g/moves", json={"move": nxt["moves"][0], "expected_seq": seq + 1},
+                                    headers=AUTH)).status_code == 201
+            assert record.move(tmp_path / "g.jsonl", nxt["moves"][0], expect_seq=seq + 1).is_stale
+
+    run(scenario())
+    assert check(tmp_path / "g.jsonl").ok
+
+
+def test_the_stream_sends_every_event_and_resumes_after_last_event_id(tmp_path: Path) -> None:
+    shutil.copy(Path(__file__).parent.parent / "fixtures" / "games" / "splendor-2p.jsonl", tmp_path / "g.jsonl")
+    app = create_app(tmp_path, HOST)
+    total = len(logfile.read(tmp_path / "g.jsonl").events)
+
+    async def scenario() -> None:
+        status, first = await Stream(app, "/api/games/g/stream", AUTH).read(5)
+        assert status == 200 and [e["id"] for e in first[:5]] == ["1", "2", "3", "4", "5"]
+        # the connection dropped after event 5: the browser sends what it saw last
+        status, rest = await Stream(app, "/api/games/g/stream", {**AUTH, "Last-Event-ID": "5"}).read(total - 5)
+        assert [int(e["id"]) for e in rest] == list(range(6, total + 1))
+        assert all(e["event"] == "event" and msgspec.json.decode(e["data"])["seq"] == int(e["id"]) for e in rest)
+
+    run(scenario())
+
+
+def test_a_move_by_another_writer_reaches_the_stream(tmp_path: Path) -> None:
+    app = create_app(tmp_path, HOST)
+    log = tmp_path / "g.jsonl"
+    record.new_game(log, "splendor", ["ana", "ben"], mode="open", seed=2)
+    seq = len(logfile.read(log).events)
+
+    async def by_the_cli() -> None:
+        await asyncio.sleep(0.3)
+        move = record.moves(log).moves[0]
+        await asyncio.to_thread(record.move, log, move)  # `tally move` on the same file
+
+    async def scenario() -> None:
+        status, events = await Stream(app, f"/api/games/g/stream?after={seq}", AUTH).read(1, timeout=10, during=by_the_cli)
+        assert status == 200 and [int(e["id"]) for e in events] == [seq + 1]
+
+    run(scenario())
+
+
+def test_a_server_append_reaches_another_devices_stream(tmp_path: Path) -> None:
+    app = create_app(tmp_path, HOST)
+    record.new_game(tmp_path / "g.jsonl", "split", ["ana", "ben"], mode="open", seed=2)
+    import httpx
+
+    async def post() -> None:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as http:
+            await asyncio.sleep(0.2)
+            move = (await http.get("/api/games/g/moves", headers=AUTH)).json()
+            answer = await http.post("/api/games/g/moves", json={"move": move["moves"][0], "expected_seq": move["seq"]},
+                                     headers=AUTH)
+            assert answer.status_code == 201
+
+    async def scenario() -> None:
+        seq = len(logfile.read(tmp_path / "g.jsonl").events)
+        status, events = await Stream(app, f"/api/games/g/stream?after={seq}").read(1, during=post)
+        assert [int(e["id"]) for e in events] == [seq + 1]
+
+    run(scenario())

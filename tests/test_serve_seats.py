@@ -1,0 +1,228 @@
+"""`tally serve`'s seats and secrets: tokens and join codes, what each seat may do, the leak test over every
+game (each event kind, each seat), the security cases, and one real socket."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import msgspec
+import pytest
+
+from tally.core import registry
+from tally.core.engine import Table
+from tally.store import log as logfile
+from tally.store import seats as seating
+from tally.store.results import check
+from tally.store.service import seat_moves
+from tally.store.tables import WATCHER
+
+from serve_helpers import AUTH, bearer, client, run, transcript, write_log
+
+GAMES = registry.names()
+
+
+async def seat_token(http: Any, seat: str) -> str:
+    joined = await http.post("/api/games/g/join", json={"seat": seat}, headers=AUTH)
+    assert joined.status_code == 201, joined.text
+    return str(joined.json()["token"])
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, msgspec.Struct):
+        yield from _strings(msgspec.to_builtins(value))
+
+
+def words(text: str) -> set[str]:
+    return {w.strip("~?") for w in re.split(r"[\s,;:|+()=\[\]{}\"]+", text) if w}
+
+
+def secrets_of(spec: Any, state: Any, viewer: str) -> set[str]:
+    """What the log knows that `viewer` may not: every name in the state that the game's `conceal` removes,
+    except what the seat's own view (`tally state --as`, checked in test_seats.py) shows it, such as a card
+    reserved face up."""
+    concealed = spec.conceal(state, viewer)
+    known = {s.strip("~?") for s in _strings([concealed, spec.view(state, viewer) if viewer else {}])}
+    return {s.strip("~?") for s in _strings(state)} - known - {""}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_seat_ever_reads_another_seats_hidden_cards(tmp_path: Path, game: str) -> None:
+    """Each event of a table-mode game whose seats enter their own hidden cards, appended one at a time: every
+    seat's (and a watcher's) view, listing and event lines hold no name that the game's `conceal` hides from it."""
+    events = transcript(game, seed=7)
+    spec = registry.get(game)
+    names = list(events[0].seats)
+    write_log(tmp_path / "g.jsonl", events[:1])
+    table = Table(spec, msgspec.structs.replace(events[0], seq=1))
+    kinds: set[str] = set()
+
+    async def scenario() -> None:
+        async with client(tmp_path) as http:
+            tokens = {name: bearer(await seat_token(http, name)) for name in names}
+            tokens[WATCHER] = {}
+            for seq, event in enumerate(events[1:], 2):
+                with logfile.Locked(tmp_path / "g.jsonl") as locked:  # another writer appends the next event
+                    log = locked.read()
+                    locked.append(seq - 1, log.last_hash, [msgspec.structs.replace(event, seq=seq)])
+                table.apply(msgspec.structs.replace(event, seq=seq))
+                kinds.add(type(event).__name__)
+                for viewer, headers in tokens.items():
+                    hidden = secrets_of(spec, table.state, viewer)
+                    shown = (await http.get("/api/games/g", headers=headers)).json()
+                    seen = spec.conceal(table.state, viewer) if viewer == WATCHER else table.state
+                    assert shown == {**msgspec.to_builtins(spec.view(seen, viewer)), "seq": seq, "fingerprint": shown["fingerprint"]}
+                    line = (await http.get(f"/api/games/g/events?after={seq - 1}", headers=headers)).json()["events"]
+                    assert [e["seq"] for e in line] == [seq]
+                    listing = (await http.get("/api/games/g/moves", headers=headers)).json()
+                    # the seat's possible moves, from the table as it knows it (`tally moves --as`): every card it
+                    # cannot place is listed alike, so naming one tells nothing
+                    assert listing["moves"] == [spec.format(m) for m in seat_moves(spec, table.state, viewer)]
+                    read = set().union(*(words(s) for s in _strings([shown, line])))
+                    leaked = hidden & read
+                    assert not leaked, (viewer, seq, spec.format(event), leaked)
+
+    run(scenario())
+    assert len(kinds) >= 5, kinds
+
+
+def test_a_seat_records_its_own_moves_only(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with client(tmp_path) as http:
+            await http.post("/api/games", json={"id": "g", "game": "splendor", "players": ["ana", "ben"], "mode": "open",
+                                                "seed": 1}, headers=AUTH)
+            ana, ben = bearer(await seat_token(http, "ana")), bearer(await seat_token(http, "ben"))
+            listing = (await http.get("/api/games/g/moves", headers=ana)).json()
+            move = {"move": listing["moves"][0], "expected_seq": listing["seq"]}
+            other = await http.post("/api/games/g/moves", json=move, headers=ben)
+            assert other.status_code == 403 and other.json()["error"] == "serve.seat.other"
+            watcher = await http.post("/api/games/g/moves", json=move)
+            assert watcher.status_code == 403 and watcher.json()["error"] == "serve.watcher"
+            unknown = await http.post("/api/games/g/moves", json=move, headers=bearer("not-a-token"))
+            assert unknown.status_code == 401 and unknown.json()["error"] == "serve.token.unknown"
+            assert (await http.get("/api/games")).json()[0]["seq"] == listing["seq"]  # nothing appended
+            assert (await http.post("/api/games/g/moves", json=move, headers=ana)).status_code == 201
+            undo = await http.post("/api/games/g/undo", json={"reason": "no", "expected_seq": listing["seq"] + 1}, headers=ben)
+            assert undo.status_code == 403
+            note = await http.post("/api/games/g/notes", json={"text": "ben's remark", "expected_seq": listing["seq"] + 1},
+                                   headers=ben)
+            assert note.status_code == 201
+            assert logfile.read(tmp_path / "g.jsonl").events[-1].player == "ben"  # type: ignore[attr-defined]
+
+    run(scenario())
+    assert check(tmp_path / "g.jsonl").ok
+
+
+def test_join_codes_tokens_on_disk_and_a_restart(tmp_path: Path) -> None:
+    async def scenario() -> str:
+        async with client(tmp_path) as http:
+            await http.post("/api/games", json={"id": "g", "game": "split", "players": ["ana", "ben"], "seated": ["ana", "ben"]},
+                            headers=AUTH)
+            code = (await http.post("/api/games/g/code", headers=AUTH)).json()["code"]
+            assert len(code) == seating.CODE_LENGTH
+            assert (await http.post("/api/games/g/code")).status_code == 403  # only the host sees a code
+            joined = await http.post("/api/games/g/join", json={"seat": "ANA", "code": code.lower()})
+            assert joined.status_code == 201 and joined.json()["seat"] == "ana"
+            token = joined.json()["token"]
+            assert len(token) >= 43  # 32 random bytes
+            taken = await http.post("/api/games/g/join", json={"seat": "ana", "code": code})
+            assert taken.status_code == 409 and taken.json()["error"] == "serve.join.taken"
+            nobody = await http.post("/api/games/g/join", json={"seat": "zed", "code": code})
+            assert nobody.status_code == 400
+            for _ in range(seating.GUESSES):
+                wrong = await http.post("/api/games/g/join", json={"seat": "ben", "code": "AAAAAAAA"})
+                assert wrong.status_code == 403 and wrong.json()["error"] == "serve.join.code"
+            limited = await http.post("/api/games/g/join", json={"seat": "ben", "code": code})
+            assert limited.status_code == 429 and limited.json()["error"] == "serve.join.rate-limited"
+            return str(token)
+
+    token = run(scenario())
+    side = (tmp_path / "g.seats.json").read_text()
+    assert token not in side and seating.digest(token) in side  # the hash, never the token
+
+    async def restarted() -> None:
+        async with client(tmp_path) as http:
+            shown = await http.get("/api/games/g", headers=bearer(token))
+            assert shown.status_code == 200 and shown.json()["viewer"] == "ana"
+
+    run(restarted())
+
+
+def test_refusals_are_json_with_a_stable_id_never_a_traceback(tmp_path: Path) -> None:
+    logfile.create(tmp_path / "g.jsonl", [msgspec.structs.replace(transcript("splendor", 1)[0], seq=1)])
+    (tmp_path / "secret.txt").write_text("x")
+
+    async def scenario() -> None:
+        async with client(tmp_path) as http:
+            cases = [
+                ("GET", "/nowhere", None, 404, "serve.route.unknown"),
+                ("DELETE", "/api/games", None, 405, "serve.method"),
+                ("GET", "/api/games/secret.txt", None, 404, "serve.game.unknown"),
+                ("GET", "/api/games/..%2Fsecret", None, 404, "serve.route.unknown"),
+                ("GET", "/api/games/..%2Fsecret/moves", None, 404, "serve.route.unknown"),
+                ("GET", "/api/games/%2e%2e", None, 400, "serve.game.id"),
+                ("GET", "/api/games/nope/moves", None, 404, "serve.game.unknown"),
+                ("POST", "/api/games/g/notes", b"{not json", 400, "serve.json.malformed"),
+                ("POST", "/api/games/g/notes", b'{"text": 3, "expected_seq": 1}', 400, "serve.body.invalid"),
+                ("POST", "/api/games/g/notes", b'{"text": "x", "expected_seq": 1, "extra": 1}', 400, "serve.body.invalid"),
+                ("POST", "/api/games/g/notes", b'{"text": "' + b"x" * 70_000 + b'", "expected_seq": 1}', 413, "serve.body.too-large"),
+                ("GET", "/api/games/g/events?after=-1", None, 400, "serve.seq"),
+            ]
+            for method, path, body, status, error in cases:
+                answer = await http.request(method, path, content=body, headers=AUTH)
+                assert (answer.status_code, answer.json()["error"]) == (status, error), (path, answer.text)
+                assert "Traceback" not in answer.text
+            bad = await http.get("/api/games/g", headers={"Authorization": "Basic abc"})
+            assert bad.status_code == 401 and bad.json()["error"] == "serve.token.malformed"
+            preflight = await http.options("/api/games", headers={"Origin": "http://evil.example",
+                                                                  "Access-Control-Request-Method": "POST"})
+            assert "access-control-allow-origin" not in preflight.headers  # no CORS
+            assert preflight.status_code == 405
+
+    run(scenario())
+    assert len(logfile.read(tmp_path / "g.jsonl").events) == 1
+
+
+def test_tally_serve_on_a_real_socket(tmp_path: Path) -> None:
+    """`tally serve DIR --port 0 --json` on loopback: the line for scripts, a game made and a move recorded over
+    HTTP, then the server killed: the acknowledged move is in the log."""
+    process = subprocess.Popen([str(Path(sys.executable).parent / "tally"), "serve", str(tmp_path), "--port", "0", "--json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        started = json.loads(process.stdout.readline())
+        assert started["url"].startswith("http://127.0.0.1:") and len(started["token"]) >= 43
+        with httpx.Client(base_url=started["url"], headers=bearer(started["token"]), timeout=30) as http:
+            made = http.post("/api/games", json={"id": "g", "game": "splendor", "players": ["ana", "ben"], "mode": "open",
+                                                 "seed": 3})
+            assert made.status_code == 201, made.text
+            listing = http.get("/api/games/g/moves").json()
+            moved = http.post("/api/games/g/moves", json={"move": listing["moves"][0], "expected_seq": listing["seq"]})
+            assert moved.status_code == 201
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(30)
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+    log = logfile.read(tmp_path / "g.jsonl")
+    assert log.fingerprint == moved.json()["fingerprint"] and check(tmp_path / "g.jsonl").ok
