@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from tally.store.pictures import picture_of
 
@@ -55,19 +56,22 @@ async def picture(request: Request) -> Response:
         game = the_game(request)
         who = caller(request, game)
 
-        def draw() -> str:
-            return picture_of(game.record.spec, game.board(who.viewer).view)
+        def draw() -> tuple[str, int]:
+            shown = game.board(who.viewer)
+            return picture_of(game.record.spec, shown.view), shown.seq
 
-        document = await locked(game, draw)
+        document, seq = await locked(game, draw)
     except Refused as refused:
         return answer(refused.body, refused.status)
-    return Response(document, media_type="image/svg+xml", headers={**HEADERS, "Cache-Control": "no-store"})
+    # the seq drawn, so that the page, which asks for the picture beside the view, knows they are of one position
+    return Response(document, media_type="image/svg+xml",
+                    headers={**HEADERS, "Cache-Control": "no-store", "X-Tally-Seq": str(seq)})
 
 
 class _Static(StaticFiles):
     """The page's own files, with the page's headers."""
 
-    async def get_response(self, path: str, scope):  # type: ignore[no-untyped-def]
+    async def get_response(self, path: str, scope: Scope) -> Response:
         response = await super().get_response(path, scope)
         response.headers.update(HEADERS)
         return response

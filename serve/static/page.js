@@ -203,15 +203,23 @@ function drawBanner(view) {
   else if (typeof view.pending === "string" && view.pending) banner.append(el("span", { class: "pending" }, `pending: ${view.pending}`));
 }
 
-async function drawBoard() {
-  const answer = await fetch(`/games/${encodeURIComponent(table.id)}/picture.svg`, {
-    headers: table.me.token ? { Authorization: `Bearer ${table.me.token}` } : {}, cache: "no-store" });
+async function fetchBoard() {
+  try {
+    const answer = await fetch(`/games/${encodeURIComponent(table.id)}/picture.svg`, {
+      headers: table.me.token ? { Authorization: `Bearer ${table.me.token}` } : {}, cache: "no-store" });
+    return { ok: answer.ok, seq: Number(answer.headers.get("X-Tally-Seq")), text: await answer.text() };
+  } catch (_) {
+    return { ok: false, seq: null, text: "" };
+  }
+}
+
+function drawBoard(drawn) {
   const board = document.getElementById("board");
-  if (!answer.ok) {
+  if (!drawn.ok) {
     board.replaceChildren(el("p", { class: "empty" }, "The board cannot be drawn now."));
     return;
   }
-  const parsed = new DOMParser().parseFromString(await answer.text(), "image/svg+xml");
+  const parsed = new DOMParser().parseFromString(drawn.text, "image/svg+xml");
   const picture = parsed.documentElement;
   if (picture.nodeName !== "svg") return;
   for (const script of picture.querySelectorAll("script")) script.remove();  // the server escapes; this is a second guard
@@ -229,9 +237,11 @@ async function refresh() {
   table.refreshing = (async () => {
     do {
       table.again = false;
-      const [state, moves] = await Promise.all([
+      // the view, the listing and the picture at once; one of an older seq than the view is read again
+      const [state, moves, drawn] = await Promise.all([
         api("GET", `/api/games/${encodeURIComponent(table.id)}`, undefined, table.me.token),
         api("GET", `/api/games/${encodeURIComponent(table.id)}/moves`, undefined, table.me.token),
+        fetchBoard(),
       ]);
       if (state.status !== 200) {
         say("bad", [`The game cannot be read: ${errorText(state.body)}`]);
@@ -241,12 +251,11 @@ async function refresh() {
       table.view = view;
       table.seq = view.seq;
       table.fingerprint = view.fingerprint;
-      // a listing of an older seq than the view (a move landed between the two reads) is read again next time
       table.moves = moves.status === 200 && moves.body.seq === view.seq ? (moves.body.moves || []) : [];
-      if (moves.status === 200 && moves.body.seq !== view.seq) table.again = true;
+      if ((moves.status === 200 && moves.body.seq !== view.seq) || (drawn.ok && drawn.seq !== view.seq)) table.again = true;
       drawBanner(view);
       drawMoves(table.moves);
-      await drawBoard();
+      drawBoard(drawn);
       // what this page shows now, for whom: a redraw is whole once these are set
       document.body.dataset.viewer = table.me.seat || table.me.kind;
       document.body.dataset.seq = String(table.seq);
@@ -381,9 +390,11 @@ async function settle() {
   joinForm.hidden = table.me.kind === "seat";
   const select = document.getElementById("join-seat");
   select.replaceChildren(...table.seats.map((seat) => el("option", { value: seat }, seat)));
-  table.lastSeq = 0;
-  restartStream();
+  if (stream) stream.abort();
   await refresh();
+  // the stream resumes exactly after what was just drawn: the events before it are in the picture already
+  table.lastSeq = table.seq || 0;
+  restartStream();
 }
 
 // --------------------------------------------------------------------------- the live stream
