@@ -4,6 +4,8 @@ CSS and script are this package's own files (`static/`: no build step, nothing f
 The page reads and writes only through the API (`app.py`'s routes). The one thing a browser cannot compute is the
 board's picture, so `GET /games/{id}/picture.svg` draws, with the game's own `picture` (`store/pictures.py`), the
 very view `GET /api/games/{id}` answers the same caller: a seat's picture holds no more than that seat's view.
+`GET /games/{id}/notation` is the read model's notation of the game (`tally rules GAME --notation --json`), which the
+text box shows for what no button covers (a hand to enter, a card drawn).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
 from tally.store.pictures import picture_of
+from tally.store.results import notation_report
 
 from .app import Refused, answer, caller, locked, the_game
 
@@ -68,6 +71,15 @@ async def picture(request: Request) -> Response:
                     headers={**HEADERS, "Cache-Control": "no-store", "X-Tally-Seq": str(seq)})
 
 
+async def notation(request: Request) -> Response:
+    """How the game's moves are written (as `tally rules GAME --notation --json`), for the page's text box."""
+    try:
+        game = the_game(request)
+    except Refused as refused:
+        return answer(refused.body, refused.status)
+    return answer(notation_report(game.record.spec.name))
+
+
 class _Static(StaticFiles):
     """The page's own files, with the page's headers."""
 
@@ -81,5 +93,6 @@ ROUTES: list[BaseRoute] = [
     Route("/", index, methods=["GET"]),
     Route("/games/{id}", game_page, methods=["GET"]),
     Route("/games/{id}/picture.svg", picture, methods=["GET"]),
+    Route("/games/{id}/notation", notation, methods=["GET"]),
     Mount("/static", _Static(directory=STATIC), name="static"),
 ]

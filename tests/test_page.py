@@ -114,6 +114,34 @@ def test_two_phones_record_a_game_to_its_end(browser: Any, tmp_path: Path, fixtu
     assert check(tmp_path / "game.jsonl").ok
 
 
+# --------------------------------------------------------------------------- the list, the host link, a watcher
+
+
+def test_the_host_link_lists_the_games_and_leaves_no_token_behind(browser: Any, tmp_path: Path) -> None:
+    cut_log("splendor-2p", 40, tmp_path, "tuesday")
+    cut_log("split-3p", 30, tmp_path, "wednesday")
+    with serving(tmp_path) as served:
+        context = browser.new_context(viewport={"width": 360, "height": 640})
+        page = context.new_page()
+        page.goto(f"{served.url}/#token={served.token}")
+        page.locator("#games li").nth(1).wait_for()
+        assert served.token not in page.url and "token" not in page.url
+        listed = page.inner_text("#games")
+        assert "tuesday · splendor\nana, ben · open · #40 · ben to act" in listed
+        assert "wednesday · split\nana, ben, cy · open · #30" in listed
+        assert small_targets(page) == []
+        page.click("text=tuesday")
+        page.locator("body[data-viewer='host']").wait_for(state="attached")
+        assert page.locator("#moves button[data-move]").count() > 0  # the host records for any seat
+        assert page.locator("#host").is_visible()
+        watcher = open_page(browser, served, "tuesday")
+        assert watcher.locator("body").get_attribute("data-viewer") == "watcher"
+        assert watcher.locator("#moves button[data-move]").count() == 0
+        assert "Join a seat" in watcher.inner_text("#moves")
+        status, body = served.api("GET", "/games/nowhere")
+        assert status == 404 and body["error"] == "serve.game.unknown"
+
+
 # --------------------------------------------------------------------------- the table moved on
 
 
@@ -137,6 +165,58 @@ def test_a_stale_page_is_told_and_its_move_is_not_recorded(browser: Any, tmp_pat
         assert status == 200 and moves["seq"] == 41
     lines = log.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 41 and json.loads(lines[-1])["gems"] == ["w", "b", "g"]
+
+
+# --------------------------------------------------------------------------- disputes and corrections
+
+
+def test_a_phone_disputes_undoes_amends_and_notes(browser: Any, tmp_path: Path) -> None:
+    log = cut_log("splendor-2p", 40, tmp_path, "game")  # ben to act after event 40
+    with serving(tmp_path) as served:
+        ben = open_page(browser, served, "game")
+        join(ben, "ben", served.join_code("game"))
+        wait_seq(ben, 40)
+
+        def typed(text: str, button: str) -> str:
+            ben.fill("#move-text", text)
+            ben.click(button)
+            ben.locator("#said", has_text=text).wait_for()
+            return str(ben.inner_text("#said"))
+
+        said = typed("ben: take r r", "#dispute")  # is this legal? records nothing
+        assert said.startswith('"ben: take r r" is illegal: nothing was recorded.')
+        assert ("ben cannot take 2 red: 3 red left, needs at least 4 (splendor.take.two-needs-four: Taking 2 of one "
+                "colour is only allowed if that pile holds at least 4 tokens before taking.)") in said
+        said = typed("ben: take k k", "#dispute")
+        assert said.startswith('"ben: take k k" is legal: nothing was recorded.')
+        said = typed("ben: tkae w b g", "#typed button[type=submit]")
+        assert said.startswith("Not readable, nothing recorded: ")
+        assert len(log.read_text().splitlines()) == 40
+
+        tap(ben, "ben: take w b g")
+        wait_seq(ben, 41)
+        ben.click("#corrections summary")
+        ben.fill("#undo-reason", "took the wrong colours")
+        ben.click("#undo-form button[type=submit]")
+        wait_seq(ben, 42)
+        assert ben.locator("#said").inner_text().startswith("Recorded: #42")
+        tap(ben, "ben: take w b r")
+        wait_seq(ben, 43)
+        ben.fill("#amend-seq", "43")
+        ben.fill("#amend-move", "ben: take w b k")
+        ben.fill("#amend-reason", "misheard the colour")
+        ben.click("#amend-form button[type=submit]")
+        wait_seq(ben, 44)
+        ben.fill("#note-text", "ben asked about the rule on ties")
+        ben.click("#note-form button[type=submit]")
+        wait_seq(ben, 45)
+        assert ben.inner_text("#said") == "Noted at #45."
+        assert ben.errors == []
+    kinds = [json.loads(line)["type"] for line in log.read_text().splitlines()[40:]]
+    assert kinds == ["gems_taken", "voided", "gems_taken", "amended", "noted"], kinds
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert lines[41]["reason"] == "took the wrong colours" and lines[43]["reason"] == "misheard the colour"
+    assert check(log).ok
 
 
 # --------------------------------------------------------------------------- what a seat's page holds

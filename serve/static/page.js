@@ -81,7 +81,7 @@ async function api(method, path, body, token) {
 
 function errorText(body) {
   if (!body) return "no answer";
-  return body.message || body.error || body.detail || JSON.stringify(body);
+  return body.notation_error || body.message || body.error || JSON.stringify(body);
 }
 
 // --------------------------------------------------------------------------- the list of games
@@ -110,7 +110,7 @@ async function showIndex() {
 
 const table = {
   id: null, me: null, seq: null, fingerprint: null, seats: [], moves: [], view: null, lastSeq: 0,
-  refreshing: null, again: false, opened: new Set(),
+  refreshing: null, again: false, opened: new Set(), place: null,
 };
 
 function gameId() {
@@ -119,7 +119,11 @@ function gameId() {
 }
 
 function say(kind, lines, rulings) {
+  // The answer is shown where the player acted (under the form they used, or above the move buttons), so a
+  // thumb that typed a move below the board sees its ruling without scrolling back up.
   const said = document.getElementById("said");
+  if (table.place) table.place.after(said);
+  else document.querySelector(".act").prepend(said);
   said.hidden = false;
   said.className = `said ${kind}`;
   said.replaceChildren(...lines.map((line, i) => (i ? `\n${line}` : line)));
@@ -170,7 +174,7 @@ function drawMoves(listed) {
   const unfold = groups.size === 1 || moves.length <= 6;
   box.replaceChildren(...[...groups].map(([kind, group]) => {
     const buttons = el("div", { class: "buttons" }, ...group.map((move) =>
-      el("button", { type: "button", "data-move": move, onclick: () => record(move) }, shortened(move))));
+      el("button", { type: "button", "data-move": move, onclick: () => { table.place = null; record(move); } }, shortened(move))));
     const details = el("details", { class: "group", "data-kind": kind, open: unfold || table.opened.has(kind) },
       el("summary", null, kind, el("span", { class: "count" }, `(${group.length})`)), buttons);
     details.addEventListener("toggle", () => {
@@ -280,12 +284,11 @@ function explain(answer, what) {
     return;
   }
   if (answer.status === 400) {
-    const valid = body.expected || body.valid || body.forms;
-    say("bad", [`Not readable: ${errorText(body)}`].concat(valid ? [`valid: ${[].concat(valid).join(" · ")}`] : []));
+    say("bad", [`Not readable, nothing recorded: ${errorText(body)}`, "See “How moves are written” below."]);
     return;
   }
   if (answer.status === 403) {
-    say("bad", [`Not yours to record: ${errorText(body)}`]);
+    say("bad", [`Not for this page's seat: ${errorText(body)}`]);
     return;
   }
   if (answer.status === 401) {
@@ -450,6 +453,24 @@ function arrived(block) {
 
 // --------------------------------------------------------------------------- wiring
 
+async function showNotation() {
+  // Filled once, when first opened: every form of the game's notation with its examples (a tap copies one).
+  const box = document.getElementById("notation-forms");
+  if (box.dataset.filled) return;
+  const answer = await api("GET", `/games/${encodeURIComponent(table.id)}/notation`);
+  if (answer.status !== 200) return;
+  box.dataset.filled = "1";
+  const entries = (answer.body.forms || []).concat(answer.body.shared || []);
+  box.replaceChildren(...entries.map((entry) => el("div", { class: "form" },
+    el("code", null, entry.form), el("span", null, ` ${entry.meaning}`),
+    el("div", { class: "examples" }, ...(entry.examples || []).map((example) =>
+      el("button", { type: "button", class: "quiet example", onclick: () => {
+        const input = document.getElementById("move-text");
+        input.value = example;
+        input.focus();
+      } }, example))))));
+}
+
 async function showGame() {
   table.id = gameId();
   document.getElementById("title").textContent = table.id;
@@ -463,15 +484,18 @@ async function showGame() {
   }
   document.getElementById("typed").addEventListener("submit", (event) => {
     event.preventDefault();
+    table.place = event.currentTarget;
     const move = document.getElementById("move-text").value.trim();
     if (move) record(move);
   });
   document.getElementById("dispute").addEventListener("click", () => {
+    table.place = document.getElementById("typed");
     const move = document.getElementById("move-text").value.trim();
     if (move) dispute(move);
   });
   document.getElementById("undo-form").addEventListener("submit", (event) => {
     event.preventDefault();
+    table.place = event.currentTarget;
     const reason = document.getElementById("undo-reason").value.trim();
     busy(() => post("undo", { reason }, "the undo", (report) => {
       announce(report, "Undone.");
@@ -480,6 +504,7 @@ async function showGame() {
   });
   document.getElementById("amend-form").addEventListener("submit", (event) => {
     event.preventDefault();
+    table.place = event.currentTarget;
     const seq = Number(document.getElementById("amend-seq").value);
     const move = document.getElementById("amend-move").value.trim();
     const reason = document.getElementById("amend-reason").value.trim();
@@ -487,6 +512,7 @@ async function showGame() {
   });
   document.getElementById("note-form").addEventListener("submit", (event) => {
     event.preventDefault();
+    table.place = event.currentTarget;
     const text = document.getElementById("note-text").value.trim();
     busy(() => post("notes", { text }, "the note", (report) => {
       say("good", [`Noted at #${report.seq ?? "?"}.`]);
@@ -495,9 +521,11 @@ async function showGame() {
   });
   document.getElementById("join").addEventListener("submit", (event) => {
     event.preventDefault();
+    table.place = event.currentTarget;
     busy(() => join(document.getElementById("join-seat").value, document.getElementById("join-code").value.trim()));
   });
   document.getElementById("leave").addEventListener("click", () => busy(leave));
+  document.getElementById("notation").addEventListener("toggle", showNotation);
   document.getElementById("new-code").addEventListener("click", () => busy(newCode));
   await settle();
 }
