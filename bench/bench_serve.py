@@ -11,6 +11,7 @@ this process, on the same cores), so on a loaded machine they are pessimistic.
 4. 50 tables with 4 devices each posting for 30 s (each device: read the listing, post a move against the seq it
    saw; a 409 is a device that lost the race, not an error): requests per second, errors (any status but 201 and
    409), and whether every table's log holds exactly the acknowledged events, each once (no loss, no duplicate).
+   The server's CPU time per request is printed too: on a loaded machine it says more than requests/s.
 5. memory per open game: what one more served game of 300 events holds (tracemalloc, in process).
 6. the table's page (issue 19) in Debian's chromium through Playwright, on the 300-event log: its first load on a
    phone-sized page with an empty cache (bytes of every answer: the page's own files, then the API's answers and
@@ -25,7 +26,6 @@ import asyncio
 import json
 import random
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -59,6 +59,14 @@ def start(folder: Path) -> tuple[subprocess.Popen[str], str, str, float]:
             except httpx.TransportError:
                 time.sleep(0.01)
     return process, line["url"], line["token"], time.perf_counter() - began
+
+
+def cpu_seconds(pid: int) -> float:
+    """The user and system CPU time a process has used: what a request costs the server, whatever the load."""
+    import os
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -265,10 +273,13 @@ def main() -> None:
             print(f"move round trip at 300 events p99 {trip['p99'] * 1000:8.2f} ms   (goal < 20 ms)")
             print(f"arrival on another stream p50     {trip['arrival p50'] * 1000:8.2f} ms   (goal < 20 ms)")
             print(f"arrival on another stream p99     {trip['arrival p99'] * 1000:8.2f} ms   ({trip['arrivals']:.0f} of {trip['moves']:.0f} moves)")
+            used = cpu_seconds(process.pid)
             busy = asyncio.run(busy_tables(url, token, folder, tables, 4, seconds))
+            used = cpu_seconds(process.pid) - used
             print(f"{tables} tables x 4 devices, {seconds:.0f} s: {busy['requests/s']:.0f} requests/s, {busy['201']:.0f} moves "
                   f"recorded, {busy['409']:.0f} lost races (409), {busy['errors']:.0f} errors, {busy['games']:.0f} games, "
                   f"logs exact: {busy['exact']}")
+            print(f"server CPU per request            {used / busy['requests'] * 1000:8.2f} ms   (a bound on requests/s per core)")
             page = bench_page(url, token, folder, source, 3 if args.quick else 10, 5 if args.quick else 30)
             if page is None:
                 print("the table's page: skipped (no chromium)")

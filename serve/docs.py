@@ -21,6 +21,14 @@ what every player sees; an event holding what the caller may not know is listed 
 player. Every write names `expected_seq`, the seq the caller last saw: when the log has moved on (this server,
 `tally move` or `tally record` on the same file), nothing is recorded and the answer is 409 with where it is now.
 A refusal that is not a ruling is an `Error` with a stable id; a body is at most 64 KB; there is no CORS.
+
+Seats: the host gives a seat its token (`POST .../join` with the host token), or shows the game's join code
+(`POST .../code`) with which a device takes a seat no device holds yet (at most 5 wrong codes a minute per
+game). A seat's token is 256 random bits; only its SHA-256 is kept, in `ID.seats.json` beside the log, so a
+restarted server keeps its seats. The host token is new at every start; the host link carries it after `#`,
+which a browser never sends to a server. A seat records its own moves and the table's entries (a reveal, a
+deal), asks for rulings on them, undoes or amends its own events and writes notes in its name; the host may
+do anything; a watcher only reads.
 """
 
 

@@ -20,3 +20,12 @@ def test_spine_benchmark_runs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     for line in ("ratio warm / typer", "session move at 300 events", "simulate moves/s", "check events/s"):
         assert line in done.stdout
+
+
+def test_serve_benchmark_runs(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_serve.py"), "--quick"], capture_output=True,
+                          text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for line in ("move round trip at 300 events p50", "arrival on another stream p50", "0 errors", "logs exact: True",
+                 "memory per open game"):
+        assert line in done.stdout, done.stdout

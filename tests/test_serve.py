@@ -17,7 +17,7 @@ from tally.store import log as logfile
 from tally.store import record
 from tally.store.results import board, check
 
-from serve_helpers import AUTH, HOST, Stream, bearer, client, run, transcript, write_log
+from serve_helpers import AUTH, HOST, Stream, client, run
 
 GAMES = registry.names()
 

@@ -226,3 +226,46 @@ def test_tally_serve_on_a_real_socket(tmp_path: Path) -> None:
                 stream.close()
     log = logfile.read(tmp_path / "g.jsonl")
     assert log.fingerprint == moved.json()["fingerprint"] and check(tmp_path / "g.jsonl").ok
+
+
+def test_tally_serve_refuses_what_it_cannot_serve(tmp_path: Path, tally: Any) -> None:
+    missing = tally("serve", str(tmp_path / "nowhere"))
+    assert missing.exit_code == 2 and "not a folder" in missing.stderr
+    port = tally("serve", str(tmp_path), "--port", "70000")
+    assert port.exit_code == 2 and "--port 70000" in port.stderr
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_ruling_to_a_seat_names_nothing_hidden_from_it(tmp_path: Path, game: str) -> None:
+    """The referee judges with every seat's cards; what it answers a seat about the seat's possible moves (legal,
+    or refused for what another seat holds) names none of them."""
+    events = transcript(game, seed=3)
+    spec = registry.get(game)
+    names = list(events[0].seats)
+    checkpoints = [seq for seq in (15, 40, 70, 100) if seq < len(events)]
+    for seq in checkpoints:
+        write_log(tmp_path / f"c{seq}.jsonl", events[:seq])
+    asked = 0
+
+    async def scenario() -> None:
+        nonlocal asked
+        async with client(tmp_path) as http:
+            for seq in checkpoints:
+                table = Table(spec, msgspec.structs.replace(events[0], seq=1))
+                for number, event in enumerate(events[1:seq], 2):
+                    table.apply(msgspec.structs.replace(event, seq=number))
+                for name in names:
+                    joined = await http.post(f"/api/games/c{seq}/join", json={"seat": name}, headers=AUTH)
+                    headers = bearer(joined.json()["token"])
+                    hidden = secrets_of(spec, table.state, name)
+                    for move in seat_moves(spec, table.state, name)[:15]:
+                        if getattr(move, "player", None) not in (name, None):
+                            continue
+                        ruled = await http.post(f"/api/games/c{seq}/rule", json={"move": spec.format(move)}, headers=headers)
+                        assert ruled.status_code in (200, 422), ruled.text
+                        asked += 1
+                        said = set().union(*(words(s) for s in _strings(ruled.json())))
+                        assert not hidden & said, (name, seq, spec.format(move), hidden & said)
+
+    run(scenario())
+    assert asked > 0
