@@ -26,6 +26,7 @@ import asyncio
 import json
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
