@@ -16,6 +16,7 @@ import httpx
 import msgspec
 import pytest
 
+from tally.cli.docs import JSON_KEYS
 from tally.core import registry
 from tally.core.engine import Table
 from tally.store import log as logfile
@@ -207,6 +208,7 @@ def test_tally_serve_on_a_real_socket(tmp_path: Path) -> None:
     try:
         assert process.stdout is not None
         started = json.loads(process.stdout.readline())
+        assert set(started) == set(JSON_KEYS["serve"])  # the keys docs/cli.md documents
         assert started["url"].startswith("http://127.0.0.1:") and len(started["token"]) >= 43
         with httpx.Client(base_url=started["url"], headers=bearer(started["token"]), timeout=30) as http:
             made = http.post("/api/games", json={"id": "g", "game": "splendor", "players": ["ana", "ben"], "mode": "open",
