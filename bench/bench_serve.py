@@ -13,6 +13,10 @@ this process, on the same cores), so on a loaded machine they are pessimistic.
    409), and whether every table's log holds exactly the acknowledged events, each once (no loss, no duplicate).
    The server's CPU time per request is printed too: on a loaded machine it says more than requests/s.
 5. memory per open game: what one more served game of 300 events holds (tracemalloc, in process).
+6. the table's page (issue 19) in Debian's chromium through Playwright, on the 300-event log: its first load on a
+   phone-sized page with an empty cache (bytes of every answer: the page's own files, then the API's answers and
+   the board's picture; and the time until the board, the banner and the moves are drawn), and the time from a tap
+   on the host's page to another device's page redrawn from its stream. Skipped without chromium.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import asyncio
 import json
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,6 +34,7 @@ import threading
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -190,6 +196,67 @@ def memory_per_game(source: Path, games: int) -> float:
     return (after - before) / (games - 1)
 
 
+def bench_page(url: str, token: str, folder: Path, source: Path, loads: int, taps: int) -> dict[str, float] | None:
+    """The page's first load and a tap's arrival on another page, in a real browser (None without chromium)."""
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        return None
+    from playwright.sync_api import sync_playwright
+
+    shutil.copy(source, folder / "page.jsonl")
+    phone = {"width": 360, "height": 640}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium)
+        times, own, answers = [], [], []
+        for _ in range(loads):
+            context = browser.new_context(viewport=phone)  # a new context: nothing cached, a first load
+            page = context.new_page()
+            seen: list[Any] = []
+            page.on("response", lambda response: seen.append(response) if "/stream" not in response.url else None)
+            began = time.perf_counter()
+            page.goto(f"{url}/games/page")
+            page.locator("body[data-seq]").wait_for(state="attached")
+            times.append(time.perf_counter() - began)
+            static = sum(len(r.body()) for r in seen if "/api/" not in r.url and not r.url.endswith(".svg"))
+            own.append(static)
+            answers.append(sum(len(r.body()) for r in seen) - static)
+            context.close()
+        host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        host.goto(f"{url}/games/page#token={token}")
+        host.locator("body[data-seq]").wait_for(state="attached")
+        code = httpx.post(f"{url}/api/games/page/code", headers={"Authorization": f"Bearer {token}"}).json()["code"]
+        seat = host.locator("#join-seat option").first.get_attribute("value")
+        other = browser.new_context(viewport=phone).new_page()
+        other.goto(f"{url}/games/page")
+        other.locator("body[data-seq]").wait_for(state="attached")
+        other.select_option("#join-seat", seat)
+        other.fill("#join-code", code)
+        other.click("#join button[type=submit]")
+        other.locator(f"body[data-viewer='{seat}']").wait_for(state="attached")
+        # the pages' own clocks (one browser, one clock): the tap's click event on the host's page, the other
+        # page's redraw done (its `data-seq` set once banner, moves and picture are drawn); Playwright's own
+        # waiting is not counted
+        host.evaluate("() => document.addEventListener('click', () => { window.tapped = Date.now(); }, true)")
+        other.evaluate("() => new MutationObserver(() => { window.redrawn = Date.now(); })"
+                       ".observe(document.body, {attributes: true, attributeFilter: ['data-seq']})")
+        arrivals = []
+        for _ in range(taps):
+            seq = host.locator("body").get_attribute("data-seq")
+            other.locator(f"body[data-seq='{seq}']").wait_for(state="attached")
+            button = host.locator("#moves button[data-move]").first
+            if not button.count():
+                break  # the game is over
+            if not button.is_visible():
+                host.locator("#moves details summary").first.click()
+            button.click()
+            other.locator(f"body:not([data-seq='{seq}'])").wait_for(state="attached")
+            arrivals.append((other.evaluate("() => window.redrawn") - host.evaluate("() => window.tapped")) / 1000)
+        browser.close()
+    return {"load p50": statistics.median(times), "own bytes": statistics.median(own),
+            "answer bytes": statistics.median(answers), "tap p50": statistics.median(arrivals),
+            "tap p99": percentile(arrivals, 99), "taps": len(arrivals)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a smoke run: fewer moves, 5 tables for 3 s")
@@ -214,6 +281,14 @@ def main() -> None:
                   f"recorded, {busy['409']:.0f} lost races (409), {busy['errors']:.0f} errors, {busy['games']:.0f} games, "
                   f"logs exact: {busy['exact']}")
             print(f"server CPU per request            {used / busy['requests'] * 1000:8.2f} ms   (a bound on requests/s per core)")
+            page = bench_page(url, token, folder, source, 3 if args.quick else 10, 5 if args.quick else 30)
+            if page is None:
+                print("the table's page: skipped (no chromium)")
+            else:
+                print(f"page first load, phone, 300 events {page['load p50'] * 1000:7.0f} ms   ({page['own bytes'] / 1024:.1f} KiB "
+                      f"of the page's files + {page['answer bytes'] / 1024:.1f} KiB of answers and picture)")
+                print(f"tap to another page's redraw p50  {page['tap p50'] * 1000:8.0f} ms")
+                print(f"tap to another page's redraw p99  {page['tap p99'] * 1000:8.0f} ms   ({page['taps']:.0f} taps)")
         finally:
             process.terminate()
             process.wait(30)

@@ -369,6 +369,7 @@ def state_command(
     log: Path = typer.Argument(..., help="The game log."),
     at: Optional[int] = typer.Option(None, "--at", help="Show the table after event SEQ."),
     as_player: Optional[str] = typer.Option(None, "--as", help="Show only what this player may see."),
+    svg: Optional[Path] = typer.Option(None, "--svg", metavar="FILE", help="Write the table as an SVG picture to FILE instead of printing it (--json still prints)."),
     as_json: bool = JsonOption,
 ) -> None:
     """Show the table: supply, cards, nobles, players (with --as, hiding what that player cannot see)."""
@@ -381,12 +382,20 @@ def state_command(
     if as_player is not None:
         as_player = record.seat_as(as_player, seats)
     shown = board(pos, as_player)
+    if svg is not None and _pictures().write_state_picture(pos, as_player, svg, as_json):
+        return
     if as_json:
         emit(shown.view)
         return
     from .render import print_view
 
     print_view(shown.view)
+
+
+def _pictures() -> Any:
+    from . import picture_output  # the --svg of state and replay: imported only when a picture is asked for
+
+    return picture_output
 
 
 @app.command("replay")
@@ -399,6 +408,7 @@ def replay_command(
     step: bool = typer.Option(False, "--step", help="One event at a time, the board after each: Enter for the next, "
                                                    "q to stop (off a terminal, each line read is one Enter)."),
     store: Optional[str] = StoreOption,
+    svg: Optional[Path] = typer.Option(None, "--svg", metavar="DIR", help="Write one SVG picture per event to DIR (0001.svg, ...) instead of printing the replay (--json still prints)."),
     as_json: bool = JsonOption,
 ) -> None:
     """Step through a game event by event, then show the table and the result."""
@@ -417,6 +427,8 @@ def replay_command(
         pos, frames = record.replay(log, to)
     if step and as_json:
         raise fail(EXIT_USAGE, "--step shows one board at a time: it has no --json (replay --json gives every step)")
+    if svg is not None and _pictures().write_replay_pictures(pos, frames, svg, as_json or step):
+        return
     if step:
         from .review import step as stepped
 
@@ -515,38 +527,10 @@ def repair_command(
         f"({why}, a write cut short) to {done.side}")
 
 
-@app.command("simulate")
-@handled
-def simulate_command(
-    game: str = typer.Argument(..., help="Game name."),
-    games: int = typer.Option(..., "--games", help="How many games to play."),
-    seed: int = typer.Option(..., "--seed", help="Seed of the run; game i is reproducible from (seed, i)."),
-    out: Path = typer.Option(..., "--out", help="Folder for the logs."),
-    players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: random per game)."),
-    option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Variant option KEY=VALUE (repeat)."),
-    mode: str = typer.Option("open", "--mode", help="open: every card named; table: recorded as a table sees it (reveals, unknown blind reserves)."),
-    manifest: Optional[Path] = typer.Option(None, "--manifest", help="A component manifest file (.toml or JSON) to play with."),
-    as_json: bool = JsonOption,
-) -> None:
-    """Play random legal games (uniform over the legal moves) to the end and write each as a log."""
-    from tally.store.record import read_manifest
-    from tally.store.simulate import simulate
-
-    components = read_manifest(manifest) if manifest is not None else None
-    summary = simulate(game, games, seed, out, players, _options(option), mode, components)
-    if as_json:
-        from tally.store.results import SimulateReport
-
-        emit(SimulateReport(summary.game, summary.games, summary.events, summary.moves, summary.finished,
-                            summary.wins_by_seat, str(out)))
-        return
-    say(f"{summary.games} {summary.game} games, {summary.moves} moves, {summary.finished} finished, in {out}")
-    say("wins by seat: " + ", ".join(f"{k} {v}" for k, v in summary.wins_by_seat.items()))
-
-
 # Commands of other modules. A module is imported only when one of its commands runs or the whole app is read
 # (`tally --help`, the docs): adding a command module is one line here, its name and the commands it registers.
 # (A plain `from . import module` line works too, but then every command pays for importing it.)
+app.register_lazily(".simulate_command", "simulate")
 app.register_lazily(".correction_commands", "undo", "amend")
 app.register_lazily(".rules_command", "rules")
 app.register_lazily(".serve_command", "serve")  # starlette and uvicorn are imported only when it runs

@@ -485,7 +485,8 @@ def create_app(directory: Path | str, host_token: Optional[str] = None) -> Starl
     """The app serving every log of `directory`; `host_token` (default: a new random one, `app.state.host_token`)
     is the host's, who starts games and hands out seats. No CORS: only the page this server serves calls it."""
     token = host_token or seating.new_token()
-    app = Starlette(routes=list(ROUTES), exception_handlers={HTTPException: not_found, Exception: broken})
+    from .page import ROUTES as PAGE  # the table's page (issue 19): GET /, GET /games/{id}, its picture and files
+    app = Starlette(routes=list(ROUTES) + PAGE, exception_handlers={HTTPException: not_found, Exception: broken})
     app.state.service = Service(Path(directory), token)
     app.state.host_token = token
     return app

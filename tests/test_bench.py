@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,3 +30,7 @@ def test_serve_benchmark_runs(tmp_path: Path) -> None:
     for line in ("move round trip at 300 events p50", "arrival on another stream p50", "0 errors", "logs exact: True",
                  "memory per open game"):
         assert line in done.stdout, done.stdout
+    if shutil.which("chromium"):  # the table's page, in the browser its tests use
+        assert "page first load, phone, 300 events" in done.stdout and "tap to another page's redraw p50" in done.stdout
+    else:
+        assert "the table's page: skipped (no chromium)" in done.stdout

@@ -10,6 +10,7 @@ as an `.svg` snapshot (update with `pytest tests/test_pictures.py --snapshot-upd
 from __future__ import annotations
 
 import importlib
+import json
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -212,3 +213,48 @@ def test_golden_picture(svg_snapshot, name: str, step: int, seat: str | None) ->
     view = spec.view(steps[step].state, seat)
     document = check_picture(spec.name, view, spec.view(steps[step].state, None))
     assert document == svg_snapshot
+
+
+# --------------------------------------------------------------------------- tally state --svg, tally replay --svg
+
+
+def test_state_svg_writes_the_seats_picture(tally, tmp_path: Path) -> None:
+    log = ROOT / "fixtures" / "games" / "split-table-4p.jsonl"
+    spec, steps = frames("split-table-4p")
+    out = tmp_path / "board.svg"
+    result = tally("state", str(log), "--as", "ana", "--at", "120", "--svg", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"{out}: the table after event 120, as ana sees it\n"
+    step = next(s for s in steps if s.seq == 120)
+    view = spec.view(step.state, "ana")
+    document = out.read_text(encoding="utf-8")
+    assert ET.fromstring(document).attrib["aria-label"].startswith("Split") and "as ana sees it" in document
+    assert drawn(ET.fromstring(document)) == SHOWN["split"](view)
+    # --json still prints the view, and writes the same picture
+    again = tmp_path / "again.svg"
+    shown = tally("state", str(log), "--as", "ana", "--at", "120", "--svg", str(again), "--json")
+    assert shown.exit_code == 0 and json.loads(shown.stdout)["viewer"] == "ana"
+    assert again.read_bytes() == out.read_bytes()
+
+
+def test_replay_svg_writes_one_picture_per_event(tally, tmp_path: Path) -> None:
+    log = ROOT / "fixtures" / "games" / "splendor-2p.jsonl"
+    spec, steps = frames("splendor-2p")
+    result = tally("replay", str(log), "--svg", str(tmp_path / "pictures"))
+    assert result.exit_code == 0, result.stderr
+    names = sorted(p.name for p in (tmp_path / "pictures").iterdir())
+    assert names == [f"{step.seq:04d}.svg" for step in steps]
+    assert result.stdout == f"{tmp_path / 'pictures'}: {len(steps)} pictures, one per event ({names[0]} to {names[-1]})\n"
+    for step in (steps[0], steps[len(steps) // 2], steps[-1]):
+        root = ET.fromstring((tmp_path / "pictures" / f"{step.seq:04d}.svg").read_text(encoding="utf-8"))
+        assert drawn(root) == SHOWN["splendor"](spec.view(step.state, None))
+    last = tmp_path / "last.svg"
+    assert tally("state", str(log), "--svg", str(last)).exit_code == 0
+    assert last.read_bytes() == (tmp_path / "pictures" / names[-1]).read_bytes()
+
+
+def test_an_svg_that_cannot_be_written_is_one_line(tally, tmp_path: Path) -> None:
+    log = ROOT / "fixtures" / "games" / "splendor-2p.jsonl"
+    result = tally("state", str(log), "--svg", str(tmp_path / "missing" / "board.svg"))
+    assert result.exit_code == 3 and result.stdout == ""
+    assert result.stderr.startswith("tally: ") and result.stderr.count("\n") == 1 and "No such file" in result.stderr

@@ -1,0 +1,535 @@
+// The table's page: everything it shows comes from the API of `tally serve` (and the board's picture, drawn by the
+// server from the same view). No framework, no build step: text is always set as text, never parsed as HTML.
+"use strict";
+
+const TOKEN_KEY = "tally.host";  // the host's token, taken out of the host link once
+const seatKey = (id) => `tally.seat.${id}`;  // a joined seat's {seat, token}, per game
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+// --------------------------------------------------------------------------- tokens
+
+function takeTokenFromUrl() {
+  // A host link carries the host token once (`?token=` or `#token=`): keep it, and take it out of the address bar,
+  // the history and any later referrer.
+  const url = new URL(window.location.href);
+  const fromHash = new URLSearchParams(url.hash.slice(1)).get("token");
+  const token = url.searchParams.get("token") || fromHash;
+  if (!token) return;
+  localStorage.setItem(TOKEN_KEY, token);
+  url.searchParams.delete("token");
+  url.hash = "";
+  history.replaceState(null, "", url.pathname + url.search);
+}
+
+function hostToken() {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+function seatOf(id) {
+  try {
+    const held = JSON.parse(localStorage.getItem(seatKey(id)) || "null");
+    return held && held.seat && held.token ? held : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+// The caller this page speaks for: a joined seat first (a phone at the table), else the host, else a watcher.
+function caller(id) {
+  const seat = id ? seatOf(id) : null;
+  if (seat) return { kind: "seat", seat: seat.seat, token: seat.token };
+  const host = hostToken();
+  if (host) return { kind: "host", seat: null, token: host };
+  return { kind: "watcher", seat: null, token: null };
+}
+
+// --------------------------------------------------------------------------- the API
+
+async function api(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+                                   cache: "no-store" });
+  } catch (error) {
+    return { status: 0, body: { message: `the host cannot be reached (${error.message})` } };
+  }
+  let parsed = null;
+  const text = await response.text();
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch (_) {
+    parsed = { message: text };
+  }
+  return { status: response.status, body: parsed };
+}
+
+function errorText(body) {
+  if (!body) return "no answer";
+  return body.notation_error || body.message || body.error || JSON.stringify(body);
+}
+
+// --------------------------------------------------------------------------- the list of games
+
+async function showIndex() {
+  const me = caller(null);
+  document.getElementById("who").textContent = me.kind === "host" ? "host" : "watching";
+  const list = document.getElementById("games");
+  const answer = await api("GET", "/api/games", undefined, me.token);
+  const said = document.getElementById("said");
+  if (answer.status !== 200) {
+    said.textContent = `The games could not be listed: ${errorText(answer.body)}`;
+    return;
+  }
+  const games = Array.isArray(answer.body) ? answer.body : answer.body.games || [];
+  list.replaceChildren(...games.map((game) => {
+    const state = game.ended ? "ended" : `${game.to_act || game.who_acts || "?"} to act`;
+    return el("li", null, el("a", { href: `/games/${encodeURIComponent(game.id)}` },
+      el("strong", null, game.id), ` · ${game.game}`,
+      el("span", { class: "meta" }, `${(game.seats || []).join(", ")} · ${game.mode} · #${game.seq} · ${state}`)));
+  }));
+  if (!games.length) said.textContent = "No games yet: start one with `tally new` in the served folder.";
+}
+
+// --------------------------------------------------------------------------- one game
+
+const table = {
+  id: null, me: null, seq: null, fingerprint: null, seats: [], moves: [], view: null, lastSeq: 0,
+  refreshing: null, again: false, opened: new Set(), place: null,
+};
+
+function gameId() {
+  const parts = window.location.pathname.split("/").filter(Boolean);
+  return decodeURIComponent(parts[1] || "");
+}
+
+function say(kind, lines, rulings) {
+  // The answer is shown where the player acted (under the form they used, or above the move buttons), so a
+  // thumb that typed a move below the board sees its ruling without scrolling back up.
+  const said = document.getElementById("said");
+  if (table.place) table.place.after(said);
+  else document.querySelector(".act").prepend(said);
+  said.hidden = false;
+  said.className = `said ${kind}`;
+  said.replaceChildren(...lines.map((line, i) => (i ? `\n${line}` : line)));
+  for (const ruling of rulings || []) {
+    said.append(el("span", { class: "rule", "data-rule": ruling.rule },
+      `${ruling.message}`, ruling.text ? ` (${ruling.rule}: ${ruling.text})` : ` (${ruling.rule})`));
+  }
+}
+
+function kindOf(move) {
+  const bare = move.replace(/^[^:\s]+:\s*/, "");
+  return bare.split(/\s+/)[0] || move;
+}
+
+function playerOf(move) {
+  const found = /^([^:\s]+):\s/.exec(move);
+  return found ? found[1] : null;
+}
+
+function isMine(move) {
+  // The host records for anyone; a seat its own moves and the table's entries (a move that names no player).
+  if (table.me.kind === "host") return true;
+  if (table.me.kind !== "seat") return false;
+  const player = playerOf(move);
+  return player === null || player === table.me.seat;
+}
+
+function drawMoves(listed) {
+  const box = document.getElementById("moves");
+  const list = document.getElementById("move-list");
+  const moves = listed.map((move) => move.trim()).filter(isMine);
+  list.replaceChildren(...moves.map((move) => el("option", { value: move })));
+  if (!moves.length) {
+    const who = table.view && table.view.to_act;
+    const why = table.me.kind === "watcher" ? "Join a seat to record moves."
+      : table.view && table.view.outcome ? "The game is over."
+      : `No move of yours is due now${who && who !== "nobody" ? `: waiting for ${who}` : ""}.`;
+    box.replaceChildren(el("p", { class: "none" }, why));
+    return;
+  }
+  const groups = new Map();
+  for (const move of moves) {
+    const kind = kindOf(move);
+    if (!groups.has(kind)) groups.set(kind, []);
+    groups.get(kind).push(move);
+  }
+  // Folded by kind, so the board stays in sight under a few rows; a kind the player opened stays open on redraws.
+  const unfold = groups.size === 1 || moves.length <= 6;
+  box.replaceChildren(...[...groups].map(([kind, group]) => {
+    const buttons = el("div", { class: "buttons" }, ...group.map((move) =>
+      el("button", { type: "button", "data-move": move, onclick: () => { table.place = null; record(move); } }, shortened(move))));
+    const details = el("details", { class: "group", "data-kind": kind, open: unfold || table.opened.has(kind) },
+      el("summary", null, kind, el("span", { class: "count" }, `(${group.length})`)), buttons);
+    details.addEventListener("toggle", () => {
+      if (details.open) table.opened.add(kind);
+      else table.opened.delete(kind);
+    });
+    return details;
+  }));
+}
+
+function shortened(move) {
+  // On a seat's own page "ana: " says nothing: the button shows the move, its data-move the whole of it.
+  return table.me.seat && playerOf(move) === table.me.seat ? move.slice(move.indexOf(":") + 1).trim() : move;
+}
+
+function scoresOf(outcome) {
+  return Object.entries(outcome.scores || {}).map(([seat, score]) => `${seat} ${score}`).join(" · ");
+}
+
+function drawBanner(view) {
+  const banner = document.getElementById("banner");
+  const over = Boolean(view.outcome);
+  const mine = Boolean(table.me.seat) && view.to_act === table.me.seat;
+  banner.className = `banner${over ? " over" : ""}${mine ? " mine" : ""}`;
+  banner.dataset.toAct = view.to_act || "";
+  const pos = el("span", { class: "pos", "data-seq": table.seq }, `#${table.seq} ${(table.fingerprint || "").slice(0, 8)}`);
+  const words = over ? `Game over: ${view.outcome.reason}` : (mine ? `Your turn: ${view.expected}` : view.expected);
+  banner.replaceChildren(pos, " ", el("span", { class: "expected" }, words));
+  if (over) banner.append(el("span", { class: "pending" }, scoresOf(view.outcome)));
+  else if (typeof view.pending === "string" && view.pending) banner.append(el("span", { class: "pending" }, `pending: ${view.pending}`));
+}
+
+async function fetchBoard() {
+  try {
+    const answer = await fetch(`/games/${encodeURIComponent(table.id)}/picture.svg`, {
+      headers: table.me.token ? { Authorization: `Bearer ${table.me.token}` } : {}, cache: "no-store" });
+    return { ok: answer.ok, seq: Number(answer.headers.get("X-Tally-Seq")), text: await answer.text() };
+  } catch (_) {
+    return { ok: false, seq: null, text: "" };
+  }
+}
+
+function drawBoard(drawn) {
+  const board = document.getElementById("board");
+  if (!drawn.ok) {
+    board.replaceChildren(el("p", { class: "empty" }, "The board cannot be drawn now."));
+    return;
+  }
+  const parsed = new DOMParser().parseFromString(drawn.text, "image/svg+xml");
+  const picture = parsed.documentElement;
+  if (picture.nodeName !== "svg") return;
+  for (const script of picture.querySelectorAll("script")) script.remove();  // the server escapes; this is a second guard
+  picture.removeAttribute("width");
+  picture.removeAttribute("height");
+  board.replaceChildren(document.importNode(picture, true));
+}
+
+async function refresh() {
+  // One refresh at a time; events arriving meanwhile ask for one more, so a burst of events is one redraw.
+  if (table.refreshing) {
+    table.again = true;
+    return table.refreshing;
+  }
+  table.refreshing = (async () => {
+    do {
+      table.again = false;
+      // the view, the listing and the picture at once; one of an older seq than the view is read again
+      const [state, moves, drawn] = await Promise.all([
+        api("GET", `/api/games/${encodeURIComponent(table.id)}`, undefined, table.me.token),
+        api("GET", `/api/games/${encodeURIComponent(table.id)}/moves`, undefined, table.me.token),
+        fetchBoard(),
+      ]);
+      if (state.status !== 200) {
+        say("bad", [`The game cannot be read: ${errorText(state.body)}`]);
+        break;
+      }
+      const view = state.body;
+      table.view = view;
+      table.seq = view.seq;
+      table.fingerprint = view.fingerprint;
+      table.moves = moves.status === 200 && moves.body.seq === view.seq ? (moves.body.moves || []) : [];
+      if ((moves.status === 200 && moves.body.seq !== view.seq) || (drawn.ok && drawn.seq !== view.seq)) table.again = true;
+      drawBanner(view);
+      drawMoves(table.moves);
+      drawBoard(drawn);
+      // what this page shows now, for whom: a redraw is whole once these are set
+      document.body.dataset.viewer = table.me.seat || table.me.kind;
+      document.body.dataset.seq = String(table.seq);
+    } while (table.again);
+  })();
+  try {
+    await table.refreshing;
+  } finally {
+    table.refreshing = null;
+  }
+}
+
+function explain(answer, what) {
+  const body = answer.body || {};
+  if (answer.status === 409) {
+    const now = body.seq ?? "?";
+    say("bad", [`The table moved on (now #${now}): the board is redrawn and ${what} was not recorded. Look, then try again.`]);
+    return;
+  }
+  if (answer.status === 422) {
+    say("bad", [`Refused: ${what} breaks a rule, nothing recorded.`], body.rulings || (body.report && body.report.rulings));
+    return;
+  }
+  if (answer.status === 400) {
+    say("bad", [`Not readable, nothing recorded: ${errorText(body)}`, "See “How moves are written” below."]);
+    return;
+  }
+  if (answer.status === 403) {
+    say("bad", [`Not for this page's seat: ${errorText(body)}`]);
+    return;
+  }
+  if (answer.status === 401) {
+    say("bad", [`This page holds no seat or host token that the host accepts: ${errorText(body)}`]);
+    return;
+  }
+  say("bad", [`The host refused it (${answer.status || "no answer"}): ${errorText(body)}`]);
+}
+
+function announce(report, fallback, typed) {
+  // What was recorded, as the server shows this caller the lines; the caller's own move in the words it tapped
+  // (a line may be hidden from a seat when it changed something the seat cannot see, such as a refill's deck).
+  const lines = [];
+  const events = (report.events || []).map((e, i) => (i === 0 && typed ? { seq: e.seq, text: typed } : e))
+    .filter((e) => !/\(hidden\)$/.test(e.text));
+  lines.push(events.length ? `Recorded: ${events.map((e) => `#${e.seq} ${e.text}`).join("; ")}` : fallback);
+  for (const consequence of report.consequences || []) lines.push(consequence);
+  if (report.outcome) lines.push(`The game is over: ${report.outcome.reason} (${scoresOf(report.outcome)})`);
+  say("good", lines, (report.rulings || []).filter((r) => r.verdict === "unverifiable"));
+}
+
+async function busy(work) {
+  const buttons = document.querySelectorAll("button");
+  buttons.forEach((b) => { b.disabled = true; });
+  try {
+    await work();
+  } finally {
+    buttons.forEach((b) => { b.disabled = false; });
+  }
+}
+
+async function post(path, body, what, onDone) {
+  const answer = await api("POST", `/api/games/${encodeURIComponent(table.id)}/${path}`,
+                           { ...body, expected_seq: table.seq }, table.me.token);
+  if (answer.status === 200 || answer.status === 201) {
+    onDone(answer.body || {});
+  } else {
+    explain(answer, what);
+  }
+  await refresh();
+  return answer.status;
+}
+
+function record(move) {
+  return busy(() => post("moves", { move }, `"${move}"`, (report) => {
+    announce(report, `Recorded: ${move}`, move);
+    document.getElementById("move-text").value = "";
+  }));
+}
+
+function dispute(move) {
+  return busy(async () => {
+    const answer = await api("POST", `/api/games/${encodeURIComponent(table.id)}/rule`,
+                             { move, expected_seq: table.seq }, table.me.token);
+    const report = answer.body || {};
+    if (answer.status === 200 || answer.status === 201 || (answer.status === 422 && report.verdict)) {
+      const verdict = report.verdict || (answer.status === 422 ? "illegal" : "legal");
+      say(verdict === "illegal" || verdict === "unreadable" ? "bad" : "good",
+          [`"${move}" is ${verdict}: nothing was recorded.`].concat(report.notation_error ? [report.notation_error] : []),
+          report.rulings);
+    } else {
+      explain(answer, "the question");
+    }
+  });
+}
+
+async function join(seat, code) {
+  const answer = await api("POST", `/api/games/${encodeURIComponent(table.id)}/join`, { seat, code }, hostToken());
+  if (answer.status !== 200 && answer.status !== 201) {
+    say("bad", [`Could not join as ${seat}: ${errorText(answer.body)}`]);
+    return;
+  }
+  localStorage.setItem(seatKey(table.id), JSON.stringify({ seat, token: answer.body.token }));
+  say("good", [`You hold ${seat}'s seat: you see what ${seat} sees, and record ${seat}'s moves and cards.`]);
+  await settle();
+}
+
+async function newCode() {
+  // The host's screen shows the code the phones at the table type to take their seats.
+  const answer = await api("POST", `/api/games/${encodeURIComponent(table.id)}/code`, undefined, hostToken());
+  const shown = document.getElementById("join-code-shown");
+  if (answer.status === 201 && answer.body && answer.body.code) shown.textContent = answer.body.code;
+  else say("bad", [`No join code: ${errorText(answer.body)}`]);
+}
+
+function leave() {
+  localStorage.removeItem(seatKey(table.id));
+  say("good", ["You left the seat."]);
+  return settle();
+}
+
+async function settle() {
+  // Who this page speaks for decides what it shows: the seat's own view, the host's, or what every player sees.
+  table.me = caller(table.id);
+  const seatLine = document.getElementById("seat-line");
+  document.getElementById("who").textContent = table.me.kind === "seat" ? `seat: ${table.me.seat}` : table.me.kind;
+  seatLine.textContent = table.me.kind === "seat" ? `This page is ${table.me.seat}'s seat.`
+    : table.me.kind === "host" ? "This page is the host's: it may record any seat's move." : "Watching: join a seat to play.";
+  document.getElementById("leave").hidden = table.me.kind !== "seat";
+  document.getElementById("host").hidden = table.me.kind !== "host";
+  const joinForm = document.getElementById("join");
+  joinForm.hidden = table.me.kind === "seat";
+  const select = document.getElementById("join-seat");
+  select.replaceChildren(...table.seats.map((seat) => el("option", { value: seat }, seat)));
+  if (stream) stream.abort();
+  await refresh();
+  // the stream resumes exactly after what was just drawn: the events before it are in the picture already
+  table.lastSeq = table.seq || 0;
+  restartStream();
+}
+
+// --------------------------------------------------------------------------- the live stream
+
+let stream = null;
+
+function restartStream() {
+  if (stream) stream.abort();
+  stream = new AbortController();
+  follow(stream.signal);
+}
+
+async function follow(signal) {
+  // Server-Sent Events read through fetch, so the seat's token goes in a header (an EventSource cannot send one);
+  // after a dropped connection it resumes exactly after the last event seen (Last-Event-ID).
+  while (!signal.aborted) {
+    try {
+      const headers = { Accept: "text/event-stream" };
+      if (table.me.token) headers.Authorization = `Bearer ${table.me.token}`;
+      if (table.lastSeq) headers["Last-Event-ID"] = String(table.lastSeq);
+      const response = await fetch(`/api/games/${encodeURIComponent(table.id)}/stream`, { headers, signal, cache: "no-store" });
+      if (!response.ok || !response.body) throw new Error(`stream ${response.status}`);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value.replace(/\r\n?/g, "\n");
+        let end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          arrived(block);
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+function arrived(block) {
+  let id = null;
+  let data = false;
+  for (const line of block.split("\n")) {
+    if (line.startsWith("id:")) id = line.slice(3).trim();
+    else if (line.startsWith("data:")) data = true;
+  }
+  if (id !== null && /^\d+$/.test(id)) table.lastSeq = Math.max(table.lastSeq, Number(id));
+  if (data && id !== null && Number(id) > (table.seq || 0)) refresh();
+}
+
+// --------------------------------------------------------------------------- wiring
+
+async function showNotation() {
+  // Filled once, when first opened: every form of the game's notation with its examples (a tap copies one).
+  const box = document.getElementById("notation-forms");
+  if (box.dataset.filled) return;
+  const answer = await api("GET", `/games/${encodeURIComponent(table.id)}/notation`);
+  if (answer.status !== 200) return;
+  box.dataset.filled = "1";
+  const entries = (answer.body.forms || []).concat(answer.body.shared || []);
+  box.replaceChildren(...entries.map((entry) => el("div", { class: "form" },
+    el("code", null, entry.form), el("span", null, ` ${entry.meaning}`),
+    el("div", { class: "examples" }, ...(entry.examples || []).map((example) =>
+      el("button", { type: "button", class: "quiet example", onclick: () => {
+        const input = document.getElementById("move-text");
+        input.value = example;
+        input.focus();
+      } }, example))))));
+}
+
+async function showGame() {
+  table.id = gameId();
+  document.getElementById("title").textContent = table.id;
+  document.title = `tally: ${table.id}`;
+  const listing = await api("GET", "/api/games", undefined, hostToken() || (seatOf(table.id) || {}).token);
+  const games = listing.status === 200 ? (Array.isArray(listing.body) ? listing.body : listing.body.games || []) : [];
+  const entry = games.find((game) => game.id === table.id);
+  if (entry) {
+    table.seats = entry.seats || [];
+    document.getElementById("title").textContent = `${table.id} · ${entry.game}`;
+  }
+  document.getElementById("typed").addEventListener("submit", (event) => {
+    event.preventDefault();
+    table.place = event.currentTarget;
+    const move = document.getElementById("move-text").value.trim();
+    if (move) record(move);
+  });
+  document.getElementById("dispute").addEventListener("click", () => {
+    table.place = document.getElementById("typed");
+    const move = document.getElementById("move-text").value.trim();
+    if (move) dispute(move);
+  });
+  document.getElementById("undo-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    table.place = event.currentTarget;
+    const reason = document.getElementById("undo-reason").value.trim();
+    busy(() => post("undo", { reason }, "the undo", (report) => {
+      announce(report, "Undone.");
+      document.getElementById("undo-reason").value = "";
+    }));
+  });
+  document.getElementById("amend-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    table.place = event.currentTarget;
+    const seq = Number(document.getElementById("amend-seq").value);
+    const move = document.getElementById("amend-move").value.trim();
+    const reason = document.getElementById("amend-reason").value.trim();
+    busy(() => post("amend", { target: seq, move: move || null, reason }, "the amendment", (report) => announce(report, `Amended event ${seq}.`)));
+  });
+  document.getElementById("note-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    table.place = event.currentTarget;
+    const text = document.getElementById("note-text").value.trim();
+    busy(() => post("notes", { text }, "the note", (report) => {
+      say("good", [`Noted at #${report.seq ?? "?"}.`]);
+      document.getElementById("note-text").value = "";
+    }));
+  });
+  document.getElementById("join").addEventListener("submit", (event) => {
+    event.preventDefault();
+    table.place = event.currentTarget;
+    busy(() => join(document.getElementById("join-seat").value, document.getElementById("join-code").value.trim()));
+  });
+  document.getElementById("leave").addEventListener("click", () => busy(leave));
+  document.getElementById("notation").addEventListener("toggle", showNotation);
+  document.getElementById("new-code").addEventListener("click", () => busy(newCode));
+  await settle();
+}
+
+takeTokenFromUrl();
+if (document.body.dataset.page === "index") showIndex();
+else showGame();
