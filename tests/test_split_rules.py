@@ -173,6 +173,26 @@ def test_split_row_playable():
     table.accept("ben: match 8HL 8HR")  # the hidden partner is revealed
 
 
+def test_split_row_playable_is_settled_by_the_box():
+    # a box of 24 half-cards: once ben's hidden hand outnumbers the unlocated halves that would not match the
+    # card he takes, one of his cards is a partner, and the take is legal; until then it is unverifiable
+    manifest = {"ranks": ["A", "2", "3"], "pad": {"rows": [{"name": "all", "ranks": ["A", "2", "3"], "boxes": [0, 10, 30]}],
+                                                    "minus": [0, 1, 2], "marks": {"perfect": 3, "strong": 2, "weak": 1}}}
+    table = deal_table(Game(mode="table", manifest=manifest, rounds=1), "3HL",
+                       ann=["ASL", "AHL", "ADL", "ACL", "2SL", "2HL", "2DL", "2CL", "3SL"])
+    table.do("draw 3DL", "discard ASL")
+    # ben: 9 hidden cards; unlocated: his 9 and the pile's 4, of which ASR AHR ADR ACR match ASL: 9 do not
+    rulings = table.check("ben: take ASL")
+    assert [(r.rule, r.verdict) for r in rulings] == [("split.row.playable", "unverifiable")]
+    assert "(4 unlocated halves would do)" in rulings[0].message
+    table.do("ben: draw", "ben: discard 3SR", "draw 3CL", "discard AHL")
+    # ben: 9 hidden cards; unlocated: his 9 and the pile's 2, of which only 7 do not match AHL
+    assert table.seat("ben").hand.unknown == 9 and table.state.pile_size == 2
+    assert table.check("ben: take AHL") == []
+    permit = table.accept("ben: take AHL")
+    assert permit.rule == "split.row.playable"
+
+
 def test_split_row_above():
     game = standard()
     game.do("draw", "discard 5HL", "ben: draw", "ben: discard 4HL", "draw", "discard 8HL", "ben: draw", "ben: discard 8HR")

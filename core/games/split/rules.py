@@ -60,7 +60,7 @@ RULES: tuple[RuleDoc, ...] = (
     RuleDoc("split.draw.top", "Drawing from the pile takes only its top card. In open mode the log knows which card that is; in table mode a card drawn by a player the recorder cannot see stays unknown, and a card the recorder saw must be one not yet located."),
     RuleDoc("split.draw.last-card", "Whoever draws the last card of the pile (at the start of a turn or as a strong match's bonus) ends the round at once: the turn goes no further, and every player marks one minus box for each card in hand."),
     RuleDoc("split.row.missing", "Only a card lying in the discard row can be taken from it."),
-    RuleDoc("split.row.playable", "A card may be taken from the discard row only if the player can play it at once, in a match or an upgrade, with the cards taken with it and those in hand (keeping a card for the discard). In table mode, when that depends on cards in a hand the recorder could not see, the take is recorded as unverifiable."),
+    RuleDoc("split.row.playable", "A card may be taken from the discard row only if the player can play it at once, in a match or an upgrade, with the cards taken with it and those in hand (keeping a card for the discard). In table mode, when that depends on cards in a hand the recorder could not see, the take is recorded as unverifiable, unless the box settles it: when the hidden hand holds more cards than there are unlocated halves that would not play it, one of them does, and the take is legal."),
     RuleDoc("split.row.above", "Taking a card from the discard row takes every card above it (discarded after it) into the hand too; all of them are public."),
     RuleDoc("split.row.play-first", "The card taken from the discard row must be played in the next match or upgrade, and before the discard."),
     RuleDoc("split.hand.not-held", "A player can only play or discard cards from their own hand. A card from a hand the recorder could not see is a reveal: it must be a half-card the log has not located anywhere else."),
@@ -222,7 +222,10 @@ def check_take(state: State, event: RowTaken) -> list[Ruling]:
     if plays_with(state, card, seat.hand.known + taken, size):
         return []
     if seat.hand.unknown and size - 2 >= 1:
-        partners = partners_unseen(state, card)
+        unseen = unlocated(state)
+        partners = partners_unseen(state, card, unseen)
+        if seat.hand.unknown > len(unseen) - len(partners):
+            return []  # more hidden cards than unlocated halves that do not match it: one of them is a partner
         if partners:
             return [
                 unverifiable(
