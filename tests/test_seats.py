@@ -94,13 +94,33 @@ def test_core_seat_unnamed() -> None:
     assert game.check("ben: reserve deck 1") == []  # ben does not report his cards: unseen as today
 
     split = seated(split_helpers.Game(mode="table"), "ben")
-    ruling = split.reject("deal QSR | ann " + " ".join(split_helpers.ANN), "core.seat.unnamed")
-    assert "ben's hand" in ruling.message
     split.do("deal QSR | ben " + " ".join(split_helpers.BEN))
     assert split.check("draw") == []  # ann's draw stays unseen
     split.do("draw", "discard 4CL")  # ann discards an unseen card: unverifiable, as today
     split.reject("draw", "core.seat.unnamed")
     split.do("draw 8HL")
+
+
+def test_split_seats_name_their_own_dealt_hands() -> None:
+    """A deal may leave seated hands unnamed; each seat then names its own, in any order, and nothing else is
+    played until all have (`core.seat.hand-owed`); a hand of the wrong size, a card located elsewhere or one
+    the box lacks, and a hand named twice or by a seat that owes none are refused and append nothing."""
+    game = seated(split_helpers.Game(("ann", "ben", "cy"), mode="table"), "ann", "ben")
+    game.do("deal QSR")
+    ruling = game.reject("draw 8HL", "core.seat.hand-owed")
+    assert "ann, ben" in ruling.message
+    game.reject("cy: hand " + " ".join(split_helpers.ANN), "core.seat.hand-not-owed")  # cy is not seated
+    game.reject("ben: hand " + " ".join(split_helpers.BEN[:8]), "split.setup.deal")
+    game.reject("ben: hand QSR " + " ".join(split_helpers.BEN[1:]), "split.reveal.impossible")  # in the row
+    game.reject("ben: hand " + " ".join(["7DL"] + split_helpers.BEN[:8]), "split.reveal.impossible")  # twice
+    game.do("ben: hand " + " ".join(split_helpers.BEN))
+    game.reject("ben: hand " + " ".join(split_helpers.ANN), "core.seat.hand-not-owed")  # named once
+    game.reject("ann: hand 7DL " + " ".join(split_helpers.ANN[1:]), "split.reveal.impossible")  # ben holds 7DL
+    game.reject("ben: match 7DL 7CR", "core.seat.hand-owed")
+    game.do("ann: hand " + " ".join(split_helpers.ANN))
+    assert game.hand("ann") == sorted(split_helpers.ANN) and game.hand("ben") == sorted(split_helpers.BEN)
+    game.do("draw 8HL", "match 7HL 7HR", "skip")  # ann's moves judged in full
+    game.reject("discard 3SL", "split.hand.not-held")
 
 
 # --------------------------------------------------------------------------- Splendor
