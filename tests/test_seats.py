@@ -407,9 +407,13 @@ def test_the_recorder_enters_their_own_cards_through_the_cli(tally: Any, tmp_pat
     log = str(tmp_path / "g.jsonl")
     assert tally("new", "split", log, "-p", "ana", "-p", "ben", "--as", "ANA").exit_code == 0
     assert logfile.read(log).started.seated == ["ana"]
-    unnamed = tally("move", log, "deal", "QSR")
+    assert tally("move", log, "deal", "QSR").exit_code == 0  # ana's hand left for her to name
+    owed = tally("move", log, "draw 8HL")
+    assert owed.exit_code == 1 and "[core.seat.hand-owed]" in owed.stderr
+    assert "ana to name their own dealt hand" in run_json(tally, "moves", log, "--as", "ana")["expected"]
+    assert tally("move", log, "ana: hand " + " ".join(split_helpers.ANN)).exit_code == 0
+    unnamed = tally("move", log, "draw")
     assert unnamed.exit_code == 1 and "[core.seat.unnamed]" in unnamed.stderr
-    assert tally("move", log, "deal QSR | ana " + " ".join(split_helpers.ANN)).exit_code == 0
     listed = run_json(tally, "moves", log, "--as", "ana")["moves"]
     assert "ana: draw 8HL" in listed and "ana: draw" not in listed
     assert tally("move", log, "draw 8HL").exit_code == 0
@@ -488,6 +492,8 @@ def _entered_alone(event: Event, seat: str) -> set[str]:
         return set(hands.get(seat, ()))
     if getattr(event, "player", None) == seat and type(event).__name__ == "CardDrawn" and event.card:  # type: ignore[attr-defined]
         return {event.card}  # type: ignore[attr-defined]
+    if getattr(event, "player", None) == seat and type(event).__name__ == "HandNamed":
+        return set(event.cards)  # type: ignore[attr-defined]
     if getattr(event, "player", None) == seat and getattr(event, "level", None) and getattr(event, "card", None):
         return {event.card}  # type: ignore[attr-defined]
     if getattr(event, "target", None) == seat and getattr(event, "drawn", None):
@@ -523,6 +529,28 @@ def test_a_seats_view_never_holds_another_seats_hidden_card(game: str, data: st.
     names = [f"p{i + 1}" for i in range(seats)]
     reporting = tuple(data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=seats, unique=True), label="seated"))
     spec, transcript = _seated_playout(game, seats, reporting, data.draw(st.integers(0, 10_000), label="seed"))
+    _walk_seated(game, spec, transcript, names, reporting)
+
+
+# the games whose table-mode deal may leave the seated hands for each seat to name (`hand_named`)
+BY_SEAT = {"split": split_helpers.hands_by_seat}
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), seats=st.integers(2, 4))
+@pytest.mark.parametrize("game", sorted(BY_SEAT))
+def test_hands_named_seat_by_seat_never_reach_another_seat(game: str, seed: int, seats: int) -> None:
+    """Every seat seated, each naming its own dealt hand after a deal that leaves them all out."""
+    names = tuple(f"p{i + 1}" for i in range(seats))
+    spec, transcript = _seated_playout(game, seats, names, seed)
+    by_seat = BY_SEAT[game](transcript)
+    assert any(type(event).__name__ == "HandNamed" for event in by_seat)
+    _walk_seated(game, spec, by_seat, list(names), names)
+
+
+def _walk_seated(game: str, spec: Any, transcript: list[Event], names: list[str], reporting: tuple[str, ...]) -> None:
+    """Folds `transcript` event by event: each is legal, a seated seat's own judged in full, and no seat's view
+    holds a card another seat saw alone."""
     started = transcript[0]
     assert isinstance(started, GameStarted) and started.seated == list(reporting)
     table = Table(spec, msgspec.structs.replace(started, seq=1))
