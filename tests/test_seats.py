@@ -101,7 +101,18 @@ def test_core_seat_unnamed() -> None:
     split.do("draw 8HL")
 
 
-def test_split_seats_name_their_own_dealt_hands() -> None:
+def test_core_seat_hand_not_owed() -> None:
+    """A hand named by a seat the deal owes none: not seated, named in the deal, or named once already."""
+    game = seated(split_helpers.Game(("ann", "ben", "cy"), mode="table"), "ann", "ben")
+    game.do("deal QSR | ann " + " ".join(split_helpers.ANN))
+    game.reject("ann: hand " + " ".join(split_helpers.ANN), "core.seat.hand-not-owed")  # the deal named it
+    game.reject("cy: hand " + " ".join(split_helpers.BEN), "core.seat.hand-not-owed")  # not seated
+    game.do("ben: hand " + " ".join(split_helpers.BEN))
+    ruling = game.reject("ben: hand " + " ".join(split_helpers.BEN), "core.seat.hand-not-owed")  # named once
+    assert "ben has no dealt hand left to name" in ruling.message
+
+
+def test_core_seat_hand_owed() -> None:
     """A deal may leave seated hands unnamed; each seat then names its own, in any order, and nothing else is
     played until all have (`core.seat.hand-owed`); a hand of the wrong size, a card located elsewhere or one
     the box lacks, and a hand named twice or by a seat that owes none are refused and append nothing."""
