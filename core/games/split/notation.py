@@ -30,7 +30,9 @@ from .events import (
 )
 from .state import State, find_match
 
-VERBS = ("draw", "take", "match", "upgrade", "minus", "swap", "skip", "discard", "done", "deal", "hand")
+# the verbs a refused move's suggestions list; `hand` (a seated seat's own dealt hand) is read too, but only a
+# seat the deal left its hand to enters it, and the move's listing says so (`to_act`)
+VERBS = ("draw", "take", "match", "upgrade", "minus", "swap", "skip", "discard", "done", "deal")
 USAGE = {
     "draw": "draw | draw CARD",
     "take": "take CARD",
