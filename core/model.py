@@ -203,6 +203,11 @@ SHARED_RULES: tuple[RuleDoc, ...] = (
             "them all."),
     RuleDoc("core.seat.unnamed", "A seat that enters its own hidden cards (`tally new --as`) names every one of them "
             "as it comes: its dealt hand, its draws, what it takes blind; an event that leaves one unnamed is refused."),
+    RuleDoc("core.seat.hand-owed", "A deal in table mode may leave a seated seat's hand unnamed: that seat then names "
+            "its own dealt hand (`ana: hand CARD ...`), in any order, from its own device; until every such seat has, "
+            "no other move is made."),
+    RuleDoc("core.seat.hand-not-owed", "Only a seated seat whose dealt hand the deal left unnamed names it, and only "
+            "once: a seat names no other seat's hand."),
     RuleDoc("core.chain.crosses-turn", "Moves joined by ` + ` on one line belong to one player's turn: a part that "
             "would be another player's move is refused unless it names its player (`ben: draw`)."),
 )

@@ -18,10 +18,13 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 import msgspec
 
 from .model import Event, Ruling, illegal
+from .referee import ALLOWED, Allowed
 
 StateT = TypeVar("StateT", bound=msgspec.Struct)  # a game's state, with a `players` tuple
 
 UNNAMED = "core.seat.unnamed"  # a seated seat's hidden card left unnamed
+OWED = "core.seat.hand-owed"  # a seated seat's dealt hand, left out of the deal, not named yet
+NOT_OWED = "core.seat.hand-not-owed"  # a hand named by a seat that owes none
 
 
 def with_seat(state: StateT, index: int, seat: Any, **changes: Any) -> StateT:
@@ -66,6 +69,29 @@ def seat_names_own_cards(unnamed: Unnamed) -> Callable[[Any, Event], Ruling | No
         return illegal(UNNAMED, f"{seat} enters their own hidden cards: {what}", player=seat)
 
     return check_seat_names
+
+
+def hands_owed(named: type[Event]) -> Callable[[Any, Event], Ruling | Allowed | None]:
+    """The turn step of a deal that left seated seats' hands to them: each seat names its own (an event of kind
+    `named`, with `player`) in any order, from its own device, since no one seat knows another's hand. Until every
+    seat in the state's `owed` has, every other move is refused (`core.seat.hand-owed`); a hand named by a seat
+    that owes none is refused (`core.seat.hand-not-owed`). It goes first in a game's `TURN`, before whose turn
+    it is (the seats name their hands out of turn order); with no hand owed it asks one attribute of the state."""
+
+    def check_hands_owed(state: Any, event: Event) -> Ruling | Allowed | None:
+        owed: tuple[str, ...] = state.owed
+        if type(event) is named:
+            player = getattr(event, "player", "")
+            if player not in owed:
+                whose = "is not owed" if not owed else f"is owed only by {', '.join(owed)}"
+                return illegal(NOT_OWED, f"{player} has no dealt hand left to name: a hand {whose}", player=player)
+            return ALLOWED
+        if not owed:
+            return None
+        return illegal(OWED, f"every seated seat names its own dealt hand first: {', '.join(owed)} still to name it "
+                       f"(PLAYER: hand CARD ...)", owed=list(owed))
+
+    return check_hands_owed
 
 
 def concealed_from(state: Any, seat: str | None) -> list[int]:

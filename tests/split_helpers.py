@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from tally.core.games.split import DEFAULT_DECK, HAND, MANIFEST, SPLIT, RoundDealt
+from tally.core.games.split import DEFAULT_DECK, HAND, MANIFEST, SPLIT, HandNamed, RoundDealt
+from tally.core.model import Event
 
 from harness import DEFAULT, Harness
 
@@ -88,3 +89,17 @@ def out_on_first_turn(manifest: object = DEFAULT, **options: object) -> Game:
         game.do(move, "skip")
     assert game.hand("ann") == ["8HL"]
     return game
+
+
+def hands_by_seat(events: list[Event]) -> list[Event]:
+    """A table transcript whose deals leave the seated hands out, each seat then naming its own (`hand_named`),
+    the last seat first: a table where no one device knows another's hand."""
+    out: list[Event] = []
+    for event in events:
+        if isinstance(event, RoundDealt) and event.hands:
+            out.append(RoundDealt(row=event.row, pile=event.pile))
+            out += [HandNamed(player=name, cards=cards) for name, cards in reversed(list(event.hands.items()))]
+        else:
+            out.append(event)
+    return out
+

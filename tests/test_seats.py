@@ -94,13 +94,44 @@ def test_core_seat_unnamed() -> None:
     assert game.check("ben: reserve deck 1") == []  # ben does not report his cards: unseen as today
 
     split = seated(split_helpers.Game(mode="table"), "ben")
-    ruling = split.reject("deal QSR | ann " + " ".join(split_helpers.ANN), "core.seat.unnamed")
-    assert "ben's hand" in ruling.message
     split.do("deal QSR | ben " + " ".join(split_helpers.BEN))
     assert split.check("draw") == []  # ann's draw stays unseen
     split.do("draw", "discard 4CL")  # ann discards an unseen card: unverifiable, as today
     split.reject("draw", "core.seat.unnamed")
     split.do("draw 8HL")
+
+
+def test_core_seat_hand_not_owed() -> None:
+    """A hand named by a seat the deal owes none: not seated, named in the deal, or named once already."""
+    game = seated(split_helpers.Game(("ann", "ben", "cy"), mode="table"), "ann", "ben")
+    game.do("deal QSR | ann " + " ".join(split_helpers.ANN))
+    game.reject("ann: hand " + " ".join(split_helpers.ANN), "core.seat.hand-not-owed")  # the deal named it
+    game.reject("cy: hand " + " ".join(split_helpers.BEN), "core.seat.hand-not-owed")  # not seated
+    game.do("ben: hand " + " ".join(split_helpers.BEN))
+    ruling = game.reject("ben: hand " + " ".join(split_helpers.BEN), "core.seat.hand-not-owed")  # named once
+    assert "ben has no dealt hand left to name" in ruling.message
+
+
+def test_core_seat_hand_owed() -> None:
+    """A deal may leave seated hands unnamed; each seat then names its own, in any order, and nothing else is
+    played until all have (`core.seat.hand-owed`); a hand of the wrong size, a card located elsewhere or one
+    the box lacks, and a hand named twice or by a seat that owes none are refused and append nothing."""
+    game = seated(split_helpers.Game(("ann", "ben", "cy"), mode="table"), "ann", "ben")
+    game.do("deal QSR")
+    ruling = game.reject("draw 8HL", "core.seat.hand-owed")
+    assert "ann, ben" in ruling.message
+    game.reject("cy: hand " + " ".join(split_helpers.ANN), "core.seat.hand-not-owed")  # cy is not seated
+    game.reject("ben: hand " + " ".join(split_helpers.BEN[:8]), "split.setup.deal")
+    game.reject("ben: hand QSR " + " ".join(split_helpers.BEN[1:]), "split.reveal.impossible")  # in the row
+    game.reject("ben: hand " + " ".join(["7DL"] + split_helpers.BEN[:8]), "split.reveal.impossible")  # twice
+    game.do("ben: hand " + " ".join(split_helpers.BEN))
+    game.reject("ben: hand " + " ".join(split_helpers.ANN), "core.seat.hand-not-owed")  # named once
+    game.reject("ann: hand 7DL " + " ".join(split_helpers.ANN[1:]), "split.reveal.impossible")  # ben holds 7DL
+    game.reject("ben: match 7DL 7CR", "core.seat.hand-owed")
+    game.do("ann: hand " + " ".join(split_helpers.ANN))
+    assert game.hand("ann") == sorted(split_helpers.ANN) and game.hand("ben") == sorted(split_helpers.BEN)
+    game.do("draw 8HL", "match 7HL 7HR", "skip")  # ann's moves judged in full
+    game.reject("discard 3SL", "split.hand.not-held")
 
 
 # --------------------------------------------------------------------------- Splendor
@@ -387,9 +418,13 @@ def test_the_recorder_enters_their_own_cards_through_the_cli(tally: Any, tmp_pat
     log = str(tmp_path / "g.jsonl")
     assert tally("new", "split", log, "-p", "ana", "-p", "ben", "--as", "ANA").exit_code == 0
     assert logfile.read(log).started.seated == ["ana"]
-    unnamed = tally("move", log, "deal", "QSR")
+    assert tally("move", log, "deal", "QSR").exit_code == 0  # ana's hand left for her to name
+    owed = tally("move", log, "draw 8HL")
+    assert owed.exit_code == 1 and "[core.seat.hand-owed]" in owed.stderr
+    assert "ana to name their own dealt hand" in run_json(tally, "moves", log, "--as", "ana")["expected"]
+    assert tally("move", log, "ana: hand " + " ".join(split_helpers.ANN)).exit_code == 0
+    unnamed = tally("move", log, "draw")
     assert unnamed.exit_code == 1 and "[core.seat.unnamed]" in unnamed.stderr
-    assert tally("move", log, "deal QSR | ana " + " ".join(split_helpers.ANN)).exit_code == 0
     listed = run_json(tally, "moves", log, "--as", "ana")["moves"]
     assert "ana: draw 8HL" in listed and "ana: draw" not in listed
     assert tally("move", log, "draw 8HL").exit_code == 0
@@ -468,6 +503,8 @@ def _entered_alone(event: Event, seat: str) -> set[str]:
         return set(hands.get(seat, ()))
     if getattr(event, "player", None) == seat and type(event).__name__ == "CardDrawn" and event.card:  # type: ignore[attr-defined]
         return {event.card}  # type: ignore[attr-defined]
+    if getattr(event, "player", None) == seat and type(event).__name__ == "HandNamed":
+        return set(event.cards)  # type: ignore[attr-defined]
     if getattr(event, "player", None) == seat and getattr(event, "level", None) and getattr(event, "card", None):
         return {event.card}  # type: ignore[attr-defined]
     if getattr(event, "target", None) == seat and getattr(event, "drawn", None):
@@ -503,6 +540,28 @@ def test_a_seats_view_never_holds_another_seats_hidden_card(game: str, data: st.
     names = [f"p{i + 1}" for i in range(seats)]
     reporting = tuple(data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=seats, unique=True), label="seated"))
     spec, transcript = _seated_playout(game, seats, reporting, data.draw(st.integers(0, 10_000), label="seed"))
+    _walk_seated(game, spec, transcript, names, reporting)
+
+
+# the games whose table-mode deal may leave the seated hands for each seat to name (`hand_named`)
+BY_SEAT = {"split": split_helpers.hands_by_seat}
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), seats=st.integers(2, 4))
+@pytest.mark.parametrize("game", sorted(BY_SEAT))
+def test_hands_named_seat_by_seat_never_reach_another_seat(game: str, seed: int, seats: int) -> None:
+    """Every seat seated, each naming its own dealt hand after a deal that leaves them all out."""
+    names = tuple(f"p{i + 1}" for i in range(seats))
+    spec, transcript = _seated_playout(game, seats, names, seed)
+    by_seat = BY_SEAT[game](transcript)
+    assert any(type(event).__name__ == "HandNamed" for event in by_seat)
+    _walk_seated(game, spec, by_seat, list(names), names)
+
+
+def _walk_seated(game: str, spec: Any, transcript: list[Event], names: list[str], reporting: tuple[str, ...]) -> None:
+    """Folds `transcript` event by event: each is legal, a seated seat's own judged in full, and no seat's view
+    holds a card another seat saw alone."""
     started = transcript[0]
     assert isinstance(started, GameStarted) and started.seated == list(reporting)
     table = Table(spec, msgspec.structs.replace(started, seq=1))

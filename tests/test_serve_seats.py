@@ -25,6 +25,7 @@ from tally.store.results import check
 from tally.store.service import seat_moves
 from tally.store.tables import WATCHER
 
+import split_helpers
 from serve_helpers import AUTH, bearer, client, run, transcript, write_log
 
 GAMES = registry.names()
@@ -67,7 +68,22 @@ def secrets_of(spec: Any, state: Any, viewer: str) -> set[str]:
 def test_no_seat_ever_reads_another_seats_hidden_cards(tmp_path: Path, game: str) -> None:
     """Each event of a table-mode game whose seats enter their own hidden cards, appended one at a time: every
     seat's (and a watcher's) view, listing and event lines hold no name that the game's `conceal` hides from it."""
-    events = transcript(game, seed=7)
+    _walk_every_seat(tmp_path, game, transcript(game, seed=7))
+
+
+# the games whose table-mode deal may leave the seated hands for each seat to name (`hand_named`)
+BY_SEAT = {"split": split_helpers.hands_by_seat}
+
+
+@pytest.mark.parametrize("game", sorted(BY_SEAT))
+def test_no_seat_reads_a_hand_another_seat_named(tmp_path: Path, game: str) -> None:
+    """The same walk where every deal leaves the hands out and each seat names its own (`hand_named`)."""
+    events = BY_SEAT[game](transcript(game, seed=7))
+    assert any(type(event).__name__ == "HandNamed" for event in events)
+    _walk_every_seat(tmp_path, game, events)
+
+
+def _walk_every_seat(tmp_path: Path, game: str, events: list[Any]) -> None:
     spec = registry.get(game)
     names = list(events[0].seats)
     write_log(tmp_path / "g.jsonl", events[:1])
@@ -125,6 +141,51 @@ def test_a_seat_records_its_own_moves_only(tmp_path: Path) -> None:
                                    headers=ben)
             assert note.status_code == 201
             assert logfile.read(tmp_path / "g.jsonl").events[-1].player == "ben"  # type: ignore[attr-defined]
+
+    run(scenario())
+    assert check(tmp_path / "g.jsonl").ok
+
+
+def test_each_seat_names_its_own_dealt_hand_from_its_phone(tmp_path: Path) -> None:
+    """Split with both seats seated: the host enters the deal's row card alone, each phone its own hand (another
+    seat's refused, 403), play waits for both hands and then starts; neither reads the other's hand."""
+    ana_hand, ben_hand = " ".join(split_helpers.ANN), " ".join(split_helpers.BEN)
+
+    async def scenario() -> None:
+        async with client(tmp_path) as http:
+            made = await http.post("/api/games", json={"id": "g", "game": "split", "players": ["ana", "ben"],
+                                                       "seated": ["ana", "ben"]}, headers=AUTH)
+            assert made.status_code == 201, made.text
+            ana, ben = bearer(await seat_token(http, "ana")), bearer(await seat_token(http, "ben"))
+            dealt = await http.post("/api/games/g/moves", json={"move": "deal QSR", "expected_seq": 1}, headers=AUTH)
+            assert dealt.status_code == 201, dealt.text
+            for headers in (ana, ben):
+                listing = (await http.get("/api/games/g/moves", headers=headers)).json()
+                assert "ana, ben to name their own dealt hand" in listing["expected"] and listing["moves"] == []
+            other = await http.post("/api/games/g/moves", json={"move": f"ana: hand {ana_hand}", "expected_seq": 2},
+                                    headers=ben)
+            assert other.status_code == 403 and other.json()["error"] == "serve.seat.other"
+            early = await http.post("/api/games/g/moves", json={"move": "ana: draw 8HL", "expected_seq": 2}, headers=ana)
+            assert early.status_code == 422 and "core.seat.hand-owed" in early.text
+            named = await http.post("/api/games/g/moves", json={"move": f"ben: hand {ben_hand}", "expected_seq": 2},
+                                    headers=ben)
+            assert named.status_code == 201, named.text
+            listing = (await http.get("/api/games/g/moves", headers=ana)).json()
+            assert listing["expected"].startswith("ana to name their own dealt hand")
+            seen_by_ana = json.dumps([(await http.get("/api/games/g", headers=ana)).json(),
+                                      (await http.get("/api/games/g/events?after=0", headers=ana)).json()])
+            assert "7CR" not in seen_by_ana and "9DR" not in seen_by_ana  # two of ben's cards
+            named = await http.post("/api/games/g/moves", json={"move": f"ana: hand {ana_hand}", "expected_seq": 3},
+                                    headers=ana)
+            assert named.status_code == 201, named.text
+            listing = (await http.get("/api/games/g/moves", headers=ana)).json()
+            assert "ana: draw 8HL" in listing["moves"]
+            drawn = await http.post("/api/games/g/moves", json={"move": "ana: draw 8HL", "expected_seq": 4}, headers=ana)
+            assert drawn.status_code == 201, drawn.text
+            seen_by_ben = json.dumps([(await http.get("/api/games/g", headers=ben)).json(),
+                                      (await http.get("/api/games/g/events?after=0", headers=ben)).json()])
+            assert "7CR" in seen_by_ben  # his own, which he sees
+            assert "7DR" not in seen_by_ben and "8HL" not in seen_by_ben  # two of ana's cards
 
     run(scenario())
     assert check(tmp_path / "g.jsonl").ok

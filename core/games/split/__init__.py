@@ -28,6 +28,7 @@ from .events import (
     BonusDeclined,
     CardDiscarded,
     CardDrawn,
+    HandNamed,
     LayingDone,
     MatchesSwapped,
     MatchPlayed,
@@ -46,7 +47,7 @@ if TYPE_CHECKING:  # what recording a move never needs: `bound` reads it on firs
 
 __all__ = [
     "DEFAULT", "DEFAULT_DECK", "EVENTS", "GRADES", "HAND", "MANIFEST", "OPTIONS", "RULES", "RULE_IDS", "SPEC", "SPLIT",
-    "BonusDeclined", "CardDiscarded", "CardDrawn", "Deck", "LayingDone", "MatchPlayed", "MatchUpgraded",
+    "BonusDeclined", "CardDiscarded", "CardDrawn", "Deck", "HandNamed", "LayingDone", "MatchPlayed", "MatchUpgraded",
     "MatchesSwapped", "MinusMarked", "RoundDealt", "RoundResult", "RowTaken", "Seat", "Split", "State", "deck_for",
     "grade", "pad_total", "unlocated",
 ]

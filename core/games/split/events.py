@@ -20,6 +20,13 @@ class RoundDealt(Event, tag="round_dealt", frozen=True):
     pile: list[str] = []
 
 
+class HandNamed(Event, tag="hand_named", frozen=True):
+    """Table mode: a seated seat's own dealt hand, which the deal left for it to name (from its own device)."""
+
+    player: str = ""
+    cards: list[str] = []
+
+
 class CardDrawn(Event, tag="card_drawn", frozen=True):
     """The top card of the pile, drawn at the start of a turn or as a strong match's bonus; `card` absent if unseen."""
 
@@ -92,4 +99,5 @@ EVENTS: tuple[type[Event], ...] = (
     BonusDeclined,
     CardDiscarded,
     LayingDone,
+    HandNamed,
 )

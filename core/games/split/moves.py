@@ -140,6 +140,8 @@ def _bonus_moves(state: State) -> list[Event]:
 
 
 def legal_moves(state: State) -> list[Event]:
+    if state.owed:  # a hand of nine cards to name: too many to list (`to_act` says how to enter it)
+        return []
     phase = state.phase
     if phase == "play":
         return _play_moves(state)

@@ -1,5 +1,5 @@
 """Split's notation: `draw [CARD]`, `take CARD`, `match CARD CARD`, `upgrade CARD over CARD`, `minus PLAYER`,
-`swap MATCH for MATCH`, `skip`, `discard CARD`, `done`, `deal CARD [| PLAYER CARD x9 ...]`, each optionally
+`swap MATCH for MATCH`, `skip`, `discard CARD`, `done`, `deal CARD [| PLAYER CARD x9 ...]`, `hand CARD x9`, each optionally
 prefixed `PLAYER:` (docs/rules/split.md, "Move notation").
 
 A card is its rank, suit and side (`7HL`, `10sr`: any case); a match is two cards joined by `+` (`7HL+7HR`),
@@ -19,6 +19,7 @@ from .events import (
     BonusDeclined,
     CardDiscarded,
     CardDrawn,
+    HandNamed,
     LayingDone,
     MatchesSwapped,
     MatchPlayed,
@@ -29,6 +30,8 @@ from .events import (
 )
 from .state import State, find_match
 
+# the verbs a refused move's suggestions list; `hand` (a seated seat's own dealt hand) is read too, but only a
+# seat the deal left its hand to enters it, and the move's listing says so (`to_act`)
 VERBS = ("draw", "take", "match", "upgrade", "minus", "swap", "skip", "discard", "done", "deal")
 USAGE = {
     "draw": "draw | draw CARD",
@@ -41,6 +44,7 @@ USAGE = {
     "discard": "discard CARD",
     "done": "done",
     "deal": "deal CARD | PLAYER CARD ...",
+    "hand": "PLAYER: hand CARD ...",
 }
 
 
@@ -140,6 +144,8 @@ def _read(state: State, who: str, verb: str, args: list[str], body: str) -> Even
         return BonusDeclined(player=who) if verb == "skip" else LayingDone(player=who)
     if verb == "deal":
         return _deal(state, " ".join(body.split(None, 1)[1:]))
+    if verb == "hand":
+        return HandNamed(player=who, cards=[_card(state, word) for word in args])
     raise Unreadable(f"unknown move {quote(verb)}", [USAGE[v] for v in VERBS], "unknown")
 
 
@@ -181,6 +187,8 @@ def format_event(event: Event) -> str:
         return who + f"discard {event.card}"
     if isinstance(event, LayingDone):
         return who + "done"
+    if isinstance(event, HandNamed):
+        return who + "hand " + " ".join(event.cards)
     return type(event).__name__
 
 
@@ -208,4 +216,6 @@ NOTATION: tuple[NotationForm, ...] = (
     NotationForm("done", "after a first-turn out: finished laying matches", ("done",)),
     NotationForm("deal CARD | PLAYER CARDS ...", "table mode: the card that starts the discard row, then any hand the recorder saw (9 cards)",
                  ("deal 5SR", "deal 5SR | ann 3HL 3HR 7CL 8DL 9SR JDL QCR KHL KSL")),
+    NotationForm("PLAYER: hand CARDS", "table mode: a seated seat names its own dealt hand (9 cards), which the deal left to it",
+                 ("ann: hand 3HL 3HR 7CL 8DL 9SR JDL QCR KHL KSL",)),
 )

@@ -19,6 +19,7 @@ from .events import (
     BonusDeclined,
     CardDiscarded,
     CardDrawn,
+    HandNamed,
     LayingDone,
     MatchesSwapped,
     MatchPlayed,
@@ -79,7 +80,14 @@ def _apply_deal(state: State, event: RoundDealt) -> State:
         had_turn=(False,) * n,
         laying=(),
         penalties=(0,) * n,
+        owed=tuple(name for name in state.seated if name not in hands),
     )
+
+
+def _apply_hand(state: State, event: HandNamed) -> State:
+    i = state.seats.index(event.player)
+    seat = msgspec.structs.replace(state.players[i], hand=Zone(tuple(event.cards), 0))
+    return with_seat(state, i, seat, owed=tuple(name for name in state.owed if name != event.player))
 
 
 def _started_turn(state: State) -> tuple[bool, ...]:
@@ -291,6 +299,7 @@ def _end_round(state: State, ended: str, late: tuple[int, ...] = ()) -> State:
 
 REDUCERS = Reducers[State]("split", EVENTS)
 REDUCERS.on(RoundDealt, _apply_deal)
+REDUCERS.on(HandNamed, _apply_hand)
 REDUCERS.on(CardDrawn, _apply_draw)
 REDUCERS.on(RowTaken, _apply_take)
 REDUCERS.on(MatchPlayed, _apply_match)

@@ -11,7 +11,7 @@ from collections import Counter
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, no_rule_of_its_own
-from ...seated import seat_names_own_cards
+from ...seated import hands_owed, seat_names_own_cards
 from ...text import plural, quote
 from .components import GRADES, HAND, PERFECT, STRONG, WEAK, grade, pair
 from .events import (
@@ -19,6 +19,7 @@ from .events import (
     BonusDeclined,
     CardDiscarded,
     CardDrawn,
+    HandNamed,
     LayingDone,
     MatchesSwapped,
     MatchPlayed,
@@ -139,6 +140,20 @@ def check_deal(state: State, event: RoundDealt) -> list[Ruling]:
     elif event.pile:
         return [illegal("split.setup.deal", "in table mode the pile is face down: the deal cannot name it")]
     return []
+
+
+def check_hand(state: State, event: HandNamed) -> Ruling | None:
+    """A seat's own dealt hand (its seat owes one: `hands_owed`): all of it, each card one the log has not located."""
+    if len(event.cards) != HAND:
+        return illegal("split.setup.deal", f"{event.player}'s hand must be the {HAND} cards dealt, not {len(event.cards)}", player=event.player)
+    free = set(unlocated(state))
+    for card in event.cards:
+        if not _card(state, card):
+            return illegal("split.reveal.impossible", f"there is no half-card {quote(card)} in this box", card=card)
+        if card not in free:
+            return illegal("split.reveal.impossible", f"{card} cannot be in {event.player}'s hand: it is {where_is(state, card)}", card=card)
+        free.discard(card)
+    return None
 
 
 def _out_of_turn(state: State, player: str) -> str:
@@ -389,6 +404,7 @@ def check_plain_fit(state: State, event: Event) -> Ruling | Allowed | None:
 # the turn: the deal (and the fast path), a round not dealt (kernel), whose move it is (kernel), a first-turn out's
 # laying and the bonus's own move, a bonus pending (kernel), then the steps of the turn
 TURN = (
+    hands_owed(HandNamed),
     seat_names_own_cards(unnamed),
     check_plain_fit,
     Pending[State](("deal",), "split.setup.incomplete",
@@ -418,6 +434,7 @@ GUARDS.on(MatchesSwapped, check_swap)
 GUARDS.on(BonusDeclined, no_rule_of_its_own)
 GUARDS.on(CardDiscarded, check_discard)
 GUARDS.on(LayingDone, no_rule_of_its_own)
+GUARDS.on(HandNamed, check_hand)
 check = GUARDS.seal().check
 
 
@@ -458,6 +475,8 @@ def permit(state: State, event: Event) -> Ruling:
         if state.player.hand.size == 1:
             return legal("split.round.out", f"{who} discards the last card and goes out: the round ends")
         return legal("split.discard.one", f"{who} may discard {event.card}, ending the turn")
+    if isinstance(event, HandNamed):
+        return legal("core.seat.hand-owed", f"{who} names their own dealt hand")
     return legal("split.round.first-turn-out", f"{who} has laid the matches they wanted")
 
 

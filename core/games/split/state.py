@@ -11,8 +11,8 @@ import msgspec
 
 from ...knowledge import Zone
 from ...model import Event
-from .components import HAND, PERFECT, STRONG, WEAK, Deck, grade, pad_total
-from .events import CardDrawn, RoundDealt
+from .components import PERFECT, STRONG, WEAK, Deck, grade, pad_total
+from .events import CardDrawn
 
 Match = tuple[str, ...]  # (visible half, visible half, *covered halves), the visible pair in `pair` order
 
@@ -68,6 +68,7 @@ class State(msgspec.Struct, frozen=True, gc=False):
     turns: int = 0
     results: tuple[RoundResult, ...] = ()
     seated: tuple[str, ...] = ()  # the seats that name their own hand and draws (`game_started`'s `seated`)
+    owed: tuple[str, ...] = ()  # seated seats whose hand the deal left to them, not named yet (`hand_named`)
 
     @property
     def player(self) -> Seat:
@@ -258,16 +259,12 @@ def partners_unseen(state: State, card: str, unseen: list[str] | None = None) ->
 
 
 def unnamed(state: State, event: Event) -> tuple[str, str] | None:
-    """The hidden card a seated seat left unnamed, as (seat, what to name), or None (`core.seat.unnamed`): its
-    hand in a deal, or the card it drew from the pile."""
+    """The hidden card a seated seat left unnamed, as (seat, what to name), or None (`core.seat.unnamed`): the card
+    it drew from the pile. A hand the deal leaves unnamed the seat names itself (`hand_named`, `core.seat.hand-owed`)."""
     if isinstance(event, CardDrawn):
         if event.card is None and event.player in state.seated:
             return event.player, "name the card drawn (draw CARD)"
         return None
-    if isinstance(event, RoundDealt):
-        for name in state.seated:
-            if name not in event.hands:
-                return name, f"the deal names {name}'s hand ({HAND} cards: deal CARD | {name} CARD ...)"
     return None
 
 

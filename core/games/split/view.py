@@ -12,7 +12,7 @@ from typing import Any
 from ...model import Outcome
 from ...text import plural
 from ...views import view_envelope
-from .components import GRADES, PERFECT, STRONG, WEAK, grade, pad_total
+from .components import GRADES, HAND, PERFECT, STRONG, WEAK, grade, pad_total
 from .state import State, scores, turn
 
 BONUS_WORDS = {
@@ -118,6 +118,8 @@ def outcome(state: State) -> Outcome | None:
 def to_act(state: State) -> tuple[str, str]:
     phase = state.phase
     name = state.player_name
+    if state.owed:  # a seated seat's hand the deal left to it: nothing else is played before
+        return state.owed[0], f"{', '.join(state.owed)} to name their own dealt hand ({HAND} cards: PLAYER: hand CARD ...)"
     if phase == "draw":
         return name, f"{name} to draw from the pile or take from the discard row"
     if phase == "play":
