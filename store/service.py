@@ -341,9 +341,14 @@ class GameRecord:
 
     # ------------------------------------------------------------------ acting
 
-    def propose(self, text: str) -> MoveResult:
-        """A ruling on `text` against the fold in memory, recording nothing."""
-        result = propose(self.spec, self.fold, text)
+    def propose(self, text: str, viewer: str | None = None) -> MoveResult:
+        """A ruling on `text` against the fold in memory, recording nothing. `viewer`: judged on the table as that
+        seat knows it (the game's `conceal`), so a question about another seat's move is answered from what the
+        asker may know: where the answer rests on that seat's hidden cards, it is unverifiable, not a leak."""
+        table = self.fold
+        if viewer is not None:
+            table = Table.resume(table.spec, table.started, table.spec.conceal(table.state, viewer), table.last_seq)
+        result = propose(self.spec, table, text)
         result.path = self.path
         return result
 
