@@ -288,7 +288,8 @@ async def record_move(request: Request) -> Response:
     return response  # type: ignore[no-any-return]
 
 
-@endpoint("POST", GAME + "/rule", "host, a seat", bodies.Question,
+@endpoint("POST", GAME + "/rule", "anyone who may read the game (a move of another seat: judged on what the caller knows)",
+          bodies.Question,
           [(200, MoveReport, "legal or unverifiable, as `tally rule --json`"), (400, MoveReport, "unreadable notation"),
            (409, _E, "`core.append.stale`, when `expected_seq` is given"), (422, MoveReport, "illegal: every rule that forbids it")])
 async def rule_move(request: Request) -> Response:
@@ -299,11 +300,15 @@ async def rule_move(request: Request) -> Response:
 
     def work() -> Response:
         record = game.record
-        check_own(game, who, game.players_of(asked.move), "ask for a ruling on a move")
         if asked.expected_seq is not None and asked.expected_seq != record.seq:
             raise Refused(409, "core.append.stale", f"the log moved on: you saw #{asked.expected_seq}, it is now at "
                           f"#{record.seq}", seq=record.seq, fingerprint=record.last_hash)
-        return judged(record.propose(asked.move), game, who, created=200)
+        # "may ben take two red now?" is anyone's question; the referee answers it with what the asker may know
+        # (another seat's hidden cards stay out of the verdict and its words); a seat's own move, and the host's
+        # questions, are judged in full, exactly as recording them would be
+        others = {p for p in game.players_of(asked.move) if p is not None and p != who.seat}
+        viewer = who.viewer if who.seat is None or others else None  # the host's viewer is None
+        return judged(record.propose(asked.move, viewer=viewer), game, who, created=200)
 
     return await locked(game, work)  # type: ignore[no-any-return]
 

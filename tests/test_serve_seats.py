@@ -21,8 +21,8 @@ from tally.core import registry
 from tally.core.engine import Table
 from tally.store import log as logfile
 from tally.store import seats as seating
-from tally.store.results import check
-from tally.store.service import seat_moves
+from tally.store.results import check, move_report
+from tally.store.service import GameRecord, seat_moves
 from tally.store.tables import WATCHER
 
 import split_helpers
@@ -329,6 +329,44 @@ def test_a_ruling_to_a_seat_names_nothing_hidden_from_it(tmp_path: Path, game: s
                         asked += 1
                         said = set().union(*(words(s) for s in _strings(ruled.json())))
                         assert not hidden & said, (name, seq, spec.format(move), hidden & said)
+
+    run(scenario())
+    assert asked > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_question_about_another_seats_move_is_answered_from_what_the_asker_knows(tmp_path: Path, game: str) -> None:
+    """Any seat (or a watcher) may ask whether another seat's move is legal; the answer is the referee's on the
+    table as the asker knows it (the game's conceal), so it names none of the other seats' hidden cards, and it
+    is what `GameRecord.propose(..., viewer=asker)` rules."""
+    events = transcript(game, seed=5)
+    spec = registry.get(game)
+    names = list(events[0].seats)
+    checkpoints = [seq for seq in (20, 60) if seq < len(events)]
+    for seq in checkpoints:
+        write_log(tmp_path / f"c{seq}.jsonl", events[:seq])
+    asked = 0
+
+    async def scenario() -> None:
+        nonlocal asked
+        async with client(tmp_path) as http:
+            for seq in checkpoints:
+                record = GameRecord.open(tmp_path / f"c{seq}.jsonl")
+                for name in names:
+                    joined = await http.post(f"/api/games/c{seq}/join", json={"seat": name}, headers=AUTH)
+                    headers = bearer(joined.json()["token"])
+                    hidden = secrets_of(spec, record.state, name)
+                    for move in spec.legal_moves(record.state)[:10]:
+                        if getattr(move, "player", None) in (name, None):
+                            continue
+                        text = spec.format(move)
+                        ruled = await http.post(f"/api/games/c{seq}/rule", json={"move": text}, headers=headers)
+                        assert ruled.status_code in (200, 422), ruled.text
+                        asked += 1
+                        said = set().union(*(words(s) for s in _strings(ruled.json()))) - words(text)  # the question's own
+                        assert not hidden & said, (name, seq, text, hidden & said)
+                        expected = record.propose(text, viewer=name)
+                        assert ruled.json()["verdict"] == move_report(expected).verdict, (name, seq, text)
 
     run(scenario())
     assert asked > 0
