@@ -31,6 +31,8 @@ from . import bodies
 MAX_BODY = 64 * 1024
 HEARTBEAT = 15.0  # seconds between the stream's comments when nothing happens, so proxies keep it open
 POLL = 0.1  # seconds between a stream's looks at its log's size: another writer (`tally move`) appended
+WORKERS = 16  # worker threads of a server on a database: each holds 2 connections (reads, writes), so a server
+# holds at most 2 * WORKERS + 1 (its listener), and a few servers fit PostgreSQL's max_connections
 
 
 class Refused(Exception):
@@ -69,6 +71,17 @@ class Service:
         self.host_digest = seating.digest(host_token)
         self._moved: dict[str, asyncio.Event] = {}
         self._heard: set[int] = set()  # the event loops the database's NOTIFYs wake
+        self._limited: set[int] = set()  # the event loops whose worker threads are limited to WORKERS
+
+    def limit(self) -> None:
+        """On a database, this loop's worker threads limited to `WORKERS` (each thread keeps its connections)."""
+        loop = id(asyncio.get_running_loop())
+        if self.tables.url is None or loop in self._limited:
+            return
+        self._limited.add(loop)
+        import anyio.to_thread
+
+        anyio.to_thread.current_default_thread_limiter().total_tokens = WORKERS
 
     def hear(self) -> None:
         """On a database, every NOTIFY (this server's appends and every other server's) wakes this loop's streams
@@ -163,6 +176,7 @@ def endpoint(method: str, path: str, who: str, body: Optional[type[Any]], answer
 
     def wrap(handler: Callable[[Request], Awaitable[Response]]) -> Any:
         async def run(request: Request) -> Response:
+            service(request).limit()
             try:
                 return await handler(request)
             except Refused as refused:

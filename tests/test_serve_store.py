@@ -229,3 +229,15 @@ def test_tally_serve_refuses_a_folder_and_a_store_at_once(tmp_path: Path, tally:
     assert folder.exit_code == 2 and "PostgreSQL URL" in folder.stderr
     unreachable = tally("serve", "--store", "postgresql://nobody@127.0.0.1:1/none")
     assert unreachable.exit_code == 3 and len(unreachable.stderr.strip().splitlines()) == 1
+
+
+def test_the_serve_benchmark_runs_on_a_store(pg_cluster: Any, tmp_path: Path) -> None:
+    """Part 6 of bench/bench_serve.py, a smoke run: 1 and 2 servers on one database, every log exact."""
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, str(root / "bench" / "bench_serve.py"), "--quick", "--store-only"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for servers in ("1 server:", "2 servers:"):
+        lines = [line for line in done.stdout.splitlines() if servers in line]
+        assert len(lines) == 2 and "(20 of 20 moves)" in lines[0], done.stdout
+        assert "0 errors" in lines[1] and "logs exact: True" in lines[1], done.stdout
