@@ -17,12 +17,17 @@ this process, on the same cores), so on a loaded machine they are pessimistic.
    phone-sized page with an empty cache (bytes of every answer: the page's own files, then the API's answers and
    the board's picture; and the time until the board, the banner and the moves are drawn), and the time from a tap
    on the host's page to another device's page redrawn from its stream. Skipped without chromium.
+7. `tally serve --store URL` (with `--store`; skipped without a PostgreSQL server): 1 and then 2 server processes
+   on one database (a throwaway cluster, tests/pg_cluster.py), the same 50 tables x 4 devices (device d talks to
+   server d mod N), and a move posted to the first server arriving on a stream of the last (NOTIFY between them):
+   moves acknowledged per second, p50 and p99 of the arrival, every log exact.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import shutil
@@ -45,11 +50,16 @@ from tally.store import log as logfile  # noqa: E402
 from tally.store.results import check  # noqa: E402
 
 
-def start(folder: Path) -> tuple[subprocess.Popen[str], str, str, float]:
+def start(folder: Path | str, token: str | None = None) -> tuple[subprocess.Popen[str], str, str, float]:
+    """`tally serve` on a folder, or on a database URL (`--store`); `token`: the host token it shares."""
+    import os
+
     began = time.perf_counter()
     tally = Path(sys.executable).with_name("tally")
-    process = subprocess.Popen([str(tally), "serve", str(folder), "--port", "0", "--json"], stdout=subprocess.PIPE,
-                               text=True)
+    where = ["--store", folder] if isinstance(folder, str) else [str(folder)]
+    environment = {**os.environ, **({"TALLY_HOST_TOKEN": token} if token else {})}
+    process = subprocess.Popen([str(tally), "serve", *where, "--port", "0", "--json"], stdout=subprocess.PIPE,
+                               text=True, env=environment)
     assert process.stdout is not None
     line = json.loads(process.stdout.readline())
     with httpx.Client(base_url=line["url"]) as http:
@@ -119,13 +129,20 @@ def bench_round_trip(url: str, token: str, folder: Path, source: Path, moves: in
             "arrival p99": percentile(arrivals, 99), "moves": len(times), "arrivals": len(arrivals)}
 
 
-async def busy_tables(url: str, token: str, folder: Path, tables: int, devices: int, seconds: float) -> dict[str, float]:
+async def busy_tables(url: str | list[str], token: str, folder: Path | str, tables: int, devices: int,
+                      seconds: float) -> dict[str, float]:
+    """`url`: one server, or several serving one database (`folder` its URL), device d talking to server d mod N."""
     auth = {"Authorization": f"Bearer {token}"}
     counts = {"requests": 0, "201": 0, "409": 0, "errors": 0}
     acknowledged: dict[str, list[int]] = {}
     errors: list[str] = []
+    urls = [url] if isinstance(url, str) else url
     limits = httpx.Limits(max_connections=tables * devices, max_keepalive_connections=tables * devices)
-    async with httpx.AsyncClient(base_url=url, headers=auth, timeout=60, limits=limits) as http:
+    clients = [httpx.AsyncClient(base_url=u, headers=auth, timeout=60, limits=limits) for u in urls]
+    async with contextlib.AsyncExitStack() as opened:
+        for one in clients:
+            await opened.enter_async_context(one)
+        http = clients[0]
         games = {}
         for t in range(tables):
             ident = f"busy{t}-0"
@@ -137,10 +154,16 @@ async def busy_tables(url: str, token: str, folder: Path, tables: int, devices: 
 
         async def device(t: int, d: int) -> None:
             rng = random.Random(f"{t}:{d}")
+            http = clients[d % len(clients)]
             while time.perf_counter() < stop:
                 ident = games[t][-1]
-                listing = (await http.get(f"/api/games/{ident}/moves")).json()
+                listed = await http.get(f"/api/games/{ident}/moves")
                 counts["requests"] += 1
+                if listed.status_code != 200:
+                    counts["errors"] += 1
+                    errors.append(f"{listed.status_code} {listed.text[:200]}")
+                    continue
+                listing = listed.json()
                 if not listing["moves"]:  # the game is over: the table starts the next one (one device wins)
                     nxt = f"busy{t}-{len(games[t])}"
                     made = await http.post("/api/games", json={"id": nxt, "game": "split", "mode": "open", "seed": t,
@@ -167,13 +190,20 @@ async def busy_tables(url: str, token: str, folder: Path, tables: int, devices: 
     exact = True
     for t, idents in games.items():
         for ident in idents:
-            log = logfile.read(folder / f"{ident}.jsonl")
+            if isinstance(folder, str):
+                from tally.store.pgstore import PostgresStore
+
+                where: Path | PostgresStore = PostgresStore(folder, ident)
+                log = where.read()
+            else:
+                where = folder / f"{ident}.jsonl"
+                log = logfile.read(where)
             start = sum(1 for e in log.events if e.seq <= 2)  # game_started and the deal tally made at creation
             seqs = acknowledged.get(ident, [])
-            exact &= sorted(seqs) == list(range(start + 1, len(log.events) + 1)) and check(folder / f"{ident}.jsonl").ok
+            exact &= sorted(seqs) == list(range(start + 1, len(log.events) + 1)) and check(where).ok
     if errors:
         print("errors:", *errors[:5], sep="\n  ")
-    return {**counts, "requests/s": counts["requests"] / elapsed, "exact": exact,
+    return {**counts, "requests/s": counts["requests"] / elapsed, "moves/s": counts["201"] / elapsed, "exact": exact,
             "games": sum(len(v) for v in games.values())}
 
 
@@ -255,13 +285,93 @@ def bench_page(url: str, token: str, folder: Path, source: Path, loads: int, tap
     return {"load p50": statistics.median(times), "own bytes": statistics.median(own),
             "answer bytes": statistics.median(answers), "tap p50": statistics.median(arrivals),
             "tap p99": percentile(arrivals, 99), "taps": len(arrivals)}
+def arrivals_between(first: str, last: str, token: str, moves: int) -> dict[str, float]:
+    """A move posted to server `first`, read on a stream of server `last` (one database): the time from sending
+    the POST to reading the event, p50 and p99."""
+    auth = {"Authorization": f"Bearer {token}"}
+    seen: dict[int, float] = {}
+    arrivals: list[float] = []
+    with httpx.Client(base_url=first, headers=auth, timeout=30) as http:
+        made = http.post("/api/games", json={"id": "arrivals", "game": "splendor", "players": ["ana", "ben"],
+                                             "mode": "open", "seed": 1})
+        assert made.status_code == 201, made.text
+        after = http.get("/api/games/arrivals/moves").json()["seq"]
+        ready = threading.Event()
+
+        def follow() -> None:
+            with httpx.Client(base_url=last, timeout=None) as device:
+                with device.stream("GET", f"/api/games/arrivals/stream?after={after}", headers=auth) as stream:
+                    ready.set()
+                    for text in stream.iter_lines():
+                        if text.startswith("id: "):
+                            seen[int(text[4:])] = time.perf_counter()
+                            if len(seen) >= moves:
+                                return
+
+        follower = threading.Thread(target=follow, daemon=True)
+        follower.start()
+        ready.wait(10)
+        time.sleep(0.05)
+        for _ in range(moves):
+            listing = http.get("/api/games/arrivals/moves").json()
+            if not listing["moves"]:
+                break
+            sent = time.perf_counter()
+            answer = http.post("/api/games/arrivals/moves", json={"move": listing["moves"][0], "expected_seq": listing["seq"]})
+            assert answer.status_code == 201, answer.text
+            first_seq = answer.json()["events"][0]["seq"]
+            deadline = time.perf_counter() + 5
+            while first_seq not in seen and time.perf_counter() < deadline:
+                time.sleep(0.0005)
+            if first_seq in seen:
+                arrivals.append(seen[first_seq] - sent)
+        follower.join(5)
+    return {"p50": percentile(arrivals, 50), "p99": percentile(arrivals, 99), "arrivals": len(arrivals),
+            "moves": moves}
+
+
+def bench_database(tables: int, seconds: float, moves: int) -> None:
+    """Part 6: 1 and 2 servers on one database of a throwaway cluster."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from pg_cluster import Cluster, find_server
+
+    server = find_server()
+    if server is None:
+        print("--store: no PostgreSQL server installed (apt-get install postgresql): skipped")
+        return
+    from tally.store.seats import new_token
+
+    token = new_token()
+    with Cluster(server) as cluster:
+        for count in (1, 2):
+            url = cluster.new_database()
+            processes = [start(url, token) for _ in range(count)]
+            urls = [p[1] for p in processes]
+            try:
+                trip = arrivals_between(urls[0], urls[-1], token, moves)
+                busy = asyncio.run(busy_tables(urls, token, url, tables, 4, seconds))
+            finally:
+                for process in processes:
+                    process[0].terminate()
+                    process[0].wait(30)
+            label = f"--store, {count} server{'s' if count > 1 else ''}"
+            print(f"{label}: arrival on another server's stream p50 {trip['p50'] * 1000:.2f} ms, p99 "
+                  f"{trip['p99'] * 1000:.2f} ms ({trip['arrivals']:.0f} of {trip['moves']:.0f} moves)")
+            print(f"{label}: {tables} tables x 4 devices, {seconds:.0f} s: {busy['moves/s']:.0f} moves/s, "
+                  f"{busy['requests/s']:.0f} requests/s, {busy['409']:.0f} lost races (409), {busy['errors']:.0f} errors, "
+                  f"logs exact: {busy['exact']}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a smoke run: fewer moves, 5 tables for 3 s")
+    parser.add_argument("--store", action="store_true", help="also part 7: 1 and 2 servers on one PostgreSQL database")
+    parser.add_argument("--store-only", action="store_true", help="only part 7")
     args = parser.parse_args()
     moves, tables, seconds = (20, 5, 3.0) if args.quick else (200, 50, 30.0)
+    if args.store_only:
+        bench_database(tables, seconds, moves)
+        return
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch) / "served"
         folder.mkdir()
@@ -293,6 +403,8 @@ def main() -> None:
             process.terminate()
             process.wait(30)
         print(f"memory per open game (300 events) {memory_per_game(source, 3 if args.quick else 21) / 1024:8.0f} KiB")
+    if args.store:
+        bench_database(tables, seconds, moves)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ from . import bodies
 MAX_BODY = 64 * 1024
 HEARTBEAT = 15.0  # seconds between the stream's comments when nothing happens, so proxies keep it open
 POLL = 0.1  # seconds between a stream's looks at its log's size: another writer (`tally move`) appended
+WORKERS = 16  # worker threads of a server on a database: each holds 2 connections (reads, writes), so a server
+# holds at most 2 * WORKERS + 1 (its listener), and a few servers fit PostgreSQL's max_connections
 
 
 class Refused(Exception):
@@ -62,12 +64,43 @@ class Caller(msgspec.Struct):
 
 
 class Service:
-    """What the routes share: the folder, the host token's hash and a wake-up per game for its streams."""
+    """What the routes share: the games, the host token's hash and a wake-up per game for its streams."""
 
-    def __init__(self, directory: Path, host_token: str):
-        self.tables = folder.Tables(directory)
+    def __init__(self, where: Path | str, host_token: str):
+        self.tables = folder.Tables(where)
         self.host_digest = seating.digest(host_token)
         self._moved: dict[str, asyncio.Event] = {}
+        self._heard: set[int] = set()  # the event loops the database's NOTIFYs wake
+        self._limited: set[int] = set()  # the event loops whose worker threads are limited to WORKERS
+
+    def limit(self) -> None:
+        """On a database, this loop's worker threads limited to `WORKERS` (each thread keeps its connections)."""
+        loop = id(asyncio.get_running_loop())
+        if self.tables.url is None or loop in self._limited:
+            return
+        self._limited.add(loop)
+        import anyio.to_thread
+
+        anyio.to_thread.current_default_thread_limiter().total_tokens = WORKERS
+
+    def hear(self) -> None:
+        """On a database, every NOTIFY (this server's appends and every other server's) wakes this loop's streams
+        of that game at once: the listener's thread hands it to the loop, no stream polls the database."""
+        url = self.tables.url
+        loop = asyncio.get_running_loop()
+        if url is None or id(loop) in self._heard:
+            return
+        self._heard.add(id(loop))
+
+        def heard(game: str, seq: int) -> None:
+            try:
+                loop.call_soon_threadsafe(self.notify, game)
+            except RuntimeError:  # that loop is closed (a test's): nothing there waits any more
+                pass
+
+        from tally.store.pgstore import Listener
+
+        Listener.on_notify(url, heard)
 
     def moved(self, ident: str) -> asyncio.Event:
         return self._moved.setdefault(ident, asyncio.Event())
@@ -116,7 +149,7 @@ def the_game(request: Request) -> folder.Game:
     except UsageError as error:
         raise Refused(400, "serve.game.id", str(error)) from None
     if game is None:
-        raise Refused(404, "serve.game.unknown", f"no game {ident!r} in this folder")
+        raise Refused(404, "serve.game.unknown", f"no game {ident!r} in this {service(request).tables.kind}")
     return game
 
 
@@ -143,6 +176,7 @@ def endpoint(method: str, path: str, who: str, body: Optional[type[Any]], answer
 
     def wrap(handler: Callable[[Request], Awaitable[Response]]) -> Any:
         async def run(request: Request) -> Response:
+            service(request).limit()
             try:
                 return await handler(request)
             except Refused as refused:
@@ -205,9 +239,9 @@ GAME = "/api/games/{id}"
 _E = bodies.Error
 
 
-@endpoint("GET", "/api/games", "anyone", None, [(200, list[folder.GameSummary], "every game of the folder")])
+@endpoint("GET", "/api/games", "anyone", None, [(200, list[folder.GameSummary], "every game served: the folder's logs, or the store's games")])
 async def list_games(request: Request) -> Response:
-    """Every log of the folder: id, game, seats, mode, seq, fingerprint, who acts, ended."""
+    """Every game served (a folder's logs or a database's games): id, game, seats, mode, seq, fingerprint, who acts, ended."""
     tables = service(request).tables
 
     def work() -> list[folder.GameSummary]:
@@ -225,26 +259,26 @@ async def list_games(request: Request) -> Response:
 
 @endpoint("POST", "/api/games", "host", bodies.NewGame,
           [(201, NewReport, "the game started, as `tally new --json`"), (400, _E, "`core.usage`: refused as `tally new` refuses it, with its message"),
-           (409, _E, "`serve.game.exists`: the folder holds a log of that id")])
+           (409, _E, "`serve.game.exists`: the folder or store holds a game of that id")])
 async def create_game(request: Request) -> Response:
-    """Start a game in the folder, validated exactly as `tally new`."""
+    """Start a game in the folder (or the store), validated exactly as `tally new`."""
     host_only(caller(request, None))
     asked = await body_of(request, bodies.NewGame)
     tables = service(request).tables
     try:
-        path = tables.path_of(asked.id)
+        path = tables.store_of(asked.id)
     except UsageError as error:
         raise Refused(400, "serve.game.id", str(error)) from None
-    from tally.store import record
+    from tally.store.service import GameRecord
 
     def work() -> MoveResult:
-        return record.new_game(path, asked.game, asked.players, asked.options, asked.mode, asked.seed, asked.manifest,
+        return GameRecord.new(path, asked.game, asked.players, asked.options, asked.mode, asked.seed, asked.manifest,
                                asked.seated)
 
     try:
         result = await run_in_threadpool(work)
     except FileExistsError:
-        raise Refused(409, "serve.game.exists", f"the folder holds a game {asked.id!r} already") from None
+        raise Refused(409, "serve.game.exists", f"the {tables.kind} holds a game {asked.id!r} already") from None
     return answer(new_report(f"{asked.id}.jsonl", asked.game, result), 201)
 
 
@@ -441,6 +475,7 @@ async def stream_events(request: Request) -> Response:
     game = the_game(request)
     who = caller(request, game)
     hub = service(request)
+    hub.hear()
     after = seq_param(request.headers.get("last-event-id") or request.query_params.get("after"), "Last-Event-ID")
 
     async def events() -> Any:
@@ -486,12 +521,13 @@ async def broken(request: Request, exc: Exception) -> Response:
     return answer(bodies.Error("serve.internal", f"internal error ({type(exc).__name__}); please report it"), 500)
 
 
-def create_app(directory: Path | str, host_token: Optional[str] = None) -> Starlette:
-    """The app serving every log of `directory`; `host_token` (default: a new random one, `app.state.host_token`)
-    is the host's, who starts games and hands out seats. No CORS: only the page this server serves calls it."""
+def create_app(where: Path | str, host_token: Optional[str] = None) -> Starlette:
+    """The app serving every log of the folder `where`, or every game of the PostgreSQL store `where` names
+    (`postgresql://...`); `host_token` (default: a new random one, `app.state.host_token`) is the host's, who
+    starts games and hands out seats. No CORS: only the page this server serves calls it."""
     token = host_token or seating.new_token()
     from .page import ROUTES as PAGE  # the table's page (issue 19): GET /, GET /games/{id}, its picture and files
     app = Starlette(routes=list(ROUTES) + PAGE, exception_handlers={HTTPException: not_found, Exception: broken})
-    app.state.service = Service(Path(directory), token)
+    app.state.service = Service(where, token)
     app.state.host_token = token
     return app

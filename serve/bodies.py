@@ -20,7 +20,7 @@ class Body(msgspec.Struct, forbid_unknown_fields=True):
 class NewGame(Body):
     """`POST /api/games`: what `tally new` takes."""
 
-    id: Annotated[str, _("the log's name in the folder (`ID.jsonl`): letters, digits, `_`, `-`, `.`")]
+    id: Annotated[str, _("the log's name in the folder (`ID.jsonl`), or the game's id in the store: letters, digits, `_`, `-`, `.`")]
     game: Annotated[str, _("the game's name (`GET /api/games` of `tally games --json`)")]
     players: Annotated[list[str], _("the players, in turn order")]
     options: Annotated[dict[str, str], _("variant options, KEY: VALUE")] = {}

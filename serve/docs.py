@@ -24,9 +24,10 @@ A refusal that is not a ruling is an `Error` with a stable id; a body is at most
 
 Seats: the host gives a seat its token (`POST .../join` with the host token), or shows the game's join code
 (`POST .../code`) with which a device takes a seat no device holds yet (at most 5 wrong codes a minute per
-game). A seat's token is 256 random bits; only its SHA-256 is kept, in `ID.seats.json` beside the log, so a
-restarted server keeps its seats. The host token is new at every start; the host link carries it after `#`,
-which a browser never sends to a server. A seat records its own moves and the table's entries (a reveal, a
+game). A seat's token is 256 random bits; only its SHA-256 is kept, in `ID.seats.json` beside the log (in
+the database's `tally_seats` with `tally serve --store URL`, shared by every server on it), so a restarted
+server keeps its seats. The host token is new at every start (unless `$TALLY_HOST_TOKEN` gives it); the host
+link carries it after `#`, which a browser never sends to a server. A seat records its own moves and the table's entries (a reveal, a
 deal), asks for rulings on them, undoes or amends its own events and writes notes in its name; the host may
 do anything; a watcher only reads.
 """

@@ -1,7 +1,8 @@
 """A log store in PostgreSQL: every game of a club in one database, the same lines as the JSONL files.
 
-Two tables (created on first use): `tally_games` (game id, its last seq and fingerprint) and `tally_lines`
-(game, seq, the line's exact bytes), keyed by (game, seq). The bytes are the ones `store/log.py` stamps
+Three tables (created on first use): `tally_games` (game id, its last seq and fingerprint), `tally_lines`
+(game, seq, the line's exact bytes), keyed by (game, seq), and `tally_seats` (a served game's seat token
+and join code hashes, `store/seats.py`'s `SeatFile` as JSON: every server on the database shares them). The bytes are the ones `store/log.py` stamps
 for a file (envelope, `prev` chain, units), so reading a game is `log.parse_lines` over them and
 exporting it writes a byte-identical JSONL file.
 
@@ -19,6 +20,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterator
 
+import msgspec
 import psycopg
 from psycopg import errors, sql
 
@@ -26,6 +28,7 @@ from tally.core.model import Event, GameStarted
 
 from . import log as logfile
 from .logstore import StaleAppend, check_game_id, safe_url
+from .seats import SeatFile, Seats, T
 
 CHANNEL = "tally"
 _SCHEMA_LOCK = 0x7A11  # an advisory lock: two first users never create the tables at once
@@ -41,6 +44,10 @@ CREATE TABLE IF NOT EXISTS tally_lines (
     seq integer NOT NULL CHECK (seq >= 1),
     line bytea NOT NULL,
     PRIMARY KEY (game, seq)
+);
+CREATE TABLE IF NOT EXISTS tally_seats (
+    game text PRIMARY KEY REFERENCES tally_games (game),
+    seats bytea NOT NULL
 );
 """
 
@@ -79,7 +86,7 @@ def connect(url: str, autocommit: bool = False) -> psycopg.Connection[Any]:
 
 
 def ensure_schema(conn: psycopg.Connection[Any]) -> None:
-    row = conn.execute("SELECT to_regclass('tally_lines') IS NOT NULL").fetchone()
+    row = conn.execute("SELECT to_regclass('tally_seats') IS NOT NULL").fetchone()  # the table added last
     if row is None or not row[0]:
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
@@ -147,6 +154,7 @@ class Listener:
     wait on it (a server with many open streams holds one listening connection, not one per stream)."""
 
     _all: dict[str, "Listener"] = {}
+    _hooks: dict[str, list[Callable[[str, int], None]]] = {}  # url: called on the listening thread for each NOTIFY
     _lock = threading.Lock()
 
     def __init__(self, url: str):
@@ -167,6 +175,14 @@ class Listener:
                 listener = cls._all[url] = cls(url)
             return listener
 
+    @classmethod
+    def on_notify(cls, url: str, hook: Callable[[str, int], None]) -> "Listener":
+        """`hook(game, seq)` called for every NOTIFY of the database from now on (a server wakes its streams so,
+        without polling the database); it must be quick and thread-safe. The listener itself, started if need be."""
+        with cls._lock:
+            cls._hooks.setdefault(url, []).append(hook)
+        return cls.of(url)
+
     def _listen(self) -> None:
         try:
             for notice in self.conn.notifies():
@@ -174,6 +190,8 @@ class Listener:
                 with self.changed:
                     self.latest[game] = max(self.latest.get(game, 0), int(seq) if seq.isdigit() else 0)
                     self.changed.notify_all()
+                for hook in list(self._hooks.get(self.url, ())):
+                    hook(game, self.latest[game])
         except Exception as error:  # the connection went away: waiters are told, the next wait reconnects
             with self.changed:
                 self.broken = error
@@ -373,6 +391,46 @@ class PostgresStore:
 
     def __repr__(self) -> str:
         return f"PostgresStore({safe_url(self.url)!r}, {self.game!r})"
+
+
+class PostgresSeats(Seats):
+    """The seats of one game of the database, in its row of `tally_seats`: a change is one transaction holding
+    the row (`FOR UPDATE`), so two servers never hand out one seat twice nor lose each other's tokens."""
+
+    def __init__(self, url: str, game: str):
+        super().__init__()
+        self.url, self.game = url, game
+
+    def _load(self) -> SeatFile:
+        with reaching(self.url):
+            row = pooled(self.url, autocommit=True).execute(
+                "SELECT seats FROM tally_seats WHERE game = %s", (self.game,)).fetchone()
+        return SeatFile() if row is None else msgspec.json.decode(bytes(row[0]), type=SeatFile)
+
+    def _change(self, change: Callable[[SeatFile], T]) -> T:
+        conn = pooled(self.url, autocommit=False)
+        with reaching(self.url):
+            try:
+                conn.execute("INSERT INTO tally_seats (game, seats) VALUES (%s, %s) ON CONFLICT (game) DO NOTHING",
+                             (self.game, msgspec.json.encode(SeatFile())))
+                row = conn.execute("SELECT seats FROM tally_seats WHERE game = %s FOR UPDATE", (self.game,)).fetchone()
+                assert row is not None
+                data = msgspec.json.decode(bytes(row[0]), type=SeatFile)
+                result = change(data)
+                conn.execute("UPDATE tally_seats SET seats = %s WHERE game = %s", (msgspec.json.encode(data), self.game))
+                conn.commit()
+            except BaseException:
+                if not conn.broken:
+                    conn.rollback()
+                raise
+        return result
+
+
+def game_ids(url: str) -> list[str]:
+    """Every game id of the database, by id, on the calling thread's connection (a server lists them often)."""
+    with reaching(url):
+        rows = pooled(url, autocommit=True).execute("SELECT game FROM tally_games ORDER BY game").fetchall()
+    return [str(row[0]) for row in rows]
 
 
 # --------------------------------------------------------------------------- the whole database

@@ -1,8 +1,10 @@
 """Who may act for which seat of a game a server serves: seat tokens, the join code and its guessing limit.
 
-A game's seats live in a side file beside its log (`GAME.seats.json`), holding the SHA-256 of each seat's
-token and of the game's current join code, never a token or a code itself: a server restarted on the folder
-keeps every seat it handed out, and a copy of the file lets no one act as a seat. A token is 32 random bytes
+A game's seats live where its log lives: beside a log file in a side file (`GAME.seats.json`), beside a
+game of a PostgreSQL store in its row of `tally_seats` (`store/pgstore.py`: every server process on the
+database shares them). Either holds the SHA-256 of each seat's token and of the game's current join code,
+never a token or a code itself: a server restarted on the folder or database keeps every seat it handed
+out, and a copy lets no one act as a seat. A token is 32 random bytes
 (256 bits), a join code 8 letters of a 32-letter alphabet (40 bits) that only lets a device take a seat no
 device holds yet, at most `GUESSES` wrong codes a minute per game: finding one by guessing would take
 thousands of years. Every comparison is of hashes, in constant time.
@@ -16,6 +18,7 @@ import secrets
 import threading
 import time
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import msgspec
 
@@ -26,6 +29,7 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud an
 CODE_LENGTH = 8
 GUESSES = 5  # wrong join codes a game takes per WINDOW seconds before refusing every code
 WINDOW = 60.0
+T = TypeVar("T")
 
 
 class SeatFile(msgspec.Struct, forbid_unknown_fields=True):
@@ -57,27 +61,19 @@ def digest(token: str) -> str:
 
 
 class Seats:
-    """The seats of one game: reads and writes its side file, under one lock per process."""
+    """The seats of one game. A backend reads them (`_load`) and changes them (`_change`: read, change and
+    write as one step, exclusive against every other change of the game's seats it may meet); the wrong-code
+    limit is kept in memory, per process (several servers on one database: that many times `GUESSES`)."""
 
-    def __init__(self, log_path: Path | str):
-        self.path = Path(str(log_path)[: -len(".jsonl")] + SIDE if str(log_path).endswith(".jsonl") else str(log_path) + SIDE)
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self._failures: list[float] = []  # monotonic times of wrong codes inside the window
 
     def _load(self) -> SeatFile:
-        try:
-            return msgspec.json.decode(self.path.read_bytes(), type=SeatFile)
-        except FileNotFoundError:
-            return SeatFile()
+        raise NotImplementedError
 
-    def _save(self, data: SeatFile) -> None:
-        """Written whole to a temporary file, synced, then renamed over: a crash leaves the old or the new."""
-        temporary = self.path.with_name(self.path.name + ".tmp")
-        with open(temporary, "wb") as out:
-            out.write(msgspec.json.encode(data))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, self.path)
+    def _change(self, change: Callable[[SeatFile], T]) -> T:
+        raise NotImplementedError
 
     def seat_of(self, token: str) -> str | None:
         """The seat whose token this is, or None."""
@@ -94,19 +90,21 @@ class Seats:
     def give(self, seat: str) -> str:
         """A new token for `seat` (the host's call): a token the seat held before no longer works."""
         token = new_token()
-        with self._lock:
-            data = self._load()
+
+        def seated(data: SeatFile) -> None:
             data.seats[seat] = _digest(token)
-            self._save(data)
+
+        self._change(seated)
         return token
 
     def new_code(self) -> str:
         """A fresh join code for the host's screen; the one shown before no longer works."""
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        with self._lock:
-            data = self._load()
+
+        def shown(data: SeatFile) -> None:
             data.code = _digest(code)
-            self._save(data)
+
+        self._change(shown)
         return code
 
     def join(self, seat: str, code: str) -> str | None:
@@ -118,16 +116,53 @@ class Seats:
             self._failures = [t for t in self._failures if now - t < WINDOW]
             if len(self._failures) >= GUESSES:
                 raise Guessing(int(WINDOW - (now - self._failures[0])) + 1)
-            data = self._load()
-            if not _same(code.strip().upper(), data.code):
+            token = new_token()
+
+            def joined(data: SeatFile) -> bool:
+                if not _same(code.strip().upper(), data.code):
+                    return False
+                if seat in data.seats:
+                    raise SeatTaken(seat)
+                data.seats[seat] = _digest(token)
+                return True
+
+            if not self._change(joined):
                 self._failures.append(now)
                 return None
-            if seat in data.seats:
-                raise SeatTaken(seat)
-            token = new_token()
-            data.seats[seat] = _digest(token)
-            self._save(data)
             return token
+
+
+class FileSeats(Seats):
+    """The seats of a log file, in its side file, under one lock per process (a folder has one server)."""
+
+    def __init__(self, log_path: Path | str):
+        super().__init__()
+        self.path = Path(str(log_path)[: -len(".jsonl")] + SIDE if str(log_path).endswith(".jsonl") else str(log_path) + SIDE)
+        self._writing = threading.Lock()
+
+    def _load(self) -> SeatFile:
+        try:
+            return msgspec.json.decode(self.path.read_bytes(), type=SeatFile)
+        except FileNotFoundError:
+            return SeatFile()
+
+    def _change(self, change: Callable[[SeatFile], T]) -> T:
+        with self._writing:
+            data = self._load()
+            before = msgspec.json.encode(data)
+            result = change(data)
+            if msgspec.json.encode(data) != before:
+                self._save(data)
+            return result
+
+    def _save(self, data: SeatFile) -> None:
+        """Written whole to a temporary file, synced, then renamed over: a crash leaves the old or the new."""
+        temporary = self.path.with_name(self.path.name + ".tmp")
+        with open(temporary, "wb") as out:
+            out.write(msgspec.json.encode(data))
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, self.path)
 
 
 class Guessing(Exception):

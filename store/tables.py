@@ -1,5 +1,5 @@
-"""A folder of game logs served to the devices at many tables: which logs it holds, one record service per
-game, and what each caller may read of it.
+"""The games served to the devices at many tables (a folder of logs, or a PostgreSQL store): which games it
+holds, one record service per game, and what each caller may read of it.
 
 A caller is the host (sees everything the log knows, as `tally state`), a seat (as `tally state --as SEAT`:
 the game's `conceal` and its `--as` view) or a watcher (what every player sees: the game's `conceal` for a
@@ -23,7 +23,8 @@ from tally.core.model import Amended, Event, GameSpec, GameStarted, NotationErro
 from tally.core.notation import player_of
 
 from .results import Board, EventLine, ListingReport, board, board_at, numbered
-from .seats import Seats
+from .logstore import JsonlStore, LogStore, is_database_url
+from .seats import FileSeats, Seats
 from .service import MOVE_SEPARATOR, GameRecord, MoveResult, UsageError, describe, describe_start, parse_move, seat_moves
 
 WATCHER = ""  # the viewer of a caller who holds no seat: no player may have an empty name (core.names)
@@ -76,23 +77,36 @@ def is_known_to(spec: GameSpec, before: Any, after: Any, event: Event, viewer: s
 
 
 class Timeline:
-    """The events of one log with the state after each, so that each caller's lines are worked out once."""
+    """The events of one log with the state after each, so that each caller's lines are worked out once.
 
-    def __init__(self, record: GameRecord):
+    Whether the log grew is looked at cheaply: a file's size (one `stat`), or for a game of a database what
+    the process's NOTIFY listener last heard of it (memory only: no query until something was appended)."""
+
+    def __init__(self, record: GameRecord, url: str | None = None):
         self.record = record
+        self.url = url  # the database the game lives in; None: a file
         self.events: list[Event] = []
         self.states: list[Any] = []  # the state after each event of `events`
         self._table: Table | None = None
         self._lines: dict[str | None, list[EventLine]] = {}
-        self.size = -1
+        self.size: Any = -1  # a file's size, or a database game's (seq, fingerprint), at the last look
+
+    def _look(self) -> Any:
+        if self.url is not None:
+            return self.record.store.identity()
+        try:
+            return os.stat(self.record.path).st_size
+        except OSError:
+            return None
+
+    def marker(self, identity: Any) -> Any:
+        """What `_look` would see, from the record's identity of its log right after its own write."""
+        return identity if self.url is not None else identity[1]
 
     def catch_up(self) -> bool:
         """Read what was appended since the last look (by this server or any other writer); True if anything."""
-        try:
-            size = os.stat(self.record.path).st_size
-        except OSError:
-            return False
-        if size == self.size:
+        size = self._look()
+        if size is None or size == self.size:
             return False
         self.size = size
         fresh = self.record.events_after(len(self.events))
@@ -106,9 +120,9 @@ class Timeline:
             self.states.append(self._table.state)
         return bool(fresh)
 
-    def extend(self, events: list[Event], size: int) -> None:
-        """What this server just appended (`size`: the file's size right after, under the writer's lock), without
-        reading the log again; read again when another writer appended in between."""
+    def extend(self, events: list[Event], size: Any) -> None:
+        """What this server just appended (`size`: `marker` of the log right after, under the writer's lock),
+        without reading the log again; read again when another writer appended in between."""
         if not events or events[0].seq != len(self.events) + 1 or self._table is None:
             self.size = -1
             self.catch_up()
@@ -120,7 +134,11 @@ class Timeline:
         self.size = size
 
     def is_behind(self) -> bool:
-        """Whether the file grew since the last look: one `stat`, cheap enough for every stream to ask often."""
+        """Whether the log grew since the last look: cheap enough for every stream to ask often."""
+        if self.url is not None:
+            from .pgstore import Listener
+
+            return Listener.of(self.url).heard(self.record.store.name) > len(self.events)
         try:
             return os.stat(self.record.path).st_size != self.size
         except OSError:
@@ -149,11 +167,11 @@ class Timeline:
 class Game:
     """One served game: its record service, its seats and its timeline, used by one thread at a time."""
 
-    def __init__(self, ident: str, path: Path):
+    def __init__(self, ident: str, store: LogStore, seats: Seats, url: str | None = None):
         self.id = ident
-        self.record = GameRecord.open(path)
-        self.seats = Seats(path)
-        self.timeline = Timeline(self.record)
+        self.record = GameRecord.open(store)
+        self.seats = seats
+        self.timeline = Timeline(self.record, url)
         self.lock = threading.Lock()
         self.timeline.catch_up()
 
@@ -166,7 +184,7 @@ class Game:
     def recorded(self, result: MoveResult) -> None:
         """A write of this server's record service, told to the timeline (the streams read it from there)."""
         if result.accepted and result.events:
-            self.timeline.extend(list(result.events), self.record.identity[1])
+            self.timeline.extend(list(result.events), self.timeline.marker(self.record.identity))
 
     def players_of(self, text: str) -> list[str | None]:
         """The seats whose moves `text` holds, as far as it reads at the table now (a part that reads only after
@@ -208,33 +226,67 @@ class Game:
 
 
 class Tables:
-    """The logs of one folder (`ID.jsonl`), each opened once and kept."""
+    """The games one server serves, each opened once and kept: the logs of a folder (`ID.jsonl`, seats in
+    `ID.seats.json`) or every game of a PostgreSQL database (`where` its URL; seats in `tally_seats`)."""
 
-    def __init__(self, directory: Path | str):
-        self.directory = Path(directory)
+    def __init__(self, where: Path | str):
+        self.url = str(where) if is_database_url(str(where)) else None
+        self.directory = Path(where) if self.url is None else None
         self._games: dict[str, Game] = {}
         self._lock = threading.Lock()
 
-    def path_of(self, ident: str) -> Path:
-        """The log an id names: a name of the folder, never a path (UsageError otherwise)."""
+    @property
+    def kind(self) -> str:
+        """What messages call the place the games live."""
+        return "folder" if self.url is None else "store"
+
+    def check_id(self, ident: str) -> None:
+        """A game id: a name of the folder, never a path (UsageError otherwise)."""
         if not ID.fullmatch(ident) or ident.endswith((".seats", ".json")) or ".." in ident:
             raise UsageError(f"{ident!r} is not a game id: letters, digits, '_', '-' and '.', at most 64")
-        return self.directory / f"{ident}.jsonl"
+
+    def store_of(self, ident: str) -> LogStore:
+        """The log an id names (UsageError for an id that is no name)."""
+        self.check_id(ident)
+        if self.url is not None:
+            from .pgstore import PostgresStore
+
+            return PostgresStore(self.url, ident)
+        assert self.directory is not None
+        return JsonlStore(self.directory / f"{ident}.jsonl")
 
     def ids(self) -> list[str]:
+        if self.url is not None:
+            from .pgstore import game_ids
+
+            return [ident for ident in game_ids(self.url) if ID.fullmatch(ident)]
+        assert self.directory is not None
         return sorted(p.name[: -len(".jsonl")] for p in self.directory.glob("*.jsonl")
                       if p.is_file() and not p.is_symlink() and ID.fullmatch(p.name[: -len(".jsonl")]))
 
+    def _exists(self, store: LogStore) -> bool:
+        if self.url is not None:
+            return store.identity() is not None
+        path = Path(store.name)
+        return path.is_file() and not path.is_symlink()
+
+    def _seats(self, store: LogStore) -> Seats:
+        if self.url is not None:
+            from .pgstore import PostgresSeats
+
+            return PostgresSeats(self.url, store.name)
+        return FileSeats(store.name)
+
     def game(self, ident: str) -> Game | None:
-        """The game of that id, opened on first use; None when the folder holds no such log."""
-        path = self.path_of(ident)
+        """The game of that id, opened on first use; None when there is no such game."""
+        store = self.store_of(ident)
         with self._lock:
             game = self._games.get(ident)
             if game is not None:
                 return game
-            if not path.is_file() or path.is_symlink():
+            if not self._exists(store):
                 return None
-            game = self._games[ident] = Game(ident, path)
+            game = self._games[ident] = Game(ident, store, self._seats(store), self.url)
             return game
 
     def opened(self) -> list[Game]:
