@@ -67,9 +67,11 @@ def hidden_text(event: Event) -> str:
 def is_known_to(spec: GameSpec, before: Any, after: Any, event: Event, viewer: str) -> bool:
     """Whether `event` tells `viewer` nothing the game's `conceal` hides from them: applied to the table as the
     viewer knew it, it leaves the table as the viewer knows it now. A hand dealt to another seat, a card another
-    seat drew by name, a blind reserve: each names what the viewer's table keeps unknown, so it is hidden."""
-    if isinstance(event, SHARED):
-        return True
+    seat drew by name, a blind reserve: each names what the viewer's table keeps unknown, so it is hidden. The
+    viewer's own events are known to it, even where its table as the game conceals it cannot follow them (a buy
+    whose refill comes from a deck the viewer's table keeps unknown)."""
+    if isinstance(event, SHARED) or getattr(event, "player", None) == viewer:
+        return True  # a seat's own move holds only what it did and saw doing it (its draw, the card it bought)
     try:
         return bool(spec.apply(spec.conceal(before, viewer), event) == spec.conceal(after, viewer))
     except Exception:  # a reducer trusts its input: one that cannot apply the event to the viewer's table hides it

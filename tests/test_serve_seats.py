@@ -370,3 +370,39 @@ def test_a_question_about_another_seats_move_is_answered_from_what_the_asker_kno
 
     run(scenario())
     assert asked > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_reads_its_own_moves_in_full(tmp_path: Path, game: str) -> None:
+    """A seat's own events reach it as recorded (what it did and saw doing it), in open mode too, where tally
+    dealt the chance its moves drew: never as `(hidden)`."""
+    from tally.store.service import describe
+    from tally.store.tables import Tables
+
+    spec = registry.get(game)
+    for mode, events in (("table", transcript(game, seed=11)), ("open", _open_game(game, seed=11))):
+        write_log(tmp_path / f"{mode}.jsonl", events)
+        served = Tables(tmp_path).game(mode)
+        assert served is not None
+        served.timeline.catch_up()
+        for name in events[0].seats:
+            lines = served.timeline.lines(name)
+            own = [line for line, event in zip(lines, events) if getattr(event, "player", None) == name]
+            assert own, (mode, name)
+            assert not [line for line in own if line.text.endswith("(hidden)")], (mode, name)
+            assert [line.text for line in own] == [describe(spec, e) for e in events[1:] if getattr(e, "player", None) == name]
+
+
+def _open_game(game: str, seed: int, moves: int = 250) -> list[Any]:
+    """A random legal game in open mode: tally deals every card, so each seat's draws are named in the log."""
+    import random
+
+    from tally.core.engine import play_out
+    from tally.store.service import shuffler, start_event
+
+    spec = registry.get(game)
+    names = [f"p{i + 1}" for i in range(max(spec.min_seats, min(3, spec.max_seats)))]
+    rng = random.Random(seed)
+    _, started = start_event(game, names, {}, "open")
+    events, _ = play_out(spec, started, lambda legal: legal[rng.randrange(len(legal))], shuffler(rng), moves)
+    return list(events)
