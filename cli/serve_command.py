@@ -55,6 +55,7 @@ def serve_command(
         # delayed acknowledgement (40 ms on Linux) of the headers (accepted connections inherit the option)
         listening.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         listening.bind((host, port))
+        listening.listen(2048)  # connections queue from now on: a client told the address below is never refused
     except (OSError, UnicodeError) as error:
         raise fail(EXIT_USAGE, f"cannot listen on {host}:{port}: {getattr(error, 'strerror', None) or error}") from None
     import uvicorn
