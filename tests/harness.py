@@ -14,7 +14,7 @@ Verbs, each asserting what it says:
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterable, Union
+from typing import Any, ClassVar, Iterable, Iterator, Union
 
 import msgspec
 
@@ -167,3 +167,19 @@ class Harness:
         finally:
             self.table.restore(saved)
         return found
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string a document holds, keys and values, nested lists, dicts and structs included: what a leak
+    test searches for a name the reader may not know."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from strings_in(key)
+            yield from strings_in(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from strings_in(item)
+    elif isinstance(value, msgspec.Struct):
+        yield from strings_in(msgspec.to_builtins(value))

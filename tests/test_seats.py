@@ -27,6 +27,7 @@ from tally.store.service import GameRecord, UsageError, shuffler, start_event
 import array_helpers
 import splice_helpers
 import split_helpers
+from harness import strings_in
 from bundled import ROOT, rel, run, run_json
 from splendor_helpers import Game as SplendorGame
 from splendor_helpers import default_nobles
@@ -512,18 +513,6 @@ def _entered_alone(event: Event, seat: str) -> set[str]:
     return set()
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _strings(key)
-            yield from _strings(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _strings(item)
-
-
 def _seated_playout(game: str, seats: int, reporting: tuple[str, ...], seed: int) -> tuple[Any, list[Event]]:
     rng = random.Random(seed)
     spec, started = start_event(game, [f"p{i + 1}" for i in range(seats)], {}, "open")
@@ -572,7 +561,7 @@ def _walk_seated(game: str, spec: Any, transcript: list[Event], names: list[str]
         if getattr(event, "player", None) in reporting:  # a seated seat's own move is judged in full
             assert step.rulings == [], (spec.format(event), [r.render() for r in step.rulings])
         private = {name: _entered_alone(event, name) for name in names}
-        shown = set(_strings(msgspec.to_builtins(event))) - set().union(*private.values())
+        shown = set(strings_in(msgspec.to_builtins(event))) - set().union(*private.values())
         for name in names:
             alone[name] = (alone[name] - shown) | private[name]
         state = table.state
@@ -583,7 +572,7 @@ def _walk_seated(game: str, spec: Any, transcript: list[Event], names: list[str]
             others = set().union(*(alone[name] & _held(game, state, y) for y, name in enumerate(names) if y != x))
             assert all(not (alone[name] & _held(game, concealed, y)) for y, name in enumerate(names) if y != x)
             if others and game in UNIQUE_CARDS:  # each card exists once: its name alone would give it away
-                assert others.isdisjoint(_strings(spec.view(state, viewer))), (viewer, seq, others)
+                assert others.isdisjoint(strings_in(spec.view(state, viewer))), (viewer, seq, others)
 
 
 def test_check_prints_the_failing_rule_with_its_text(tally: Any, tmp_path: Path) -> None:

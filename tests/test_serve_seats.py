@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import msgspec
@@ -26,6 +26,7 @@ from tally.store.service import GameRecord, seat_moves
 from tally.store.tables import WATCHER
 
 import split_helpers
+from harness import strings_in
 from serve_helpers import AUTH, bearer, client, run, transcript, write_log
 
 GAMES = registry.names()
@@ -37,20 +38,6 @@ async def seat_token(http: Any, seat: str) -> str:
     return str(joined.json()["token"])
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _strings(key)
-            yield from _strings(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _strings(item)
-    elif isinstance(value, msgspec.Struct):
-        yield from _strings(msgspec.to_builtins(value))
-
-
 def words(text: str) -> set[str]:
     return {w.strip("~?") for w in re.split(r"[\s,;:|+()=\[\]{}\"]+", text) if w}
 
@@ -60,8 +47,8 @@ def secrets_of(spec: Any, state: Any, viewer: str) -> set[str]:
     except what the seat's own view (`tally state --as`, checked in test_seats.py) shows it, such as a card
     reserved face up."""
     concealed = spec.conceal(state, viewer)
-    known = {s.strip("~?") for s in _strings([concealed, spec.view(state, viewer) if viewer else {}])}
-    return {s.strip("~?") for s in _strings(state)} - known - {""}
+    known = {s.strip("~?") for s in strings_in([concealed, spec.view(state, viewer) if viewer else {}])}
+    return {s.strip("~?") for s in strings_in(state)} - known - {""}
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -111,7 +98,7 @@ def _walk_every_seat(tmp_path: Path, game: str, events: list[Any]) -> None:
                     # the seat's possible moves, from the table as it knows it (`tally moves --as`): every card it
                     # cannot place is listed alike, so naming one tells nothing
                     assert listing["moves"] == [spec.format(m) for m in seat_moves(spec, table.state, viewer)]
-                    read = set().union(*(words(s) for s in _strings([shown, line])))
+                    read = set().union(*(words(s) for s in strings_in([shown, line])))
                     leaked = hidden & read
                     assert not leaked, (viewer, seq, spec.format(event), leaked)
 
@@ -327,7 +314,7 @@ def test_a_ruling_to_a_seat_names_nothing_hidden_from_it(tmp_path: Path, game: s
                         ruled = await http.post(f"/api/games/c{seq}/rule", json={"move": spec.format(move)}, headers=headers)
                         assert ruled.status_code in (200, 422), ruled.text
                         asked += 1
-                        said = set().union(*(words(s) for s in _strings(ruled.json())))
+                        said = set().union(*(words(s) for s in strings_in(ruled.json())))
                         assert not hidden & said, (name, seq, spec.format(move), hidden & said)
 
     run(scenario())
@@ -363,7 +350,7 @@ def test_a_question_about_another_seats_move_is_answered_from_what_the_asker_kno
                         ruled = await http.post(f"/api/games/c{seq}/rule", json={"move": text}, headers=headers)
                         assert ruled.status_code in (200, 422), ruled.text
                         asked += 1
-                        said = set().union(*(words(s) for s in _strings(ruled.json()))) - words(text)  # the question's own
+                        said = set().union(*(words(s) for s in strings_in(ruled.json()))) - words(text)  # the question's own
                         assert not hidden & said, (name, seq, text, hidden & said)
                         expected = record.propose(text, viewer=name)
                         assert ruled.json()["verdict"] == move_report(expected).verdict, (name, seq, text)
