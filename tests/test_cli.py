@@ -381,13 +381,15 @@ def test_refused_and_unreadable_moves_still_print_one_document(game: Path) -> No
 # --------------------------------------------------------------------------- never a traceback: fuzzing
 
 COMMANDS = ["games", "new", "move", "rule", "moves", "state", "replay", "check", "undo", "amend", "note", "repair", "simulate",
-            "ingest", "sql", "stats", "export"]
+            "ingest", "sql", "stats", "export", "import", "chart", "alias", "rules"]
 OPTIONS = ["--json", "--at", "--to", "--as", "--seed", "--player", "-p", "--option", "-o", "--mode", "--games",
-           "--players", "--out", "--reason", "--db", "--format", "--game", "--top", "--max-rows", "--help", "--", "-"]
+           "--players", "--out", "--reason", "--db", "--format", "--game", "--top", "--max-rows", "--help", "--", "-",
+           "--store", "--svg", "--csv", "--simulated", "--id", "--forget", "--notation", "--step"]
 VALUES = ["splendor", "chess", "ann", "ben", "table", "open", "0", "1", "2", "3", "-1", "99999999999999999999",
           "take-fewer=never", "target=0", "x=y", "=", "take r g b", "reserve deck 1", "buy 1b0-w1k2", "LOG", "LOG",
           "new.jsonl", "out", ".", "", " ", "ann:", "noble w4b4", "return y", "lib.duckdb", "json", "csv", "parquet",
-          "SELECT * FROM games", "SELECT", "DROP TABLE games"]
+          "SELECT * FROM games", "SELECT", "DROP TABLE games",
+          "postgresql://127.0.0.1:1/nowhere", "pics", "x.svg", "bgstats"]
 SMALL_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=12)
 ARGV = st.lists(st.one_of(st.sampled_from(COMMANDS + OPTIONS + VALUES), SMALL_TEXT), max_size=8)
 COMMAND_ARGV = st.tuples(st.sampled_from(COMMANDS), ARGV).map(lambda t: [t[0], *t[1]])

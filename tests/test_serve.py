@@ -196,3 +196,56 @@ def test_a_server_append_reaches_another_devices_stream(tmp_path: Path) -> None:
         assert [int(e["id"]) for e in events] == [seq + 1]
 
     run(scenario())
+
+
+# --------------------------------------------------------------------------- never a 500: fuzzing
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FIELDS = ["move", "expected_seq", "reason", "turn", "target", "text", "player", "seat", "code", "game", "players",
+          "options", "mode", "seed", "manifest", "id", "after"]
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 10**20) | st.text(max_size=12),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                    max_leaves=6)
+SEGMENTS = ["api", "games", "g", "moves", "rule", "undo", "amend", "notes", "code", "join", "events", "picture.svg",
+            "notation", "static", "page.css", "..", "%2e%2e", "g.jsonl", "", "x"]
+PATHS = st.lists(st.sampled_from(SEGMENTS) | st.text(alphabet="abc./%-_", max_size=6), max_size=5).map(
+    lambda parts: "/" + "/".join(parts).lstrip("/"))  # "//x" is a URL with a host, not a path
+ROUTED = ["/api/games", "/api/games/g", "/api/games/g/moves", "/api/games/g/rule", "/api/games/g/undo",
+          "/api/games/g/amend", "/api/games/g/notes", "/api/games/g/code", "/api/games/g/join", "/api/games/g/events",
+          "/games/g", "/games/g/picture.svg", "/games/g/notation", "/", "/api/games/nope/moves", "/api/games/..%2fg"]
+PATHS = st.sampled_from(ROUTED) | PATHS
+MOVES = st.sampled_from(["take r g b", "ana: take w b k", "ben: take r r", "buy 1b0-w1k2", "reserve deck 1", "pass",
+                         "ana: hand 1", "1", "", "?", "ana: take r + ben: take g"]) | st.text(max_size=10)
+SAID = st.fixed_dictionaries({"move": MOVES}, optional={"expected_seq": st.none() | st.integers(-1, 400),
+                                                      "reason": st.text(max_size=8), "target": st.integers(-1, 400),
+                                                      "text": st.text(max_size=8), "seat": st.sampled_from(["ana", "ben", "zed"]),
+                                                      "turn": st.booleans()})
+BODIES = (SAID.map(msgspec.json.encode) | st.dictionaries(st.sampled_from(FIELDS), JSON, max_size=4).map(msgspec.json.encode)
+          | JSON.map(msgspec.json.encode) | st.binary(max_size=40))
+CALLERS = st.sampled_from([AUTH, {}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic x"}])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE"]), path=PATHS, body=BODIES, headers=CALLERS,
+       query=st.sampled_from(["", "?after=3", "?after=-1", "?after=x", "?after=99999999999999999999"]))
+def test_no_request_ends_in_a_500(tmp_path: Path, method: str, path: str, body: bytes, headers: dict[str, str],
+                                  query: str) -> None:
+    """Any method, path, query, body and caller gets an answer under 500; a refusal of the API is JSON with a
+    stable `error` id (the stream, which never ends, is left out)."""
+    if path.rstrip("/").endswith("/stream"):
+        return
+    log = tmp_path / "g.jsonl"
+    if not log.exists():
+        shutil.copyfile(Path(__file__).parent.parent / "fixtures" / "games" / "splendor-seated-3p.jsonl", log)
+
+    async def ask() -> Any:
+        async with client(tmp_path) as http:
+            return await http.request(method, path + query, content=body if method != "GET" else None, headers=headers)
+
+    answer = run(ask())
+    assert answer.status_code < 500, (method, path, query, body, answer.text)
+    if path.startswith("/api") and answer.status_code >= 400:
+        assert isinstance(answer.json().get("error"), str), (method, path, answer.text)
