@@ -26,36 +26,57 @@ from array_helpers import ANN, BEN, Game, deal_event, documented_position, open_
 
 # ---------------------------------------------------------------------------- scripted rounds (table mode)
 # With the starting card bgor (#1), a player lays 7 cards in two moves: bgoy on #1's blue with gy, oy, by on
-# its other colours, then bory on #1's orange with br and ry. The others draw (unverifiable in table mode)
-# or give action cards on their turns; then every player with cards left shows them.
+# its other colours, then bory on #1's orange with br and ry. The others draw while the first move is still to be
+# made (unverifiable in table mode); after it, every copy of the box would give an unseen hand a move, so a draw
+# would be illegal: they give action cards or splice a filler card on their turns. Then every player with cards
+# left shows them.
 
 WINNING_MOVES = ("splice bgoy@1.b gy.g oy.o by.y", "splice bory@1.o br.b ry.r")
+FILLERS = ("bg", "bo", "go", "gr", "or", "bgo", "bgr", "goy", "gry", "ory")  # none of the winner's cards
+
+
+def filler(game: Game) -> str:
+    """A splice that leaves the winner's moves possible: a card that is not the winner's, on an open segment that
+    is neither #1's orange nor one of bory's."""
+    from tally.core.games.array.state import is_possible, open_segments
+
+    state = game.state
+    for number, colour in open_segments(state):
+        if (number, colour) == (1, "o") or state.placed[number - 1] == "bory":
+            continue
+        for card in FILLERS:
+            if colour in card and is_possible(state, card):
+                return f"splice {card}@{number}.{colour}"
+    raise AssertionError("no filler card fits")
 
 
 def play_round(game: Game, winner: str, gives: dict[str, list[str]] | None = None,
                shows: dict[str, int | list[str]] | None = None, first: tuple[str, ...] = ()) -> Game:
-    """Table mode: `winner` goes out with WINNING_MOVES; every player gives `gives[name]` ('slam ben', ...) on
-    their turns (the winner draws a card before each), the others draw otherwise; then each shows a hand worth
-    `shows[name]` points (or exactly the cards listed). `first`: moves right after the starting card."""
+    """Table mode: `winner` goes out with WINNING_MOVES (each of its own `gives[winner]` in place of one card of the
+    second move); the others give `gives[name]` ('slam ben', ...) on their turns after the first move, draw before
+    it and splice a filler card otherwise; then each shows a hand worth `shows[name]` points (or exactly the cards
+    listed). `first`: moves right after the starting card."""
     gives = {name: list(moves) for name, moves in (gives or {}).items()}
     game.do("start bgor", *first)
-    moves = [WINNING_MOVES[0]]
-    for give in gives.pop(winner, []):
-        moves += ["draw", give]
-    if any(gives.values()):  # room for the others' actions: the second move in two parts
-        moves += ["lay bory@1.o", "lay br@6.b", "done", "splice ry@6.r"]
+    own = gives.pop(winner, [])
+    last = ["bory", "br", "ry"][: 3 - len(own)]
+    moves = [WINNING_MOVES[0], *own]
+    if any(gives.values()):  # room for the others' actions: the second move in parts
+        moves += ["lay bory@1.o", "lay br@bory.b", "done", "splice ry@bory.r"][: len(last) + (len(last) == 3)]
     else:
-        moves.append(WINNING_MOVES[1])
+        moves.append(" ".join(["splice bory@1.o", *(f"{card}.{card[0]}" for card in last[1:])]))
     while game.state.phase in ("play", "splice"):
         who = game.state.player_name
         if who == winner:
             game.do(f"{who}: {moves.pop(0)}")
             while game.state.phase == "splice" and game.state.player_name == winner:
                 game.do(f"{who}: {moves.pop(0)}")
-        elif gives.get(who) and game.state.first_done:
+        elif not game.state.first_done:
+            game.do(f"{who}: draw")
+        elif gives.get(who):
             game.do(f"{who}: {gives[who].pop(0)}")
         else:
-            game.do(f"{who}: draw")
+            game.do(f"{who}: {filler(game)}")
     for name, wanted in (shows or {}).items():
         size = game.state.hands[game.state.seats.index(name)].size
         cards = wanted if isinstance(wanted, list) else hand_worth(game, size, wanted)
@@ -77,7 +98,8 @@ def hand_worth(game: Game, size: int, points: int) -> list[str]:
     by_value: dict[int, list[str]] = {}
     for card in sorted(left.elements()):
         by_value.setdefault(worth(card), []).append(card)
-    values = sorted(by_value, reverse=True)
+    # values nearest the average first: a hand that spends few of the high cards leaves them to the next one
+    values = sorted(by_value, key=lambda value: (abs(value - points / size), -value)) if size else []
 
     def pick(i: int, size: int, points: int) -> list[str] | None:
         if size == 0:
@@ -185,7 +207,7 @@ def test_array_turn_out_of_turn() -> None:
     assert game.ruling(CardDrawn(player="zed", card="bg")).message == "'zed' is not at this table: it is ann's turn"
     # an eliminated player does not play
     game = Game(("ann", "ben", "cy"), "table", threshold=50)
-    play_round(game, "ann", gives={"cy": ["slam ben"]}, shows={"ben": 40, "cy": 20})
+    play_round(game, "ann", gives={"cy": ["s5 ben", "slam ben"]}, shows={"ben": 40, "cy": 20})
     assert game.state.out == (1,) and game.state.playing == (0, 2)
     game.do("start bgor")
     assert game.ruling("ben: draw").message.endswith("(ben is eliminated)")
@@ -193,27 +215,27 @@ def test_array_turn_out_of_turn() -> None:
 
 def test_array_turn_pending() -> None:
     game = table_game(("ann", "ben"), "bgor")
-    game.do(*WINNING_MOVES[:1], "ben: draw", WINNING_MOVES[1])
+    game.do(*WINNING_MOVES[:1], "ben: splice go@1.g", WINNING_MOVES[1])
     assert game.state.phase == "show"
     for move in ("ann: draw", "ben: draw", "ann: splice bo@2"):
         ruling = game.ruling(move)
         assert ruling.rule == "array.turn.pending", (move, ruling)
-    assert game.ruling("ben: draw").message == "round 1 is over: ben must show the 8 cards left in hand: show CARD ... first"
+    assert game.ruling("ben: draw").message == "round 1 is over: ben must show the 6 cards left in hand: show CARD ... first"
 
 
 def test_array_turn_pending_is_the_rule_at_stake_for_the_next_starting_card() -> None:
     # issue 17: turning the next starting card while ben still owes his cards cited the starting-card rule
     game = table_game(("ann", "ben"), "bgor")
-    game.do(*WINNING_MOVES[:1], "ben: draw", WINNING_MOVES[1])
+    game.do(*WINNING_MOVES[:1], "ben: splice go@1.g", WINNING_MOVES[1])
     assert game.state.phase == "show"
     ruling = game.ruling("start bo")
     assert (ruling.rule, ruling.verdict) == ("array.turn.pending", "illegal")
-    assert ruling.message == "round 1 is over: ben must show the 8 cards left in hand: show CARD ... first"
+    assert ruling.message == "round 1 is over: ben must show the 6 cards left in hand: show CARD ... first"
 
 
 def test_array_turn_game_over() -> None:
     game = Game(("ann", "ben"), "table", threshold=50)
-    play_round(game, "ann", gives={"ann": ["slam ben"]}, shows={"ben": 40})
+    play_round(game, "ann", gives={"ann": ["s5 ben", "slam ben"]}, shows={"ben": 40})
     assert game.state.phase == "over" and game.state.totals == (0, 50)
     for move in ("start bo", "ann: draw", "time"):
         ruling = game.ruling(move)
@@ -468,12 +490,9 @@ def test_array_action_splatter() -> None:
     assert game.ruling(ActionGiven(player="ben", card="bo", target="ann")).message == (
         "'bo' is not an action card: only Splatter and SLAM cards are given")
     # a Splatter with fewer cards left in the deck picks up what is left
-    table = table_game(("ann", "ben"), "br")
-    table.do("splice bo@1.b", "ben: splice ry@1.r")
-    while table.state.deck_size > 2:
-        table.do(f"{table.state.player_name}: draw")
+    table = _emptied(until=2)
     who = table.state.player_name
-    other = "ben" if who == "ann" else "ann"
+    other = table.state.seats[(table.state.current + 1) % 3]
     size = table.state.hands[table.state.seats.index(other)].size
     assert table.permit(f"{who}: s5 {other}").message == f"{who} may give Splatter 5 to {other}, who picks up 2 cards"
     table.do(f"{who}: s5 {other}")
@@ -503,7 +522,7 @@ def test_array_action_target() -> None:
     assert "s3" not in game.hand("ben")  # set aside, not in the receiver's hand
     # an eliminated player cannot receive one
     game = Game(("ann", "ben", "cy"), "table", threshold=50)
-    play_round(game, "ann", gives={"cy": ["slam ben"]}, shows={"ben": 40, "cy": 20})
+    play_round(game, "ann", gives={"cy": ["s5 ben", "slam ben"]}, shows={"ben": 40, "cy": 20})
     game.do("start bgor", "cy: splice bgoy@1.b")
     who = game.state.player_name
     assert game.ruling(f"{who}: slam ben").rule == "array.action.target"
@@ -543,6 +562,59 @@ def test_array_draw_only_if_stuck() -> None:
     assert (note.rule, note.verdict) == ("array.draw.only-if-stuck", "unverifiable")
 
 
+def test_array_draw_only_if_stuck_is_judged_from_the_box_copy_counts() -> None:
+    # issue 17: each card the log has not seen is a different unlocated copy; when the hand holds more of them than
+    # there are copies that would give it no move, one of its cards gives a move: the draw is illegal
+    game = table_game(("ann", "ben"), "bgor").do(WINNING_MOVES[0])  # every colour has an open segment
+    ruling = game.ruling("ben: draw")
+    assert (ruling.rule, ruling.verdict, ruling.facts) == ("array.draw.only-if-stuck", "illegal", {"unseen": 7, "idle": 0})
+    assert ruling.message == ("ben cannot draw: ben holds 7 cards the log has not seen, and no unlocated copy of the "
+                              "box would leave ben without a move (any other copy lets ben splice, slice or give an "
+                              "action card)")
+    assert game.legal() == []  # nothing to list: the recorder names the card ben plays
+    # only orange and yellow open: the 11 unlocated copies of bg, br, gr and bgr fit nowhere; one more unseen card
+    # than that is proved a move, as many is still unverifiable
+    game = table_game(("ann", "ben"), "br").do("splice bo@1.b", "ben: splice ry@1.r")
+    while game.state.hand.unknown < 11:
+        game.do(f"{game.state.player_name}: draw")
+    who = game.state.player_name
+    assert game.doubtful(f"{who}: draw").rule == "array.draw.only-if-stuck"
+    while game.state.hand.unknown < 12:
+        game.do(f"{game.state.player_name}: draw")
+    who = game.state.player_name
+    assert game.legal() == []
+    ruling = game.refuse(f"{who}: draw")
+    assert (ruling.rule, ruling.facts) == ("array.draw.only-if-stuck", {"unseen": 12, "idle": 11})
+    assert ruling.message.startswith(f"{who} cannot draw: {who} holds 12 cards the log has not seen, and only 11 "
+                                     f"unlocated copies of the box would leave {who} without a move")
+    # the first move: every colour card fits the starting card bgor, only the 12 action cards do not
+    game = table_game(("ann", "ben"), "bgor")
+    while game.state.hand.unknown < 12:
+        game.do(f"{game.state.player_name}: draw")
+    who = game.state.player_name
+    assert game.legal() == [f"{who}: draw"] and game.doubtful(f"{who}: draw").rule == "array.first.draw"
+    while game.state.hand.unknown < 13:
+        game.do(f"{game.state.player_name}: draw")
+    who = game.state.player_name
+    ruling = game.refuse(f"{who}: draw")
+    assert (ruling.rule, ruling.facts) == ("array.first.draw", {"unseen": 13, "idle": 12})
+    assert ruling.message.endswith(f"(any other copy lets {who} splice it onto the starting card)")
+    # a pass is judged alike: with gray open too, 12 copies fit nowhere and cy holds 27 cards
+    game = _emptied().do("ben: splice gr@1.r")
+    assert game.legal() == []
+    ruling = game.refuse("cy: pass")
+    assert (ruling.rule, ruling.facts) == ("array.draw.only-if-stuck", {"unseen": 27, "idle": 12})
+    assert ruling.message.startswith("cy cannot pass: cy holds 27 cards the log has not seen, and only 12 unlocated")
+    # proved legal: after bo on #1 br, only red and orange are open and no unlocated copy has either
+    colours = {"b": "blue", "g": "gray", "o": "orange", "r": "red", "y": "yellow"}
+    game = Game(("ann", "ben"), "table", manifest={"id": "gray-yellow", "colours": colours,
+                                                   "cards": {"br": 1, "bo": 1, "gy": 40}})
+    game.do("start br", "splice bo@1.b")
+    assert game.legal() == ["ben: draw"] and game.accept("ben: draw").rule == "array.draw.only-if-stuck"
+    # a known hand is judged in full, before the box: ann's bry gry fit
+    assert documented_position().ruling("draw").message.startswith("ann cannot draw: ann can ")
+
+
 def test_array_draw_top() -> None:
     game = documented_position(top=["bg", "oy"])
     game.do("s3 ben")
@@ -558,10 +630,12 @@ def test_array_draw_top() -> None:
     assert table.ruling("draw").verdict == "unverifiable"
 
 
-def _emptied(**options: object) -> Game:
-    """A table game whose pickup deck the players drew empty (draws are unverifiable in table mode)."""
-    game = table_game(("ann", "ben"), "br", **options).do("splice bo@1.b", "ben: splice ry@1.r")
-    while game.state.deck_size:
+def _emptied(until: int = 0, **options: object) -> Game:
+    """A table game of three whose pickup deck the players drew down to `until` cards. ann laid br on #1 br's blue:
+    only red segments are open, so the 32 copies with no red would give a hand no move, and no hand (at most 27
+    cards) holds more cards than that: each draw is unverifiable."""
+    game = table_game(("ann", "ben", "cy"), "br", **options).do("splice br@1.b")
+    while game.state.deck_size > until:
         game.do(f"{game.state.player_name}: draw")
     return game
 
@@ -586,9 +660,9 @@ def test_array_draw_empty_deck() -> None:
 
 def test_array_round_end() -> None:
     game = table_game(("ann", "ben"), "bgor")
-    game.do(WINNING_MOVES[0], "ben: draw", WINNING_MOVES[1])
+    game.do(WINNING_MOVES[0], "ben: splice go@1.g", WINNING_MOVES[1])
     assert game.state.hands[0].size == 0 and game.state.phase == "show" and game.state.owing == (1,)
-    game.do("ben: show " + " ".join(hand_worth(game, 8, 20)))
+    game.do("ben: show " + " ".join(hand_worth(game, 6, 20)))
     result = game.state.results[0]
     assert (result.ended, result.winners, result.points, result.turns) == ("out", (0,), (0, 20), 3)
     assert game.state.round == 2 and game.state.phase == "starter"
@@ -597,12 +671,10 @@ def test_array_round_end() -> None:
 def test_array_round_blocked() -> None:
     for option in ("lowest-free", "all-score"):
         game = _emptied(blocked=option)
-        first = game.state.player_name
-        game.do(f"{first}: pass")
-        second = game.state.player_name
-        game.do(f"{second}: pass")
+        for _ in range(3):
+            game.do(f"{game.state.player_name}: pass")
         assert game.state.phase == "show" and game.state.went_out == -1
-        # every card not on the table is in a hand: ann shows the cheapest, ben the rest
+        # every card not on the table is in a hand: ann shows the cheapest, ben the next, cy the rest
         from collections import Counter
 
         from tally.core.games.array import points
@@ -610,13 +682,13 @@ def test_array_round_blocked() -> None:
         left = Counter(game.state.box.cards())
         left.subtract(game.state.placed)
         cards = sorted(left.elements(), key=lambda c: (points(c), c))
-        size = game.state.hands[0].size
-        ann, ben = cards[:size], cards[size:]
-        game.do("ann: show " + " ".join(ann), "ben: show " + " ".join(ben))
+        a, b = game.state.hands[0].size, game.state.hands[1].size
+        ann, ben, cy = cards[:a], cards[a:a + b], cards[a + b:]
+        game.do("ann: show " + " ".join(ann), "ben: show " + " ".join(ben), "cy: show " + " ".join(cy))
         result = game.state.results[0]
-        low, high = sum(map(points, ann)), sum(map(points, ben))
-        assert low < high
-        expected = (0, high) if option == "lowest-free" else (low, high)
+        low, middle, high = sum(map(points, ann)), sum(map(points, ben)), sum(map(points, cy))
+        assert low < middle < high
+        expected = (0, middle, high) if option == "lowest-free" else (low, middle, high)
         assert (result.ended, result.winners, result.points) == ("blocked", (0,), expected), option
     # a pass followed by another move is not a block
     game = _emptied()
@@ -627,7 +699,7 @@ def test_array_round_blocked() -> None:
 def test_array_round_dealer() -> None:
     game = Game(("ann", "ben", "cy"), "table", threshold=50)
     assert game.state.dealer == 2 and game.state.current == 0
-    play_round(game, "ann", gives={"cy": ["slam ben"]}, shows={"ben": 40, "cy": 20})
+    play_round(game, "ann", gives={"cy": ["s5 ben", "slam ben"]}, shows={"ben": 40, "cy": 20})
     # the dealer rotates from cy (seat 3) to ann; cy plays first; ben is out
     assert game.state.dealer == 0 and game.state.current == 2 and game.state.playing == (0, 2)
     play_round(game, "cy", shows={"ann": 16})
@@ -640,11 +712,11 @@ def test_array_round_dealer() -> None:
 
 def test_array_score_cards() -> None:
     game = Game(("ann", "ben", "cy"), "table", threshold=200)
-    ben = ["bg", "bgo", "bgor", "s1", "s5", "slam", "or", "gy", "bo"]  # 2 + 3 + 4 + 1 + 5 + 10 + 2 + 2 + 2 = 31
-    cy = ["bo", "bo", "bgy", "bgy", "bgy", "ry", "s2"]  # 2 + 2 + 3 + 3 + 3 + 2 + 2 = 17
+    ben = ["bo", "bgo", "bgor", "s5", "slam"]  # 2 + 3 + 4 + 5 + 10 = 24
+    cy = ["bo", "bo", "bgy", "bgy", "s2"]  # 2 + 2 + 3 + 3 + 2 = 12
     play_round(game, "ann", gives={"cy": ["slam ben"]}, shows={"ben": ben, "cy": cy})
     result = game.state.results[0]  # ben also took a SLAM: +10
-    assert result.points == (0, 41, 17) and result.slams == (0, 10, 0) and game.state.totals == (0, 41, 17)
+    assert result.points == (0, 34, 12) and result.slams == (0, 10, 0) and game.state.totals == (0, 34, 12)
     assert result.left[1] == tuple(ben) and result.left[2] == tuple(cy)
     # open mode scores the hands the log knows
     hands = {"ann": ["bgoy", "gy", "oy", "by", "bory", "br", "ry"], "ben": ["gy", "bg", "bgo", "bgry", "s1", "s5", "slam"]}
@@ -656,16 +728,16 @@ def test_array_score_cards() -> None:
 
 def test_array_score_show() -> None:
     game = table_game(("ann", "ben"), "bgor")
-    game.do(WINNING_MOVES[0], "ben: draw", WINNING_MOVES[1])
+    game.do(WINNING_MOVES[0], "ben: splice go@1.g", WINNING_MOVES[1])
     assert ARRAY.permit(game.state, ARRAY.parse(game.state, "ben: show bo")[0]).rule == "array.score.show"
     ruling = game.ruling("ann: show bo")
     assert (ruling.rule, ruling.verdict) == ("array.score.show", "illegal")
-    assert ruling.message == "ann has no cards left to show (0 cards in hand); still to show: ben (8 cards)"
+    assert ruling.message == "ann has no cards left to show (0 cards in hand); still to show: ben (6 cards)"
     # bgoy: both copies are on the table... one is (#2); the second may be in ben's hand, a third may not
     game.do("ben: show bgoy")
     assert game.ruling("ben: show bgoy").message == "ben cannot hold bgoy: every copy is already located"
-    # the show is exactly the hand: once 8 cards are shown, ben owes nothing more
-    game.do("ben: show " + " ".join(hand_worth(game, 7, 14)))
+    # the show is exactly the hand: once 6 cards are shown, ben owes nothing more
+    game.do("ben: show " + " ".join(hand_worth(game, 5, 14)))
     assert game.state.phase == "starter"
     assert game.ruling("ben: show bo").message.startswith("cards are shown only at the end of a round in table mode")
 
@@ -673,10 +745,10 @@ def test_array_score_show() -> None:
 def test_array_score_show_counts_the_cards_left_to_show() -> None:
     # issue 17: "has no cards left to show" gave no counts
     game = table_game(("ann", "ben", "cy"), "bgor")
-    game.do(*WINNING_MOVES[:1], "ben: draw", "cy: draw", WINNING_MOVES[1])
+    game.do(*WINNING_MOVES[:1], "ben: splice go@1.g", "cy: splice gr@1.r", WINNING_MOVES[1])
     assert game.state.phase == "show"
     ruling = game.ruling("ann: show bo")
-    assert ruling.message == "ann has no cards left to show (0 cards in hand); still to show: ben (8 cards), cy (8 cards)"
+    assert ruling.message == "ann has no cards left to show (0 cards in hand); still to show: ben (6 cards), cy (6 cards)"
 
 
 # ---------------------------------------------------------------------------- the game
@@ -686,17 +758,17 @@ def test_array_game_threshold() -> None:
     assert {o.key: (o.default, o.choices) for o in ARRAY.options}["threshold"] == ("100", ("50", "100", "200"))
     assert ARRAY.check_options({"threshold": "75"}) == ["option threshold='75': expected one of 50, 100, 200"]
     game = Game(("ann", "ben", "cy"), "table", threshold=50)
-    play_round(game, "ann", gives={"cy": ["slam ben"]}, shows={"ben": 40, "cy": 25})
+    play_round(game, "ann", gives={"cy": ["s5 ben", "slam ben"]}, shows={"ben": 40, "cy": 20})
     assert game.state.out == (1,) and game.state.results[0].eliminated == (1,)  # 50 reaches the threshold
     assert game.state.playing == (0, 2) and game.state.phase == "starter"
 
 
 def test_array_game_last_standing() -> None:
     game = Game(("ann", "ben", "cy"), "table", threshold=50)
-    play_round(game, "ann", gives={"cy": ["slam ben"]}, shows={"ben": 40, "cy": 20})
-    play_round(game, "ann", shows={"cy": 40})
+    play_round(game, "ann", gives={"cy": ["s5 ben", "slam ben"]}, shows={"ben": 40, "cy": 20})
+    play_round(game, "ann", shows={"cy": 35})
     outcome = ARRAY.outcome(game.state)
-    assert outcome.winners == ["ann"] and outcome.scores == {"ann": 0, "ben": 50, "cy": 60}
+    assert outcome.winners == ["ann"] and outcome.scores == {"ann": 0, "ben": 50, "cy": 55}
     assert outcome.reason == "ann is the last player below 50 (0 points)"
     assert outcome.details["ended"] == "last-standing" and outcome.details["eliminated"] == ["ben", "cy"]
 
@@ -705,7 +777,7 @@ def test_array_game_all_cross() -> None:
     # ann 30 and ben 44 after two rounds; in round 3 ben goes out but takes a SLAM (54) and ann scores 22 (52):
     # both crossed 50 in the same round, and ann has the lower total
     game = Game(("ann", "ben"), "table", threshold=50)
-    play_round(game, "ann", shows={"ben": 44})
+    play_round(game, "ann", gives={"ann": ["s5 ben"]}, shows={"ben": 44})
     play_round(game, "ben", shows={"ann": 30})
     play_round(game, "ben", gives={"ann": ["slam ben"]}, shows={"ann": 22})
     outcome = ARRAY.outcome(game.state)
@@ -716,7 +788,7 @@ def test_array_game_all_cross() -> None:
 
 def test_array_game_sudden_death() -> None:
     game = Game(("ann", "ben"), "table", threshold=50)
-    play_round(game, "ann", shows={"ben": 44})
+    play_round(game, "ann", gives={"ann": ["s5 ben"]}, shows={"ben": 44})
     play_round(game, "ben", shows={"ann": 30})
     play_round(game, "ben", gives={"ann": ["slam ben"]}, shows={"ann": 24})
     assert game.state.totals == (54, 54) and game.state.phase == "starter"
@@ -729,8 +801,8 @@ def test_array_game_sudden_death() -> None:
     assert outcome.reason == "ann won the sudden-death round 4 against ben"
     # a sudden death is played only by the tied players: ann and ben tie on 60, cy has 64
     game = Game(("ann", "ben", "cy"), "table", threshold=50)
-    play_round(game, "ann", shows={"ben": 40, "cy": 20})
-    play_round(game, "ben", shows={"ann": 40, "cy": 24})
+    play_round(game, "ann", gives={"ann": ["s5 ben"]}, shows={"ben": 40, "cy": 20})
+    play_round(game, "ben", gives={"ben": ["s5 ann"]}, shows={"ann": 40, "cy": 24})
     play_round(game, "cy", gives={"ann": ["slam cy"], "ben": ["slam cy"]}, shows={"ann": 20, "ben": 20})
     assert game.state.totals == (60, 60, 64) and game.state.sudden and game.state.playing == (0, 1)
     game.do("start bgor")
@@ -742,7 +814,7 @@ def test_array_game_hands() -> None:
     game = Game(("ann", "ben", "cy"), "table", end="hands", hands=2)
     play_round(game, "ann", shows={"ben": 20, "cy": 30})
     assert game.state.phase == "starter"
-    play_round(game, "cy", shows={"ann": 40, "ben": 25})
+    play_round(game, "cy", gives={"cy": ["s5 ann"]}, shows={"ann": 40, "ben": 25})
     outcome = ARRAY.outcome(game.state)
     assert game.state.totals == (40, 45, 30) and outcome.winners == ["cy"]
     assert outcome.reason == "after 2 hands, cy has the fewest points (30)" and outcome.details["ended"] == "hands"
@@ -816,6 +888,7 @@ def test_core_note_player() -> None:
 def test_array_round_blocked_is_narrated() -> None:
     # the replay tells what ended a round: the last card played, or every player passing
     game = _emptied()
+    game.do(f"{game.state.player_name}: pass")
     before = game.state
     game.do(f"{game.state.player_name}: pass")
     middle = game.state

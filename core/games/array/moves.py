@@ -8,8 +8,8 @@ every action card to every other player, and the draw (or the pass) only when no
 during a move, every Splice 2 onto the cards just laid, then `done`.
 
 In table mode the hands are unknown: moves that name a card from a hand the log has not seen are not
-listed (the recorder names the card that was played); the draw or pass is listed (unverifiable), and so
-is every card the table may turn over or show.
+listed (the recorder names the card that was played); the draw or pass is listed unless the box's copy
+counts prove it wrong (rules.can_stop), and so is every card the table may turn over or show.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from .events import (
     TurnEnded,
     TurnPassed,
 )
+from .rules import can_stop
 from .state import State, cards_picked_up, joins, open_colours, open_segments, picked_up, possible_cards, unentered
 
 
@@ -92,7 +93,7 @@ def _turn_moves(state: State) -> list[Event]:
     if state.first_done:
         moves.extend(_slice_moves(state, who, colour_cards, hand.known))
         moves.extend(_give_moves(state, who, [c for c in codes if is_action(c)]))
-    if not moves or hand.unknown:
+    if (not moves or hand.unknown) and can_stop(state):  # never a draw or pass the guard refuses
         if state.deck_size and not state.deck and who in state.seated:  # the seat names the card it draws
             moves.extend(CardDrawn(player=who, card=card) for card in possible_cards(state))
         elif state.deck_size:

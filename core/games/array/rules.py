@@ -28,7 +28,8 @@ from .events import (
     TurnPassed,
 )
 from .state import (
-    State, cards_picked_up, is_possible, join_colour, located, options_left, partner, picked_up, unlocated_copies, unnamed,
+    State, can_give, can_slice, can_splice, cards_picked_up, colours_on_table, is_possible, join_colour, located, options_left,
+    partner, picked_up, unlocated_copies, unnamed,
 )
 from .view import to_act
 
@@ -405,8 +406,22 @@ def _check_picked(state: State, who: str, cards: list[str], count: int) -> Rulin
     return None
 
 
+def idle_copies(state: State, known: tuple[str, ...], pool: dict[str, int]) -> int:
+    """How many copies of `pool` would leave a player holding `known` with no move if one of them joined the hand.
+    Any other copy gives a move on its own (with `known`), whatever else the hand holds."""
+    open_, joined = colours_on_table(state)
+    first_done = state.first_done
+    idle = 0
+    for card, copies in pool.items():
+        cards = known + (card,)
+        if not (can_splice(cards, open_) or (first_done and can_slice(cards, joined)) or can_give(state, cards)):
+            idle += copies
+    return idle
+
+
 def _stuck(state: State, verb: str) -> Ruling | None:
-    """A draw or pass is right only when nothing else is possible: checked on a known hand, unverifiable otherwise."""
+    """A draw or pass is right only when nothing else is possible: checked on a known hand; on a hand the log has
+    not seen in full, judged from the box's copy counts where they settle it, unverifiable otherwise."""
     who = state.player_name
     rule = "array.first.draw" if not state.first_done and verb == "draw" else "array.draw.only-if-stuck"
     hand = state.hand
@@ -415,15 +430,29 @@ def _stuck(state: State, verb: str) -> Ruling | None:
         could = possible[0] if len(possible) == 1 else ", ".join(possible[:-1]) + " or " + possible[-1]
         return illegal(rule, f"{who} cannot {verb}: {who} can {could}", could=possible)
     if hand.unknown:
-        # the unseen cards are copies the log has not located: when those settle it, the draw is judged
+        # each unseen card is a copy the log has not located, each a different one
         pool = unlocated_copies(state)
         most = tuple(card for card, n in pool.items() for _ in range(min(n, hand.unknown)))
         if not options_left(state, hand.known + most):  # not even every unlocated copy at once would give a move
             return None
+        idle = idle_copies(state, hand.known, pool)
+        if hand.unknown > idle:  # so at least one unseen card is a copy that gives a move
+            copies = "no unlocated copy" if idle == 0 else f"only {plural(idle, 'unlocated copy', 'unlocated copies')}"
+            lets = "splice, slice or give an action card" if state.first_done else "splice it onto the starting card"
+            return illegal(rule, f"{who} cannot {verb}: {who} holds {plural(hand.unknown, 'card')} the log has not seen, "
+                           f"and {copies} of the box would leave {who} without a move (any other copy lets {who} "
+                           f"{lets})", unseen=hand.unknown, idle=idle)
         does = "draws" if verb == "draw" else "passes"
         return unverifiable(rule, f"{who} {does} with {plural(hand.unknown, 'card')} the log has not seen; it cannot "
                             f"confirm that {who} could not splice, slice or give an action card")
     return None
+
+
+def can_stop(state: State) -> bool:
+    """Whether the player to act may draw (or pass, the pickup deck empty) as far as the log can tell: the
+    listing offers no draw or pass that the guard refuses."""
+    ruling = _stuck(state, "draw" if state.deck_size else "pass")
+    return ruling is None or ruling.verdict != "illegal"
 
 
 def check_draw(state: State, event: CardDrawn) -> Ruling | None:
