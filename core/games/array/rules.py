@@ -28,8 +28,8 @@ from .events import (
     TurnPassed,
 )
 from .state import (
-    State, can_give, can_slice, can_splice, cards_picked_up, colours_on_table, is_possible, join_colour, located, options_left,
-    partner, picked_up, unlocated_copies, unnamed,
+    State, cards_picked_up, colours_on_table, is_possible, join_colour, located, options_left, partner, picked_up,
+    unlocated_copies, unnamed,
 )
 from .view import to_act
 
@@ -407,16 +407,15 @@ def _check_picked(state: State, who: str, cards: list[str], count: int) -> Rulin
 
 
 def idle_copies(state: State, known: tuple[str, ...], pool: dict[str, int]) -> int:
-    """How many copies of `pool` would leave a player holding `known` with no move if one of them joined the hand.
-    Any other copy gives a move on its own (with `known`), whatever else the hand holds."""
+    """How many copies of `pool` would leave a player holding `known` (which gives no move) with no move if one of
+    them joined the hand. Any other copy gives a move on its own, with `known`, whatever else the hand holds."""
     open_, joined = colours_on_table(state)
-    first_done = state.first_done
-    idle = 0
-    for card, copies in pool.items():
-        cards = known + (card,)
-        if not (can_splice(cards, open_) or (first_done and can_slice(cards, joined)) or can_give(state, cards)):
-            idle += copies
-    return idle
+    if not state.first_done:  # the first move: a card fits the starting card, or nothing is possible
+        return sum(copies for card, copies in pool.items() if is_action(card) or open_.isdisjoint(card))
+    # a colour card fits an open segment, or makes a slice with a known card of a join's colour (the known cards
+    # alone hold at most one of each); an action card is given
+    blocked = open_ | {colour for colour in joined if any(colour in card and not is_action(card) for card in known)}
+    return sum(copies for card, copies in pool.items() if not is_action(card) and blocked.isdisjoint(card))
 
 
 def _stuck(state: State, verb: str) -> Ruling | None:
