@@ -615,6 +615,33 @@ def test_array_draw_only_if_stuck_is_judged_from_the_box_copy_counts() -> None:
     assert documented_position().ruling("draw").message.startswith("ann cannot draw: ann can ")
 
 
+def test_array_idle_copies_are_the_copies_that_give_no_move_one_by_one() -> None:
+    # the count the guard compares with the unseen cards, against options_left asked of each copy in turn, at the
+    # positions of a table-mode fixture, for an unseen hand and for hands that know one card giving no move
+    from pathlib import Path
+
+    from tally.core.engine import Table
+    from tally.core.games.array.rules import idle_copies
+    from tally.core.games.array.state import options_left, unlocated_copies
+    from tally.store import log
+
+    played = log.read(Path(__file__).resolve().parents[1] / "fixtures" / "games" / "array-table-by-hand-3p.jsonl")
+    table = Table(ARRAY, played.started)
+    compared = first_moves = 0
+    for event in played.events[1:]:
+        assert table.step(event).is_legal
+        state = table.state
+        if state.phase != "play":
+            continue
+        pool = unlocated_copies(state)
+        for known in [()] + [(card,) for card in pool if not options_left(state, (card,))]:
+            one_by_one = sum(n for card, n in pool.items() if not options_left(state, known + (card,)))
+            assert idle_copies(state, known, pool) == one_by_one, (event.seq, known)
+            compared += 1
+        first_moves += not state.first_done
+    assert compared > 100 and first_moves > 5, (compared, first_moves)
+
+
 def test_array_draw_top() -> None:
     game = documented_position(top=["bg", "oy"])
     game.do("s3 ben")
