@@ -236,7 +236,7 @@ def _in_full(game: Any, move: str) -> None:
 def _array_seated() -> Any:
     """ann (seated) and ben at the table: ann enters the documented hand, then the starting card br is turned."""
     game = seated(array_helpers.Game(("ann", "ben"), "table"), "ann")
-    game.reject("start br", "core.seat.unnamed")  # ann's hand comes before the starting card
+    game.reject("start br", "core.seat.hand-owed")  # ann's hand comes before the starting card
     return game.do("deal ann: " + " ".join(array_helpers.ANN), "start br")
 
 
