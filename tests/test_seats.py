@@ -278,9 +278,7 @@ def _splice_seated(*names: str) -> splice_helpers.Game:
     """ann and ben at the table, `names` seated (ann by default): ann's disk is red, her hand 5 5 2 3 4 (ben's,
     seated: blue, 9 9 6 7 and a Trade Certificate)."""
     game = seated(splice_helpers.Game(("ann", "ben"), "table"), *(names or ("ann",)))
-    game.reject("disks", "core.seat.unnamed")  # ann names the disk she drew
     game.do("disks ann r" + (" ben b" if "ben" in names else ""))
-    game.reject("deal", "core.seat.unnamed")  # and the hand she was dealt
     return game.do("deal | ann " + " ".join(ANN_HAND) + (" | ben 9 9 6 7 trade" if "ben" in names else ""))
 
 
@@ -532,8 +530,9 @@ def test_a_seats_view_never_holds_another_seats_hidden_card(game: str, data: st.
     _walk_seated(game, spec, transcript, names, reporting)
 
 
-# the games whose table-mode deal may leave the seated hands for each seat to name (`hand_named`)
-BY_SEAT = {"split": split_helpers.hands_by_seat}
+# the games whose table-mode deal may leave the seated hands (Splice: and disks) for each seat to name (`hand_named`)
+BY_SEAT = {"split": split_helpers.hands_by_seat, "array": array_helpers.hands_by_seat,
+           "splice": splice_helpers.hands_by_seat}
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -25,6 +25,8 @@ from tally.store.results import check, move_report
 from tally.store.service import GameRecord, seat_moves
 from tally.store.tables import WATCHER
 
+import array_helpers
+import splice_helpers
 import split_helpers
 from harness import strings_in
 from serve_helpers import AUTH, bearer, client, run, transcript, write_log
@@ -58,8 +60,9 @@ def test_no_seat_ever_reads_another_seats_hidden_cards(tmp_path: Path, game: str
     _walk_every_seat(tmp_path, game, transcript(game, seed=7))
 
 
-# the games whose table-mode deal may leave the seated hands for each seat to name (`hand_named`)
-BY_SEAT = {"split": split_helpers.hands_by_seat}
+# the games whose table-mode deal may leave the seated hands (Splice: and disks) for each seat to name (`hand_named`)
+BY_SEAT = {"split": split_helpers.hands_by_seat, "array": array_helpers.hands_by_seat,
+           "splice": splice_helpers.hands_by_seat}
 
 
 @pytest.mark.parametrize("game", sorted(BY_SEAT))
