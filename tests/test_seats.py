@@ -240,6 +240,27 @@ def _array_seated() -> Any:
     return game.do("deal ann: " + " ".join(array_helpers.ANN), "start br")
 
 
+def test_array_seats_name_their_own_dealt_hands() -> None:
+    """Each seated seat of the round names its own hand (`hand_named`) in any order, or the recorder names it in a
+    deal; the starting card waits for all (`core.seat.hand-owed`); a hand of the wrong size or with more copies than
+    the box holds, and a hand named by a seat that owes none, are refused and append nothing."""
+    game = seated(array_helpers.Game(("ann", "ben", "cy"), "table"), "ann", "ben")
+    ruling = game.reject("start br", "core.seat.hand-owed")
+    assert "ann, ben still to name it" in ruling.message
+    assert game.state.owed == ("ann", "ben")
+    game.reject("cy: hand " + " ".join(array_helpers.ANN), "core.seat.hand-not-owed")  # cy is not seated
+    game.reject("ben: hand " + " ".join(array_helpers.BEN[:6]), "array.deal.hands")  # 6 cards, not 7
+    game.reject("ben: hand slam slam slam " + " ".join(array_helpers.BEN[:4]), "array.deal.hands")  # the box has 2 SLAMs
+    game.do("ben: hand " + " ".join(array_helpers.BEN))
+    game.reject("ben: hand " + " ".join(array_helpers.BEN), "core.seat.hand-not-owed")  # named once
+    game.reject("ann: hand s1 s1 " + " ".join(array_helpers.ANN[:5]), "array.deal.hands")  # ben holds one of the two s1
+    game.do("deal ann: " + " ".join(array_helpers.ANN))  # the recorder may still name a hand
+    game.do("start br")
+    assert sorted(game.hand("ben")) == sorted(array_helpers.BEN) and game.hand("cy") == ["?"] * 7
+    _in_full(game, "splice bor@1.b oy ry")  # ann's moves judged in full
+    game.reject("ann: hand " + " ".join(array_helpers.ANN), "core.seat.hand-not-owed")  # the round is under way
+
+
 def test_array_a_seats_own_moves_are_judged_in_full() -> None:
     game = _array_seated()
     assert sorted(game.hand("ann")) == sorted(array_helpers.ANN)
@@ -297,6 +318,32 @@ def test_splice_a_seat_enters_its_disk_and_hand() -> None:
     assert again.refuse("reshuffle ann g ben g").rule == "splice.hurricane.reshuffle"  # ben names nothing
     again.do("reshuffle ann g")
     assert again.seat("ann").disk == "g"
+
+
+def test_splice_seats_name_their_own_disks_and_hands() -> None:
+    """The setup may leave seated disks and hands out; each seat then names what was left out of its own, in any
+    order (`hand_named`), and nothing else is entered until all have (`core.seat.hand-owed`, before a Hurricane's
+    reshuffle too); a wrong size, a Hurricane, a card or disk located elsewhere, a disk left unnamed or named
+    again, and a seat that owes nothing are refused."""
+    game = seated(splice_helpers.Game(("ann", "ben", "cy"), "table"), "ann", "ben")
+    game.do("disks ann r", "deal hurricane ben")  # ben's disk and both hands left out
+    assert game.state.hands_owed == ("ann", "ben")
+    assert "ann, ben still to name it" in game.reject("reshuffle", "core.seat.hand-owed").message
+    game.reject("cy: hand 5 5 2 3 4", "core.seat.hand-not-owed")  # cy is not seated
+    game.reject("ann: hand 5 5 2 3 4 disk b", "splice.setup.disks-first")  # her disk was named
+    game.reject("ben: hand 5 5 2 3 4 disk b", "splice.setup.deal")  # 4: one was a Hurricane
+    game.reject("ben: hand hurricane 5 2 3 disk b", "splice.setup.deal")
+    game.reject("ben: hand 5 5 2 3", "splice.setup.disks-first")  # and his disk
+    game.reject("ben: hand 5 5 2 3 disk r", "splice.setup.disks-first")  # ann holds red
+    game.do("ben: hand 5 5 2 3 disk b")
+    game.reject("ben: hand 5 5 2 3 disk b", "core.seat.hand-not-owed")  # named once
+    game.reject("ann: hand 5 5 5 3 4", "splice.setup.deal")  # the deck holds 4 copies of 5, ben two of them
+    game.do("ann: hand 6 7 8 9 10")
+    assert game.hand("ann") == ["10", "6", "7", "8", "9"] and game.seat("ben").disk == "b"
+    assert game.hand("cy") == ["?"] * 5
+    game.reject("reshuffle", "core.seat.unnamed")  # the new disks after the Hurricane, named in the reshuffle
+    game.do("reshuffle ann g ben r")
+    assert game.state.phase == "draw"
 
 
 def test_splice_a_seats_own_moves_are_judged_in_full() -> None:
