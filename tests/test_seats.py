@@ -22,7 +22,7 @@ from tally.core import registry
 from tally.core.engine import Table, play_out
 from tally.core.model import Event, GameStarted
 from tally.store import log as logfile
-from tally.store.service import GameRecord, UsageError, shuffler, start_event
+from tally.store.service import GameRecord, UsageError, seat_moves, shuffler, start_event
 
 import array_helpers
 import splice_helpers
@@ -344,6 +344,17 @@ def test_splice_seats_name_their_own_disks_and_hands() -> None:
     game.reject("reshuffle", "core.seat.unnamed")  # the new disks after the Hurricane, named in the reshuffle
     game.do("reshuffle ann g ben r")
     assert game.state.phase == "draw"
+
+
+def test_splice_a_draw_the_seat_cannot_see_is_listed_as_the_bare_move() -> None:
+    """Open mode, `moves --as`: the seat's table keeps the Draw Pile unknown, so its draw is listed as `draw` (no
+    trailing space), which the log then reads as the known top card."""
+    game = splice_helpers.open_game(hands=[list(ANN_HAND), ["9", "9", "6", "7", "8"]], pile=["10"])
+    spec = registry.get("splice")
+    for viewer in ("ann", "ben"):
+        listed = [spec.format(move) for move in seat_moves(spec, game.state, viewer)]
+        assert "ann: draw" in listed and all(text == text.strip() for text in listed), (viewer, listed)
+    assert game.events("ann: draw")[0].cards == ["10"]  # type: ignore[attr-defined]
 
 
 def test_splice_a_seats_own_moves_are_judged_in_full() -> None:

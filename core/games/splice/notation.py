@@ -462,8 +462,8 @@ def _items(cards: list[str | None]) -> str:
 def format_event(event: Event) -> str:
     player = getattr(event, "player", None)
     prefix = f"{player}: " if player else ""
-    if isinstance(event, CardsDrawn):
-        return prefix + "draw " + _items(event.cards)
+    if isinstance(event, CardsDrawn):  # no card: a draw listed for a seat that cannot see the pile (open mode)
+        return prefix + " ".join(["draw", _items(event.cards)] if event.cards else ["draw"])
     if isinstance(event, BlindDrawn):
         seen = f" as {event.card}" if event.card else ""
         return prefix + f"draw from {event.source}{seen}"
