@@ -241,6 +241,31 @@ def test_each_phone_names_its_own_dealt_hand(tmp_path: Path, game: str) -> None:
     assert check(tmp_path / "g.jsonl").ok
 
 
+def test_a_line_that_tells_nothing_hidden_is_shown_in_full(tmp_path: Path) -> None:
+    """Split with ana seated: her take of the row's card is read in full by ben and a watcher (they saw the card
+    go), her draw named from the pile only as hidden; ben's own unseen draw is plain to all."""
+    ana_hand = " ".join(split_helpers.ANN)
+
+    async def scenario() -> None:
+        async with client(tmp_path) as http:
+            made = await http.post("/api/games", json={"id": "g", "game": "split", "players": ["ana", "ben"],
+                                                       "seated": ["ana"]}, headers=AUTH)
+            assert made.status_code == 201, made.text
+            ben = bearer(await seat_token(http, "ben"))
+            for seq, move in enumerate(["deal 9SR", f"ana: hand {ana_hand}", "ana: take 9SR", "ana: match 9SL 9SR",
+                                        "ana: skip", "ana: discard 2HL", "ben: draw", "ben: discard 4HL", "ana: draw 8HL"], 1):
+                answer = await http.post("/api/games/g/moves", json={"move": move, "expected_seq": seq}, headers=AUTH)
+                assert answer.status_code == 201, (move, answer.text)
+            for headers in (ben, {}):
+                lines = {line["seq"]: line["text"] for line in
+                         (await http.get("/api/games/g/events?after=0", headers=headers)).json()["events"]}
+                assert lines[4] == "ana: take 9SR" and lines[5] == "ana: match 9SL+9SR"
+                assert lines[3] == "ana: hand_named (hidden)" and lines[10] == "ana: card_drawn (hidden)"
+                assert lines[8] == "ben: draw"
+
+    run(scenario())
+
+
 def test_join_codes_tokens_on_disk_and_a_restart(tmp_path: Path) -> None:
     async def scenario() -> str:
         async with client(tmp_path) as http:
