@@ -70,7 +70,7 @@ def is_known_to(spec: GameSpec, before: Any, after: Any, event: Event, viewer: s
     seat drew by name, a blind reserve: each names what the viewer's table keeps unknown, so it is hidden. The
     viewer's own events are known to it, even where its table as the game conceals it cannot follow them (a buy
     whose refill comes from a deck the viewer's table keeps unknown). So is an event that moves only what the
-    viewer saw into another seat's hidden cards (Split's take from the open row): the viewer's table follows it
+    viewer saw into another seat's hidden cards (a take of a card from an open row): the viewer's table follows it
     up to what the game then conceals, and no other legal move would leave the table as the viewer sees it now
     (`_is_determined`)."""
     if isinstance(event, SHARED) or getattr(event, "player", None) == viewer:
