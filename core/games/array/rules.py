@@ -174,7 +174,8 @@ def check_step(state: State, event: Event) -> Ruling | None:
     return None
 
 
-# the turn: the table's entries, a round not started or over (kernel), whose move it is (kernel), the step
+# the turn: the seated hands owed before the starting card (kernel), the table's entries, a round not started or over
+# (kernel), whose move it is (kernel), the step
 TURN = (
     hands_owed(HandNamed, dealt=(RoundDealt,)),
     seat_names_own_cards(unnamed),
