@@ -13,6 +13,7 @@ seat may know of them is the game's `conceal(state, seat)`, the one place a game
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 import msgspec
@@ -71,22 +72,26 @@ def seat_names_own_cards(unnamed: Unnamed) -> Callable[[Any, Event], Ruling | No
     return check_seat_names
 
 
-def hands_owed(named: type[Event]) -> Callable[[Any, Event], Ruling | Allowed | None]:
+def hands_owed(named: type[Event], field: str = "owed", dealt: tuple[type[Event], ...] = ()) -> Callable[[Any, Event], Ruling | Allowed | None]:
     """The turn step of a deal that left seated seats' hands to them: each seat names its own (an event of kind
     `named`, with `player`) in any order, from its own device, since no one seat knows another's hand. Until every
-    seat in the state's `owed` has, every other move is refused (`core.seat.hand-owed`); a hand named by a seat
-    that owes none is refused (`core.seat.hand-not-owed`). It goes first in a game's `TURN`, before whose turn
-    it is (the seats name their hands out of turn order); with no hand owed it asks one attribute of the state."""
+    seat in the state's `field` (the seats still owing, in seat order) has, every other move is refused
+    (`core.seat.hand-owed`); a hand named by a seat that owes none is refused (`core.seat.hand-not-owed`). It goes
+    first in a game's `TURN`, before whose turn it is (the seats name their hands out of turn order); with no hand
+    owed it asks one attribute of the state. `dealt`: the game's deal events that may still name owed hands
+    together (Array's `deal ana: CARD ...`), left to the game's own guards."""
+    owed_of = attrgetter(field)
 
     def check_hands_owed(state: Any, event: Event) -> Ruling | Allowed | None:
-        owed: tuple[str, ...] = state.owed
-        if type(event) is named:
+        owed: tuple[str, ...] = owed_of(state)
+        kind = type(event)
+        if kind is named:
             player = getattr(event, "player", "")
             if player not in owed:
                 whose = "is not owed" if not owed else f"is owed only by {', '.join(owed)}"
                 return illegal(NOT_OWED, f"{player} has no dealt hand left to name: a hand {whose}", player=player)
             return ALLOWED
-        if not owed:
+        if not owed or kind in dealt:
             return None
         return illegal(OWED, f"every seated seat names its own dealt hand first: {', '.join(owed)} still to name it "
                        f"(PLAYER: hand CARD ...)", owed=list(owed))

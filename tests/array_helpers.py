@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable
 
-from tally.core.games.array import ARRAY, DEFAULT_BOX, MANIFEST, RoundDealt
-from tally.core.model import Ruling
+from tally.core.games.array import ARRAY, DEFAULT_BOX, MANIFEST, HandNamed, RoundDealt
+from tally.core.model import Event, Ruling
 
 from harness import Harness, Move
 
@@ -85,3 +85,15 @@ BEN = ["gr", "bgy", "by", "gy", "go", "bo", "s1"]
 def documented_position(top: Iterable[str] = ("bg", "oy", "ry", "go")) -> Game:
     game = open_game({"ann": list(ANN), "ben": list(BEN)}, "br", top)
     return game.do("splice bor@1.b oy ry", "ben: splice gr@1.r")
+
+
+def hands_by_seat(events: list[Event]) -> list[Event]:
+    """A table transcript whose rounds leave the seated hands to their seats, each naming its own (`hand_named`),
+    the last seat first: a table where no one device knows another's hand."""
+    out: list[Event] = []
+    for event in events:
+        if isinstance(event, RoundDealt) and not event.turned:  # table mode: the seated hands of a round
+            out += [HandNamed(player=name, cards=cards) for name, cards in reversed(list(event.hands.items()))]
+        else:
+            out.append(event)
+    return out

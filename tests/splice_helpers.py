@@ -20,10 +20,12 @@ from tally.core.games.splice import (
     SPLICE,
     CardsDealt,
     DisksChosen,
+    HandNamed,
     SetupDealt,
     deck_cards,
     deck_copies,
 )
+from tally.core.model import Event
 
 from harness import Harness
 
@@ -109,3 +111,21 @@ SMALL_MAPS = {**RICH, "colours": {"r": "red", "b": "blue"}}
 # ten cards and nothing else: two hands of 5 and an empty Draw Pile from the start
 TINY = {"coins": {"1": 4, "2": 4, "3": 2}, "wild": 0, "double": 0, "piracy": 0, "skull": 0, "trade": 0, "black_spot": 0,
         "hurricane": 0, "wild_pieces": {}}
+
+
+def hands_by_seat(events: list[Event]) -> list[Event]:
+    """A table transcript whose setup leaves every seated disk and hand out, each seat then naming its own
+    (`hand_named`), the last seat first: a table where no one device knows another's disk or hand."""
+    out: list[Event] = []
+    disks: dict[str, str] = {}
+    for event in events:
+        if isinstance(event, DisksChosen) and event.disks:
+            disks = dict(event.disks)
+            out.append(DisksChosen())
+        elif isinstance(event, CardsDealt) and (event.hands or disks):
+            out.append(CardsDealt(hurricanes=event.hurricanes))
+            names = list(dict.fromkeys([*event.hands, *disks]))
+            out += [HandNamed(player=name, cards=event.hands.get(name, []), disk=disks.get(name)) for name in reversed(names)]
+        else:
+            out.append(event)
+    return out

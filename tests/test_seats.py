@@ -22,7 +22,7 @@ from tally.core import registry
 from tally.core.engine import Table, play_out
 from tally.core.model import Event, GameStarted
 from tally.store import log as logfile
-from tally.store.service import GameRecord, UsageError, shuffler, start_event
+from tally.store.service import GameRecord, UsageError, seat_moves, shuffler, start_event
 
 import array_helpers
 import splice_helpers
@@ -236,8 +236,29 @@ def _in_full(game: Any, move: str) -> None:
 def _array_seated() -> Any:
     """ann (seated) and ben at the table: ann enters the documented hand, then the starting card br is turned."""
     game = seated(array_helpers.Game(("ann", "ben"), "table"), "ann")
-    game.reject("start br", "core.seat.unnamed")  # ann's hand comes before the starting card
+    game.reject("start br", "core.seat.hand-owed")  # ann's hand comes before the starting card
     return game.do("deal ann: " + " ".join(array_helpers.ANN), "start br")
+
+
+def test_array_seats_name_their_own_dealt_hands() -> None:
+    """Each seated seat of the round names its own hand (`hand_named`) in any order, or the recorder names it in a
+    deal; the starting card waits for all (`core.seat.hand-owed`); a hand of the wrong size or with more copies than
+    the box holds, and a hand named by a seat that owes none, are refused and append nothing."""
+    game = seated(array_helpers.Game(("ann", "ben", "cy"), "table"), "ann", "ben")
+    ruling = game.reject("start br", "core.seat.hand-owed")
+    assert "ann, ben still to name it" in ruling.message
+    assert game.state.owed == ("ann", "ben")
+    game.reject("cy: hand " + " ".join(array_helpers.ANN), "core.seat.hand-not-owed")  # cy is not seated
+    game.reject("ben: hand " + " ".join(array_helpers.BEN[:6]), "array.deal.hands")  # 6 cards, not 7
+    game.reject("ben: hand slam slam slam " + " ".join(array_helpers.BEN[:4]), "array.deal.hands")  # the box has 2 SLAMs
+    game.do("ben: hand " + " ".join(array_helpers.BEN))
+    game.reject("ben: hand " + " ".join(array_helpers.BEN), "core.seat.hand-not-owed")  # named once
+    game.reject("ann: hand s1 s1 " + " ".join(array_helpers.ANN[:5]), "array.deal.hands")  # ben holds one of the two s1
+    game.do("deal ann: " + " ".join(array_helpers.ANN))  # the recorder may still name a hand
+    game.do("start br")
+    assert sorted(game.hand("ben")) == sorted(array_helpers.BEN) and game.hand("cy") == ["?"] * 7
+    _in_full(game, "splice bor@1.b oy ry")  # ann's moves judged in full
+    game.reject("ann: hand " + " ".join(array_helpers.ANN), "core.seat.hand-not-owed")  # the round is under way
 
 
 def test_array_a_seats_own_moves_are_judged_in_full() -> None:
@@ -278,9 +299,7 @@ def _splice_seated(*names: str) -> splice_helpers.Game:
     """ann and ben at the table, `names` seated (ann by default): ann's disk is red, her hand 5 5 2 3 4 (ben's,
     seated: blue, 9 9 6 7 and a Trade Certificate)."""
     game = seated(splice_helpers.Game(("ann", "ben"), "table"), *(names or ("ann",)))
-    game.reject("disks", "core.seat.unnamed")  # ann names the disk she drew
     game.do("disks ann r" + (" ben b" if "ben" in names else ""))
-    game.reject("deal", "core.seat.unnamed")  # and the hand she was dealt
     return game.do("deal | ann " + " ".join(ANN_HAND) + (" | ben 9 9 6 7 trade" if "ben" in names else ""))
 
 
@@ -299,6 +318,43 @@ def test_splice_a_seat_enters_its_disk_and_hand() -> None:
     assert again.refuse("reshuffle ann g ben g").rule == "splice.hurricane.reshuffle"  # ben names nothing
     again.do("reshuffle ann g")
     assert again.seat("ann").disk == "g"
+
+
+def test_splice_seats_name_their_own_disks_and_hands() -> None:
+    """The setup may leave seated disks and hands out; each seat then names what was left out of its own, in any
+    order (`hand_named`), and nothing else is entered until all have (`core.seat.hand-owed`, before a Hurricane's
+    reshuffle too); a wrong size, a Hurricane, a card or disk located elsewhere, a disk left unnamed or named
+    again, and a seat that owes nothing are refused."""
+    game = seated(splice_helpers.Game(("ann", "ben", "cy"), "table"), "ann", "ben")
+    game.do("disks ann r", "deal hurricane ben")  # ben's disk and both hands left out
+    assert game.state.hands_owed == ("ann", "ben")
+    assert "ann, ben still to name it" in game.reject("reshuffle", "core.seat.hand-owed").message
+    game.reject("cy: hand 5 5 2 3 4", "core.seat.hand-not-owed")  # cy is not seated
+    game.reject("ann: hand 5 5 2 3 4 disk b", "splice.setup.disks-first")  # her disk was named
+    game.reject("ben: hand 5 5 2 3 4 disk b", "splice.setup.deal")  # 4: one was a Hurricane
+    game.reject("ben: hand hurricane 5 2 3 disk b", "splice.setup.deal")
+    game.reject("ben: hand 5 5 2 3", "splice.setup.disks-first")  # and his disk
+    game.reject("ben: hand 5 5 2 3 disk r", "splice.setup.disks-first")  # ann holds red
+    game.do("ben: hand 5 5 2 3 disk b")
+    game.reject("ben: hand 5 5 2 3 disk b", "core.seat.hand-not-owed")  # named once
+    game.reject("ann: hand 5 5 5 3 4", "splice.setup.deal")  # the deck holds 4 copies of 5, ben two of them
+    game.do("ann: hand 6 7 8 9 10")
+    assert game.hand("ann") == ["10", "6", "7", "8", "9"] and game.seat("ben").disk == "b"
+    assert game.hand("cy") == ["?"] * 5
+    game.reject("reshuffle", "core.seat.unnamed")  # the new disks after the Hurricane, named in the reshuffle
+    game.do("reshuffle ann g ben r")
+    assert game.state.phase == "draw"
+
+
+def test_splice_a_draw_the_seat_cannot_see_is_listed_as_the_bare_move() -> None:
+    """Open mode, `moves --as`: the seat's table keeps the Draw Pile unknown, so its draw is listed as `draw` (no
+    trailing space), which the log then reads as the known top card."""
+    game = splice_helpers.open_game(hands=[list(ANN_HAND), ["9", "9", "6", "7", "8"]], pile=["10"])
+    spec = registry.get("splice")
+    for viewer in ("ann", "ben"):
+        listed = [spec.format(move) for move in seat_moves(spec, game.state, viewer)]
+        assert "ann: draw" in listed and all(text == text.strip() for text in listed), (viewer, listed)
+    assert game.events("ann: draw")[0].cards == ["10"]  # type: ignore[attr-defined]
 
 
 def test_splice_a_seats_own_moves_are_judged_in_full() -> None:
@@ -532,8 +588,9 @@ def test_a_seats_view_never_holds_another_seats_hidden_card(game: str, data: st.
     _walk_seated(game, spec, transcript, names, reporting)
 
 
-# the games whose table-mode deal may leave the seated hands for each seat to name (`hand_named`)
-BY_SEAT = {"split": split_helpers.hands_by_seat}
+# the games whose table-mode deal may leave the seated hands (Splice: and disks) for each seat to name (`hand_named`)
+BY_SEAT = {"split": split_helpers.hands_by_seat, "array": array_helpers.hands_by_seat,
+           "splice": splice_helpers.hands_by_seat}
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])

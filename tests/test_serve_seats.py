@@ -25,6 +25,8 @@ from tally.store.results import check, move_report
 from tally.store.service import GameRecord, seat_moves
 from tally.store.tables import WATCHER
 
+import array_helpers
+import splice_helpers
 import split_helpers
 from harness import strings_in
 from serve_helpers import AUTH, bearer, client, run, transcript, write_log
@@ -58,8 +60,9 @@ def test_no_seat_ever_reads_another_seats_hidden_cards(tmp_path: Path, game: str
     _walk_every_seat(tmp_path, game, transcript(game, seed=7))
 
 
-# the games whose table-mode deal may leave the seated hands for each seat to name (`hand_named`)
-BY_SEAT = {"split": split_helpers.hands_by_seat}
+# the games whose table-mode deal may leave the seated hands (Splice: and disks) for each seat to name (`hand_named`)
+BY_SEAT = {"split": split_helpers.hands_by_seat, "array": array_helpers.hands_by_seat,
+           "splice": splice_helpers.hands_by_seat}
 
 
 @pytest.mark.parametrize("game", sorted(BY_SEAT))
@@ -176,6 +179,91 @@ def test_each_seat_names_its_own_dealt_hand_from_its_phone(tmp_path: Path) -> No
 
     run(scenario())
     assert check(tmp_path / "g.jsonl").ok
+
+
+# Array and Splice at a table of two phones: the table's entries by the host, each seat's own hand by that seat
+SEAT_BY_SEAT = {
+    "array": ([], [f"ana: hand {' '.join(array_helpers.ANN)}", f"ben: hand {' '.join(array_helpers.BEN)}"],
+              ["start br"], "ana: draw", ("bor", "slam"), ("bgy", "s1")),
+    "splice": (["disks", "deal"], ["ana: hand 5 5 2 skull piracy disk r", "ben: hand 9 9 6 7 trade disk b"], [], "ana: draw",
+               ("skull", "piracy"), ("trade",)),
+}
+
+
+@pytest.mark.parametrize("game", sorted(SEAT_BY_SEAT))
+def test_each_phone_names_its_own_dealt_hand(tmp_path: Path, game: str) -> None:
+    """Both seats seated, the deal leaving their hands (Splice: and disks) out: each phone names its own (another
+    seat's refused, 403), the listing of a seat still owing says how, nothing else is played until both have, and
+    neither reads the other's hand."""
+    setup, hands, entries, early_move, ana_secrets, ben_secrets = SEAT_BY_SEAT[game]
+
+    async def scenario() -> None:
+        async with client(tmp_path) as http:
+            made = await http.post("/api/games", json={"id": "g", "game": game, "players": ["ana", "ben"],
+                                                       "seated": ["ana", "ben"]}, headers=AUTH)
+            assert made.status_code == 201, made.text
+            seq = 1
+            for move in setup:
+                answer = await http.post("/api/games/g/moves", json={"move": move, "expected_seq": seq}, headers=AUTH)
+                assert answer.status_code == 201, answer.text
+                seq += 1
+            ana, ben = bearer(await seat_token(http, "ana")), bearer(await seat_token(http, "ben"))
+            for headers in (ana, ben):
+                listing = (await http.get("/api/games/g/moves", headers=headers)).json()
+                assert "ana, ben to name their own dealt hand" in listing["expected"] and listing["moves"] == []
+            other = await http.post("/api/games/g/moves", json={"move": hands[0], "expected_seq": seq}, headers=ben)
+            assert other.status_code == 403 and other.json()["error"] == "serve.seat.other"
+            early = await http.post("/api/games/g/moves", json={"move": early_move, "expected_seq": seq}, headers=ana)
+            assert early.status_code == 422 and "core.seat.hand-owed" in early.text
+            named = await http.post("/api/games/g/moves", json={"move": hands[1], "expected_seq": seq}, headers=ben)
+            assert named.status_code == 201, named.text
+            seq += 1
+            listing = (await http.get("/api/games/g/moves", headers=ana)).json()
+            assert listing["expected"].startswith("ana to name their own dealt hand")
+            seen_by_ana = words(json.dumps([(await http.get("/api/games/g", headers=ana)).json(),
+                                            (await http.get("/api/games/g/events?after=0", headers=ana)).json()]))
+            assert not seen_by_ana & set(ben_secrets)
+            named = await http.post("/api/games/g/moves", json={"move": hands[0], "expected_seq": seq}, headers=ana)
+            assert named.status_code == 201, named.text
+            seq += 1
+            for move in entries:
+                answer = await http.post("/api/games/g/moves", json={"move": move, "expected_seq": seq}, headers=AUTH)
+                assert answer.status_code == 201, answer.text
+                seq += 1
+            listing = (await http.get("/api/games/g/moves", headers=ana)).json()
+            assert listing["moves"] and "own dealt hand" not in listing["expected"]  # play has started
+            seen_by_ben = words(json.dumps([(await http.get("/api/games/g", headers=ben)).json(),
+                                            (await http.get("/api/games/g/events?after=0", headers=ben)).json()]))
+            assert set(ben_secrets) <= seen_by_ben  # his own, which he sees
+            assert not seen_by_ben & set(ana_secrets)
+
+    run(scenario())
+    assert check(tmp_path / "g.jsonl").ok
+
+
+def test_a_line_that_tells_nothing_hidden_is_shown_in_full(tmp_path: Path) -> None:
+    """Split with ana seated: her take of the row's card is read in full by ben and a watcher (they saw the card
+    go), her draw named from the pile only as hidden; ben's own unseen draw is plain to all."""
+    ana_hand = " ".join(split_helpers.ANN)
+
+    async def scenario() -> None:
+        async with client(tmp_path) as http:
+            made = await http.post("/api/games", json={"id": "g", "game": "split", "players": ["ana", "ben"],
+                                                       "seated": ["ana"]}, headers=AUTH)
+            assert made.status_code == 201, made.text
+            ben = bearer(await seat_token(http, "ben"))
+            for seq, move in enumerate(["deal 9SR", f"ana: hand {ana_hand}", "ana: take 9SR", "ana: match 9SL 9SR",
+                                        "ana: skip", "ana: discard 2HL", "ben: draw", "ben: discard 4HL", "ana: draw 8HL"], 1):
+                answer = await http.post("/api/games/g/moves", json={"move": move, "expected_seq": seq}, headers=AUTH)
+                assert answer.status_code == 201, (move, answer.text)
+            for headers in (ben, {}):
+                lines = {line["seq"]: line["text"] for line in
+                         (await http.get("/api/games/g/events?after=0", headers=headers)).json()["events"]}
+                assert lines[4] == "ana: take 9SR" and lines[5] == "ana: match 9SL+9SR"
+                assert lines[3] == "ana: hand_named (hidden)" and lines[10] == "ana: card_drawn (hidden)"
+                assert lines[8] == "ben: draw"
+
+    run(scenario())
 
 
 def test_join_codes_tokens_on_disk_and_a_restart(tmp_path: Path) -> None:

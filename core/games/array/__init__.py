@@ -26,6 +26,7 @@ from .events import (
     CardDrawn,
     CardShown,
     CardSpliced,
+    HandNamed,
     RoundDealt,
     Sliced,
     StarterTurned,
@@ -43,7 +44,7 @@ if TYPE_CHECKING:  # what recording a move never needs: `bound` reads it on firs
 
 __all__ = [
     "ACTIONS", "ARRAY", "DEAL", "DEFAULT_BOX", "DEFAULT_MANIFEST", "EVENTS", "MANIFEST", "OPTIONS", "RULES", "RULE_IDS",
-    "SLAM_POINTS", "SPEC", "ActionGiven", "Array", "Box", "CardDrawn", "CardShown", "CardSpliced", "Result",
+    "SLAM_POINTS", "SPEC", "ActionGiven", "Array", "Box", "CardDrawn", "CardShown", "CardSpliced", "HandNamed", "Result",
     "RoundDealt", "Sliced", "StarterTurned", "State", "TimeCalled", "TurnEnded", "TurnPassed", "arrays", "is_action",
     "joins", "load_box", "open_segments", "points",
 ]

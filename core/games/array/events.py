@@ -25,6 +25,14 @@ class RoundDealt(Event, tag="round_dealt", frozen=True):
     deck: list[str] = []
 
 
+class HandNamed(Event, tag="hand_named", frozen=True):
+    """Table mode: a seated seat's own hand dealt this round, named by that seat (from its own device) before the
+    starting card is turned."""
+
+    player: str = ""
+    cards: list[str] = []
+
+
 class StarterTurned(Event, tag="starter_turned", frozen=True):
     """Table mode: the top card of the pickup deck turned over for the starting card (an action card goes back)."""
 
@@ -99,5 +107,6 @@ EVENTS: tuple[type[Event], ...] = (
     TurnPassed,
     CardShown,
     TimeCalled,
+    HandNamed,
 )
-PLAYER_EVENTS = (CardSpliced, Sliced, TurnEnded, CardDrawn, ActionGiven, TurnPassed, CardShown)
+PLAYER_EVENTS = (CardSpliced, Sliced, TurnEnded, CardDrawn, ActionGiven, TurnPassed, CardShown, HandNamed)

@@ -30,6 +30,7 @@ from .events import (
     CardDrawn,
     CardShown,
     CardSpliced,
+    HandNamed,
     RoundDealt,
     Sliced,
     StarterTurned,
@@ -51,6 +52,7 @@ USAGE = {
     "start": "start CARD ...",
     "show": "show CARD ...",
     "time": "time",
+    "hand": "PLAYER: hand CARD ...",
 }
 MAX_NUMBER = 9999
 
@@ -386,6 +388,10 @@ def _parse(state: State, raw: str) -> list[Event]:
         return _give(state, who, _card(state.box, verb), args)
     if verb == "deal":
         return [_seated_hands(state, args)]
+    if verb == "hand":
+        if not args:
+            raise Unreadable("a hand is the cards dealt to the player", [USAGE["hand"]])
+        return [HandNamed(player=who, cards=[_card(state.box, word) for word in args])]
     if verb == "start":
         if not args:
             raise Unreadable("start with which card?", ["start bo"])
@@ -422,6 +428,8 @@ def format_event(event: Event) -> str:
         return prefix + "pass"
     if isinstance(event, CardShown):
         return prefix + f"show {event.card}"
+    if isinstance(event, HandNamed):
+        return prefix + "hand " + " ".join(event.cards)
     if isinstance(event, StarterTurned):
         return f"start {event.card}"
     if isinstance(event, TimeCalled):
@@ -454,6 +462,8 @@ NOTATION: tuple[NotationForm, ...] = (
     NotationForm("time", "variant `end=time`: the table calls time; this round is the last", ("time",)),
     NotationForm("start CARD ...", "table mode: the card turned over for the starting card (an action card first, if one came up)",
                  ("start br", "start slam br")),
+    NotationForm("PLAYER: hand CARD ...", "table mode: a seated seat names its own hand dealt this round (7 cards), before the starting card",
+                 ("ann: hand bor oy ry bry gry s3 slam",)),
     NotationForm("show CARD ...", "table mode, end of a round: the cards left in the player's hand", ("show bo s3",)),
     NotationForm("lay LAY ...", "steps: lay cards without ending the move", ("lay bry@3.y",)),
     NotationForm("cut A/B CARD CARD", "step: the slice itself, without ending the move", ("cut 2/4 bry gry",)),

@@ -17,6 +17,7 @@ from .events import (
     CardDrawn,
     CardShown,
     CardSpliced,
+    HandNamed,
     RoundDealt,
     Sliced,
     StarterTurned,
@@ -77,6 +78,7 @@ def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...
         sudden=sudden,
         went_out=-1,
         left=(),
+        owed=tuple(state.seats[seat] for seat in playing if state.seats[seat] in state.seated) if table else (),
     )
 
 
@@ -92,10 +94,16 @@ def _apply_dealt(state: State, event: RoundDealt) -> State:
     for name, cards in event.hands.items():
         hands[state.seats.index(name)] = Zone(tuple(cards))
     if state.mode == "table":  # the hands of seated seats, entered before the starting card is turned
-        return replace(state, hands=tuple(hands))
+        return replace(state, hands=tuple(hands), owed=tuple(name for name in state.owed if name not in event.hands))
     state = replace(state, hands=tuple(hands), deck=tuple(event.deck), deck_size=len(event.deck),
                     returned=tuple(event.turned[:-1]))
     return _place_starter(state, event.turned[-1])
+
+
+def _apply_hand(state: State, event: HandNamed) -> State:
+    hands = list(state.hands)
+    hands[state.seats.index(event.player)] = Zone(tuple(event.cards))
+    return replace(state, hands=tuple(hands), owed=tuple(name for name in state.owed if name != event.player))
 
 
 def _apply_starter(state: State, event: StarterTurned) -> State:
@@ -323,6 +331,7 @@ def _score(state: State) -> State:
 
 REDUCERS = Reducers[State]("array", EVENTS)
 REDUCERS.on(RoundDealt, _apply_dealt)
+REDUCERS.on(HandNamed, _apply_hand)
 REDUCERS.on(StarterTurned, _apply_starter)
 REDUCERS.on(CardSpliced, _apply_lay)
 REDUCERS.on(Sliced, _apply_slice)

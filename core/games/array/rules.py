@@ -11,7 +11,7 @@ from collections import Counter
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, no_rule_of_its_own
-from ...seated import seat_index, seat_names_own_cards
+from ...seated import hands_owed, seat_index, seat_names_own_cards
 from ...text import plural, quote
 from .components import DEAL, SLAM_POINTS, card_text, is_action, is_colour_card
 from .events import (
@@ -20,6 +20,7 @@ from .events import (
     CardDrawn,
     CardShown,
     CardSpliced,
+    HandNamed,
     RoundDealt,
     Sliced,
     StarterTurned,
@@ -174,8 +175,10 @@ def check_step(state: State, event: Event) -> Ruling | None:
     return None
 
 
-# the turn: the table's entries, a round not started or over (kernel), whose move it is (kernel), the step
+# the turn: the seated hands owed before the starting card (kernel), the table's entries, a round not started or over
+# (kernel), whose move it is (kernel), the step
 TURN = (
+    hands_owed(HandNamed, dealt=(RoundDealt,)),
     seat_names_own_cards(unnamed),
     check_table_entry,
     Pending[State](("deal", "starter"), "array.deal.pending",
@@ -231,6 +234,11 @@ def _check_seated_hands(state: State, event: RoundDealt) -> Ruling | None:
             return illegal("array.deal.hands", f"the deal names {plural(count, 'copy', 'copies')} of {card}: "
                            f"the box has {state.box.count(card)} and {placed[card]} are located elsewhere", card=card)
     return None
+
+
+def check_hand(state: State, event: HandNamed) -> Ruling | None:
+    """A seated seat's own hand (it owes one: `hands_owed`), judged as the deal naming it alone would be."""
+    return _check_seated_hands(state, RoundDealt(hands={event.player: event.cards}))
 
 
 def check_starter(state: State, event: StarterTurned) -> Ruling | None:
@@ -509,6 +517,7 @@ GUARDS = Guards[State](
                         seated=lambda state, seat: seat in state.playing),
 )
 GUARDS.on(RoundDealt, check_dealt)
+GUARDS.on(HandNamed, check_hand)
 GUARDS.on(StarterTurned, check_starter)
 GUARDS.on(CardSpliced, check_lay)
 GUARDS.on(Sliced, check_slice)
@@ -559,6 +568,8 @@ def permit(state: State, event: Event) -> Ruling:
         return legal("array.score.show", f"{event.player} shows {event.card}")
     if isinstance(event, TimeCalled):
         return legal("array.game.time", f"time is called: round {state.round} is the last")
+    if isinstance(event, HandNamed):
+        return legal("core.seat.hand-owed", f"{event.player} names their own dealt hand")
     return legal("array.deal.hands", f"round {state.round} is dealt")
 
 

@@ -15,8 +15,8 @@ import msgspec
 from ...knowledge import Zone, can_reveal, unlocated
 from ...knowledge import located as _located
 from ...model import Event
-from .components import DEAL, Box, is_action, splatter
-from .events import ActionGiven, CardDrawn, RoundDealt
+from .components import Box, is_action, splatter
+from .events import ActionGiven, CardDrawn
 
 
 class Result(msgspec.Struct, frozen=True, array_like=True, gc=False):
@@ -72,6 +72,9 @@ class State(msgspec.Struct, frozen=True, gc=False):
     winner: int = -1
     ended: str = ""  # last-standing | all-crossed | sudden-death | hands | time
     seated: tuple[str, ...] = ()  # the seats that name their own hand, draws and pick-ups (`game_started`'s `seated`)
+    # table mode, phase starter: the seated seats of the round whose dealt hand is not named yet, in seat order; each
+    # names it (`deal ana: CARD ...`, or `ana: hand CARD ...` from its own device) before the starting card is turned
+    owed: tuple[str, ...] = ()
 
     @property
     def player_name(self) -> str:
@@ -264,21 +267,14 @@ def turn(state: State) -> int:
 
 def unentered(state: State) -> str | None:
     """A seated seat playing this round whose dealt hand the log has not been given yet, or None."""
-    for seat in state.playing:
-        name = state.seats[seat]
-        if name in state.seated and state.hands[seat].unknown:
-            return name
-    return None
+    owed = state.owed
+    return owed[0] if owed else None
 
 
 def unnamed(state: State, event: Event) -> tuple[str, str] | None:
-    """The hidden card a seated seat left unnamed, as (seat, what to name), or None (`core.seat.unnamed`): its hand
-    dealt this round (entered before the starting card), the card it drew, the cards a Splatter made it pick up."""
-    kind = type(event)
-    if state.phase == "starter" and kind is not RoundDealt:
-        name = unentered(state)
-        if name is not None:
-            return name, f"the deal names {name}'s hand before the starting card ({name}'s {DEAL} cards: deal {name}: CARD ...)"
+    """The hidden card a seated seat left unnamed, as (seat, what to name), or None (`core.seat.unnamed`): the card
+    it drew, the cards a Splatter made it pick up. Its hand dealt this round it names before the starting card is
+    turned (`State.owed`, `core.seat.hand-owed`)."""
     if isinstance(event, CardDrawn):
         if event.card is None and event.player in state.seated:
             return event.player, "name the card drawn (draw CARD)"

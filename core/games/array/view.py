@@ -11,7 +11,7 @@ from typing import Any
 from ...model import Outcome
 from ...text import plural
 from ...views import view_envelope
-from .components import card_text
+from .components import DEAL, card_text
 from .state import Result, State, array_tree, arrays, open_colours, turn
 
 
@@ -138,6 +138,10 @@ def to_act(state: State) -> tuple[str, str]:
     if phase == "deal":
         return "table", f"tally must deal round {state.round} (dealer {dealer})"
     if phase == "starter":
+        owed = state.owed
+        if owed:  # a seated seat's hand is named before the starting card, by that seat
+            return owed[0], (f"{', '.join(owed)} to name their own dealt hand ({DEAL} cards: PLAYER: hand CARD ...) "
+                             f"before round {state.round}'s starting card")
         back = f" ({', '.join(state.returned)} went back)" if state.returned else ""
         return "table", (f"{dealer} deals round {state.round}; the table must turn over the starting card{back}: "
                          "start CARD")

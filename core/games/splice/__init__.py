@@ -31,6 +31,7 @@ from .events import (
     DisksChosen,
     DisksDealt,
     DisksRedrawn,
+    HandNamed,
     HoldingsRevealed,
     MapLaid,
     MapsBought,
@@ -52,7 +53,7 @@ if TYPE_CHECKING:  # what recording a move never needs: `bound` reads it on firs
 __all__ = [
     "DEFAULT", "DEFAULT_BOX", "EVENTS", "MANIFEST", "OPTIONS", "RULES", "RULE_IDS", "SPEC", "SPLICE", "BlackSpotPlayed",
     "BlindDrawn", "Box", "CardPicked", "CardsDealt", "CardsDiscarded", "CardsDrawn", "CoinsPlayed", "DisksChosen",
-    "DisksDealt", "DisksRedrawn", "HoldingsRevealed", "MapLaid", "MapsBought", "MapsReturned", "Owed", "PiracyPlayed",
+    "DisksDealt", "DisksRedrawn", "HandNamed", "HoldingsRevealed", "MapLaid", "MapsBought", "MapsReturned", "Owed", "PiracyPlayed",
     "Seat", "SetupDealt", "SkullPlayed", "Splice", "State", "TradePlayed", "TurnPassed", "box_for", "card_name",
     "deck_cards", "deck_copies", "gold", "pile_size", "read_set",
 ]

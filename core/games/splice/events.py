@@ -39,6 +39,15 @@ class CardsDealt(Event, tag="cards_dealt", frozen=True):
     hands: dict[str, list[str]] = {}
 
 
+class HandNamed(Event, tag="hand_named", frozen=True):
+    """Table mode: what the setup left for a seated seat to name itself (from its own device): `cards`, its hand
+    (the Hurricanes left out), when `cards_dealt` left it out; `disk`, its gemstone disk, when `disks_chosen` did."""
+
+    player: str = ""
+    cards: list[str] = []
+    disk: str | None = None
+
+
 class DisksDealt(Event, tag="disks_dealt", frozen=True):
     """Open mode: after a Hurricane, the disks shuffled and drawn again (per seat, in seat order) and the unused ones."""
 
@@ -187,6 +196,7 @@ EVENTS: tuple[type[Event], ...] = (
     TurnPassed,
     MapsReturned,
     HoldingsRevealed,
+    HandNamed,
 )
 PLAYS = (CoinsPlayed, PiracyPlayed, SkullPlayed, TradePlayed, BlackSpotPlayed, MapsBought, MapLaid, TurnPassed)
 CHANCE = (SetupDealt, DisksDealt, CardPicked)  # dealt by tally in open mode: never voided

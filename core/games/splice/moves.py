@@ -330,6 +330,8 @@ def _seated_disks(state: State) -> list[dict[str, str]]:
 
 
 def legal_moves(state: State) -> list[Event]:
+    if state.hands_owed:  # a hand to name: too many to list (`to_act` says how to enter it)
+        return []
     phase = state.phase
     if phase == "play":
         return _play_moves(state)

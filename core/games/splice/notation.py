@@ -32,6 +32,7 @@ from .events import (
     DisksChosen,
     DisksDealt,
     DisksRedrawn,
+    HandNamed,
     HoldingsRevealed,
     MapLaid,
     MapsBought,
@@ -49,7 +50,7 @@ from .state import State, disk_holder, known_top, open_draw, payment_value, pile
 Reader = Callable[[State, str, list[str], str], list[Event]]
 MAX_WORDS = 40  # no move needs more; longer input is refused before it is read word by word
 VERBS = ("draw", "play", "piracy", "skull", "trade", "spot", "buy", "lay", "discard", "pass", "return", "reveal",
-         "disks", "deal", "reshuffle")
+         "disks", "deal", "reshuffle", "hand")
 USAGE = {
     "draw": "draw | draw ? hurricane | draw from PLAYER",
     "play": "play 5-5 2-3-4 double",
@@ -66,6 +67,7 @@ USAGE = {
     "disks": "disks [PLAYER COLOUR ...]",
     "deal": "deal [hurricane PLAYER] [| PLAYER CARD ...]",
     "reshuffle": "reshuffle [PLAYER COLOUR ...]",
+    "hand": "PLAYER: hand CARD ... [disk COLOUR]",
 }
 ALIASES = {"black-spot": "spot", "blackspot": "spot", "black_spot": "spot", "dyg": "double", "certificate": "trade"}
 
@@ -415,6 +417,20 @@ def _deal(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     return [CardsDealt(hurricanes=names, hands=hands)]
 
 
+def _hand(state: State, who: str, args: list[str], raw: str) -> list[Event]:
+    """`ana: hand 5 7 9 wild piracy [disk r]`: a seated seat's own hand, and its disk, left to it by the setup."""
+    disk = None
+    if "disk" in args:
+        at = args.index("disk")
+        if len(args) != at + 2:
+            raise Unreadable("the disk comes last, one colour", [USAGE["hand"]])
+        args, disk = args[:at], _colour(args[at + 1], state)
+    cards = [_card(word, state) for word in args]
+    if None in cards:
+        raise Unreadable(f"{who} names every card of their own hand: no `?`", [USAGE["hand"]])
+    return [HandNamed(player=who, cards=[card for card in cards if card is not None], disk=disk)]
+
+
 _VERBS: dict[str, Reader] = {
     "draw": _draw,
     "play": _play,
@@ -432,6 +448,7 @@ _VERBS: dict[str, Reader] = {
     "disks": _disks(DisksChosen, "disks"),
     "deal": _deal,
     "reshuffle": _disks(DisksRedrawn, "reshuffle"),
+    "hand": _hand,
 }
 
 
@@ -445,8 +462,8 @@ def _items(cards: list[str | None]) -> str:
 def format_event(event: Event) -> str:
     player = getattr(event, "player", None)
     prefix = f"{player}: " if player else ""
-    if isinstance(event, CardsDrawn):
-        return prefix + "draw " + _items(event.cards)
+    if isinstance(event, CardsDrawn):  # no card: a draw listed for a seat that cannot see the pile (open mode)
+        return prefix + " ".join(["draw", _items(event.cards)] if event.cards else ["draw"])
     if isinstance(event, BlindDrawn):
         seen = f" as {event.card}" if event.card else ""
         return prefix + f"draw from {event.source}{seen}"
@@ -484,6 +501,9 @@ def format_event(event: Event) -> str:
         names = event.hurricanes
         hands = "".join(f" | {name} {' '.join(cards)}" for name, cards in event.hands.items())
         return "deal" + (" hurricane " + " ".join(names) if names else "") + hands
+    if isinstance(event, HandNamed):
+        disk = f" disk {event.disk}" if event.disk is not None else ""
+        return prefix + "hand " + " ".join(event.cards) + disk
     if isinstance(event, SetupDealt):
         return (f"tally deals: disks {' '.join(event.disks)} (unused {' '.join(event.unused) or 'none'}); "
                 f"the Map Pile ({len(event.maps)} pieces) and the deck ({len(event.deck)} cards) shuffled")
@@ -536,4 +556,7 @@ NOTATION: tuple[NotationForm, ...] = (
                  ("deal", "deal hurricane ben", "deal | ben 5 7 9 wild piracy")),
     NotationForm("reshuffle [PLAYER COLOUR ...]", "table mode: the disks were shuffled and drawn again after a Hurricane (naming a seated seat's new disk)",
                  ("reshuffle", "reshuffle ben g")),
+    NotationForm("PLAYER: hand CARD ... [disk COLOUR]",
+                 "table mode: a seated seat names its own dealt hand (and its disk) which `deal` (and `disks`) left to it",
+                 ("ben: hand 5 7 9 wild piracy", "ben: hand 5 7 9 wild piracy disk r")),
 )

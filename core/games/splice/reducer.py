@@ -28,6 +28,7 @@ from .events import (
     DisksChosen,
     DisksDealt,
     DisksRedrawn,
+    HandNamed,
     HoldingsRevealed,
     MapLaid,
     MapsBought,
@@ -125,8 +126,20 @@ def _apply_cards_dealt(state: State, event: CardsDealt) -> State:
         named = event.hands.get(state.seats[index])
         hands.append(Zone(tuple(named)) if named is not None else Zone((), got - hurricanes.count(index)))
     rest = deck - dealt
-    state = replace(state, map_pile=(Zone((), len(state.box.pieces)),))
+    # a seated seat whose hand or disk the table left out names it itself (`hand_named`) before anything else
+    owed = tuple(name for name, seat in zip(state.seats, state.players)
+                 if name in state.seated and (name not in event.hands or seat.disk is None))
+    state = replace(state, map_pile=(Zone((), len(state.box.pieces)),), hands_owed=owed)
     return _dealt(state, hands, (Zone((), rest),) if rest else (), hurricanes)
+
+
+def _apply_hand_named(state: State, event: HandNamed) -> State:
+    index = state.seats.index(event.player)
+    seat = state.players[index]
+    hand = Zone(tuple(event.cards)) if seat.hand.unknown else seat.hand
+    disk = seat.disk if event.disk is None else event.disk
+    owed = tuple(name for name in state.hands_owed if name != event.player)
+    return with_seat(state, index, replace(seat, hand=hand, disk=disk), hands_owed=owed)
 
 
 # --------------------------------------------------------------------------- Hurricanes
@@ -456,6 +469,7 @@ REDUCERS = Reducers[State]("splice", EVENTS)
 REDUCERS.on(SetupDealt, apply_setup)
 REDUCERS.on(DisksChosen, _apply_disks_chosen)
 REDUCERS.on(CardsDealt, _apply_cards_dealt)
+REDUCERS.on(HandNamed, _apply_hand_named)
 REDUCERS.on(DisksDealt, _apply_disks_dealt)
 REDUCERS.on(DisksRedrawn, _apply_disks_redrawn)
 REDUCERS.on(CardPicked, _apply_picked)

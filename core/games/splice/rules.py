@@ -23,6 +23,7 @@ from .events import (
     DisksChosen,
     DisksDealt,
     DisksRedrawn,
+    HandNamed,
     HoldingsRevealed,
     MapLaid,
     MapsBought,
@@ -54,7 +55,7 @@ from .guards import (
     draw_problem,
 )
 from .notation import format_event
-from .seating import check_given, check_named_disks, check_named_hands
+from .seating import check_given, check_hand_named, check_named_disks, check_named_hands
 from .state import State, payment_value
 from .texts import OPTIONS, RULE_IDS, RULES
 from .turn import TURN, actor
@@ -96,6 +97,7 @@ GUARDS.on(CardsDiscarded, check_discard)
 GUARDS.on(TurnPassed, check_pass)
 GUARDS.on(MapsReturned, check_return)
 GUARDS.on(HoldingsRevealed, check_reveal)
+GUARDS.on(HandNamed, check_hand_named)
 check = GUARDS.seal().check
 
 
@@ -159,6 +161,8 @@ def permit(state: State, event: Event) -> Ruling:
         return legal("splice.setup.disks-first", "every player draws a gemstone disk")
     if isinstance(event, CardsDealt):
         return legal("splice.setup.deal", "the Map Pile is laid out and the hands dealt")
+    if isinstance(event, HandNamed):
+        return legal("core.seat.hand-owed", f"{event.player} names their own dealt hand")
     return legal("splice.setup.deal", "the deal is recorded")
 
 

@@ -22,6 +22,7 @@ from .events import (
     CardsDrawn,
     DisksChosen,
     DisksRedrawn,
+    HandNamed,
     MapsBought,
     MapsReturned,
     PiracyPlayed,
@@ -34,18 +35,14 @@ LISTED = 200  # a seat's draws of several cards are listed only while there are 
 
 
 def unnamed(state: State, event: Event) -> tuple[str, str] | None:
-    """The hidden component a seated seat left unnamed, as (seat, what to name), or None (`core.seat.unnamed`)."""
+    """The hidden component a seated seat left unnamed, as (seat, what to name), or None (`core.seat.unnamed`). The
+    setup (`disks`, `deal`) may leave a seat's disk and hand out: the seat then names them itself (`hand_named`,
+    `core.seat.hand-owed`)."""
     seated = state.seated
-    if isinstance(event, (DisksChosen, DisksRedrawn)):
-        verb = "disks" if isinstance(event, DisksChosen) else "reshuffle"
+    if isinstance(event, DisksRedrawn):
         for name in seated:
             if name not in event.disks:
-                return name, f"the disk {name} drew ({verb} {name} COLOUR)"
-        return None
-    if isinstance(event, CardsDealt):
-        for name in seated:
-            if name not in event.hands:
-                return name, f"the hand dealt to {name} (deal | {name} CARD ...)"
+                return name, f"the disk {name} drew (reshuffle {name} COLOUR)"
         return None
     player = getattr(event, "player", "")
     if isinstance(event, CardsDrawn):
@@ -112,6 +109,39 @@ def check_named_hands(state: State, event: CardsDealt) -> Ruling | None:
             what = "a Hurricane dealt is named with `hurricane PLAYER`" if card == "hurricane" else \
                 f"the deck holds {plural(copies, 'copy', 'copies')} of {card}, the hands name {count}"
             return illegal("splice.setup.deal", what, card=card)
+    return None
+
+
+def check_hand_named(state: State, event: HandNamed) -> Ruling | None:
+    """What the setup left to a seated seat (it owes it: `hands_owed`), no more: its hand as dealt (the Hurricanes
+    left out), each card with a copy the log has not located; its disk, a colour no one else is known to hold."""
+    name = event.player
+    seat = state.players[state.seats.index(name)]
+    want = seat.hand.unknown
+    if not want and event.cards:
+        return illegal("splice.setup.deal", f"the deal named {name}'s hand already: name only the disk (hand disk COLOUR)", player=name)
+    if len(event.cards) != want:
+        return illegal("splice.setup.deal", f"{name} was dealt {plural(want, 'card')} besides any Hurricane: the hand names "
+                       f"{want}, not {len(event.cards)}", player=name)
+    placed = located_cards(state)
+    for card, count in Counter(event.cards).items():
+        left = state.copies.get(card, 0) - placed[card]
+        if card == "hurricane" or count > left:
+            what = "a Hurricane dealt is named with `deal hurricane PLAYER`" if card == "hurricane" else \
+                f"the deck holds {plural(state.copies.get(card, 0), 'copy', 'copies')} of {card} and {placed[card]} are " \
+                f"located elsewhere: {name}'s hand names {count}"
+            return illegal("splice.setup.deal", what, card=card)
+    disk, box = event.disk, state.box
+    if (seat.disk is None) != (disk is not None):
+        what = f"{name} names the disk drawn too (hand CARD ... disk COLOUR)" if disk is None else \
+            f"the disks named {name}'s already"
+        return illegal("splice.setup.disks-first", what, player=name)
+    if disk is not None:
+        if disk not in box.colours:
+            return illegal("splice.setup.disks-first", f"there is no {quote(disk)} disk (colours: {', '.join(box.colours)})", colour=disk)
+        if located_disks(state)[disk]:
+            return illegal("splice.setup.disks-first", f"{name} cannot have drawn the {box.colour_name(disk)} disk: another "
+                           "player holds it", colour=disk)
     return None
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...model import Event, Ruling, illegal
 from ...referee import ALLOWED, Allowed, OutOfTurn, Pending, concerns
-from ...seated import seat_names_own_cards
+from ...seated import hands_owed, seat_names_own_cards
 from ...text import plural, quote
 from .events import (
     EVENTS,
@@ -21,6 +21,7 @@ from .events import (
     DisksChosen,
     DisksDealt,
     DisksRedrawn,
+    HandNamed,
     HoldingsRevealed,
     MapLaid,
     MapsBought,
@@ -184,9 +185,10 @@ def _storm(state: State, event: Event) -> str:
     return f"a Hurricane ({why}) lies in the centre: the gemstone disks must be shuffled and drawn again before anything else"
 
 
-# the turn: a seated seat's hidden components named (before the table's entries: a deal names hands too); the table's entries; the setup, a Hurricane and a card for tally to pick pending (kernel); a move that
+# the turn: a seated seat's setup owed (named by the seat itself, before all else); a seated seat's hidden components named (before the table's entries: a deal names hands too); the table's entries; the setup, a Hurricane and a card for tally to pick pending (kernel); a move that
 # fits; what the step of the turn forbids; a draw, a discard, maps or holdings pending (kernel); whose move (kernel)
 TURN = (
+    hands_owed(HandNamed, field="hands_owed"),
     seat_names_own_cards(unnamed),
     check_table_entry,
     Pending[State](("setup",), "splice.setup.incomplete", lambda state, event: f"the setup is not complete: {_expected(state)}"),
