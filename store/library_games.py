@@ -37,14 +37,18 @@ class GameList(msgspec.Struct):
 
 
 def games(db: Path | str, game: str | None = None, player: str | None = None, since: date | None = None,
-          until: date | None = None, simulated: bool | None = False, limit: int = 100, offset: int = 0) -> GameList:
+          until: date | None = None, simulated: bool | None = False, limit: int = 100, offset: int = 0,
+          game_id: str | None = None) -> GameList:
     """The games matching every filter given: `player` is a person (an alias's person, or a seat's name),
     `since`/`until` dates of the start (UTC, both included), `simulated` False for games played at a table, True
-    for simulated ones, None for both."""
+    for simulated ones, None for both; `game_id` one game's row."""
     if not 0 < limit <= 10_000 or offset < 0:
         raise usage_error(f"limit {limit}, offset {offset}: expected a limit of 1 to 10000 and an offset of 0 or more")
     where = ["TRUE"]
     params: dict[str, object] = {}
+    if game_id is not None:
+        where.append("g.game_id = $game_id")
+        params["game_id"] = game_id
     if game is not None:
         where.append("g.game = $game")
         params["game"] = game

@@ -1,0 +1,302 @@
+"""What the library's page (`tally serve`'s `/library`) shows, each a struct handed to the page as it is: the list's
+filters read from a request's words, one stored game (its row, its chart, its replay's steps) and the board after any
+step of its replay, drawn as `tally replay --svg` draws it (`results.frame_board` and the game's `picture`).
+
+Opening a DuckDB file costs tens of milliseconds, a second connection to a file this process holds open almost
+nothing: the library is held open while the page asks (`KEEP_OPEN` seconds after the last question), then let go,
+so that an ingest (which waits for readers, `busy_timeout`) can write it between visits.
+
+A game's replay is folded once and kept while the page steps through it: the pictures of one game are asked for
+one after another, and each would otherwise read and judge the whole log again. It is kept under the game's
+fingerprint, so a game that grew since (ingested again) is folded anew.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import duckdb
+import msgspec
+
+from .library_charts import Chart, game_chart
+from .library_games import GameList, LibraryGame, games
+from .library_schema import LibraryError, _duck_message, connect_read_only
+
+if TYPE_CHECKING:
+    from .results import FinalScores, ReplayStep
+    from .service import Frame, Position
+
+GAME_ID = re.compile(r"[0-9a-f]{16}")  # the library's ids: 16 hex digits of the first line's SHA-256
+LISTED = 50  # games per page of the list, unless asked for another number
+MOST = 500  # the most games one answer lists
+KEPT = 8  # replays kept folded (a page steps through one; a few pages at once)
+KEEP_OPEN = 2.0  # seconds the library stays open after the page's last question
+
+
+class NoLibrary(Exception):
+    """There is no library to show at that path (or it holds no tables yet)."""
+
+
+class _Held:
+    """One read-only connection kept open until `KEEP_OPEN` seconds after it was last asked for."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection):
+        self.con, self.until = con, time.monotonic() + KEEP_OPEN
+
+
+_held: dict[str, _Held] = {}
+_holding = threading.Lock()
+
+
+def _let_go(key: str) -> None:
+    with _holding:
+        held = _held.get(key)
+        if held is None:
+            return
+        left = held.until - time.monotonic()
+        if left > 0:
+            _timer(key, left)
+            return
+        del _held[key]
+    held.con.close()
+
+
+def _timer(key: str, seconds: float) -> None:
+    timer = threading.Timer(seconds, _let_go, [key])
+    timer.daemon = True
+    timer.start()
+
+
+def hold(db: Path | str) -> None:
+    """The library opened (or kept open) for the page's next few questions; NoLibrary when there is none."""
+    from .service import UsageError
+
+    key = str(Path(db).resolve())
+    with _holding:
+        held = _held.get(key)
+        if held is not None:
+            held.until = time.monotonic() + KEEP_OPEN
+            return
+        try:
+            _held[key] = _Held(connect_read_only(db))
+        except UsageError as error:
+            raise NoLibrary(str(error)) from None
+        _timer(key, KEEP_OPEN)
+
+
+class FilterError(ValueError):
+    """A filter the list cannot apply: which one, and why."""
+
+    def __init__(self, name: str, message: str):
+        super().__init__(message)
+        self.name = name
+
+
+class Filters(msgspec.Struct):
+    """The list's filters, as `library_games.games` takes them."""
+
+    game: str | None = None
+    player: str | None = None
+    since: date | None = None
+    until: date | None = None
+    simulated: bool | None = False
+    limit: int = LISTED
+    offset: int = 0
+
+
+SIMULATED = {"real": False, "simulated": True, "all": None}
+
+
+def _date(name: str, text: str) -> date:
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            raise ValueError(text)
+        return date.fromisoformat(text)
+    except ValueError:
+        raise FilterError(name, f"{name}={text!r}: a date is written YYYY-MM-DD") from None
+
+
+def _count(name: str, text: str, low: int, high: int) -> int:
+    if not text.isascii() or not text.isdigit() or len(text) > 9 or not low <= int(text) <= high:
+        raise FilterError(name, f"{name}={text!r}: a whole number from {low} to {high}")
+    return int(text)
+
+
+def filters_of(words: Mapping[str, str], game_names: list[str]) -> Filters:
+    """The filters a request's query names (empty words are no filter); FilterError for a value none can mean:
+    a game tally does not know, a date that is no date, `simulated` other than real, simulated or all."""
+    given = {key: value.strip() for key, value in words.items() if value.strip()}
+    unknown = sorted(set(given) - {"game", "player", "since", "until", "simulated", "limit", "offset"})
+    if unknown:
+        raise FilterError(unknown[0], f"{unknown[0]}: no such filter (game, player, since, until, simulated, limit, offset)")
+    found = Filters()
+    if "game" in given:
+        if given["game"] not in game_names:
+            raise FilterError("game", f"game={given['game']!r}: not a game of tally ({', '.join(game_names)})")
+        found.game = given["game"]
+    if "player" in given:
+        if len(given["player"]) > 200:
+            raise FilterError("player", "player: a name is at most 200 characters")
+        found.player = given["player"]
+    if "since" in given:
+        found.since = _date("since", given["since"])
+    if "until" in given:
+        found.until = _date("until", given["until"])
+    if found.since and found.until and found.since > found.until:
+        raise FilterError("since", f"since={found.since} is after until={found.until}")
+    if "simulated" in given:
+        if given["simulated"] not in SIMULATED:
+            raise FilterError("simulated", f"simulated={given['simulated']!r}: real, simulated or all")
+        found.simulated = SIMULATED[given["simulated"]]
+    if "limit" in given:
+        found.limit = _count("limit", given["limit"], 1, MOST)
+    if "offset" in given:
+        found.offset = _count("offset", given["offset"], 0, 10**9)
+    return found
+
+
+class ListPage(msgspec.Struct):
+    """A page of the library's list and what its filters may choose from."""
+
+    shown: GameList
+    games_known: list[str]
+    people: list[str]
+
+
+def listed(db: Path | str, chosen: Filters, game_names: list[str]) -> ListPage:
+    """The page of the list the filters choose (`library_games.games`), with every person of the library (aliases
+    merged) for the player filter."""
+    hold(db)
+    shown = games(db, chosen.game, chosen.player, chosen.since, chosen.until, chosen.simulated, chosen.limit,
+                  chosen.offset)
+    con = connect_read_only(db)
+    try:
+        people = [row[0] for row in con.execute(
+            "SELECT DISTINCT coalesce(a.player, s.player) AS person FROM seats s LEFT JOIN aliases a ON a.name = s.player "
+            "ORDER BY person").fetchall()]
+    except duckdb.Error as error:
+        raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
+    finally:
+        con.close()
+    return ListPage(shown, game_names, people)
+
+
+# --------------------------------------------------------------------------- one game
+
+
+class GameDetail(msgspec.Struct):
+    """One stored game: its row of the list, its chart, every step of its replay and the result."""
+
+    game: LibraryGame
+    chart: Chart
+    steps: list[ReplayStep]
+    outcome: FinalScores | None
+
+
+class StepPicture(msgspec.Struct):
+    """The board after one step of a stored game's replay, as `tally replay --svg` draws it."""
+
+    game_id: str
+    seq: int
+    last: int
+    text: str
+    to_act: str
+    svg: str
+
+
+def is_game_id(text: str) -> bool:
+    return GAME_ID.fullmatch(text) is not None
+
+
+def _stored(db: Path | str, game_id: str) -> tuple[LibraryGame, str] | None:
+    """A stored game's row and fingerprint, or None when the library holds no game of that id."""
+    hold(db)
+    con = connect_read_only(db)
+    try:
+        found = con.execute("SELECT fingerprint FROM games WHERE game_id = ?", [game_id]).fetchall()
+    except duckdb.Error as error:
+        raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
+    finally:
+        con.close()
+    if not found:
+        return None
+    row = games(db, game_id=game_id, simulated=None, limit=1).games
+    return (row[0], str(found[0][0])) if row else None
+
+
+_kept: OrderedDict[tuple[str, str, str], tuple[Position, list[Frame]]] = OrderedDict()
+_keeping = threading.Lock()
+
+
+def _replayed(db: Path | str, game_id: str, fingerprint: str) -> tuple[Position, list[Frame]]:
+    from .library_read import replay
+
+    key = (str(Path(db).resolve()), game_id, fingerprint)
+    with _keeping:
+        if key in _kept:
+            _kept.move_to_end(key)
+            return _kept[key]
+    folded = replay(db, game_id)
+    with _keeping:
+        _kept[key] = folded
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+    return folded
+
+
+def game_detail(db: Path | str, game_id: str) -> GameDetail | None:
+    """A stored game's page (None when the library holds no game of that id): its chart from the same fold as its
+    replay (`core.history.course` over the judged events, as `library_charts.course_in_library` reads it)."""
+    from tally.core.history import course
+
+    from .results import replay_report
+
+    stored = _stored(db, game_id)
+    if stored is None:
+        return None
+    row, fingerprint = stored
+    pos, frames = _replayed(db, game_id, fingerprint)
+    played = course(pos.spec, pos.log.started, pos.table.effective)
+    report = replay_report(pos, frames)
+    return GameDetail(row, game_chart(played), report.steps, report.outcome)
+
+
+def step_picture(db: Path | str, game_id: str, seq: int) -> StepPicture | None:
+    """The board after event `seq` of a stored game's replay (None when the library holds no such game); the
+    referee's table, all of it: the library is the host's (its games' full logs). IndexError: no such step."""
+    from .pictures import picture_of
+    from .results import frame_board
+
+    stored = _stored(db, game_id)
+    if stored is None:
+        return None
+    pos, frames = _replayed(db, game_id, stored[1])
+    at = {frame.seq: frame for frame in frames}
+    if seq not in at:
+        raise IndexError(f"no step #{seq}: the replay has steps #1 to #{frames[-1].seq}")
+    frame = at[seq]
+    shown = frame_board(pos, frame, None)
+    return StepPicture(game_id, seq, frames[-1].seq, frame.text, pos.spec.to_act(frame.state)[0],
+                       picture_of(pos.spec, shown.view))
+
+
+def library_charts_of(db: Path | str, words: Mapping[str, str], game_names: list[str]) -> list[Chart]:
+    """The library's charts (`library_charts`) for the page's filters: a game, and whether simulated games count."""
+    from .library_charts import library_charts
+
+    hold(db)
+    given = {key: value.strip() for key, value in words.items() if value.strip()}
+    unknown = sorted(set(given) - {"game", "simulated"})
+    if unknown:
+        raise FilterError(unknown[0], f"{unknown[0]}: the charts take game and simulated")
+    if given.get("simulated") == "simulated":
+        raise FilterError("simulated", "simulated: the charts take real (the default) or all")
+    chosen = filters_of(given, game_names)
+    return library_charts(db, chosen.game, chosen.simulated is None)
