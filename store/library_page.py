@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated, Any
 
 import duckdb
 import msgspec
@@ -28,10 +28,14 @@ import msgspec
 from .library_charts import Chart, game_chart
 from .library_games import GameList, LibraryGame, games
 from .library_schema import LibraryError, _duck_message, connect_read_only
+from .results import FinalScores, ReplayStep
 
 if TYPE_CHECKING:
-    from .results import FinalScores, ReplayStep
     from .service import Frame, Position
+
+
+def _(text: str) -> Any:
+    return msgspec.Meta(description=text)
 
 GAME_ID = re.compile(r"[0-9a-f]{16}")  # the library's ids: 16 hex digits of the first line's SHA-256
 LISTED = 50  # games per page of the list, unless asked for another number
@@ -165,9 +169,11 @@ def filters_of(words: Mapping[str, str], game_names: list[str]) -> Filters:
 class ListPage(msgspec.Struct):
     """A page of the library's list and what its filters may choose from."""
 
-    shown: GameList
-    games_known: list[str]
-    people: list[str]
+    shown: Annotated[GameList, _("`games` (each: `game_id`, `game`, `started_at`, `players` and `winners` as the aliases "
+                                 "name them, `finished`, `simulated`, `events`, `turns`, `result`), `total` (matching "
+                                 "in all), `filters` (as applied)")]
+    games_known: Annotated[list[str], _("every game tally knows (the `game` filter's choices)")]
+    people: Annotated[list[str], _("every person of the library, aliases merged (the `player` filter's choices)")]
 
 
 def listed(db: Path | str, chosen: Filters, game_names: list[str]) -> ListPage:
@@ -194,21 +200,23 @@ def listed(db: Path | str, chosen: Filters, game_names: list[str]) -> ListPage:
 class GameDetail(msgspec.Struct):
     """One stored game: its row of the list, its chart, every step of its replay and the result."""
 
-    game: LibraryGame
-    chart: Chart
-    steps: list[ReplayStep]
-    outcome: FinalScores | None
+    game: Annotated[LibraryGame, _("the game's row of the list (`GET /api/library/games`)")]
+    chart: Annotated[Chart, _("each player's score over the turns, the rounds and the deciding moments: `svg`, and "
+                              "the `rows` (player, turn, score) it was drawn from")]
+    steps: Annotated[list[ReplayStep], _("every event of the replay: `seq`, `type`, `text` (in notation), `to_act` "
+                                         "after it, `voided` (as `tally replay --json`)")]
+    outcome: Annotated[FinalScores | None, _("`scores`, `winners`, `reason` when the game is over, else null")]
 
 
 class StepPicture(msgspec.Struct):
     """The board after one step of a stored game's replay, as `tally replay --svg` draws it."""
 
-    game_id: str
-    seq: int
-    last: int
-    text: str
-    to_act: str
-    svg: str
+    game_id: Annotated[str, _("the game's id in the library")]
+    seq: Annotated[int, _("the step: the event after which the table is drawn")]
+    last: Annotated[int, _("the replay's last step")]
+    text: Annotated[str, _("the event in notation")]
+    to_act: Annotated[str, _("who acts after it")]
+    svg: Annotated[str, _("the table, the referee's (every card), as `tally replay --db LIBRARY GAME --svg` draws it")]
 
 
 def is_game_id(text: str) -> bool:
