@@ -1,8 +1,8 @@
 """Benchmark: the history library's charts, its stats report and the library page of `tally serve`, on a large
 library (issue 20 point 5: each chart and report under 100 ms inside DuckDB, the page under 300 ms on loopback).
 
-    python bench/bench_library.py [--events 1000000] [--games 40] [--seed 1] [--db LIBRARY] [--runs 7] [--json]
-    python bench/bench_library.py --quick      (a smoke run: a small library, a few runs)
+    python bench/bench_library.py [--events 1000000] [--games 40] [--seed 1] [--db LIBRARY | --keep LIBRARY] [--runs 7] [--json]
+    python bench/bench_library.py --quick      (a smoke run: a small library, a few runs, no pause before a first request)
 
 1. The library: `--db LIBRARY` as it is, or built here: `--games` simulated games of each of the four games,
    replicated (`bench_ingest.replicate`: every copy moved on in time and re-chained, so a distinct valid log) to
@@ -52,8 +52,8 @@ def best_ms(work: Callable[[], Any], runs: int) -> float:
     return min(times)
 
 
-def build(events: int, games: int, seed: int, work: Path) -> tuple[Path, dict[str, Any]]:
-    logs, scaled, db = work / "logs", work / "scaled", work / "library.duckdb"
+def build(events: int, games: int, seed: int, work: Path, db: Path) -> tuple[Path, dict[str, Any]]:
+    logs, scaled = work / "logs", work / "scaled"
     began = time.perf_counter()
     simulate_logs(games, seed, logs)
     made = replicate(logs, scaled, events // len(GAMES))
@@ -124,7 +124,7 @@ def request_ms(host: str, port: int, path: str, token: str) -> tuple[float, int,
     return (time.perf_counter() - began) * 1000, answer.status, body
 
 
-def on_loopback(db: Path, work: Path, runs: int) -> dict[str, Any]:
+def on_loopback(db: Path, work: Path, runs: int, idle: float) -> dict[str, Any]:
     tables = work / "tables"
     tables.mkdir(exist_ok=True)
     proc = subprocess.Popen([sys.executable, "-c", "from tally.cli.main import main; main()", "serve", str(tables), "--db", str(db), "--port", "0",
@@ -159,7 +159,7 @@ def on_loopback(db: Path, work: Path, runs: int) -> dict[str, Any]:
         }
         found: dict[str, dict[str, float]] = {}
         for label, path in paths.items():
-            time.sleep(2.5)  # the library let go (library_page.KEEP_OPEN): the first request opens it, as a first visit does
+            time.sleep(idle)  # the library let go (after library_page.KEEP_OPEN): the first request opens it, as a first visit does
             first, status, body = request_ms(host, int(port), path, token)
             assert status == 200, (path, status, body[:200])
             warm = sorted(request_ms(host, int(port), path, token)[0] for _ in range(runs))
@@ -183,6 +183,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="games simulated of each game, then replicated")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", type=Path, default=None, help="measure this library instead of building one")
+    parser.add_argument("--keep", type=Path, default=None, help="build the library at this path and keep it (for --db)")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="a smoke run: about 20,000 events, 3 runs")
     parser.add_argument("--json", action="store_true", help="print one JSON summary at the end")
@@ -201,7 +202,7 @@ def main() -> None:
             print(f"library: {db} ({counted:,} events)")
             summary["library"] = {"events": counted}
         else:
-            db, summary["library"] = build(args.events, args.games, args.seed, work)
+            db, summary["library"] = build(args.events, args.games, args.seed, work, args.keep or work / "library.duckdb")
 
         inside = inside_duckdb(db, args.runs)
         scan = inside["scan_ms"]
@@ -215,7 +216,7 @@ def main() -> None:
               f"library.stats whole: {inside['stats_whole_ms']:.0f} ms")
         summary["inside"] = inside
 
-        page = on_loopback(db, work, args.runs)
+        page = on_loopback(db, work, args.runs, 0.0 if args.quick else 2.5)
         yard = page["GET /api/games (yardstick)"]["median_ms"]
         print(f"\ntally serve on loopback (a fresh connection per request; median of {args.runs} after the first); "
               f"yardstick GET /api/games {yard:.1f} ms")

@@ -8,7 +8,8 @@ so that an ingest (which waits for readers, `busy_timeout`) can write it between
 
 A game's replay is folded once and kept while the page steps through it: the pictures of one game are asked for
 one after another, and each would otherwise read and judge the whole log again. It is kept under the game's
-fingerprint, so a game that grew since (ingested again) is folded anew.
+fingerprint, so a game that grew since (ingested again) is folded anew. The library's charts are kept under the
+state of its files (inode, size, time of change of the file and its WAL), which every ingest changes.
 """
 
 from __future__ import annotations
@@ -239,24 +240,44 @@ def _stored(db: Path | str, game_id: str) -> tuple[LibraryGame, str] | None:
     return (row[0], str(found[0][0])) if row else None
 
 
-_kept: OrderedDict[tuple[str, str, str], tuple[Position, list[Frame]]] = OrderedDict()
-_keeping = threading.Lock()
+class _Kept:
+    """The last few answers worked out, under a key that says what they were worked out from."""
+
+    def __init__(self, size: int):
+        self.size, self.found, self.lock = size, OrderedDict[tuple[Any, ...], Any](), threading.Lock()
+
+    def get(self, key: tuple[Any, ...], work: Any) -> Any:
+        with self.lock:
+            if key in self.found:
+                self.found.move_to_end(key)
+                return self.found[key]
+        value = work()
+        with self.lock:
+            self.found[key] = value
+            while len(self.found) > self.size:
+                self.found.popitem(last=False)
+        return value
+
+
+_replays, _details, _charts = _Kept(KEPT), _Kept(KEPT), _Kept(KEPT)
 
 
 def _replayed(db: Path | str, game_id: str, fingerprint: str) -> tuple[Position, list[Frame]]:
     from .library_read import replay
 
-    key = (str(Path(db).resolve()), game_id, fingerprint)
-    with _keeping:
-        if key in _kept:
-            _kept.move_to_end(key)
-            return _kept[key]
-    folded = replay(db, game_id)
-    with _keeping:
-        _kept[key] = folded
-        while len(_kept) > KEPT:
-            _kept.popitem(last=False)
-    return folded
+    return _replays.get((str(Path(db).resolve()), game_id, fingerprint), lambda: replay(db, game_id))  # type: ignore[no-any-return]
+
+
+def _stamp(db: Path | str) -> tuple[Any, ...]:
+    """What the library's files are now (an ingest rewrites them): their inode, size and time of change."""
+    found: list[Any] = [str(Path(db).resolve())]
+    for path in (Path(db), Path(f"{db}.wal")):
+        try:
+            status = path.stat()
+            found += [status.st_ino, status.st_size, status.st_mtime_ns]
+        except OSError:
+            found.append(None)
+    return tuple(found)
 
 
 def game_detail(db: Path | str, game_id: str) -> GameDetail | None:
@@ -270,10 +291,15 @@ def game_detail(db: Path | str, game_id: str) -> GameDetail | None:
     if stored is None:
         return None
     row, fingerprint = stored
-    pos, frames = _replayed(db, game_id, fingerprint)
-    played = course(pos.spec, pos.log.started, pos.table.effective)
-    report = replay_report(pos, frames)
-    return GameDetail(row, game_chart(played), report.steps, report.outcome)
+
+    def work() -> GameDetail:
+        pos, frames = _replayed(db, game_id, fingerprint)
+        played = course(pos.spec, pos.log.started, pos.table.effective)
+        report = replay_report(pos, frames)
+        return GameDetail(row, game_chart(played), report.steps, report.outcome)
+
+    found: GameDetail = _details.get((str(Path(db).resolve()), game_id, fingerprint, msgspec.json.encode(row)), work)
+    return found
 
 
 def step_picture(db: Path | str, game_id: str, seq: int) -> StepPicture | None:
@@ -307,4 +333,7 @@ def library_charts_of(db: Path | str, words: Mapping[str, str], game_names: list
     if given.get("simulated") == "simulated":
         raise FilterError("simulated", "simulated: the charts take real (the default) or all")
     chosen = filters_of(given, game_names)
-    return library_charts(db, chosen.game, chosen.simulated is None)
+    # drawn once for each state of the library's files: the charts change only when an ingest writes them
+    found: list[Chart] = _charts.get((_stamp(db), chosen.game, chosen.simulated),
+                                     lambda: library_charts(db, chosen.game, chosen.simulated is None))
+    return found

@@ -123,6 +123,29 @@ def test_the_charts_are_library_charts(db: Path) -> None:
         ET.fromstring(chart["svg"])
 
 
+def test_an_alias_said_while_serving_is_in_the_next_answers(db: Path, tmp_path: Path) -> None:
+    """The charts and a game's page are kept between questions: never past a change of the library."""
+    import shutil
+
+    mine = tmp_path / "club.duckdb"
+    shutil.copyfile(db, mine)
+    gid = game_of(mine, "split")
+
+    def said() -> tuple[str, str, str]:
+        return (ask(mine, "/api/library/charts").text, ask(mine, f"/api/library/games/{gid}").text,
+                ask(mine, "/api/library/games?player=Cyril").text)
+
+    before = said()
+    assert said() == before and "Cyril" not in before[0] + before[1] and gid not in before[2]
+    import time
+
+    time.sleep(2.5)  # the page lets the library go after 2 s (library_page.KEEP_OPEN): then it may be written
+    library.alias(mine, "cy", "Cyril")
+    charts, detail, listed_ = said()
+    assert "Cyril" in charts and '"Cyril"' in detail
+    assert gid in listed_
+
+
 REFUSED = [
     ("/api/library/games?game=chess", 400, "serve.library.filter"),
     ("/api/library/games?since=2026-02-30", 400, "serve.library.filter"),
@@ -331,3 +354,16 @@ def test_golden_library_game_page(browser: Any, served: Any, db: Path, request: 
     compared = differing(browser, golden.read_bytes(), shot)
     assert compared["differ"] >= 0, f"the page's size changed: {compared['size']}"
     assert compared["differ"] <= TOLERANCE * compared["total"], compared
+
+
+def test_the_library_benchmark_runs(tmp_path: Path) -> None:
+    """A smoke run of bench/bench_library.py (behaviour only, never a timing assertion)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_library.py"), "--quick"], capture_output=True,
+                          text=True, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for line in ("inside DuckDB", "chart        closest_games", "stats report  1", "library_charts whole",
+                 "tally serve on loopback", "a game: chart and replay", "a step's picture"):
+        assert line in done.stdout, done.stdout
