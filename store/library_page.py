@@ -265,7 +265,7 @@ _replays, _details, _charts = _Kept(KEPT), _Kept(KEPT), _Kept(KEPT)
 def _replayed(db: Path | str, game_id: str, fingerprint: str) -> tuple[Position, list[Frame]]:
     from .library_read import replay
 
-    return _replays.get((str(Path(db).resolve()), game_id, fingerprint), lambda: replay(db, game_id))  # type: ignore[no-any-return]
+    return _replays.get((str(Path(db).resolve()), game_id, fingerprint), lambda: replay(db, game_id))
 
 
 def _stamp(db: Path | str) -> tuple[Any, ...]:

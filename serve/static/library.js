@@ -126,8 +126,8 @@ async function showLibrary(words) {
   document.body.dataset.ready = "";
   document.getElementById("said").hidden = true;
   history.replaceState(null, "", words.toString() ? `/library?${words}` : "/library");
-  const listed = await showGames(token, words, false);
-  if (listed) await showCharts(token, words);
+  // the list and the charts are asked for at once: each is its own query of the library
+  const [listed] = await Promise.all([showGames(token, words, false), showCharts(token, words)]);
   document.body.dataset.ready = listed ? words.toString() || "all" : "refused";
 }
 
