@@ -25,6 +25,8 @@ def serve_command(
              "games, seats and join codes are kept in it, so several servers can serve it at once."),
     host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on (default: this machine only)."),
     port: int = typer.Option(8000, "--port", help="The port (0: a free one)."),
+    db: Optional[Path] = typer.Option(
+        None, "--db", help="The history library shown at /library, to the host only (default: $TALLY_DB, else ./tally.duckdb)."),
     as_json: bool = JsonOption,
 ) -> None:
     """Serve every game in DIRECTORY, or of the database --store URL, over HTTP (an API and its event stream).
@@ -69,7 +71,7 @@ def serve_command(
 
         game_ids(store)  # a database that cannot be reached is refused now, in one line (exit 3), not on a request
         Listener.of(store)
-    served = create_app(where, secret or None)
+    served = create_app(where, secret or None, db)
     bound = listening.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     url = f"http://{shown}:{bound}"

@@ -503,6 +503,9 @@ ROUTES: list[BaseRoute] = [
     list_games, create_game, show_game, list_moves, record_move, rule_move, undo_move, amend_move, add_note,
     new_code, join_seat, list_events, stream_events,
 ]
+from .library import ROUTES as LIBRARY  # noqa: E402  (the library's routes, `/api/library/...`, use this module's parts)
+
+ROUTES += LIBRARY
 
 
 # --------------------------------------------------------------------------- the app
@@ -521,13 +524,17 @@ async def broken(request: Request, exc: Exception) -> Response:
     return answer(bodies.Error("serve.internal", f"internal error ({type(exc).__name__}); please report it"), 500)
 
 
-def create_app(where: Path | str, host_token: Optional[str] = None) -> Starlette:
+def create_app(where: Path | str, host_token: Optional[str] = None, db: Path | str | None = None) -> Starlette:
     """The app serving every log of the folder `where`, or every game of the PostgreSQL store `where` names
     (`postgresql://...`); `host_token` (default: a new random one, `app.state.host_token`) is the host's, who
-    starts games and hands out seats. No CORS: only the page this server serves calls it."""
+    starts games and hands out seats; `db` the history library of `/library` (default: as `tally sql`'s).
+    No CORS: only the page this server serves calls it."""
     token = host_token or seating.new_token()
     from .page import ROUTES as PAGE  # the table's page (issue 19): GET /, GET /games/{id}, its picture and files
     app = Starlette(routes=list(ROUTES) + PAGE, exception_handlers={HTTPException: not_found, Exception: broken})
     app.state.service = Service(where, token)
     app.state.host_token = token
+    from tally.store.library_schema import resolve_db
+
+    app.state.library = resolve_db(db)
     return app

@@ -30,6 +30,11 @@ server keeps its seats. The host token is new at every start (unless `$TALLY_HOS
 link carries it after `#`, which a browser never sends to a server. A seat records its own moves and the table's entries (a reveal, a
 deal), asks for rulings on them, undoes or amends its own events and writes notes in its name; the host may
 do anything; a watcher only reads.
+
+The history library (`/api/library/...`, the library of `tally serve --db LIBRARY`, by default `$TALLY_DB`, else
+./tally.duckdb) holds every stored game's full log, every hidden card included: it is the **host's only**, every
+route of it asks for the host token (a seat or a watcher is refused with 403, finished game or not). A missing
+library is `serve.library.missing` (404), a filter none can mean `serve.library.filter` (400).
 """
 
 

@@ -1,4 +1,5 @@
-"""The table's page, served by `tally serve` itself: `GET /` lists the games, `GET /games/{id}` shows one; the HTML,
+"""The table's page, served by `tally serve` itself: `GET /` lists the games, `GET /games/{id}` shows one (and
+`GET /library`, `GET /library/games/{id}` the history library's page, docs/page.md); the HTML,
 CSS and script are this package's own files (`static/`: no build step, nothing from another host).
 
 The page reads and writes only through the API (`app.py`'s routes). The one thing a browser cannot compute is the
@@ -53,6 +54,17 @@ async def game_page(request: Request) -> Response:
     return _html("game.html")
 
 
+async def library(request: Request) -> Response:
+    """The history library's page: its games with filters and its charts (from `GET /api/library/...`)."""
+    return _html("library.html")
+
+
+async def library_game(request: Request) -> Response:
+    """A stored game's page: its chart and a replay stepper (the script asks the API, with the host token, which
+    the page's address never holds: a wrong id is told there)."""
+    return _html("library-game.html")
+
+
 async def picture(request: Request) -> Response:
     """The board as SVG, drawn from the view the API shows this caller."""
     try:
@@ -94,5 +106,7 @@ ROUTES: list[BaseRoute] = [
     Route("/games/{id}", game_page, methods=["GET"]),
     Route("/games/{id}/picture.svg", picture, methods=["GET"]),
     Route("/games/{id}/notation", notation, methods=["GET"]),
+    Route("/library", library, methods=["GET"]),
+    Route("/library/games/{id}", library_game, methods=["GET"]),
     Mount("/static", _Static(directory=STATIC), name="static"),
 ]

@@ -10,7 +10,7 @@ whether the log is a file or a game stored in the library.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import duckdb
 import msgspec
@@ -30,12 +30,12 @@ class Chart(msgspec.Struct):
     """One chart: its file name's stem, title, the columns and rows it was drawn from, the games it rests on,
     and the picture (SVG text)."""
 
-    key: str
+    key: Annotated[str, msgspec.Meta(description="the chart's name (its file's stem with `tally stats --svg`)")]
     title: str
-    columns: list[str]
-    rows: list[list[Any]]
-    games: int
-    svg: str
+    columns: Annotated[list[str], msgspec.Meta(description="the query's columns")]
+    rows: Annotated[list[list[Any]], msgspec.Meta(description="the query's rows, which the picture's marks show")]
+    games: Annotated[int, msgspec.Meta(description="how many games the chart rests on")]
+    svg: Annotated[str, msgspec.Meta(description="the picture (an SVG document)")]
 
 
 # --------------------------------------------------------------------------- one game

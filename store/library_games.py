@@ -37,14 +37,18 @@ class GameList(msgspec.Struct):
 
 
 def games(db: Path | str, game: str | None = None, player: str | None = None, since: date | None = None,
-          until: date | None = None, simulated: bool | None = False, limit: int = 100, offset: int = 0) -> GameList:
+          until: date | None = None, simulated: bool | None = False, limit: int = 100, offset: int = 0,
+          game_id: str | None = None) -> GameList:
     """The games matching every filter given: `player` is a person (an alias's person, or a seat's name),
     `since`/`until` dates of the start (UTC, both included), `simulated` False for games played at a table, True
-    for simulated ones, None for both."""
+    for simulated ones, None for both; `game_id` one game's row."""
     if not 0 < limit <= 10_000 or offset < 0:
         raise usage_error(f"limit {limit}, offset {offset}: expected a limit of 1 to 10000 and an offset of 0 or more")
     where = ["TRUE"]
     params: dict[str, object] = {}
+    if game_id is not None:
+        where.append("g.game_id = $game_id")
+        params["game_id"] = game_id
     if game is not None:
         where.append("g.game = $game")
         params["game"] = game
@@ -65,15 +69,17 @@ def games(db: Path | str, game: str | None = None, player: str | None = None, si
     con = connect_read_only(db)
     try:
         total = con.execute(f"SELECT count(*) FROM games g WHERE {condition}", params).fetchall()[0][0]
+        # the page's games are chosen first, then only their seats are gathered (not every game's, to keep a page)
         rows = con.execute(f"""
+            WITH page AS (SELECT * FROM games g WHERE {condition}
+                          ORDER BY g.started_at DESC NULLS LAST, g.game_id LIMIT {int(limit)} OFFSET {int(offset)})
             SELECT g.game_id, g.game, strftime(g.started_at, '%Y-%m-%dT%H:%M:%SZ'),
                    list(coalesce(a.player, s.player) ORDER BY s.seat),
                    list(coalesce(a.player, s.player) ORDER BY s.seat) FILTER (WHERE s.won),
                    g.finished, g.simulated, g.events, g.turns, g.result
-            FROM games g JOIN seats s USING (game_id) LEFT JOIN aliases a ON a.name = s.player
-            WHERE {condition}
+            FROM page g JOIN seats s USING (game_id) LEFT JOIN aliases a ON a.name = s.player
             GROUP BY g.game_id, g.game, g.started_at, g.finished, g.simulated, g.events, g.turns, g.result
-            ORDER BY g.started_at DESC NULLS LAST, g.game_id LIMIT {int(limit)} OFFSET {int(offset)}""", params).fetchall()
+            ORDER BY g.started_at DESC NULLS LAST, g.game_id""", params).fetchall()
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
     finally:

@@ -71,10 +71,11 @@ class Served:
 
 
 @contextmanager
-def serving(folder: Path) -> Iterator[Served]:
-    """`tally serve FOLDER --port 0 --json` as a user starts it, stopped (by its own process) afterwards."""
+def serving(folder: Path, *options: str) -> Iterator[Served]:
+    """`tally serve FOLDER --port 0 --json` (and `options`) as a user starts it, stopped (by its own process) afterwards."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from tally.cli.main import main; main()", "serve", str(folder), "--port", "0", "--json"],
+        [sys.executable, "-c", "from tally.cli.main import main; main()", "serve", str(folder), "--port", "0", "--json",
+         *options],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None

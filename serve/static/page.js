@@ -532,4 +532,4 @@ async function showGame() {
 
 takeTokenFromUrl();
 if (document.body.dataset.page === "index") showIndex();
-else showGame();
+else if (document.body.dataset.page === "game") showGame();

@@ -1,0 +1,263 @@
+// The history library's page: its games with filters, its charts, and a stored game's chart and replay. Everything
+// it shows comes from `GET /api/library/...` as the store hands it (the pictures and charts are drawn by the server);
+// the library is the host's, so every call carries the host token. Uses page.js's el, api and errorText.
+"use strict";
+
+const FILTERS = ["game", "player", "since", "until", "simulated"];
+
+function libraryToken() {
+  const token = hostToken();
+  if (!token) {
+    const said = document.getElementById("said");
+    said.hidden = false;
+    said.className = "said bad";
+    said.textContent = "The library is the host's: open the host link that tally serve printed, then come back here.";
+    document.body.dataset.ready = "refused";
+  }
+  return token;
+}
+
+function refusal(what, answer) {
+  const said = document.getElementById("said");
+  said.hidden = false;
+  said.className = "said bad";
+  said.textContent = `${what}: ${errorText(answer.body)}${answer.body && answer.body.error ? ` (${answer.body.error})` : ""}`;
+}
+
+// An SVG the server drew, as a node of this page (parsed as SVG, never as HTML; a script in it would be removed).
+function svgNode(text, label) {
+  const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
+  const picture = parsed.documentElement;
+  if (picture.nodeName !== "svg") return el("p", { class: "empty" }, "(no picture)");
+  for (const script of picture.querySelectorAll("script")) script.remove();
+  picture.removeAttribute("width");
+  picture.removeAttribute("height");
+  if (label) picture.setAttribute("aria-label", label);
+  picture.setAttribute("role", "img");
+  return document.importNode(picture, true);
+}
+
+// --------------------------------------------------------------------------- the list and the charts
+
+const shelf = { offset: 0, shown: 0 };
+
+function chosenFilters() {
+  const words = new URLSearchParams();
+  for (const name of FILTERS) {
+    const value = document.getElementById(`f-${name}`).value.trim();
+    if (value && !(name === "simulated" && value === "real")) words.set(name, value);
+  }
+  return words;
+}
+
+function fillFilters(words) {
+  for (const name of FILTERS) {
+    const field = document.getElementById(`f-${name}`);
+    field.value = words.get(name) || (name === "simulated" ? "real" : "");
+  }
+}
+
+function offerChoices(known, people) {
+  const select = document.getElementById("f-game");
+  const chosen = select.value;
+  select.replaceChildren(el("option", { value: "" }, "every game"), ...known.map((name) => el("option", { value: name }, name)));
+  select.value = chosen;
+  document.getElementById("people").replaceChildren(...people.map((name) => el("option", { value: name })));
+}
+
+function gameItem(game) {
+  const when = game.started_at ? game.started_at.slice(0, 10) : "no date";
+  const facts = [when, game.players.join(", ")];
+  if (game.winners.length) facts.push(`won by ${game.winners.join(", ")}`);
+  else if (!game.finished) facts.push("unfinished");
+  if (game.turns !== null) facts.push(`${game.turns} turns`);
+  return el("li", { "data-game-id": game.game_id },
+    el("a", { href: `/library/games/${encodeURIComponent(game.game_id)}` },
+      el("strong", null, game.game), game.simulated ? el("span", { class: "tag" }, "simulated") : null,
+      el("span", { class: "meta" }, facts.join(" · "))));
+}
+
+async function showGames(token, words, more) {
+  const asked = new URLSearchParams(words);
+  if (more) asked.set("offset", String(shelf.shown));
+  const answer = await api("GET", `/api/library/games?${asked}`, undefined, token);
+  if (answer.status !== 200) {
+    refusal("The games could not be listed", answer);
+    return false;
+  }
+  const page = answer.body;
+  offerChoices(page.games_known, page.people);
+  fillFilters(words);
+  const list = document.getElementById("library-games");
+  const items = page.shown.games.map(gameItem);
+  if (more) list.append(...items);
+  else list.replaceChildren(...items);
+  shelf.shown = (more ? shelf.shown : 0) + items.length;
+  const total = page.shown.total;
+  document.getElementById("count").textContent =
+    total === 0 ? "No game of the library matches." : `${total} game${total === 1 ? "" : "s"}${shelf.shown < total ? `, the newest ${shelf.shown} shown` : ""}`;
+  document.getElementById("more").hidden = shelf.shown >= total;
+  document.body.dataset.total = String(total);
+  return true;
+}
+
+async function showCharts(token, words) {
+  // the charts count real games, or every game (simulated ones too) when the list shows any simulated game
+  const asked = new URLSearchParams();
+  if (words.get("game")) asked.set("game", words.get("game"));
+  if (words.get("simulated") && words.get("simulated") !== "real") asked.set("simulated", "all");
+  const answer = await api("GET", `/api/library/charts?${asked}`, undefined, token);
+  if (answer.status !== 200) {
+    refusal("The charts could not be drawn", answer);
+    return;
+  }
+  document.getElementById("charts").replaceChildren(...answer.body.map((chart) =>
+    el("figure", { class: "chart", "data-chart": chart.key },
+      svgNode(chart.svg, chart.title),
+      el("figcaption", null, `${chart.title} (${chart.games} game${chart.games === 1 ? "" : "s"})`))));
+  document.getElementById("charts-note").textContent = asked.get("simulated")
+    ? "Counting simulated games too." : "Games played at a table only.";
+}
+
+async function showLibrary(words) {
+  const token = libraryToken();
+  if (!token) return;
+  document.getElementById("who").textContent = "host";
+  document.body.dataset.ready = "";
+  document.getElementById("said").hidden = true;
+  history.replaceState(null, "", words.toString() ? `/library?${words}` : "/library");
+  // the list and the charts are asked for at once: each is its own query of the library
+  const [listed] = await Promise.all([showGames(token, words, false), showCharts(token, words)]);
+  document.body.dataset.ready = listed ? words.toString() || "all" : "refused";
+}
+
+function startLibrary() {
+  const words = new URLSearchParams(window.location.search);
+  for (const key of [...words.keys()]) if (!FILTERS.includes(key)) words.delete(key);
+  fillFilters(words);
+  const form = document.getElementById("filters");
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    showLibrary(chosenFilters());
+  });
+  form.addEventListener("reset", (event) => {
+    event.preventDefault();
+    fillFilters(new URLSearchParams());
+    showLibrary(new URLSearchParams());
+  });
+  document.getElementById("more").addEventListener("click", () => {
+    const token = libraryToken();
+    if (token) showGames(token, chosenFilters(), true);
+  });
+  showLibrary(words);
+}
+
+// --------------------------------------------------------------------------- one stored game
+
+const replay = { id: null, token: null, steps: [], at: null, asked: 0 };
+
+function storedId() {
+  const parts = window.location.pathname.split("/").filter(Boolean);
+  return decodeURIComponent(parts[2] || "");
+}
+
+function stepIndex(seq) {
+  return replay.steps.findIndex((step) => step.seq === seq);
+}
+
+async function showStep(seq) {
+  const index = stepIndex(seq);
+  if (index < 0) {
+    refusal("No such step", { body: { message: `the replay has steps #1 to #${replay.steps.at(-1).seq}` } });
+    return;
+  }
+  const asked = ++replay.asked;  // only the last step asked for is drawn, however the answers arrive
+  const answer = await api("GET", `/api/library/games/${encodeURIComponent(replay.id)}/steps/${seq}`, undefined, replay.token);
+  if (asked !== replay.asked) return;
+  if (answer.status !== 200) {
+    refusal("The step could not be drawn", answer);
+    return;
+  }
+  document.getElementById("said").hidden = true;
+  const step = answer.body;
+  replay.at = step.seq;
+  document.getElementById("board").replaceChildren(svgNode(step.svg, `the table after step ${step.seq}`));
+  document.getElementById("step-text").replaceChildren(
+    el("span", { class: "pos" }, `#${step.seq} of ${step.last}`), " ", step.text,
+    step.to_act ? el("span", { class: "meta" }, ` · then ${step.to_act}`) : null);
+  document.getElementById("jump-seq").value = String(step.seq);
+  document.getElementById("prev").disabled = index === 0;
+  document.getElementById("first").disabled = index === 0;
+  document.getElementById("next").disabled = index === replay.steps.length - 1;
+  document.getElementById("last").disabled = index === replay.steps.length - 1;
+  for (const item of document.querySelectorAll("#steps li")) item.classList.toggle("here", item.dataset.seq === String(step.seq));
+  document.body.dataset.step = String(step.seq);
+}
+
+function stepBy(delta) {
+  const index = stepIndex(replay.at) + delta;
+  if (index >= 0 && index < replay.steps.length) showStep(replay.steps[index].seq);
+}
+
+function onKey(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const where = event.target;
+  if (where && (where.tagName === "INPUT" || where.tagName === "SELECT" || where.tagName === "TEXTAREA")) return;
+  const moves = { ArrowRight: 1, ArrowLeft: -1, j: 1, k: -1 };
+  if (event.key in moves) {
+    event.preventDefault();
+    stepBy(moves[event.key]);
+  } else if (event.key === "Home") {
+    event.preventDefault();
+    showStep(replay.steps[0].seq);
+  } else if (event.key === "End") {
+    event.preventDefault();
+    showStep(replay.steps.at(-1).seq);
+  }
+}
+
+async function startStoredGame() {
+  const token = libraryToken();
+  if (!token) return;
+  document.getElementById("who").textContent = "host";
+  replay.id = storedId();
+  replay.token = token;
+  const answer = await api("GET", `/api/library/games/${encodeURIComponent(replay.id)}`, undefined, token);
+  if (answer.status !== 200) {
+    refusal("This game cannot be shown", answer);
+    document.body.dataset.ready = "refused";
+    return;
+  }
+  const detail = answer.body;
+  const game = detail.game;
+  document.getElementById("title").textContent = `${game.game} · ${game.started_at ? game.started_at.slice(0, 10) : "no date"}`;
+  document.getElementById("banner").replaceChildren(
+    el("span", { class: "pos" }, game.game_id),
+    `${game.players.join(", ")}${game.simulated ? " · simulated" : ""} · `,
+    detail.outcome ? `${detail.outcome.reason}: ${Object.entries(detail.outcome.scores).map(([who, score]) => `${who} ${score}`).join(", ")}`
+      : "unfinished");
+  document.getElementById("chart").replaceChildren(el("figure", { class: "chart", "data-chart": detail.chart.key },
+    svgNode(detail.chart.svg, detail.chart.title), el("figcaption", null, detail.chart.title)));
+  replay.steps = detail.steps;
+  const last = detail.steps.at(-1).seq;
+  document.getElementById("jump-seq").max = String(last);
+  document.getElementById("jump-last").textContent = `of ${last}`;
+  document.getElementById("steps").replaceChildren(...detail.steps.map((step) =>
+    el("li", { "data-seq": step.seq, class: step.voided ? "voided" : null },
+      el("button", { type: "button", class: "step", onclick: () => showStep(step.seq) }, `#${step.seq} ${step.text}`))));
+  document.getElementById("prev").addEventListener("click", () => stepBy(-1));
+  document.getElementById("next").addEventListener("click", () => stepBy(1));
+  document.getElementById("first").addEventListener("click", () => showStep(replay.steps[0].seq));
+  document.getElementById("last").addEventListener("click", () => showStep(replay.steps.at(-1).seq));
+  document.getElementById("jump").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const seq = Number(document.getElementById("jump-seq").value);
+    if (Number.isInteger(seq)) showStep(seq);
+  });
+  document.addEventListener("keydown", onKey);
+  document.body.dataset.ready = "game";
+  await showStep(replay.steps[0].seq);
+}
+
+if (document.body.dataset.page === "library") startLibrary();
+else if (document.body.dataset.page === "library-game") startStoredGame();

@@ -1,0 +1,339 @@
+"""What the library's page (`tally serve`'s `/library`) shows, each a struct handed to the page as it is: the list's
+filters read from a request's words, one stored game (its row, its chart, its replay's steps) and the board after any
+step of its replay, drawn as `tally replay --svg` draws it (`results.frame_board` and the game's `picture`).
+
+Opening a DuckDB file costs tens of milliseconds, a second connection to a file this process holds open almost
+nothing: the library is held open while the page asks (`KEEP_OPEN` seconds after the last question), then let go,
+so that an ingest (which waits for readers, `busy_timeout`) can write it between visits.
+
+A game's replay is folded once and kept while the page steps through it: the pictures of one game are asked for
+one after another, and each would otherwise read and judge the whole log again. It is kept under the game's
+fingerprint, so a game that grew since (ingested again) is folded anew. The library's charts are kept under the
+state of its files (inode, size, time of change of the file and its WAL), which every ingest changes.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import duckdb
+import msgspec
+
+from .library_charts import Chart, game_chart
+from .library_games import GameList, LibraryGame, games
+from .library_schema import LibraryError, _duck_message, connect_read_only
+from .results import FinalScores, ReplayStep
+
+if TYPE_CHECKING:
+    from .service import Frame, Position
+
+
+def _(text: str) -> Any:
+    return msgspec.Meta(description=text)
+
+GAME_ID = re.compile(r"[0-9a-f]{16}")  # the library's ids: 16 hex digits of the first line's SHA-256
+LISTED = 50  # games per page of the list, unless asked for another number
+MOST = 500  # the most games one answer lists
+KEPT = 8  # replays kept folded (a page steps through one; a few pages at once)
+KEEP_OPEN = 2.0  # seconds the library stays open after the page's last question
+
+
+class NoLibrary(Exception):
+    """There is no library to show at that path (or it holds no tables yet)."""
+
+
+class _Held:
+    """One read-only connection kept open until `KEEP_OPEN` seconds after it was last asked for."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection):
+        self.con, self.until = con, time.monotonic() + KEEP_OPEN
+
+
+_held: dict[str, _Held] = {}
+_holding = threading.Lock()
+
+
+def _let_go(key: str) -> None:
+    with _holding:
+        held = _held.get(key)
+        if held is None:
+            return
+        left = held.until - time.monotonic()
+        if left > 0:
+            _timer(key, left)
+            return
+        del _held[key]
+    held.con.close()
+
+
+def _timer(key: str, seconds: float) -> None:
+    timer = threading.Timer(seconds, _let_go, [key])
+    timer.daemon = True
+    timer.start()
+
+
+def hold(db: Path | str) -> None:
+    """The library opened (or kept open) for the page's next few questions; NoLibrary when there is none."""
+    from .service import UsageError
+
+    key = str(Path(db).resolve())
+    with _holding:
+        held = _held.get(key)
+        if held is not None:
+            held.until = time.monotonic() + KEEP_OPEN
+            return
+        try:
+            _held[key] = _Held(connect_read_only(db))
+        except UsageError as error:
+            raise NoLibrary(str(error)) from None
+        _timer(key, KEEP_OPEN)
+
+
+class FilterError(ValueError):
+    """A filter the list cannot apply: which one, and why."""
+
+    def __init__(self, name: str, message: str):
+        super().__init__(message)
+        self.name = name
+
+
+class Filters(msgspec.Struct):
+    """The list's filters, as `library_games.games` takes them."""
+
+    game: str | None = None
+    player: str | None = None
+    since: date | None = None
+    until: date | None = None
+    simulated: bool | None = False
+    limit: int = LISTED
+    offset: int = 0
+
+
+SIMULATED = {"real": False, "simulated": True, "all": None}
+
+
+def _date(name: str, text: str) -> date:
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            raise ValueError(text)
+        return date.fromisoformat(text)
+    except ValueError:
+        raise FilterError(name, f"{name}={text!r}: a date is written YYYY-MM-DD") from None
+
+
+def _count(name: str, text: str, low: int, high: int) -> int:
+    if not text.isascii() or not text.isdigit() or len(text) > 9 or not low <= int(text) <= high:
+        raise FilterError(name, f"{name}={text!r}: a whole number from {low} to {high}")
+    return int(text)
+
+
+def filters_of(words: Mapping[str, str], game_names: list[str]) -> Filters:
+    """The filters a request's query names (empty words are no filter); FilterError for a value none can mean:
+    a game tally does not know, a date that is no date, `simulated` other than real, simulated or all."""
+    given = {key: value.strip() for key, value in words.items() if value.strip()}
+    unknown = sorted(set(given) - {"game", "player", "since", "until", "simulated", "limit", "offset"})
+    if unknown:
+        raise FilterError(unknown[0], f"{unknown[0]}: no such filter (game, player, since, until, simulated, limit, offset)")
+    found = Filters()
+    if "game" in given:
+        if given["game"] not in game_names:
+            raise FilterError("game", f"game={given['game']!r}: not a game of tally ({', '.join(game_names)})")
+        found.game = given["game"]
+    if "player" in given:
+        if len(given["player"]) > 200:
+            raise FilterError("player", "player: a name is at most 200 characters")
+        found.player = given["player"]
+    if "since" in given:
+        found.since = _date("since", given["since"])
+    if "until" in given:
+        found.until = _date("until", given["until"])
+    if found.since and found.until and found.since > found.until:
+        raise FilterError("since", f"since={found.since} is after until={found.until}")
+    if "simulated" in given:
+        if given["simulated"] not in SIMULATED:
+            raise FilterError("simulated", f"simulated={given['simulated']!r}: real, simulated or all")
+        found.simulated = SIMULATED[given["simulated"]]
+    if "limit" in given:
+        found.limit = _count("limit", given["limit"], 1, MOST)
+    if "offset" in given:
+        found.offset = _count("offset", given["offset"], 0, 10**9)
+    return found
+
+
+class ListPage(msgspec.Struct):
+    """A page of the library's list and what its filters may choose from."""
+
+    shown: Annotated[GameList, _("`games` (each: `game_id`, `game`, `started_at`, `players` and `winners` as the aliases "
+                                 "name them, `finished`, `simulated`, `events`, `turns`, `result`), `total` (matching "
+                                 "in all), `filters` (as applied)")]
+    games_known: Annotated[list[str], _("every game tally knows (the `game` filter's choices)")]
+    people: Annotated[list[str], _("every person of the library, aliases merged (the `player` filter's choices)")]
+
+
+def listed(db: Path | str, chosen: Filters, game_names: list[str]) -> ListPage:
+    """The page of the list the filters choose (`library_games.games`), with every person of the library (aliases
+    merged) for the player filter."""
+    hold(db)
+    shown = games(db, chosen.game, chosen.player, chosen.since, chosen.until, chosen.simulated, chosen.limit,
+                  chosen.offset)
+    con = connect_read_only(db)
+    try:
+        people = [row[0] for row in con.execute(
+            "SELECT DISTINCT coalesce(a.player, s.player) AS person FROM seats s LEFT JOIN aliases a ON a.name = s.player "
+            "ORDER BY person").fetchall()]
+    except duckdb.Error as error:
+        raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
+    finally:
+        con.close()
+    return ListPage(shown, game_names, people)
+
+
+# --------------------------------------------------------------------------- one game
+
+
+class GameDetail(msgspec.Struct):
+    """One stored game: its row of the list, its chart, every step of its replay and the result."""
+
+    game: Annotated[LibraryGame, _("the game's row of the list (`GET /api/library/games`)")]
+    chart: Annotated[Chart, _("each player's score over the turns, the rounds and the deciding moments: `svg`, and "
+                              "the `rows` (player, turn, score) it was drawn from")]
+    steps: Annotated[list[ReplayStep], _("every event of the replay: `seq`, `type`, `text` (in notation), `to_act` "
+                                         "after it, `voided` (as `tally replay --json`)")]
+    outcome: Annotated[FinalScores | None, _("`scores`, `winners`, `reason` when the game is over, else null")]
+
+
+class StepPicture(msgspec.Struct):
+    """The board after one step of a stored game's replay, as `tally replay --svg` draws it."""
+
+    game_id: Annotated[str, _("the game's id in the library")]
+    seq: Annotated[int, _("the step: the event after which the table is drawn")]
+    last: Annotated[int, _("the replay's last step")]
+    text: Annotated[str, _("the event in notation")]
+    to_act: Annotated[str, _("who acts after it")]
+    svg: Annotated[str, _("the table, the referee's (every card), as `tally replay --db LIBRARY GAME --svg` draws it")]
+
+
+def is_game_id(text: str) -> bool:
+    return GAME_ID.fullmatch(text) is not None
+
+
+def _stored(db: Path | str, game_id: str) -> tuple[LibraryGame, str] | None:
+    """A stored game's row and fingerprint, or None when the library holds no game of that id."""
+    hold(db)
+    con = connect_read_only(db)
+    try:
+        found = con.execute("SELECT fingerprint FROM games WHERE game_id = ?", [game_id]).fetchall()
+    except duckdb.Error as error:
+        raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
+    finally:
+        con.close()
+    if not found:
+        return None
+    row = games(db, game_id=game_id, simulated=None, limit=1).games
+    return (row[0], str(found[0][0])) if row else None
+
+
+class _Kept:
+    """The last few answers worked out, under a key that says what they were worked out from."""
+
+    def __init__(self, size: int):
+        self.size, self.found, self.lock = size, OrderedDict[tuple[Any, ...], Any](), threading.Lock()
+
+    def get(self, key: tuple[Any, ...], work: Any) -> Any:
+        with self.lock:
+            if key in self.found:
+                self.found.move_to_end(key)
+                return self.found[key]
+        value = work()
+        with self.lock:
+            self.found[key] = value
+            while len(self.found) > self.size:
+                self.found.popitem(last=False)
+        return value
+
+
+_replays, _details, _charts = _Kept(KEPT), _Kept(KEPT), _Kept(KEPT)
+
+
+def _replayed(db: Path | str, game_id: str, fingerprint: str) -> tuple[Position, list[Frame]]:
+    from .library_read import replay
+
+    return _replays.get((str(Path(db).resolve()), game_id, fingerprint), lambda: replay(db, game_id))
+
+
+def _stamp(db: Path | str) -> tuple[Any, ...]:
+    """What the library's files are now (an ingest rewrites them): their inode, size and time of change."""
+    found: list[Any] = [str(Path(db).resolve())]
+    for path in (Path(db), Path(f"{db}.wal")):
+        try:
+            status = path.stat()
+            found += [status.st_ino, status.st_size, status.st_mtime_ns]
+        except OSError:
+            found.append(None)
+    return tuple(found)
+
+
+def game_detail(db: Path | str, game_id: str) -> GameDetail | None:
+    """A stored game's page (None when the library holds no game of that id): its chart from the same fold as its
+    replay (`core.history.course` over the judged events, as `library_charts.course_in_library` reads it)."""
+    from tally.core.history import course
+
+    from .results import replay_report
+
+    stored = _stored(db, game_id)
+    if stored is None:
+        return None
+    row, fingerprint = stored
+
+    def work() -> GameDetail:
+        pos, frames = _replayed(db, game_id, fingerprint)
+        played = course(pos.spec, pos.log.started, pos.table.effective)
+        report = replay_report(pos, frames)
+        return GameDetail(row, game_chart(played), report.steps, report.outcome)
+
+    found: GameDetail = _details.get((str(Path(db).resolve()), game_id, fingerprint, msgspec.json.encode(row)), work)
+    return found
+
+
+def step_picture(db: Path | str, game_id: str, seq: int) -> StepPicture | None:
+    """The board after event `seq` of a stored game's replay (None when the library holds no such game); the
+    referee's table, all of it: the library is the host's (its games' full logs). IndexError: no such step."""
+    from .pictures import picture_of
+    from .results import frame_board
+
+    stored = _stored(db, game_id)
+    if stored is None:
+        return None
+    pos, frames = _replayed(db, game_id, stored[1])
+    at = {frame.seq: frame for frame in frames}
+    if seq not in at:
+        raise IndexError(f"no step #{seq}: the replay has steps #1 to #{frames[-1].seq}")
+    frame = at[seq]
+    shown = frame_board(pos, frame, None)
+    return StepPicture(game_id, seq, frames[-1].seq, frame.text, pos.spec.to_act(frame.state)[0],
+                       picture_of(pos.spec, shown.view))
+
+
+def library_charts_of(db: Path | str, words: Mapping[str, str], game_names: list[str]) -> list[Chart]:
+    """The library's charts (`library_charts`) for the page's filters: a game, and whether simulated games count."""
+    from .library_charts import library_charts
+
+    hold(db)
+    given = {key: value.strip() for key, value in words.items() if value.strip()}
+    unknown = sorted(set(given) - {"game", "simulated"})
+    if unknown:
+        raise FilterError(unknown[0], f"{unknown[0]}: the charts take game and simulated")
+    if given.get("simulated") == "simulated":
+        raise FilterError("simulated", "simulated: the charts take real (the default) or all")
+    chosen = filters_of(given, game_names)
+    # drawn once for each state of the library's files: the charts change only when an ingest writes them
+    found: list[Chart] = _charts.get((_stamp(db), chosen.game, chosen.simulated),
+                                     lambda: library_charts(db, chosen.game, chosen.simulated is None))
+    return found
