@@ -11,12 +11,11 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, List, Optional, TypeVar, cast
 
-import msgspec
 import typer
 
 from tally.core.text import json_escape, quote, visible
 
-from .startup import App, check_utf8
+from .startup import App, begin_process, check_utf8
 from .store_option import StoreOption, log_for
 
 EXIT_OK, EXIT_RULE, EXIT_USAGE, EXIT_DAMAGED, EXIT_INTERNAL = 0, 1, 2, 3, 4
@@ -94,6 +93,8 @@ def json_text(document: Any) -> str:
 
 def emit(document: Any) -> None:
     """One JSON document: a result of the store's read model (a msgspec Struct), or plain data."""
+    import msgspec
+
     if isinstance(document, msgspec.Struct):
         document = msgspec.to_builtins(document)
     sys.stdout.write(json_text(document) + "\n")
@@ -538,8 +539,14 @@ app.register_lazily(".library_commands", "ingest", "sql", "stats", "export", "im
 app.register_lazily(".history_commands", "chart", "alias")
 
 
+def run() -> None:
+    """The `tally` program: `main` in a process of its own (`begin_process`)."""
+    begin_process()
+    main()
+
+
 def main() -> None:
-    """Console entry point."""
+    """Console entry point (of `tally` through `run`, and of whoever runs a command in-process)."""
     from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
     from typer.exceptions import Abort
 
