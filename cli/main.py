@@ -15,7 +15,7 @@ import typer
 
 from tally.core.text import json_escape, quote, visible
 
-from .startup import App, begin_process, check_utf8
+from .startup import App, begin_process, check_utf8, end_process
 from .store_option import StoreOption, log_for
 
 EXIT_OK, EXIT_RULE, EXIT_USAGE, EXIT_DAMAGED, EXIT_INTERNAL = 0, 1, 2, 3, 4
@@ -540,9 +540,12 @@ app.register_lazily(".history_commands", "chart", "alias")
 
 
 def run() -> None:
-    """The `tally` program: `main` in a process of its own (`begin_process`)."""
+    """The `tally` program: `main` in a process of its own (`begin_process`), which ends when it does."""
     begin_process()
-    main()
+    try:
+        main()
+    finally:
+        end_process()
 
 
 def main() -> None:

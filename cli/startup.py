@@ -99,6 +99,17 @@ def begin_process() -> None:
     gc.freeze()
 
 
+def end_process() -> None:
+    """Before the `tally` program exits: every object is frozen, so the interpreter's exit runs no full
+    collection over them (about 2.5 M instructions of a move, after `begin_process`). What exit
+    frees is freed as ever; an object left in a cycle at exit is not finalized, as Python never promises it is,
+    and nothing tally writes waits for it: a log line and a cache entry are written, and the line synced,
+    before the command reports."""
+    import gc
+
+    gc.freeze()
+
+
 def check_utf8(arguments: list[str], fail: Any, exit_usage: int) -> None:
     """Arguments are UTF-8 text: one that is not (Python keeps its bad bytes as lone surrogates) is a usage
     error named by its position and bytes, before anything can try to print, store or encode it."""
