@@ -57,6 +57,18 @@ def test_the_program_imports_msgspec_without_typing_extensions_and_freezes_what_
     assert done.stdout.split(maxsplit=2) == ["True", "True", "{'name': 'ana'}\n"]
 
 
+def test_a_query_of_the_library_imports_the_engine_alone_and_no_log_reading(tmp_path):
+    from tally.store import library, record
+
+    log, db = tmp_path / "game.jsonl", tmp_path / "library.duckdb"
+    record.new_game(log, "splendor", ["ana", "ben"], seed=1)
+    library.ingest(db, [log])
+    for command in (["sql", "--db", str(db), "select count(*) from events"], ["stats", "--db", str(db)]):
+        loaded = _modules_after(command, entry="run")
+        assert "_duckdb" in loaded and "tally.store.library_read" in loaded
+        assert not loaded & {"duckdb", "pyarrow", "typing_extensions", "tally.store.service", "tally.core.engine"}
+
+
 def test_the_move_separator_splits_as_its_pattern():
     pattern = re.compile(MOVE_SEPARATOR_PATTERN)
     rng = random.Random(21)
