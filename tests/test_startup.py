@@ -1,5 +1,7 @@
 """What `tally` imports before a command runs: a command of another module is registered lazily, yet the
-whole app still lists it; the move separator split by hand splits as its regular expression does."""
+whole app still lists it; the program imports msgspec without typing_extensions, and a query of the library DuckDB's
+engine without the package and nothing that reads logs; the move separator split by hand splits as its regular
+expression does."""
 
 from __future__ import annotations
 
