@@ -11,12 +11,11 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, List, Optional, TypeVar, cast
 
-import msgspec
 import typer
 
 from tally.core.text import json_escape, quote, visible
 
-from .startup import App, check_utf8
+from .startup import App, begin_process, check_utf8, end_process
 from .store_option import StoreOption, log_for
 
 EXIT_OK, EXIT_RULE, EXIT_USAGE, EXIT_DAMAGED, EXIT_INTERNAL = 0, 1, 2, 3, 4
@@ -94,6 +93,8 @@ def json_text(document: Any) -> str:
 
 def emit(document: Any) -> None:
     """One JSON document: a result of the store's read model (a msgspec Struct), or plain data."""
+    import msgspec
+
     if isinstance(document, msgspec.Struct):
         document = msgspec.to_builtins(document)
     sys.stdout.write(json_text(document) + "\n")
@@ -104,39 +105,44 @@ def handled(command: F) -> F:
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from tally.store import log as logfile
-        from tally.store.record import IllegalLog, UsageError
-
         try:
             return command(*args, **kwargs)
-        except typer.Exit:
+        except (typer.Exit, BrokenPipeError):
             raise
-        except logfile.NothingToRepair as error:
-            raise fail(EXIT_USAGE, str(error)) from None
-        except BrokenPipeError:
-            raise
-        except IllegalLog as error:
-            if kwargs.get("as_json"):
-                from tally.store.results import illegal_log_report
-
-                emit(illegal_log_report(error))
-            raise fail(EXIT_RULE, str(error)) from None
-        except logfile.LogError as error:
-            if kwargs.get("as_json"):
-                from tally.store.results import damaged_log_report
-
-                emit(damaged_log_report(error))
-            raise fail(EXIT_DAMAGED, str(error)) from None
-        except (UsageError, FileExistsError) as error:
-            raise fail(EXIT_USAGE, str(error)) from None
-        except OSError as error:
-            where = getattr(error, "filename", None) or kwargs.get("log") or kwargs.get("db") or "tally"
-            where = where[0] if isinstance(where, list) and where else where  # `check`'s logs
-            raise fail(EXIT_DAMAGED, f"{where}: {error.strerror or error}") from None
-        except Exception as error:  # a bug in tally: still one line, never a traceback
-            raise fail(EXIT_INTERNAL, f"internal error ({type(error).__name__}: {error}); please report it") from None
+        except Exception as error:
+            raise _failure(error, kwargs) from None
 
     return cast(F, wrapper)
+
+
+def _failure(error: Exception, kwargs: dict[str, Any]) -> typer.Exit:
+    """The line and exit code for an exception of the store (read only when one is raised, so a command that
+    never reads a log, as `tally sql`, does not import the log's modules)."""
+    from tally.store import log as logfile
+    from tally.store.service import IllegalLog, UsageError
+
+    if isinstance(error, logfile.NothingToRepair):
+        return fail(EXIT_USAGE, str(error))
+    if isinstance(error, IllegalLog):
+        if kwargs.get("as_json"):
+            from tally.store.results import illegal_log_report
+
+            emit(illegal_log_report(error))
+        return fail(EXIT_RULE, str(error))
+    if isinstance(error, logfile.LogError):
+        if kwargs.get("as_json"):
+            from tally.store.results import damaged_log_report
+
+            emit(damaged_log_report(error))
+        return fail(EXIT_DAMAGED, str(error))
+    if isinstance(error, (UsageError, FileExistsError)):
+        return fail(EXIT_USAGE, str(error))
+    if isinstance(error, OSError):
+        where = getattr(error, "filename", None) or kwargs.get("log") or kwargs.get("db") or "tally"
+        where = where[0] if isinstance(where, list) and where else where  # `check`'s logs
+        return fail(EXIT_DAMAGED, f"{where}: {error.strerror or error}")
+    # a bug in tally: still one line, never a traceback
+    return fail(EXIT_INTERNAL, f"internal error ({type(error).__name__}: {error}); please report it")
 
 
 def _options(values: Optional[List[str]]) -> dict[str, str]:
@@ -538,8 +544,17 @@ app.register_lazily(".library_commands", "ingest", "sql", "stats", "export", "im
 app.register_lazily(".history_commands", "chart", "alias")
 
 
+def run() -> None:
+    """The `tally` program: `main` in a process of its own (`begin_process`), which ends when it does."""
+    begin_process()
+    try:
+        main()
+    finally:
+        end_process()
+
+
 def main() -> None:
-    """Console entry point."""
+    """Console entry point (of `tally` through `run`, and of whoever runs a command in-process)."""
     from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
     from typer.exceptions import Abort
 

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-import duckdb
+import _duckdb as duckdb  # the engine without the package's Python layer (library_schema says why)
 import msgspec
 
 from tally.core.text import quote
@@ -105,6 +105,8 @@ def export(db: Path | str, to: Path | str, format: str = "jsonl", game: str | No
 
 
 def _export_jsonl(con: duckdb.DuckDBPyConnection, target: Path, where: str, params: list[Any]) -> list[str]:
+    import duckdb as package  # noqa: F401  (importing the package gives connections `sql` and its relations)
+
     files: list[str] = []
     reader = con.sql(
         f"SELECT e.game_id, e.line FROM events e JOIN games g USING (game_id) {where} ORDER BY e.game_id, e.seq",

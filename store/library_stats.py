@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import duckdb
+import _duckdb as duckdb  # the engine without the package's Python layer (library_schema says why)
 import msgspec
 
 from .library_schema import LibraryError, _duck_message, connect, connect_read_only, stored_reports, usage_error

@@ -1,5 +1,7 @@
 """What `tally` imports before a command runs: a command of another module is registered lazily, yet the
-whole app still lists it; the move separator split by hand splits as its regular expression does."""
+whole app still lists it; the program imports msgspec without typing_extensions, and a query of the library DuckDB's
+engine without the package and nothing that reads logs; the move separator split by hand splits as its regular
+expression does."""
 
 from __future__ import annotations
 
@@ -22,9 +24,9 @@ def test_every_lazily_registered_command_is_in_the_app_and_registered_by_its_mod
     assert not app._lazy  # reading the list imported every lazy module
 
 
-def _modules_after(arguments: list[str]) -> set[str]:
-    script = ("import sys; from tally.cli.main import main\nsys.argv = ['tally', *sys.argv[1:]]\n"
-              "try:\n    main()\nexcept SystemExit:\n    pass\nprint(' '.join(sorted(sys.modules)))")
+def _modules_after(arguments: list[str], entry: str = "main") -> set[str]:
+    script = (f"import sys; from tally.cli.main import {entry}\nsys.argv = ['tally', *sys.argv[1:]]\n"
+              f"try:\n    {entry}()\nexcept SystemExit:\n    pass\nprint(' '.join(sorted(sys.modules)))")
     done = subprocess.run([sys.executable, "-c", script, *arguments], capture_output=True, text=True, check=True)
     return set(done.stdout.split())
 
@@ -40,6 +42,33 @@ def test_a_move_imports_no_other_commands_module_and_the_full_help_imports_them(
     assert "tally.cli.correction_commands" in undone and "tally.cli.library_commands" not in undone
     helped = _modules_after(["--help"])
     assert {"tally.cli.correction_commands", "tally.cli.rules_command", "tally.cli.library_commands"} <= helped
+
+
+def test_the_program_imports_msgspec_without_typing_extensions_and_freezes_what_start_up_made(tmp_path):
+    log = tmp_path / "game.jsonl"
+    subprocess.run([sys.executable, "-c", "from tally.cli.main import run; run()", "new", "splendor", str(log),
+                    "-p", "ana", "-p", "ben", "--seed", "1", "--mode", "open"], check=True, capture_output=True)
+    moved = _modules_after(["move", str(log), "take r g b", "--json"], entry="run")
+    assert "msgspec" in moved and "typing_extensions" not in moved
+    assert "typing_extensions" in _modules_after(["move", str(log), "take w b g"])  # main alone leaves msgspec be
+    probe = ("import gc, sys; from tally.cli import startup\nstartup.begin_process()\n"
+             "frozen = gc.get_freeze_count()\nimport msgspec, typing_extensions\n"
+             "class Row(typing_extensions.TypedDict):\n    name: str\n"
+             "print(frozen > 1000, typing_extensions.TypedDict is not None, msgspec.convert({'name': 'ana'}, Row))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split(maxsplit=2) == ["True", "True", "{'name': 'ana'}\n"]
+
+
+def test_a_query_of_the_library_imports_the_engine_alone_and_no_log_reading(tmp_path):
+    from tally.store import library, record
+
+    log, db = tmp_path / "game.jsonl", tmp_path / "library.duckdb"
+    record.new_game(log, "splendor", ["ana", "ben"], seed=1)
+    library.ingest(db, [log])
+    for command in (["sql", "--db", str(db), "select count(*) from events"], ["stats", "--db", str(db)]):
+        loaded = _modules_after(command, entry="run")
+        assert "_duckdb" in loaded and "tally.store.library_read" in loaded
+        assert not loaded & {"duckdb", "pyarrow", "typing_extensions", "tally.store.service", "tally.core.engine"}
 
 
 def test_the_move_separator_splits_as_its_pattern():
