@@ -242,16 +242,17 @@ class Guards(Generic[S]):
         """The rulings that forbid `event` now: empty when legal, or only unverifiable notes. When the game over or
         the turn refuses it, that ruling comes first (it decides) and the rules of the move itself follow, judged
         where the game's `Supposing` allows it."""
-        if state.phase == "over":
+        phase = state.phase
+        if phase == "over":
             return self._and_the_moves_own([self.game_over(state)], state, event)
         # judge_turn, written out: this runs once per event of every fold
-        kind, phase = type(event), state.phase
+        kind = type(event)
         by_phase = self._by_case.get(kind)
         steps, guards = (by_phase and by_phase.get(phase)) or self._case(phase, kind)
         for step in steps:
             found = step(state, event)
             if found is not None:
-                if isinstance(found, Allowed):
+                if found is ALLOWED or isinstance(found, Allowed):
                     break
                 return self._and_the_moves_own([found], state, event)
         if len(guards) == 1:  # the usual case, kept short: check runs once per event of every fold
@@ -316,3 +317,17 @@ class Reducers(Generic[R]):
     def apply(self, state: R, event: Event) -> R:
         """The state after `event`; trusts its input (the guards have judged it)."""
         return self._reducers[type(event)](state, event)
+
+    def by_kind(self) -> dict[type[Event], Callable[[R, Any], R]]:
+        """Each kind's reducer: `apply` without its own call, for a fold (the engine's `judge`, a game's `apply`
+        that does more after the reducer), which pays that call once per event of every log it reads."""
+        return self._reducers
+
+
+def reducers_of(apply: Callable[[Any, Event], Any], kinds: Iterable[type[Event]]) -> dict[type[Event], Callable[[Any, Any], Any]]:
+    """The reducer of each of `kinds` that a game's `apply` calls: its `Reducers`' own when `apply` is that
+    kernel's `apply`, else `apply` itself for every kind (a game whose `apply` does more after the reducer)."""
+    owner = getattr(apply, "__self__", None)
+    if isinstance(owner, Reducers) and getattr(apply, "__func__", None) is Reducers.apply:
+        return owner.by_kind()
+    return dict.fromkeys(kinds, apply)

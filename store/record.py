@@ -6,8 +6,10 @@ the writer's lock) or of the readers in `service` (position, replay); `check` ju
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import msgspec
 
@@ -153,11 +155,26 @@ def note(
     return GameRecord(path).note(text, player, expect_seq, expect_fingerprint)
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector held off while a log is read and folded: the fold keeps every state it makes
+    (the undo stack, the frames), so each collection would walk them all again to find no cycle in them."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def replay(path: "Path | str | LogStore", to: int | None = None) -> tuple[Position, list[Frame]]:
     """Every event up to `to` with the state after it. A log with an illegal event raises IllegalLog."""
     from .logstore import read_log
 
-    return replay_log(read_log(path), to)
+    with _collector_paused():
+        return replay_log(read_log(path), to)
 
 
 def seat_as(name: str, seats: list[str]) -> str:
@@ -227,4 +244,5 @@ def check(path: "Path | str | LogStore", anchors: Sequence[tuple[int, str]] = ()
     """`tally check`: integrity, the anchors, then every event judged (`results.check`)."""
     from .results import check as checked
 
-    return checked(path, anchors)
+    with _collector_paused():
+        return checked(path, anchors)

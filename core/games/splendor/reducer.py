@@ -129,12 +129,20 @@ def _take_from_board(state: State, lvl: int, slot: int) -> State:
 
 
 def _apply_take(state: State, event: GemsTaken) -> State:
-    seat = state.players[state.current]
+    current = state.current
+    players = state.players
+    seat = players[current]
     taken = token_counts(event.gems)
     assert taken is not None  # checked: only gems that exist
     seat = msgspec.structs.replace(seat, tokens=tuple(map(add, seat.tokens, taken)))
     bank = tuple(map(sub, state.bank, taken))
-    return _end_of_turn(with_seat(state, state.current, seat, bank=bank, passes=0))
+    if (sum(seat.tokens) <= TOKEN_LIMIT and not state.end_triggered and seat.points < state.target
+            and state.stuck != "end" and not (state.nobles and qualifying_nobles(state, seat))):
+        # the usual take, `_end_of_turn` in one copy of the state: nothing to return, no noble, the next seat's turn
+        return msgspec.structs.replace(
+            state, players=players[:current] + (seat,) + players[current + 1 :], bank=bank, passes=0,
+            current=(current + 1) % len(state.seats), phase="action", turns=state.turns + 1)
+    return _end_of_turn(with_seat(state, current, seat, bank=bank, passes=0))
 
 
 def _apply_reserve(state: State, event: CardReserved) -> State:

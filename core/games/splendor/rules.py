@@ -241,12 +241,12 @@ def check_take(state: State, event: GemsTaken) -> Ruling | None:
     if counts[GOLD]:
         return illegal("splendor.take.no-gold", f"{who} cannot take gold as a gem: gold only comes with a reserve")
     bank = state.bank
-    for i in range(5):
+    for i in range(5) if 0 in bank else ():  # a pile runs dry late in a game, if ever
         if counts[i] and bank[i] == 0:
             return illegal(
                 "splendor.take.empty-pile", f"{who} cannot take {COLOUR_NAMES[i]}: the pile is empty", colour=GEMS[i]
             )
-    distinct = sum(1 for c in counts if c)
+    distinct = 6 - counts.count(0)
     if n == 2 and distinct == 1:
         i = counts.index(2)
         if bank[i] < 4:

@@ -9,7 +9,7 @@ from operator import sub
 import msgspec
 
 from ...model import Event
-from .components import CARDS, FACE_UP, GOLD, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, Card
+from .components import CARDS, GOLD, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, Card
 from .events import CardReserved
 
 
@@ -105,7 +105,8 @@ def unlocated(state: State, level: int) -> list[str]:
 
 
 def needed(card: Card, seat: Seat) -> list[int]:
-    return [need if need > 0 else 0 for need in map(sub, card.cost, seat.bonus)]
+    w, b, g, r, k = map(sub, card.cost, seat.bonus)
+    return [w if w > 0 else 0, b if b > 0 else 0, g if g > 0 else 0, r if r > 0 else 0, k if k > 0 else 0]
 
 
 def default_payment(card: Card, seat: Seat) -> list[int] | None:
@@ -182,9 +183,8 @@ def is_setup_complete(state: State) -> bool:
 def find_on_board(state: State, card: str) -> tuple[int, int] | None:
     lvl = CARDS[card].level - 1
     row = state.board[lvl]
-    for slot in range(FACE_UP):
-        if row[slot] == card:
-            return lvl, slot
+    if card in row:  # a scan in C: asked by the guard and the reducer of every buy and reserve
+        return lvl, row.index(card)
     return None
 
 

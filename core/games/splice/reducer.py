@@ -9,6 +9,8 @@ inside `advance`, so the state always says who must act next and why (`phase`).
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from ...knowledge import Zone
@@ -171,11 +173,11 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
     seat = state.players[who]
     seat = replace(seat, hand=hand_add(seat.hand, kept))
     if state.phase == "start":  # the draw that starts a turn
-        state = with_seat(state, who, seat, pile=pile)
         if storm:  # the turn is lost
-            return replace(state, centre=state.centre + 1, storm="start", storm_seat=who, stage="end", acted="lost")
+            return with_seat(state, who, seat, pile=pile, centre=state.centre + 1, storm="start", storm_seat=who,
+                             stage="end", acted="lost")
         card = got[0]
-        return replace(state, stage="play", phase="play", fresh="?" if card is None else card)
+        return with_seat(state, who, seat, pile=pile, stage="play", phase="play", fresh="?" if card is None else card)
     head = state.owed[0]
     left = head.count - len(got)
     if storm:
@@ -183,43 +185,44 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
         if head.case == "replace" and who == next_seat(state, state.current):
             seat = replace(seat, forfeit=True)  # they were next to play: that turn is forfeit
     owed = (replace(head, count=left),) + state.owed[1:]
-    state = with_seat(state, who, seat, pile=pile, owed=owed)
     if storm:
-        state = replace(state, centre=state.centre + 1, storm=head.case, storm_seat=who)
-    return state
+        return with_seat(state, who, seat, pile=pile, owed=owed, centre=state.centre + 1, storm=head.case, storm_seat=who)
+    return with_seat(state, who, seat, pile=pile, owed=owed)
 
 
 def _apply_blind(state: State, event: BlindDrawn) -> State:
     me = state.current
     source = seat_index(state.seats, event.source)
-    state = replace(state, stage="play", robbed=source)
     if state.mode == "open":
-        return replace(state, pick="hand", pick_from=source)
-    return _move_hand_card(state, source, me, event.card)
+        return replace(state, stage="play", robbed=source, pick="hand", pick_from=source)
+    return _move_hand_card(state, source, me, event.card, stage="play", robbed=source)
 
 
-def _move_hand_card(state: State, source: int, me: int, card: str | None) -> State:
-    hand, gone = zone_remove(state.players[source].hand, [card])
-    state = with_seat(state, source, replace(state.players[source], hand=hand))
-    seat = state.players[me]
-    state = with_seat(state, me, replace(seat, hand=hand_add(seat.hand, gone)))
-    return replace(state, fresh="?" if gone[0] is None else gone[0])
+# a move between two seats builds the state once: `changes` are the caller's other fields (a fold makes one
+# state per event, and each copy of the state is a good part of an event's cost)
+def _move_hand_card(state: State, source: int, me: int, card: str | None, **changes: Any) -> State:
+    players = list(state.players)
+    hand, gone = zone_remove(players[source].hand, [card])
+    players[source] = replace(players[source], hand=hand)
+    seat = players[me]
+    players[me] = replace(seat, hand=hand_add(seat.hand, gone))
+    return replace(state, players=tuple(players), fresh="?" if gone[0] is None else gone[0], **changes)
 
 
-def _move_piece(state: State, source: int, me: int, piece: str | None) -> State:
-    maps, gone = zone_remove(state.players[source].maps, [piece])
-    state = with_seat(state, source, replace(state.players[source], maps=maps))
-    seat = state.players[me]
-    state = with_seat(state, me, replace(seat, maps=hand_add(seat.maps, gone)))
-    return replace(state, pile=put_bottom(state.pile, ("piracy",)), played="")
+def _move_piece(state: State, source: int, me: int, piece: str | None, **changes: Any) -> State:
+    players = list(state.players)
+    maps, gone = zone_remove(players[source].maps, [piece])
+    players[source] = replace(players[source], maps=maps)
+    seat = players[me]
+    players[me] = replace(seat, maps=hand_add(seat.maps, gone))
+    return replace(state, players=tuple(players), pile=put_bottom(state.pile, ("piracy",)), played="", **changes)
 
 
 def _apply_picked(state: State, event: CardPicked) -> State:
     kind, source = state.pick, state.pick_from
-    state = replace(state, pick="", pick_from=-1)
     if kind == "hand":
-        return _move_hand_card(state, source, state.current, event.card)
-    return _move_piece(state, source, state.current, event.card)
+        return _move_hand_card(state, source, state.current, event.card, pick="", pick_from=-1)
+    return _move_piece(state, source, state.current, event.card, pick="", pick_from=-1)
 
 
 # --------------------------------------------------------------------------- plays
@@ -486,12 +489,12 @@ REDUCERS.on(CardsDiscarded, _apply_discard)
 REDUCERS.on(TurnPassed, _apply_pass)
 REDUCERS.on(MapsReturned, _apply_return)
 REDUCERS.on(HoldingsRevealed, _apply_reveal)
-REDUCERS.seal()
+_REDUCE = REDUCERS.seal().by_kind()
 
 
 def apply(state: State, event: Event) -> State:
     """The state after a checked event, then whatever follows by itself (the end of a turn, the next draw)."""
-    state = REDUCERS.apply(state, event)
+    state = _REDUCE[type(event)](state, event)
     if state.stage in ("over", "reveal", "setup", "dealing"):
         return state
     return advance(state)
