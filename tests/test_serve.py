@@ -248,4 +248,16 @@ def test_no_request_ends_in_a_500(tmp_path: Path, method: str, path: str, body: 
     answer = run(ask())
     assert answer.status_code < 500, (method, path, query, body, answer.text)
     if path.startswith("/api") and answer.status_code >= 400:
-        assert isinstance(answer.json().get("error"), str), (method, path, answer.text)
+        assert_a_refusal_with_an_id(answer.json(), (method, path, answer.text))
+
+
+def assert_a_refusal_with_an_id(refusal: Any, context: object) -> None:
+    """A refusal of the API is an error with its id, or a move judged (`/moves`, `/rule`, `/undo`, `/amend`: the
+    documented 400 and 422 bodies), whose rulings name the rules that forbid it or whose notation error its kind."""
+    if "verdict" not in refusal:
+        assert isinstance(refusal.get("error"), str), context
+    elif refusal["verdict"] == "unreadable":
+        assert refusal["notation_kind"] in ("invalid", "ambiguous", "unknown"), context
+    else:
+        assert refusal["verdict"] == "illegal" and not refusal["accepted"], context
+        assert refusal["rulings"] and all(isinstance(r["rule"], str) for r in refusal["rulings"]), context
