@@ -14,6 +14,7 @@ is every card the table may turn over or show.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from ...model import Event
 from .components import DEAL, is_action
 from .events import (
@@ -166,3 +167,9 @@ def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
             break
         rest.append(card)
     return [RoundDealt(hands=hands, turned=turned, deck=rest)]
+
+
+def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
+    """`legal_moves(state)[below(n)]` for the n legal moves (the contract's `pick_move`); None when none is legal."""
+    moves = legal_moves(state)
+    return moves[below(len(moves))] if moves else None
