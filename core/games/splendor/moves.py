@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
-from math import comb
 from operator import add
 
 from ...model import Event
@@ -28,7 +27,17 @@ from .events import (
     TokensReturned,
     TurnPassed,
 )
-from .state import State, blind_buys, buyable, deck_top, default_payment, face_up, qualifying_nobles, unlocated
+from .state import (
+    State,
+    blind_buys,
+    buyable,
+    deck_top,
+    default_payment,
+    face_up,
+    known_reserves,
+    qualifying_nobles,
+    unlocated,
+)
 
 
 def _take_moves(state: State, who: str) -> list[Event]:
@@ -169,105 +178,72 @@ def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
 
 def _pick_action(state: State, below: Callable[[int], int]) -> Event | None:
     """An action of an open game with no seated seat (every deck top known): `_action_moves`' order, counted."""
-    bank = state.bank
-    available = [i for i in range(5) if bank[i]]
-    k = len(available)
-    fewer: list[int] = []  # the sizes of the takes of fewer than three, in `_take_moves`' order
-    if state.take_fewer == "always":
-        fewer = list(range(1, min(k, 2) + 1))
-    elif state.take_fewer == "when-short" and 0 < k < 3:
-        fewer = [k]
-    doubles = [i for i in range(5) if bank[i] >= 4]
-    takes = (comb(k, 3) if k >= 3 else 0) + sum(comb(k, size) for size in fewer) + len(doubles)
+    takes = _takes(state.bank, state.take_fewer)
     seat = state.player
-    reserves: list[tuple[str, int | None]] = []  # (card, level of a blind reserve)
+    face = [c for row in state.board for c in row if c]
+    tops: list[int] = []  # the levels (1-3) of the decks a blind reserve may draw from
     if len(seat.reserved) < RESERVE_LIMIT:
-        reserves = [(c, None) for c in face_up(state)]
-        decks = state.decks
-        for lvl in range(3):
-            if state.deck_size[lvl]:
-                reserves.append((decks[lvl][0], lvl + 1))
+        deck_size = state.deck_size
+        tops = [lvl + 1 for lvl in range(3) if deck_size[lvl]]
+        reserves = len(face) + len(tops)
+    else:
+        reserves = 0
     reach_w, reach_b, reach_g, reach_r, reach_k = map(add, seat.bonus, seat.tokens)
     gold = seat.tokens[GOLD]
     buys = []
-    for c in buyable(state, seat):
-        w, b, g, r, k_ = CARDS[c].cost
+    for c in face + known_reserves(seat) if seat.reserved else face:
+        w, b, g, r, k = CARDS[c].cost
         if ((w - reach_w if w > reach_w else 0) + (b - reach_b if b > reach_b else 0) + (g - reach_g if g > reach_g else 0)
-                + (r - reach_r if r > reach_r else 0) + (k_ - reach_k if k_ > reach_k else 0)) <= gold:
+                + (r - reach_r if r > reach_r else 0) + (k - reach_k if k > reach_k else 0)) <= gold:
             buys.append(c)
-    count = takes + len(reserves) + len(buys)
+    count = len(takes) + reserves + len(buys)
     if not count:  # stuck: a pass, or what the box proves (rare), as `_action_moves` decides it
         moves = _action_moves(state)
         return moves[below(len(moves))] if moves else None
     index = below(count)
     who = state.player_name
-    if index < takes:
-        return GemsTaken(player=who, gems=_take_at(available, fewer, doubles, index))
-    index -= takes
-    if index < len(reserves):
-        card, level = reserves[index]
-        return CardReserved(player=who, card=card, level=level)
-    card = buys[index - len(reserves)]
+    if index < len(takes):
+        return GemsTaken(player=who, gems=list(takes[index]))
+    index -= len(takes)
+    if index < reserves:
+        if index < len(face):
+            return CardReserved(player=who, card=face[index])
+        level = tops[index - len(face)]
+        deck = state.decks[level - 1]
+        return CardReserved(player=who, card=deck[0] if deck else None, level=level)
+    card = buys[index - reserves]
     pay = default_payment(CARDS[card], seat)
     assert pay is not None  # affordable, as the sum above says
     return CardBought(player=who, card=card, paid=spell(pay))
 
 
-def _take_at(available: list[int], fewer: list[int], doubles: list[int], index: int) -> list[str]:
-    """The gems of take number `index` in `_take_moves`' order: threes, then the fewer sizes, then the doubles."""
-    for size in ([3] if len(available) >= 3 else []) + fewer:
-        many = comb(len(available), size)
-        if index < many:
-            return [GEMS[i] for i in _combination_at(available, size, index)]
-        index -= many
-    gem = GEMS[doubles[index]]
-    return [gem, gem]
+_TAKES: dict[tuple[tuple[int, ...], str], tuple[str, ...]] = {}
+_RETURNS: dict[tuple[int, ...], tuple[str, ...]] = {}
+_MEMO_LIMIT = 50_000  # banks and holdings a long run of playouts meets: memory bounded, never cleared
 
 
-def _combination_at(items: list[int], size: int, index: int) -> list[int]:
-    """Combination number `index` of `size` items, in the order of `itertools.combinations`."""
-    chosen = []
-    start = 0
-    while size:
-        for at in range(start, len(items)):
-            after = comb(len(items) - at - 1, size - 1)  # the combinations that begin with items[at]
-            if index < after:
-                chosen.append(items[at])
-                start = at + 1
-                size -= 1
-                break
-            index -= after
-    return chosen
+def _takes(bank: tuple[int, ...], take_fewer: str) -> tuple[str, ...]:
+    """The takes `_take_moves` lists for this bank, as strings of letters: listed once per bank (a playout meets
+    a few hundred)."""
+    takes = _TAKES.get((bank, take_fewer))
+    if takes is None:
+        state = State(seats=("",), mode="open", take_fewer=take_fewer, stuck="", target=0, players=(), bank=bank,
+                      board=(), decks=(), deck_size=(), nobles=(), nobles_wanted=0)
+        takes = tuple("".join(move.gems) for move in _take_moves(state, ""))
+        if len(_TAKES) < _MEMO_LIMIT:
+            _TAKES[bank, take_fewer] = takes
+    return takes
 
 
 def _pick_return(state: State, below: Callable[[int], int]) -> Event | None:
-    """A return of tokens: `_return_moves`' order (more of an earlier colour first), counted, not listed."""
-    seat = state.player
-    tokens = seat.tokens
-    size = sum(tokens) - TOKEN_LIMIT
-    held = [i for i in range(6) if tokens[i]]
-    count = _count_returns(held, tokens, size)
-    if not count:
+    """A return of tokens: `_return_moves`' order (more of an earlier colour first), listed once per holding."""
+    tokens = state.player.tokens
+    returns = _RETURNS.get(tokens)
+    if returns is None:
+        held = [i for i in range(6) if tokens[i]]
+        returns = tuple(_returns(held, tokens, sum(tokens) - TOKEN_LIMIT))
+        if len(_RETURNS) < _MEMO_LIMIT:
+            _RETURNS[tokens] = returns
+    if not returns:
         return None
-    index = below(count)
-    letters = []
-    for at, colour in enumerate(held):  # walk `_returns`' tree: n of this colour, from the most down to none
-        rest = held[at + 1:]
-        for n in range(min(tokens[colour], size), -1, -1):
-            ways = _count_returns(rest, tokens, size - n)
-            if index < ways:
-                letters.extend(COLOURS[colour] * n)
-                size -= n
-                break
-            index -= ways
-    return TokensReturned(player=state.player_name, tokens=letters)
-
-
-def _count_returns(held: list[int], tokens: tuple[int, ...], size: int) -> int:
-    """How many entries `_returns(held, tokens, size)` lists."""
-    if not size:
-        return 1
-    if not held:
-        return 0
-    first, rest = held[0], held[1:]
-    return sum(_count_returns(rest, tokens, size - n) for n in range(min(tokens[first], size), -1, -1))
+    return TokensReturned(player=state.player_name, tokens=list(returns[below(len(returns))]))
