@@ -188,11 +188,17 @@ def _pick_action(state: State, below: Callable[[int], int]) -> Event | None:
         reserves = len(face) + len(tops)
     else:
         reserves = 0
-    reach_w, reach_b, reach_g, reach_r, reach_k = map(add, seat.bonus, seat.tokens)
+    reach = tuple(map(add, seat.bonus, seat.tokens))
+    reach_w, reach_b, reach_g, reach_r, reach_k = reach
     gold = seat.tokens[GOLD]
+    within = sum(reach) + gold  # a card that costs more than this in all cannot be afforded: one comparison
     buys = []
+    costs = _COSTS
     for c in face + known_reserves(seat) if seat.reserved else face:
-        w, b, g, r, k = CARDS[c].cost
+        cost = costs.get(c) or _cost(c)
+        if cost[5] > within:
+            continue
+        w, b, g, r, k, _ = cost
         if ((w - reach_w if w > reach_w else 0) + (b - reach_b if b > reach_b else 0) + (g - reach_g if g > reach_g else 0)
                 + (r - reach_r if r > reach_r else 0) + (k - reach_k if k > reach_k else 0)) <= gold:
             buys.append(c)
@@ -217,9 +223,16 @@ def _pick_action(state: State, below: Callable[[int], int]) -> Event | None:
     return CardBought(player=who, card=card, paid=spell(pay))
 
 
+_COSTS: dict[str, tuple[int, ...]] = {}  # card -> its cost and, last, the cost's total
 _TAKES: dict[tuple[tuple[int, ...], str], tuple[str, ...]] = {}
 _RETURNS: dict[tuple[int, ...], tuple[str, ...]] = {}
 _MEMO_LIMIT = 50_000  # banks and holdings a long run of playouts meets: memory bounded, never cleared
+
+
+def _cost(card: str) -> tuple[int, ...]:
+    cost = CARDS[card].cost
+    _COSTS[card] = (*cost, sum(cost))
+    return _COSTS[card]
 
 
 def _takes(bank: tuple[int, ...], take_fewer: str) -> tuple[str, ...]:
