@@ -308,6 +308,12 @@ class GameSpec(Generic[S]):
         """Every legal move now, in a deterministic order, chance the table must enter included (moves)."""
         raise NotImplementedError
 
+    def pick_move(self, state: S, below: Callable[[int], int]) -> Event | None:
+        """`legal_moves(state)[below(n)]` for the n legal moves, built alone: `below` is called once, only when some
+        move is legal, and None is returned when none is; a playout's draw, without building the moves it skips
+        (moves)."""
+        raise NotImplementedError
+
     def shuffles(self, state: S) -> dict[str, list[str]]:
         """Open mode: the piles chance decides now and tally deals (the setup, a new round's deal, a reshuffle),
         to be shuffled outside core; empty when no such chance is due (moves)."""
@@ -416,7 +422,7 @@ class GameSpec(Generic[S]):
 CONTRACT: tuple[str, ...] = (
     "name", "title", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
     "state_type", "rules", "notation", "history", "upcasters",
-    "start", "check", "permit", "is_voidable", "apply", "legal_moves", "shuffles", "deal",
+    "start", "check", "permit", "is_voidable", "apply", "legal_moves", "pick_move", "shuffles", "deal",
     "parse", "format", "view", "conceal", "turn", "outcome", "to_act", "pending", "narrate", "check_manifest", "table_transcript",
     "picture",
 )
@@ -429,6 +435,7 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "is_voidable": ("rules", "is_voidable"),
     "apply": ("reducer", "apply"),
     "legal_moves": ("moves", "legal_moves"),
+    "pick_move": ("moves", "pick_move"),
     "shuffles": ("moves", "shuffles"),
     "deal": ("moves", "deal"),
     "parse": ("notation", "parse"),

@@ -1,7 +1,8 @@
 """Random legal playouts, written as logs that `tally check` accepts.
 
-Randomness lives here, never in core: each move is drawn uniformly from `legal_moves`, and the
-deal is shuffled here and dealt by the engine (`core.engine.play_out`). Game `i` of a run uses its own generator seeded from
+Randomness lives here, never in core: each move is drawn uniformly from `legal_moves` (the game's
+`pick_move` builds only the one drawn), and the deal is shuffled here and dealt by the engine
+(`core.engine.dealt`). Game `i` of a run uses its own generator seeded from
 (seed, i), so any single game can be reproduced alone. Times in simulated logs are synthetic
 (one minute per event from a fixed start), so the same seed writes the same bytes.
 """
@@ -12,11 +13,11 @@ import os
 import random
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import msgspec
 
-from tally.core.engine import play_out
+from tally.core.engine import dealt
 from tally.core.model import Event
 
 from . import log as logfile
@@ -59,20 +60,32 @@ def _stamp_fast(events: list[Event], start: datetime, unit: list[int] | None = N
     prev = None
     base = round(start.timestamp() * 1000)  # milliseconds
     unit = unit or [1] * len(events)
-    days: dict[int, str] = {}  # the date of a day, formatted once: strftime per event was a tenth of a playout
+    # the events are whole minutes apart: the seconds and milliseconds are the start's, the minute of the day
+    # and the date are looked up (formatting each time stamp was a tenth of a playout)
+    minute, rest = divmod(base, 60_000)
+    seconds = f":{rest // 1000:02d}.{rest % 1000:03d}Z"
+    days: dict[int, str] = {}
+    clock = _clock()
     for seq, event in enumerate(events, 1):
-        moment = base + 60_000 * seq
-        day, rest = divmod(moment, 86_400_000)
+        day, of_day = divmod(minute + seq, 1440)
         date = days.get(day)
         if date is None:
-            date = days[day] = datetime.fromtimestamp(day * 86_400, timezone.utc).strftime("%Y-%m-%d")
-        minutes, milliseconds = divmod(rest, 60_000)
-        at = f"{date}T{minutes // 60:02d}:{minutes % 60:02d}:{milliseconds // 1000:02d}.{milliseconds % 1000:03d}Z"
-        line = encode(replace(event, seq=seq, at=at, prev=prev, unit=unit[seq - 1]))
+            date = days[day] = datetime.fromtimestamp(day * 86_400, timezone.utc).strftime("%Y-%m-%dT")
+        line = encode(replace(event, seq=seq, at=date + clock[of_day] + seconds, prev=prev, unit=unit[seq - 1]))
         prev = sha(line).hexdigest()
         chunks.append(line)
     chunks.append(b"")
     return b"\n".join(chunks)
+
+
+_CLOCK: list[str] = []
+
+
+def _clock() -> list[str]:
+    """"HH:MM" of each minute of a day."""
+    if not _CLOCK:
+        _CLOCK.extend(f"{minute // 60:02d}:{minute % 60:02d}" for minute in range(1440))
+    return _CLOCK
 
 
 def playout(
@@ -81,8 +94,28 @@ def playout(
     """One random legal game from the deal to the end: its events and final state."""
     seats = [f"p{i + 1}" for i in range(players)]
     spec, started = start_event(game, seats, options or {}, "open", manifest)
-    randrange = rng.randrange
-    return play_out(spec, started, lambda moves: moves[randrange(len(moves))], shuffler(rng), MAX_EVENTS)
+    return play_drawn(spec, started, rng.randrange, shuffler(rng), MAX_EVENTS)
+
+
+def play_drawn(
+    spec: Any, started: Event, below: Callable[[int], int], shuffle: Callable[[list[str]], list[str]], limit: int
+) -> tuple[list[Event], Any]:
+    """`core.engine.play_out` choosing `legal_moves(state)[below(n)]`, each move built alone by `spec.pick_move`:
+    the same draws give the same events. The moves are the generator's, so they are applied unjudged
+    (`tests/test_simulate_moves.py` judges such playouts of every game)."""
+    chance, state = dealt(spec, spec.start(started), shuffle)
+    events: list[Event] = [started, *chance]
+    apply, pick_move, shuffles, append = spec.apply, spec.pick_move, spec.shuffles, events.append
+    while len(events) < limit:
+        move = pick_move(state, below)
+        if move is None:
+            break
+        state = apply(state, move)
+        append(move)
+        if shuffles(state):  # a new round's deal, say: chance tally deals in an open game
+            chance, state = dealt(spec, state, shuffle)
+            events.extend(chance)
+    return events, state
 
 
 def simulate(

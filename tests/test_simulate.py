@@ -39,3 +39,29 @@ def test_simulate_table_mode_writes_logs_that_check_accepts(tmp_path: Path) -> N
         assert report.ok and report.outcome is not None, report
     again = simulate("splendor", 4, 11, tmp_path / "again", players=3, mode="table")
     assert [Path(p).read_bytes() for p in summary.files] == [Path(p).read_bytes() for p in again.files]
+
+
+def test_simulated_lines_are_stamped_one_minute_apart(tmp_path: Path) -> None:
+    """The playout writer's looked-up time stamps are each event's time formatted in full, one minute apart from
+    a start at odd milliseconds late in the day (so they cross midnight), and its lines read back as a log."""
+    from datetime import datetime, timedelta, timezone
+
+    import msgspec
+
+    from tally.store import log as logfile
+    from tally.store.simulate import _stamp_fast, units
+
+    events, _ = playout("splendor", 3, random.Random("stamps"))
+    start = datetime(2026, 3, 31, 23, 17, 4, 321_000, tzinfo=timezone.utc)
+    marks = units(SPLENDOR, events)
+    lines, prev = [], None
+    for seq, event in enumerate(events, 1):
+        at = (start + timedelta(minutes=seq)).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+        lines.append(logfile.encode(msgspec.structs.replace(event, seq=seq, at=at, prev=prev, unit=marks[seq - 1])))
+        prev = logfile.sha256_hex(lines[-1])
+    written = _stamp_fast(events, start, marks)
+    assert written == b"\n".join(lines) + b"\n"
+    assert b'"at":"2026-04-01T' in written and len(events) > 60
+    path = tmp_path / "stamped.jsonl"
+    path.write_bytes(written)
+    assert logfile.read(path).fingerprint == prev

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from tally.core.model import Event
 
 from .components import AMOUNTS
@@ -21,3 +22,8 @@ def shuffles(state: State) -> dict[str, list[str]]:
 
 def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
     return []
+
+
+def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
+    moves = legal_moves(state)
+    return moves[below(len(moves))] if moves else None

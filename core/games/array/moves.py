@@ -14,6 +14,7 @@ counts prove it wrong (rules.can_stop), and so is every card the table may turn 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from ...model import Event
 from .components import DEAL, is_action
 from .events import (
@@ -167,3 +168,9 @@ def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
             break
         rest.append(card)
     return [RoundDealt(hands=hands, turned=turned, deck=rest)]
+
+
+def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
+    """`legal_moves(state)[below(n)]` for the n legal moves (the contract's `pick_move`); None when none is legal."""
+    moves = legal_moves(state)
+    return moves[below(len(moves))] if moves else None

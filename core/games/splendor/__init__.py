@@ -70,6 +70,7 @@ class Splendor(GameSpec[State]):
     is_voidable = staticmethod(_rules.is_voidable)
     apply = staticmethod(_reducer.apply)
     legal_moves = staticmethod(_moves.legal_moves)
+    pick_move = staticmethod(_moves.pick_move)
     shuffles = staticmethod(_moves.shuffles)
     deal = staticmethod(_moves.deal)
     parse = staticmethod(_notation.parse)

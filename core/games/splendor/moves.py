@@ -10,6 +10,7 @@ canonical payment: gems first, gold for the shortfall. A seat that names its own
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from operator import add
 
@@ -26,7 +27,17 @@ from .events import (
     TokensReturned,
     TurnPassed,
 )
-from .state import State, blind_buys, buyable, deck_top, default_payment, face_up, qualifying_nobles, unlocated
+from .state import (
+    State,
+    blind_buys,
+    buyable,
+    deck_top,
+    default_payment,
+    face_up,
+    known_reserves,
+    qualifying_nobles,
+    unlocated,
+)
 
 
 def _take_moves(state: State, who: str) -> list[Event]:
@@ -145,3 +156,107 @@ def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
     """The deal for shuffled piles: the decks in their order and one noble more than there are players."""
     nobles = shuffled["nobles"][: state.nobles_wanted]
     return [SetupDealt(nobles=nobles, decks=[shuffled[f"deck{lvl}"] for lvl in (1, 2, 3)])]
+
+
+# --------------------------------------------------------------------------- one move, built alone (playouts)
+
+
+def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
+    """`legal_moves(state)[below(len(legal_moves(state)))]`, built alone: the moves are counted, `below` draws
+    the index (once, and only when some move is legal) and only the move at that index is made, with the same
+    order and the same event as `legal_moves`; None when no move is legal.
+
+    A playout draws one move per turn from 25-30: building them all, each buy with its payment, was most of it."""
+    phase = state.phase
+    if phase == "action" and not (state.seated or state.mode != "open"):
+        return _pick_action(state, below)
+    if phase == "return":
+        return _pick_return(state, below)
+    moves = legal_moves(state)
+    return moves[below(len(moves))] if moves else None
+
+
+def _pick_action(state: State, below: Callable[[int], int]) -> Event | None:
+    """An action of an open game with no seated seat (every deck top known): `_action_moves`' order, counted."""
+    takes = _takes(state.bank, state.take_fewer)
+    seat = state.player
+    face = [c for row in state.board for c in row if c]
+    tops: list[int] = []  # the levels (1-3) of the decks a blind reserve may draw from
+    if len(seat.reserved) < RESERVE_LIMIT:
+        deck_size = state.deck_size
+        tops = [lvl + 1 for lvl in range(3) if deck_size[lvl]]
+        reserves = len(face) + len(tops)
+    else:
+        reserves = 0
+    reach = tuple(map(add, seat.bonus, seat.tokens))
+    reach_w, reach_b, reach_g, reach_r, reach_k = reach
+    gold = seat.tokens[GOLD]
+    within = sum(reach) + gold  # a card that costs more than this in all cannot be afforded: one comparison
+    buys = []
+    costs = _COSTS
+    for c in face + known_reserves(seat) if seat.reserved else face:
+        cost = costs.get(c) or _cost(c)
+        if cost[5] > within:
+            continue
+        w, b, g, r, k, _ = cost
+        if ((w - reach_w if w > reach_w else 0) + (b - reach_b if b > reach_b else 0) + (g - reach_g if g > reach_g else 0)
+                + (r - reach_r if r > reach_r else 0) + (k - reach_k if k > reach_k else 0)) <= gold:
+            buys.append(c)
+    count = len(takes) + reserves + len(buys)
+    if not count:  # stuck: a pass, or what the box proves (rare), as `_action_moves` decides it
+        moves = _action_moves(state)
+        return moves[below(len(moves))] if moves else None
+    index = below(count)
+    who = state.player_name
+    if index < len(takes):
+        return GemsTaken(player=who, gems=list(takes[index]))
+    index -= len(takes)
+    if index < reserves:
+        if index < len(face):
+            return CardReserved(player=who, card=face[index])
+        level = tops[index - len(face)]
+        deck = state.decks[level - 1]
+        return CardReserved(player=who, card=deck[0] if deck else None, level=level)
+    card = buys[index - reserves]
+    pay = default_payment(CARDS[card], seat)
+    assert pay is not None  # affordable, as the sum above says
+    return CardBought(player=who, card=card, paid=spell(pay))
+
+
+_COSTS: dict[str, tuple[int, ...]] = {}  # card -> its cost and, last, the cost's total
+_TAKES: dict[tuple[tuple[int, ...], str], tuple[str, ...]] = {}
+_RETURNS: dict[tuple[int, ...], tuple[str, ...]] = {}
+_MEMO_LIMIT = 50_000  # banks and holdings a long run of playouts meets: memory bounded, never cleared
+
+
+def _cost(card: str) -> tuple[int, ...]:
+    cost = CARDS[card].cost
+    _COSTS[card] = (*cost, sum(cost))
+    return _COSTS[card]
+
+
+def _takes(bank: tuple[int, ...], take_fewer: str) -> tuple[str, ...]:
+    """The takes `_take_moves` lists for this bank, as strings of letters: listed once per bank (a playout meets
+    a few hundred)."""
+    takes = _TAKES.get((bank, take_fewer))
+    if takes is None:
+        state = State(seats=("",), mode="open", take_fewer=take_fewer, stuck="", target=0, players=(), bank=bank,
+                      board=(), decks=(), deck_size=(), nobles=(), nobles_wanted=0)
+        takes = tuple("".join(move.gems) for move in _take_moves(state, ""))
+        if len(_TAKES) < _MEMO_LIMIT:
+            _TAKES[bank, take_fewer] = takes
+    return takes
+
+
+def _pick_return(state: State, below: Callable[[int], int]) -> Event | None:
+    """A return of tokens: `_return_moves`' order (more of an earlier colour first), listed once per holding."""
+    tokens = state.player.tokens
+    returns = _RETURNS.get(tokens)
+    if returns is None:
+        held = [i for i in range(6) if tokens[i]]
+        returns = tuple(_returns(held, tokens, sum(tokens) - TOKEN_LIMIT))
+        if len(_RETURNS) < _MEMO_LIMIT:
+            _RETURNS[tokens] = returns
+    if not returns:
+        return None
+    return TokensReturned(player=state.player_name, tokens=list(returns[below(len(returns))]))

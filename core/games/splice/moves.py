@@ -11,6 +11,7 @@ it is entered.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations, combinations_with_replacement, permutations
 
 from ...model import Event
@@ -379,3 +380,9 @@ def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
         disks = shuffled["disks"]
         return [DisksDealt(disks=disks[:n], unused=disks[n:])]
     return [CardPicked(card=shuffled["pick"][0])]
+
+
+def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
+    """`legal_moves(state)[below(n)]` for the n legal moves (the contract's `pick_move`); None when none is legal."""
+    moves = legal_moves(state)
+    return moves[below(len(moves))] if moves else None

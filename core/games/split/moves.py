@@ -11,6 +11,7 @@ its own draws (`seated`) draws each card still unlocated, one move each; a deal 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from ...model import Event
 from .components import HAND, PERFECT, STRONG, grade, pair
@@ -178,3 +179,9 @@ def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
     n = len(state.seats)
     hands = {name: cards[i * HAND : (i + 1) * HAND] for i, name in enumerate(state.seats)}
     return [RoundDealt(row=cards[HAND * n], hands=hands, pile=cards[HAND * n + 1 :])]
+
+
+def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
+    """`legal_moves(state)[below(n)]` for the n legal moves (the contract's `pick_move`); None when none is legal."""
+    moves = legal_moves(state)
+    return moves[below(len(moves))] if moves else None

@@ -1,0 +1,93 @@
+"""A playout's moves are built alone (`pick_move`) and applied unjudged: both are proved here for every game.
+
+`pick_move(state, below)` must be `legal_moves(state)[below(n)]` for the n legal moves, drawing once, so the same
+seed writes the same logs as drawing from the full list; and a playout applied on trust must be the game the
+referee judges, move by move, to the same final state."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+import pytest
+
+from tally.core.engine import judge
+from tally.core.model import Event
+from tally.store.service import shuffler, start_event
+from tally.store.simulate import play_drawn
+
+# (game, players, options): every game, and Splendor under each option that changes what is legal
+TABLES = [
+    ("splendor", 2, {}), ("splendor", 3, {"take-fewer": "always"}), ("splendor", 4, {"take-fewer": "never"}),
+    ("splendor", 2, {"stuck": "end", "target": "30"}), ("splendor", 3, {"target": "5"}),
+    ("split", 2, {}), ("split", 5, {}), ("array", 2, {}), ("array", 4, {}), ("splice", 2, {}), ("splice", 4, {}),
+]
+PLAYOUTS = {"splendor": 12, "split": 2, "array": 2, "splice": 1}
+LIMIT = 1500  # a Splice playout runs to thousands of events: its first part says as much as the whole
+
+
+def played(game: str, players: int, options: dict[str, str], seed: str) -> tuple[Any, list[Event], Any]:
+    spec, started = start_event(game, [f"p{i + 1}" for i in range(players)], options, "open")
+    rng = random.Random(seed)
+    events, state = play_drawn(spec, started, rng.randrange, shuffler(rng), LIMIT)
+    return spec, events, state
+
+
+def picked(spec: Any, state: Any, index: int) -> tuple[Event | None, list[int]]:
+    """What `pick_move` builds when the draw is `index`, and the counts it drew under."""
+    draws: list[int] = []
+
+    def below(count: int) -> int:
+        draws.append(count)
+        return index
+
+    return spec.pick_move(state, below), draws
+
+
+@pytest.mark.parametrize("game, players, options", TABLES)
+def test_pick_move_builds_the_legal_move_at_the_drawn_index(game: str, players: int, options: dict[str, str]) -> None:
+    every = game == "splendor"  # the other games draw from legal_moves itself: one index per state proves the wiring
+    sample = random.Random(f"pick:{game}:{players}")
+    states = 0
+    for seed in range(PLAYOUTS[game]):
+        spec, events, _ = played(game, players, options, f"pick:{game}:{players}:{seed}")
+        state = spec.start(events[0])
+        for event in events[1:]:
+            state = spec.apply(state, event)
+            legal = spec.legal_moves(state)
+            if not legal:
+                assert picked(spec, state, 0) == (None, [])
+                continue
+            for index in range(len(legal)) if every else [sample.randrange(len(legal))]:
+                assert picked(spec, state, index) == (legal[index], [len(legal)]), (seed, event.seq, index)
+            states += 1
+    assert states > 50
+
+
+@pytest.mark.parametrize("game, players, options", TABLES)
+def test_a_playout_applied_on_trust_is_the_game_the_referee_judges(game: str, players: int, options: dict[str, str]) -> None:
+    for seed in range(min(PLAYOUTS[game], 4)):
+        spec, events, state = played(game, players, options, f"trust:{game}:{players}:{seed}")
+        numbered = [msgspec.structs.replace(event, seq=seq) for seq, event in enumerate(events, 1)]
+        judgement, table = judge(spec, numbered)
+        assert judgement.ok, (seed, judgement.failed_seq, judgement.rulings)
+        assert judgement.events == len(events)
+        assert table.state == state
+
+
+def test_splendor_playouts_reach_every_kind_of_move() -> None:
+    """The counted path is exercised: takes of each size, reserves face up and blind, buys and returns."""
+    kinds: set[str] = set()
+    for seed in range(PLAYOUTS["splendor"]):
+        for players, options in ((2, {}), (3, {"take-fewer": "always"})):
+            _, events, _ = played("splendor", players, options, f"kinds:{seed}")
+            for event in events:
+                name = type(event).__name__
+                if name == "GemsTaken":
+                    name += f"{len(event.gems)}{'=' if len(event.gems) == 2 == len(set(event.gems)) * 2 else ''}"
+                if name == "CardReserved":
+                    name += "blind" if event.level else "up"
+                kinds.add(name)
+    assert {"GemsTaken3", "GemsTaken2=", "GemsTaken1", "GemsTaken2", "CardReservedup", "CardReservedblind",
+            "CardBought", "TokensReturned"} <= kinds, kinds
