@@ -242,7 +242,7 @@ def _takes(bank: tuple[int, ...], take_fewer: str) -> tuple[str, ...]:
     if takes is None:
         state = State(seats=("",), mode="open", take_fewer=take_fewer, stuck="", target=0, players=(), bank=bank,
                       board=(), decks=(), deck_size=(), nobles=(), nobles_wanted=0)
-        takes = tuple("".join(move.gems) for move in _take_moves(state, ""))
+        takes = tuple("".join(move.gems) for move in _take_moves(state, "") if isinstance(move, GemsTaken))
         if len(_TAKES) < _MEMO_LIMIT:
             _TAKES[bank, take_fewer] = takes
     return takes
