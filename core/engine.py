@@ -345,18 +345,46 @@ def play_out(
     limit: int,
 ) -> tuple[list[Event], Any]:
     """A game played from `started` by `choose` (one of the legal moves) until none is left or the log
-    holds `limit` events, the chance it makes due dealt by `shuffle`; its events and final state.
+    holds `limit` events, the chance it makes due dealt by `shuffle`; its events and final state."""
+    legal_moves = spec.legal_moves
 
-    The moves come from `legal_moves`, so they are applied without being judged again (no undo stack:
-    a playout is written, never voided)."""
+    def pick(state: Any) -> Event | None:
+        moves = legal_moves(state)
+        return choose(moves) if moves else None
+
+    return _played(spec, started, pick, shuffle, limit)
+
+
+def play_drawn(
+    spec: GameSpec,
+    started: GameStarted,
+    below: Callable[[int], int],
+    shuffle: Callable[[list[str]], list[str]],
+    limit: int,
+) -> tuple[list[Event], Any]:
+    """`play_out` choosing `legal_moves(state)[below(n)]`, each move built alone by the game's `pick_move`:
+    the same draws give the same events as `play_out` choosing `moves[below(len(moves))]`."""
+    pick_move = spec.pick_move
+    return _played(spec, started, lambda state: pick_move(state, below), shuffle, limit)
+
+
+def _played(
+    spec: GameSpec,
+    started: GameStarted,
+    pick: Callable[[Any], Event | None],
+    shuffle: Callable[[list[str]], list[str]],
+    limit: int,
+) -> tuple[list[Event], Any]:
+    """The playout loop. The moves come from the game's own move generator, so they are applied without being
+    judged again (`tests/test_simulate_moves.py` judges such playouts of every game), and with no undo stack:
+    a playout is written, never voided."""
     chance, state = dealt(spec, spec.start(started), shuffle)
     events: list[Event] = [started, *chance]
-    apply, legal_moves, shuffles, append = spec.apply, spec.legal_moves, spec.shuffles, events.append
+    apply, shuffles, append = spec.apply, spec.shuffles, events.append
     while len(events) < limit:
-        moves = legal_moves(state)
-        if not moves:
+        move = pick(state)
+        if move is None:
             break
-        move = choose(moves)
         state = apply(state, move)
         append(move)
         if shuffles(state):  # a new round's deal, say: chance tally deals in an open game

@@ -2,7 +2,7 @@
 
 Randomness lives here, never in core: each move is drawn uniformly from `legal_moves` (the game's
 `pick_move` builds only the one drawn), and the deal is shuffled here and dealt by the engine
-(`core.engine.dealt`). Game `i` of a run uses its own generator seeded from
+(`core.engine.play_drawn`). Game `i` of a run uses its own generator seeded from
 (seed, i), so any single game can be reproduced alone. Times in simulated logs are synthetic
 (one minute per event from a fixed start), so the same seed writes the same bytes.
 """
@@ -13,11 +13,11 @@ import os
 import random
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import msgspec
 
-from tally.core.engine import dealt
+from tally.core.engine import play_drawn
 from tally.core.model import Event
 
 from . import log as logfile
@@ -95,27 +95,6 @@ def playout(
     seats = [f"p{i + 1}" for i in range(players)]
     spec, started = start_event(game, seats, options or {}, "open", manifest)
     return play_drawn(spec, started, rng.randrange, shuffler(rng), MAX_EVENTS)
-
-
-def play_drawn(
-    spec: Any, started: Event, below: Callable[[int], int], shuffle: Callable[[list[str]], list[str]], limit: int
-) -> tuple[list[Event], Any]:
-    """`core.engine.play_out` choosing `legal_moves(state)[below(n)]`, each move built alone by `spec.pick_move`:
-    the same draws give the same events. The moves are the generator's, so they are applied unjudged
-    (`tests/test_simulate_moves.py` judges such playouts of every game)."""
-    chance, state = dealt(spec, spec.start(started), shuffle)
-    events: list[Event] = [started, *chance]
-    apply, pick_move, shuffles, append = spec.apply, spec.pick_move, spec.shuffles, events.append
-    while len(events) < limit:
-        move = pick_move(state, below)
-        if move is None:
-            break
-        state = apply(state, move)
-        append(move)
-        if shuffles(state):  # a new round's deal, say: chance tally deals in an open game
-            chance, state = dealt(spec, state, shuffle)
-            events.extend(chance)
-    return events, state
 
 
 def simulate(

@@ -12,10 +12,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from tally.core.engine import judge
+from tally.core.engine import judge, play_drawn
 from tally.core.model import Event
 from tally.store.service import shuffler, start_event
-from tally.store.simulate import play_drawn
 
 # (game, players, options): every game, and Splendor under each option that changes what is legal
 TABLES = [
