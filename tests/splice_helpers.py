@@ -20,6 +20,7 @@ from tally.core.games.splice import (
     SPLICE,
     CardsDealt,
     DisksChosen,
+    DisksRedrawn,
     HandNamed,
     SetupDealt,
     deck_cards,
@@ -114,12 +115,16 @@ TINY = {"coins": {"1": 4, "2": 4, "3": 2}, "wild": 0, "double": 0, "piracy": 0, 
 
 
 def hands_by_seat(events: list[Event]) -> list[Event]:
-    """A table transcript whose setup leaves every seated disk and hand out, each seat then naming its own
-    (`hand_named`), the last seat first: a table where no one device knows another's disk or hand."""
+    """A table transcript whose setup, and every reshuffle after a Hurricane, leaves every seated disk and hand out,
+    each seat then naming its own (`hand_named`), the last seat first: a table where no one device knows another's
+    disk or hand."""
     out: list[Event] = []
     disks: dict[str, str] = {}
     for event in events:
-        if isinstance(event, DisksChosen) and event.disks:
+        if isinstance(event, DisksRedrawn) and event.disks:
+            out.append(DisksRedrawn())
+            out += [HandNamed(player=name, disk=disk) for name, disk in reversed(list(event.disks.items()))]
+        elif isinstance(event, DisksChosen) and event.disks:
             disks = dict(event.disks)
             out.append(DisksChosen())
         elif isinstance(event, CardsDealt) and (event.hands or disks):

@@ -314,7 +314,7 @@ def test_splice_a_seat_enters_its_disk_and_hand() -> None:
     assert again.refuse("deal hurricane ann | ann 5 5 2 3 4").rule == "splice.setup.deal"  # 4: one was a Hurricane
     assert again.refuse("deal | ann 5 5 5 5 5").rule == "splice.setup.deal"  # the deck holds 4 copies of 5
     again.do("deal hurricane ann | ann 5 5 2 3")
-    assert again.refuse("reshuffle").rule == "core.seat.unnamed"  # her new disk is hers to name
+    assert again.check("reshuffle") == []  # her new disk may be left to her to name (hand disk COLOUR)
     assert again.refuse("reshuffle ann g ben g").rule == "splice.hurricane.reshuffle"  # ben names nothing
     again.do("reshuffle ann g")
     assert again.seat("ann").disk == "g"
@@ -341,9 +341,42 @@ def test_splice_seats_name_their_own_disks_and_hands() -> None:
     game.do("ann: hand 6 7 8 9 10")
     assert game.hand("ann") == ["10", "6", "7", "8", "9"] and game.seat("ben").disk == "b"
     assert game.hand("cy") == ["?"] * 5
-    game.reject("reshuffle", "core.seat.unnamed")  # the new disks after the Hurricane, named in the reshuffle
-    game.do("reshuffle ann g ben r")
-    assert game.state.phase == "draw"
+    game.do("reshuffle ann g ben r")  # the new disks after the Hurricane, named in the reshuffle
+    assert game.state.phase == "draw" and game.state.hands_owed == ()
+
+
+def test_splice_seats_name_their_own_disks_after_a_reshuffle() -> None:
+    """A Hurricane's reshuffle may leave seated seats' new disks out; each such seat then names its own (`hand disk
+    COLOUR`, `hand_named`) in any order, and nothing else is entered until all have (`core.seat.hand-owed`); a
+    colour the box lacks or another seat holds, a hand named with it, a disk left out, and a seat that owes none
+    are refused and append nothing."""
+    game = seated(splice_helpers.Game(("ann", "ben", "cy"), "table"), "ann", "ben")
+    game.do("disks ann r ben b", "deal hurricane ben | ann 5 5 2 3 4 | ben 9 9 6 7")
+    assert game.state.phase == "storm" and game.state.hands_owed == ()
+    game.do("reshuffle ann y")  # ben's new disk left to him
+    assert game.state.hands_owed == ("ben",) and game.seat("ann").disk == "y" and game.seat("ben").disk is None
+    assert game.to_act()[1].startswith("ben to name their own disk drawn again")
+    assert "ben still to name it" in game.reject("ben: draw 8", "core.seat.hand-owed").message  # his replacement waits
+    game.reject("ann: hand disk g", "core.seat.hand-not-owed")  # hers was named in the reshuffle
+    game.reject("cy: hand disk g", "core.seat.hand-not-owed")  # cy is not seated
+    game.reject("ben: hand disk y", "splice.hurricane.reshuffle")  # ann holds yellow
+    game.reject("ben: hand 8 disk g", "splice.setup.deal")  # only the disk is owed
+    game.reject("ben: hand", "splice.hurricane.reshuffle")  # and the disk is
+    game.do("ben: hand disk b")  # his old colour, drawn again
+    assert game.seat("ben").disk == "b" and game.state.hands_owed == () and game.state.phase == "draw"
+    game.do("ben: draw 8")
+
+    both = seated(splice_helpers.Game(("ann", "ben", "cy"), "table"), "ann", "ben")
+    both.do("disks ann r ben b", "deal hurricane ben | ann 5 5 2 3 4 | ben 9 9 6 7", "reshuffle")  # both left out
+    assert both.state.hands_owed == ("ann", "ben") and both.seat("ann").disk is None
+    both.reject(splice_helpers.HandNamed(player="ann", disk="x"), "splice.hurricane.reshuffle")  # no such colour
+    both.do("ben: hand disk r")  # in any order
+    both.reject("ann: hand disk r", "splice.hurricane.reshuffle")  # ben holds red now
+    both.do("ann: hand disk g")
+    assert [both.seat(name).disk for name in ("ann", "ben", "cy")] == ["g", "r", None]
+    assert [seat["disk"] for seat in both.view("cy")["players"]] == ["?", "?", "?"]  # neither named disk reaches cy
+    assert [seat["disk"] for seat in both.view("ann")["players"]] == ["g", "?", "?"]  # ann sees her own only
+    both.do("ben: draw 8")
 
 
 def test_splice_a_draw_the_seat_cannot_see_is_listed_as_the_bare_move() -> None:
@@ -602,6 +635,8 @@ def test_hands_named_seat_by_seat_never_reach_another_seat(game: str, seed: int,
     spec, transcript = _seated_playout(game, seats, names, seed)
     by_seat = BY_SEAT[game](transcript)
     assert any(type(event).__name__ == "HandNamed" for event in by_seat)
+    if game == "splice":  # a Hurricane's reshuffle leaves every seat's new disk to that seat too
+        assert any(type(event).__name__ == "DisksRedrawn" and not event.disks for event in by_seat)
     _walk_seated(game, spec, by_seat, list(names), names)
 
 

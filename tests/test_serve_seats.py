@@ -70,6 +70,8 @@ def test_no_seat_reads_a_hand_another_seat_named(tmp_path: Path, game: str) -> N
     """The same walk where every deal leaves the hands out and each seat names its own (`hand_named`)."""
     events = BY_SEAT[game](transcript(game, seed=7))
     assert any(type(event).__name__ == "HandNamed" for event in events)
+    if game == "splice":  # a Hurricane's reshuffle leaves every seat's new disk to that seat too
+        assert any(type(event).__name__ == "DisksRedrawn" and not event.disks for event in events)
     _walk_every_seat(tmp_path, game, events)
 
 
@@ -264,6 +266,50 @@ def test_a_line_that_tells_nothing_hidden_is_shown_in_full(tmp_path: Path) -> No
                 assert lines[8] == "ben: draw"
 
     run(scenario())
+
+
+def test_each_phone_names_its_own_disk_after_a_reshuffle(tmp_path: Path) -> None:
+    """Splice, both seats seated: the host's reshuffle after a Hurricane leaves both new disks out; each phone names
+    its own (another seat's refused, 403), nothing else is played until both have, and neither reads the other's."""
+
+    async def scenario() -> None:
+        async with client(tmp_path) as http:
+            made = await http.post("/api/games", json={"id": "g", "game": "splice", "players": ["ana", "ben"],
+                                                       "seated": ["ana", "ben"]}, headers=AUTH)
+            assert made.status_code == 201, made.text
+            seq = 1
+            for move in ("disks ana r ben b", "deal hurricane ben | ana 5 5 2 skull piracy | ben 9 9 6 7", "reshuffle"):
+                answer = await http.post("/api/games/g/moves", json={"move": move, "expected_seq": seq}, headers=AUTH)
+                assert answer.status_code == 201, answer.text
+                seq += 1
+            ana, ben = bearer(await seat_token(http, "ana")), bearer(await seat_token(http, "ben"))
+            listing = (await http.get("/api/games/g/moves", headers=ben)).json()
+            assert listing["expected"].startswith("ana, ben to name their own disk drawn again") and listing["moves"] == []
+            other = await http.post("/api/games/g/moves", json={"move": "ana: hand disk g", "expected_seq": seq}, headers=ben)
+            assert other.status_code == 403 and other.json()["error"] == "serve.seat.other"
+            early = await http.post("/api/games/g/moves", json={"move": "ben: draw 8", "expected_seq": seq}, headers=ben)
+            assert early.status_code == 422 and "core.seat.hand-owed" in early.text
+            named = await http.post("/api/games/g/moves", json={"move": "ben: hand disk y", "expected_seq": seq}, headers=ben)
+            assert named.status_code == 201, named.text
+            seq += 1
+            taken = await http.post("/api/games/g/moves", json={"move": "ana: hand disk y", "expected_seq": seq}, headers=ana)
+            assert taken.status_code == 422 and "splice.hurricane.reshuffle" in taken.text  # ben holds yellow
+            named = await http.post("/api/games/g/moves", json={"move": "ana: hand disk g", "expected_seq": seq}, headers=ana)
+            assert named.status_code == 201, named.text
+            seq += 1
+            for viewer, own, hidden in ((ana, "g", "y"), (ben, "y", "g")):
+                shown = (await http.get("/api/games/g", headers=viewer)).json()
+                line = (await http.get("/api/games/g/events?after=3", headers=viewer)).json()["events"]
+                assert sorted(seat["disk"] for seat in shown["players"]) == ["?", own]
+                assert hidden not in words(json.dumps(line)) and len(line) == 3
+                assert f"hand disk {own}" in [event["text"].split(": ", 1)[-1] for event in line]  # its own in full
+            listing = (await http.get("/api/games/g/moves", headers=ben)).json()
+            assert listing["moves"] and "disk drawn again" not in listing["expected"]  # ben's replacement draw is next
+            drawn = await http.post("/api/games/g/moves", json={"move": "ben: draw 8", "expected_seq": seq}, headers=ben)
+            assert drawn.status_code == 201, drawn.text
+
+    run(scenario())
+    assert check(tmp_path / "g.jsonl").ok
 
 
 def test_join_codes_tokens_on_disk_and_a_restart(tmp_path: Path) -> None:

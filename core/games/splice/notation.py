@@ -502,8 +502,8 @@ def format_event(event: Event) -> str:
         hands = "".join(f" | {name} {' '.join(cards)}" for name, cards in event.hands.items())
         return "deal" + (" hurricane " + " ".join(names) if names else "") + hands
     if isinstance(event, HandNamed):
-        disk = f" disk {event.disk}" if event.disk is not None else ""
-        return prefix + "hand " + " ".join(event.cards) + disk
+        disk = ["disk", event.disk] if event.disk is not None else []
+        return prefix + " ".join(["hand", *event.cards, *disk])
     if isinstance(event, SetupDealt):
         return (f"tally deals: disks {' '.join(event.disks)} (unused {' '.join(event.unused) or 'none'}); "
                 f"the Map Pile ({len(event.maps)} pieces) and the deck ({len(event.deck)} cards) shuffled")
@@ -554,9 +554,9 @@ NOTATION: tuple[NotationForm, ...] = (
     NotationForm("deal [hurricane PLAYER ...] [| PLAYER CARD ...]",
                  "table mode: the hands were dealt (naming each player dealt a Hurricane, and the hand of each seat that enters its own cards)",
                  ("deal", "deal hurricane ben", "deal | ben 5 7 9 wild piracy")),
-    NotationForm("reshuffle [PLAYER COLOUR ...]", "table mode: the disks were shuffled and drawn again after a Hurricane (naming a seated seat's new disk)",
+    NotationForm("reshuffle [PLAYER COLOUR ...]", "table mode: the disks were shuffled and drawn again after a Hurricane (naming a seated seat's new disk, or leaving it to the seat)",
                  ("reshuffle", "reshuffle ben g")),
     NotationForm("PLAYER: hand CARD ... [disk COLOUR]",
-                 "table mode: a seated seat names its own dealt hand (and its disk) which `deal` (and `disks`) left to it",
+                 "table mode: a seated seat names its own dealt hand (and its disk) which `deal` (and `disks` or `reshuffle`) left to it",
                  ("ben: hand 5 7 9 wild piracy", "ben: hand 5 7 9 wild piracy disk r")),
 )

@@ -141,7 +141,7 @@ def _apply_hand_named(state: State, event: HandNamed) -> State:
     hand = Zone(tuple(event.cards)) if seat.hand.unknown else seat.hand
     disk = seat.disk if event.disk is None else event.disk
     owed = tuple(name for name in state.hands_owed if name != event.player)
-    return with_seat(state, index, replace(seat, hand=hand, disk=disk), hands_owed=owed)
+    return with_seat(state, index, replace(seat, hand=hand, disk=disk), hands_owed=owed, redrawn=state.redrawn and bool(owed))
 
 
 # --------------------------------------------------------------------------- Hurricanes
@@ -159,6 +159,9 @@ def _apply_disks_dealt(state: State, event: DisksDealt) -> State:
 
 
 def _apply_disks_redrawn(state: State, event: DisksRedrawn) -> State:
+    # a seated seat whose new disk the table left out names it itself (`hand_named`) before anything else
+    owed = tuple(name for name in state.seats if name in state.seated and name not in event.disks)
+    state = replace(state, hands_owed=owed, redrawn=bool(owed))
     return _reshuffled(state, [event.disks.get(name) for name in state.seats], Zone((), state.unused.size))
 
 

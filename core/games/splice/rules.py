@@ -162,7 +162,8 @@ def permit(state: State, event: Event) -> Ruling:
     if isinstance(event, CardsDealt):
         return legal("splice.setup.deal", "the Map Pile is laid out and the hands dealt")
     if isinstance(event, HandNamed):
-        return legal("core.seat.hand-owed", f"{event.player} names their own dealt hand")
+        what = "disk drawn again after the Hurricane" if state.redrawn else "dealt hand"
+        return legal("core.seat.hand-owed", f"{event.player} names their own {what}")
     return legal("splice.setup.deal", "the deal is recorded")
 
 

@@ -1,10 +1,10 @@
 """Splice's seated seats (`game_started`'s `seated`): what each enters by name, and the guards of those entries.
 
-A seated seat names its own gemstone disk (`disks ana r`, and again after a Hurricane: `reshuffle ana g`), its
-dealt hand (`deal | ana 5 7 9 wild 10`), every card it draws from the Draw Pile or blind from a hand, the card a
-blind draw takes from it, the map pieces it buys, takes or loses to Piracy, and what it discards or returns. The
-log then knows every hidden component it holds, so its moves are judged in full; every other seat's stay unseen
-and are judged as in any table-mode log. What another seat may know of them is `state.conceal`.
+A seated seat names its own gemstone disk (`disks ana r`, and again after a Hurricane: `reshuffle ana g`, or each
+seat from its own device: `ana: hand disk g`), its dealt hand (`deal | ana 5 7 9 wild 10`), every card it draws
+from the Draw Pile or blind from a hand, the card a blind draw takes from it, the map pieces it buys, takes or
+loses to Piracy, and what it discards or returns. The log then knows every hidden component it holds, so its moves
+are judged in full; every other seat's stay unseen and are judged as in any table-mode log. What another seat may know of them is `state.conceal`.
 """
 
 from __future__ import annotations
@@ -36,14 +36,9 @@ LISTED = 200  # a seat's draws of several cards are listed only while there are 
 
 def unnamed(state: State, event: Event) -> tuple[str, str] | None:
     """The hidden component a seated seat left unnamed, as (seat, what to name), or None (`core.seat.unnamed`). The
-    setup (`disks`, `deal`) may leave a seat's disk and hand out: the seat then names them itself (`hand_named`,
-    `core.seat.hand-owed`)."""
+    setup (`disks`, `deal`) and a Hurricane's `reshuffle` may leave a seat's disk (and the deal its hand) out: the
+    seat then names them itself (`hand_named`, `core.seat.hand-owed`)."""
     seated = state.seated
-    if isinstance(event, DisksRedrawn):
-        for name in seated:
-            if name not in event.disks:
-                return name, f"the disk {name} drew (reshuffle {name} COLOUR)"
-        return None
     player = getattr(event, "player", "")
     if isinstance(event, CardsDrawn):
         if player in seated and None in event.cards:
@@ -113,13 +108,15 @@ def check_named_hands(state: State, event: CardsDealt) -> Ruling | None:
 
 
 def check_hand_named(state: State, event: HandNamed) -> Ruling | None:
-    """What the setup left to a seated seat (it owes it: `hands_owed`), no more: its hand as dealt (the Hurricanes
-    left out), each card with a copy the log has not located; its disk, a colour no one else is known to hold."""
+    """What the setup or a reshuffle left to a seated seat (it owes it: `hands_owed`), no more: its hand as dealt (the
+    Hurricanes left out), each card with a copy the log has not located; its disk, a colour no one else is known to
+    hold."""
     name = event.player
     seat = state.players[state.seats.index(name)]
     want = seat.hand.unknown
     if not want and event.cards:
-        return illegal("splice.setup.deal", f"the deal named {name}'s hand already: name only the disk (hand disk COLOUR)", player=name)
+        which = "only the disk drawn again after the Hurricane is owed" if state.redrawn else f"the deal named {name}'s hand already"
+        return illegal("splice.setup.deal", f"{which}: name only the disk (hand disk COLOUR)", player=name)
     if len(event.cards) != want:
         return illegal("splice.setup.deal", f"{name} was dealt {plural(want, 'card')} besides any Hurricane: the hand names "
                        f"{want}, not {len(event.cards)}", player=name)
@@ -132,15 +129,16 @@ def check_hand_named(state: State, event: HandNamed) -> Ruling | None:
                 f"located elsewhere: {name}'s hand names {count}"
             return illegal("splice.setup.deal", what, card=card)
     disk, box = event.disk, state.box
+    rule = "splice.hurricane.reshuffle" if state.redrawn else "splice.setup.disks-first"
     if (seat.disk is None) != (disk is not None):
         what = f"{name} names the disk drawn too (hand CARD ... disk COLOUR)" if disk is None else \
-            f"the disks named {name}'s already"
-        return illegal("splice.setup.disks-first", what, player=name)
+            f"the {'reshuffle' if state.redrawn else 'disks'} named {name}'s already"
+        return illegal(rule, what, player=name)
     if disk is not None:
         if disk not in box.colours:
-            return illegal("splice.setup.disks-first", f"there is no {quote(disk)} disk (colours: {', '.join(box.colours)})", colour=disk)
+            return illegal(rule, f"there is no {quote(disk)} disk (colours: {', '.join(box.colours)})", colour=disk)
         if located_disks(state)[disk]:
-            return illegal("splice.setup.disks-first", f"{name} cannot have drawn the {box.colour_name(disk)} disk: another "
+            return illegal(rule, f"{name} cannot have drawn the {box.colour_name(disk)} disk: another "
                            "player holds it", colour=disk)
     return None
 

@@ -79,7 +79,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
     laid: tuple[str, ...] = ()  # the completed map laid down (the game is won)
     ended: str = ""  # map | all-bought | stalled
     seated: tuple[str, ...] = ()  # the seats that name their own disk, hand, draws and pieces (`game_started`'s `seated`)
-    hands_owed: tuple[str, ...] = ()  # seated seats whose hand or disk the setup left to them, not named yet (`hand_named`)
+    hands_owed: tuple[str, ...] = ()  # seated seats whose hand or disk the setup (or disk a reshuffle) left to them, not named yet (`hand_named`)
+    redrawn: bool = False  # the disks owed were left out by a Hurricane's reshuffle, not by the setup
 
     @property
     def player(self) -> Seat:

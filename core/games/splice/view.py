@@ -173,8 +173,10 @@ def to_act(state: State) -> tuple[str, str]:
     if phase == "over":
         result = outcome(state)
         return "nobody", f"the game is over ({result.reason if result else state.ended})"
-    if state.hands_owed:  # a seated seat's hand or disk the setup left to it: nothing else is played before
+    if state.hands_owed:  # a seated seat's hand or disk the setup or a reshuffle left to it: nothing else is played before
         owed = state.hands_owed
+        if state.redrawn:
+            return owed[0], f"{', '.join(owed)} to name their own disk drawn again after the Hurricane (PLAYER: hand disk COLOUR)"
         return owed[0], f"{', '.join(owed)} to name their own dealt hand (PLAYER: hand CARD ..., and disk COLOUR if `disks` left it out)"
     if phase == "setup":
         if state.mode == "open":
