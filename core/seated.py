@@ -72,14 +72,20 @@ def seat_names_own_cards(unnamed: Unnamed) -> Callable[[Any, Event], Ruling | No
     return check_seat_names
 
 
-def hands_owed(named: type[Event], field: str = "owed", dealt: tuple[type[Event], ...] = ()) -> Callable[[Any, Event], Ruling | Allowed | None]:
+def _a_dealt_hand(state: Any) -> tuple[str, str]:
+    return "dealt hand", "PLAYER: hand CARD ..."
+
+
+def hands_owed(named: type[Event], field: str = "owed", dealt: tuple[type[Event], ...] = (),
+               owing: Callable[[Any], tuple[str, str]] = _a_dealt_hand) -> Callable[[Any, Event], Ruling | Allowed | None]:
     """The turn step of a deal that left seated seats' hands to them: each seat names its own (an event of kind
     `named`, with `player`) in any order, from its own device, since no one seat knows another's hand. Until every
     seat in the state's `field` (the seats still owing, in seat order) has, every other move is refused
     (`core.seat.hand-owed`); a hand named by a seat that owes none is refused (`core.seat.hand-not-owed`). It goes
     first in a game's `TURN`, before whose turn it is (the seats name their hands out of turn order); with no hand
     owed it asks one attribute of the state. `dealt`: the game's deal events that may still name owed hands
-    together (Array's `deal ana: CARD ...`), left to the game's own guards."""
+    together (Array's `deal ana: CARD ...`), left to the game's own guards. `owing`: what the seats owe in the
+    state, in words and as the form that names it (a dealt hand unless the game says otherwise)."""
     owed_of = attrgetter(field)
 
     def check_hands_owed(state: Any, event: Event) -> Ruling | Allowed | None:
@@ -93,8 +99,9 @@ def hands_owed(named: type[Event], field: str = "owed", dealt: tuple[type[Event]
             return ALLOWED
         if not owed or kind in dealt:
             return None
-        return illegal(OWED, f"every seated seat names its own dealt hand first: {', '.join(owed)} still to name it "
-                       f"(PLAYER: hand CARD ...)", owed=list(owed))
+        what, form = owing(state)
+        return illegal(OWED, f"every seated seat names its own {what} first: {', '.join(owed)} still to name it "
+                       f"({form})", owed=list(owed))
 
     return check_hands_owed
 

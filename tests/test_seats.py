@@ -356,7 +356,9 @@ def test_splice_seats_name_their_own_disks_after_a_reshuffle() -> None:
     game.do("reshuffle ann y")  # ben's new disk left to him
     assert game.state.hands_owed == ("ben",) and game.seat("ann").disk == "y" and game.seat("ben").disk is None
     assert game.to_act()[1].startswith("ben to name their own disk drawn again")
-    assert "ben still to name it" in game.reject("ben: draw 8", "core.seat.hand-owed").message  # his replacement waits
+    held = game.reject("ben: draw 8", "core.seat.hand-owed").message  # his replacement waits
+    assert "names its own disk drawn again after the Hurricane first: ben still to name it" in held
+    assert "(PLAYER: hand disk COLOUR)" in held
     game.reject("ann: hand disk g", "core.seat.hand-not-owed")  # hers was named in the reshuffle
     game.reject("cy: hand disk g", "core.seat.hand-not-owed")  # cy is not seated
     game.reject("ben: hand disk y", "splice.hurricane.reshuffle")  # ann holds yellow

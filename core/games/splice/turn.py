@@ -180,6 +180,13 @@ def _unasked(state: State, event: Event) -> Ruling | None:
     return None
 
 
+def _owing(state: State) -> tuple[str, str]:
+    """What the seated seats still owe, in words and as the form that names it (`core.seat.hand-owed`)."""
+    if state.redrawn:
+        return "disk drawn again after the Hurricane", "PLAYER: hand disk COLOUR"
+    return "dealt hand or disk", "PLAYER: hand CARD ... [disk COLOUR]"
+
+
 def _storm(state: State, event: Event) -> str:
     why = _STORM_WHY.get(state.storm, "drawn")
     return f"a Hurricane ({why}) lies in the centre: the gemstone disks must be shuffled and drawn again before anything else"
@@ -188,7 +195,7 @@ def _storm(state: State, event: Event) -> str:
 # the turn: a seated seat's setup owed (named by the seat itself, before all else); a seated seat's hidden components named (before the table's entries: a deal names hands too); the table's entries; the setup, a Hurricane and a card for tally to pick pending (kernel); a move that
 # fits; what the step of the turn forbids; a draw, a discard, maps or holdings pending (kernel); whose move (kernel)
 TURN = (
-    hands_owed(HandNamed, field="hands_owed"),
+    hands_owed(HandNamed, field="hands_owed", owing=_owing),
     seat_names_own_cards(unnamed),
     check_table_entry,
     Pending[State](("setup",), "splice.setup.incomplete", lambda state, event: f"the setup is not complete: {_expected(state)}"),
