@@ -131,6 +131,18 @@ def concerns(*kinds: type[Event]) -> Callable[[StepT], StepT]:
     return declare
 
 
+def answers_unseated(*kinds: type[Event]) -> Callable[[StepT], StepT]:
+    """Declares that a turn step about seated seats can only answer events of `kinds` (none, if none is given)
+    while no seat of the game is seated: the kernel then skips it for every other kind in the usual, unseated
+    game, whose fold it would otherwise cost a call per event."""
+
+    def declare(step: StepT) -> StepT:
+        setattr(step, "unseated_kinds", frozenset(kinds))
+        return step
+
+    return declare
+
+
 # a step of a game's turn: the game's own (a ruling, ALLOWED, or None to go on) or one of the kernel's decisions
 TurnStep = Callable[[S, Event], Ruling | Allowed | None] | OutOfTurn[S] | Pending[S]
 
@@ -141,8 +153,10 @@ def no_rule_of_its_own(state: object, event: Event) -> None:
     return None
 
 
-# a turn step as the kernel runs it: the function, the phases it is limited to, the kinds it concerns
-_Step = tuple[Callable[[S, Event], "Ruling | Allowed | None"], "frozenset[str] | None", "frozenset[type[Event]] | None"]
+# a turn step as the kernel runs it: the function, the phases it is limited to, the kinds it concerns, and
+# those it concerns while nobody is seated
+_Step = tuple[Callable[[S, Event], "Ruling | Allowed | None"], "frozenset[str] | None", "frozenset[type[Event]] | None",
+              "frozenset[type[Event]] | None"]
 # what judging one kind in one phase runs: the turn's steps that concern it, then the kind's guards
 _Case = tuple[tuple[Callable[[S, Event], "Ruling | Allowed | None"], ...], tuple[Callable[[S, Any], "Found"], ...]]
 
@@ -172,11 +186,16 @@ class Guards(Generic[S]):
         self.turn = tuple(turn)
         # each step as one function, decided here once rather than by isinstance on every event of every fold; a
         # `Pending` step belongs only to its phases and a game's step may concern only some kinds (`concerns`), so
-        # the steps for each phase and kind are worked out once, when first met (`_steps_for`)
+        # the steps for each phase and kind are worked out once, when first met (`_steps_for`); a step about
+        # seated seats may answer fewer kinds while nobody is seated (`answers_unseated`), so a game with such
+        # steps keeps a second table for its unseated states
         self._steps: tuple[_Step[S], ...] = tuple(
-            (self._step(step), step.phases if isinstance(step, Pending) else None, getattr(step, "kinds", None))
+            (self._step(step), step.phases if isinstance(step, Pending) else None, getattr(step, "kinds", None),
+             getattr(step, "unseated_kinds", None))
             for step in self.turn)
         self._by_case: dict[type[Event], dict[str, _Case[S]]] = {}  # kind -> phase -> what to run
+        self._by_case_unseated: dict[type[Event], dict[str, _Case[S]]] = {}  # the same, nobody seated
+        self._seat_steps = any(unseated is not None for *_, unseated in self._steps)
         self.over_words, self.over_facts = over_words, over_facts
         self.supposing = supposing
         self._guards: dict[type[Event], tuple[Callable[[S, Any], Found], ...]] = {}
@@ -220,19 +239,23 @@ class Guards(Generic[S]):
             return unsettled
         return step
 
-    def _steps_for(self, phase: str, kind: type[Event]) -> tuple[Callable[[S, Event], Ruling | Allowed | None], ...]:
-        return (self._by_case.get(kind, {}).get(phase) or self._case(phase, kind))[0]
+    def _cases_of(self, state: S) -> dict[type[Event], dict[str, _Case[S]]]:
+        return self._by_case_unseated if self._seat_steps and not getattr(state, "seated") else self._by_case
 
-    def _case(self, phase: str, kind: type[Event]) -> _Case[S]:
-        """The turn's steps that can answer `kind` in `phase`, and the kind's guards: worked out once."""
-        steps = tuple(step for step, phases, kinds in self._steps
-                      if (phases is None or phase in phases) and (kinds is None or kind in kinds))
-        case = self._by_case.setdefault(kind, {})[phase] = (steps, self._guards[kind])
+    def _case(self, phase: str, kind: type[Event], cases: dict[type[Event], dict[str, _Case[S]]]) -> _Case[S]:
+        """The turn's steps that can answer `kind` in `phase` (in `cases`' states, seated or not), and the kind's
+        guards: worked out once."""
+        unseated = cases is self._by_case_unseated
+        steps = tuple(step for step, phases, kinds, unseated_kinds in self._steps
+                      if (phases is None or phase in phases) and (kinds is None or kind in kinds)
+                      and not (unseated and unseated_kinds is not None and kind not in unseated_kinds))
+        case = cases.setdefault(kind, {})[phase] = (steps, self._guards[kind])
         return case
 
     def judge_turn(self, state: S, event: Event) -> Ruling | None:
         """The ruling of the game's turn on `event`: the first refusal of its steps, or None when it fits."""
-        for step in self._steps_for(state.phase, type(event)):
+        cases, kind, phase = self._cases_of(state), type(event), state.phase
+        for step in (cases.get(kind, {}).get(phase) or self._case(phase, kind, cases))[0]:
             found = step(state, event)
             if found is not None:
                 return None if isinstance(found, Allowed) else found
@@ -247,8 +270,9 @@ class Guards(Generic[S]):
             return self._and_the_moves_own([self.game_over(state)], state, event)
         # judge_turn, written out: this runs once per event of every fold
         kind = type(event)
-        by_phase = self._by_case.get(kind)
-        steps, guards = (by_phase and by_phase.get(phase)) or self._case(phase, kind)
+        cases = self._by_case_unseated if self._seat_steps and not getattr(state, "seated") else self._by_case
+        by_phase = cases.get(kind)
+        steps, guards = (by_phase and by_phase.get(phase)) or self._case(phase, kind, cases)
         for step in steps:
             found = step(state, event)
             if found is not None:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 import msgspec
 
 from .model import Event, Ruling, illegal
-from .referee import ALLOWED, Allowed
+from .referee import ALLOWED, Allowed, answers_unseated
 
 StateT = TypeVar("StateT", bound=msgspec.Struct)  # a game's state, with a `players` tuple
 
@@ -58,8 +58,9 @@ def seat_names_own_cards(unnamed: Unnamed) -> Callable[[Any, Event], Ruling | No
     """The turn step that refuses an event leaving a seated seat's hidden card unnamed (`core.seat.unnamed`).
 
     It goes first in a game's `TURN`: before the table's entries are allowed, since a deal names hands too.
-    With nobody seated it asks one attribute of the state and nothing else."""
+    With nobody seated it answers nothing, and the kernel skips it."""
 
+    @answers_unseated()
     def check_seat_names(state: Any, event: Event) -> Ruling | None:
         if not state.seated:
             return None
@@ -88,6 +89,7 @@ def hands_owed(named: type[Event], field: str = "owed", dealt: tuple[type[Event]
     state, in words and as the form that names it (a dealt hand unless the game says otherwise)."""
     owed_of = attrgetter(field)
 
+    @answers_unseated(named)  # with nobody seated no hand is owed: only a hand named is answered (refused)
     def check_hands_owed(state: Any, event: Event) -> Ruling | Allowed | None:
         owed: tuple[str, ...] = owed_of(state)
         kind = type(event)

@@ -273,3 +273,39 @@ def test_the_kernel_decides_pending_and_out_of_turn_from_the_turns_steps() -> No
     assert check(Table("free", "ann"), Said(player="ben")) == []  # ALLOWED ends the turn's steps
     [over] = check(Table("over", "ann"), Said(player="ann"))
     assert over.rule == "toy.turn.game-over" and seen == ["Said", "Settled", "Settled", "Said"]
+
+
+def test_a_step_about_seated_seats_runs_only_for_the_kinds_it_answers_while_nobody_is_seated() -> None:
+    import msgspec
+
+    from tally.core.model import Event, illegal
+    from tally.core.referee import Guards, answers_unseated, no_rule_of_its_own
+
+    class Said(Event, tag="said", frozen=True):
+        player: str = ""
+
+    class Named(Event, tag="named", frozen=True):
+        player: str = ""
+
+    class Table(msgspec.Struct, frozen=True):
+        phase: str
+        player_name: str
+        seated: tuple[str, ...] = ()
+
+    seen: list[str] = []
+
+    @answers_unseated(Named)
+    def about_seats(state: Table, event: Event) -> Any:
+        seen.append(type(event).__name__)
+        return illegal("toy.seat", "refused") if type(event) is Named else None
+
+    guards = Guards[Table]("toy", (Said, Named), turn=[about_seats])
+    guards.on(Said, no_rule_of_its_own)
+    guards.on(Named, no_rule_of_its_own)
+    check = guards.seal().check
+    unseated, seated = Table("play", "ann"), Table("play", "ann", seated=("ann",))
+    assert check(unseated, Said(player="ann")) == [] and seen == []  # skipped: it answers no `said` unseated
+    assert [r.rule for r in check(unseated, Named(player="ann"))] == ["toy.seat"] and seen == ["Named"]
+    assert check(seated, Said(player="ann")) == [] and seen == ["Named", "Said"]  # seated: it runs for every kind
+    assert guards.judge_turn(unseated, Said(player="ann")) is None and seen == ["Named", "Said"]
+    assert guards.judge_turn(seated, Said(player="ann")) is None and seen == ["Named", "Said", "Said"]
