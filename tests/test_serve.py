@@ -217,7 +217,9 @@ ROUTED = ["/api/games", "/api/games/g", "/api/games/g/moves", "/api/games/g/rule
           "/games/g", "/games/g/picture.svg", "/games/g/notation", "/", "/api/games/nope/moves", "/api/games/..%2fg"]
 PATHS = st.sampled_from(ROUTED) | PATHS
 MOVES = st.sampled_from(["take r g b", "ana: take w b k", "ben: take r r", "buy 1b0-w1k2", "reserve deck 1", "pass",
-                         "ana: hand 1", "1", "", "?", "ana: take r + ben: take g"]) | st.text(max_size=10)
+                         "ana: hand 1", "1", "", "?", "ana: take r + ben: take g", "ann: hand bor oy ry bry gry s3 slam",
+                         "ana: hand 5 5 2 3 4 disk r", "ana: hand disk g", "ben: hand 7HR 8DL"]) | st.text(max_size=10)
+SEATED_LOGS = sorted((Path(__file__).parent.parent / "fixtures" / "games").glob("*-seated-*.jsonl"))
 SAID = st.fixed_dictionaries({"move": MOVES}, optional={"expected_seq": st.none() | st.integers(-1, 400),
                                                       "reason": st.text(max_size=8), "target": st.integers(-1, 400),
                                                       "text": st.text(max_size=8), "seat": st.sampled_from(["ana", "ben", "zed"]),
@@ -230,16 +232,16 @@ CALLERS = st.sampled_from([AUTH, {}, {"Authorization": "Bearer nope"}, {"Authori
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE"]), path=PATHS, body=BODIES, headers=CALLERS,
-       query=st.sampled_from(["", "?after=3", "?after=-1", "?after=x", "?after=99999999999999999999"]))
+       query=st.sampled_from(["", "?after=3", "?after=-1", "?after=x", "?after=99999999999999999999"]),
+       seated=st.sampled_from(SEATED_LOGS))
 def test_no_request_ends_in_a_500(tmp_path: Path, method: str, path: str, body: bytes, headers: dict[str, str],
-                                  query: str) -> None:
+                                  query: str, seated: Path) -> None:
     """Any method, path, query, body and caller gets an answer under 500; a refusal of the API is JSON with a
     stable `error` id (the stream, which never ends, is left out)."""
     if path.rstrip("/").endswith("/stream"):
         return
     log = tmp_path / "g.jsonl"
-    if not log.exists():
-        shutil.copyfile(Path(__file__).parent.parent / "fixtures" / "games" / "splendor-seated-3p.jsonl", log)
+    shutil.copyfile(seated, log)  # any game's seated log, each example afresh: its own hand entries are fuzzed too
 
     async def ask() -> Any:
         async with client(tmp_path) as http:
