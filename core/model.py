@@ -353,6 +353,12 @@ class GameSpec(Generic[S]):
         """(who, what): the seat, `table` or `nobody` that must act next, and the obligation in words (view)."""
         raise NotImplementedError
 
+    def waiting_on(self, state: S) -> tuple[str, ...]:
+        """The seats the table waits on now, in seat order: the seat to act, or every seat still to name its own
+        hidden cards (a deal that left each seated seat its hand: they name them in any order); empty when the table
+        or nobody acts (view). A seat's device shows it that a move of its own is due."""
+        raise NotImplementedError
+
     def pending(self, state: S) -> str | None:
         """The obligation that must be settled before play goes on (tokens to return, a noble to choose, a card
         to reveal, a bonus action, a Hurricane), in words; None in an ordinary turn (view)."""
@@ -423,7 +429,7 @@ CONTRACT: tuple[str, ...] = (
     "name", "title", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
     "state_type", "rules", "notation", "history", "upcasters",
     "start", "check", "permit", "is_voidable", "apply", "legal_moves", "pick_move", "shuffles", "deal",
-    "parse", "format", "view", "conceal", "turn", "outcome", "to_act", "pending", "narrate", "check_manifest", "table_transcript",
+    "parse", "format", "view", "conceal", "turn", "outcome", "to_act", "waiting_on", "pending", "narrate", "check_manifest", "table_transcript",
     "picture",
 )
 
@@ -446,6 +452,7 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "turn": ("state", "turn"),
     "outcome": ("view", "outcome"),
     "to_act": ("view", "to_act"),
+    "waiting_on": ("view", "waiting_on"),
     "pending": ("view", "pending"),
     "narrate": ("view", "narrate"),
     "check_manifest": ("components", "check_manifest"),

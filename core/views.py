@@ -7,6 +7,7 @@ keys, which `--json` prints as it is, stays the one each game has always had.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -42,3 +43,13 @@ def view_envelope(
         view.update(after_players)
     view["outcome"] = msgspec.to_builtins(outcome) if outcome else None
     return view
+
+
+def waiting_on(acting: tuple[str, str], owed: Sequence[str] = ()) -> tuple[str, ...]:
+    """The seats the table waits on (a game's `waiting_on`): every seat still to name its own hidden cards, `owed`,
+    since they name them in any order, each from its own device; else the seat to act (`acting`, the game's
+    `to_act`); none when the table or nobody acts."""
+    if owed:
+        return tuple(owed)
+    who = acting[0]
+    return () if who in ("table", "nobody") else (who,)

@@ -169,6 +169,7 @@ class ListingReport(msgspec.Struct):
     to_act: Annotated[str, _("who must act")]
     expected: Annotated[str, _("what is expected, in words")]
     moves: Annotated[list[str], _("every legal move in notation, in the game's fixed order")]
+    waiting_on: Annotated[list[str], _("the seats the table waits on: the seat to act, or every seat still to name its own hidden cards (in any order, each from its own device); empty when the table or nobody acts")]
 
 
 class CheckWarning(msgspec.Struct):
@@ -368,7 +369,7 @@ def numbered(spec: GameSpec, state: Any, seq: int, legal: list[Event] | None = N
     """The legal moves at a state (after event `seq`) in notation, numbered as a move number selects them."""
     who, what = spec.to_act(state)
     moves = spec.legal_moves(state) if legal is None else legal
-    return ListingReport(seq, who, what, [spec.format(m) for m in moves])
+    return ListingReport(seq, who, what, [spec.format(m) for m in moves], list(spec.waiting_on(state)))
 
 
 # --------------------------------------------------------------------------- a game's rules and notation

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+import array_helpers
 from page_helpers import GAMES, ROOT, button_for, cut_log, join, need_chromium, open_page, serving, tap, wait_seq
 from test_pictures import SHOWN
 from tally.store import record
@@ -165,6 +166,41 @@ def test_a_stale_page_is_told_and_its_move_is_not_recorded(browser: Any, tmp_pat
         assert status == 200 and moves["seq"] == 41
     lines = log.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 41 and json.loads(lines[-1])["gems"] == ["w", "b", "g"]
+
+
+def test_every_phone_owing_its_hand_is_told_it_is_due(browser: Any, tmp_path: Path) -> None:
+    """Array with both seats seated: the deal leaves each its hand, and both are due at once (the listing's
+    `waiting_on`), not only the first seat `to_act` names. Each types its own; once ben has, his page waits on ana."""
+    with serving(tmp_path) as served:
+        status, made = served.api("POST", "/api/games", {"id": "g", "game": "array", "players": ["ana", "ben"],
+                                                           "seated": ["ana", "ben"]})
+        assert status == 201, made
+        code = served.join_code("g")
+        pages = {seat: open_page(browser, served, "g") for seat in ("ana", "ben")}
+        for seat, page in pages.items():
+            join(page, seat, code)
+            wait_seq(page, 1)
+            assert page.get_attribute("#banner", "class") == "banner mine", seat
+            assert page.inner_text("#banner").startswith("#1 ") and "Your turn: ana, ben to name" in page.inner_text("#banner")
+            assert page.inner_text("#moves").startswith("Yours to enter: no move can be listed for it.")
+        ana, ben = pages["ana"], pages["ben"]
+        ben.fill("#move-text", f"ben: hand {' '.join(array_helpers.BEN)}")
+        ben.click("#typed button[type=submit]")
+        for page in (ana, ben):
+            wait_seq(page, 2)
+        assert ben.get_attribute("#banner", "class") == "banner"
+        assert ben.inner_text("#moves") == "No move of yours is due now: waiting for ana."
+        assert ana.get_attribute("#banner", "class") == "banner mine"
+        assert ana.inner_text("#moves").startswith("Yours to enter:")
+        ana.fill("#move-text", f"ana: hand {' '.join(array_helpers.ANN)}")
+        ana.click("#typed button[type=submit]")
+        for page in (ana, ben):
+            wait_seq(page, 3)
+            # the starting card is the table's to turn over: any phone may enter it, and no seat is due
+            assert page.get_attribute("#banner", "class") == "banner"
+            assert page.locator('#moves button[data-move="start br"]').count() == 1
+        assert not ana.errors and not ben.errors
+    assert check(tmp_path / "g.jsonl").ok
 
 
 # --------------------------------------------------------------------------- disputes and corrections

@@ -154,6 +154,7 @@ def test_each_seat_names_its_own_dealt_hand_from_its_phone(tmp_path: Path) -> No
             for headers in (ana, ben):
                 listing = (await http.get("/api/games/g/moves", headers=headers)).json()
                 assert "ana, ben to name their own dealt hand" in listing["expected"] and listing["moves"] == []
+                assert listing["waiting_on"] == ["ana", "ben"]
             other = await http.post("/api/games/g/moves", json={"move": f"ana: hand {ana_hand}", "expected_seq": 2},
                                     headers=ben)
             assert other.status_code == 403 and other.json()["error"] == "serve.seat.other"
@@ -164,6 +165,7 @@ def test_each_seat_names_its_own_dealt_hand_from_its_phone(tmp_path: Path) -> No
             assert named.status_code == 201, named.text
             listing = (await http.get("/api/games/g/moves", headers=ana)).json()
             assert listing["expected"].startswith("ana to name their own dealt hand")
+            assert listing["waiting_on"] == ["ana"]
             seen_by_ana = json.dumps([(await http.get("/api/games/g", headers=ana)).json(),
                                       (await http.get("/api/games/g/events?after=0", headers=ana)).json()])
             assert "7CR" not in seen_by_ana and "9DR" not in seen_by_ana  # two of ben's cards
@@ -213,6 +215,7 @@ def test_each_phone_names_its_own_dealt_hand(tmp_path: Path, game: str) -> None:
             for headers in (ana, ben):
                 listing = (await http.get("/api/games/g/moves", headers=headers)).json()
                 assert "ana, ben to name their own dealt hand" in listing["expected"] and listing["moves"] == []
+                assert listing["waiting_on"] == ["ana", "ben"]  # both are due at once, whoever `to_act` names
             other = await http.post("/api/games/g/moves", json={"move": hands[0], "expected_seq": seq}, headers=ben)
             assert other.status_code == 403 and other.json()["error"] == "serve.seat.other"
             early = await http.post("/api/games/g/moves", json={"move": early_move, "expected_seq": seq}, headers=ana)
@@ -222,6 +225,7 @@ def test_each_phone_names_its_own_dealt_hand(tmp_path: Path, game: str) -> None:
             seq += 1
             listing = (await http.get("/api/games/g/moves", headers=ana)).json()
             assert listing["expected"].startswith("ana to name their own dealt hand")
+            assert listing["waiting_on"] == ["ana"]
             seen_by_ana = words(json.dumps([(await http.get("/api/games/g", headers=ana)).json(),
                                             (await http.get("/api/games/g/events?after=0", headers=ana)).json()]))
             assert not seen_by_ana & set(ben_secrets)
@@ -234,6 +238,7 @@ def test_each_phone_names_its_own_dealt_hand(tmp_path: Path, game: str) -> None:
                 seq += 1
             listing = (await http.get("/api/games/g/moves", headers=ana)).json()
             assert listing["moves"] and "own dealt hand" not in listing["expected"]  # play has started
+            assert listing["waiting_on"] == [listing["to_act"]] == ["ana"]
             seen_by_ben = words(json.dumps([(await http.get("/api/games/g", headers=ben)).json(),
                                             (await http.get("/api/games/g/events?after=0", headers=ben)).json()]))
             assert set(ben_secrets) <= seen_by_ben  # his own, which he sees
@@ -285,6 +290,7 @@ def test_each_phone_names_its_own_disk_after_a_reshuffle(tmp_path: Path) -> None
             ana, ben = bearer(await seat_token(http, "ana")), bearer(await seat_token(http, "ben"))
             listing = (await http.get("/api/games/g/moves", headers=ben)).json()
             assert listing["expected"].startswith("ana, ben to name their own disk drawn again") and listing["moves"] == []
+            assert listing["waiting_on"] == ["ana", "ben"]
             other = await http.post("/api/games/g/moves", json={"move": "ana: hand disk g", "expected_seq": seq}, headers=ben)
             assert other.status_code == 403 and other.json()["error"] == "serve.seat.other"
             early = await http.post("/api/games/g/moves", json={"move": "ben: draw 8", "expected_seq": seq}, headers=ben)
@@ -305,6 +311,7 @@ def test_each_phone_names_its_own_disk_after_a_reshuffle(tmp_path: Path) -> None
                 assert f"hand disk {own}" in [event["text"].split(": ", 1)[-1] for event in line]  # its own in full
             listing = (await http.get("/api/games/g/moves", headers=ben)).json()
             assert listing["moves"] and "disk drawn again" not in listing["expected"]  # ben's replacement draw is next
+            assert listing["waiting_on"] == ["ben"]
             drawn = await http.post("/api/games/g/moves", json={"move": "ben: draw 8", "expected_seq": seq}, headers=ben)
             assert drawn.status_code == 201, drawn.text
 

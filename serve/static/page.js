@@ -109,7 +109,7 @@ async function showIndex() {
 // --------------------------------------------------------------------------- one game
 
 const table = {
-  id: null, me: null, seq: null, fingerprint: null, seats: [], moves: [], view: null, lastSeq: 0,
+  id: null, me: null, seq: null, fingerprint: null, seats: [], moves: [], waiting: [], view: null, lastSeq: 0,
   refreshing: null, again: false, opened: new Set(), place: null,
 };
 
@@ -157,10 +157,11 @@ function drawMoves(listed) {
   const moves = listed.map((move) => move.trim()).filter(isMine);
   list.replaceChildren(...moves.map((move) => el("option", { value: move })));
   if (!moves.length) {
-    const who = table.view && table.view.to_act;
+    const others = table.waiting.filter((seat) => seat !== table.me.seat).join(", ");
     const why = table.me.kind === "watcher" ? "Join a seat to record moves."
       : table.view && table.view.outcome ? "The game is over."
-      : `No move of yours is due now${who && who !== "nobody" ? `: waiting for ${who}` : ""}.`;
+      : isDue() ? "Yours to enter: no move can be listed for it. Type it in “Any move” below, as the line above says."
+      : `No move of yours is due now${others ? `: waiting for ${others}` : ""}.`;
     box.replaceChildren(el("p", { class: "none" }, why));
     return;
   }
@@ -194,10 +195,15 @@ function scoresOf(outcome) {
   return Object.entries(outcome.scores || {}).map(([seat, score]) => `${seat} ${score}`).join(" · ");
 }
 
+function isDue() {
+  // this page's seat is one the table waits on: the seat to act, or one still to name its own hidden cards
+  return Boolean(table.me.seat) && table.waiting.includes(table.me.seat);
+}
+
 function drawBanner(view) {
   const banner = document.getElementById("banner");
   const over = Boolean(view.outcome);
-  const mine = Boolean(table.me.seat) && view.to_act === table.me.seat;
+  const mine = isDue();
   banner.className = `banner${over ? " over" : ""}${mine ? " mine" : ""}`;
   banner.dataset.toAct = view.to_act || "";
   const pos = el("span", { class: "pos", "data-seq": table.seq }, `#${table.seq} ${(table.fingerprint || "").slice(0, 8)}`);
@@ -255,7 +261,10 @@ async function refresh() {
       table.view = view;
       table.seq = view.seq;
       table.fingerprint = view.fingerprint;
-      table.moves = moves.status === 200 && moves.body.seq === view.seq ? (moves.body.moves || []) : [];
+      const listed = moves.status === 200 && moves.body.seq === view.seq;
+      table.moves = listed ? (moves.body.moves || []) : [];
+      // several seats may be due at once (each naming its own dealt hand): the listing says which
+      table.waiting = listed ? (moves.body.waiting_on || []) : (view.to_act ? [view.to_act] : []);
       if ((moves.status === 200 && moves.body.seq !== view.seq) || (drawn.ok && drawn.seq !== view.seq)) table.again = true;
       drawBanner(view);
       drawMoves(table.moves);

@@ -6,6 +6,7 @@ from typing import Any
 
 from tally.core.model import Outcome
 from tally.core.views import view_envelope
+from tally.core.views import waiting_on as _waiting_on
 
 from .state import State, turn
 
@@ -22,6 +23,10 @@ def to_act(state: State) -> tuple[str, str]:
     if state.phase == "over":
         return "nobody", "the game is over"
     return state.player_name, f"{state.player_name} says 1 or 2"
+
+
+def waiting_on(state: State) -> tuple[str, ...]:
+    return _waiting_on(to_act(state))
 
 
 def pending(state: State) -> str | None:

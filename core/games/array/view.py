@@ -11,6 +11,7 @@ from typing import Any
 from ...model import Outcome
 from ...text import plural
 from ...views import view_envelope
+from ...views import waiting_on as _waiting_on
 from .components import DEAL, card_text
 from .state import Result, State, array_tree, arrays, open_colours, turn
 
@@ -159,6 +160,11 @@ def to_act(state: State) -> tuple[str, str]:
         return name, f"{name} to make the first move of round {state.round}{sudden}: splice a card onto #1 {start}, or draw"
     fallback = "draw" if state.deck_size else "pass (the pickup deck is empty)"
     return name, f"{name} to slice and splice, splice, give an action card, or {fallback}"
+
+
+def waiting_on(state: State) -> tuple[str, ...]:
+    """The seats the table waits on: each seated seat still to name its dealt hand, else the seat to act."""
+    return _waiting_on(to_act(state), state.owed if state.phase == "starter" else ())
 
 
 def _round_end(state: State, went_out: int, number: int | None = None) -> str:

@@ -81,6 +81,7 @@ class Splendor(GameSpec[State]):
     turn = staticmethod(_state.turn)
     outcome = staticmethod(_view.outcome)
     to_act = staticmethod(_view.to_act)
+    waiting_on = staticmethod(_view.waiting_on)
     pending = staticmethod(_view.pending)
     narrate = staticmethod(_view.narrate)
     check_manifest = staticmethod(_components.check_manifest)

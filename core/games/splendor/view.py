@@ -11,6 +11,7 @@ from typing import Any
 from ...model import Outcome
 from ...text import plural
 from ...views import view_envelope
+from ...views import waiting_on as _waiting_on
 from .components import CARDS, COLOURS, FACE_UP, GEMS, NOBLE_POINTS, TOKEN_LIMIT
 from .state import State, qualifying_nobles, turn
 
@@ -108,6 +109,11 @@ def to_act(state: State) -> tuple[str, str]:
             missing.insert(0, plural(state.nobles_wanted - len(state.nobles), "noble"))
         return "table", "the table must reveal the setup: " + ", ".join(missing)
     return "nobody", f"the game is over ({state.ended})"
+
+
+def waiting_on(state: State) -> tuple[str, ...]:
+    """The seat to act: in Splendor nobody enters a card out of turn."""
+    return _waiting_on(to_act(state))
 
 
 def pending(state: State) -> str | None:

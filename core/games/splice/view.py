@@ -13,6 +13,7 @@ from ...knowledge import Zone
 from ...model import Outcome
 from ...text import plural
 from ...views import view_envelope
+from ...views import waiting_on as _waiting_on
 from .components import MAP_LIMIT
 from .state import State, gold, pile_size, turn
 
@@ -202,6 +203,12 @@ def to_act(state: State) -> tuple[str, str]:
     found = obligation(state)
     assert found is not None
     return found["by"], f"{found['by']} must {found['obligation']}: {found['why']}"
+
+
+def waiting_on(state: State) -> tuple[str, ...]:
+    """The seats the table waits on: each seated seat still to name its hand or its disk drawn again, else the
+    seat to act."""
+    return _waiting_on(to_act(state), state.hands_owed if state.phase != "over" else ())
 
 
 def pending(state: State) -> str | None:

@@ -12,6 +12,7 @@ from typing import Any
 from ...model import Outcome
 from ...text import plural
 from ...views import view_envelope
+from ...views import waiting_on as _waiting_on
 from .components import GRADES, HAND, PERFECT, STRONG, WEAK, grade, pad_total
 from .state import State, scores, turn
 
@@ -144,6 +145,11 @@ def to_act(state: State) -> tuple[str, str]:
             + hands
         )
     return "nobody", f"the game is over after {plural(len(state.results), 'round')}"
+
+
+def waiting_on(state: State) -> tuple[str, ...]:
+    """The seats the table waits on: each seated seat still to name its dealt hand, else the seat to act."""
+    return _waiting_on(to_act(state), state.owed)
 
 
 def pending(state: State) -> str | None:
