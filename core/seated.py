@@ -96,8 +96,9 @@ def hands_owed(named: type[Event], field: str = "owed", dealt: tuple[type[Event]
         if kind is named:
             player = getattr(event, "player", "")
             if player not in owed:
-                whose = "is not owed" if not owed else f"is owed only by {', '.join(owed)}"
-                return illegal(NOT_OWED, f"{player} has no dealt hand left to name: a hand {whose}", player=player)
+                what = owing(state)[0]  # a dealt hand, or what else the game's seats owe (Splice: a disk drawn again)
+                whose = "none is owed" if not owed else f"one is owed only by {', '.join(owed)}"
+                return illegal(NOT_OWED, f"{player} has no {what} left to name: {whose}", player=player)
             return ALLOWED
         if not owed or kind in dealt:
             return None

@@ -110,7 +110,7 @@ def test_core_seat_hand_not_owed() -> None:
     game.reject("cy: hand " + " ".join(split_helpers.BEN), "core.seat.hand-not-owed")  # not seated
     game.do("ben: hand " + " ".join(split_helpers.BEN))
     ruling = game.reject("ben: hand " + " ".join(split_helpers.BEN), "core.seat.hand-not-owed")  # named once
-    assert "ben has no dealt hand left to name" in ruling.message
+    assert ruling.message == "ben has no dealt hand left to name: none is owed"
 
 
 def test_core_seat_hand_owed() -> None:
@@ -359,7 +359,8 @@ def test_splice_seats_name_their_own_disks_after_a_reshuffle() -> None:
     held = game.reject("ben: draw 8", "core.seat.hand-owed").message  # his replacement waits
     assert "names its own disk drawn again after the Hurricane first: ben still to name it" in held
     assert "(PLAYER: hand disk COLOUR)" in held
-    game.reject("ann: hand disk g", "core.seat.hand-not-owed")  # hers was named in the reshuffle
+    ruling = game.reject("ann: hand disk g", "core.seat.hand-not-owed")  # hers was named in the reshuffle
+    assert ruling.message == "ann has no disk drawn again after the Hurricane left to name: one is owed only by ben"
     game.reject("cy: hand disk g", "core.seat.hand-not-owed")  # cy is not seated
     game.reject("ben: hand disk y", "splice.hurricane.reshuffle")  # ann holds yellow
     game.reject("ben: hand 8 disk g", "splice.setup.deal")  # only the disk is owed
