@@ -347,7 +347,7 @@ def ingest(
                 at_workers += 1
             else:
                 # the workers have their next tasks queued: rather than wait for them, the writer judges this task
-                # itself (measured: a writer that only writes idles most of the time beside its workers)
+                # itself (measured: a writer that only writes is idle more than half of the time beside one worker)
                 pending.append((work(payload), ids, payload))
                 summary.tasks_here += 1
             in_flight.update(ids)
