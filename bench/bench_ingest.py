@@ -16,7 +16,9 @@ and the library's commands on a large library.
    means it does not grow with the games ingested), the peak RSS of the ingest, and the peak RSS of an
    ingest of N/5 games against one of N games, each in a fresh single process.
 
-Without `--jobs`, the mix is ingested twice: with the automatic choice of workers and in one process.
+Without `--jobs`, the mix is ingested twice: with the automatic choice of workers and in one process. With workers,
+the CPU seconds of the writer (this process) and of its workers, and how many tasks the writer judged itself, say
+how the work was shared whatever else the machine was running.
 5. `--scale EVENTS`: an ingest of about EVENTS events (e.g. 1000000), a quarter of them from each game. Simulating
    them would take longer than ingesting them, so the simulated games are replicated with their times moved on
    by years per copy (each copy re-chained, so every copy is a distinct, valid log with its own game id; the
@@ -140,12 +142,16 @@ def run_ingest(paths: list[str], db: Path, jobs: int | None) -> dict:
         workers.extend(rss_mb(str(p.pid)) for p in multiprocessing.active_children())
 
     reset_peak()
+    mine, theirs = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     summary = library.ingest(db, paths, progress, jobs)
     seconds = time.perf_counter() - began
+    mine_after, theirs_after = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     assert not summary.rejected, summary.rejected[:3]
+    cpu = lambda a, b: b.ru_utime + b.ru_stime - a.ru_utime - a.ru_stime  # noqa: E731
     return {"events": summary.events_added, "games": summary.games_added, "seconds": seconds,
-            "workers": summary.workers if summary.apart else 0,
+            "workers": summary.workers if summary.apart else 0, "tasks": summary.tasks, "tasks_here": summary.tasks_here,
+            "writer_cpu_s": cpu(mine, mine_after), "workers_cpu_s": cpu(theirs, theirs_after),
             "rss_samples": samples[1:], "worker_rss": workers, "peak_mb": peak_mb(), "db_mb": size_mb(db)}
 
 
@@ -162,6 +168,9 @@ def report(label: str, result: dict, baseline_rate: float) -> None:
               f"peak {result['peak_mb']:.0f} MB" + (f"; workers {max(result['worker_rss']):.0f} MB at most"
                                                       if result["worker_rss"] else ""))
     print(f"{'':19s}  library {result['db_mb']:.0f} MB ({result['db_mb'] * 1e6 / result['events']:.0f} bytes/event)")
+    if workers:
+        print(f"{'':19s}  the writer judged {result['tasks_here']} of {result['tasks']} tasks itself; CPU: the writer "
+              f"{result['writer_cpu_s']:.1f} s, the workers {result['workers_cpu_s']:.1f} s")
 
 
 def child_peak(folder: Path, count: int, db: Path) -> dict:
@@ -306,6 +315,8 @@ def main() -> None:
             key = "ingest_auto" if jobs is None else f"ingest_{jobs}"
             rate = result["events"] / result["seconds"]
             summary[key] = {"eps": round(rate), "ratio": round(rate / baseline_rate, 3), "workers": result["workers"],
+                            "tasks": result["tasks"], "tasks_here": result["tasks_here"],
+                            "writer_cpu_s": round(result["writer_cpu_s"], 2), "workers_cpu_s": round(result["workers_cpu_s"], 2),
                             "rss_mb": [round(min(result["rss_samples"] or [0])), round(max(result["rss_samples"] or [0]))]}
         for game in GAMES:  # each game alone: its own read_json baseline, check floor and ingest, one process each
             mine = of_game(files, game)

@@ -102,14 +102,15 @@ class IngestBatch(msgspec.Struct):
     tables: dict[str, Any] = {}  # table name -> pyarrow.Table of staged rows
 
 
-_TAGS: dict[type, str] = {}
+class _Tags(dict[type, str]):
+    """Each event class's tag, looked up once per class (an event row reads it with one dict lookup)."""
+
+    def __missing__(self, kind: type) -> str:
+        name = self[kind] = kind.__struct_config__.tag  # type: ignore[attr-defined]
+        return name
 
 
-def tag(kind: type) -> str:
-    name = _TAGS.get(kind)
-    if name is None:
-        name = _TAGS[kind] = kind.__struct_config__.tag  # type: ignore[attr-defined]
-    return name
+_TAGS = _Tags()
 
 
 def fold_judged(spec: GameSpec, events: list[Event], watch: Callable[[Event, Any, Any], None] | None = None):
@@ -270,19 +271,21 @@ def _events(result: IngestBatch, rows: _Rows, gid: str, events: list[Event], tai
     rows.line_bytes.append(tail.replace(b"\n", b""))
     new = events[stored:] if stored else events
     count = len(new)
+    kinds = list(map(type, new))
     columns["game_id"].extend([gid] * count)
     columns["seq"].extend(range(stored + 1, stored + count + 1))
-    columns["type"].extend([tag(type(e)) for e in new])
+    columns["type"].extend(map(_TAGS.__getitem__, kinds))
     columns["player"].extend([getattr(e, "player", None) for e in new])
     columns["recorded_at"].extend([e.at for e in new])
     voided = [False] * count
-    for event in new:
-        if type(event) is Voided or type(event) is Amended:
-            target = event.target
-            if target > stored:
-                voided[target - stored - 1] = True
-            else:
-                result.voids.append((gid, target))
+    if Voided in kinds or Amended in kinds:  # most logs have no correction: no loop over their events in Python
+        for event in new:
+            if type(event) is Voided or type(event) is Amended:
+                target = event.target
+                if target > stored:
+                    voided[target - stored - 1] = True
+                else:
+                    result.voids.append((gid, target))
     columns["voided"].extend(voided)
 
 

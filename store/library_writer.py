@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 from collections import deque
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -19,6 +20,12 @@ from .library_ingest import Known, Rejected, IngestBatch, die_with_parent, game_
 from .library_schema import INGEST_SETTINGS, PARALLEL_MIN_BYTES, TASK_BYTES, TASK_FILES, LibraryError, _duck_message, connect
 from .library_tables import every_table, insert_sql, projection_tables
 from .record import UsageError
+
+# tasks given to the workers beyond one each: queued, so that no worker waits while the writer writes or judges a
+# task of its own (measured with one worker: with two queued, the writer and the worker spent about the same CPU;
+# with one, the writer spent a quarter more than its worker)
+QUEUED = 2
+
 
 class Summary(msgspec.Struct):
     """What an ingest did. `games_stale`: logs that are an older copy of a stored game (nothing to add)."""
@@ -34,6 +41,8 @@ class Summary(msgspec.Struct):
     seconds: float = 0.0
     workers: int = 1
     apart: bool = False  # the workers are processes of their own (else the logs are judged in this process)
+    tasks: int = 0
+    tasks_here: int = 0  # tasks judged by this process, the writer (all of them when no worker is apart)
 
 
 # --------------------------------------------------------------------------- ingest
@@ -117,7 +126,9 @@ def _workers(jobs: int | None, size: int) -> tuple[int, bool]:
 
     `--jobs N`: N workers (1: in this process). Chosen: a small run in this process; a large one with a worker per
     CPU but one, so that the writer keeps a core of its own (measured: with as many workers as cores, the writer
-    fought them and two workers on two cores were no faster than one process); with a single CPU, in this process."""
+    fought them and two workers on two cores were no faster than one process); with a single CPU, in this process.
+    The writer's core is not left idle: whenever its workers have their next tasks queued and no batch is ready to
+    be written, the writer judges a task itself (`ingest`)."""
     if jobs is not None:
         if jobs < 1:
             raise UsageError("--jobs must be at least 1")
@@ -257,13 +268,16 @@ def ingest(
     files = collect(paths)
     size = sum(_size(path) for path in files)
     workers, apart = _workers(jobs, size)
-    if task_bytes is None:  # several tasks per worker, so that none waits for the last big one
-        task_bytes = max(1 << 20, min(TASK_BYTES, size // (4 * workers) + 1))
+    if task_bytes is None:  # several tasks per process, so that none waits for the last big one; at most
+        # TASK_BYTES, so that memory stays flat however many logs there are
+        task_bytes = max(1 << 20, min(TASK_BYTES, size // (4 * (workers + apart)) + 1))
     summary = Summary(str(db), files=len(files), rejected=[], workers=workers, apart=apart)
     con = connect(db)
     try:
         for setting in INGEST_SETTINGS:
             con.execute(setting)
+        if apart:  # every other core has a worker: DuckDB's own threads would only take turns with them
+            con.execute("SET threads = 1")
     except BaseException:
         con.close()
         raise
@@ -277,27 +291,49 @@ def ingest(
             # spawn, not fork: this process runs DuckDB's threads, and a forked child could inherit a held lock
             pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                        initializer=die_with_parent, initargs=(os.getpid(),))
+        # tasks in the order they are written: a worker's future, or a batch this process judged itself
         pending: deque[tuple[Any, set[str], list[tuple[str, str | None, Known | None]]]] = deque()
         in_flight: set[str] = set()
+        at_workers = 0  # futures among them
         done = 0
         if progress is not None:
             progress(0, len(files), 0)
 
+        def is_ready() -> bool:
+            future = pending[0][0]
+            return not isinstance(future, Future) or future.done()
+
         def finish() -> None:
             """Write the oldest task's rows in one transaction (measured: gathering several tasks into one
             bulk insert is no faster, and leaves a file 50% larger unless it holds ~600,000 rows)."""
-            nonlocal done
+            nonlocal done, at_workers
             future, ids, payload = pending.popleft()
-            try:
-                result = future.result() if pool is not None else future
-            except BrokenProcessPool:
-                raise LibraryError(db, "ingest stopped: a worker process died (out of memory?); what was stored "
-                                       "so far is kept, and ingesting again resumes") from None
+            if isinstance(future, Future):
+                at_workers -= 1
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    raise LibraryError(db, "ingest stopped: a worker process died (out of memory?); what was stored "
+                                           "so far is kept, and ingesting again resumes") from None
+            else:
+                result = future
             writer.write_task(result, payload)
             in_flight.difference_update(ids)
             done += len(payload)
             if progress is not None:
                 progress(done, len(files), summary.events_added)
+
+        def take_back() -> bool:
+            """The last tasks: one that no worker has begun is judged here instead, rather than waiting for it."""
+            nonlocal at_workers
+            for at in range(len(pending) - 1, -1, -1):
+                future, ids, payload = pending[at]
+                if isinstance(future, Future) and future.cancel():
+                    pending[at] = (work(payload), ids, payload)
+                    at_workers -= 1
+                    summary.tasks_here += 1
+                    return True
+            return False
 
         for task in _tasks(files, task_bytes):
             ids = {gid for _, gid in task if gid}
@@ -305,14 +341,23 @@ def ingest(
                 finish()
             known = writer.known(sorted(ids))
             payload = [(str(path), gid, known.get(gid) if gid else None) for path, gid in task]
-            if pool is None:
-                pending.append((work(payload), ids, payload))
-            else:
+            summary.tasks += 1
+            if pool is not None and at_workers < workers + QUEUED:
                 pending.append((pool.submit(work, payload), ids, payload))
+                at_workers += 1
+            else:
+                # the workers have their next tasks queued: rather than wait for them, the writer judges this task
+                # itself (measured: a writer that only writes is idle more than half of the time beside one worker)
+                pending.append((work(payload), ids, payload))
+                summary.tasks_here += 1
             in_flight.update(ids)
-            while len(pending) > (workers if pool is not None else 0):
+            while pending and is_ready():
+                finish()
+            while len(pending) > workers + QUEUED + 1:
                 finish()
         while pending:
+            if not is_ready() and take_back():
+                continue
             finish()
     except duckdb.Error as error:
         raise LibraryError(db, f"ingest stopped; the task in progress was rolled back: {_duck_message(error)}") from None

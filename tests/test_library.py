@@ -585,6 +585,7 @@ def test_worker_processes_load_exactly_what_one_process_does(tmp_path: Path, sim
     ingest(serial, *logs, jobs=1)
     summary = ingest(parallel, *logs, jobs=2, task_bytes=20_000)  # small tasks: several in flight at once
     assert summary.workers == 2 and summary.games_added == len(logs)
+    assert summary.tasks_here < summary.tasks  # the workers judged some of them
     for name, columns in library.all_tables().items():
         if name == "library_info":
             continue
@@ -615,6 +616,8 @@ def test_one_worker_beside_the_writer_loads_what_one_process_does(tmp_path: Path
     monkeypatch.setattr(library_writer.os, "sched_getaffinity", lambda _pid: {0, 1})
     summary = library.ingest(apart, logs, task_bytes=20_000)
     assert (summary.workers, summary.apart) == (1, True) and summary.games_added == len(logs)
+    # the worker is given the first tasks; the writer, rather than wait for it, judges some of the others itself
+    assert 0 < summary.tasks_here < summary.tasks, (summary.tasks_here, summary.tasks)
     query = "SELECT game_id, seq, line, voided FROM events ORDER BY ALL"
     assert rows(serial, query) == rows(apart, query)
     assert rows(serial, "SELECT * EXCLUDE (ingested_at, source) FROM games ORDER BY ALL") == \
