@@ -18,7 +18,7 @@ from tally.core.text import visible
 
 from . import log as logfile
 from .library_tables import TABLES as BASE_TABLES
-from .library_tables import ALIASES, create_sql, every_table
+from .library_tables import ALIASES, REPORT_ROWS, create_sql, every_table
 
 SCHEMA_VERSION = "3"  # 2: games.ended; 3: games.simulated and the aliases
 # the oldest DuckDB whose clients must open the library: the 1.4 LTS line (docs/sql.md); DuckDB uses this
@@ -164,7 +164,8 @@ def _create(con: duckdb.DuckDBPyConnection, db: Path | str) -> None:
                 f"the library has schema version {found}, this tally writes version {SCHEMA_VERSION}: "
                 "it is derived from the logs, so delete it and ingest the logs again",
             )
-    tables = {**every_table(), "aliases": ALIASES}  # the aliases are said, not derived: no ingest writes them
+    # the aliases are said, not derived: no ingest writes them; the kept reports are derived from the other tables
+    tables = {**every_table(), "aliases": ALIASES, "report_rows": REPORT_ROWS}
     missing = [name for name in tables if name not in existing]
     con.execute("BEGIN TRANSACTION")
     for name in missing:
