@@ -161,11 +161,20 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
     left, right = svg.MARGIN + PLOT_LEFT, canvas.width - PLOT_RIGHT
     span = max(1, last - first)
 
-    def at_x(turn: float) -> float:
-        return round(left + (turn - first) / span * (right - left), 2)
+    xs: dict[float, float] = {}
+    ys: dict[float, float] = {}
+
+    def at_x(turn: float) -> float:  # every player has a point at each turn: worked out once per turn
+        found = xs.get(turn)
+        if found is None:
+            found = xs[turn] = round(left + (turn - first) / span * (right - left), 2)
+        return found
 
     def at_y(value: float) -> float:
-        return round(top + PLOT_HEIGHT - (value - low) / (high - low) * PLOT_HEIGHT, 2)
+        found = ys.get(value)
+        if found is None:
+            found = ys[value] = round(top + PLOT_HEIGHT - (value - low) / (high - low) * PLOT_HEIGHT, 2)
+        return found
 
     canvas.add(svg.text(svg.MARGIN, top - 6, y_label, svg.SMALL, fill=svg.MUTED))
     for tick in ticks:

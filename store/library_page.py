@@ -321,6 +321,20 @@ def step_picture(db: Path | str, game_id: str, seq: int) -> StepPicture | None:
                        picture_of(pos.spec, shown.view))
 
 
+def warm_up(db: Path | str) -> None:
+    """What the page's first questions would each pay for once, paid by the server as it starts (a club opens the
+    page once: its first request is the one they see): the modules that draw a chart, fold a replay and draw a
+    board, and every game's own. Done before the server answers, not on a thread beside it: imports racing the
+    first requests' imports could see half-imported modules. Nothing is read from the library here."""
+    from tally.core import charts, registry
+
+    from . import library_charts, pictures, record, results  # noqa: F401
+
+    for spec in registry.specs():
+        spec.history, spec.picture  # noqa: B018  (the game's modules are imported with its spec)
+    charts.score_lines([("a", 1, 1)], "warm")  # the first drawing compiles nothing later
+
+
 def library_charts_of(db: Path | str, words: Mapping[str, str], game_names: list[str]) -> list[Chart]:
     """The library's charts (`library_charts`) for the page's filters: a game, and whether simulated games count."""
     from .library_charts import library_charts
