@@ -235,16 +235,22 @@ def connect_read_only(db: Path | str, memory_limit: str | None = None) -> duckdb
         raise usage_error(f"{db}: no history library here; create one with `tally ingest LOGS... --db {db}`")
     con = _open(db, read_only=True, config={"enable_external_access": False})
     try:
-        if not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'library_info'").fetchall()[0][0]:
+        # asked of the table itself, not of information_schema: binding its views costs more than opening the file
+        try:
+            con.execute("SELECT 1 FROM library_info LIMIT 0")
+        except duckdb.CatalogException:
             raise usage_error(f"{db}: the library holds no tables yet (an ingest was stopped before its first commit); "
-                             f"create them with `tally ingest LOGS... --db {db}`")
-        # a second connection of this process to the same file shares the first one's database, settings locked
-        # and all (a page serving several readers at once): it reads under them as they are
-        if not con.execute("SELECT current_setting('lock_configuration')").fetchall()[0][0]:
+                              f"create them with `tally ingest LOGS... --db {db}`") from None
+        try:
             con.execute("SET TimeZone = 'UTC'")
             if memory_limit is not None:
                 con.execute(f"SET memory_limit = '{memory_limit}'")  # checked by memory_size: digits and a unit only
             con.execute("SET lock_configuration = true")
+        except duckdb.InvalidInputException as error:
+            # a second connection of this process to the same file shares the first one's database, settings
+            # locked and all (a page serving several readers at once): it reads under them as they are
+            if "configuration has been locked" not in str(error):
+                raise
     except duckdb.Error as error:
         con.close()
         raise LibraryError(db, f"cannot open the library: {_duck_message(error)}") from None
