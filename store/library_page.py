@@ -32,6 +32,8 @@ from .library_schema import LibraryError, _duck_message, connect_read_only
 from .results import FinalScores, ReplayStep
 
 if TYPE_CHECKING:
+    from tally.core.history import Course
+
     from .service import Frame, Position
 
 
@@ -280,11 +282,23 @@ def _stamp(db: Path | str) -> tuple[Any, ...]:
     return tuple(found)
 
 
+def _course(pos: Position, frames: list[Frame]) -> Course:
+    """How the game went (`core.history.course`), read off the replay's frames (the whole replay) where they are the
+    fold of its effective events: in a log without corrections every game event is effective, each frame holds the
+    state after its event and the frame before it the state before. A log with corrections is folded again."""
+    from tally.core.history import course, course_of_steps
+    from tally.core.model import Amended, Noted, Voided
+
+    if any(type(event) is Voided or type(event) is Amended for event in pos.log.events):
+        return course(pos.spec, pos.log.started, pos.table.effective)
+    steps = ((frame.event, before.state, frame.state) for before, frame in zip(frames, frames[1:])
+             if type(frame.event) is not Noted)
+    return course_of_steps(pos.spec, pos.log.started, steps, frames[-1].state)
+
+
 def game_detail(db: Path | str, game_id: str) -> GameDetail | None:
     """A stored game's page (None when the library holds no game of that id): its chart from the same fold as its
     replay (`core.history.course` over the judged events, as `library_charts.course_in_library` reads it)."""
-    from tally.core.history import course
-
     from .results import replay_report
 
     stored = _stored(db, game_id)
@@ -294,9 +308,8 @@ def game_detail(db: Path | str, game_id: str) -> GameDetail | None:
 
     def work() -> GameDetail:
         pos, frames = _replayed(db, game_id, fingerprint)
-        played = course(pos.spec, pos.log.started, pos.table.effective)
         report = replay_report(pos, frames)
-        return GameDetail(row, game_chart(played), report.steps, report.outcome)
+        return GameDetail(row, game_chart(_course(pos, frames)), report.steps, report.outcome)
 
     found: GameDetail = _details.get((str(Path(db).resolve()), game_id, fingerprint, msgspec.json.encode(row)), work)
     return found
