@@ -94,7 +94,8 @@ _OUTLINES = {
 
 def marker_drawer(shape: str, paint: svg.Colour, size: float = 4.5) -> Callable[[float, float], str]:
     """`marker(shape, x, y, paint, size)` as a function of (x, y) alone, the same text, written without the generic
-    `svg.element`: a game's chart draws one marker per player per turn (thousands), and the rest is the same each time."""
+    `svg.element`: a game's chart draws one marker per player per turn (thousands), where the players share each
+    turn's x and the scores repeat, so each coordinate's text is worked out once."""
     tail = f' fill="{svg.escape(paint.fill)}" stroke="{svg.escape(svg.INK)}" stroke-width="1"/>'
     number = svg.number
     if shape == "circle":
@@ -105,10 +106,17 @@ def marker_drawer(shape: str, paint: svg.Colour, size: float = 4.5) -> Callable[
         return lambda x, y: (f'<rect x="{number(x - size)}" y="{number(y - size)}" width="{side}" height="{side}"'
                              f'{tail}')
     outline = _OUTLINES[shape]
+    across: dict[float, tuple[str, ...]] = {}
+    down: dict[float, tuple[str, ...]] = {}
 
     def polygon(x: float, y: float) -> str:
-        text = " ".join(f"{number(round(x + dx * size, 2))},{number(round(y + dy * size, 2))}" for dx, dy in outline)
-        return f'<polygon points="{text}"{tail}'
+        xs = across.get(x)
+        if xs is None:
+            xs = across[x] = tuple(number(round(x + dx * size, 2)) for dx, _ in outline)
+        ys = down.get(y)
+        if ys is None:
+            ys = down[y] = tuple(number(round(y + dy * size, 2)) for _, dy in outline)
+        return f'<polygon points="{" ".join(f"{a},{b}" for a, b in zip(xs, ys))}"{tail}'
 
     return polygon
 
@@ -176,6 +184,21 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
             found = ys[value] = round(top + PLOT_HEIGHT - (value - low) / (high - low) * PLOT_HEIGHT, 2)
         return found
 
+    x_texts: dict[float, str] = {}
+    y_texts: dict[float, str] = {}
+
+    def x_text(turn: float) -> str:
+        found = x_texts.get(turn)
+        if found is None:
+            found = x_texts[turn] = svg.number(at_x(turn))
+        return found
+
+    def y_text(value: float) -> str:
+        found = y_texts.get(value)
+        if found is None:
+            found = y_texts[value] = svg.number(at_y(value))
+        return found
+
     canvas.add(svg.text(svg.MARGIN, top - 6, y_label, svg.SMALL, fill=svg.MUTED))
     for tick in ticks:
         y = at_y(tick)
@@ -194,7 +217,7 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
         ], class_="round", data_value=turn, data_label=f"round {number}"))
     for index, (name, points) in enumerate(series.items()):
         paint, shape, dash = _style(index)
-        path = " ".join(f"{svg.number(at_x(t))},{svg.number(at_y(v))}" for t, v in points)
+        path = " ".join(f"{x_text(t)},{y_text(v)}" for t, v in points)
         marks = [svg.element("polyline", {"points": path, "fill": "none", "stroke": paint.fill, "stroke-width": 2.5,
                                           "stroke-dasharray": dash})]
         # one mark per point, written as `svg.group([svg.title(...), marker(...)], class_="mark", ...)` writes it

@@ -175,10 +175,13 @@ def course_of_steps(spec: Any, started: GameStarted, steps: Iterable[tuple[Event
     finished_rounds = [0]
     last_turn = [0]
 
+    last: list[Any] = [None, None]  # the state after the step before, and its scores: this step's before
+
     def watch(event: Event, before: Any, after: Any) -> None:
         turn = history.turns(after)
         scored = history.scores(after)
-        moved = scored != history.scores(before)
+        moved = scored != (last[1] if before is last[0] else history.scores(before))
+        last[0], last[1] = after, scored
         if turn != last_turn[0] or moved:
             if turn != last_turn[0]:
                 last_turn[0] = turn
