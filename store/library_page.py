@@ -291,8 +291,8 @@ def _course(pos: Position, frames: list[Frame]) -> Course:
 
     if any(type(event) is Voided or type(event) is Amended for event in pos.log.events):
         return course(pos.spec, pos.log.started, pos.table.effective)
-    steps = ((frame.event, before.state, frame.state) for before, frame in zip(frames, frames[1:])
-             if type(frame.event) is not Noted)
+    steps = [(frame.event, before.state, frame.state) for before, frame in zip(frames, frames[1:])
+             if frame.event is not None and type(frame.event) is not Noted]
     return course_of_steps(pos.spec, pos.log.started, steps, frames[-1].state)
 
 
