@@ -45,8 +45,9 @@ def rows_of(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any]) ->
 # A game's reports read its own tables, which only an ingest changes: the ingest works them out once (for the games
 # with and without the simulated ones) and keeps their rows in `report_rows`, so that `tally stats` reads one small
 # table instead of scanning and joining every turn. A kept report is used only while its mark is what the library
-# holds now: the ids and fingerprints of that game's games (any ingest that changes a game changes its fingerprint,
-# whichever tally wrote it) and the report's SQL; otherwise it is worked out there and then, as before.
+# holds now: the ids and fingerprints of the games it reads (that game's, real or all: any ingest that changes a
+# game changes its fingerprint, whichever tally wrote it) and the report's SQL; otherwise it is worked out there and
+# then, as before.
 EVERY_ROW = 1 << 40  # a kept report's `{limit}`: all its rows, in the report's total order; `--top` is a slice of them
 
 
@@ -55,9 +56,15 @@ def is_kept(report: dict[str, Any]) -> bool:
     return "aliases" not in report["sql"]
 
 
-def _game_marks(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
-    return dict(con.execute("SELECT game, md5(string_agg(game_id || ':' || fingerprint, ',' ORDER BY game_id)) "
-                            "FROM games GROUP BY game").fetchall())
+def _game_marks(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, bool], str]:
+    """(game, simulated counted) -> the mark of the games a report of that scope reads: a simulated game added
+    changes only the reports that count simulated games."""
+    marks = {}
+    for game, real, every in con.execute(
+            "SELECT game, md5(string_agg(game_id || ':' || fingerprint, ',' ORDER BY game_id) FILTER (WHERE NOT simulated)), "
+            "md5(string_agg(game_id || ':' || fingerprint, ',' ORDER BY game_id)) FROM games GROUP BY game").fetchall():
+        marks[(game, False)], marks[(game, True)] = real or "", every
+    return marks
 
 
 def _mark(game_mark: str | None, sql: str) -> str:
@@ -76,8 +83,8 @@ def keep_reports(con: duckdb.DuckDBPyConnection) -> int:
         for report in spec["reports"]:
             if not is_kept(report):
                 continue
-            mark = _mark(marks.get(spec["game"]), report["sql"])
             for simulated in (False, True):
+                mark = _mark(marks.get((spec["game"], simulated)), report["sql"])
                 if kept.get((spec["game"], report["key"], simulated)) == mark:
                     continue
                 sql = report["sql"].format(where=Scope(None, simulated).where(), limit=EVERY_ROW)
@@ -114,7 +121,7 @@ def _kept_rows(con: duckdb.DuckDBPyConnection, declared: list[dict[str, Any]], s
     found = {}
     for game, key, mark, rows in stored:
         text = sql.get((game, key))
-        if text is None or mark != _mark(marks.get(game), text):
+        if text is None or mark != _mark(marks.get((game, simulated)), text):
             continue
         decoded: list[dict[str, Any]] = msgspec.json.decode(rows)
         found[(game, key)] = decoded[:top] if "{limit}" in text else decoded

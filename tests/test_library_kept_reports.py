@@ -12,6 +12,7 @@ import pytest
 
 from tally.core import registry
 from tally.store import library, library_stats
+from tally.store.library_schema import stored_reports
 from tally.store.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,8 +86,25 @@ def test_a_kept_report_whose_games_changed_behind_its_back_is_worked_out_again(d
     with duckdb.connect(str(db), read_only=True) as con:
         marks = dict(con.execute("SELECT report, mark FROM report_rows WHERE game = 'splendor' AND simulated").fetchall())
     with duckdb.connect(str(db), read_only=True) as con:
-        assert marks["progression"] == library_stats._mark(library_stats._game_marks(con)["splendor"],
+        assert marks["progression"] == library_stats._mark(library_stats._game_marks(con)[("splendor", True)],
                                                           registry.get("splendor").history.reports[0].sql)
+
+
+def test_a_simulated_game_changed_leaves_the_reports_of_real_games_kept(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM games WHERE game = 'splendor' AND NOT simulated").fetchone() != (0,)
+    with duckdb.connect(str(db)) as con:
+        (gone,) = con.execute("SELECT game_id FROM games WHERE game = 'splendor' AND simulated LIMIT 1").fetchone()
+        for table in ["games", "seats", "round_results", *registry.get("splendor").history.tables]:
+            con.execute(f"DELETE FROM {table} WHERE game_id = ?", [gone])
+    with duckdb.connect(str(db), read_only=True) as con:
+        real = library_stats._kept_rows(con, stored_reports(con), False, 10)
+        every = library_stats._kept_rows(con, stored_reports(con), True, 10)
+    assert ("splendor", "progression") in real and ("splendor", "progression") not in every
+    assert library.stats(db, simulated=True) == worked_out(db, monkeypatch, simulated=True)
+    assert library.stats(db) == worked_out(db, monkeypatch)
+    with duckdb.connect(str(db)) as con:  # only the reports counting simulated games are worked out again
+        assert library_stats.keep_reports(con) == len(registry.get("splendor").history.reports)
 
 
 def test_a_library_without_kept_reports_answers_and_gains_them_at_the_next_ingest(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
