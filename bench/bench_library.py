@@ -1,7 +1,8 @@
 """Benchmark: the history library's charts, its stats report and the library page of `tally serve`, on a large
 library (issue 20 point 5: each chart and report under 100 ms inside DuckDB, the page under 300 ms on loopback).
 
-    python bench/bench_library.py [--events 1000000] [--games 40] [--seed 1] [--db LIBRARY | --keep LIBRARY] [--runs 7] [--json]
+    python bench/bench_library.py [--events 1000000] [--games 40] [--seed 1] [--db LIBRARY | --keep LIBRARY] [--runs 7]
+                                  [--callgrind] [--json]
     python bench/bench_library.py --quick      (a smoke run: a small library, a few runs, no pause before a first request)
 
 1. The library: `--db LIBRARY` as it is, or built here: `--games` simulated games of each of the four games,
@@ -13,10 +14,17 @@ library (issue 20 point 5: each chart and report under 100 ms inside DuckDB, the
    of `--runs`; beside them, as the yardstick of the same run, a full scan of the events table
    (`SELECT count(*), sum(length(line)) FROM events`): the ratio to it is what to compare across machines.
    Then `library_charts` and `library.stats` whole (each opening its connection as the commands do).
+   The stats report reads each game's reports from `report_rows` where the last ingest kept them (a library
+   built by an older tally has none: they are worked out there and then); beside it, each game's report worked
+   out from its tables, as an ingest works it out, and the whole report on the warm connection (goal < 50 ms).
 3. On loopback: `tally serve --db LIBRARY --port 0` in its own process, and each request the library page makes
    (its HTML and script, the list with and without filters, the charts, one game with its chart and replay, a
    step's picture), the first time (cold: the library opened, the replay folded) and the median of `--runs`
    after; beside them `GET /api/games` of the same server (an empty folder) as the yardstick.
+
+4. The commands as a user runs them, a fresh process each: `tally sql "SELECT count(*) FROM games"` and `tally
+   stats --simulated` (goals < 150 ms and < 200 ms), beside `python -c "import typer"`, the best of `--runs`;
+   with `--callgrind`, each one's instructions counted by valgrind too (repeatable where times are not).
 
 Only the standard library and tally itself are used. Times on a loaded machine are noisy: the ratios to the
 yardsticks of the same run are what to compare.
@@ -41,6 +49,8 @@ from bench_ingest import GAMES, replicate, run_ingest, simulate_logs  # noqa: E4
 
 GOAL_QUERY_MS = 100.0
 GOAL_PAGE_MS = 300.0
+GOAL_REPORT_MS = 50.0
+GOAL_COMMAND_MS = {"tally sql": 150.0, "tally stats": 200.0}
 
 
 def best_ms(work: Callable[[], Any], runs: int) -> float:
@@ -103,12 +113,46 @@ def inside_duckdb(db: Path, runs: int) -> dict[str, Any]:
         finally:
             library_stats.rows_of = original  # type: ignore[assignment]
         report_queries = {name: min(values) for name, values in timed.items()}
+        # each game's report worked out from its tables (what an ingest keeps, and what a library without kept
+        # reports runs for every `tally stats`)
+        worked_out = {}
+        for spec in stored_reports(con):
+            for report in spec["reports"]:
+                query = report["sql"].format(where=scope.where(), limit=10)
+                worked_out[f"{spec['game']} {report['key']}"] = best_ms(lambda: con.execute(query).fetchall(), runs)
+        kept = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'report_rows'").fetchall()[0][0]
+        kept_rows = con.execute("SELECT count(*) FROM report_rows").fetchall()[0][0] if kept else 0
+        # the library is held open by `con`: the report's own connection costs almost nothing, as on a warm server
+        stats_report = best_ms(lambda: stats(db, simulated=True), runs)
         charts_whole = best_ms(lambda: library_charts(db, simulated=True), max(3, runs // 2))
-        stats_whole = best_ms(lambda: stats(db, simulated=True), max(3, runs // 2))
     finally:
         con.close()
-    return {"scan_ms": scan, "charts": charts, "stats_queries": report_queries, "charts_whole_ms": charts_whole,
+    stats_whole = best_ms(lambda: stats(db, simulated=True), max(3, runs // 2))
+    return {"scan_ms": scan, "charts": charts, "stats_queries": report_queries, "reports_worked_out": worked_out,
+            "kept_reports": kept_rows, "stats_report_ms": stats_report, "charts_whole_ms": charts_whole,
             "stats_whole_ms": stats_whole}
+
+
+def commands(db: Path, runs: int, callgrind: bool) -> dict[str, dict[str, float]]:
+    """`tally sql` and `tally stats` as a user runs them (a fresh process each), beside `import typer`."""
+    tally = [sys.executable, "-c", "from tally.cli.main import run; run()"]
+    which = {
+        "python -c 'import typer' (yardstick)": [sys.executable, "-c", "import typer"],
+        "tally sql 'SELECT count(*) FROM games'": [*tally, "sql", "SELECT count(*) FROM games", "--db", str(db)],
+        "tally stats --simulated": [*tally, "stats", "--db", str(db), "--simulated"],
+    }
+    found: dict[str, dict[str, float]] = {}
+    for label, argv in which.items():
+        def once() -> None:
+            subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+
+        found[label] = {"best_ms": best_ms(once, runs)}
+        if callgrind:
+            done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
+            collected = [line for line in done.stderr.splitlines() if "Collected" in line]
+            found[label]["instructions"] = float(collected[-1].split()[-1])
+    return found
 
 
 def request_ms(host: str, port: int, path: str, token: str) -> tuple[float, int, bytes]:
@@ -187,6 +231,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="a smoke run: about 20,000 events, 3 runs")
     parser.add_argument("--json", action="store_true", help="print one JSON summary at the end")
+    parser.add_argument("--callgrind", action="store_true", help="count the commands' instructions with valgrind too")
     args = parser.parse_args()
     if args.quick:
         args.events, args.games, args.runs = 20_000, 4, 3
@@ -212,8 +257,13 @@ def main() -> None:
             for key, ms in inside[group].items():
                 mark = "ok" if ms < GOAL_QUERY_MS else "OVER"
                 print(f"  {label:12s} {key:26s} {ms:7.1f} ms  x{ms / scan:5.2f} the scan  {mark} (goal < {GOAL_QUERY_MS:.0f} ms)")
+        for key, ms in inside["reports_worked_out"].items():
+            print(f"  worked out   {key:26s} {ms:7.1f} ms  x{ms / scan:5.2f} the scan  (kept by ingest in report_rows)")
+        print(f"  the stats report on the warm connection: {inside['stats_report_ms']:.1f} ms "
+              f"({'every game report read from ' + str(inside['kept_reports']) + ' kept rows' if inside['kept_reports'] else 'no kept reports: each worked out'}) "
+              f"{'ok' if inside['stats_report_ms'] < GOAL_REPORT_MS else 'OVER'} (goal < {GOAL_REPORT_MS:.0f} ms)")
         print(f"  library_charts whole (7 charts, its own connection): {inside['charts_whole_ms']:.0f} ms; "
-              f"library.stats whole: {inside['stats_whole_ms']:.0f} ms")
+              f"library.stats whole (its own connection): {inside['stats_whole_ms']:.0f} ms")
         summary["inside"] = inside
 
         page = on_loopback(db, work, args.runs, 0.0 if args.quick else 2.5)
@@ -227,6 +277,17 @@ def main() -> None:
                   f"x{found['median_ms'] / yard:5.1f} the yardstick  {found['bytes']:>9,} bytes  {mark} "
                   f"(goal < {GOAL_PAGE_MS:.0f} ms)")
         summary["page"] = page
+        ran = commands(db, args.runs, args.callgrind)
+        yard_ms = ran["python -c 'import typer' (yardstick)"]
+        print(f"\nthe commands, a fresh process each (best of {args.runs})")
+        for label, found in ran.items():
+            goal = GOAL_COMMAND_MS.get(label.split(" '")[0].split(" --")[0])
+            counted = (f"  {found['instructions'] / 1e6:6.0f} M instructions  x{found['instructions'] / yard_ms['instructions']:4.2f}"
+                       if "instructions" in found else "")
+            mark = "" if goal is None else f"  {'ok' if found['best_ms'] < goal else 'OVER'} (goal < {goal:.0f} ms)"
+            print(f"  {label:42s} {found['best_ms']:7.1f} ms  x{found['best_ms'] / yard_ms['best_ms']:4.2f} the yardstick"
+                  f"{counted}{mark}")
+        summary["commands"] = ran
         if args.json:
             print(json.dumps(summary))
     finally:

@@ -260,30 +260,58 @@ def _print_json(result: Any) -> None:
     out.write(f'], "count": {count}}}\n')
 
 
+NUMERIC = ("INTEGER", "BIGINT", "HUGEINT", "DOUBLE", "FLOAT", "DECIMAL", "SMALLINT", "TINYINT", "UBIGINT", "UINTEGER")
+PIPED_WIDTH = 100  # `render.console()`'s width off a terminal
+
+
 def _print_table(result: Any, max_rows: int) -> None:
+    headers = [visible(name) for name in result.columns]
+    right = [kind.startswith(NUMERIC) for kind in result.types]
+    cells: list[list[str | None]] = []
+    more = False
+    for row in result.rows():
+        if len(cells) == max_rows:  # stop reading: a terminal table of a million rows helps no one
+            more = True
+            break
+        cells.append([visible(_text(v, k)) if v is not None else None for v, k in zip(row, result.types)])
+    shown = len(cells)
+    said = (f"showing the first {shown} rows; there are more (use --max-rows N, or --format csv for all)" if more
+            else f"{shown} row{'s' if shown != 1 else ''}")
+    plain = None if sys.stdout.isatty() else _plain_table_text(headers, right, cells, said)
+    if plain is not None:
+        sys.stdout.write(plain)
+        return
     from rich.table import Table
     from rich.text import Text
 
     from .render import console
 
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    numeric = ("INTEGER", "BIGINT", "HUGEINT", "DOUBLE", "FLOAT", "DECIMAL", "SMALLINT", "TINYINT", "UBIGINT", "UINTEGER")
-    for name, kind in zip(result.columns, result.types):
-        table.add_column(visible(name), justify="right" if kind.startswith(numeric) else "left", overflow="fold")
-    shown = 0
-    more = False
-    for row in result.rows():
-        if shown == max_rows:  # stop reading: a terminal table of a million rows helps no one
-            more = True
-            break
-        table.add_row(*[Text(visible(_text(v, k))) if v is not None else Text("NULL", style="dim") for v, k in zip(row, result.types)])
-        shown += 1
+    for name, is_right in zip(headers, right):
+        table.add_column(name, justify="right" if is_right else "left", overflow="fold")
+    for values in cells:
+        table.add_row(*[Text(v) if v is not None else Text("NULL", style="dim") for v in values])
     out = console()
     out.print(table)
-    if more:
-        out.print(Text(f"showing the first {shown} rows; there are more (use --max-rows N, or --format csv for all)", style="dim"))
-    else:
-        out.print(Text(f"{shown} row{'s' if shown != 1 else ''}", style="dim"))
+    out.print(Text(said, style="dim"))
+
+
+def _plain_table_text(headers: list[str], right: list[bool], cells: list[list[str | None]], said: str) -> str | None:
+    """The table as rich prints it off a terminal (no styles; columns two spaces apart, each as wide as its widest
+    cell, numbers to the right), written directly: rich's layout costs more than the query. None when rich's
+    layout would differ from this one (a table wider than the page, a cell of several lines, of characters that
+    are not one column each or with spaces at an end, which rich's wrapping trims), which rich then prints."""
+    rows = [[("NULL" if v is None else v) for v in values] for values in cells]
+    texts = [*headers, *(v for values in rows for v in values), said]
+    if not all(text.isascii() and text.isprintable() and text == text.strip() for text in texts) or len(said) > PIPED_WIDTH:
+        return None
+    widths = [max([len(header)] + [len(values[i]) for values in rows]) for i, header in enumerate(headers)]
+    if sum(widths) + 2 * (len(widths) - 1) > PIPED_WIDTH or not widths:
+        return None
+    def line(values: list[str]) -> str:
+        return "  ".join(v.rjust(w) if is_right else v.ljust(w) for v, w, is_right in zip(values, widths, right))
+
+    return "\n".join([line(headers), *(line(values) for values in rows), said]) + "\n"
 
 
 # --------------------------------------------------------------------------- stats

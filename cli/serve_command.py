@@ -72,6 +72,9 @@ def serve_command(
         game_ids(store)  # a database that cannot be reached is refused now, in one line (exit 3), not on a request
         Listener.of(store)
     served = create_app(where, secret or None, db)
+    from tally.serve.library import warm_up
+
+    warm_up(served)  # the library page's first request then pays for no import
     bound = listening.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     url = f"http://{shown}:{bound}"

@@ -13,7 +13,7 @@ marker shape and a dash pattern together, never by colour alone; every mark has 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from . import svg
@@ -65,6 +65,12 @@ def _amount(value: float) -> str:
     return svg.number(round(value, 2))
 
 
+def _value(value: Any) -> str:
+    """An attribute's value as `svg.element` writes it: a number short, anything else escaped."""
+    kind = type(value)
+    return svg.number(value) if kind is int or kind is float else svg.escape(value)
+
+
 def marker(shape: str, x: float, y: float, paint: svg.Colour, size: float = 4.5, **attrs: Any) -> str:
     """A series' marker: the shape tells series apart even where colours look alike."""
     style = {"fill": paint.fill, "stroke": svg.INK, "stroke-width": 1, **attrs}
@@ -72,15 +78,47 @@ def marker(shape: str, x: float, y: float, paint: svg.Colour, size: float = 4.5,
         return svg.element("circle", {"cx": x, "cy": y, "r": size, **style})
     if shape == "square":
         return svg.element("rect", {"x": x - size, "y": y - size, "width": 2 * size, "height": 2 * size, **style})
-    points = {
-        "triangle": ((0, -1.2), (1.1, 0.9), (-1.1, 0.9)),
-        "down": ((0, 1.2), (1.1, -0.9), (-1.1, -0.9)),
-        "diamond": ((0, -1.3), (1.2, 0), (0, 1.3), (-1.2, 0)),
-        "plus": ((-0.4, -1.2), (0.4, -1.2), (0.4, -0.4), (1.2, -0.4), (1.2, 0.4), (0.4, 0.4), (0.4, 1.2),
-                 (-0.4, 1.2), (-0.4, 0.4), (-1.2, 0.4), (-1.2, -0.4), (-0.4, -0.4)),
-    }[shape]
-    text = " ".join(f"{svg.number(round(x + dx * size, 2))},{svg.number(round(y + dy * size, 2))}" for dx, dy in points)
+    text = " ".join(f"{svg.number(round(x + dx * size, 2))},{svg.number(round(y + dy * size, 2))}"
+                    for dx, dy in _OUTLINES[shape])
     return svg.element("polygon", {"points": text, **style})
+
+
+_OUTLINES = {
+    "triangle": ((0, -1.2), (1.1, 0.9), (-1.1, 0.9)),
+    "down": ((0, 1.2), (1.1, -0.9), (-1.1, -0.9)),
+    "diamond": ((0, -1.3), (1.2, 0), (0, 1.3), (-1.2, 0)),
+    "plus": ((-0.4, -1.2), (0.4, -1.2), (0.4, -0.4), (1.2, -0.4), (1.2, 0.4), (0.4, 0.4), (0.4, 1.2),
+             (-0.4, 1.2), (-0.4, 0.4), (-1.2, 0.4), (-1.2, -0.4), (-0.4, -0.4)),
+}
+
+
+def marker_drawer(shape: str, paint: svg.Colour, size: float = 4.5) -> Callable[[float, float], str]:
+    """`marker(shape, x, y, paint, size)` as a function of (x, y) alone, the same text, written without the generic
+    `svg.element`: a game's chart draws one marker per player per turn (thousands), where the players share each
+    turn's x and the scores repeat, so each coordinate's text is worked out once."""
+    tail = f' fill="{svg.escape(paint.fill)}" stroke="{svg.escape(svg.INK)}" stroke-width="1"/>'
+    number = svg.number
+    if shape == "circle":
+        radius = number(size)
+        return lambda x, y: f'<circle cx="{number(x)}" cy="{number(y)}" r="{radius}"{tail}'
+    if shape == "square":
+        side = number(2 * size)
+        return lambda x, y: (f'<rect x="{number(x - size)}" y="{number(y - size)}" width="{side}" height="{side}"'
+                             f'{tail}')
+    outline = _OUTLINES[shape]
+    across: dict[float, tuple[str, ...]] = {}
+    down: dict[float, tuple[str, ...]] = {}
+
+    def polygon(x: float, y: float) -> str:
+        xs = across.get(x)
+        if xs is None:
+            xs = across[x] = tuple(number(round(x + dx * size, 2)) for dx, _ in outline)
+        ys = down.get(y)
+        if ys is None:
+            ys = down[y] = tuple(number(round(y + dy * size, 2)) for _, dy in outline)
+        return f'<polygon points="{" ".join(f"{a},{b}" for a, b in zip(xs, ys))}"{tail}'
+
+    return polygon
 
 
 def _style(index: int) -> tuple[svg.Colour, str, str | None]:
@@ -131,11 +169,35 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
     left, right = svg.MARGIN + PLOT_LEFT, canvas.width - PLOT_RIGHT
     span = max(1, last - first)
 
-    def at_x(turn: float) -> float:
-        return round(left + (turn - first) / span * (right - left), 2)
+    xs: dict[float, float] = {}
+    ys: dict[float, float] = {}
+
+    def at_x(turn: float) -> float:  # every player has a point at each turn: worked out once per turn
+        found = xs.get(turn)
+        if found is None:
+            found = xs[turn] = round(left + (turn - first) / span * (right - left), 2)
+        return found
 
     def at_y(value: float) -> float:
-        return round(top + PLOT_HEIGHT - (value - low) / (high - low) * PLOT_HEIGHT, 2)
+        found = ys.get(value)
+        if found is None:
+            found = ys[value] = round(top + PLOT_HEIGHT - (value - low) / (high - low) * PLOT_HEIGHT, 2)
+        return found
+
+    x_texts: dict[float, str] = {}
+    y_texts: dict[float, str] = {}
+
+    def x_text(turn: float) -> str:
+        found = x_texts.get(turn)
+        if found is None:
+            found = x_texts[turn] = svg.number(at_x(turn))
+        return found
+
+    def y_text(value: float) -> str:
+        found = y_texts.get(value)
+        if found is None:
+            found = y_texts[value] = svg.number(at_y(value))
+        return found
 
     canvas.add(svg.text(svg.MARGIN, top - 6, y_label, svg.SMALL, fill=svg.MUTED))
     for tick in ticks:
@@ -155,13 +217,18 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
         ], class_="round", data_value=turn, data_label=f"round {number}"))
     for index, (name, points) in enumerate(series.items()):
         paint, shape, dash = _style(index)
-        path = " ".join(f"{svg.number(at_x(t))},{svg.number(at_y(v))}" for t, v in points)
+        path = " ".join(f"{x_text(t)},{y_text(v)}" for t, v in points)
         marks = [svg.element("polyline", {"points": path, "fill": "none", "stroke": paint.fill, "stroke-width": 2.5,
                                           "stroke-dasharray": dash})]
+        # one mark per point, written as `svg.group([svg.title(...), marker(...)], class_="mark", ...)` writes it
+        # (the same text; a test compares them), but without the generic element writer: a long game has thousands
+        drawn = marker_drawer(shape, paint, 3.5)
+        head = f'<g class="mark" data-series="{svg.escape(name)}" data-shape="{svg.escape(shape)}" data-x="'
+        said = f" {y_label} at {x_label} "
         for t, v in points:
-            marks.append(svg.group([svg.title(f"{name}: {_amount(v)} {y_label} at {x_label} {t}"),
-                                    marker(shape, at_x(t), at_y(v), paint, 3.5)],
-                                   class_="mark", data_series=name, data_shape=shape, data_x=t, data_value=v))
+            words = svg.escape(f"{name}: {_amount(v)}{said}{t}")
+            marks.append(f'{head}{_value(t)}" data-value="{_value(v)}"><title>{words}</title>'
+                         f'{drawn(at_x(t), at_y(v))}</g>')
         canvas.add(svg.group(marks, class_="series", data_series=name))
     canvas.y = top + PLOT_HEIGHT + 38
     listed = [_row(m, ("turn", "player", "what")) for m in moments]

@@ -11,7 +11,7 @@ A watcher sees only effective events: `History.watcher` drops the rows of a void
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import msgspec
 
@@ -158,6 +158,14 @@ def course(spec: Any, started: GameStarted, effective: list[Event]) -> Course:
     read off the states only, like a watcher. A moment is a line of the game's narration at an event
     that changed a score, finished a round or ended the game (a noble's visit, a round's scores, an
     elimination, the map that won), not every aside (a Hurricane, a card owed)."""
+    steps: list[tuple[Event, Any, Any]] = []
+    _, table = judge(spec, [started, *effective], lambda event, before, after: steps.append((event, before, after)))
+    return course_of_steps(spec, started, steps, table.state)
+
+
+def course_of_steps(spec: Any, started: GameStarted, steps: Iterable[tuple[Event, Any, Any]], state: Any) -> Course:
+    """`course` from a fold already made: each effective game event with the states before and after it, in
+    order, and the last state (a replay's frames hold them: the game's page folds its log once, not twice)."""
 
     history: History = spec.history
     seats = list(started.seats)
@@ -167,10 +175,13 @@ def course(spec: Any, started: GameStarted, effective: list[Event]) -> Course:
     finished_rounds = [0]
     last_turn = [0]
 
+    last: list[Any] = [None, None]  # the state after the step before, and its scores: this step's before
+
     def watch(event: Event, before: Any, after: Any) -> None:
         turn = history.turns(after)
         scored = history.scores(after)
-        moved = scored != history.scores(before)
+        moved = scored != (last[1] if before is last[0] else history.scores(before))
+        last[0], last[1] = after, scored
         if turn != last_turn[0] or moved:
             if turn != last_turn[0]:
                 last_turn[0] = turn
@@ -191,9 +202,9 @@ def course(spec: Any, started: GameStarted, effective: list[Event]) -> Course:
         if moved or ended or new_round:  # a line that only says whose turn it is now is no moment
             moments.extend(Moment(turn, _named(line, seats), line) for line in said if not line.endswith("'s turn"))
 
-    _, table = judge(spec, [started, *effective], watch)
-    return Course(started.game, seats, points, rounds, moments, history.turns(table.state),
-                  spec.outcome(table.state) is not None)
+    for event, before, after in steps:
+        watch(event, before, after)
+    return Course(started.game, seats, points, rounds, moments, history.turns(state), spec.outcome(state) is not None)
 
 
 def _named(line: str, seats: list[str]) -> str | None:

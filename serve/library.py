@@ -118,3 +118,10 @@ async def list_library_charts(request: Request) -> Response:
 
 
 ROUTES = [list_library_games, show_library_game, show_library_step, list_library_charts]
+
+
+def warm_up(app: Any) -> None:
+    """`tally serve`, before it answers: the library page's imports paid for now (`library_page.warm_up`), when the
+    server has a library to show."""
+    if Path(app.state.library).is_file():
+        shelf.warm_up(app.state.library)

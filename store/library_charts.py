@@ -146,11 +146,12 @@ def library_charts(db: Path | str, game: str | None = None, simulated: bool = Fa
     con = connect_read_only(db)
     try:
         lower_wins = _lower_wins(stored_reports(con))
+        counted: dict[str, int] = {}  # most charts rest on the same games: counted once
         for key, title, kind, unit, sql in _queries(scope.where()):
             cursor = con.execute(sql.replace(LOWER_WINS, lower_wins), params)
             columns = [d[0] for d in cursor.description or []]
             rows = [list(row) for row in cursor.fetchall()]
-            games = _rests_on(con, key, scope, rows)
+            games = _rests_on(con, key, scope, rows, counted)
             found.append(_drawn(key, title, kind, unit, columns, rows, games, scope))
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
@@ -159,9 +160,11 @@ def library_charts(db: Path | str, game: str | None = None, simulated: bool = Fa
     return found
 
 
-def _rests_on(con: duckdb.DuckDBPyConnection, key: str, scope: Scope, rows: list[list[Any]]) -> int:
+def _rests_on(con: duckdb.DuckDBPyConnection, key: str, scope: Scope, rows: list[list[Any]],
+              counted: dict[str, int] | None = None) -> int:
     """How many games a chart rests on: the finished games in scope (games per month: every game in scope;
-    score per round: those scored over several rounds; a ranked list: the games it ranks from)."""
+    score per round: those scored over several rounds; a ranked list: the games it ranks from). `counted`: the
+    counts already made for the other charts of the same scope, by their SQL."""
     where = scope.where()
     if key == "games_per_month":
         return sum(int(row[-1]) for row in rows)
@@ -169,7 +172,10 @@ def _rests_on(con: duckdb.DuckDBPyConnection, key: str, scope: Scope, rows: list
         sql = f"SELECT count(*) FROM games g WHERE g.finished {where} AND g.game_id IN (SELECT game_id FROM round_results WHERE round > 1)"
     else:
         sql = f"SELECT count(*) FROM games g WHERE g.finished {where}"
-    return int(con.execute(sql, scope.params()).fetchall()[0][0])
+    known = {} if counted is None else counted
+    if sql not in known:
+        known[sql] = int(con.execute(sql, scope.params()).fetchall()[0][0])
+    return known[sql]
 
 
 def _drawn(key: str, title: str, kind: str, unit: str, columns: list[str], rows: list[list[Any]], games: int,

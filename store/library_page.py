@@ -32,6 +32,8 @@ from .library_schema import LibraryError, _duck_message, connect_read_only
 from .results import FinalScores, ReplayStep
 
 if TYPE_CHECKING:
+    from tally.core.history import Course
+
     from .service import Frame, Position
 
 
@@ -280,11 +282,23 @@ def _stamp(db: Path | str) -> tuple[Any, ...]:
     return tuple(found)
 
 
+def _course(pos: Position, frames: list[Frame]) -> Course:
+    """How the game went (`core.history.course`), read off the replay's frames (the whole replay) where they are the
+    fold of its effective events: in a log without corrections every game event is effective, each frame holds the
+    state after its event and the frame before it the state before. A log with corrections is folded again."""
+    from tally.core.history import course, course_of_steps
+    from tally.core.model import Amended, Noted, Voided
+
+    if any(type(event) is Voided or type(event) is Amended for event in pos.log.events):
+        return course(pos.spec, pos.log.started, pos.table.effective)
+    steps = [(frame.event, before.state, frame.state) for before, frame in zip(frames, frames[1:])
+             if frame.event is not None and type(frame.event) is not Noted]
+    return course_of_steps(pos.spec, pos.log.started, steps, frames[-1].state)
+
+
 def game_detail(db: Path | str, game_id: str) -> GameDetail | None:
     """A stored game's page (None when the library holds no game of that id): its chart from the same fold as its
     replay (`core.history.course` over the judged events, as `library_charts.course_in_library` reads it)."""
-    from tally.core.history import course
-
     from .results import replay_report
 
     stored = _stored(db, game_id)
@@ -294,9 +308,8 @@ def game_detail(db: Path | str, game_id: str) -> GameDetail | None:
 
     def work() -> GameDetail:
         pos, frames = _replayed(db, game_id, fingerprint)
-        played = course(pos.spec, pos.log.started, pos.table.effective)
         report = replay_report(pos, frames)
-        return GameDetail(row, game_chart(played), report.steps, report.outcome)
+        return GameDetail(row, game_chart(_course(pos, frames)), report.steps, report.outcome)
 
     found: GameDetail = _details.get((str(Path(db).resolve()), game_id, fingerprint, msgspec.json.encode(row)), work)
     return found
@@ -319,6 +332,20 @@ def step_picture(db: Path | str, game_id: str, seq: int) -> StepPicture | None:
     shown = frame_board(pos, frame, None)
     return StepPicture(game_id, seq, frames[-1].seq, frame.text, pos.spec.to_act(frame.state)[0],
                        picture_of(pos.spec, shown.view))
+
+
+def warm_up(db: Path | str) -> None:
+    """What the page's first questions would each pay for once, paid by the server as it starts (a club opens the
+    page once: its first request is the one they see): the modules that draw a chart, fold a replay and draw a
+    board, and every game's own. Done before the server answers, not on a thread beside it: imports racing the
+    first requests' imports could see half-imported modules. Nothing is read from the library here."""
+    from tally.core import charts, registry
+
+    from . import library_charts, pictures, record, results  # noqa: F401
+
+    for spec in registry.specs():
+        spec.history, spec.picture  # noqa: B018  (the game's modules are imported with its spec)
+    charts.score_lines([("a", 1, 1)], "warm")  # the first drawing compiles nothing later
 
 
 def library_charts_of(db: Path | str, words: Mapping[str, str], game_names: list[str]) -> list[Chart]:

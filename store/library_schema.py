@@ -18,7 +18,7 @@ from tally.core.text import visible
 
 from . import log as logfile
 from .library_tables import TABLES as BASE_TABLES
-from .library_tables import ALIASES, create_sql, every_table
+from .library_tables import ALIASES, REPORT_ROWS, create_sql, every_table
 
 SCHEMA_VERSION = "3"  # 2: games.ended; 3: games.simulated and the aliases
 # the oldest DuckDB whose clients must open the library: the 1.4 LTS line (docs/sql.md); DuckDB uses this
@@ -164,7 +164,8 @@ def _create(con: duckdb.DuckDBPyConnection, db: Path | str) -> None:
                 f"the library has schema version {found}, this tally writes version {SCHEMA_VERSION}: "
                 "it is derived from the logs, so delete it and ingest the logs again",
             )
-    tables = {**every_table(), "aliases": ALIASES}  # the aliases are said, not derived: no ingest writes them
+    # the aliases are said, not derived: no ingest writes them; the kept reports are derived from the other tables
+    tables = {**every_table(), "aliases": ALIASES, "report_rows": REPORT_ROWS}
     missing = [name for name in tables if name not in existing]
     con.execute("BEGIN TRANSACTION")
     for name in missing:
@@ -234,16 +235,22 @@ def connect_read_only(db: Path | str, memory_limit: str | None = None) -> duckdb
         raise usage_error(f"{db}: no history library here; create one with `tally ingest LOGS... --db {db}`")
     con = _open(db, read_only=True, config={"enable_external_access": False})
     try:
-        if not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'library_info'").fetchall()[0][0]:
+        # asked of the table itself, not of information_schema: binding its views costs more than opening the file
+        try:
+            con.execute("SELECT 1 FROM library_info LIMIT 0")
+        except duckdb.CatalogException:
             raise usage_error(f"{db}: the library holds no tables yet (an ingest was stopped before its first commit); "
-                             f"create them with `tally ingest LOGS... --db {db}`")
-        # a second connection of this process to the same file shares the first one's database, settings locked
-        # and all (a page serving several readers at once): it reads under them as they are
-        if not con.execute("SELECT current_setting('lock_configuration')").fetchall()[0][0]:
+                              f"create them with `tally ingest LOGS... --db {db}`") from None
+        try:
             con.execute("SET TimeZone = 'UTC'")
             if memory_limit is not None:
                 con.execute(f"SET memory_limit = '{memory_limit}'")  # checked by memory_size: digits and a unit only
             con.execute("SET lock_configuration = true")
+        except duckdb.InvalidInputException as error:
+            # a second connection of this process to the same file shares the first one's database, settings
+            # locked and all (a page serving several readers at once): it reads under them as they are
+            if "configuration has been locked" not in str(error):
+                raise
     except duckdb.Error as error:
         con.close()
         raise LibraryError(db, f"cannot open the library: {_duck_message(error)}") from None

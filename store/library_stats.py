@@ -40,6 +40,94 @@ def rows_of(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any]) ->
     return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
+# --------------------------------------------------------------------------- the games' reports, kept by ingest
+
+# A game's reports read its own tables, which only an ingest changes: the ingest works them out once (for the games
+# with and without the simulated ones) and keeps their rows in `report_rows`, so that `tally stats` reads one small
+# table instead of scanning and joining every turn. A kept report is used only while its mark is what the library
+# holds now: the ids and fingerprints of the games it reads (that game's, real or all: any ingest that changes a
+# game changes its fingerprint, whichever tally wrote it) and the report's SQL; otherwise it is worked out there and
+# then, as before.
+EVERY_ROW = 1 << 40  # a kept report's `{limit}`: all its rows, in the report's total order; `--top` is a slice of them
+
+
+def is_kept(report: dict[str, Any]) -> bool:
+    """Whether a report's rows can be kept: they depend on the games alone, not on what `tally alias` says."""
+    return "aliases" not in report["sql"]
+
+
+def _game_marks(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, bool], str]:
+    """(game, simulated counted) -> the mark of the games a report of that scope reads: a simulated game added
+    changes only the reports that count simulated games."""
+    marks = {}
+    for game, real, every in con.execute(
+            "SELECT game, md5(string_agg(game_id || ':' || fingerprint, ',' ORDER BY game_id) FILTER (WHERE NOT simulated)), "
+            "md5(string_agg(game_id || ':' || fingerprint, ',' ORDER BY game_id)) FROM games GROUP BY game").fetchall():
+        marks[(game, False)], marks[(game, True)] = real or "", every
+    return marks
+
+
+def _mark(game_mark: str | None, sql: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(f"{game_mark or ''}\n{sql}".encode()).hexdigest()[:32]
+
+
+def keep_reports(con: duckdb.DuckDBPyConnection) -> int:
+    """Work out again the kept reports whose games changed (after an ingest's writes); how many were."""
+    marks = _game_marks(con)
+    kept = {(game, report, bool(simulated)): mark for game, report, simulated, mark in
+            con.execute("SELECT game, report, simulated, mark FROM report_rows").fetchall()}
+    fresh = []
+    for spec in stored_reports(con):
+        for report in spec["reports"]:
+            if not is_kept(report):
+                continue
+            for simulated in (False, True):
+                mark = _mark(marks.get((spec["game"], simulated)), report["sql"])
+                if kept.get((spec["game"], report["key"], simulated)) == mark:
+                    continue
+                sql = report["sql"].format(where=Scope(None, simulated).where(), limit=EVERY_ROW)
+                rows = [plain(row) for row in rows_of(con, sql, {})]
+                fresh.append((spec["game"], report["key"], simulated, mark, msgspec.json.encode(rows).decode()))
+    if not fresh:
+        return 0
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for row in fresh:
+            con.execute("DELETE FROM report_rows WHERE game = ? AND report = ? AND simulated = ?", list(row[:3]))
+        con.executemany("INSERT INTO report_rows VALUES (?, ?, ?, ?, ?)", fresh)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return len(fresh)
+
+
+def _kept_rows(con: duckdb.DuckDBPyConnection, declared: list[dict[str, Any]], simulated: bool,
+               top: int) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """The kept reports still true of the library, (game, key) -> rows as the report's query gives them (`--top`
+    applied); none from a library written before reports were kept."""
+    if top < 0:
+        return {}
+    try:
+        stored = con.execute("SELECT game, report, mark, rows FROM report_rows WHERE simulated = ?", [simulated]).fetchall()
+    except duckdb.CatalogException:
+        return {}
+    if not stored:
+        return {}
+    marks = _game_marks(con)
+    sql = {(spec["game"], report["key"]): report["sql"] for spec in declared for report in spec["reports"]}
+    found = {}
+    for game, key, mark, rows in stored:
+        text = sql.get((game, key))
+        if text is None or mark != _mark(marks.get((game, simulated)), text):
+            continue
+        decoded: list[dict[str, Any]] = msgspec.json.decode(rows)
+        found[(game, key)] = decoded[:top] if "{limit}" in text else decoded
+    return found
+
+
 def stats(db: Path | str, game: str | None = None, top: int = 10, simulated: bool = False) -> dict[str, Any]:
     """The canned report behind `tally stats` (see docs/sql.md for the queries)."""
     scope = Scope(game, simulated)
@@ -68,12 +156,15 @@ def stats(db: Path | str, game: str | None = None, top: int = 10, simulated: boo
             FROM seats s JOIN games g USING (game_id)
             WHERE g.finished {where} GROUP BY ALL ORDER BY g.game, players, s.seat""")
         declared = stored_reports(con)  # read from the library: no game is loaded for a report
+        kept = _kept_rows(con, declared, simulated, int(top))
         reports: dict[str, dict[str, list[dict[str, Any]]]] = {}
         for spec in declared:  # every report key is always present, so the document's shape is stable
             for report in spec["reports"]:
                 found = reports.setdefault(report["key"], {})
-                if not game or spec["game"] == game:
-                    found[spec["game"]] = rows(report["sql"].format(where=where, limit=int(top)))
+                if not game or spec["game"] == game:  # a game's report reads that game's tables only
+                    known = kept.get((spec["game"], report["key"]))
+                    found[spec["game"]] = known if known is not None else \
+                        rows(report["sql"].format(where=where, limit=int(top)))
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
     finally:

@@ -109,6 +109,11 @@ ROUND_RESULTS: Declared = columns_of([
 ])
 # not derived from the logs: what `tally alias NAME PERSON` says (one person's names merged in the reports)
 ALIASES: Declared = columns_of([("name", "VARCHAR"), ("player", "VARCHAR"), ("said_at", TIMESTAMP)])
+# derived from the tables above, not from the logs: each game's `tally stats` reports as the last ingest left them
+# (`library_stats.keep_reports`), under the mark of what they were worked out from; no `game_id`, so not in TABLES
+REPORT_ROWS: Declared = columns_of([
+    ("game", "VARCHAR"), ("report", "VARCHAR"), ("simulated", "BOOLEAN"), ("mark", "VARCHAR"), ("rows", "VARCHAR"),
+])
 TABLES: dict[str, Declared] = {
     "library_info": columns_of([("key", "VARCHAR"), ("value", "VARCHAR")]),
     "games": GAMES,

@@ -359,6 +359,9 @@ def ingest(
             if not is_ready() and take_back():
                 continue
             finish()
+        from .library_stats import keep_reports
+
+        keep_reports(con)  # the games' `tally stats` reports worked out again where their games changed
     except duckdb.Error as error:
         raise LibraryError(db, f"ingest stopped; the task in progress was rolled back: {_duck_message(error)}") from None
     finally:

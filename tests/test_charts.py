@@ -98,6 +98,23 @@ def test_series_differ_by_shape_and_dash_not_only_by_colour() -> None:
         assert shapes == {e.attrib["data-shape"]}
 
 
+@pytest.mark.parametrize("shape", charts.SHAPES)
+def test_a_marker_drawn_fast_is_the_same_text_as_the_generic_one(shape: str) -> None:
+    paint = svg.colour("orange")
+    drawn = charts.marker_drawer(shape, paint, 3.5)
+    for x, y in [(54, 82.5), (0.125, -3.333), (381.99, 250.005), (12.345, 7)]:
+        assert drawn(x, y) == charts.marker(shape, x, y, paint, 3.5)
+
+
+def test_a_mark_is_written_as_the_generic_group_writes_it() -> None:
+    rows = [("a<&\"b", 1, 3), ("a<&\"b", 2, -1.5), ("c", 1, 0)]
+    root = parse(charts.score_lines(rows, "marks", y_label="pad & score"))
+    shown = [(m.attrib["data-series"], m.attrib["data-x"], m.attrib["data-value"], m.find(f"{NS}title").text)
+             for m in marks(root, "mark")]
+    assert shown == [("a<&\"b", "1", "3", 'a<&"b: 3 pad & score at turn 1'),
+                     ("a<&\"b", "2", "-1.5", 'a<&"b: -1.5 pad & score at turn 2'), ("c", "1", "0", "c: 0 pad & score at turn 1")]
+
+
 def test_negative_scores_and_a_single_turn_are_drawn() -> None:
     rows = [{"player": "ana", "turn": 5, "score": -35}, {"player": "ben", "turn": 5, "score": 12}]
     root = parse(charts.score_lines(rows, "one turn", y_label="pad score"))
