@@ -438,11 +438,11 @@ def advance(state: State) -> State:
                 state = _finish_special(state)
             continue
         stage = state.stage
-        if stage == "play":
-            return _phase(state, "play")
+        if stage == "play":  # the most common (`_phase` written out)
+            return state if state.phase == "play" else replace(state, phase="play")
         if stage == "start":
             if can_draw_at_start(state):
-                return _phase(state, "start")
+                return state if state.phase == "start" else replace(state, phase="start")
             state = replace(state, stage="play", fresh=None)
             continue
         if stage == "upkeep":
