@@ -214,6 +214,7 @@ class Guards(Generic[S]):
         self.over_rule = f"{game}.turn.game-over"
         self.out_of_turn_rule = f"{game}.turn.out-of-turn"
         self.turn = tuple(turn)
+        self._whose_turn: dict[Callable[..., Any], Callable[[S, str], str]] = {}  # each OutOfTurn step: its words
         # each step as one function, decided here once rather than by isinstance on every event of every fold; a
         # `Pending` step belongs only to its phases and a game's step may concern only some kinds (`concerns`), so
         # the steps for each phase and kind are worked out once, when first met (`_steps_for`); a step about
@@ -259,6 +260,7 @@ class Guards(Generic[S]):
                     return illegal(rule, words(state, player), player=player, current=current)
                 return None
 
+            self._whose_turn[out_of_turn] = words  # a fold's judge asks it inline (`_judge_of`)
             return out_of_turn
         if isinstance(step, Pending):
             pending = step
@@ -330,17 +332,35 @@ class Guards(Generic[S]):
         if not steps:
             return guard
         refuse = self._and_the_moves_own
+        words = self._whose_turn.get(steps[-1])
+        if words is None:
+            def judge(state: S, event: Event) -> Found:
+                for step in steps:
+                    found = step(state, event)
+                    if found is not None:
+                        if found is ALLOWED or isinstance(found, Allowed):
+                            break
+                        return refuse([found], state, event)
+                return guard(state, event)
 
-        def judge(state: S, event: Event) -> Found:
-            for step in steps:
+            return judge
+        # the turn ends with the kernel's `OutOfTurn`, the step most events reach: asked here, without its call
+        rule, before = self.out_of_turn_rule, steps[:-1]
+
+        def judge_then_whose_turn(state: S, event: Event) -> Found:
+            for step in before:
                 found = step(state, event)
                 if found is not None:
                     if found is ALLOWED or isinstance(found, Allowed):
-                        break
+                        return guard(state, event)
                     return refuse([found], state, event)
+            player = getattr(event, "player", "")
+            current = state.player_name
+            if player != current:
+                return refuse([illegal(rule, words(state, player), player=player, current=current)], state, event)
             return guard(state, event)
 
-        return judge
+        return judge_then_whose_turn
 
     def judge_kind(self, state: S, event: Event) -> list[Ruling]:
         """The kind's own guards in their order, the first illegal finding stopping the rest (a later guard may
