@@ -187,6 +187,9 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
         left += 1  # a card to replace the Hurricane
         if head.case == "replace" and who == next_seat(state, state.current):
             seat = replace(seat, forfeit=True)  # they were next to play: that turn is forfeit
+    if left == 0 and not storm and head.case != "skull":
+        # the draw owed is complete: `advance` would drop it at once (nothing else being due), so drop it here
+        return with_seat(state, who, seat, pile=pile, owed=state.owed[1:])
     owed = (replace(head, count=left),) + state.owed[1:]
     if storm:
         return with_seat(state, who, seat, pile=pile, owed=owed, centre=state.centre + 1, storm=head.case, storm_seat=who)
@@ -196,8 +199,10 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
 def _apply_blind(state: State, event: BlindDrawn) -> State:
     me = state.current
     source = seat_index(state.seats, event.source)
-    if state.mode == "open":
-        return replace(state, stage="play", robbed=source, pick="hand", pick_from=source)
+    if state.mode == "open":  # tally picks the card: `advance` asks for it at once (the phase set here, in one copy)
+        if state.centre:
+            return replace(state, stage="play", robbed=source, pick="hand", pick_from=source)
+        return replace(state, stage="play", robbed=source, pick="hand", pick_from=source, phase="pick")
     return _move_hand_card(state, source, me, event.card, stage="play", robbed=source)
 
 
@@ -224,6 +229,8 @@ def _move_piece(state: State, source: int, me: int, piece: str | None, **changes
 def _apply_picked(state: State, event: CardPicked) -> State:
     kind, source = state.pick, state.pick_from
     if kind == "hand":
+        if not state.centre and not state.owed and state.stage == "play":  # `advance` goes on to the play: set here
+            return _move_hand_card(state, source, state.current, event.card, pick="", pick_from=-1, phase="play")
         return _move_hand_card(state, source, state.current, event.card, pick="", pick_from=-1)
     return _move_piece(state, source, state.current, event.card, pick="", pick_from=-1)
 
@@ -247,10 +254,10 @@ def _apply_coins(state: State, event: CoinsPlayed) -> State:
     values = state.box.values
     sets = [coin_set(form, values) for form in event.sets]
     cards = [card for s in sets for card in s.cards] + ["double"] * event.doubles
-    state = _spend(state, me, cards)
     seat = state.players[me]
-    seat = replace(seat, sets=seat.sets + tuple(s.form for s in sets), doubles=seat.doubles + event.doubles)
-    return _played(with_seat(state, me, seat), "coins")
+    hand, _ = zone_remove(seat.hand, cards)  # `_spend`, the sets laid and `_played` in one copy of the state
+    seat = replace(seat, hand=hand, sets=seat.sets + tuple(s.form for s in sets), doubles=seat.doubles + event.doubles)
+    return with_seat(state, me, seat, acted="coins", stage="upkeep")
 
 
 def _apply_piracy(state: State, event: PiracyPlayed) -> State:
@@ -350,10 +357,10 @@ def _apply_discard(state: State, event: CardsDiscarded) -> State:
     seat = state.players[who]
     hand, gone = zone_remove(seat.hand, event.cards)
     known = [c for c in gone if c is not None]
-    state = with_seat(state, who, replace(seat, hand=hand), pile=put_bottom(state.pile, known, len(gone) - len(known)))
-    if state.stage == "play":
-        return _played(state, "discard")
-    return state
+    pile = put_bottom(state.pile, known, len(gone) - len(known))
+    if state.stage == "play":  # with `_played`, in one copy
+        return with_seat(state, who, replace(seat, hand=hand), pile=pile, acted="discard", stage="upkeep")
+    return with_seat(state, who, replace(seat, hand=hand), pile=pile)
 
 
 def _apply_pass(state: State, event: TurnPassed) -> State:
@@ -401,9 +408,12 @@ def _seat_to_play(state: State, index: int, turns: int, quiet: int) -> State:
             state = with_seat(state, index, replace(seat, forfeit=False))
         elif seat.spots:
             state = with_seat(state, index, replace(seat, spots=seat.spots - 1), pile=put_bottom(state.pile, ("spot",)))
+        elif state.pile or any(seat.hand.size for i, seat in enumerate(state.players) if i != index):
+            # `can_draw_at_start` of the state below (its pile and hands are these), asked first: one copy
+            return replace(state, current=index, stage="start", fresh=None, acted="", robbed=-1, turns=turns, quiet=quiet,
+                           phase="start")
         else:
-            state = replace(state, current=index, stage="start", fresh=None, acted="", robbed=-1, turns=turns, quiet=quiet)
-            return state if not can_draw_at_start(state) else replace(state, phase="start")
+            return replace(state, current=index, stage="start", fresh=None, acted="", robbed=-1, turns=turns, quiet=quiet)
         turns += 1
         quiet += 1
         index = (index + 1) % n
