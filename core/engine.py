@@ -435,7 +435,7 @@ def judge(
             state, last = table.state, event.seq
         else:
             found = judges[kind][state.phase](state, event)
-            if found is not None:
+            if found:  # None or no ruling (a guard's empty list): legal, nothing to note
                 rulings = [found] if isinstance(found, Ruling) else found
                 if any(r.verdict == "illegal" for r in rulings):
                     table.state, table.last_seq = state, last
