@@ -37,6 +37,14 @@ def with_seat(state: StateT, index: int, seat: Any, **changes: Any) -> StateT:
     return _replace(state, players=players[:index] + (seat,) + players[index + 1 :], **changes)
 
 
+def seats_with(state: Any, index: int, seat: Any) -> tuple[Any, ...]:
+    """`state.players` with seat `index`'s record replaced: `with_seat` for a reducer's most frequent moves, which
+    copy the state themselves in one call (`replace(state, players=seats_with(state, i, seat), ...)`), sparing
+    the call and the keywords passed on."""
+    players: tuple[Any, ...] = state.players
+    return players[:index] + (seat,) + players[index + 1 :]
+
+
 def with_seats(state: StateT, changed: Mapping[int, Any], **changes: Any) -> StateT:
     """The state with several seats' records replaced (`changed`: index -> record)."""
     players = list(getattr(state, "players"))

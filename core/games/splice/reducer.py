@@ -16,7 +16,7 @@ import msgspec
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
 from ...referee import Reducers
-from ...seated import seat_index, with_seat
+from ...seated import seat_index, seats_with, with_seat
 from .components import MAP_LIMIT, box_for, deck_copies, coin_set
 from .events import (
     EVENTS,
@@ -180,7 +180,8 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
             return with_seat(state, who, seat, pile=pile, centre=state.centre + 1, storm="start", storm_seat=who,
                              stage="end", acted="lost")
         card = got[0]
-        return with_seat(state, who, seat, pile=pile, stage="play", phase="play", fresh="?" if card is None else card)
+        return replace(state, players=seats_with(state, who, seat), pile=pile, stage="play", phase="play",
+                       fresh="?" if card is None else card)
     head = state.owed[0]
     left = head.count - len(got)
     if storm:
@@ -189,11 +190,11 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
             seat = replace(seat, forfeit=True)  # they were next to play: that turn is forfeit
     if left == 0 and not storm and head.case != "skull":
         # the draw owed is complete: `advance` would drop it at once (nothing else being due), so drop it here
-        return with_seat(state, who, seat, pile=pile, owed=state.owed[1:])
+        return replace(state, players=seats_with(state, who, seat), pile=pile, owed=state.owed[1:])
     owed = (replace(head, count=left),) + state.owed[1:]
     if storm:
         return with_seat(state, who, seat, pile=pile, owed=owed, centre=state.centre + 1, storm=head.case, storm_seat=who)
-    return with_seat(state, who, seat, pile=pile, owed=owed)
+    return replace(state, players=seats_with(state, who, seat), pile=pile, owed=owed)
 
 
 def _apply_blind(state: State, event: BlindDrawn) -> State:
@@ -257,7 +258,7 @@ def _apply_coins(state: State, event: CoinsPlayed) -> State:
     seat = state.players[me]
     hand, _ = zone_remove(seat.hand, cards)  # `_spend`, the sets laid and `_played` in one copy of the state
     seat = replace(seat, hand=hand, sets=seat.sets + tuple(s.form for s in sets), doubles=seat.doubles + event.doubles)
-    return with_seat(state, me, seat, acted="coins", stage="upkeep")
+    return replace(state, players=seats_with(state, me, seat), acted="coins", stage="upkeep")
 
 
 def _apply_piracy(state: State, event: PiracyPlayed) -> State:
@@ -359,8 +360,9 @@ def _apply_discard(state: State, event: CardsDiscarded) -> State:
     known = [c for c in gone if c is not None]
     pile = put_bottom(state.pile, known, len(gone) - len(known))
     if state.stage == "play":  # with `_played`, in one copy
-        return with_seat(state, who, replace(seat, hand=hand), pile=pile, acted="discard", stage="upkeep")
-    return with_seat(state, who, replace(seat, hand=hand), pile=pile)
+        return replace(state, players=seats_with(state, who, replace(seat, hand=hand)), pile=pile, acted="discard",
+                       stage="upkeep")
+    return replace(state, players=seats_with(state, who, replace(seat, hand=hand)), pile=pile)
 
 
 def _apply_pass(state: State, event: TurnPassed) -> State:
