@@ -204,18 +204,20 @@ def _apply_blind(state: State, event: BlindDrawn) -> State:
         if state.centre:
             return replace(state, stage="play", robbed=source, pick="hand", pick_from=source)
         return replace(state, stage="play", robbed=source, pick="hand", pick_from=source, phase="pick")
-    return _move_hand_card(state, source, me, event.card, stage="play", robbed=source)
+    players, fresh = _hand_card_moved(state, source, me, event.card)
+    return replace(state, players=players, fresh=fresh, stage="play", robbed=source)
 
 
-# a move between two seats builds the state once: `changes` are the caller's other fields (a fold makes one
-# state per event, and each copy of the state is a good part of an event's cost)
-def _move_hand_card(state: State, source: int, me: int, card: str | None, **changes: Any) -> State:
+# a move between two seats builds the state once: the seats and the card drawn (`fresh`) are made here, and the
+# caller copies the state with them and its own fields in one call (a fold makes one state per event, and each
+# copy of the state, with any keywords passed on, is a good part of an event's cost)
+def _hand_card_moved(state: State, source: int, me: int, card: str | None) -> tuple[tuple[Seat, ...], str]:
     players = list(state.players)
     hand, gone = zone_remove(players[source].hand, [card])
     players[source] = replace(players[source], hand=hand)
     seat = players[me]
     players[me] = replace(seat, hand=hand_add(seat.hand, gone))
-    return replace(state, players=tuple(players), fresh="?" if gone[0] is None else gone[0], **changes)
+    return tuple(players), "?" if gone[0] is None else gone[0]
 
 
 def _move_piece(state: State, source: int, me: int, piece: str | None, **changes: Any) -> State:
@@ -230,9 +232,10 @@ def _move_piece(state: State, source: int, me: int, piece: str | None, **changes
 def _apply_picked(state: State, event: CardPicked) -> State:
     kind, source = state.pick, state.pick_from
     if kind == "hand":
+        players, fresh = _hand_card_moved(state, source, state.current, event.card)
         if not state.centre and not state.owed and state.stage == "play":  # `advance` goes on to the play: set here
-            return _move_hand_card(state, source, state.current, event.card, pick="", pick_from=-1, phase="play")
-        return _move_hand_card(state, source, state.current, event.card, pick="", pick_from=-1)
+            return replace(state, players=players, fresh=fresh, pick="", pick_from=-1, phase="play")
+        return replace(state, players=players, fresh=fresh, pick="", pick_from=-1)
     return _move_piece(state, source, state.current, event.card, pick="", pick_from=-1)
 
 
@@ -243,7 +246,7 @@ def _spend(state: State, who: int, cards: list[str]) -> State:
     """Cards leave a player's hand (the checks made sure each is there, or may be one of the unknown)."""
     seat = state.players[who]
     hand, _ = zone_remove(seat.hand, cards)
-    return with_seat(state, who, replace(seat, hand=hand))
+    return replace(state, players=seats_with(state, who, replace(seat, hand=hand)))
 
 
 def _played(state: State, acted: str) -> State:
