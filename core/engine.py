@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Union
 import msgspec
 
 from .model import Amended, Event, GameSpec, GameStarted, Noted, Ruling, Voided, illegal, legal
-from .referee import reducers_of
+from .referee import guards_of, reducers_of
 from .text import quote
 
 
@@ -412,24 +412,53 @@ def judge(
     """
     table = Table(spec, _first(events[0]))
     warnings: list[tuple[int, Ruling]] = []
-    check, apply, spec_check, undo = table.check, table.apply, spec.check, table._undo
+    check, apply, undo = table.check, table.apply, table._undo
     reduce = reducers_of(spec.apply, spec.events)  # spec.apply's own dispatch, done here: one call fewer per event
+    guards = guards_of(spec.check)
+    # the judge of each kind in each phase (a log's seats never change), else the game's own check for every one
+    judges: Any = guards.judges(table.state) if guards is not None else _Same(_Same(spec.check))
+    state = table.state
+    last = table.last_seq
     for event in events[1:]:
-        # a game's own kinds go straight to its check and reducer: Table.check's and Table.apply's common case,
-        # written out because this loop runs once per event of every log read
-        shared = type(event) in _SHARED
-        before = table.state
-        rulings = check(event) if shared else spec_check(before, event)
-        if rulings:
+        # a game's own kinds go straight to their judge and reducer: Table.check's and Table.apply's common case,
+        # written out (the table's state and last seq kept in locals) because this loop runs once per event of every
+        # log read
+        kind = type(event)
+        if kind in _SHARED:
+            table.state, table.last_seq = state, last
+            rulings = check(event)
             if any(r.verdict == "illegal" for r in rulings):
                 return Judgement(False, len(events), event.seq, rulings, warnings), table
             warnings.extend((event.seq, r) for r in rulings)
-        if shared:
+            before = state
             apply(event)
+            state, last = table.state, event.seq
         else:
-            undo.append((event.seq, before, event))
-            table.state = reduce[type(event)](before, event)
-            table.last_seq = event.seq
+            found = judges[kind][state.phase](state, event)
+            if found:  # None or no ruling (a guard's empty list): legal, nothing to note
+                rulings = [found] if isinstance(found, Ruling) else found
+                if any(r.verdict == "illegal" for r in rulings):
+                    table.state, table.last_seq = state, last
+                    return Judgement(False, len(events), event.seq, rulings, warnings), table
+                warnings.extend((event.seq, r) for r in rulings)
+            before = state
+            last = event.seq
+            undo.append((last, before, event))
+            state = reduce[kind](before, event)
         if watch is not None:
-            watch(event, before, table.state)
+            watch(event, before, state)
+    table.state, table.last_seq = state, last
     return Judgement(True, len(events), None, [], warnings), table
+
+
+class _Same:
+    """A lookup giving the same value for any key: a game's own `check` (not the kernel's `Guards`) looked up as a fold
+    looks up a judge, for every kind and phase."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __getitem__(self, key: Any) -> Any:
+        return self.value

@@ -159,6 +159,36 @@ _Step = tuple[Callable[[S, Event], "Ruling | Allowed | None"], "frozenset[str] |
               "frozenset[type[Event]] | None"]
 # what judging one kind in one phase runs: the turn's steps that concern it, then the kind's guards
 _Case = tuple[tuple[Callable[[S, Event], "Ruling | Allowed | None"], ...], tuple[Callable[[S, Any], "Found"], ...]]
+# one function judging one kind in one phase, as a guard answers: None, a ruling or a list of rulings
+Judge = Callable[[S, Event], "Found"]
+
+
+class _Phases(dict[str, Any]):
+    """phase -> the judge of one kind in it, each made when first asked for."""
+
+    __slots__ = ("_make", "_kind")
+
+    def __init__(self, make: Callable[[str, type[Event]], Any], kind: type[Event]):
+        super().__init__()
+        self._make, self._kind = make, kind
+
+    def __missing__(self, phase: str) -> Any:
+        judge = self[phase] = self._make(phase, self._kind)
+        return judge
+
+
+class Judges(dict[type[Event], _Phases], Generic[S]):
+    """kind -> phase -> the function judging that kind in that phase (`Guards.judges`): two lookups in C."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, guards: "Guards[S]", cases: dict[type[Event], dict[str, _Case[S]]]):
+        super().__init__()
+        self._make = lambda phase, kind: guards._judge_of(phase, kind, cases)
+
+    def __missing__(self, kind: type[Event]) -> _Phases:
+        phases = self[kind] = _Phases(self._make, kind)
+        return phases
 
 
 class Guards(Generic[S]):
@@ -184,6 +214,7 @@ class Guards(Generic[S]):
         self.over_rule = f"{game}.turn.game-over"
         self.out_of_turn_rule = f"{game}.turn.out-of-turn"
         self.turn = tuple(turn)
+        self._whose_turn: dict[Callable[..., Any], Callable[[S, str], str]] = {}  # each OutOfTurn step: its words
         # each step as one function, decided here once rather than by isinstance on every event of every fold; a
         # `Pending` step belongs only to its phases and a game's step may concern only some kinds (`concerns`), so
         # the steps for each phase and kind are worked out once, when first met (`_steps_for`); a step about
@@ -196,6 +227,8 @@ class Guards(Generic[S]):
         self._by_case: dict[type[Event], dict[str, _Case[S]]] = {}  # kind -> phase -> what to run
         self._by_case_unseated: dict[type[Event], dict[str, _Case[S]]] = {}  # the same, nobody seated
         self._seat_steps = any(unseated is not None for *_, unseated in self._steps)
+        self._judges: Judges[S] | None = None  # built on first use, after every kind's guards are registered
+        self._judges_unseated: Judges[S] | None = None
         self.over_words, self.over_facts = over_words, over_facts
         self.supposing = supposing
         self._guards: dict[type[Event], tuple[Callable[[S, Any], Found], ...]] = {}
@@ -227,6 +260,7 @@ class Guards(Generic[S]):
                     return illegal(rule, words(state, player), player=player, current=current)
                 return None
 
+            self._whose_turn[out_of_turn] = words  # a fold's judge asks it inline (`_judge_of`)
             return out_of_turn
         if isinstance(step, Pending):
             pending = step
@@ -265,26 +299,68 @@ class Guards(Generic[S]):
         """The rulings that forbid `event` now: empty when legal, or only unverifiable notes. When the game over or
         the turn refuses it, that ruling comes first (it decides) and the rules of the move itself follow, judged
         where the game's `Supposing` allows it."""
-        phase = state.phase
+        found = self.judges(state)[type(event)][state.phase](state, event)
+        if found is None:
+            return []
+        return [found] if isinstance(found, Ruling) else found
+
+    def judges(self, state: S) -> "Judges[S]":
+        """What judges each kind in each phase in a fold whose states are seated as `state` is (a log's seats never
+        change): `judges(state)[kind][phase](state, event)` finds what `check` finds, as a guard does (None, a
+        ruling or a list of rulings). A fold looks its judge up so, once per event, and calls it: no call of
+        `check` and nothing looked up on `self` for each event of every log read."""
+        unseated = self._seat_steps and not getattr(state, "seated")
+        judges = self._judges_unseated if unseated else self._judges
+        if judges is None:
+            judges = Judges(self, self._by_case_unseated if unseated else self._by_case)
+            if unseated:
+                self._judges_unseated = judges
+            else:
+                self._judges = judges
+        return judges
+
+    def _judge_of(self, phase: str, kind: type[Event], cases: dict[type[Event], dict[str, _Case[S]]]) -> Judge[S]:
+        """One function judging `kind` in `phase`: the game over, else the turn's steps that can answer it, then
+        the kind's guards (one called directly: the usual case)."""
         if phase == "over":
-            return self._and_the_moves_own([self.game_over(state)], state, event)
-        # judge_turn, written out: this runs once per event of every fold
-        kind = type(event)
-        cases = self._by_case_unseated if self._seat_steps and not getattr(state, "seated") else self._by_case
-        by_phase = cases.get(kind)
-        steps, guards = (by_phase and by_phase.get(phase)) or self._case(phase, kind, cases)
-        for step in steps:
-            found = step(state, event)
-            if found is not None:
-                if found is ALLOWED or isinstance(found, Allowed):
-                    break
-                return self._and_the_moves_own([found], state, event)
-        if len(guards) == 1:  # the usual case, kept short: check runs once per event of every fold
-            finding = guards[0](state, event)
-            if finding is None:
-                return []
-            return [finding] if isinstance(finding, Ruling) else finding
-        return self.judge_kind(state, event)
+            def over(state: S, event: Event) -> list[Ruling]:
+                return self._and_the_moves_own([self.game_over(state)], state, event)
+
+            return over
+        steps, guards = (cases.get(kind) or {}).get(phase) or self._case(phase, kind, cases)
+        guard: Callable[[S, Any], Found] = guards[0] if len(guards) == 1 else self.judge_kind
+        if not steps:
+            return guard
+        refuse = self._and_the_moves_own
+        words = self._whose_turn.get(steps[-1])
+        if words is None:
+            def judge(state: S, event: Event) -> Found:
+                for step in steps:
+                    found = step(state, event)
+                    if found is not None:
+                        if found is ALLOWED or isinstance(found, Allowed):
+                            break
+                        return refuse([found], state, event)
+                return guard(state, event)
+
+            return judge
+        # the turn ends with the kernel's `OutOfTurn`, the step most events reach: asked here, without its call
+        rule, before = self.out_of_turn_rule, steps[:-1]
+
+        def judge_then_whose_turn(state: S, event: Event) -> Found:
+            for step in before:
+                found = step(state, event)
+                if found is not None:
+                    if found is ALLOWED or isinstance(found, Allowed):
+                        return guard(state, event)
+                    return refuse([found], state, event)
+            player = getattr(event, "player", "")
+            current = state.player_name
+            if player != current:
+                return refuse([illegal(rule, words(state, player), player=player, current=current)], state, event)
+            return guard(state, event)
+
+        return judge_then_whose_turn
 
     def judge_kind(self, state: S, event: Event) -> list[Ruling]:
         """The kind's own guards in their order, the first illegal finding stopping the rest (a later guard may
@@ -355,3 +431,12 @@ def reducers_of(apply: Callable[[Any, Event], Any], kinds: Iterable[type[Event]]
     if isinstance(owner, Reducers) and getattr(apply, "__func__", None) is Reducers.apply:
         return owner.by_kind()
     return dict.fromkeys(kinds, apply)
+
+
+def guards_of(check: Callable[[Any, Event], list[Ruling]]) -> Guards[Any] | None:
+    """The kernel's `Guards` whose `check` a game's `check` is (every registered game's), else None (a `check` of
+    its own: a fold then calls it)."""
+    owner = getattr(check, "__self__", None)
+    if isinstance(owner, Guards) and getattr(check, "__func__", None) is Guards.check:
+        return owner
+    return None

@@ -81,7 +81,7 @@ class Frame:
 
     __slots__ = ("seq", "state", "voided", "event", "_spec", "_before", "_text")
 
-    def __init__(self, seq: int, event: Event | None, state: Any, voided: bool = False, *,
+    def __init__(self, seq: int, event: Event | None, state: Any, voided: bool = False,
                  spec: GameSpec | None = None, before: Any = None, text: str | None = None):
         self.seq, self.event, self.state, self.voided = seq, event, state, voided
         self._spec, self._before, self._text = spec, before, text
@@ -189,14 +189,18 @@ def replay_log(log: logfile.Log, to: int | None = None) -> tuple[Position, list[
     voided = {e.target for e in events if isinstance(e, (Voided, Amended))}
     frames: list[Frame] = []
 
-    def framed(event: Event, before: Any, after: Any) -> None:
-        frames.append(Frame(event.seq, event, after, event.seq in voided, spec=spec, before=before))
+    add = frames.append
+
+    def framed(event: Event, before: Any, after: Any) -> None:  # once per event: no keywords to match
+        seq = event.seq
+        add(Frame(seq, event, after, seq in voided, spec, before))
 
     judgement, table = judge(spec, events, framed)
     if not judgement.ok:
         first = next(r for r in judgement.rulings if r.verdict == "illegal")
         raise IllegalLog(log.path, judgement.failed_seq or 0, first)
-    frames.insert(0, Frame(1, None, Table(spec, log.started).state, text=describe_start(log.started)))
+    start = frames[0]._before if frames else Table(spec, log.started).state  # the state the fold began with
+    frames.insert(0, Frame(1, None, start, text=describe_start(log.started)))
     return Position(log, table, events[-1].seq), frames
 
 

@@ -7,6 +7,8 @@ here, as consequences, never as events of their own.
 
 from __future__ import annotations
 
+import msgspec
+
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
 from ...referee import Reducers
@@ -26,7 +28,9 @@ from .events import (
     TurnPassed,
 )
 from .rules import OPTIONS
-from .state import Result, State, after, join_colour, picked_up, replace
+from .state import Result, State, after, join_colour, picked_up
+
+replace = msgspec.structs.replace  # not state.replace's call around it: a fold copies the state once per event or more
 
 
 def start(started: GameStarted) -> State:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
-from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, no_rule_of_its_own
+from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, concerns, no_rule_of_its_own
 from ...seated import hands_owed, seat_index, seat_names_own_cards
 from ...text import plural, quote
 from .components import DEAL, SLAM_POINTS, card_text, is_action, is_colour_card
@@ -114,6 +114,7 @@ def _colour(state: State, letter: str) -> str:
 # --------------------------------------------------------------------------- guards before the move's own rules
 
 
+@concerns(CardSpliced, RoundDealt, StarterTurned, TimeCalled, CardShown)  # every other kind passes it untouched
 def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
     """The most common move straight through; the deal, the starting card, time called and the cards shown at a
     round's end only when each is expected (none of them is a turn's move)."""

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from operator import add, sub
-from typing import Any
+from typing import Any, Callable
 
 import msgspec
 
@@ -117,15 +117,34 @@ def _set_slot(board: tuple, lvl: int, slot: int, card: str | None) -> tuple:
     return tuple(rows)
 
 
-def _take_from_board(state: State, lvl: int, slot: int) -> State:
-    """Remove a face-up card and refill the slot: from the known deck (open) or by a pending reveal (table)."""
+def _board_taken(state: State, lvl: int, slot: int) -> dict[str, Any]:
+    """The fields that change when a face-up card leaves and its slot is refilled: from the known deck (open) or by
+    a pending reveal (table)."""
     top = deck_top(state, lvl)
     if top is not None:
-        return msgspec.structs.replace(state, board=_set_slot(state.board, lvl, slot, top), **_drawn(state, lvl))
+        return {"board": _set_slot(state.board, lvl, slot, top), **_drawn(state, lvl)}
     board = _set_slot(state.board, lvl, slot, None)
     if state.deck_size[lvl]:
-        return msgspec.structs.replace(state, board=board, gap=(lvl, slot), phase="reveal")
-    return msgspec.structs.replace(state, board=board)
+        return {"board": board, "gap": (lvl, slot), "phase": "reveal"}
+    return {"board": board}
+
+
+def _seat_done(state: State, seat: Seat, changes: dict[str, Any], then: Callable[[State], State]) -> State:
+    """`then(with_seat(state, current, seat, **changes))` (the end of the turn: `_end_of_turn` or `_nobles_then_next`)
+    built in one copy of the state when the turn ends plainly (no gap to fill, nothing to return, no noble, not
+    the end of the game, stuck=end not played), as most turns do."""
+    current = state.current
+    if (changes.get("gap", state.gap) is None and sum(seat.tokens) <= TOKEN_LIMIT and state.stuck != "end"
+            and not (state.nobles and qualifying_nobles(state, seat))):
+        end = state.end_triggered or seat.points >= state.target
+        following = (current + 1) % len(state.seats)
+        if not (end and following == 0):
+            players = state.players
+            return msgspec.structs.replace(
+                state, players=players[:current] + (seat,) + players[current + 1 :], current=following, phase="action",
+                end_triggered=end, turns=state.turns + 1, **changes)
+    state = with_seat(state, current, seat, **changes)
+    return state if state.gap else then(state)
 
 
 def _apply_take(state: State, event: GemsTaken) -> State:
@@ -157,13 +176,13 @@ def _apply_reserve(state: State, event: CardReserved) -> State:
         entry = event.card
         place = find_on_board(state, event.card)
         assert place is not None  # checked: the card lies face up
-        state = _take_from_board(state, *place)
+        changes = _board_taken(state, *place)
     else:
         entry = f"~{event.card}" if event.card else f"?{event.level}"
-        state = msgspec.structs.replace(state, **_drawn(state, event.level - 1))
+        changes = _drawn(state, event.level - 1)
     seat = msgspec.structs.replace(seat, tokens=tokens, reserved=seat.reserved + (entry,))
-    state = with_seat(state, state.current, seat, bank=bank, passes=0)
-    return state if state.gap else _end_of_turn(state)
+    changes.update(bank=bank, passes=0)
+    return _seat_done(state, seat, changes, _end_of_turn)
 
 
 def _apply_buy(state: State, event: CardBought) -> State:
@@ -177,14 +196,15 @@ def _apply_buy(state: State, event: CardBought) -> State:
     where = find_on_board(state, event.card)
     reserved = seat.reserved
     if where is not None:
-        state = _take_from_board(state, *where)
+        changes = _board_taken(state, *where)
     else:
+        changes = {}
         i = reserve_entry_for(seat, event.card)
         assert i is not None
         reserved = reserved[:i] + reserved[i + 1 :]
     seat = Seat(tokens, tuple(bonus), seat.cards + (event.card,), reserved, seat.nobles, seat.points + card.points)
-    state = with_seat(state, state.current, seat, bank=bank, passes=0)
-    return state if state.gap else _end_of_turn(state)
+    changes.update(bank=bank, passes=0)
+    return _seat_done(state, seat, changes, _end_of_turn)
 
 
 def _apply_return(state: State, event: TokensReturned) -> State:
@@ -192,7 +212,7 @@ def _apply_return(state: State, event: TokensReturned) -> State:
     back = token_counts(event.tokens) or (0,) * 6
     seat = msgspec.structs.replace(seat, tokens=tuple(map(sub, seat.tokens, back)))
     bank = tuple(map(add, state.bank, back))
-    return _nobles_then_next(with_seat(state, state.current, seat, bank=bank))
+    return _seat_done(state, seat, {"bank": bank}, _nobles_then_next)
 
 
 def _visit(state: State, noble: str) -> State:

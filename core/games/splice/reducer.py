@@ -16,7 +16,7 @@ import msgspec
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
 from ...referee import Reducers
-from ...seated import seat_index, with_seat
+from ...seated import seat_index, seats_with, with_seat
 from .components import MAP_LIMIT, box_for, deck_copies, coin_set
 from .events import (
     EVENTS,
@@ -180,36 +180,44 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
             return with_seat(state, who, seat, pile=pile, centre=state.centre + 1, storm="start", storm_seat=who,
                              stage="end", acted="lost")
         card = got[0]
-        return with_seat(state, who, seat, pile=pile, stage="play", phase="play", fresh="?" if card is None else card)
+        return replace(state, players=seats_with(state, who, seat), pile=pile, stage="play", phase="play",
+                       fresh="?" if card is None else card)
     head = state.owed[0]
     left = head.count - len(got)
     if storm:
         left += 1  # a card to replace the Hurricane
         if head.case == "replace" and who == next_seat(state, state.current):
             seat = replace(seat, forfeit=True)  # they were next to play: that turn is forfeit
+    if left == 0 and not storm and head.case != "skull":
+        # the draw owed is complete: `advance` would drop it at once (nothing else being due), so drop it here
+        return replace(state, players=seats_with(state, who, seat), pile=pile, owed=state.owed[1:])
     owed = (replace(head, count=left),) + state.owed[1:]
     if storm:
         return with_seat(state, who, seat, pile=pile, owed=owed, centre=state.centre + 1, storm=head.case, storm_seat=who)
-    return with_seat(state, who, seat, pile=pile, owed=owed)
+    return replace(state, players=seats_with(state, who, seat), pile=pile, owed=owed)
 
 
 def _apply_blind(state: State, event: BlindDrawn) -> State:
     me = state.current
     source = seat_index(state.seats, event.source)
-    if state.mode == "open":
-        return replace(state, stage="play", robbed=source, pick="hand", pick_from=source)
-    return _move_hand_card(state, source, me, event.card, stage="play", robbed=source)
+    if state.mode == "open":  # tally picks the card: `advance` asks for it at once (the phase set here, in one copy)
+        if state.centre:
+            return replace(state, stage="play", robbed=source, pick="hand", pick_from=source)
+        return replace(state, stage="play", robbed=source, pick="hand", pick_from=source, phase="pick")
+    players, fresh = _hand_card_moved(state, source, me, event.card)
+    return replace(state, players=players, fresh=fresh, stage="play", robbed=source)
 
 
-# a move between two seats builds the state once: `changes` are the caller's other fields (a fold makes one
-# state per event, and each copy of the state is a good part of an event's cost)
-def _move_hand_card(state: State, source: int, me: int, card: str | None, **changes: Any) -> State:
+# a move between two seats builds the state once: the seats and the card drawn (`fresh`) are made here, and the
+# caller copies the state with them and its own fields in one call (a fold makes one state per event, and each
+# copy of the state, with any keywords passed on, is a good part of an event's cost)
+def _hand_card_moved(state: State, source: int, me: int, card: str | None) -> tuple[tuple[Seat, ...], str]:
     players = list(state.players)
     hand, gone = zone_remove(players[source].hand, [card])
     players[source] = replace(players[source], hand=hand)
     seat = players[me]
     players[me] = replace(seat, hand=hand_add(seat.hand, gone))
-    return replace(state, players=tuple(players), fresh="?" if gone[0] is None else gone[0], **changes)
+    return tuple(players), "?" if gone[0] is None else gone[0]
 
 
 def _move_piece(state: State, source: int, me: int, piece: str | None, **changes: Any) -> State:
@@ -224,7 +232,10 @@ def _move_piece(state: State, source: int, me: int, piece: str | None, **changes
 def _apply_picked(state: State, event: CardPicked) -> State:
     kind, source = state.pick, state.pick_from
     if kind == "hand":
-        return _move_hand_card(state, source, state.current, event.card, pick="", pick_from=-1)
+        players, fresh = _hand_card_moved(state, source, state.current, event.card)
+        if not state.centre and not state.owed and state.stage == "play":  # `advance` goes on to the play: set here
+            return replace(state, players=players, fresh=fresh, pick="", pick_from=-1, phase="play")
+        return replace(state, players=players, fresh=fresh, pick="", pick_from=-1)
     return _move_piece(state, source, state.current, event.card, pick="", pick_from=-1)
 
 
@@ -235,7 +246,7 @@ def _spend(state: State, who: int, cards: list[str]) -> State:
     """Cards leave a player's hand (the checks made sure each is there, or may be one of the unknown)."""
     seat = state.players[who]
     hand, _ = zone_remove(seat.hand, cards)
-    return with_seat(state, who, replace(seat, hand=hand))
+    return replace(state, players=seats_with(state, who, replace(seat, hand=hand)))
 
 
 def _played(state: State, acted: str) -> State:
@@ -247,10 +258,10 @@ def _apply_coins(state: State, event: CoinsPlayed) -> State:
     values = state.box.values
     sets = [coin_set(form, values) for form in event.sets]
     cards = [card for s in sets for card in s.cards] + ["double"] * event.doubles
-    state = _spend(state, me, cards)
     seat = state.players[me]
-    seat = replace(seat, sets=seat.sets + tuple(s.form for s in sets), doubles=seat.doubles + event.doubles)
-    return _played(with_seat(state, me, seat), "coins")
+    hand, _ = zone_remove(seat.hand, cards)  # `_spend`, the sets laid and `_played` in one copy of the state
+    seat = replace(seat, hand=hand, sets=seat.sets + tuple(s.form for s in sets), doubles=seat.doubles + event.doubles)
+    return replace(state, players=seats_with(state, me, seat), acted="coins", stage="upkeep")
 
 
 def _apply_piracy(state: State, event: PiracyPlayed) -> State:
@@ -350,10 +361,11 @@ def _apply_discard(state: State, event: CardsDiscarded) -> State:
     seat = state.players[who]
     hand, gone = zone_remove(seat.hand, event.cards)
     known = [c for c in gone if c is not None]
-    state = with_seat(state, who, replace(seat, hand=hand), pile=put_bottom(state.pile, known, len(gone) - len(known)))
-    if state.stage == "play":
-        return _played(state, "discard")
-    return state
+    pile = put_bottom(state.pile, known, len(gone) - len(known))
+    if state.stage == "play":  # with `_played`, in one copy
+        return replace(state, players=seats_with(state, who, replace(seat, hand=hand)), pile=pile, acted="discard",
+                       stage="upkeep")
+    return replace(state, players=seats_with(state, who, replace(seat, hand=hand)), pile=pile)
 
 
 def _apply_pass(state: State, event: TurnPassed) -> State:
@@ -401,9 +413,12 @@ def _seat_to_play(state: State, index: int, turns: int, quiet: int) -> State:
             state = with_seat(state, index, replace(seat, forfeit=False))
         elif seat.spots:
             state = with_seat(state, index, replace(seat, spots=seat.spots - 1), pile=put_bottom(state.pile, ("spot",)))
+        elif state.pile or any(seat.hand.size for i, seat in enumerate(state.players) if i != index):
+            # `can_draw_at_start` of the state below (its pile and hands are these), asked first: one copy
+            return replace(state, current=index, stage="start", fresh=None, acted="", robbed=-1, turns=turns, quiet=quiet,
+                           phase="start")
         else:
-            state = replace(state, current=index, stage="start", fresh=None, acted="", robbed=-1, turns=turns, quiet=quiet)
-            return state if not can_draw_at_start(state) else replace(state, phase="start")
+            return replace(state, current=index, stage="start", fresh=None, acted="", robbed=-1, turns=turns, quiet=quiet)
         turns += 1
         quiet += 1
         index = (index + 1) % n
@@ -438,11 +453,11 @@ def advance(state: State) -> State:
                 state = _finish_special(state)
             continue
         stage = state.stage
-        if stage == "play":
-            return _phase(state, "play")
+        if stage == "play":  # the most common (`_phase` written out)
+            return state if state.phase == "play" else replace(state, phase="play")
         if stage == "start":
             if can_draw_at_start(state):
-                return _phase(state, "start")
+                return state if state.phase == "start" else replace(state, phase="start")
             state = replace(state, stage="play", fresh=None)
             continue
         if stage == "upkeep":

@@ -128,10 +128,20 @@ def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
     return ALLOWED
 
 
+@concerns(*_PHASES)  # the table's entries have been allowed or refused before
 def check_fits(state: State, event: Event) -> Allowed | None:
     """A move of a kind the step of the turn expects, by the seat whose move is awaited."""
-    who = actor(state)
-    if who >= 0 and state.phase in _PHASES[type(event)] and getattr(event, "player", "") == state.seats[who]:
+    phase = state.phase
+    if phase not in _PHASES[type(event)]:
+        return None
+    # `actor` written out for the phases of `_PHASES` (every one has a seat to act): this runs for most events
+    if phase == "draw":
+        who = state.owed[0].seat
+    elif phase == "reveal":
+        who = next(i for i, p in enumerate(state.players) if not p.revealed)
+    else:
+        who = state.current
+    if getattr(event, "player", "") == state.seats[who]:
         return ALLOWED
     return None
 

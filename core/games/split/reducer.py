@@ -12,7 +12,7 @@ import msgspec
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
 from ...referee import Reducers
-from ...seated import with_seat, with_seats
+from ...seated import seats_with, with_seat, with_seats
 from .components import HAND, PERFECT, STRONG, WEAK, deck_for, grade, pad_total, pair
 from .events import (
     EVENTS,
@@ -102,10 +102,9 @@ def _apply_draw(state: State, event: CardDrawn) -> State:
     card = event.card
     hand = seat.hand.add((card,)) if card is not None else seat.hand.add(unknown=1)
     size = state.pile_size - 1
-    state = with_seat(
+    state = replace(
         state,
-        i,
-        Seat(hand, seat.matches, seat.pad),
+        players=seats_with(state, i, Seat(hand, seat.matches, seat.pad)),
         pile=state.pile[1:],
         pile_size=size,
         phase="play",
@@ -222,7 +221,8 @@ def _apply_discard(state: State, event: CardDiscarded) -> State:
     row = state.row + (event.card,)
     n = len(state.seats)
     if hand.known or hand.unknown:
-        return with_seat(state, i, kept, row=row, turns=state.turns + 1, current=(i + 1) % n, phase="draw", must_play=None)
+        return replace(state, players=seats_with(state, i, kept), row=row, turns=state.turns + 1, current=(i + 1) % n,
+                       phase="draw", must_play=None)
     state = with_seat(state, i, kept, row=row, turns=state.turns + 1)
     # out (split.round.out); those who have not had a turn may lay matches first (split.round.first-turn-out)
     late = tuple(s for s in ((i + k) % n for k in range(1, n)) if not state.had_turn[s])

@@ -391,11 +391,10 @@ def check_plain_fit(state: State, event: Event) -> Ruling | Allowed | None:
     kind = type(event)
     if kind is RoundDealt:
         return ALLOWED
-    if (
-        state.phase != "deal"
-        and getattr(event, "player", None) == state.seats[state.current]
-        and kind in _FITS.get((state.phase, state.bonus), _NOTHING)
+    if (  # no step of the deal fits (`_FITS` has none)
+        kind in _FITS.get((state.phase, state.bonus), _NOTHING)
         and state.must_play is None
+        and getattr(event, "player", None) == state.seats[state.current]
     ):
         return ALLOWED
     return None
