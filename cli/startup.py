@@ -20,6 +20,7 @@ class App(typer.Typer):
 
     def __init__(self, **settings: Any):
         self._lazy: dict[str, str] = {}  # command name -> the module that registers it, not imported yet
+        self._slots: dict[str, int] = {}  # command name -> its place in the app, as declared (eager or lazy)
         self._adding = False
         super().__init__(**settings)
 
@@ -28,6 +29,8 @@ class App(typer.Typer):
         """Every command: reading the list (as typer does to build the app) imports the lazy modules first."""
         if self._lazy and not self._adding:
             self._import(list(dict.fromkeys(self._lazy.values())))
+            # in the order declared, however early a module was imported (a test importing one of them first)
+            self._commands.sort(key=lambda info: self._slots.get(info.name or "", len(self._slots)))
         return self._commands
 
     @registered_commands.setter
@@ -38,6 +41,7 @@ class App(typer.Typer):
         register = super().command(*args, **kwargs)
 
         def decorator(function: Any) -> Any:
+            self._slots.setdefault(args[0] if args else kwargs.get("name") or "", len(self._slots))
             self._adding = True  # appending a command is not reading the list
             try:
                 return register(function)
@@ -51,6 +55,7 @@ class App(typer.Typer):
         when the whole app is read."""
         for name in commands:
             self._lazy[name] = module
+            self._slots.setdefault(name, len(self._slots))
 
     def _import(self, modules: list[str]) -> None:
         for module in modules:

@@ -47,3 +47,11 @@ def test_the_docs_cover_every_command_and_the_exit_codes() -> None:
                 assert f"`{param.opts[0]}" in text or any(f"{opt}" in text for opt in param.opts), (name, param.opts)
     for code in docs.EXIT_CODES:
         assert f"\n| {code} | " in text
+
+
+def test_the_commands_keep_their_order_whichever_module_is_imported_first() -> None:
+    """A command module imported before the app is read (as a test or a server may) does not move its commands."""
+    first = "import tally.cli.library_commands, tally.cli.history_commands; from tally.cli import docs; print(docs.render(), end='')"
+    result = subprocess.run([sys.executable, "-c", first], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert result.stdout == CLI_MD.read_text(encoding="utf-8")
