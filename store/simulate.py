@@ -14,7 +14,7 @@ import os
 import random
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import msgspec
 
@@ -88,13 +88,41 @@ def _clock() -> list[str]:
     return _CLOCK
 
 
+def draws(rng: random.Random) -> tuple[Callable[[int], int], Callable[[list[str]], list[str]]]:
+    """`rng.randrange` and the shuffle `service.shuffler(rng)` makes, drawing exactly the numbers they draw: the
+    generator's bits taken straight from `getrandbits`, without the argument checks of a call per draw."""
+    if getattr(type(rng), "_randbelow", None) is not getattr(random.Random, "_randbelow_with_getrandbits", None):
+        return rng.randrange, shuffler(rng)  # a generator that draws otherwise: its own way
+    bits = rng.getrandbits
+
+    def below(n: int) -> int:
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return r
+
+    def shuffle(pile: list[str]) -> list[str]:
+        for i in range(len(pile) - 1, 0, -1):  # `random.shuffle`: Fisher-Yates from the end
+            n = i + 1
+            k = n.bit_length()
+            j = bits(k)
+            while j >= n:
+                j = bits(k)
+            pile[i], pile[j] = pile[j], pile[i]
+        return pile
+
+    return below, shuffle
+
+
 def playout(
     game: str, players: int, rng: random.Random, options: dict[str, str] | None = None, manifest: Any = None
 ) -> tuple[list[Event], Any]:
     """One random legal game from the deal to the end: its events and final state."""
     seats = [f"p{i + 1}" for i in range(players)]
     spec, started = start_event(game, seats, options or {}, "open", manifest)
-    return spec.play_drawn(spec, started, rng.randrange, shuffler(rng), MAX_EVENTS)
+    below, shuffle = draws(rng)
+    return spec.play_drawn(spec, started, below, shuffle, MAX_EVENTS)
 
 
 def simulate(
