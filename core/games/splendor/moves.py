@@ -11,8 +11,8 @@ canonical payment: gems first, gold for the shortfall. A seat that names its own
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations
-from operator import add
+from itertools import accumulate, combinations
+from operator import add, or_
 
 import msgspec
 
@@ -310,7 +310,8 @@ def play_drawn(
 
     An open game with no seated seat and `stuck` = `pass` plays its takes, reserves, buys, returns and single noble
     visits here; anything rarer (a choice of nobles, a pass, the end) is drawn and applied on the frozen state, the
-    kernel's way, and play goes on from the state it leaves. Other games are the kernel's loop."""
+    kernel's way, and play goes on from the state it leaves. Any other table (table mode, a seated seat, `stuck` =
+    `end`) is the kernel's loop."""
     state = spec.start(started)
     if started.mode != "open" or started.seated or state.stuck != "pass":
         return kernel_play_drawn(spec, started, below, shuffle, limit)
@@ -319,7 +320,8 @@ def play_drawn(
     apply, append = spec.apply, events.append
     table = _Table(state)
     while len(events) < limit:
-        move = table.play(below)
+        phase = table.phase
+        move = table.act(below) if phase == "action" else table.give_back(below) if phase == "return" else None
         if move is not None:
             append(move)
             continue
@@ -338,11 +340,12 @@ class _Table:
     seat's reserve are also kept as bit masks over the box (`_bits`), so a turn counts its affordable cards with
     a few operations on integers instead of a loop over every card."""
 
-    __slots__ = ("state", "n", "bank", "board", "decks", "face", "nobles", "tokens", "bonus", "cards", "reserved",
+    __slots__ = ("state", "bits", "n", "bank", "board", "decks", "face", "nobles", "tokens", "bonus", "cards", "reserved",
                  "held", "visits", "points", "current", "phase", "passes", "end_triggered", "turns", "ended")
 
     def __init__(self, state: State):
-        bit = _bits().bit
+        self.bits = _bits()
+        bit = self.bits.bit
         self.state = state  # what play does not change: seats, options, mode
         self.n = len(state.seats)
         self.bank = list(state.bank)
@@ -375,18 +378,9 @@ class _Table:
             phase=self.phase, gap=None, passes=self.passes, end_triggered=self.end_triggered, turns=self.turns,
             ended=self.ended)
 
-    def play(self, below: Callable[[int], int]) -> Event | None:
-        """Draw the next move as `pick_move` would and apply it here; None (nothing drawn) when the turn is not one
-        this table plays."""
-        phase = self.phase
-        if phase == "action":
-            return self._act(below)
-        if phase == "return":
-            return self._give_back(below)
-        return None
-
-    def _act(self, below: Callable[[int], int]) -> Event | None:
-        """`_pick_action`'s count and draw, then the reducer's take, reserve or buy."""
+    def act(self, below: Callable[[int], int]) -> Event | None:
+        """An action drawn as `_pick_action` draws it, then the reducer's take, reserve or buy; None (nothing drawn)
+        when no action is left (a pass, or what the box proves: the kernel's turn)."""
         current = self.current
         bank = self.bank
         tokens = self.tokens[current]
@@ -399,7 +393,7 @@ class _Table:
             reserves = face.bit_count() + (1 if decks[0] else 0) + (1 if decks[1] else 0) + (1 if decks[2] else 0)
         else:
             reserves = 0
-        bits = _bits()
+        bits = self.bits
         within = bits.within
         gold = tokens[GOLD]
         reach_w, reach_b, reach_g, reach_r, reach_k = bonus[0] + tokens[0], bonus[1] + tokens[1], \
@@ -492,7 +486,7 @@ class _Table:
         if card not in row:
             return False
         deck = self.decks[lvl]
-        bit = _bits().bit
+        bit = self.bits.bit
         self.face ^= bit[card]
         if deck:
             top = row[row.index(card)] = deck.pop()
@@ -501,8 +495,8 @@ class _Table:
             row[row.index(card)] = None
         return True
 
-    def _give_back(self, below: Callable[[int], int]) -> Event | None:
-        """`_pick_return`'s draw, then the reducer's return."""
+    def give_back(self, below: Callable[[int], int]) -> Event | None:
+        """A return drawn as `_pick_return` draws it, then the reducer's return."""
         current = self.current
         tokens = self.tokens[current]
         held = tuple(tokens)
@@ -515,17 +509,16 @@ class _Table:
             colour = INDEX[letter]
             tokens[colour] -= 1
             bank[colour] += 1
-        self._nobles_then_next()
+        self._end_of_turn(returned=True)
         return TokensReturned(player=self.state.seats[current], tokens=letters)
 
-    def _end_of_turn(self) -> None:
-        if sum(self.tokens[self.current]) > TOKEN_LIMIT:
-            self.phase = "return"
-        else:
-            self._nobles_then_next()
-
-    def _nobles_then_next(self) -> None:
+    def _end_of_turn(self, returned: bool = False) -> None:
+        """The reducer's end of a turn: tokens to return, then a noble's visit (a choice: the kernel's turn), then
+        the next seat or the end. `returned`: the return is made."""
         current = self.current
+        if not returned and sum(self.tokens[current]) > TOKEN_LIMIT:
+            self.phase = "return"
+            return
         nobles = self.nobles
         if nobles and len(self.cards[current]) >= NOBLE_MINIMUM:
             w, b, g, r, k = self.bonus[current]
@@ -564,9 +557,12 @@ def _bits() -> _Bits:
     """The box's bit masks, made on the first playout (recording a move never needs them)."""
     if not _BITS:
         bit = {card: 1 << i for i, card in enumerate(CARDS)}
-        within = tuple(
-            tuple(sum(bit[c] for c, card in CARDS.items() if card.cost[colour] <= amount) for amount in range(_REACH))
-            for colour in range(5)
-        )
+        masks = []
+        for colour in range(5):
+            costing = [0] * _REACH  # the cards that cost exactly this amount of the colour
+            for c, card in CARDS.items():
+                costing[card.cost[colour]] |= bit[c]
+            masks.append(tuple(accumulate(costing, or_)))
+        within = tuple(masks)
         _BITS.append(_Bits(bit, {bit[c]: card.cost for c, card in CARDS.items()}, within))
     return _BITS[0]
