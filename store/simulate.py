@@ -42,12 +42,18 @@ class SimulationSummary(msgspec.Struct):
 def units(spec: Any, events: list[Event]) -> list[int]:
     """The `unit` of each event as tally's commands would have appended them: the start, or a move, with
     the chance tally dealt right after it (events that are not voidable) in one unit."""
-    marks = [1] * len(events)
+    return _units(list(map(spec.is_voidable, events)))
+
+
+def _units(voidable: list[bool]) -> list[int]:
+    """`units` from whether each event is voidable (a move, where a unit starts)."""
+    marks = [1] * len(voidable)
     head = 0
-    for index in range(1, len(events) + 1):
-        if index == len(events) or spec.is_voidable(events[index]):
+    for index in range(1, len(voidable)):
+        if voidable[index]:
             marks[head] = index - head
             head = index
+    marks[head] = len(voidable) - head
     return marks
 
 
@@ -158,7 +164,8 @@ def simulate(
         # the start time (line 1, hence the game id) differs by seed as well as by index, so runs with
         # different seeds never write two games with the same first line (unless seeds differ by 3.6M)
         start = _EPOCH + timedelta(hours=index, milliseconds=seed % 3_600_000)
-        payload = _stamp_fast(events, start, units(spec, events))
+        voidable = list(map(spec.is_voidable, events))
+        payload = _stamp_fast(events, start, _units(voidable))
         path = folder / f"{game}-s{seed}-{index:05d}.jsonl"
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
@@ -167,7 +174,7 @@ def simulate(
             os.close(fd)
         files.append(str(path))
         total += len(events)
-        moves += sum(1 for event in events[1:] if spec.is_voidable(event))  # not the chance tally dealt
+        moves += sum(voidable) - voidable[0]  # not the start, nor the chance tally dealt
         result = spec.outcome(state)
         if result is not None:
             finished += 1
