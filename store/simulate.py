@@ -1,10 +1,10 @@
 """Random legal playouts, written as logs that `tally check` accepts.
 
 Randomness lives here, never in core: each move is drawn uniformly from `legal_moves` (the game's
-`pick_move` builds only the one drawn), and the deal is shuffled here and dealt by the engine (the game's
-`play_drawn`: `core.engine.play_drawn`, or a game's own playout that gives the same events). Game `i` of a run uses its own generator seeded from
-(seed, i), so any single game can be reproduced alone. Times in simulated logs are synthetic
-(one minute per event from a fixed start), so the same seed writes the same bytes.
+`pick_move` builds only the one drawn), and the deal is shuffled here and dealt by the game's `play_drawn`
+(`core.engine.play_drawn`, or a faster playout of the game's own that gives the same events). Game `i` of a
+run uses its own generator seeded from (seed, i), so any single game can be reproduced alone. Times in
+simulated logs are synthetic (one minute per event from a fixed start), so the same seed writes the same bytes.
 """
 
 from __future__ import annotations

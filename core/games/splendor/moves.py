@@ -245,7 +245,7 @@ _COSTS: dict[str, tuple[int, ...]] = {}  # card -> its cost and, last, the cost'
 _TAKES: dict[tuple[tuple[int, ...], str], tuple[str, ...]] = {}
 _PATTERNS: dict[tuple[tuple[int, ...], str], tuple[str, ...]] = {}  # at most 3^5 per option
 _RETURNS: dict[tuple[int, ...], tuple[str, ...]] = {}
-_CLAMPED: dict[tuple[int, ...], tuple[str, ...]] = {}  # each colour counted up to the excess: a few thousand at most
+_CLAMPED: dict[tuple[tuple[int, ...], int], tuple[str, ...]] = {}  # colours counted up to the excess (at most 3)
 _MEMO_LIMIT = 50_000  # banks and holdings a long run of playouts meets: memory bounded, never cleared
 
 
@@ -281,9 +281,9 @@ def _returns_of(tokens: tuple[int, ...]) -> tuple[str, ...]:
     on: the excess, and how many of each colour up to it."""
     excess = sum(tokens) - TOKEN_LIMIT
     clamped = tuple(n if n < excess else excess for n in tokens)
-    returns = _CLAMPED.get(clamped)
+    returns = _CLAMPED.get((clamped, excess))
     if returns is None:
-        returns = _CLAMPED[clamped] = tuple(_returns([i for i in range(6) if clamped[i]], clamped, excess))
+        returns = _CLAMPED[clamped, excess] = tuple(_returns([i for i in range(6) if clamped[i]], clamped, excess))
     if len(_RETURNS) < _MEMO_LIMIT:
         _RETURNS[tokens] = returns
     return returns
