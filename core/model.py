@@ -314,6 +314,14 @@ class GameSpec(Generic[S]):
         (moves)."""
         raise NotImplementedError
 
+    def play_drawn(
+        self, spec: "GameSpec[S]", started: GameStarted, below: Callable[[int], int],
+        shuffle: Callable[[list[str]], list[str]], limit: int,
+    ) -> tuple[list[Event], S]:
+        """A whole playout from `started` (`spec` is this game's spec): the events and final state of
+        `core.engine.play_drawn`, which a game without a faster way of its own binds as it is (moves)."""
+        raise NotImplementedError
+
     def shuffles(self, state: S) -> dict[str, list[str]]:
         """Open mode: the piles chance decides now and tally deals (the setup, a new round's deal, a reshuffle),
         to be shuffled outside core; empty when no such chance is due (moves)."""
@@ -428,8 +436,9 @@ class GameSpec(Generic[S]):
 CONTRACT: tuple[str, ...] = (
     "name", "title", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
     "state_type", "rules", "notation", "history", "upcasters",
-    "start", "check", "permit", "is_voidable", "apply", "legal_moves", "pick_move", "shuffles", "deal",
-    "parse", "format", "view", "conceal", "turn", "outcome", "to_act", "waiting_on", "pending", "narrate", "check_manifest", "table_transcript",
+    "start", "check", "permit", "is_voidable", "apply", "legal_moves", "pick_move", "play_drawn", "shuffles", "deal",
+    "parse", "format", "view", "conceal", "turn", "outcome", "to_act", "waiting_on", "pending", "narrate",
+    "check_manifest", "table_transcript",
     "picture",
 )
 
@@ -442,6 +451,7 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "apply": ("reducer", "apply"),
     "legal_moves": ("moves", "legal_moves"),
     "pick_move": ("moves", "pick_move"),
+    "play_drawn": ("moves", "play_drawn"),
     "shuffles": ("moves", "shuffles"),
     "deal": ("moves", "deal"),
     "parse": ("notation", "parse"),

@@ -1,23 +1,23 @@
 """Random legal playouts, written as logs that `tally check` accepts.
 
 Randomness lives here, never in core: each move is drawn uniformly from `legal_moves` (the game's
-`pick_move` builds only the one drawn), and the deal is shuffled here and dealt by the engine
-(`core.engine.play_drawn`). Game `i` of a run uses its own generator seeded from
-(seed, i), so any single game can be reproduced alone. Times in simulated logs are synthetic
-(one minute per event from a fixed start), so the same seed writes the same bytes.
+`pick_move` builds only the one drawn), and the deal is shuffled here and dealt by the game's `play_drawn`
+(`core.engine.play_drawn`, or a faster playout of the game's own that gives the same events). Game `i` of a
+run uses its own generator seeded from (seed, i), so any single game can be reproduced alone. Times in
+simulated logs are synthetic (one minute per event from a fixed start), so the same seed writes the same bytes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import msgspec
 
-from tally.core.engine import play_drawn
 from tally.core.model import Event
 
 from . import log as logfile
@@ -42,19 +42,25 @@ class SimulationSummary(msgspec.Struct):
 def units(spec: Any, events: list[Event]) -> list[int]:
     """The `unit` of each event as tally's commands would have appended them: the start, or a move, with
     the chance tally dealt right after it (events that are not voidable) in one unit."""
-    marks = [1] * len(events)
+    return _units(list(map(spec.is_voidable, events)))
+
+
+def _units(voidable: list[bool]) -> list[int]:
+    """`units` from whether each event is voidable (a move, where a unit starts)."""
+    marks = [1] * len(voidable)
     head = 0
-    for index in range(1, len(events) + 1):
-        if index == len(events) or spec.is_voidable(events[index]):
+    for index in range(1, len(voidable)):
+        if voidable[index]:
             marks[head] = index - head
             head = index
+    marks[head] = len(voidable) - head
     return marks
 
 
 def _stamp_fast(events: list[Event], start: datetime, unit: list[int] | None = None) -> bytes:
     """Stamp seq, at, prev and unit and encode: the bytes `log.stamp` would write, one minute apart."""
     encode = logfile._ENCODER.encode
-    sha = logfile._sha256
+    sha = hashlib.sha256  # OpenSSL's, faster on long runs than the one `store.log` imports for a quick start
     replace = msgspec.structs.replace
     chunks = []
     prev = None
@@ -88,13 +94,41 @@ def _clock() -> list[str]:
     return _CLOCK
 
 
+def draws(rng: random.Random) -> tuple[Callable[[int], int], Callable[[list[str]], list[str]]]:
+    """`rng.randrange` and the shuffle `service.shuffler(rng)` makes, drawing exactly the numbers they draw: the
+    generator's bits taken straight from `getrandbits`, without the argument checks of a call per draw."""
+    if getattr(type(rng), "_randbelow", None) is not getattr(random.Random, "_randbelow_with_getrandbits", None):
+        return rng.randrange, shuffler(rng)  # a generator that draws otherwise: its own way
+    bits = rng.getrandbits
+
+    def below(n: int) -> int:
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return r
+
+    def shuffle(pile: list[str]) -> list[str]:
+        for i in range(len(pile) - 1, 0, -1):  # `random.shuffle`: Fisher-Yates from the end
+            n = i + 1
+            k = n.bit_length()
+            j = bits(k)
+            while j >= n:
+                j = bits(k)
+            pile[i], pile[j] = pile[j], pile[i]
+        return pile
+
+    return below, shuffle
+
+
 def playout(
     game: str, players: int, rng: random.Random, options: dict[str, str] | None = None, manifest: Any = None
 ) -> tuple[list[Event], Any]:
     """One random legal game from the deal to the end: its events and final state."""
     seats = [f"p{i + 1}" for i in range(players)]
     spec, started = start_event(game, seats, options or {}, "open", manifest)
-    return play_drawn(spec, started, rng.randrange, shuffler(rng), MAX_EVENTS)
+    below, shuffle = draws(rng)
+    return spec.play_drawn(spec, started, below, shuffle, MAX_EVENTS)
 
 
 def simulate(
@@ -130,7 +164,8 @@ def simulate(
         # the start time (line 1, hence the game id) differs by seed as well as by index, so runs with
         # different seeds never write two games with the same first line (unless seeds differ by 3.6M)
         start = _EPOCH + timedelta(hours=index, milliseconds=seed % 3_600_000)
-        payload = _stamp_fast(events, start, units(spec, events))
+        voidable = list(map(spec.is_voidable, events))
+        payload = _stamp_fast(events, start, _units(voidable))
         path = folder / f"{game}-s{seed}-{index:05d}.jsonl"
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
@@ -139,7 +174,7 @@ def simulate(
             os.close(fd)
         files.append(str(path))
         total += len(events)
-        moves += sum(1 for event in events[1:] if spec.is_voidable(event))  # not the chance tally dealt
+        moves += sum(voidable) - voidable[0]  # not the start, nor the chance tally dealt
         result = spec.outcome(state)
         if result is not None:
             finished += 1

@@ -65,3 +65,30 @@ def test_simulated_lines_are_stamped_one_minute_apart(tmp_path: Path) -> None:
     path = tmp_path / "stamped.jsonl"
     path.write_bytes(written)
     assert logfile.read(path).fingerprint == prev
+
+
+def test_a_playouts_draws_are_the_generators_own() -> None:
+    """The playout's `below` and shuffle draw what `rng.randrange` and `random.shuffle` would, in the same order, so
+    a seed plays the same games as when they were called."""
+    from tally.store.service import shuffler
+    from tally.store.simulate import draws
+
+    for seed in range(50):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        below, shuffle = draws(ours)
+        for n in (1, 2, 3, 7, 8, 25, 90, 1000, 2**40 + 3):
+            assert below(n) == theirs.randrange(n)
+        assert shuffle(list(range(90))) == shuffler(theirs)(list(range(90)))
+        assert shuffle(["only"]) == ["only"] and shuffle([]) == []
+        assert ours.random() == theirs.random()
+
+
+def test_a_generator_that_draws_otherwise_is_asked_itself() -> None:
+    from tally.store.simulate import draws
+
+    class Counted(random.Random):
+        def _randbelow(self, n: int) -> int:
+            return 0
+
+    below, _ = draws(Counted(1))
+    assert below(5) == 0

@@ -1,8 +1,9 @@
 """A playout's moves are built alone (`pick_move`) and applied unjudged: both are proved here for every game.
 
 `pick_move(state, below)` must be `legal_moves(state)[below(n)]` for the n legal moves, drawing once, so the same
-seed writes the same logs as drawing from the full list; and a playout applied on trust must be the game the
-referee judges, move by move, to the same final state."""
+seed writes the same logs as drawing from the full list; a playout applied on trust must be the game the
+referee judges, move by move, to the same final state; and a game's own playout (`play_drawn`, Splendor's folded
+in place) must be the kernel's: the same events and final state from the same draws."""
 
 from __future__ import annotations
 
@@ -90,3 +91,34 @@ def test_splendor_playouts_reach_every_kind_of_move() -> None:
                 kinds.add(name)
     assert {"GemsTaken3", "GemsTaken2=", "GemsTaken1", "GemsTaken2", "CardReservedup", "CardReservedblind",
             "CardBought", "TokensReturned"} <= kinds, kinds
+
+
+def both_playouts(game: str, players: int, options: dict[str, str], seed: str, limit: int) -> tuple[Any, Any]:
+    """The game's own playout and the kernel's from the same draws: (events, final state, the next draw) of each."""
+    spec, started = start_event(game, [f"p{i + 1}" for i in range(players)], options, "open")
+    results = []
+    for play in (spec.play_drawn, play_drawn):
+        rng = random.Random(seed)
+        events, state = play(spec, started, rng.randrange, shuffler(rng), limit)
+        results.append((events, state, rng.random()))
+    return results[0], results[1]
+
+
+@pytest.mark.parametrize("game, players, options", TABLES)
+def test_a_games_own_playout_is_the_kernels(game: str, players: int, options: dict[str, str]) -> None:
+    for seed in range(PLAYOUTS[game]):
+        for limit in (LIMIT, 40 + 7 * seed):  # to the end, and cut off anywhere in the game
+            own, kernels = both_playouts(game, players, options, f"own:{game}:{players}:{seed}", limit)
+            assert own == kernels, (seed, limit)
+
+
+def test_splendor_playouts_hand_the_rare_turns_to_the_kernel() -> None:
+    """Splendor's own playout gives a pass, a choice of nobles and the end to the kernel's draw and reducer, and
+    goes on from the state they leave: the sample holds each, and each playout is the kernel's."""
+    kinds: set[str] = set()
+    for seed in range(12):
+        own, kernels = both_playouts("splendor", 4, {"take-fewer": "never"}, f"rare:{seed}", LIMIT)
+        assert own == kernels, seed
+        kinds.update(type(event).__name__ for event in own[0])
+        kinds.add(own[1].ended)
+    assert {"TurnPassed", "NobleChosen", "target"} <= kinds, kinds

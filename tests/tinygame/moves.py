@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from tally.core.engine import play_drawn as play_drawn  # a playout is the kernel's loop
 from tally.core.model import Event
 
 from .components import AMOUNTS

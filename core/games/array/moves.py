@@ -15,6 +15,7 @@ counts prove it wrong (rules.can_stop), and so is every card the table may turn 
 from __future__ import annotations
 
 from collections.abc import Callable
+from ...engine import play_drawn as play_drawn  # a playout is the kernel's loop: no faster way of its own
 from ...model import Event
 from .components import DEAL, is_action
 from .events import (
