@@ -23,7 +23,7 @@ TABLES = [
     ("splendor", 2, {"stuck": "end", "target": "30"}), ("splendor", 3, {"target": "5"}),
     ("split", 2, {}), ("split", 5, {}), ("array", 2, {}), ("array", 4, {}), ("array", 3, {"end": "time"}), ("splice", 2, {}), ("splice", 4, {}),
 ]
-PLAYOUTS = {"splendor": 12, "split": 2, "array": 3, "splice": 1}
+PLAYOUTS = {"splendor": 12, "split": 2, "array": 3, "splice": 2}
 LIMIT = 1500  # a Splice playout runs to thousands of events: its first part says as much as the whole
 
 

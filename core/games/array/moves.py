@@ -191,29 +191,35 @@ def _pick_turn(state: State, below: Callable[[int], int]) -> Event | None:
     hand = state.hand
     codes = _codes(hand.known)
     colour_cards = [c for c in codes if not is_action(c)]
-    segments: list[tuple[int, str]] = list(open_segments(state)) if colour_cards else []
+    placed, links = state.placed, state.links
     open_by_colour: dict[str, int] = {}
-    for _, colour in segments:
-        open_by_colour[colour] = open_by_colour.get(colour, 0) + 1
+    if colour_cards:  # the table walked inline, not by `open_segments`: this runs on every turn of a playout
+        for code, joined in zip(placed, links):
+            for colour, partner in zip(code, joined):
+                if not partner:
+                    open_by_colour[colour] = open_by_colour.get(colour, 0) + 1
     splices = [sum(open_by_colour.get(c, 0) for c in set(card)) for card in colour_cards]
-    slices: list[tuple[int, int, str, list[str], int]] = []  # (a, b, colour, group, how many) of each join
+    slices: list[tuple[int, int, str, int]] = []  # (a, b, colour, how many) of each join with a slice
     doubles: set[str] = set()
+    holders: dict[str, list[str]] = {}
     rest: list[Event] = []  # the gives, the draw or pass and the time call: few, built as listed
     if state.first_done:
         doubles = {card for card in colour_cards if hand.known.count(card) >= 2}
         if len(colour_cards) >= 2 or doubles:
-            holders: dict[str, list[str]] = {}
             for card in colour_cards:
                 for colour in card:
                     holders.setdefault(colour, []).append(card)
-            for a, b, colour in joins(state):
-                group = holders.get(colour)
-                if group:
-                    count = len(group) * (len(group) - 1) + sum(1 for x in group if x in doubles)
-                    if count:
-                        slices.append((a, b, colour, group, count))
+            # the ordered pairs of a colour's cards, a card with itself only if held twice (`_slice_moves`)
+            pairs = {colour: len(group) * (len(group) - 1) + sum(1 for x in group if x in doubles)
+                     for colour, group in holders.items()}
+            for a, (code, joined) in enumerate(zip(placed, links), 1):
+                for colour, b in zip(code, joined):
+                    if b > a:
+                        count = pairs.get(colour)
+                        if count:
+                            slices.append((a, b, colour, count))
         rest.extend(_give_moves(state, who, [c for c in codes if is_action(c)]))
-    counted = sum(splices) + sum(join[4] for join in slices)
+    counted = sum(splices) + sum(join[3] for join in slices)
     if (not (counted or rest) or hand.unknown) and can_stop(state):
         if state.deck_size and not state.deck and who in state.seated:
             rest.extend(CardDrawn(player=who, card=card) for card in possible_cards(state))
@@ -229,13 +235,14 @@ def _pick_turn(state: State, below: Callable[[int], int]) -> Event | None:
     index = below(total)
     for card, count in zip(colour_cards, splices):
         if index < count:
-            number, colour = [(n, c) for n, c in segments if c in card][index]
+            number, colour = [(n, c) for n, c in open_segments(state) if c in card][index]
             return CardSpliced(player=who, card=card, to=number, colour=colour)
         index -= count
-    for a, b, colour, group, count in slices:
+    for a, b, colour, count in slices:
         if index < count:
-            pairs = [(x, y) for x in group for y in group if x != y or x in doubles]
-            return Sliced(player=who, cut=[a, b], cards=list(pairs[index]))
+            group = holders[colour]
+            x, y = [(x, y) for x in group for y in group if x != y or x in doubles][index]
+            return Sliced(player=who, cut=[a, b], cards=[x, y])
         index -= count
     return rest[index]
 
