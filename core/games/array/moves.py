@@ -191,33 +191,32 @@ def _pick_turn(state: State, below: Callable[[int], int]) -> Event | None:
     hand = state.hand
     codes = _codes(hand.known)
     colour_cards = [c for c in codes if not is_action(c)]
-    placed, links = state.placed, state.links
-    open_by_colour: dict[str, int] = {}
-    if colour_cards:  # the table walked inline, not by `open_segments`: this runs on every turn of a playout
-        for code, joined in zip(placed, links):
-            for colour, partner in zip(code, joined):
-                if not partner:
-                    open_by_colour[colour] = open_by_colour.get(colour, 0) + 1
-    splices = [sum(open_by_colour.get(c, 0) for c in set(card)) for card in colour_cards]
-    slices: list[tuple[int, int, str, int]] = []  # (a, b, colour, how many) of each join with a slice
     doubles: set[str] = set()
     holders: dict[str, list[str]] = {}
-    rest: list[Event] = []  # the gives, the draw or pass and the time call: few, built as listed
+    pairs: dict[str, int] = {}  # by colour, the slices of a join of that colour (`_slice_moves`' ordered pairs)
     if state.first_done:
         doubles = {card for card in colour_cards if hand.known.count(card) >= 2}
         if len(colour_cards) >= 2 or doubles:
             for card in colour_cards:
                 for colour in card:
                     holders.setdefault(colour, []).append(card)
-            # the ordered pairs of a colour's cards, a card with itself only if held twice (`_slice_moves`)
-            pairs = {colour: len(group) * (len(group) - 1) + sum(1 for x in group if x in doubles)
-                     for colour, group in holders.items()}
-            for a, (code, joined) in enumerate(zip(placed, links), 1):
-                for colour, b in zip(code, joined):
-                    if b > a:
-                        count = pairs.get(colour)
-                        if count:
-                            slices.append((a, b, colour, count))
+            for colour, group in holders.items():
+                count = len(group) * (len(group) - 1) + sum(1 for x in group if x in doubles)
+                if count:
+                    pairs[colour] = count
+    open_by_colour: dict[str, int] = {}
+    slices: list[tuple[int, int, str, int]] = []  # (a, b, colour, how many) of each join with a slice
+    if colour_cards:
+        # the table walked once, inline (not by `open_segments` and `joins`): this runs on every turn of a playout
+        for a, (code, joined) in enumerate(zip(state.placed, state.links), 1):
+            for colour, b in zip(code, joined):
+                if not b:
+                    open_by_colour[colour] = open_by_colour.get(colour, 0) + 1
+                elif b > a and colour in pairs:
+                    slices.append((a, b, colour, pairs[colour]))
+    splices = [sum(open_by_colour.get(c, 0) for c in set(card)) for card in colour_cards]
+    rest: list[Event] = []  # the gives, the draw or pass and the time call: few, built as listed
+    if state.first_done:
         rest.extend(_give_moves(state, who, [c for c in codes if is_action(c)]))
     counted = sum(splices) + sum(join[3] for join in slices)
     if (not (counted or rest) or hand.unknown) and can_stop(state):

@@ -209,10 +209,12 @@ def _pick_play(state: State, below: Callable[[int], int]) -> Event | None:
     if cards_after_upgrade(state, seat.hand.size) >= 1:
         found = upgradable(state)
         if found:
+            info = state.deck.info
             for card in (must,) if must is not None else (*known, *unseen):
-                over = upgrades_with(state, card, found)
-                if over:
-                    upgrades.append((card, over))
+                if info[card][0] in found:  # a match of its rank on the table: most cards have none
+                    over = upgrades_with(state, card, found)
+                    if over:
+                        upgrades.append((card, over))
     discards = 0 if must is not None else len(known) + len(unseen)
     total = len(matches) + sum(len(over) for _, over in upgrades) + discards
     if not total:
