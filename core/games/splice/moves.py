@@ -441,7 +441,7 @@ def _pick_play(state: State, below: Callable[[int], int]) -> Event:
     for count, paid in purchases:
         if index < len(paid):
             forms, used = paid[index]
-            pieces = list(known_top(state.map_pile, count))
+            pieces: list[str | None] = [*known_top(state.map_pile, count)]
             return MapsBought(player=who, count=count, paid=forms, doubles=used, pieces=pieces)
         index -= len(paid)
     return rest[index]
