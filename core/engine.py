@@ -348,11 +348,11 @@ def play_out(
     holds `limit` events, the chance it makes due dealt by `shuffle`; its events and final state."""
     legal_moves = spec.legal_moves
 
-    def pick(state: Any) -> Event | None:
+    def pick(state: Any, _: Any) -> Event | None:
         moves = legal_moves(state)
         return choose(moves) if moves else None
 
-    return _played(spec, started, pick, shuffle, limit)
+    return _played(spec, started, pick, None, shuffle, limit)
 
 
 def play_drawn(
@@ -364,28 +364,29 @@ def play_drawn(
 ) -> tuple[list[Event], Any]:
     """`play_out` choosing `legal_moves(state)[below(n)]`, each move built alone by the game's `pick_move`:
     the same draws give the same events as `play_out` choosing `moves[below(len(moves))]`."""
-    pick_move = spec.pick_move
-    return _played(spec, started, lambda state: pick_move(state, below), shuffle, limit)
+    return _played(spec, started, spec.pick_move, below, shuffle, limit)
 
 
 def _played(
     spec: GameSpec,
     started: GameStarted,
-    pick: Callable[[Any], Event | None],
+    pick: Callable[[Any, Any], Event | None],
+    below: Any,
     shuffle: Callable[[list[str]], list[str]],
     limit: int,
 ) -> tuple[list[Event], Any]:
-    """The playout loop. The moves come from the game's own move generator, so they are applied without being
-    judged again (`tests/test_simulate_moves.py` judges such playouts of every game), and with no undo stack:
-    a playout is written, never voided."""
+    """The playout loop: `pick(state, below)` is each move. The moves come from the game's own move generator, so
+    they are applied without being judged again (`tests/test_simulate_moves.py` judges such playouts of every
+    game), and with no undo stack: a playout is written, never voided."""
     chance, state = dealt(spec, spec.start(started), shuffle)
     events: list[Event] = [started, *chance]
-    apply, shuffles, append = spec.apply, spec.shuffles, events.append
+    shuffles, append = spec.shuffles, events.append
+    reduce = reducers_of(spec.apply, spec.events)  # spec.apply's own dispatch, done here: one call fewer per move
     while len(events) < limit:
-        move = pick(state)
+        move = pick(state, below)
         if move is None:
             break
-        state = apply(state, move)
+        state = reduce[type(move)](state, move)
         append(move)
         if shuffles(state):  # a new round's deal, say: chance tally deals in an open game
             chance, state = dealt(spec, state, shuffle)

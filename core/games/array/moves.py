@@ -172,6 +172,98 @@ def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
 
 
 def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
-    """`legal_moves(state)[below(n)]` for the n legal moves (the contract's `pick_move`); None when none is legal."""
+    """`legal_moves(state)[below(n)]` for the n legal moves (the contract's `pick_move`); None when none is legal.
+
+    In a turn and during a move the splices and slices are counted and only the one drawn is built: they are
+    most of the moves listed, and a playout uses one."""
+    phase = state.phase
+    if phase == "play":
+        return _pick_turn(state, below)
+    if phase == "splice":
+        return _pick_continue(state, below)
     moves = legal_moves(state)
     return moves[below(len(moves))] if moves else None
+
+
+def _pick_turn(state: State, below: Callable[[int], int]) -> Event | None:
+    """`_turn_moves` (and the time call after them) counted, building only the move drawn."""
+    who = state.player_name
+    hand = state.hand
+    codes = _codes(hand.known)
+    colour_cards = [c for c in codes if not is_action(c)]
+    doubles: set[str] = set()
+    holders: dict[str, list[str]] = {}
+    pairs: dict[str, int] = {}  # by colour, the slices of a join of that colour (`_slice_moves`' ordered pairs)
+    if state.first_done:
+        doubles = {card for card in colour_cards if hand.known.count(card) >= 2}
+        if len(colour_cards) >= 2 or doubles:
+            for card in colour_cards:
+                for colour in card:
+                    holders.setdefault(colour, []).append(card)
+            for colour, group in holders.items():
+                count = len(group) * (len(group) - 1) + sum(1 for x in group if x in doubles)
+                if count:
+                    pairs[colour] = count
+    open_by_colour: dict[str, int] = {}
+    slices: list[tuple[int, int, str, int]] = []  # (a, b, colour, how many) of each join with a slice
+    if colour_cards:
+        # the table walked once, inline (not by `open_segments` and `joins`): this runs on every turn of a playout
+        for a, (code, joined) in enumerate(zip(state.placed, state.links), 1):
+            for colour, b in zip(code, joined):
+                if not b:
+                    open_by_colour[colour] = open_by_colour.get(colour, 0) + 1
+                elif b > a and colour in pairs:
+                    slices.append((a, b, colour, pairs[colour]))
+    splices = [sum(open_by_colour.get(c, 0) for c in set(card)) for card in colour_cards]
+    rest: list[Event] = []  # the gives, the draw or pass and the time call: few, built as listed
+    if state.first_done:
+        rest.extend(_give_moves(state, who, [c for c in codes if is_action(c)]))
+    counted = sum(splices) + sum(join[3] for join in slices)
+    if (not (counted or rest) or hand.unknown) and can_stop(state):
+        if state.deck_size and not state.deck and who in state.seated:
+            rest.extend(CardDrawn(player=who, card=card) for card in possible_cards(state))
+        elif state.deck_size:
+            rest.append(CardDrawn(player=who, card=state.deck[0] if state.deck else None))
+        else:
+            rest.append(TurnPassed(player=who))
+    if state.end == "time" and not state.time_called:
+        rest.append(TimeCalled())
+    total = counted + len(rest)
+    if not total:
+        return None
+    index = below(total)
+    for card, count in zip(colour_cards, splices):
+        if index < count:
+            number, colour = [(n, c) for n, c in open_segments(state) if c in card][index]
+            return CardSpliced(player=who, card=card, to=number, colour=colour)
+        index -= count
+    for a, b, colour, count in slices:
+        if index < count:
+            group = holders[colour]
+            x, y = [(x, y) for x in group for y in group if x != y or x in doubles][index]
+            return Sliced(player=who, cut=[a, b], cards=[x, y])
+        index -= count
+    return rest[index]
+
+
+def _pick_continue(state: State, below: Callable[[int], int]) -> Event | None:
+    """`_continue_moves` (and the time call after them) counted, building only the move drawn."""
+    who = state.player_name
+    colour_cards = [c for c in _codes(state.hand.known) if not is_action(c)]
+    holding: dict[str, int] = {}
+    sockets: list[tuple[int, str, int]] = []  # (anchor, open colour, cards of that colour)
+    for anchor in state.anchors:
+        for colour in open_colours(state, anchor):
+            count = holding.get(colour)
+            if count is None:
+                count = holding[colour] = sum(1 for card in colour_cards if colour in card)
+            if count:
+                sockets.append((anchor, colour, count))
+    timed = state.end == "time" and not state.time_called
+    index = below(sum(socket[2] for socket in sockets) + 1 + timed)
+    for anchor, colour, count in sockets:
+        if index < count:
+            card = [card for card in colour_cards if colour in card][index]
+            return CardSpliced(player=who, card=card, to=anchor, colour=colour)
+        index -= count
+    return TurnEnded(player=who) if index == 0 else TimeCalled()

@@ -384,6 +384,67 @@ def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
 
 
 def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
-    """`legal_moves(state)[below(n)]` for the n legal moves (the contract's `pick_move`); None when none is legal."""
+    """`legal_moves(state)[below(n)]` for the n legal moves (the contract's `pick_move`); None when none is legal.
+
+    An open game's turn counts its coin plays and purchases, most of its moves, and builds only the one drawn."""
+    if state.phase == "play" and state.mode == "open" and not state.seated and not state.hands_owed:
+        return _pick_play(state, below)
     moves = legal_moves(state)
     return moves[below(len(moves))] if moves else None
+
+
+def _pick_play(state: State, below: Callable[[int], int]) -> Event:
+    """`_play_moves` of an open game with no seat naming its own cards, counted: the same moves in the same order."""
+    me = state.current
+    who = state.seats[me]
+    seat = state.players[me]
+    hand = seat.hand.known
+    plays = coin_plays(hand, state.box.values)
+    held = set(hand)
+    cards: list[Event] = []  # Piracy, Skull, Trade Certificate, Black Spot: listed as `_play_moves` lists them
+    if held & _ACTION_CARDS:
+        others = _others(state)
+        if "piracy" in held:
+            for index in others:
+                target = state.players[index]
+                name = state.seats[index]
+                cards.extend(PiracyPlayed(player=who, target=name, plunder=form) for form in sorted(set(target.sets)))
+                if target.doubles:
+                    cards.append(PiracyPlayed(player=who, target=name, plunder="double"))
+                if target.maps.size:
+                    cards.append(PiracyPlayed(player=who, target=name, plunder="map"))
+        if "skull" in held:
+            cards.extend(SkullPlayed(player=who, target=state.seats[i]) for i in others)
+        if "trade" in held:
+            for colour in state.box.colours:
+                if colour != seat.disk:
+                    cards.append(TradePlayed(player=who, colour=colour, partner=disk_holder(state, colour) or "unused"))
+        if "spot" in held:
+            cards.extend(BlackSpotPlayed(player=who, target=state.seats[i]) for i in others)
+    purchases: list[tuple[int, list[tuple[list[str], int]]]] = []  # (pieces bought, the payments for them)
+    if seat.sets:
+        for count in range(1, min(pile_size(state.map_pile), 99, max_pieces(state, seat)) + 1):
+            purchases.append((count, payments(state, seat.sets, seat.doubles, count)))
+    rest: list[Event] = [MapLaid(player=who, pieces=pieces) for pieces in map_lays(state)]
+    if seat.hand.size > state.hand_size:
+        rest.extend(_discards(state, me, 1))
+    else:
+        rest.append(TurnPassed(player=who))
+    index = below(len(plays) + len(cards) + sum(len(paid) for _, paid in purchases) + len(rest))
+    if index < len(plays):
+        forms, doubles = plays[index]
+        return CoinsPlayed(player=who, sets=forms, doubles=doubles)
+    index -= len(plays)
+    if index < len(cards):
+        return cards[index]
+    index -= len(cards)
+    for count, paid in purchases:
+        if index < len(paid):
+            forms, used = paid[index]
+            pieces: list[str | None] = [*known_top(state.map_pile, count)]
+            return MapsBought(player=who, count=count, paid=forms, doubles=used, pieces=pieces)
+        index -= len(paid)
+    return rest[index]
+
+
+_ACTION_CARDS = frozenset(("piracy", "skull", "trade", "spot"))

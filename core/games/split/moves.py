@@ -28,7 +28,7 @@ from .events import (
     RoundDealt,
     RowTaken,
 )
-from .state import Seat, State, cards_after_upgrade, partners_unseen, unlocated, upgradable, upgrades_with
+from .state import Seat, State, Upgradable, cards_after_upgrade, partners_unseen, unlocated, upgradable, upgrades_with
 
 
 def _candidates(state: State, seat: Seat) -> tuple[tuple[str, ...], list[str]]:
@@ -77,7 +77,7 @@ def _draw_moves(state: State) -> list[Event]:
     row = state.row
     if not row:
         return moves
-    found = upgradable(state)
+    found: Upgradable | None = None  # the matches one may upgrade, found when a card is not played in a match
     info = state.deck.info
     any_side = state.halves == "any"
     held = Counter((info[c][0], info[c][2]) for c in hand.known)  # (rank, side) of the cards the log knows
@@ -94,6 +94,7 @@ def _draw_moves(state: State) -> list[Event]:
                 unseen = unlocated(state) if unseen is None else unseen
                 playable = bool(partners_unseen(state, card, unseen))
         if not playable and cards_after_upgrade(state, size) >= 1:
+            found = upgradable(state) if found is None else found
             playable = bool(upgrades_with(state, card, found))
         if playable:
             moves.append(RowTaken(player=who, card=card))
@@ -183,6 +184,47 @@ def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
 
 
 def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
-    """`legal_moves(state)[below(n)]` for the n legal moves (the contract's `pick_move`); None when none is legal."""
+    """`legal_moves(state)[below(n)]` for the n legal moves (the contract's `pick_move`); None when none is legal.
+
+    The play step, most of a playout's moves, counts its matches, upgrades and discards and builds only the one
+    drawn."""
+    if state.phase == "play" and not state.owed:
+        return _pick_play(state, below)
     moves = legal_moves(state)
     return moves[below(len(moves))] if moves else None
+
+
+def _pick_play(state: State, below: Callable[[int], int]) -> Event | None:
+    """`_play_moves` counted: the same moves in the same order."""
+    who = state.player_name
+    seat = state.player
+    must = state.must_play
+    known, unseen = _candidates(state, seat)
+    matches: list[tuple[str, str]] = []
+    if seat.hand.size - 2 >= 1:
+        matches = _pairs(state, seat, known, unseen)
+        if must is not None:
+            matches = [m for m in matches if must in m]
+    upgrades: list[tuple[str, list[str]]] = []  # (card played, the halves it may go over)
+    if cards_after_upgrade(state, seat.hand.size) >= 1:
+        found = upgradable(state)
+        if found:
+            info = state.deck.info
+            for card in (must,) if must is not None else (*known, *unseen):
+                if info[card][0] in found:  # a match of its rank on the table: most cards have none
+                    over = upgrades_with(state, card, found)
+                    if over:
+                        upgrades.append((card, over))
+    discards = 0 if must is not None else len(known) + len(unseen)
+    total = len(matches) + sum(len(over) for _, over in upgrades) + discards
+    if not total:
+        return None
+    index = below(total)
+    if index < len(matches):
+        return MatchPlayed(player=who, cards=list(matches[index]))
+    index -= len(matches)
+    for card, over in upgrades:
+        if index < len(over):
+            return MatchUpgraded(player=who, card=card, over=over[index])
+        index -= len(over)
+    return CardDiscarded(player=who, card=(*known, *unseen)[index])
