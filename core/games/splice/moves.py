@@ -39,7 +39,7 @@ from .events import (
 )
 from .guards import check_trade, draw_problem
 from .seating import draws, held_cards, held_pieces, pile_pieces
-from .state import State, disk_holder, known_top, max_pieces, open_draw, pile_size
+from .state import Seat, State, disk_holder, known_top, max_pieces, open_draw, pile_size
 
 # --------------------------------------------------------------------------- coin plays
 
@@ -250,33 +250,9 @@ def _play_moves(state: State) -> list[Event]:
     seat = state.players[me]
     hand = seat.hand.known
     moves: list[Event] = [CoinsPlayed(player=who, sets=forms, doubles=d) for forms, d in coin_plays(hand, state.box.values)]
-    others = _others(state)
     held = set(hand)
-    if "piracy" in held:
-        for index in others:
-            target = state.players[index]
-            name = state.seats[index]
-            moves.extend(PiracyPlayed(player=who, target=name, plunder=form) for form in sorted(set(target.sets)))
-            if target.doubles:
-                moves.append(PiracyPlayed(player=who, target=name, plunder="double"))
-            if target.maps.size and (who in state.seated or name in state.seated):  # the piece taken is named
-                moves.extend(PiracyPlayed(player=who, target=name, plunder="map", piece=piece)
-                             for piece in held_pieces(state, index))
-            elif target.maps.size:
-                moves.append(PiracyPlayed(player=who, target=name, plunder="map"))
-    if "skull" in held:
-        moves.extend(SkullPlayed(player=who, target=state.seats[i]) for i in others)
-    if "trade" in held and state.mode == "open":
-        for colour in state.box.colours:
-            if colour == seat.disk:
-                continue
-            moves.append(TradePlayed(player=who, colour=colour, partner=disk_holder(state, colour) or "unused"))
-    elif "trade" in held and who in state.seated:  # the seat knows its disk: each colour with whoever may hold it
-        partners = [state.seats[i] for i in others] + ["unused"]
-        trades = (TradePlayed(player=who, colour=c, partner=p) for c in state.box.colours for p in partners)
-        moves.extend(trade for trade in trades if check_trade(state, trade) is None)
-    if "spot" in held:
-        moves.extend(BlackSpotPlayed(player=who, target=state.seats[i]) for i in others)
+    if held & _ACTION_CARDS:
+        moves.extend(_card_plays(state, who, seat, held))
     if seat.sets:
         most = min(pile_size(state.map_pile), 99, max_pieces(state, seat))
         for count in range(1, most + 1):
@@ -292,6 +268,39 @@ def _play_moves(state: State) -> list[Event]:
     else:
         moves.append(TurnPassed(player=who))
     return moves
+
+
+def _card_plays(state: State, who: str, seat: Seat, held: set[str]) -> list[Event]:
+    """The action cards `who` may play from the hand `held` (Piracy, Skull, Trade Certificate, Black Spot), in
+    the listing's order."""
+    others = _others(state)
+    cards: list[Event] = []
+    if "piracy" in held:
+        for index in others:
+            target = state.players[index]
+            name = state.seats[index]
+            cards.extend(PiracyPlayed(player=who, target=name, plunder=form) for form in sorted(set(target.sets)))
+            if target.doubles:
+                cards.append(PiracyPlayed(player=who, target=name, plunder="double"))
+            if target.maps.size and (who in state.seated or name in state.seated):  # the piece taken is named
+                cards.extend(PiracyPlayed(player=who, target=name, plunder="map", piece=piece)
+                             for piece in held_pieces(state, index))
+            elif target.maps.size:
+                cards.append(PiracyPlayed(player=who, target=name, plunder="map"))
+    if "skull" in held:
+        cards.extend(SkullPlayed(player=who, target=state.seats[i]) for i in others)
+    if "trade" in held and state.mode == "open":
+        for colour in state.box.colours:
+            if colour == seat.disk:
+                continue
+            cards.append(TradePlayed(player=who, colour=colour, partner=disk_holder(state, colour) or "unused"))
+    elif "trade" in held and who in state.seated:  # the seat knows its disk: each colour with whoever may hold it
+        partners = [state.seats[i] for i in others] + ["unused"]
+        trades = (TradePlayed(player=who, colour=c, partner=p) for c in state.box.colours for p in partners)
+        cards.extend(trade for trade in trades if check_trade(state, trade) is None)
+    if "spot" in held:
+        cards.extend(BlackSpotPlayed(player=who, target=state.seats[i]) for i in others)
+    return cards
 
 
 def _discards(state: State, who: int, count: int) -> list[Event]:
@@ -401,26 +410,7 @@ def _pick_play(state: State, below: Callable[[int], int]) -> Event:
     hand = seat.hand.known
     plays = coin_plays(hand, state.box.values)
     held = set(hand)
-    cards: list[Event] = []  # Piracy, Skull, Trade Certificate, Black Spot: listed as `_play_moves` lists them
-    if held & _ACTION_CARDS:
-        others = _others(state)
-        if "piracy" in held:
-            for index in others:
-                target = state.players[index]
-                name = state.seats[index]
-                cards.extend(PiracyPlayed(player=who, target=name, plunder=form) for form in sorted(set(target.sets)))
-                if target.doubles:
-                    cards.append(PiracyPlayed(player=who, target=name, plunder="double"))
-                if target.maps.size:
-                    cards.append(PiracyPlayed(player=who, target=name, plunder="map"))
-        if "skull" in held:
-            cards.extend(SkullPlayed(player=who, target=state.seats[i]) for i in others)
-        if "trade" in held:
-            for colour in state.box.colours:
-                if colour != seat.disk:
-                    cards.append(TradePlayed(player=who, colour=colour, partner=disk_holder(state, colour) or "unused"))
-        if "spot" in held:
-            cards.extend(BlackSpotPlayed(player=who, target=state.seats[i]) for i in others)
+    cards = _card_plays(state, who, seat, held) if held & _ACTION_CARDS else []  # as `_play_moves` lists them
     purchases: list[tuple[int, list[tuple[list[str], int]]]] = []  # (pieces bought, the payments for them)
     if seat.sets:
         for count in range(1, min(pile_size(state.map_pile), 99, max_pieces(state, seat)) + 1):
