@@ -7,11 +7,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from tally.core.history import round_rows
 from tally.core.knowledge import Zone, can_reveal, located, unlocated
-from tally.core.model import NotationError, Option
+from tally.core.model import Event, NotationError, Option
 from tally.core.names import check_name, check_names, skeleton
 from tally.core.notation import by_prefix, player_of, read_count, suggestions
 from tally.core.text import plural, quote
@@ -233,77 +234,69 @@ def test_visible_shows_control_and_invisible_characters_as_escapes() -> None:
     assert escaped.isprintable() and json.loads(escaped) == {"note": "\x1b\x7f\u202e\U000e0001"}
 
 
+class Said(Event, tag="said", frozen=True):  # a toy game's events and table, for the kernel's turn steps
+    player: str = ""
+
+
+class Settled(Event, tag="settled", frozen=True):
+    player: str = ""
+
+
+class Named(Event, tag="named", frozen=True):
+    player: str = ""
+
+
+class ToyTable(msgspec.Struct, frozen=True):
+    phase: str
+    player_name: str
+    seated: tuple[str, ...] = ()
+
+
 def test_the_kernel_decides_pending_and_out_of_turn_from_the_turns_steps() -> None:
-    import msgspec
-
-    from tally.core.model import Event
     from tally.core.referee import ALLOWED, Guards, OutOfTurn, Pending, no_rule_of_its_own
-
-    class Said(Event, tag="said", frozen=True):
-        player: str = ""
-
-    class Settled(Event, tag="settled", frozen=True):
-        player: str = ""
-
-    class Table(msgspec.Struct, frozen=True):
-        phase: str
-        player_name: str
 
     seen: list[str] = []
 
-    def fits(state: Table, event: Event) -> Any:
+    def fits(state: ToyTable, event: Event) -> Any:
         seen.append(type(event).__name__)
         return ALLOWED if state.phase == "free" else None
 
-    guards = Guards[Table]("toy", (Said, Settled), turn=[
+    guards = Guards[ToyTable]("toy", (Said, Settled), turn=[
         fits,
-        Pending[Table](("owing",), "toy.turn.pending", lambda state, event: f"{state.player_name} owes first",
+        Pending[ToyTable](("owing",), "toy.turn.pending", lambda state, event: f"{state.player_name} owes first",
                        facts=lambda state: {"phase": state.phase}, settles=lambda state, event: type(event) is Settled),
-        OutOfTurn[Table](lambda state, player: f"not {player}'s turn"),
+        OutOfTurn[ToyTable](lambda state, player: f"not {player}'s turn"),
     ])
     guards.on(Said, no_rule_of_its_own)
     guards.on(Settled, no_rule_of_its_own)
     check = guards.seal().check
-    owing = Table("owing", "ann")
+    owing = ToyTable("owing", "ann")
     [pending] = check(owing, Said(player="ann"))
     assert (pending.rule, pending.message, pending.facts) == ("toy.turn.pending", "ann owes first", {"phase": "owing"})
     assert check(owing, Settled(player="ann")) == []
     [out] = check(owing, Settled(player="ben"))
     assert (out.rule, out.message, out.facts) == ("toy.turn.out-of-turn", "not ben's turn", {"player": "ben", "current": "ann"})
-    assert check(Table("free", "ann"), Said(player="ben")) == []  # ALLOWED ends the turn's steps
-    [over] = check(Table("over", "ann"), Said(player="ann"))
+    assert check(ToyTable("free", "ann"), Said(player="ben")) == []  # ALLOWED ends the turn's steps
+    [over] = check(ToyTable("over", "ann"), Said(player="ann"))
     assert over.rule == "toy.turn.game-over" and seen == ["Said", "Settled", "Settled", "Said"]
 
 
 def test_a_step_about_seated_seats_runs_only_for_the_kinds_it_answers_while_nobody_is_seated() -> None:
-    import msgspec
-
-    from tally.core.model import Event, illegal
+    from tally.core.model import illegal
     from tally.core.referee import Guards, answers_unseated, no_rule_of_its_own
-
-    class Said(Event, tag="said", frozen=True):
-        player: str = ""
-
-    class Named(Event, tag="named", frozen=True):
-        player: str = ""
-
-    class Table(msgspec.Struct, frozen=True):
-        phase: str
-        player_name: str
-        seated: tuple[str, ...] = ()
 
     seen: list[str] = []
 
     @answers_unseated(Named)
-    def about_seats(state: Table, event: Event) -> Any:
+    def about_seats(state: ToyTable, event: Event) -> Any:
         seen.append(type(event).__name__)
         return illegal("toy.seat", "refused") if type(event) is Named else None
 
-    guards = Guards[Table]("toy", (Said, Named), turn=[about_seats])
+    guards = Guards[ToyTable]("toy", (Said, Named), turn=[about_seats])
     guards.on(Said, no_rule_of_its_own)
     guards.on(Named, no_rule_of_its_own)
     check = guards.seal().check
-    unseated, seated = Table("play", "ann"), Table("play", "ann", seated=("ann",))
+    unseated, seated = ToyTable("play", "ann"), ToyTable("play", "ann", seated=("ann",))
     assert check(unseated, Said(player="ann")) == [] and seen == []  # skipped: it answers no `said` unseated
     assert [r.rule for r in check(unseated, Named(player="ann"))] == ["toy.seat"] and seen == ["Named"]
     assert check(seated, Said(player="ann")) == [] and seen == ["Named", "Said"]  # seated: it runs for every kind
