@@ -7,6 +7,7 @@ yields the whole record. Reducers never read the envelope.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import import_module
 from typing import Any, Callable, ClassVar, Generic, Literal, TypeVar
 
@@ -430,6 +431,12 @@ class GameSpec(Generic[S]):
             # a game whose state keeps no seated seats would judge their cards as unknown: refuse rather than mislead
             problems.append(f"seated: in {self.name} a seat cannot enter its own hidden cards yet (table mode records them unseen)")
         return problems
+
+
+def pick_listed(moves: Sequence[Event], below: Callable[[int], int]) -> Event | None:
+    """The move `below` draws from a listing (`below(n)` under its n moves), None from an empty one: a game's
+    `pick_move` where it builds the listing rather than counting it."""
+    return moves[below(len(moves))] if moves else None
 
 
 # the members a game binds (docs/architecture.md's contract table lists the same names)

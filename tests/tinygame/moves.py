@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from tally.core.engine import play_drawn as play_drawn  # a playout is the kernel's loop
-from tally.core.model import Event
+from tally.core.model import Event, pick_listed
 
 from .components import AMOUNTS
 from .events import NumberSaid
@@ -26,5 +26,4 @@ def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
 
 
 def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
-    moves = legal_moves(state)
-    return moves[below(len(moves))] if moves else None
+    return pick_listed(legal_moves(state), below)

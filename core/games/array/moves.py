@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from ...engine import play_drawn as play_drawn  # a playout is the kernel's loop: no faster way of its own
-from ...model import Event
+from ...model import Event, pick_listed
 from .components import DEAL, is_action
 from .events import (
     ActionGiven,
@@ -181,8 +181,7 @@ def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
         return _pick_turn(state, below)
     if phase == "splice":
         return _pick_continue(state, below)
-    moves = legal_moves(state)
-    return moves[below(len(moves))] if moves else None
+    return pick_listed(legal_moves(state), below)
 
 
 def _pick_turn(state: State, below: Callable[[int], int]) -> Event | None:

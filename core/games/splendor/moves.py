@@ -14,7 +14,7 @@ from collections.abc import Callable
 from itertools import combinations
 from operator import add
 
-from ...model import Event, GameSpec, GameStarted
+from ...model import Event, GameSpec, GameStarted, pick_listed
 from .components import (
     CARDS,
     COLOURS,
@@ -182,8 +182,7 @@ def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
         return _pick_action(state, below)
     if phase == "return":
         return _pick_return(state, below)
-    moves = legal_moves(state)
-    return moves[below(len(moves))] if moves else None
+    return pick_listed(legal_moves(state), below)
 
 
 def _pick_action(state: State, below: Callable[[int], int]) -> Event | None:
@@ -214,8 +213,7 @@ def _pick_action(state: State, below: Callable[[int], int]) -> Event | None:
             buys.append(c)
     count = len(takes) + reserves + len(buys)
     if not count:  # stuck: a pass, or what the box proves (rare), as `_action_moves` decides it
-        moves = _action_moves(state)
-        return moves[below(len(moves))] if moves else None
+        return pick_listed(_action_moves(state), below)
     index = below(count)
     who = state.player_name
     if index < len(takes):

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from itertools import combinations, combinations_with_replacement, permutations
 
 from ...engine import play_drawn as play_drawn  # a playout is the kernel's loop: no faster way of its own
-from ...model import Event
+from ...model import Event, pick_listed
 from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, deck_cards, multiplier, coin_set
 from .events import (
     BlackSpotPlayed,
@@ -398,8 +398,7 @@ def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
     An open game's turn counts its coin plays and purchases, most of its moves, and builds only the one drawn."""
     if state.phase == "play" and state.mode == "open" and not state.seated and not state.hands_owed:
         return _pick_play(state, below)
-    moves = legal_moves(state)
-    return moves[below(len(moves))] if moves else None
+    return pick_listed(legal_moves(state), below)
 
 
 def _pick_play(state: State, below: Callable[[int], int]) -> Event:

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from ...engine import play_drawn as play_drawn  # a playout is the kernel's loop: no faster way of its own
-from ...model import Event
+from ...model import Event, pick_listed
 from .components import HAND, PERFECT, STRONG, grade, pair
 from .events import (
     BonusDeclined,
@@ -190,8 +190,7 @@ def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
     drawn."""
     if state.phase == "play" and not state.owed:
         return _pick_play(state, below)
-    moves = legal_moves(state)
-    return moves[below(len(moves))] if moves else None
+    return pick_listed(legal_moves(state), below)
 
 
 def _pick_play(state: State, below: Callable[[int], int]) -> Event | None:
