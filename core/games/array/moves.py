@@ -15,9 +15,8 @@ counts prove it wrong (rules.can_stop), and so is every card the table may turn 
 from __future__ import annotations
 
 from collections.abc import Callable
-from ...engine import play_drawn as play_drawn  # a playout is the kernel's loop: no faster way of its own
-from ...model import Event, pick_listed
-from .components import DEAL, is_action
+from ...model import Event, GameSpec, GameStarted, pick_listed
+from .components import ACTIONS, DEAL, is_action
 from .events import (
     ActionGiven,
     CardDrawn,
@@ -32,6 +31,9 @@ from .events import (
 )
 from .rules import can_stop
 from .state import State, cards_picked_up, joins, open_colours, open_segments, picked_up, possible_cards, unentered
+
+
+_ACTION_CARDS = frozenset(ACTIONS)  # `is_action` as a set: a turn asks it of every card in hand
 
 
 def _codes(cards: tuple[str, ...]) -> list[str]:
@@ -171,6 +173,17 @@ def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
     return [RoundDealt(hands=hands, turned=turned, deck=rest)]
 
 
+def play_drawn(
+    spec: GameSpec[State], started: GameStarted, below: Callable[[int], int], shuffle: Callable[[list[str]], list[str]],
+    limit: int,
+) -> tuple[list[Event], State]:
+    """`core.engine.play_drawn`'s playout, the table's segments followed from move to move (`playout.play_drawn`),
+    imported here, on a simulation's first playout, so that recording a move does not load it."""
+    from .playout import play_drawn as followed
+
+    return followed(spec, started, below, shuffle, limit)
+
+
 def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
     """`legal_moves(state)[below(n)]` for the n legal moves (the contract's `pick_move`); None when none is legal.
 
@@ -184,12 +197,59 @@ def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
     return pick_listed(legal_moves(state), below)
 
 
-def _pick_turn(state: State, below: Callable[[int], int]) -> Event | None:
-    """`_turn_moves` (and the time call after them) counted, building only the move drawn."""
+class Segments:
+    """The table as a turn's count needs it: for each colour, the cards whose segment of that colour is open (by card
+    number), and how many joins it has. Built from a state by one walk of the table (`of`); a playout keeps one and
+    changes it as each card is laid (`array.playout`), so that a turn does not walk the whole table again."""
+
+    __slots__ = ("open", "joins", "placed")
+
+    def __init__(self, open_: dict[str, list[int]], joins_: dict[str, int], placed: tuple[str, ...]):
+        self.open = open_  # a list for every colour of the box, so a card's colours are looked up without a default
+        self.joins = joins_
+        self.placed = placed  # the cards the index describes: `of` builds it anew when the state's differ
+
+    @classmethod
+    def of(cls, state: State) -> Segments:
+        open_: dict[str, list[int]] = {colour: [] for colour in state.box.colours}
+        joins_: dict[str, int] = {}
+        for a, (code, joined) in enumerate(zip(state.placed, state.links), 1):
+            for colour, b in zip(code, joined):
+                if not b:
+                    open_[colour].append(a)
+                elif b > a:
+                    joins_[colour] = joins_.get(colour, 0) + 1
+        return cls(open_, joins_, state.placed)
+
+    def spliced(self, card: str, to: int, colour: str, placed: tuple[str, ...]) -> None:
+        """`card` laid against card #`to`'s `colour` segment, as the next card (`placed` the cards after it)."""
+        self.open[colour].remove(to)
+        self.joins[colour] = self.joins.get(colour, 0) + 1
+        self._opened(card, colour, len(placed))
+        self.placed = placed
+
+    def sliced(self, cards: list[str], colour: str, placed: tuple[str, ...]) -> None:
+        """A join of `colour` cut and the two `cards` laid against its two ends, as the next two cards: the ends are
+        closed again, and the join is two joins."""
+        self.joins[colour] += 1
+        self._opened(cards[0], colour, len(placed) - 1)
+        self._opened(cards[1], colour, len(placed))
+        self.placed = placed
+
+    def _opened(self, card: str, joined: str, number: int) -> None:
+        open_ = self.open
+        for colour in card:
+            if colour != joined:
+                open_[colour].append(number)
+
+
+def _pick_turn(state: State, below: Callable[[int], int], table: Segments | None = None) -> Event | None:
+    """`_turn_moves` (and the time call after them) counted, building only the move drawn; `table` the state's table
+    (`Segments`), walked here when not given."""
     who = state.player_name
     hand = state.hand
     codes = _codes(hand.known)
-    colour_cards = [c for c in codes if not is_action(c)]
+    colour_cards = [c for c in codes if c not in _ACTION_CARDS]
     doubles: set[str] = set()
     holders: dict[str, list[str]] = {}
     pairs: dict[str, int] = {}  # by colour, the slices of a join of that colour (`_slice_moves`' ordered pairs)
@@ -203,21 +263,18 @@ def _pick_turn(state: State, below: Callable[[int], int]) -> Event | None:
                 count = len(group) * (len(group) - 1) + sum(1 for x in group if x in doubles)
                 if count:
                     pairs[colour] = count
-    open_by_colour: dict[str, int] = {}
-    slices: list[tuple[int, int, str, int]] = []  # (a, b, colour, how many) of each join with a slice
+    splices: list[int] = []
+    sliced = 0
     if colour_cards:
-        # the table walked once, inline (not by `open_segments` and `joins`): this runs on every turn of a playout
-        for a, (code, joined) in enumerate(zip(state.placed, state.links), 1):
-            for colour, b in zip(code, joined):
-                if not b:
-                    open_by_colour[colour] = open_by_colour.get(colour, 0) + 1
-                elif b > a and colour in pairs:
-                    slices.append((a, b, colour, pairs[colour]))
-    splices = [sum(open_by_colour.get(c, 0) for c in set(card)) for card in colour_cards]
+        if table is None:
+            table = Segments.of(state)
+        open_, joined = table.open, table.joins
+        splices = [sum(map(len, map(open_.__getitem__, card))) for card in colour_cards]
+        sliced = sum(joined.get(colour, 0) * count for colour, count in pairs.items())
     rest: list[Event] = []  # the gives, the draw or pass and the time call: few, built as listed
-    if state.first_done:
-        rest.extend(_give_moves(state, who, [c for c in codes if is_action(c)]))
-    counted = sum(splices) + sum(join[3] for join in slices)
+    if state.first_done and len(colour_cards) < len(codes):
+        rest.extend(_give_moves(state, who, [c for c in codes if c in _ACTION_CARDS]))
+    counted = sum(splices) + sliced
     if (not (counted or rest) or hand.unknown) and can_stop(state):
         if state.deck_size and not state.deck and who in state.seated:
             rest.extend(CardDrawn(player=who, card=card) for card in possible_cards(state))
@@ -233,31 +290,41 @@ def _pick_turn(state: State, below: Callable[[int], int]) -> Event | None:
     index = below(total)
     for card, count in zip(colour_cards, splices):
         if index < count:
-            number, colour = [(n, c) for n, c in open_segments(state) if c in card][index]
+            assert table is not None  # counted: the table was looked at
+            # the open segments of the card's colours in `open_segments`' order: by card number, then as its code
+            placed, open_ = state.placed, table.open
+            found = sorted((number, placed[number - 1].index(colour), colour)
+                           for colour in card for number in open_[colour])
+            number, _, colour = found[index]
             return CardSpliced(player=who, card=card, to=number, colour=colour)
         index -= count
-    for a, b, colour, count in slices:
-        if index < count:
-            group = holders[colour]
-            x, y = [(x, y) for x in group for y in group if x != y or x in doubles][index]
-            return Sliced(player=who, cut=[a, b], cards=[x, y])
-        index -= count
-    return rest[index]
+    if index < sliced:
+        for a, b, colour in joins(state):
+            count = pairs.get(colour, 0)
+            if index < count:
+                group = holders[colour]
+                x, y = [(x, y) for x in group for y in group if x != y or x in doubles][index]
+                return Sliced(player=who, cut=[a, b], cards=[x, y])
+            index -= count
+    return rest[index - sliced]
 
 
 def _pick_continue(state: State, below: Callable[[int], int]) -> Event | None:
     """`_continue_moves` (and the time call after them) counted, building only the move drawn."""
     who = state.player_name
-    colour_cards = [c for c in _codes(state.hand.known) if not is_action(c)]
-    holding: dict[str, int] = {}
+    colour_cards = [c for c in _codes(state.hand.known) if c not in _ACTION_CARDS]
+    holding: dict[str, int] = {}  # by colour, the hand's colour cards of that colour
+    for card in colour_cards:
+        for colour in card:
+            holding[colour] = holding.get(colour, 0) + 1
     sockets: list[tuple[int, str, int]] = []  # (anchor, open colour, cards of that colour)
+    placed, links = state.placed, state.links
     for anchor in state.anchors:
-        for colour in open_colours(state, anchor):
-            count = holding.get(colour)
-            if count is None:
-                count = holding[colour] = sum(1 for card in colour_cards if colour in card)
-            if count:
-                sockets.append((anchor, colour, count))
+        for colour, other in zip(placed[anchor - 1], links[anchor - 1]):  # `open_colours`, inline
+            if not other:
+                count = holding.get(colour)
+                if count:
+                    sockets.append((anchor, colour, count))
     timed = state.end == "time" and not state.time_called
     index = below(sum(socket[2] for socket in sockets) + 1 + timed)
     for anchor, colour, count in sockets:
