@@ -10,7 +10,6 @@ its own draws (`seated`) draws each card still unlocated, one move each; a deal 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 
 from ...engine import play_drawn as play_drawn  # a playout is the kernel's loop: no faster way of its own
@@ -45,17 +44,46 @@ def _pairs(state: State, seat: Seat, known: tuple[str, ...], unseen: list[str]) 
     info = state.deck.info
     deck = state.deck
     any_side = state.halves == "any"
+    later: dict[int, list[int]] = {}  # by rank, the indices of the cards of that rank: only they can pair
+    for i, a in enumerate(cards):
+        rank = info[a][0]
+        group = later.get(rank)
+        if group is None:
+            later[rank] = [i]
+        else:
+            group.append(i)
     found: list[tuple[str, str]] = []
     for i, a in enumerate(cards):
-        x = info[a]
-        for j in range(i + 1, len(cards)):
+        group = later[info[a][0]]
+        del group[0]  # this card: the cards of its rank after it are left
+        if not group:
+            continue
+        side = info[a][2]
+        for j in group:
             b = cards[j]
-            y = info[b]
-            if x[0] != y[0] or (x[2] == y[2] and not any_side):
+            if info[b][2] == side and not any_side:
                 continue
             if (i >= hidden) + (j >= hidden) > unknown:
                 continue
             found.append(pair(deck, a, b))
+    return found
+
+
+# the matches one may upgrade on the last table asked about, with what decides them (`_upgradable`)
+_LAST_UPGRADABLE: list[tuple[list[object], Upgradable]] = [([], {})]
+
+
+def _upgradable(state: State) -> Upgradable:
+    """`upgradable(state)`, remembered for the last table asked about: the matches change only when one is played,
+    upgraded or swapped, and a playout asks in nearly every draw and play step (the callers only read it)."""
+    key: list[object] = [seat.matches for seat in state.players]
+    key.append(state.deck)
+    key.append(state.current if state.upgrade_others == "own-only" else -1)
+    last = _LAST_UPGRADABLE[0]  # read once: another thread may replace it, never change it
+    if last[0] == key:
+        return last[1]
+    found = upgradable(state)
+    _LAST_UPGRADABLE[0] = (key, found)
     return found
 
 
@@ -80,22 +108,26 @@ def _draw_moves(state: State) -> list[Event]:
     found: Upgradable | None = None  # the matches one may upgrade, found when a card is not played in a match
     info = state.deck.info
     any_side = state.halves == "any"
-    held = Counter((info[c][0], info[c][2]) for c in hand.known)  # (rank, side) of the cards the log knows
+    back = state.replaced == "hand"  # `cards_after_upgrade`: the covered half comes back to the hand
+    held: dict[tuple[int, int], int] = {}  # (rank, side) of the cards the log knows
+    for c in hand.known:
+        x = info[c]
+        held[x[0], x[2]] = held.get((x[0], x[2]), 0) + 1
     unseen: list[str] | None = None  # the unlocated cards, found once if a hidden hand needs them
     for at in range(len(row) - 1, -1, -1):
         card = row[at]
         rank, _, side, _ = info[card]
-        held[(rank, side)] += 1  # taking this card takes every card above it too
+        same = held[rank, side] = held.get((rank, side), 0) + 1  # taking this card takes every card above it too
         size = hand.size + len(row) - at
         playable = False
         if size - 2 >= 1:
-            playable = held[(rank, 1 - side)] + (held[(rank, side)] - 1 if any_side else 0) > 0
+            playable = held.get((rank, 1 - side), 0) + (same - 1 if any_side else 0) > 0
             if not playable and hand.unknown:
                 unseen = unlocated(state) if unseen is None else unseen
                 playable = bool(partners_unseen(state, card, unseen))
-        if not playable and cards_after_upgrade(state, size) >= 1:
-            found = upgradable(state) if found is None else found
-            playable = bool(upgrades_with(state, card, found))
+        if not playable and size - 1 + back >= 1:
+            found = _upgradable(state) if found is None else found
+            playable = rank in found and bool(upgrades_with(state, card, found))
         if playable:
             moves.append(RowTaken(player=who, card=card))
     return moves
@@ -111,7 +143,7 @@ def _play_moves(state: State) -> list[Event]:
         pairs = _pairs(state, seat, known, unseen)
         moves.extend(MatchPlayed(player=who, cards=list(m)) for m in pairs if must is None or must in m)
     if cards_after_upgrade(state, seat.hand.size) >= 1:
-        found = upgradable(state)
+        found = _upgradable(state)
         if found:
             for card in (must,) if must is not None else (*known, *unseen):
                 moves.extend(MatchUpgraded(player=who, card=card, over=over) for over in upgrades_with(state, card, found))
@@ -206,7 +238,7 @@ def _pick_play(state: State, below: Callable[[int], int]) -> Event | None:
             matches = [m for m in matches if must in m]
     upgrades: list[tuple[str, list[str]]] = []  # (card played, the halves it may go over)
     if cards_after_upgrade(state, seat.hand.size) >= 1:
-        found = upgradable(state)
+        found = _upgradable(state)
         if found:
             info = state.deck.info
             for card in (must,) if must is not None else (*known, *unseen):
