@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from ...model import Event, GameSpec, GameStarted, pick_listed
-from .components import ACTIONS, DEAL, is_action
+from .components import ACTIONS, DEAL, Box, is_action
 from .events import (
     ActionGiven,
     CardDrawn,
@@ -149,7 +149,16 @@ def shuffles(state: State) -> dict[str, list[str]]:
     """The pile tally shuffles: the whole deck, at the start of each round of an open game."""
     if state.phase != "deal" or state.mode != "open":
         return {}
-    return {"deck": state.box.cards()}
+    box = state.box
+    cards = _BOX_CARDS.get(box)
+    if cards is None:  # every round deals the same box: its cards listed once
+        cards = tuple(box.cards())
+        if len(_BOX_CARDS) < 64:  # a handful of manifests in use: a bound, not a cache to manage
+            _BOX_CARDS[box] = cards
+    return {"deck": list(cards)}
+
+
+_BOX_CARDS: dict[Box, tuple[str, ...]] = {}  # `Box.cards()` of each box dealt
 
 
 def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
@@ -248,19 +257,27 @@ def _pick_turn(state: State, below: Callable[[int], int], table: Segments | None
     (`Segments`), walked here when not given."""
     who = state.player_name
     hand = state.hand
-    codes = _codes(hand.known)
+    known = hand.known
+    codes = list(dict.fromkeys(known))  # `_codes`
     colour_cards = [c for c in codes if c not in _ACTION_CARDS]
     doubles: set[str] = set()
     holders: dict[str, list[str]] = {}
     pairs: dict[str, int] = {}  # by colour, the slices of a join of that colour (`_slice_moves`' ordered pairs)
-    if state.first_done:
-        doubles = {card for card in colour_cards if hand.known.count(card) >= 2}
+    if len(state.placed) > 1:  # `first_done`
+        if len(codes) < len(known):  # some card twice in hand
+            doubles = {card for card in colour_cards if known.count(card) >= 2}
         if len(colour_cards) >= 2 or doubles:
             for card in colour_cards:
                 for colour in card:
-                    holders.setdefault(colour, []).append(card)
+                    group = holders.get(colour)
+                    if group is None:
+                        holders[colour] = [card]
+                    else:
+                        group.append(card)
             for colour, group in holders.items():
-                count = len(group) * (len(group) - 1) + sum(1 for x in group if x in doubles)
+                count = len(group) * (len(group) - 1)
+                if doubles:
+                    count += sum(1 for x in group if x in doubles)
                 if count:
                     pairs[colour] = count
     splices: list[int] = []
@@ -272,7 +289,7 @@ def _pick_turn(state: State, below: Callable[[int], int], table: Segments | None
         splices = [sum(map(len, map(open_.__getitem__, card))) for card in colour_cards]
         sliced = sum(joined.get(colour, 0) * count for colour, count in pairs.items())
     rest: list[Event] = []  # the gives, the draw or pass and the time call: few, built as listed
-    if state.first_done and len(colour_cards) < len(codes):
+    if len(colour_cards) < len(codes) and len(state.placed) > 1:
         rest.extend(_give_moves(state, who, [c for c in codes if c in _ACTION_CARDS]))
     counted = sum(splices) + sliced
     if (not (counted or rest) or hand.unknown) and can_stop(state):

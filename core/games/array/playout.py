@@ -42,7 +42,7 @@ def play_drawn(
             table.sliced(move.cards, colour, after.placed)
         state = after
         append(move)
-        if shuffles(state):  # a new round's deal
+        if state.phase == "deal" and shuffles(state):  # a new round's deal (`shuffles` deals only then)
             chance, state = dealt(spec, state, shuffle)
             events.extend(chance)
         if state.placed is not table.placed:  # a round ended, or a new one dealt: the index built again
