@@ -162,14 +162,14 @@ def _bonus_moves(state: State) -> list[Event]:
     else:
         moves = []
         deck = state.deck
+        # the other seats' matches in seat order, each graded once (not once for each match of the player's)
+        others = [(theirs, grade(deck, theirs[0], theirs[1])) for s, seat in enumerate(state.players)
+                  if s != state.current for theirs in seat.matches]
         for mine in state.player.matches:
             kind = grade(deck, mine[0], mine[1])
-            for s, seat in enumerate(state.players):
-                if s == state.current:
-                    continue
-                for theirs in seat.matches:
-                    if grade(deck, theirs[0], theirs[1]) == kind:
-                        moves.append(MatchesSwapped(player=who, mine=list(mine[:2]), theirs=list(theirs[:2])))
+            for theirs, graded in others:
+                if graded == kind:
+                    moves.append(MatchesSwapped(player=who, mine=list(mine[:2]), theirs=list(theirs[:2])))
     moves.append(BonusDeclined(player=who))
     return moves
 
