@@ -120,3 +120,26 @@ def test_splendor_playouts_hand_the_rare_turns_to_the_kernel() -> None:
         kinds.update(type(event).__name__ for event in own[0])
         kinds.add(own[1].ended)
     assert {"TurnPassed", "NobleChosen", "target"} <= kinds, kinds
+
+
+@pytest.mark.parametrize("players, options", [(2, {}), (4, {}), (3, {"end": "time"})])
+def test_array_segments_followed_move_by_move_are_the_tables(players: int, options: dict[str, str]) -> None:
+    """Array's playout keeps the open segments and joins (`Segments`) from move to move: after every event of whole
+    playouts, slices and new rounds among them, what it kept is what a walk of the table finds."""
+    from tally.core.games.array.moves import Segments
+
+    kinds: set[str] = set()
+    for seed in range(PLAYOUTS["array"]):
+        spec, events, _ = played("array", players, options, f"segments:{players}:{seed}")
+        state = spec.start(events[0])
+        table = Segments.of(state)
+        for event in events[1:]:
+            after = spec.apply(state, event)
+            table = table.follow(state, event, after)
+            walked = Segments.of(after)
+            assert (table.open, table.joins, table.placed) == (walked.open, walked.joins, walked.placed), (seed, event)
+            state = after
+            kinds.add(type(event).__name__)
+        kinds.add(f"rounds{min(sum(type(e).__name__ == 'RoundDealt' for e in events), 2)}")
+    # a timed game may end in its first round; the others play several
+    assert {"CardSpliced", "Sliced"} | ({"rounds2"} if not options else set()) <= kinds, kinds

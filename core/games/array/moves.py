@@ -30,7 +30,7 @@ from .events import (
     TurnPassed,
 )
 from .rules import can_stop
-from .state import State, cards_picked_up, joins, open_colours, open_segments, picked_up, possible_cards, unentered
+from .state import State, cards_picked_up, join_colour, joins, open_colours, open_segments, picked_up, possible_cards, unentered
 
 
 _ACTION_CARDS = frozenset(ACTIONS)  # `is_action` as a set: a turn asks it of every card in hand
@@ -229,6 +229,19 @@ class Segments:
                 elif b > a:
                     joins_[colour] = joins_.get(colour, 0) + 1
         return cls(open_, joins_, state.placed)
+
+    def follow(self, before: State, move: Event, after: State) -> Segments:
+        """The index of `after`, the state `move` leads to from `before` (the state this index describes): changed in
+        place for a card laid, the same for a move that lays none, built anew when the table is another (a round
+        ended or dealt)."""
+        laid = len(after.placed) - len(before.placed)
+        if laid == 1 and isinstance(move, CardSpliced):
+            self.spliced(move.card, move.to, move.colour, after.placed)
+        elif laid == 2 and isinstance(move, Sliced):
+            colour = join_colour(before, *move.cut)
+            assert colour is not None  # a slice cuts a join
+            self.sliced(move.cards, colour, after.placed)
+        return self if after.placed is self.placed else Segments.of(after)
 
     def spliced(self, card: str, to: int, colour: str, placed: tuple[str, ...]) -> None:
         """`card` laid against card #`to`'s `colour` segment, as the next card (`placed` the cards after it)."""

@@ -11,9 +11,8 @@ from collections.abc import Callable
 from ...engine import dealt
 from ...model import Event, GameSpec, GameStarted
 from ...referee import reducers_of
-from .events import CardSpliced, Sliced
 from .moves import Segments, _pick_turn, pick_move
-from .state import State, join_colour
+from .state import State
 
 
 def play_drawn(
@@ -21,8 +20,8 @@ def play_drawn(
     limit: int,
 ) -> tuple[list[Event], State]:
     """`core.engine.play_drawn` for Array: each move drawn as `pick_move` draws it and applied by the reducer, a
-    turn's count read off a `Segments` that follows the table. After any move that is not a card laid, and after a
-    deal, the index is built again from the state if the state's cards are not the ones it describes (a new round)."""
+    turn's count read off a `Segments` that follows the table from move to move (`Segments.follow`) and is built
+    again for each round dealt."""
     chance, state = dealt(spec, spec.start(started), shuffle)
     events: list[Event] = [started, *chance]
     shuffles, append = spec.shuffles, events.append
@@ -33,18 +32,12 @@ def play_drawn(
         if move is None:
             break
         after = reduce[type(move)](state, move)
-        laid = len(after.placed) - len(state.placed)  # a card laid against the table (not a round it ended)
-        if laid == 1 and isinstance(move, CardSpliced):
-            table.spliced(move.card, move.to, move.colour, after.placed)
-        elif laid == 2 and isinstance(move, Sliced):
-            colour = join_colour(state, *move.cut)
-            assert colour is not None  # the move was drawn from the table's joins
-            table.sliced(move.cards, colour, after.placed)
+        table = table.follow(state, move, after)
         state = after
         append(move)
         if state.phase == "deal" and shuffles(state):  # a new round's deal (`shuffles` deals only then)
             chance, state = dealt(spec, state, shuffle)
             events.extend(chance)
-        if state.placed is not table.placed:  # a round ended, or a new one dealt: the index built again
-            table = Segments.of(state)
+            if state.placed is not table.placed:  # the new round's table
+                table = Segments.of(state)
     return events, state
