@@ -30,7 +30,9 @@ from .events import (
     TurnPassed,
 )
 from .rules import can_stop
-from .state import State, cards_picked_up, join_colour, joins, open_colours, open_segments, picked_up, possible_cards, unentered
+from .state import (
+    State, cards_picked_up, join_colour, joins, open_colours, open_segments, picked_up, possible_cards, unentered,
+)
 
 
 _ACTION_CARDS = frozenset(ACTIONS)  # `is_action` as a set: a turn asks it of every card in hand
