@@ -15,7 +15,7 @@ import typer
 
 from tally.core.text import json_escape, quote, visible
 
-from .startup import App, begin_process, check_utf8, end_process
+from .startup import App, check_utf8
 from .store_option import StoreOption, log_for
 
 EXIT_OK, EXIT_RULE, EXIT_USAGE, EXIT_DAMAGED, EXIT_INTERNAL = 0, 1, 2, 3, 4
@@ -545,12 +545,10 @@ app.register_lazily(".history_commands", "chart", "alias")
 
 
 def run() -> None:
-    """The `tally` program: `main` in a process of its own (`begin_process`), which ends when it does."""
-    begin_process()
-    try:
-        main()
-    finally:
-        end_process()
+    """The `tally` program (`program.run`, the console script's entry), for whoever imported this module first."""
+    from .program import run as program
+
+    program()
 
 
 def main() -> None:
