@@ -4,8 +4,6 @@ Heavy imports (rich, duckdb) happen inside the commands that need them, so recor
 costs little more than starting Python and typer.
 """
 
-from __future__ import annotations
-
 import functools
 import sys
 from pathlib import Path
