@@ -4,8 +4,6 @@ Heavy imports (rich, duckdb) happen inside the commands that need them, so recor
 costs little more than starting Python and typer.
 """
 
-from __future__ import annotations
-
 import functools
 import sys
 from pathlib import Path
@@ -15,7 +13,7 @@ import typer
 
 from tally.core.text import json_escape, quote, visible
 
-from .startup import App, begin_process, check_utf8, end_process
+from .startup import App, check_utf8
 from .store_option import StoreOption, log_for
 
 EXIT_OK, EXIT_RULE, EXIT_USAGE, EXIT_DAMAGED, EXIT_INTERNAL = 0, 1, 2, 3, 4
@@ -545,12 +543,10 @@ app.register_lazily(".history_commands", "chart", "alias")
 
 
 def run() -> None:
-    """The `tally` program: `main` in a process of its own (`begin_process`), which ends when it does."""
-    begin_process()
-    try:
-        main()
-    finally:
-        end_process()
+    """The `tally` program (`program.run`, the console script's entry), for whoever imported this module first."""
+    from .program import run as program
+
+    program()
 
 
 def main() -> None:

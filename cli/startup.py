@@ -9,7 +9,9 @@ module that registers it, so `tally move` pays for no other command; whoever rea
 from __future__ import annotations
 
 import sys
+import threading
 from importlib import import_module
+from types import ModuleType
 from typing import Any
 
 import typer
@@ -98,10 +100,50 @@ def begin_process() -> None:
     if "msgspec" not in sys.modules and "typing_extensions" not in sys.modules:
         sys.modules["typing_extensions"] = None  # type: ignore[assignment]  # an import of it fails
         try:
+            _defer_unread_modules_of_msgspec()
             import msgspec  # noqa: F401
         finally:
             del sys.modules["typing_extensions"]
     gc.freeze()
+
+
+UNREAD_MSGSPEC_MODULES = ("inspect", "toml", "yaml")
+
+
+class _Deferred(ModuleType):
+    """A module whose code runs on the first read of a name it defines, in this very module object.
+
+    `importlib.util.LazyLoader` would run it on the import statement itself (the import system reads the
+    module's `__spec__`, which here is set from the start)."""
+
+    _running = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        with _Deferred._running:
+            if type(self) is _Deferred:
+                self.__class__ = ModuleType  # type: ignore[assignment]
+                self.__spec__.loader.exec_module(self)  # type: ignore[union-attr]
+        return getattr(self, name)
+
+
+def _defer_unread_modules_of_msgspec() -> None:
+    """msgspec's package imports `msgspec.inspect`, `msgspec.toml` and `msgspec.yaml` with itself; tally reads
+    none of them on a command's path (`inspect` alone builds some forty classes: 6 M instructions, a fifth of
+    what a move adds to typer's start-up). Each is put in place deferred: whoever reads a name of one runs it
+    then, and sees no difference."""
+    from importlib.machinery import PathFinder
+    from importlib.util import find_spec, module_from_spec
+
+    package = find_spec("msgspec")
+    if package is None or not package.submodule_search_locations:
+        return
+    for name in UNREAD_MSGSPEC_MODULES:
+        spec = PathFinder.find_spec(f"msgspec.{name}", package.submodule_search_locations)
+        if spec is None or spec.loader is None:
+            continue
+        module = module_from_spec(spec)
+        module.__class__ = _Deferred
+        sys.modules[spec.name] = module
 
 
 def end_process() -> None:

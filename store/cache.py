@@ -8,8 +8,6 @@ version of tally) falls back to a full read and check. Entries live under `$TALL
 (default `$XDG_CACHE_HOME/tally` or `~/.cache/tally`).
 """
 
-from __future__ import annotations
-
 import os
 from pathlib import Path
 from typing import Any

@@ -59,6 +59,22 @@ def test_the_program_imports_msgspec_without_typing_extensions_and_freezes_what_
     assert done.stdout.split(maxsplit=2) == ["True", "True", "{'name': 'ana'}\n"]
 
 
+def test_the_program_collects_nothing_while_start_up_runs_and_defers_what_msgspec_imports_unread(tmp_path):
+    log = tmp_path / "game.jsonl"
+    subprocess.run([sys.executable, "-c", "from tally.cli.program import run; run()", "new", "splendor", str(log),
+                    "-p", "ana", "-p", "ben", "--seed", "1", "--mode", "open"], check=True, capture_output=True)
+    script = ("import gc, sys\ncollections = []\ngc.callbacks.append(lambda phase, info: collections.append(gc.get_freeze_count()))\n"
+              "from tally.cli.program import run\nsys.argv = ['tally', *sys.argv[1:]]\n"
+              "try:\n    run()\nexcept SystemExit:\n    pass\n"
+              "import msgspec\ndeferred = [type(sys.modules[f'msgspec.{name}']).__name__ for name in ('inspect', 'toml', 'yaml')]\n"
+              "print(gc.isenabled(), 'tally.cli.main' in sys.modules, collections.count(0), len(collections) > 0, *deferred)\n"
+              "print(msgspec.inspect.type_info(int), type(sys.modules['msgspec.inspect']).__name__, msgspec.toml.decode(b'a = 1'))")
+    done = subprocess.run([sys.executable, "-c", script, "move", str(log), "take r g b"], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.splitlines()[-2:] == ["True True 0 True _Deferred _Deferred _Deferred",
+                                            "IntType(gt=None, ge=None, lt=None, le=None, multiple_of=None) module {'a': 1}"]
+
+
 def test_a_query_of_the_library_imports_the_engine_alone_and_no_log_reading(tmp_path):
     from tally.store import library, record
 
