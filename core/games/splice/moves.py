@@ -71,20 +71,41 @@ def _candidate_sets(naturals: dict[int, int], wilds: int, values: tuple[int, ...
 _MASKS = {0: (0,), 1: (0, 1, 2, 4), 2: (0, 1, 2, 4, 3, 5, 6)}
 
 
-_PLAYS: dict[tuple[tuple[str, ...], tuple[int, ...]], list[tuple[list[str], int]]] = {}
+_PLAYS: dict[tuple[tuple[str, ...], tuple[int, ...]], list[tuple[list[str], int]]] = {}  # by the hand's coin cards
+_USABLE: dict[tuple[tuple[str, ...], tuple[int, ...]], list[tuple[list[str], int]]] = {}  # by the cards a set may use
 
 
 def coin_plays(hand: tuple[str, ...], values: tuple[int, ...]) -> list[tuple[list[str], int]]:
-    """Every coin play a hand allows: (set forms, Double Your Gold cards), fewest cards first. Memoised by hand."""
+    """Every coin play a hand allows: (set forms, Double Your Gold cards), fewest cards first. Memoised by hand,
+    then by the cards some set could use: most hands differ only in coin cards no set can hold."""
     relevant = tuple(sorted(c for c in hand if c.isdigit() or c == "wild" or c == "double"))
     key = (relevant, values)
     found = _PLAYS.get(key)
     if found is None:
-        found = _coin_plays(relevant, values)
+        usable = (_usable(relevant), values)
+        found = _USABLE.get(usable)
+        if found is None:
+            found = _coin_plays(usable[0], values)
+            if len(_USABLE) > 50_000:
+                _USABLE.clear()
+            _USABLE[usable] = found
         if len(_PLAYS) > 100_000:
             _PLAYS.clear()
         _PLAYS[key] = found
     return found
+
+
+def _usable(relevant: tuple[str, ...]) -> tuple[str, ...]:
+    """The sorted coin cards without the naturals no set can hold: without a wild card, a natural is in a set only
+    as one of a pair or of a run of three held values (`_candidate_sets` lists nothing else for it)."""
+    if "wild" in relevant:
+        return relevant
+    held = {int(c) for c in relevant if c.isdigit()}
+    return tuple(c for c in relevant if not c.isdigit() or relevant.count(c) >= 2 or _in_run(int(c), held))
+
+
+def _in_run(value: int, held: set[int]) -> bool:
+    return any(low in held and low + 1 in held and low + 2 in held for low in (value - 2, value - 1, value))
 
 
 def _coin_plays(hand: tuple[str, ...], values: tuple[int, ...]) -> list[tuple[list[str], int]]:
