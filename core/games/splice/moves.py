@@ -158,6 +158,24 @@ def payments(state: State, sets: tuple[str, ...], doubles: int, count: int) -> l
     return found
 
 
+_PURCHASES: dict[tuple[tuple[str, ...], int, bool, tuple[int, ...]], list[list[tuple[list[str], int]]]] = {}
+
+
+def purchases(state: State, seat: Seat) -> list[list[tuple[list[str], int]]]:
+    """`payments` for each count of pieces the seat's gold in play could buy (count 1 first), however many the
+    Map Pile holds: memoised by the sets and Double Your Gold cards in play, which change far less often than turns."""
+    doubles = seat.doubles if state.stack else min(seat.doubles, 1)
+    key = (seat.sets, doubles, state.stack, state.box.values)
+    found = _PURCHASES.get(key)
+    if found is None:
+        most = min(99, max_pieces(state, seat))
+        found = [payments(state, seat.sets, seat.doubles, count) for count in range(1, most + 1)]
+        if len(_PURCHASES) > 50_000:
+            _PURCHASES.clear()
+        _PURCHASES[key] = found
+    return found
+
+
 def _payments(state: State, sets: tuple[str, ...], doubles: int, count: int) -> list[tuple[list[str], int]]:
     price = PRICE * count
     values = state.box.values
@@ -275,13 +293,12 @@ def _play_moves(state: State) -> list[Event]:
     if held & _ACTION_CARDS:
         moves.extend(_card_plays(state, who, seat, held))
     if seat.sets:
-        most = min(pile_size(state.map_pile), 99, max_pieces(state, seat))
-        for count in range(1, most + 1):
+        for count, paid in enumerate(purchases(state, seat)[:pile_size(state.map_pile)], 1):
             top = known_top(state.map_pile, count) if state.mode == "open" else [None] * count
             # a seat names the pieces it buys: one piece is listed for each it may be, more are too many to list
             tops = [[p] for p in pile_pieces(state)] if who in state.seated and count == 1 else \
                 [] if who in state.seated else [top]
-            for forms, used in payments(state, seat.sets, seat.doubles, count):
+            for forms, used in paid:
                 moves.extend(MapsBought(player=who, count=count, paid=forms, doubles=used, pieces=list(t)) for t in tops)
     moves.extend(MapLaid(player=who, pieces=pieces) for pieces in map_lays(state))
     if seat.hand.size > state.hand_size:
@@ -431,16 +448,13 @@ def _pick_play(state: State, below: Callable[[int], int]) -> Event:
     plays = coin_plays(hand, state.box.values)
     held = set(hand)
     cards = _card_plays(state, who, seat, held) if held & _ACTION_CARDS else []  # as `_play_moves` lists them
-    purchases: list[tuple[int, list[tuple[list[str], int]]]] = []  # (pieces bought, the payments for them)
-    if seat.sets:
-        for count in range(1, min(pile_size(state.map_pile), 99, max_pieces(state, seat)) + 1):
-            purchases.append((count, payments(state, seat.sets, seat.doubles, count)))
+    bought = purchases(state, seat)[:pile_size(state.map_pile)] if seat.sets else []  # payments by count, 1 first
     rest: list[Event] = [MapLaid(player=who, pieces=pieces) for pieces in map_lays(state)]
     if seat.hand.size > state.hand_size:
         rest.extend(_discards(state, me, 1))
     else:
         rest.append(TurnPassed(player=who))
-    index = below(len(plays) + len(cards) + sum(len(paid) for _, paid in purchases) + len(rest))
+    index = below(len(plays) + len(cards) + sum(map(len, bought)) + len(rest))
     if index < len(plays):
         forms, doubles = plays[index]
         return CoinsPlayed(player=who, sets=forms, doubles=doubles)
@@ -448,7 +462,7 @@ def _pick_play(state: State, below: Callable[[int], int]) -> Event:
     if index < len(cards):
         return cards[index]
     index -= len(cards)
-    for count, paid in purchases:
+    for count, paid in enumerate(bought, 1):
         if index < len(paid):
             forms, used = paid[index]
             pieces: list[str | None] = [*known_top(state.map_pile, count)]
