@@ -16,7 +16,7 @@ from itertools import combinations, combinations_with_replacement, permutations
 
 from ...engine import play_drawn as play_drawn  # a playout is the kernel's loop: no faster way of its own
 from ...model import Event, pick_listed
-from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, deck_cards, multiplier, coin_set
+from .components import MAP_LIMIT, MAX_VALUE, MAX_WILD_PIECES, POSITIONS, PRICE, deck_cards, multiplier, coin_set
 from .events import (
     BlackSpotPlayed,
     BlindDrawn,
@@ -71,70 +71,58 @@ def _candidate_sets(naturals: dict[int, int], wilds: int, values: tuple[int, ...
 _MASKS = {0: (0,), 1: (0, 1, 2, 4), 2: (0, 1, 2, 4, 3, 5, 6)}
 
 
-_PLAYS: dict[tuple[tuple[str, ...], tuple[int, ...]], list[tuple[list[str], int]]] = {}  # by the hand's coin cards
-_USABLE: dict[tuple[tuple[str, ...], tuple[int, ...]], list[tuple[list[str], int]]] = {}  # by the cards a set may use
+_NUMBER = {str(v): v for v in range(1, MAX_VALUE + 1)}  # a coin card's id: its value (any other card: none)
+_PLAYS: dict[tuple[tuple[int, ...], int, int, tuple[int, ...]], list[tuple[list[str], int]]] = {}
 
 
 def coin_plays(hand: tuple[str, ...], values: tuple[int, ...]) -> list[tuple[list[str], int]]:
-    """Every coin play a hand allows: (set forms, Double Your Gold cards), fewest cards first. Memoised by hand,
-    then by the cards some set could use: most hands differ only in coin cards no set can hold."""
-    relevant = tuple(sorted(c for c in hand if c.isdigit() or c == "wild" or c == "double"))
-    key = (relevant, values)
+    """Every coin play a hand allows: (set forms, Double Your Gold cards), fewest cards first. Memoised by the
+    cards some set could use: hardly two hands are alike, but most differ only in coin cards no set can hold."""
+    naturals = [n for n in map(_NUMBER.get, hand) if n is not None]
+    wilds = hand.count("wild")
+    if not wilds:  # without a wild card a natural is in a set only as one of a pair or of a run of three held
+        held = set(naturals)
+        naturals = [v for v in naturals if naturals.count(v) > 1 or v + 1 in held and (v - 1 in held or v + 2 in held)
+                    or v - 1 in held and v - 2 in held]
+    naturals.sort()
+    key = (tuple(naturals), wilds, hand.count("double"), values)
     found = _PLAYS.get(key)
     if found is None:
-        usable = (_usable(relevant), values)
-        found = _USABLE.get(usable)
-        if found is None:
-            found = _coin_plays(usable[0], values)
-            if len(_USABLE) > 50_000:
-                _USABLE.clear()
-            _USABLE[usable] = found
+        found = _coin_plays(*key)
         if len(_PLAYS) > 100_000:
             _PLAYS.clear()
         _PLAYS[key] = found
     return found
 
 
-def _usable(relevant: tuple[str, ...]) -> tuple[str, ...]:
-    """The sorted coin cards without the naturals no set can hold: without a wild card, a natural is in a set only
-    as one of a pair or of a run of three held values (`_candidate_sets` lists nothing else for it)."""
-    if "wild" in relevant:
-        return relevant
-    held = {int(c) for c in relevant if c.isdigit()}
-    return tuple(c for c in relevant if not c.isdigit() or relevant.count(c) >= 2 or _in_run(int(c), held))
-
-
-def _in_run(value: int, held: set[int]) -> bool:
-    return any(low in held and low + 1 in held and low + 2 in held for low in (value - 2, value - 1, value))
-
-
-def _coin_plays(hand: tuple[str, ...], values: tuple[int, ...]) -> list[tuple[list[str], int]]:
-    naturals: dict[int, int] = {}
-    for card in hand:
-        if card.isdigit():
-            naturals[int(card)] = naturals.get(int(card), 0) + 1
-    wilds = hand.count("wild")
-    doubles = hand.count("double")
-    candidates = _candidate_sets(naturals, wilds, values)
+def _coin_plays(naturals: tuple[int, ...], wilds: int, doubles: int, values: tuple[int, ...]) -> list[tuple[list[str], int]]:
+    counts: dict[int, int] = {}
+    for v in naturals:
+        counts[v] = counts.get(v, 0) + 1
+    candidates = _candidate_sets(counts, wilds, values)
+    # the cards left as one integer, a field per value (wild cards in field 0) with a guard bit above each: a set
+    # fits when taking its cards clears no guard bit, a test of two integer operations in the search below
+    width = (len(naturals) + wilds).bit_length() + 1
+    field = {v: width * (i + 1) for i, v in enumerate(counts)}
+    guard = sum(1 << (width * i + width - 1) for i in range(len(counts) + 1))
+    needs = [used_wild + sum(n << field[v] for v, n in need) for _, need, used_wild in candidates]
+    sizes = [used_wild + sum(n for _, n in need) for _, need, used_wild in candidates]
+    forms = [form for form, _, _ in candidates]
     collections: list[tuple[list[str], int]] = [([], 0)]  # (forms, cards used)
     chosen: list[str] = []
 
-    def extend(start: int, wild_left: int, cards: int) -> None:
-        for index in range(start, len(candidates)):
-            form, need, used_wild = candidates[index]
-            if used_wild > wild_left or any(naturals[v] < n for v, n in need):
-                continue
-            for v, n in need:
-                naturals[v] -= n
-            chosen.append(form)
-            size = cards + used_wild + sum(n for _, n in need)
+    def extend(start: int, left: int, cards: int) -> None:
+        for index in range(start, len(needs)):
+            after = (left | guard) - needs[index]
+            if after & guard != guard:
+                continue  # some card of the set is not left
+            chosen.append(forms[index])
+            size = cards + sizes[index]
             collections.append((list(chosen), size))
-            extend(index, wild_left - used_wild, size)
+            extend(index, after ^ guard, size)
             chosen.pop()
-            for v, n in need:
-                naturals[v] += n
 
-    extend(0, wilds, 0)
+    extend(0, wilds + sum(n << field[v] for v, n in counts.items()), 0)
     plays = [(forms, d, size + d) for forms, size in collections for d in range(doubles + 1) if forms or d]
     plays.sort(key=lambda play: (play[2], len(play[0])))
     return [(forms, d) for forms, d, _ in plays]
