@@ -15,6 +15,7 @@ from collections.abc import Callable
 from itertools import combinations, combinations_with_replacement, permutations
 
 from ...engine import play_drawn as play_drawn  # a playout is the kernel's loop: no faster way of its own
+from ...knowledge import Zone
 from ...model import Event, pick_listed
 from .components import MAP_LIMIT, MAX_VALUE, MAX_WILD_PIECES, POSITIONS, PRICE, deck_cards, multiplier, coin_set
 from .events import (
@@ -421,10 +422,31 @@ def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
 def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
     """`legal_moves(state)[below(n)]` for the n legal moves (the contract's `pick_move`); None when none is legal.
 
-    An open game's turn counts its coin plays and purchases, most of its moves, and builds only the one drawn."""
-    if state.phase == "play" and state.mode == "open" and not state.seated and not state.hands_owed:
+    An open game with no seat naming its own cards counts the moves of a turn's start, draws and play, and builds
+    only the one drawn."""
+    if state.mode != "open" or state.seated or state.hands_owed:
+        return pick_listed(legal_moves(state), below)
+    phase = state.phase
+    if phase == "play":
         return _pick_play(state, below)
+    if phase == "start":
+        return _pick_start(state, below)
+    if phase == "draw":  # one move: every card is known, and a draw takes what the pile holds
+        below(1)
+        return CardsDrawn(player=state.seats[state.owed[0].seat], cards=open_draw(state.pile, state.owed[0].count))
     return pick_listed(legal_moves(state), below)
+
+
+def _pick_start(state: State, below: Callable[[int], int]) -> Event | None:
+    """`_start_moves` of an open game with no seat naming its own cards, counted: a draw, then each blind draw."""
+    sources = [index for index in _others(state) if state.players[index].hand.size]
+    drawn = 1 if state.pile else 0
+    if not drawn + len(sources):
+        return None
+    index = below(drawn + len(sources))
+    if index < drawn:
+        return CardsDrawn(player=state.player_name, cards=open_draw(state.pile, 1))
+    return BlindDrawn(player=state.player_name, source=state.seats[sources[index - drawn]])
 
 
 def _pick_play(state: State, below: Callable[[int], int]) -> Event:
@@ -435,28 +457,59 @@ def _pick_play(state: State, below: Callable[[int], int]) -> Event:
     hand = seat.hand.known
     plays = coin_plays(hand, state.box.values)
     held = set(hand)
-    cards = _card_plays(state, who, seat, held) if held & _ACTION_CARDS else []  # as `_play_moves` lists them
-    bought = purchases(state, seat)[:pile_size(state.map_pile)] if seat.sets else []  # payments by count, 1 first
-    rest: list[Event] = [MapLaid(player=who, pieces=pieces) for pieces in map_lays(state)]
-    if seat.hand.size > state.hand_size:
-        rest.extend(_discards(state, me, 1))
-    else:
-        rest.append(TurnPassed(player=who))
-    index = below(len(plays) + len(cards) + sum(map(len, bought)) + len(rest))
+    cards = _count_card_plays(state, seat, held) if held & _ACTION_CARDS else 0
+    bought = purchases(state, seat) if seat.sets else []  # payments by count, 1 first
+    if bought:
+        bought = bought[:_size_up_to(state.map_pile, len(bought))]
+    lays = map_lays(state)
+    discards = len(held) if seat.hand.size > state.hand_size else 0  # else the turn is passed
+    index = below(len(plays) + cards + sum(map(len, bought)) + len(lays) + (discards or 1))
     if index < len(plays):
         forms, doubles = plays[index]
         return CoinsPlayed(player=who, sets=forms, doubles=doubles)
     index -= len(plays)
-    if index < len(cards):
-        return cards[index]
-    index -= len(cards)
+    if index < cards:
+        return _card_plays(state, who, seat, held)[index]
+    index -= cards
     for count, paid in enumerate(bought, 1):
         if index < len(paid):
             forms, used = paid[index]
             pieces: list[str | None] = [*known_top(state.map_pile, count)]
             return MapsBought(player=who, count=count, paid=forms, doubles=used, pieces=pieces)
         index -= len(paid)
-    return rest[index]
+    if index < len(lays):
+        return MapLaid(player=who, pieces=lays[index])
+    index -= len(lays)
+    if discards:
+        return CardsDiscarded(player=who, cards=[sorted(held)[index]])
+    return TurnPassed(player=who)
+
+
+def _count_card_plays(state: State, seat: Seat, held: set[str]) -> int:
+    """How many moves `_card_plays` lists in an open game with no seat naming its own cards, without building them."""
+    others = len(state.seats) - 1
+    count = 0
+    if "piracy" in held:
+        for index in _others(state):
+            target = state.players[index]
+            count += len(set(target.sets)) + (1 if target.doubles else 0) + (1 if target.maps.size else 0)
+    if "skull" in held:
+        count += others
+    if "trade" in held:
+        count += len(state.box.colours) - (seat.disk in state.box.colours)
+    if "spot" in held:
+        count += others
+    return count
+
+
+def _size_up_to(pile: tuple[Zone, ...], most: int) -> int:
+    """`min(pile_size(pile), most)`, reading only the segments it takes (a pile grows a segment per batch put under)."""
+    size = 0
+    for segment in pile:
+        size += len(segment.known) + segment.unknown
+        if size >= most:
+            return most
+    return size
 
 
 _ACTION_CARDS = frozenset(("piracy", "skull", "trade", "spot"))
