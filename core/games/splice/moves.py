@@ -205,6 +205,10 @@ def map_lays(state: State) -> list[list[str]]:
     colour = seat.disk
     if colour is None:
         return []
+    maps, held = seat.maps.known, seat.hand.known
+    for piece, wild in _POSITIONS.get(colour) or _positions(colour):
+        if piece not in maps and wild not in held:
+            return []  # no piece held fills this position: the usual case, told without building the map
     pieces = set(seat.maps.known)
     hand = list(seat.hand.known)
     if sum(1 for p in pieces if p[0] == colour) + sum(1 for c in hand if c[0] == "x") < POSITIONS:
@@ -234,6 +238,15 @@ def map_lays(state: State) -> list[list[str]]:
 
     build(0, [], 0)
     return lays
+
+
+_POSITIONS: dict[str, tuple[tuple[str, str], ...]] = {}
+
+
+def _positions(colour: str) -> tuple[tuple[str, str], ...]:
+    """The piece of `colour` and the wild piece at each position of a map."""
+    found = _POSITIONS[colour] = tuple((f"{colour}{position}", f"x{position}") for position in range(1, POSITIONS + 1))
+    return found
 
 
 # --------------------------------------------------------------------------- by phase
