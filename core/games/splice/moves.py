@@ -132,65 +132,53 @@ def _coin_plays(naturals: tuple[int, ...], wilds: int, doubles: int, values: tup
 # --------------------------------------------------------------------------- purchases
 
 
-_PAYMENTS: dict[tuple, list[tuple[list[str], int]]] = {}
-
-
-def payments(state: State, sets: tuple[str, ...], doubles: int, count: int) -> list[tuple[list[str], int]]:
-    """Every minimal payment of `count` pieces from sets in play: each set and Double Your Gold card needed."""
-    key = (tuple(sorted(sets)), doubles if state.stack else min(doubles, 1), count, state.stack, state.box.values)
-    found = _PAYMENTS.get(key)
-    if found is None:
-        found = _payments(state, sets, doubles, count)
-        if len(_PAYMENTS) > 50_000:
-            _PAYMENTS.clear()
-        _PAYMENTS[key] = found
-    return found
-
-
 _PURCHASES: dict[tuple[tuple[str, ...], int, bool, tuple[int, ...]], list[list[tuple[list[str], int]]]] = {}
 
 
 def purchases(state: State, seat: Seat) -> list[list[tuple[list[str], int]]]:
-    """`payments` for each count of pieces the seat's gold in play could buy (count 1 first), however many the
-    Map Pile holds: memoised by the sets and Double Your Gold cards in play, which change far less often than turns."""
+    """Every minimal payment of each count of pieces the seat's gold in play could buy (count 1 first), however
+    many the Map Pile holds: each set and Double Your Gold card needed. Memoised by the sets and Double Your Gold
+    cards in play, which change far less often than turns."""
     doubles = seat.doubles if state.stack else min(seat.doubles, 1)
     key = (seat.sets, doubles, state.stack, state.box.values)
     found = _PURCHASES.get(key)
     if found is None:
-        most = min(99, max_pieces(state, seat))
-        found = [payments(state, seat.sets, seat.doubles, count) for count in range(1, most + 1)]
+        found = _payments(seat.sets, doubles, state.stack, state.box.values)
         if len(_PURCHASES) > 50_000:
             _PURCHASES.clear()
         _PURCHASES[key] = found
     return found
 
 
-def _payments(state: State, sets: tuple[str, ...], doubles: int, count: int) -> list[tuple[list[str], int]]:
-    price = PRICE * count
-    values = state.box.values
-    ordered = sorted(sets, key=lambda f: (-coin_set(f, values).value, f))
-    worth = [coin_set(f, values).value for f in ordered]
-    found: list[tuple[list[str], int]] = []
-    seen: set[tuple[tuple[str, ...], int]] = set()
-    most = doubles if state.stack else min(doubles, 1)
+def _payments(sets: tuple[str, ...], most: int, stack: bool, values: tuple[int, ...]) -> list[list[tuple[list[str], int]]]:
+    """The payments of every count in one search: the sets in order of value, largest first, chosen until a count's
+    price is reached (so the smallest set chosen is needed, and every set is); a choice whose total has reached the
+    price of every count is not extended."""
+    worth_of = {form: coin_set(form, values).value for form in sets}
+    counts = min(99, sum(worth_of[form] for form in sets) * multiplier(most, stack) // PRICE)
+    ordered = sorted(sets, key=lambda f: (-worth_of[f], f))
+    worth = [worth_of[form] for form in ordered]
+    found: list[list[tuple[list[str], int]]] = [[] for _ in range(counts)]
+    seen: set[tuple[int, tuple[str, ...], int]] = set()
     for used in range(most + 1):
-        factor = multiplier(used, state.stack)
+        factor = multiplier(used, stack)
+        fewer = multiplier(used - 1, stack) if used else 0  # the gold with one Double Your Gold card less
 
         def walk(start: int, chosen: list[int], total: int) -> None:
             for i in range(start, len(ordered)):
                 if i > start and ordered[i] == ordered[i - 1]:
                     continue  # the same form again gives the same payment
                 new = total + worth[i]
-                if new * factor >= price:
-                    if (new - worth[i]) * factor < price:  # the smallest set is needed, so every set is
-                        forms = tuple(ordered[j] for j in chosen + [i])
-                        if used and new * multiplier(used - 1, state.stack) >= price:
-                            continue  # a Double Your Gold card would not be needed
-                        if (forms, used) not in seen:
-                            seen.add((forms, used))
-                            found.append((list(forms), used))
-                    continue
-                walk(i + 1, chosen + [i], new)
+                # the counts whose price this set reaches and the sets before it do not
+                for count in range(total * factor // PRICE + 1, min(new * factor // PRICE, counts) + 1):
+                    if used and new * fewer >= PRICE * count:
+                        continue  # a Double Your Gold card would not be needed
+                    forms = tuple(ordered[j] for j in chosen + [i])
+                    if (count, forms, used) not in seen:
+                        seen.add((count, forms, used))
+                        found[count - 1].append((list(forms), used))
+                if new * factor < PRICE * counts:
+                    walk(i + 1, chosen + [i], new)
 
         walk(0, [], 0)
     return found
