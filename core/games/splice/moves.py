@@ -45,31 +45,55 @@ from .state import Seat, State, disk_holder, known_top, max_pieces, open_draw, p
 # --------------------------------------------------------------------------- coin plays
 
 
-def _candidate_sets(naturals: dict[int, int], wilds: int, values: tuple[int, ...]) -> list[tuple[str, tuple[tuple[int, int], ...], int]]:
+_Candidate = tuple[str, tuple[tuple[int, int], ...], int]  # form, naturals used as (value, count) pairs, wilds used
+
+
+def _candidate_sets(naturals: dict[int, int], wilds: int, values: tuple[int, ...]) -> list[_Candidate]:
     """Every set the cards could make: (form, naturals used as (value, count) pairs, wilds used)."""
-    found: list[tuple[str, tuple[tuple[int, int], ...], int]] = []
+    pairs, starts_of, runs = _SET_TABLES.get(values) or _set_tables(values)
+    found: list[_Candidate] = []
     present = sorted(naturals)
-    exists = set(values)
     for v in present:
+        pair, wild_pair = pairs[v]
         if naturals[v] >= 2:
-            found.append((f"{v}-{v}", ((v, 2),), 0))
+            found.append(pair)
         if wilds:
-            found.append((f"{v}-w{v}", ((v, 1),), 1))
-    starts = sorted({s for v in present for s in (v - 2, v - 1, v) if s in exists and s + 1 in exists and s + 2 in exists})
-    for low in starts:
-        run = (low, low + 1, low + 2)
-        held = (run[0] in naturals, run[1] in naturals, run[2] in naturals)
-        for mask in _MASKS[min(wilds, 2)]:
-            if (not held[0] and not mask & 1) or (not held[1] and not mask & 2) or (not held[2] and not mask & 4):
-                continue
-            used = tuple((x, 1) for i, x in enumerate(run) if not mask >> i & 1)
-            form = "-".join(f"w{x}" if mask >> i & 1 else str(x) for i, x in enumerate(run))
-            found.append((form, used, 3 - len(used)))
+            found.append(wild_pair)
+    held = set(present)
+    kept = _MASKS_KEPT[min(wilds, 2)]
+    for low in sorted({low for v in present for low in starts_of[v]}):
+        found.extend(candidate for candidate, needed in runs[low][:kept] if needed <= held)
     return found
 
 
-# wild positions of a run (bit i: position i is wild), by the wild cards available: never all three
-_MASKS = {0: (0,), 1: (0, 1, 2, 4), 2: (0, 1, 2, 4, 3, 5, 6)}
+# wild positions of a run (bit i: position i is wild), in the order listed: with one wild card the first four,
+# with two or more all seven (never all three wild)
+_MASKS = (0, 1, 2, 4, 3, 5, 6)
+_MASKS_KEPT = {0: 1, 1: 4, 2: 7}
+_SetTables = tuple[
+    dict[int, tuple[_Candidate, _Candidate]], dict[int, tuple[int, ...]], dict[int, list[tuple[_Candidate, set[int]]]]
+]
+_SET_TABLES: dict[tuple[int, ...], _SetTables] = {}
+
+
+def _set_tables(values: tuple[int, ...]) -> _SetTables:
+    """A box's sets, written once: each value's pair and wild pair, the runs each value may be part of (by their
+    lowest value), and each run's forms with the naturals they need, in `_MASKS` order."""
+    exists = set(values)
+    pairs: dict[int, tuple[_Candidate, _Candidate]] = {v: ((f"{v}-{v}", ((v, 2),), 0), (f"{v}-w{v}", ((v, 1),), 1)) for v in values}
+    starts_of = {v: tuple(s for s in (v - 2, v - 1, v) if s in exists and s + 1 in exists and s + 2 in exists)
+                 for v in values}
+    runs: dict[int, list[tuple[_Candidate, set[int]]]] = {}
+    for low in sorted({s for v in values for s in starts_of[v]}):
+        run = (low, low + 1, low + 2)
+        forms: list[tuple[_Candidate, set[int]]] = []
+        for mask in _MASKS:
+            used = tuple((x, 1) for i, x in enumerate(run) if not mask >> i & 1)
+            form = "-".join(f"w{x}" if mask >> i & 1 else str(x) for i, x in enumerate(run))
+            forms.append(((form, used, 3 - len(used)), {x for x, _ in used}))
+        runs[low] = forms
+    found = _SET_TABLES[values] = (pairs, starts_of, runs)
+    return found
 
 
 _NUMBER = {str(v): v for v in range(1, MAX_VALUE + 1)}  # a coin card's id: its value (any other card: none)
@@ -434,7 +458,7 @@ def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
         return _pick_start(state, below)
     if phase == "draw":  # one move: every card is known, and a draw takes what the pile holds
         below(1)
-        return CardsDrawn(player=state.seats[state.owed[0].seat], cards=open_draw(state.pile, state.owed[0].count))
+        return CardsDrawn(player=state.seats[state.owed[0].seat], cards=[*open_draw(state.pile, state.owed[0].count)])
     return pick_listed(legal_moves(state), below)
 
 
@@ -446,7 +470,7 @@ def _pick_start(state: State, below: Callable[[int], int]) -> Event | None:
         return None
     index = below(drawn + len(sources))
     if index < drawn:
-        return CardsDrawn(player=state.player_name, cards=open_draw(state.pile, 1))
+        return CardsDrawn(player=state.player_name, cards=[*open_draw(state.pile, 1)])
     return BlindDrawn(player=state.player_name, source=state.seats[sources[index - drawn]])
 
 
