@@ -40,7 +40,7 @@ from .events import (
 )
 from .guards import check_trade, draw_problem
 from .seating import draws, held_cards, held_pieces, pile_pieces
-from .state import Seat, State, disk_holder, known_top, max_pieces, open_draw, pile_size
+from .state import Seat, State, disk_holder, known_top, open_draw, pile_size
 
 # --------------------------------------------------------------------------- coin plays
 
