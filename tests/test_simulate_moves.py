@@ -143,3 +143,55 @@ def test_array_segments_followed_move_by_move_are_the_tables(players: int, optio
         kinds.add(f"rounds{min(sum(type(e).__name__ == 'RoundDealt' for e in events), 2)}")
     # a timed game may end in its first round; the others play several
     assert {"CardSpliced", "Sliced"} | ({"rounds2"} if not options else set()) <= kinds, kinds
+
+
+def test_splice_coin_plays_leave_out_only_naturals_no_set_can_hold() -> None:
+    """A hand's coin plays are memoised by the naturals some set could hold: the plays of the whole hand."""
+    from tally.core.games.splice import moves
+    from tally.core.games.splice.components import DEFAULT_BOX
+
+    values = DEFAULT_BOX.values
+    cards = [str(v) for v in values] * 3 + ["wild", "wild", "double", "double", "skull", "x1"]
+    rng = random.Random(21)
+    for _ in range(400):
+        hand = tuple(rng.sample(cards, rng.randint(0, 8)))
+        naturals = tuple(sorted(int(c) for c in hand if c.isdigit()))
+        whole = moves._coin_plays(naturals, hand.count("wild"), hand.count("double"), values)
+        assert moves.coin_plays(hand, values) == whole, hand
+
+
+def test_splice_purchases_are_every_minimal_payment_of_each_count() -> None:
+    """`purchases` lists, for each count of pieces, each payment whose every set and Double Your Gold card is
+    needed, once: checked against every choice of sets."""
+    from itertools import combinations as choose
+
+    from tally.core.games.splice import moves
+    from tally.core.games.splice.components import DEFAULT_BOX, PRICE, coin_set, multiplier
+
+    values = DEFAULT_BOX.values
+    forms = [f"{v}-{v}" for v in values] + [f"{v}-w{v}" for v in values] + [
+        f"{v}-{v + 1}-{v + 2}" for v in values if v + 2 in values]
+    rng = random.Random(22)
+    listed = 0
+    for _ in range(300):
+        sets = tuple(rng.choice(forms) for _ in range(rng.randint(1, 7)))
+        stack = rng.random() < 0.5
+        doubles = rng.randint(0, 3) if stack else rng.randint(0, 1)
+        worth = {form: coin_set(form, values).value for form in sets}
+        by_count = moves._payments(sets, doubles, stack, values)
+        assert len(by_count) == min(99, sum(worth[form] for form in sets) * multiplier(doubles, stack) // PRICE)
+        for count, paid in enumerate(by_count, 1):
+            price = PRICE * count
+            expected = set()
+            for used in range(doubles + 1):
+                for k in range(1, len(sets) + 1):
+                    for chosen in set(tuple(sorted(c)) for c in choose(sets, k)):
+                        total = sum(worth[form] for form in chosen)
+                        if (total * multiplier(used, stack) >= price
+                                and all((total - worth[form]) * multiplier(used, stack) < price for form in chosen)
+                                and (not used or total * multiplier(used - 1, stack) < price)):
+                            expected.add((chosen, used))
+            got = [(tuple(sorted(forms_paid)), used) for forms_paid, used in paid]
+            assert len(got) == len(set(got)) and set(got) == expected, (sets, doubles, stack, count)
+            listed += len(got)
+    assert listed > 300

@@ -15,8 +15,9 @@ from collections.abc import Callable
 from itertools import combinations, combinations_with_replacement, permutations
 
 from ...engine import play_drawn as play_drawn  # a playout is the kernel's loop: no faster way of its own
+from ...knowledge import Zone
 from ...model import Event, pick_listed
-from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, deck_cards, multiplier, coin_set
+from .components import MAP_LIMIT, MAX_VALUE, MAX_WILD_PIECES, POSITIONS, PRICE, deck_cards, multiplier, coin_set
 from .events import (
     BlackSpotPlayed,
     BlindDrawn,
@@ -39,81 +40,114 @@ from .events import (
 )
 from .guards import check_trade, draw_problem
 from .seating import draws, held_cards, held_pieces, pile_pieces
-from .state import Seat, State, disk_holder, known_top, max_pieces, open_draw, pile_size
+from .state import Seat, State, disk_holder, known_top, open_draw, pile_size
 
 # --------------------------------------------------------------------------- coin plays
 
 
-def _candidate_sets(naturals: dict[int, int], wilds: int, values: tuple[int, ...]) -> list[tuple[str, tuple[tuple[int, int], ...], int]]:
+_Candidate = tuple[str, tuple[tuple[int, int], ...], int]  # form, naturals used as (value, count) pairs, wilds used
+
+
+def _candidate_sets(naturals: dict[int, int], wilds: int, values: tuple[int, ...]) -> list[_Candidate]:
     """Every set the cards could make: (form, naturals used as (value, count) pairs, wilds used)."""
-    found: list[tuple[str, tuple[tuple[int, int], ...], int]] = []
+    pairs, starts_of, runs = _SET_TABLES.get(values) or _set_tables(values)
+    found: list[_Candidate] = []
     present = sorted(naturals)
-    exists = set(values)
     for v in present:
+        pair, wild_pair = pairs[v]
         if naturals[v] >= 2:
-            found.append((f"{v}-{v}", ((v, 2),), 0))
+            found.append(pair)
         if wilds:
-            found.append((f"{v}-w{v}", ((v, 1),), 1))
-    starts = sorted({s for v in present for s in (v - 2, v - 1, v) if s in exists and s + 1 in exists and s + 2 in exists})
-    for low in starts:
-        run = (low, low + 1, low + 2)
-        held = (run[0] in naturals, run[1] in naturals, run[2] in naturals)
-        for mask in _MASKS[min(wilds, 2)]:
-            if (not held[0] and not mask & 1) or (not held[1] and not mask & 2) or (not held[2] and not mask & 4):
-                continue
-            used = tuple((x, 1) for i, x in enumerate(run) if not mask >> i & 1)
-            form = "-".join(f"w{x}" if mask >> i & 1 else str(x) for i, x in enumerate(run))
-            found.append((form, used, 3 - len(used)))
+            found.append(wild_pair)
+    held = set(present)
+    kept = _MASKS_KEPT[min(wilds, 2)]
+    for low in sorted({low for v in present for low in starts_of[v]}):
+        found.extend(candidate for candidate, needed in runs[low][:kept] if needed <= held)
     return found
 
 
-# wild positions of a run (bit i: position i is wild), by the wild cards available: never all three
-_MASKS = {0: (0,), 1: (0, 1, 2, 4), 2: (0, 1, 2, 4, 3, 5, 6)}
+# wild positions of a run (bit i: position i is wild), in the order listed: with one wild card the first four,
+# with two or more all seven (never all three wild)
+_MASKS = (0, 1, 2, 4, 3, 5, 6)
+_MASKS_KEPT = {0: 1, 1: 4, 2: 7}
+_SetTables = tuple[
+    dict[int, tuple[_Candidate, _Candidate]], dict[int, tuple[int, ...]], dict[int, list[tuple[_Candidate, set[int]]]]
+]
+_SET_TABLES: dict[tuple[int, ...], _SetTables] = {}
 
 
-_PLAYS: dict[tuple[tuple[str, ...], tuple[int, ...]], list[tuple[list[str], int]]] = {}
+def _set_tables(values: tuple[int, ...]) -> _SetTables:
+    """A box's sets, written once: each value's pair and wild pair, the runs each value may be part of (by their
+    lowest value), and each run's forms with the naturals they need, in `_MASKS` order."""
+    exists = set(values)
+    pairs: dict[int, tuple[_Candidate, _Candidate]] = {v: ((f"{v}-{v}", ((v, 2),), 0), (f"{v}-w{v}", ((v, 1),), 1)) for v in values}
+    starts_of = {v: tuple(s for s in (v - 2, v - 1, v) if s in exists and s + 1 in exists and s + 2 in exists)
+                 for v in values}
+    runs: dict[int, list[tuple[_Candidate, set[int]]]] = {}
+    for low in sorted({s for v in values for s in starts_of[v]}):
+        run = (low, low + 1, low + 2)
+        forms: list[tuple[_Candidate, set[int]]] = []
+        for mask in _MASKS:
+            used = tuple((x, 1) for i, x in enumerate(run) if not mask >> i & 1)
+            form = "-".join(f"w{x}" if mask >> i & 1 else str(x) for i, x in enumerate(run))
+            forms.append(((form, used, 3 - len(used)), {x for x, _ in used}))
+        runs[low] = forms
+    found = _SET_TABLES[values] = (pairs, starts_of, runs)
+    return found
+
+
+_NUMBER = {str(v): v for v in range(1, MAX_VALUE + 1)}  # a coin card's id: its value (any other card: none)
+_PLAYS: dict[tuple[tuple[int, ...], int, int, tuple[int, ...]], list[tuple[list[str], int]]] = {}
 
 
 def coin_plays(hand: tuple[str, ...], values: tuple[int, ...]) -> list[tuple[list[str], int]]:
-    """Every coin play a hand allows: (set forms, Double Your Gold cards), fewest cards first. Memoised by hand."""
-    relevant = tuple(sorted(c for c in hand if c.isdigit() or c == "wild" or c == "double"))
-    key = (relevant, values)
+    """Every coin play a hand allows: (set forms, Double Your Gold cards), fewest cards first. Memoised by the
+    cards some set could use: hardly two hands are alike, but most differ only in coin cards no set can hold."""
+    naturals = [n for n in map(_NUMBER.get, hand) if n is not None]
+    wilds = hand.count("wild")
+    if not wilds:  # without a wild card a natural is in a set only as one of a pair or of a run of three held
+        held = set(naturals)
+        naturals = [v for v in naturals if naturals.count(v) > 1 or v + 1 in held and (v - 1 in held or v + 2 in held)
+                    or v - 1 in held and v - 2 in held]
+    naturals.sort()
+    key = (tuple(naturals), wilds, hand.count("double"), values)
     found = _PLAYS.get(key)
     if found is None:
-        found = _coin_plays(relevant, values)
+        found = _coin_plays(*key)
         if len(_PLAYS) > 100_000:
             _PLAYS.clear()
         _PLAYS[key] = found
     return found
 
 
-def _coin_plays(hand: tuple[str, ...], values: tuple[int, ...]) -> list[tuple[list[str], int]]:
-    naturals: dict[int, int] = {}
-    for card in hand:
-        if card.isdigit():
-            naturals[int(card)] = naturals.get(int(card), 0) + 1
-    wilds = hand.count("wild")
-    doubles = hand.count("double")
-    candidates = _candidate_sets(naturals, wilds, values)
+def _coin_plays(naturals: tuple[int, ...], wilds: int, doubles: int, values: tuple[int, ...]) -> list[tuple[list[str], int]]:
+    counts: dict[int, int] = {}
+    for v in naturals:
+        counts[v] = counts.get(v, 0) + 1
+    candidates = _candidate_sets(counts, wilds, values)
+    # the cards left as one integer, a field per value (wild cards in field 0) with a guard bit above each: a set
+    # fits when taking its cards clears no guard bit, a test of two integer operations in the search below
+    width = (len(naturals) + wilds).bit_length() + 1
+    field = {v: width * (i + 1) for i, v in enumerate(counts)}
+    guard = sum(1 << (width * i + width - 1) for i in range(len(counts) + 1))
+    needs = [used_wild + sum(n << field[v] for v, n in need) for _, need, used_wild in candidates]
+    sizes = [used_wild + sum(n for _, n in need) for _, need, used_wild in candidates]
+    forms = [form for form, _, _ in candidates]
     collections: list[tuple[list[str], int]] = [([], 0)]  # (forms, cards used)
     chosen: list[str] = []
 
-    def extend(start: int, wild_left: int, cards: int) -> None:
-        for index in range(start, len(candidates)):
-            form, need, used_wild = candidates[index]
-            if used_wild > wild_left or any(naturals[v] < n for v, n in need):
-                continue
-            for v, n in need:
-                naturals[v] -= n
-            chosen.append(form)
-            size = cards + used_wild + sum(n for _, n in need)
+    def extend(start: int, left: int, cards: int) -> None:
+        for index in range(start, len(needs)):
+            after = (left | guard) - needs[index]
+            if after & guard != guard:
+                continue  # some card of the set is not left
+            chosen.append(forms[index])
+            size = cards + sizes[index]
             collections.append((list(chosen), size))
-            extend(index, wild_left - used_wild, size)
+            extend(index, after ^ guard, size)
             chosen.pop()
-            for v, n in need:
-                naturals[v] += n
 
-    extend(0, wilds, 0)
+    extend(0, wilds + sum(n << field[v] for v, n in counts.items()), 0)
     plays = [(forms, d, size + d) for forms, size in collections for d in range(doubles + 1) if forms or d]
     plays.sort(key=lambda play: (play[2], len(play[0])))
     return [(forms, d) for forms, d, _ in plays]
@@ -122,47 +156,53 @@ def _coin_plays(hand: tuple[str, ...], values: tuple[int, ...]) -> list[tuple[li
 # --------------------------------------------------------------------------- purchases
 
 
-_PAYMENTS: dict[tuple, list[tuple[list[str], int]]] = {}
+_PURCHASES: dict[tuple[tuple[str, ...], int, bool, tuple[int, ...]], list[list[tuple[list[str], int]]]] = {}
 
 
-def payments(state: State, sets: tuple[str, ...], doubles: int, count: int) -> list[tuple[list[str], int]]:
-    """Every minimal payment of `count` pieces from sets in play: each set and Double Your Gold card needed."""
-    key = (tuple(sorted(sets)), doubles if state.stack else min(doubles, 1), count, state.stack, state.box.values)
-    found = _PAYMENTS.get(key)
+def purchases(state: State, seat: Seat) -> list[list[tuple[list[str], int]]]:
+    """Every minimal payment of each count of pieces the seat's gold in play could buy (count 1 first), however
+    many the Map Pile holds: each set and Double Your Gold card needed. Memoised by the sets and Double Your Gold
+    cards in play, which change far less often than turns."""
+    doubles = seat.doubles if state.stack else min(seat.doubles, 1)
+    key = (seat.sets, doubles, state.stack, state.box.values)
+    found = _PURCHASES.get(key)
     if found is None:
-        found = _payments(state, sets, doubles, count)
-        if len(_PAYMENTS) > 50_000:
-            _PAYMENTS.clear()
-        _PAYMENTS[key] = found
+        found = _payments(seat.sets, doubles, state.stack, state.box.values)
+        if len(_PURCHASES) > 50_000:
+            _PURCHASES.clear()
+        _PURCHASES[key] = found
     return found
 
 
-def _payments(state: State, sets: tuple[str, ...], doubles: int, count: int) -> list[tuple[list[str], int]]:
-    price = PRICE * count
-    values = state.box.values
-    ordered = sorted(sets, key=lambda f: (-coin_set(f, values).value, f))
-    worth = [coin_set(f, values).value for f in ordered]
-    found: list[tuple[list[str], int]] = []
-    seen: set[tuple[tuple[str, ...], int]] = set()
-    most = doubles if state.stack else min(doubles, 1)
+def _payments(sets: tuple[str, ...], most: int, stack: bool, values: tuple[int, ...]) -> list[list[tuple[list[str], int]]]:
+    """The payments of every count in one search: the sets in order of value, largest first, chosen until a count's
+    price is reached (so the smallest set chosen is needed, and every set is); a choice whose total has reached the
+    price of every count is not extended."""
+    worth_of = {form: coin_set(form, values).value for form in sets}
+    counts = min(99, sum(worth_of[form] for form in sets) * multiplier(most, stack) // PRICE)
+    ordered = sorted(sets, key=lambda f: (-worth_of[f], f))
+    worth = [worth_of[form] for form in ordered]
+    found: list[list[tuple[list[str], int]]] = [[] for _ in range(counts)]
+    seen: set[tuple[int, tuple[str, ...], int]] = set()
     for used in range(most + 1):
-        factor = multiplier(used, state.stack)
+        factor = multiplier(used, stack)
+        fewer = multiplier(used - 1, stack) if used else 0  # the gold with one Double Your Gold card less
 
         def walk(start: int, chosen: list[int], total: int) -> None:
             for i in range(start, len(ordered)):
                 if i > start and ordered[i] == ordered[i - 1]:
                     continue  # the same form again gives the same payment
                 new = total + worth[i]
-                if new * factor >= price:
-                    if (new - worth[i]) * factor < price:  # the smallest set is needed, so every set is
-                        forms = tuple(ordered[j] for j in chosen + [i])
-                        if used and new * multiplier(used - 1, state.stack) >= price:
-                            continue  # a Double Your Gold card would not be needed
-                        if (forms, used) not in seen:
-                            seen.add((forms, used))
-                            found.append((list(forms), used))
-                    continue
-                walk(i + 1, chosen + [i], new)
+                # the counts whose price this set reaches and the sets before it do not
+                for count in range(total * factor // PRICE + 1, min(new * factor // PRICE, counts) + 1):
+                    if used and new * fewer >= PRICE * count:
+                        continue  # a Double Your Gold card would not be needed
+                    forms = tuple(ordered[j] for j in chosen + [i])
+                    if (count, forms, used) not in seen:
+                        seen.add((count, forms, used))
+                        found[count - 1].append((list(forms), used))
+                if new * factor < PRICE * counts:
+                    walk(i + 1, chosen + [i], new)
 
         walk(0, [], 0)
     return found
@@ -177,6 +217,10 @@ def map_lays(state: State) -> list[list[str]]:
     colour = seat.disk
     if colour is None:
         return []
+    maps, held = seat.maps.known, seat.hand.known
+    for piece, wild in _POSITIONS.get(colour) or _positions(colour):
+        if piece not in maps and wild not in held:
+            return []  # no piece held fills this position: the usual case, told without building the map
     pieces = set(seat.maps.known)
     hand = list(seat.hand.known)
     if sum(1 for p in pieces if p[0] == colour) + sum(1 for c in hand if c[0] == "x") < POSITIONS:
@@ -206,6 +250,15 @@ def map_lays(state: State) -> list[list[str]]:
 
     build(0, [], 0)
     return lays
+
+
+_POSITIONS: dict[str, tuple[tuple[str, str], ...]] = {}
+
+
+def _positions(colour: str) -> tuple[tuple[str, str], ...]:
+    """The piece of `colour` and the wild piece at each position of a map."""
+    found = _POSITIONS[colour] = tuple((f"{colour}{position}", f"x{position}") for position in range(1, POSITIONS + 1))
+    return found
 
 
 # --------------------------------------------------------------------------- by phase
@@ -254,13 +307,12 @@ def _play_moves(state: State) -> list[Event]:
     if held & _ACTION_CARDS:
         moves.extend(_card_plays(state, who, seat, held))
     if seat.sets:
-        most = min(pile_size(state.map_pile), 99, max_pieces(state, seat))
-        for count in range(1, most + 1):
+        for count, paid in enumerate(purchases(state, seat)[:pile_size(state.map_pile)], 1):
             top = known_top(state.map_pile, count) if state.mode == "open" else [None] * count
             # a seat names the pieces it buys: one piece is listed for each it may be, more are too many to list
             tops = [[p] for p in pile_pieces(state)] if who in state.seated and count == 1 else \
                 [] if who in state.seated else [top]
-            for forms, used in payments(state, seat.sets, seat.doubles, count):
+            for forms, used in paid:
                 moves.extend(MapsBought(player=who, count=count, paid=forms, doubles=used, pieces=list(t)) for t in tops)
     moves.extend(MapLaid(player=who, pieces=pieces) for pieces in map_lays(state))
     if seat.hand.size > state.hand_size:
@@ -395,10 +447,31 @@ def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
 def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
     """`legal_moves(state)[below(n)]` for the n legal moves (the contract's `pick_move`); None when none is legal.
 
-    An open game's turn counts its coin plays and purchases, most of its moves, and builds only the one drawn."""
-    if state.phase == "play" and state.mode == "open" and not state.seated and not state.hands_owed:
+    An open game with no seat naming its own cards counts the moves of a turn's start, draws and play, and builds
+    only the one drawn."""
+    if state.mode != "open" or state.seated or state.hands_owed:
+        return pick_listed(legal_moves(state), below)
+    phase = state.phase
+    if phase == "play":
         return _pick_play(state, below)
+    if phase == "start":
+        return _pick_start(state, below)
+    if phase == "draw":  # one move: every card is known, and a draw takes what the pile holds
+        below(1)
+        return CardsDrawn(player=state.seats[state.owed[0].seat], cards=[*open_draw(state.pile, state.owed[0].count)])
     return pick_listed(legal_moves(state), below)
+
+
+def _pick_start(state: State, below: Callable[[int], int]) -> Event | None:
+    """`_start_moves` of an open game with no seat naming its own cards, counted: a draw, then each blind draw."""
+    sources = [index for index in _others(state) if state.players[index].hand.size]
+    drawn = 1 if state.pile else 0
+    if not drawn + len(sources):
+        return None
+    index = below(drawn + len(sources))
+    if index < drawn:
+        return CardsDrawn(player=state.player_name, cards=[*open_draw(state.pile, 1)])
+    return BlindDrawn(player=state.player_name, source=state.seats[sources[index - drawn]])
 
 
 def _pick_play(state: State, below: Callable[[int], int]) -> Event:
@@ -409,31 +482,59 @@ def _pick_play(state: State, below: Callable[[int], int]) -> Event:
     hand = seat.hand.known
     plays = coin_plays(hand, state.box.values)
     held = set(hand)
-    cards = _card_plays(state, who, seat, held) if held & _ACTION_CARDS else []  # as `_play_moves` lists them
-    purchases: list[tuple[int, list[tuple[list[str], int]]]] = []  # (pieces bought, the payments for them)
-    if seat.sets:
-        for count in range(1, min(pile_size(state.map_pile), 99, max_pieces(state, seat)) + 1):
-            purchases.append((count, payments(state, seat.sets, seat.doubles, count)))
-    rest: list[Event] = [MapLaid(player=who, pieces=pieces) for pieces in map_lays(state)]
-    if seat.hand.size > state.hand_size:
-        rest.extend(_discards(state, me, 1))
-    else:
-        rest.append(TurnPassed(player=who))
-    index = below(len(plays) + len(cards) + sum(len(paid) for _, paid in purchases) + len(rest))
+    cards = _count_card_plays(state, seat, held) if held & _ACTION_CARDS else 0
+    bought = purchases(state, seat) if seat.sets else []  # payments by count, 1 first
+    if bought:
+        bought = bought[:_size_up_to(state.map_pile, len(bought))]
+    lays = map_lays(state)
+    discards = len(held) if seat.hand.size > state.hand_size else 0  # else the turn is passed
+    index = below(len(plays) + cards + sum(map(len, bought)) + len(lays) + (discards or 1))
     if index < len(plays):
         forms, doubles = plays[index]
         return CoinsPlayed(player=who, sets=forms, doubles=doubles)
     index -= len(plays)
-    if index < len(cards):
-        return cards[index]
-    index -= len(cards)
-    for count, paid in purchases:
+    if index < cards:
+        return _card_plays(state, who, seat, held)[index]
+    index -= cards
+    for count, paid in enumerate(bought, 1):
         if index < len(paid):
             forms, used = paid[index]
             pieces: list[str | None] = [*known_top(state.map_pile, count)]
             return MapsBought(player=who, count=count, paid=forms, doubles=used, pieces=pieces)
         index -= len(paid)
-    return rest[index]
+    if index < len(lays):
+        return MapLaid(player=who, pieces=lays[index])
+    index -= len(lays)
+    if discards:
+        return CardsDiscarded(player=who, cards=[sorted(held)[index]])
+    return TurnPassed(player=who)
+
+
+def _count_card_plays(state: State, seat: Seat, held: set[str]) -> int:
+    """How many moves `_card_plays` lists in an open game with no seat naming its own cards, without building them."""
+    others = len(state.seats) - 1
+    count = 0
+    if "piracy" in held:
+        for index in _others(state):
+            target = state.players[index]
+            count += len(set(target.sets)) + (1 if target.doubles else 0) + (1 if target.maps.size else 0)
+    if "skull" in held:
+        count += others
+    if "trade" in held:
+        count += len(state.box.colours) - (seat.disk in state.box.colours)
+    if "spot" in held:
+        count += others
+    return count
+
+
+def _size_up_to(pile: tuple[Zone, ...], most: int) -> int:
+    """`min(pile_size(pile), most)`, reading only the segments it takes (a pile grows a segment per batch put under)."""
+    size = 0
+    for segment in pile:
+        size += len(segment.known) + segment.unknown
+        if size >= most:
+            return most
+    return size
 
 
 _ACTION_CARDS = frozenset(("piracy", "skull", "trade", "spot"))
