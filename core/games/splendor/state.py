@@ -135,17 +135,30 @@ def default_payment(card: Card, seat: Seat) -> list[int] | None:
 NOBLE_MINIMUM = min(sum(need) for need in NOBLES.values())
 
 
+_MET: dict[tuple[int, ...], frozenset[str]] = {}  # a memo: bonuses -> every noble of the box they meet
+_MET_LIMIT = 4096
+
+
+def nobles_met(bonus: tuple[int, ...]) -> frozenset[str]:
+    """Every noble of the box whose requirement `bonus` meets: asked at the end of every turn, and a seat's bonuses
+    change only when it buys, so the same few recur."""
+    try:
+        return _MET[bonus]
+    except KeyError:
+        pass
+    w, b, g, r, k = bonus
+    met = frozenset(n for n, need in NOBLES.items()
+                    if need[0] <= w and need[1] <= b and need[2] <= g and need[3] <= r and need[4] <= k)
+    if len(_MET) < _MET_LIMIT:
+        _MET[bonus] = met
+    return met
+
+
 def qualifying_nobles(state: State, seat: Seat) -> list[str]:
     if len(seat.cards) < NOBLE_MINIMUM:  # one bonus per card bought: too few cards, no noble
         return []
-    bonus = seat.bonus
-    w, b, g, r, k = bonus
-    found = []
-    for n in state.nobles:
-        need = NOBLES[n]
-        if need[0] <= w and need[1] <= b and need[2] <= g and need[3] <= r and need[4] <= k:
-            found.append(n)
-    return found
+    met = nobles_met(seat.bonus)
+    return [n for n in state.nobles if n in met] if met else []
 
 
 def blind_buys(state: State) -> list[str]:
