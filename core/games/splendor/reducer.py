@@ -31,7 +31,6 @@ from .state import (
     Seat,
     State,
     can_act,
-    find_on_board,
     is_setup_complete,
     nobles_met,
     qualifying_nobles,
@@ -180,48 +179,84 @@ def _apply_take(state: State, event: GemsTaken) -> State:
 
 
 def _apply_reserve(state: State, event: CardReserved) -> State:
-    seat = state.player
+    current = state.current
+    players = state.players
+    seat = players[current]
     bank = state.bank
     tokens = seat.tokens
     if bank[GOLD]:
         bank = bank[:GOLD] + (bank[GOLD] - 1,)
         tokens = tokens[:GOLD] + (tokens[GOLD] + 1,)
+    card = event.card
     if event.level is None:
-        assert event.card is not None
-        entry = event.card
-        place = find_on_board(state, event.card)
-        assert place is not None  # checked: the card lies face up
-        changes = _board_taken(state, *place)
+        assert card is not None
+        seat = Seat(tokens, seat.bonus, seat.cards, seat.reserved + (card,), seat.nobles, seat.points)
+        lvl = CARDS[card].level - 1
+        board = state.board
+        row = board[lvl]
+        slot = row.index(card)  # checked: the card lies face up
+        decks = state.decks
+        deck = decks[lvl]
+        if deck and state.gap is None:  # open mode, refilled at once from the deck the log knows: one copy of the state
+            following = _next_seat(state, seat, sum(tokens))
+            if following is not None:
+                return msgspec.structs.replace(
+                    state, players=players[:current] + (seat,) + players[current + 1 :],
+                    board=board[:lvl] + (row[:slot] + (deck[0],) + row[slot + 1 :],) + board[lvl + 1 :],
+                    decks=decks[:lvl] + (deck[1:],) + decks[lvl + 1 :], deck_size=_one_fewer(state.deck_size, lvl),
+                    bank=bank, passes=0, current=following, phase="action",
+                    end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
+        changes = _board_taken(state, lvl, slot)
     else:
-        entry = f"~{event.card}" if event.card else f"?{event.level}"
+        seat = Seat(tokens, seat.bonus, seat.cards, seat.reserved + (f"~{card}" if card else f"?{event.level}",),
+                    seat.nobles, seat.points)
         changes = _drawn(state, event.level - 1)
-    seat = Seat(tokens, seat.bonus, seat.cards, seat.reserved + (entry,), seat.nobles, seat.points)
     changes["bank"] = bank
     changes["passes"] = 0
     return _seat_done(state, seat, changes, _end_of_turn)
 
 
 def _apply_buy(state: State, event: CardBought) -> State:
-    card = CARDS[event.card]
-    seat = state.players[state.current]
+    name = event.card
+    card = CARDS[name]
+    current = state.current
+    players = state.players
+    seat = players[current]
     w, b, g, r, k, y = token_counts(event.paid) or (0,) * 6
     tw, tb, tg, tr, tk, ty = seat.tokens
     bw, bb, bg, br, bk, by = state.bank
+    tw, tb, tg, tr, tk, ty = tw - w, tb - b, tg - g, tr - r, tk - k, ty - y
+    bank = (bw + w, bb + b, bg + g, br + r, bk + k, by + y)
     colour = card.bonus
     bonus = seat.bonus
     lvl = card.level - 1
-    row = state.board[lvl]
+    board = state.board
+    row = board[lvl]
     reserved = seat.reserved
-    if event.card in row:  # a scan in C
-        changes = _board_taken(state, lvl, row.index(event.card))
-    else:
-        changes = {}
-        i = reserve_entry_for(seat, event.card)
+    face_up = name in row  # a scan in C
+    if not face_up:
+        i = reserve_entry_for(seat, name)
         assert i is not None
         reserved = reserved[:i] + reserved[i + 1 :]
-    seat = Seat((tw - w, tb - b, tg - g, tr - r, tk - k, ty - y), bonus[:colour] + (bonus[colour] + 1,) + bonus[colour + 1 :],
-                seat.cards + (event.card,), reserved, seat.nobles, seat.points + card.points)
-    changes["bank"] = (bw + w, bb + b, bg + g, br + r, bk + k, by + y)
+    seat = Seat((tw, tb, tg, tr, tk, ty), bonus[:colour] + (bonus[colour] + 1,) + bonus[colour + 1 :],
+                seat.cards + (name,), reserved, seat.nobles, seat.points + card.points)
+    if face_up:
+        slot = row.index(name)
+        decks = state.decks
+        deck = decks[lvl]
+        if deck and state.gap is None:  # open mode, refilled at once from the deck the log knows: one copy of the state
+            following = _next_seat(state, seat, tw + tb + tg + tr + tk + ty)
+            if following is not None:
+                return msgspec.structs.replace(
+                    state, players=players[:current] + (seat,) + players[current + 1 :],
+                    board=board[:lvl] + (row[:slot] + (deck[0],) + row[slot + 1 :],) + board[lvl + 1 :],
+                    decks=decks[:lvl] + (deck[1:],) + decks[lvl + 1 :], deck_size=_one_fewer(state.deck_size, lvl),
+                    bank=bank, passes=0, current=following, phase="action",
+                    end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
+        changes = _board_taken(state, lvl, slot)
+    else:
+        changes = {}
+    changes["bank"] = bank
     changes["passes"] = 0
     return _seat_done(state, seat, changes, _end_of_turn)
 
