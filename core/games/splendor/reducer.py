@@ -200,10 +200,12 @@ def _apply_reserve(state: State, event: CardReserved) -> State:
         if deck and state.gap is None:  # open mode, refilled at once from the deck the log knows: one copy of the state
             following = _next_seat(state, seat, sum(tokens))
             if following is not None:
+                sizes = state.deck_size
                 return msgspec.structs.replace(
                     state, players=players[:current] + (seat,) + players[current + 1 :],
                     board=board[:lvl] + (row[:slot] + (deck[0],) + row[slot + 1 :],) + board[lvl + 1 :],
-                    decks=decks[:lvl] + (deck[1:],) + decks[lvl + 1 :], deck_size=_one_fewer(state.deck_size, lvl),
+                    decks=decks[:lvl] + (deck[1:],) + decks[lvl + 1 :],
+                    deck_size=sizes[:lvl] + (sizes[lvl] - 1,) + sizes[lvl + 1 :],
                     bank=bank, passes=0, current=following, phase="action",
                     end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
         changes = _board_taken(state, lvl, slot)
@@ -247,10 +249,12 @@ def _apply_buy(state: State, event: CardBought) -> State:
         if deck and state.gap is None:  # open mode, refilled at once from the deck the log knows: one copy of the state
             following = _next_seat(state, seat, tw + tb + tg + tr + tk + ty)
             if following is not None:
+                sizes = state.deck_size
                 return msgspec.structs.replace(
                     state, players=players[:current] + (seat,) + players[current + 1 :],
                     board=board[:lvl] + (row[:slot] + (deck[0],) + row[slot + 1 :],) + board[lvl + 1 :],
-                    decks=decks[:lvl] + (deck[1:],) + decks[lvl + 1 :], deck_size=_one_fewer(state.deck_size, lvl),
+                    decks=decks[:lvl] + (deck[1:],) + decks[lvl + 1 :],
+                    deck_size=sizes[:lvl] + (sizes[lvl] - 1,) + sizes[lvl + 1 :],
                     bank=bank, passes=0, current=following, phase="action",
                     end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
         changes = _board_taken(state, lvl, slot)

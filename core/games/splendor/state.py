@@ -203,14 +203,13 @@ def find_on_board(state: State, card: str) -> tuple[int, int] | None:
 
 def reserve_entry_for(seat: Seat, card: str) -> int | None:
     """Index of the reserve entry `card` buys: the known entry, else an unseen blind reserve of its level."""
-    for i, entry in enumerate(seat.reserved):
-        if entry == card or entry == f"~{card}":
+    reserved = seat.reserved
+    blind = "~" + card
+    for i, entry in enumerate(reserved):
+        if entry == card or entry == blind:
             return i
     unseen = f"?{CARDS[card].level}"
-    for i, entry in enumerate(seat.reserved):
-        if entry == unseen:
-            return i
-    return None
+    return reserved.index(unseen) if unseen in reserved else None
 
 
 # --------------------------------------------------------------------------- seats that report their own cards
