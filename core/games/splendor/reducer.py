@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-from operator import add, sub
 from typing import Any, Callable
 
 import msgspec
@@ -28,12 +27,12 @@ from .events import (
 )
 from .rules import OPTIONS
 from .state import (
+    NOBLE_MINIMUM,
     Seat,
     State,
     can_act,
-    deck_top,
-    find_on_board,
     is_setup_complete,
+    nobles_met,
     qualifying_nobles,
     reserve_entry_for,
 )
@@ -110,39 +109,50 @@ def _drawn(state: State, lvl: int) -> dict[str, Any]:
 
 
 def _set_slot(board: tuple, lvl: int, slot: int, card: str | None) -> tuple:
-    row = list(board[lvl])
-    row[slot] = card
-    rows = list(board)
-    rows[lvl] = tuple(row)
-    return tuple(rows)
+    row = board[lvl]
+    return board[:lvl] + (row[:slot] + (card,) + row[slot + 1 :],) + board[lvl + 1 :]
 
 
 def _board_taken(state: State, lvl: int, slot: int) -> dict[str, Any]:
     """The fields that change when a face-up card leaves and its slot is refilled: from the known deck (open) or by
     a pending reveal (table)."""
-    top = deck_top(state, lvl)
-    if top is not None:
-        return {"board": _set_slot(state.board, lvl, slot, top), **_drawn(state, lvl)}
+    decks = state.decks
+    deck = decks[lvl]
+    if deck:  # open mode: the top of the deck the log knows turns up at once
+        return {"board": _set_slot(state.board, lvl, slot, deck[0]),
+                "decks": decks[:lvl] + (deck[1:],) + decks[lvl + 1 :], "deck_size": _one_fewer(state.deck_size, lvl)}
     board = _set_slot(state.board, lvl, slot, None)
     if state.deck_size[lvl]:
         return {"board": board, "gap": (lvl, slot), "phase": "reveal"}
     return {"board": board}
 
 
+def _next_seat(state: State, seat: Seat, held: int) -> int | None:
+    """The next seat when the turn ends plainly, the current seat's record being `seat` holding `held` tokens:
+    nothing to return, no noble, stuck=end not played, not the end of the game (as most turns end); else None."""
+    if held > TOKEN_LIMIT or state.stuck == "end":
+        return None
+    if state.nobles and len(seat.cards) >= NOBLE_MINIMUM and not nobles_met(seat.bonus).isdisjoint(state.nobles):
+        return None
+    following = state.current + 1
+    if following == len(state.seats):
+        if state.end_triggered or seat.points >= state.target:
+            return None
+        return 0
+    return following
+
+
 def _seat_done(state: State, seat: Seat, changes: dict[str, Any], then: Callable[[State], State]) -> State:
     """`then(with_seat(state, current, seat, **changes))` (the end of the turn: `_end_of_turn` or `_nobles_then_next`)
-    built in one copy of the state when the turn ends plainly (no gap to fill, nothing to return, no noble, not
-    the end of the game, stuck=end not played), as most turns do."""
+    built in one copy of the state when the turn ends plainly (`_next_seat`; no gap to fill), as most turns do."""
     current = state.current
-    if (changes.get("gap", state.gap) is None and sum(seat.tokens) <= TOKEN_LIMIT and state.stuck != "end"
-            and not (state.nobles and qualifying_nobles(state, seat))):
-        end = state.end_triggered or seat.points >= state.target
-        following = (current + 1) % len(state.seats)
-        if not (end and following == 0):
+    if "gap" not in changes and state.gap is None:
+        following = _next_seat(state, seat, sum(seat.tokens))
+        if following is not None:
             players = state.players
             return msgspec.structs.replace(
                 state, players=players[:current] + (seat,) + players[current + 1 :], current=following, phase="action",
-                end_triggered=end, turns=state.turns + 1, **changes)
+                end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1, **changes)
     state = with_seat(state, current, seat, **changes)
     return state if state.gap else then(state)
 
@@ -153,66 +163,116 @@ def _apply_take(state: State, event: GemsTaken) -> State:
     seat = players[current]
     taken = token_counts(event.gems)
     assert taken is not None  # checked: only gems that exist
-    seat = msgspec.structs.replace(seat, tokens=tuple(map(add, seat.tokens, taken)))
-    bank = tuple(map(sub, state.bank, taken))
-    if (sum(seat.tokens) <= TOKEN_LIMIT and not state.end_triggered and seat.points < state.target
-            and state.stuck != "end" and not (state.nobles and qualifying_nobles(state, seat))):
-        # the usual take, `_end_of_turn` in one copy of the state: nothing to return, no noble, the next seat's turn
+    w, b, g, r, k, y = taken
+    tw, tb, tg, tr, tk, ty = seat.tokens
+    bw, bb, bg, br, bk, by = state.bank
+    seat = Seat((tw + w, tb + b, tg + g, tr + r, tk + k, ty + y), seat.bonus, seat.cards, seat.reserved, seat.nobles,
+                seat.points)
+    bank = (bw - w, bb - b, bg - g, br - r, bk - k, by - y)
+    following = _next_seat(state, seat, tw + tb + tg + tr + tk + ty + w + b + g + r + k + y)
+    if following is not None:  # the usual take, `_end_of_turn` in one copy of the state: the next seat's turn
         return msgspec.structs.replace(
             state, players=players[:current] + (seat,) + players[current + 1 :], bank=bank, passes=0,
-            current=(current + 1) % len(state.seats), phase="action", turns=state.turns + 1)
+            current=following, phase="action", end_triggered=state.end_triggered or seat.points >= state.target,
+            turns=state.turns + 1)
     return _end_of_turn(with_seat(state, current, seat, bank=bank, passes=0))
 
 
 def _apply_reserve(state: State, event: CardReserved) -> State:
-    seat = state.player
+    current = state.current
+    players = state.players
+    seat = players[current]
     bank = state.bank
     tokens = seat.tokens
     if bank[GOLD]:
         bank = bank[:GOLD] + (bank[GOLD] - 1,)
         tokens = tokens[:GOLD] + (tokens[GOLD] + 1,)
+    card = event.card
     if event.level is None:
-        assert event.card is not None
-        entry = event.card
-        place = find_on_board(state, event.card)
-        assert place is not None  # checked: the card lies face up
-        changes = _board_taken(state, *place)
+        assert card is not None
+        seat = Seat(tokens, seat.bonus, seat.cards, seat.reserved + (card,), seat.nobles, seat.points)
+        lvl = CARDS[card].level - 1
+        board = state.board
+        row = board[lvl]
+        slot = row.index(card)  # checked: the card lies face up
+        decks = state.decks
+        deck = decks[lvl]
+        if deck and state.gap is None:  # open mode, refilled at once from the deck the log knows: one copy of the state
+            following = _next_seat(state, seat, sum(tokens))
+            if following is not None:
+                sizes = state.deck_size
+                return msgspec.structs.replace(
+                    state, players=players[:current] + (seat,) + players[current + 1 :],
+                    board=board[:lvl] + (row[:slot] + (deck[0],) + row[slot + 1 :],) + board[lvl + 1 :],
+                    decks=decks[:lvl] + (deck[1:],) + decks[lvl + 1 :],
+                    deck_size=sizes[:lvl] + (sizes[lvl] - 1,) + sizes[lvl + 1 :],
+                    bank=bank, passes=0, current=following, phase="action",
+                    end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
+        changes = _board_taken(state, lvl, slot)
     else:
-        entry = f"~{event.card}" if event.card else f"?{event.level}"
+        seat = Seat(tokens, seat.bonus, seat.cards, seat.reserved + (f"~{card}" if card else f"?{event.level}",),
+                    seat.nobles, seat.points)
         changes = _drawn(state, event.level - 1)
-    seat = msgspec.structs.replace(seat, tokens=tokens, reserved=seat.reserved + (entry,))
-    changes.update(bank=bank, passes=0)
+    changes["bank"] = bank
+    changes["passes"] = 0
     return _seat_done(state, seat, changes, _end_of_turn)
 
 
 def _apply_buy(state: State, event: CardBought) -> State:
-    card = CARDS[event.card]
-    seat = state.players[state.current]
-    paid = token_counts(event.paid) or (0,) * 6
-    tokens = tuple(map(sub, seat.tokens, paid))
-    bank = tuple(map(add, state.bank, paid))
-    bonus = list(seat.bonus)
-    bonus[card.bonus] += 1
-    where = find_on_board(state, event.card)
+    name = event.card
+    card = CARDS[name]
+    current = state.current
+    players = state.players
+    seat = players[current]
+    w, b, g, r, k, y = token_counts(event.paid) or (0,) * 6
+    tw, tb, tg, tr, tk, ty = seat.tokens
+    bw, bb, bg, br, bk, by = state.bank
+    tw, tb, tg, tr, tk, ty = tw - w, tb - b, tg - g, tr - r, tk - k, ty - y
+    bank = (bw + w, bb + b, bg + g, br + r, bk + k, by + y)
+    colour = card.bonus
+    bonus = seat.bonus
+    lvl = card.level - 1
+    board = state.board
+    row = board[lvl]
     reserved = seat.reserved
-    if where is not None:
-        changes = _board_taken(state, *where)
-    else:
-        changes = {}
-        i = reserve_entry_for(seat, event.card)
+    face_up = name in row  # a scan in C
+    if not face_up:
+        i = reserve_entry_for(seat, name)
         assert i is not None
         reserved = reserved[:i] + reserved[i + 1 :]
-    seat = Seat(tokens, tuple(bonus), seat.cards + (event.card,), reserved, seat.nobles, seat.points + card.points)
-    changes.update(bank=bank, passes=0)
+    seat = Seat((tw, tb, tg, tr, tk, ty), bonus[:colour] + (bonus[colour] + 1,) + bonus[colour + 1 :],
+                seat.cards + (name,), reserved, seat.nobles, seat.points + card.points)
+    if face_up:
+        slot = row.index(name)
+        decks = state.decks
+        deck = decks[lvl]
+        if deck and state.gap is None:  # open mode, refilled at once from the deck the log knows: one copy of the state
+            following = _next_seat(state, seat, tw + tb + tg + tr + tk + ty)
+            if following is not None:
+                sizes = state.deck_size
+                return msgspec.structs.replace(
+                    state, players=players[:current] + (seat,) + players[current + 1 :],
+                    board=board[:lvl] + (row[:slot] + (deck[0],) + row[slot + 1 :],) + board[lvl + 1 :],
+                    decks=decks[:lvl] + (deck[1:],) + decks[lvl + 1 :],
+                    deck_size=sizes[:lvl] + (sizes[lvl] - 1,) + sizes[lvl + 1 :],
+                    bank=bank, passes=0, current=following, phase="action",
+                    end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
+        changes = _board_taken(state, lvl, slot)
+    else:
+        changes = {}
+    changes["bank"] = bank
+    changes["passes"] = 0
     return _seat_done(state, seat, changes, _end_of_turn)
 
 
 def _apply_return(state: State, event: TokensReturned) -> State:
     seat = state.players[state.current]
-    back = token_counts(event.tokens) or (0,) * 6
-    seat = msgspec.structs.replace(seat, tokens=tuple(map(sub, seat.tokens, back)))
-    bank = tuple(map(add, state.bank, back))
-    return _seat_done(state, seat, {"bank": bank}, _nobles_then_next)
+    w, b, g, r, k, y = token_counts(event.tokens) or (0,) * 6
+    tw, tb, tg, tr, tk, ty = seat.tokens
+    bw, bb, bg, br, bk, by = state.bank
+    seat = Seat((tw - w, tb - b, tg - g, tr - r, tk - k, ty - y), seat.bonus, seat.cards, seat.reserved, seat.nobles,
+                seat.points)
+    return _seat_done(state, seat, {"bank": (bw + w, bb + b, bg + g, br + r, bk + k, by + y)}, _nobles_then_next)
 
 
 def _visit(state: State, noble: str) -> State:

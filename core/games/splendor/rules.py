@@ -6,8 +6,6 @@ rules) and returns the rulings that forbid an event; `permit` names the rule tha
 
 from __future__ import annotations
 
-from operator import le
-
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, concerns
 from ...seated import seat_names_own_cards
@@ -332,7 +330,7 @@ def check_buy(state: State, event: CardBought) -> list[Ruling]:
     if card is None:
         return [illegal("splendor.buy.not-available", f"there is no card {event.card!r}", card=event.card)]
     notes: list[Ruling] = []
-    if find_on_board(state, event.card) is None:
+    if event.card not in state.board[card.level - 1]:  # not face up (`find_on_board`, in C)
         i = reserve_entry_for(seat, event.card)
         if i is None or (seat.reserved[i][0] == "?" and event.card in located(state)):
             return [
@@ -351,10 +349,18 @@ def check_buy(state: State, event: CardBought) -> list[Ruling]:
                     card=event.card,
                 )
             )
-    need = needed(card, seat)
-    if sum(need) - sum(map(min, need, seat.tokens)) > seat.tokens[GOLD]:  # what gems cannot cover, gold must
+    # what each gem still costs after bonuses (`needed`), and what the gems held leave to gold: one pass, in locals
+    cw, cb, cg, cr, ck = card.cost
+    bw, bb, bg, br, bk = seat.bonus
+    tokens = seat.tokens
+    tw, tb, tg, tr, tk, gold = tokens
+    nw, nb, ng, nr, nk = (cw - bw if cw > bw else 0, cb - bb if cb > bb else 0, cg - bg if cg > bg else 0,
+                          cr - br if cr > br else 0, ck - bk if ck > bk else 0)
+    short = ((nw - tw if nw > tw else 0) + (nb - tb if nb > tb else 0) + (ng - tg if ng > tg else 0)
+             + (nr - tr if nr > tr else 0) + (nk - tk if nk > tk else 0))
+    if short > gold:  # what gems cannot cover, gold must
+        need = needed(card, seat)
         gaps = [max(0, need[i] - seat.tokens[i]) for i in range(5)]
-        gold = seat.tokens[GOLD]
         after = f"{gold} gold covers {gold} of them, {sum(gaps) - gold} still missing" if gold else "and holds no gold"
         return [
             illegal(
@@ -368,14 +374,15 @@ def check_buy(state: State, event: CardBought) -> list[Ruling]:
             )
         ]
     paid = token_counts(event.paid)
-    tokens = seat.tokens
-    if (
-        paid is not None
-        and all(map(le, paid, tokens))
-        and all(map(le, paid, need))  # stops at the 5 gems: need has no gold entry
-        and sum(paid) == sum(need)  # with no gem overpaid, gold then covers exactly what the gems leave open
-    ):
-        return notes  # the usual case: an exact payment from tokens held; the slow path below explains the rest
+    if paid is not None:
+        pw, pb, pg, pr, pk, py = paid
+        # the usual case: an exact payment from tokens held (no gem overpaid, so gold then covers exactly what the
+        # gems leave open); the slow path below explains the rest
+        if (pw <= tw and pb <= tb and pg <= tg and pr <= tr and pk <= tk and py <= gold
+                and pw <= nw and pb <= nb and pg <= ng and pr <= nr and pk <= nk
+                and pw + pb + pg + pr + pk + py == nw + nb + ng + nr + nk):
+            return notes
+    need = needed(card, seat)
     problem = None
     if paid is None:
         problem = f"{event.paid} names a token that does not exist"
@@ -427,9 +434,12 @@ def _is_held_for_sure(state: State, blind: str) -> bool:
 
 def check_return(state: State, event: TokensReturned) -> Ruling | None:
     seat = state.player
-    excess = sum(seat.tokens) - TOKEN_LIMIT
+    tokens = seat.tokens
+    tw, tb, tg, tr, tk, ty = tokens
+    excess = tw + tb + tg + tr + tk + ty - TOKEN_LIMIT
     back = token_counts(event.tokens)
-    if back is None or any(back[i] > seat.tokens[i] for i in range(6)):
+    if back is None or not (back[0] <= tw and back[1] <= tb and back[2] <= tg and back[3] <= tr and back[4] <= tk
+                            and back[5] <= ty):
         return illegal(
             "splendor.tokens.return",
             f"{event.player} cannot return {' '.join(event.tokens)}: holds {describe_tokens(seat.tokens)}",

@@ -135,17 +135,30 @@ def default_payment(card: Card, seat: Seat) -> list[int] | None:
 NOBLE_MINIMUM = min(sum(need) for need in NOBLES.values())
 
 
+_MET: dict[tuple[int, ...], frozenset[str]] = {}  # a memo: bonuses -> every noble of the box they meet
+_MET_LIMIT = 4096
+
+
+def nobles_met(bonus: tuple[int, ...]) -> frozenset[str]:
+    """Every noble of the box whose requirement `bonus` meets: asked at the end of every turn, and a seat's bonuses
+    change only when it buys, so the same few recur."""
+    try:
+        return _MET[bonus]
+    except KeyError:
+        pass
+    w, b, g, r, k = bonus
+    met = frozenset(n for n, need in NOBLES.items()
+                    if need[0] <= w and need[1] <= b and need[2] <= g and need[3] <= r and need[4] <= k)
+    if len(_MET) < _MET_LIMIT:
+        _MET[bonus] = met
+    return met
+
+
 def qualifying_nobles(state: State, seat: Seat) -> list[str]:
     if len(seat.cards) < NOBLE_MINIMUM:  # one bonus per card bought: too few cards, no noble
         return []
-    bonus = seat.bonus
-    w, b, g, r, k = bonus
-    found = []
-    for n in state.nobles:
-        need = NOBLES[n]
-        if need[0] <= w and need[1] <= b and need[2] <= g and need[3] <= r and need[4] <= k:
-            found.append(n)
-    return found
+    met = nobles_met(seat.bonus)
+    return [n for n in state.nobles if n in met] if met else []
 
 
 def blind_buys(state: State) -> list[str]:
@@ -190,14 +203,13 @@ def find_on_board(state: State, card: str) -> tuple[int, int] | None:
 
 def reserve_entry_for(seat: Seat, card: str) -> int | None:
     """Index of the reserve entry `card` buys: the known entry, else an unseen blind reserve of its level."""
-    for i, entry in enumerate(seat.reserved):
-        if entry == card or entry == f"~{card}":
+    reserved = seat.reserved
+    blind = "~" + card
+    for i, entry in enumerate(reserved):
+        if entry == card or entry == blind:
             return i
     unseen = f"?{CARDS[card].level}"
-    for i, entry in enumerate(seat.reserved):
-        if entry == unseen:
-            return i
-    return None
+    return reserved.index(unseen) if unseen in reserved else None
 
 
 # --------------------------------------------------------------------------- seats that report their own cards
