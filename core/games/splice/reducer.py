@@ -240,11 +240,22 @@ def _apply_blind(state: State, event: BlindDrawn) -> State:
 # caller copies the state with them and its own fields in one call
 def _hand_card_moved(state: State, source: int, me: int, card: str | None) -> tuple[tuple[Seat, ...], str]:
     players = list(state.players)
-    hand, gone = zone_remove(players[source].hand, [card])
-    players[source] = replace(players[source], hand=hand)
+    giver = players[source]
+    zone = giver.hand
+    known = zone.known
+    seen: str | None
+    if card is not None and card in known:  # a card the log knows is there (tally's pick): `zone_remove` written out
+        index = known.index(card)
+        players[source] = replace(giver, hand=Zone(known[:index] + known[index + 1 :], zone.unknown))
+        seen = card
+    else:
+        hand, gone = zone_remove(zone, [card])
+        players[source] = replace(giver, hand=hand)
+        seen = gone[0]
     seat = players[me]
-    players[me] = replace(seat, hand=hand_add(seat.hand, gone))
-    return tuple(players), "?" if gone[0] is None else gone[0]
+    mine = seat.hand
+    players[me] = replace(seat, hand=Zone(mine.known + (seen,), mine.unknown) if seen is not None else Zone(mine.known, mine.unknown + 1))
+    return tuple(players), "?" if seen is None else seen
 
 
 def _piece_moved(seats: tuple[Seat, ...], source: int, me: int, piece: str | None) -> tuple[Seat, ...]:
