@@ -14,7 +14,7 @@ goes through `advance`. A fold keeps every state it makes, so each copy saved is
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Callable, TypeVar
 
 import msgspec
 
@@ -278,7 +278,7 @@ def _apply_picked(state: State, event: CardPicked) -> State:
     players = _piece_moved(state.players, source, state.current, event.card)
     pile = state.pile + (Zone(("piracy",)),)
     if state.stage == "upkeep" and not state.centre and not state.owed:  # the piece a Piracy took: on to the turn's upkeep
-        return _turn_on(state, "upkeep", players, pile, state.acted, played="", pick="", pick_from=-1)
+        return _turn_on(replace(state, played="", pick="", pick_from=-1), "upkeep", players, pile, state.acted)
     return advance(replace(state, players=players, pile=pile, played="", pick="", pick_from=-1))
 
 
@@ -314,7 +314,7 @@ def _apply_piracy(state: State, event: PiracyPlayed) -> State:
             return replace(state, players=players, acted="piracy-map", stage="upkeep", pick="map", pick_from=target,
                            played="piracy", phase="pick")
         players = _piece_moved(players, target, me, event.piece)
-        return _turn_on(state, "upkeep", players, state.pile + (Zone(("piracy",)),), "piracy-map", played="")
+        return _turn_on(replace(state, played=""), "upkeep", players, state.pile + (Zone(("piracy",)),), "piracy-map")
     victim, mine = players[target], players[me]
     if event.plunder == "double":
         victim = replace(victim, doubles=victim.doubles - 1)
@@ -360,7 +360,7 @@ def _apply_trade(state: State, event: TradePlayed) -> State:
         partner = seat_index(state.seats, event.partner)
         players[partner] = replace(players[partner], disk=old if event.given is None else event.given)
     players[me] = replace(players[me], disk=event.colour)
-    return _turn_on(state, "upkeep", tuple(players), state.pile + (Zone(("trade",)),), "trade", unused=unused)
+    return _turn_on(replace(state, unused=unused), "upkeep", tuple(players), state.pile + (Zone(("trade",)),), "trade")
 
 
 def _apply_spot(state: State, event: BlackSpotPlayed) -> State:
@@ -386,7 +386,7 @@ def _apply_buy(state: State, event: MapsBought) -> State:
     map_pile, got = take_top(state.map_pile, event.pieces, state.mode == "open")
     seat = replace(seat, sets=tuple(sets), doubles=seat.doubles - event.doubles, maps=hand_add(seat.maps, got))
     players = state.players[:me] + (seat,) + state.players[me + 1 :]
-    return _turn_on(state, "upkeep", players, put_bottom(state.pile, spent), "buy", map_pile=map_pile)
+    return _turn_on(replace(state, map_pile=map_pile), "upkeep", players, put_bottom(state.pile, spent), "buy")
 
 
 def _apply_lay(state: State, event: MapLaid) -> State:
@@ -433,7 +433,7 @@ def _apply_return(state: State, event: MapsReturned) -> State:
     players = state.players[:who] + (replace(seat, maps=maps),) + state.players[who + 1 :]
     map_pile = put_bottom(state.map_pile, known, len(gone) - len(known))
     if state.stage == "upkeep":  # asked in the upkeep, where nothing else is pending
-        return _turn_on(state, "upkeep", players, state.pile, state.acted, map_pile=map_pile)
+        return _turn_on(replace(state, map_pile=map_pile), "upkeep", players, state.pile, state.acted)
     return advance(replace(state, players=players, map_pile=map_pile))
 
 
@@ -449,62 +449,66 @@ def _apply_reveal(state: State, event: HoldingsRevealed) -> State:
 # --------------------------------------------------------------------------- the turn moves on
 
 
-def _finish(state: State, why: str, **changes: Any) -> State:
+def _finish(state: State, why: str) -> State:
     """The game ends without a map laid; under no-map=most-matching a table-mode game first has everyone reveal."""
     if state.no_map == "most-matching" and state.mode == "table":
-        return replace(state, ended=why, stage="reveal", phase="reveal", **changes)
-    return replace(state, ended=why, stage="over", phase="over", **changes)
+        return replace(state, ended=why, stage="reveal", phase="reveal")
+    return replace(state, ended=why, stage="over", phase="over")
 
 
 def _seat_to_play(state: State, index: int, turns: int, quiet: int) -> State:
     """The turn goes to `index`, or past it while players lose turns (a Hurricane forfeit, then Black Spots)."""
-    return _next_turn(state, index, turns, quiet, state.players, state.pile, state.end_seat, {})
+    return _next_turn(state, index, turns, quiet, state.players, state.pile, state.end_seat, state.acted)
+
+
+# The two functions below make the state the walk ends at in one copy. Every field they change is passed to
+# `replace` by name, never through `**`: a call that builds a dict of keywords costs about as much as the copy.
 
 
 def _next_turn(state: State, index: int, turns: int, quiet: int, players: tuple[Seat, ...], pile: tuple[Zone, ...],
-               end_seat: int, changes: dict[str, Any]) -> State:
-    """`_seat_to_play` on the state with `players`, `pile`, `end_seat` and `changes` in it, made in one copy; where
-    nobody can draw to start the turn, the walk goes on to the play (`advance`'s `start` stage)."""
+               end_seat: int, acted: str) -> State:
+    """`_seat_to_play` on the state with `players`, `pile`, `end_seat`, `acted` and no draw owed; where nobody can
+    draw to start the turn, the walk goes on to the play (`advance`'s `start` stage)."""
     n = len(state.seats)
     stall = state.stall_rounds * n
     while True:
-        if (end_seat >= 0 and index == end_seat and turns) or (stall and quiet >= stall):
-            return _finish(state, "all-bought" if end_seat >= 0 and index == end_seat and turns else "stalled", players=players,
-                           pile=pile, end_seat=end_seat, turns=turns, quiet=quiet, **changes)
+        if (end_seat >= 0 and index == end_seat and turns) or (stall and quiet >= stall):  # the game ends (rare)
+            why = "all-bought" if end_seat >= 0 and index == end_seat and turns else "stalled"
+            return _finish(replace(state, players=players, pile=pile, end_seat=end_seat, acted=acted, owed=(), turns=turns,
+                                   quiet=quiet), why)
         seat = players[index]
         if seat.forfeit:
             players = players[:index] + (replace(seat, forfeit=False),) + players[index + 1 :]
         elif seat.spots:
             players = players[:index] + (replace(seat, spots=seat.spots - 1),) + players[index + 1 :]
             pile = pile + (Zone(("spot",)),)
+        elif pile or any(p.hand.known or p.hand.unknown for i, p in enumerate(players) if i != index):  # `can_draw_at_start`
+            return replace(state, players=players, pile=pile, end_seat=end_seat, current=index, stage="start", fresh=None,
+                           acted="", owed=(), robbed=-1, turns=turns, quiet=quiet, phase="start")
         else:
-            changes["acted"] = ""
-            if pile or any(p.hand.known or p.hand.unknown for i, p in enumerate(players) if i != index):  # `can_draw_at_start`
-                return replace(state, players=players, pile=pile, end_seat=end_seat, current=index, stage="start", fresh=None,
-                               robbed=-1, turns=turns, quiet=quiet, phase="start", **changes)
             return replace(state, players=players, pile=pile, end_seat=end_seat, current=index, stage="play", fresh=None,
-                           robbed=-1, turns=turns, quiet=quiet, phase="play", **changes)
+                           acted="", owed=(), robbed=-1, turns=turns, quiet=quiet, phase="play")
         turns += 1
         quiet += 1
         index = (index + 1) % n
 
 
-def _turn_on(state: State, stage: str, players: tuple[Seat, ...], pile: tuple[Zone, ...], acted: str, **changes: Any) -> State:
+def _turn_on(state: State, stage: str, players: tuple[Seat, ...], pile: tuple[Zone, ...], acted: str) -> State:
     """`advance` from `stage` (`upkeep`, `replace` or `end`) with nothing pending, on the state with `players`, `pile`,
-    `acted`, no draw owed and `changes` (`map_pile` and fields the walk does not read) in it, made in one copy."""
+    `acted` and no draw owed."""
     size = state.hand_size
     me = state.current
     if stage == "upkeep":
         seat = players[me]
         maps = seat.maps
         if len(maps.known) + maps.unknown > MAP_LIMIT:
-            return replace(state, players=players, pile=pile, acted=acted, owed=(), stage="upkeep", phase="maps", **changes)
+            return replace(state, players=players, pile=pile, acted=acted, owed=(), stage="upkeep", phase="maps")
         hand = len(seat.hand.known) + seat.hand.unknown
         if hand > size:
-            return replace(state, players=players, pile=pile, acted=acted, owed=(), stage="upkeep", phase="discard", **changes)
+            return replace(state, players=players, pile=pile, acted=acted, owed=(), stage="upkeep", phase="discard")
         if hand < size and pile:
             return replace(state, players=players, pile=pile, acted=acted, owed=(Owed(me, size - hand, "refill"),),
-                           stage="replace", phase="draw", **changes)
+                           stage="replace", phase="draw")
         stage = "replace"  # nothing to draw: straight on
     if stage == "replace":
         robbed = state.robbed
@@ -512,15 +516,13 @@ def _turn_on(state: State, stage: str, players: tuple[Seat, ...], pile: tuple[Zo
             zone = players[robbed].hand
             if len(zone.known) + zone.unknown < size:
                 return replace(state, players=players, pile=pile, acted=acted, owed=(Owed(robbed, 1, "replace"),),
-                               stage="end", robbed=-1, phase="draw", **changes)
+                               stage="end", robbed=-1, phase="draw")
     # the end of the turn
     end_seat = state.end_seat
-    if end_seat < 0 and state.all_bought == "end" and not changes.get("map_pile", state.map_pile):
+    if end_seat < 0 and state.all_bought == "end" and not state.map_pile:
         end_seat = me
     quiet = 0 if acted in ("buy", "piracy-map") else state.quiet + 1
-    changes["acted"] = acted  # kept if the game ends here; a new turn clears it
-    changes["owed"] = ()
-    return _next_turn(state, (me + 1) % len(state.seats), state.turns + 1, quiet, players, pile, end_seat, changes)
+    return _next_turn(state, (me + 1) % len(state.seats), state.turns + 1, quiet, players, pile, end_seat, acted)
 
 
 def _phase(state: State, phase: str) -> State:
