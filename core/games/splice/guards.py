@@ -165,6 +165,8 @@ def check_drawn(state: State, event: CardsDrawn) -> Ruling | None:
             )
     if "hurricane" in cards[:-1]:
         return illegal("splice.hurricane.immediate", "a Hurricane stops the draw the moment it is drawn: it is the last card of a draw")
+    if state.mode == "open" and state.pile[0].known[: len(cards)] == tuple(cards):  # the top cards, as an open draw names them
+        return None
     problem = draw_problem(state, cards)
     if problem:
         return illegal("splice.draw.top-card", problem, cards=cards)
