@@ -152,7 +152,8 @@ def check_drawn(state: State, event: CardsDrawn) -> Ruling | None:
             return illegal("splice.draw.first", f"the draw that starts a turn is one card, not {len(cards)}", count=len(cards))
     else:
         owed = state.owed[0].count
-        if state.pile[0].size < owed:  # the top batch alone may not hold them all: is the pile short?
+        segment = state.pile[0]
+        if len(segment.known) + segment.unknown < owed:  # the top batch alone may not hold them all: is the pile short?
             owed = min(owed, pile_size(state.pile))
         short = len(cards) < owed and cards and cards[-1] == "hurricane"
         if not cards or len(cards) > owed or (len(cards) < owed and not short):
@@ -164,6 +165,8 @@ def check_drawn(state: State, event: CardsDrawn) -> Ruling | None:
             )
     if "hurricane" in cards[:-1]:
         return illegal("splice.hurricane.immediate", "a Hurricane stops the draw the moment it is drawn: it is the last card of a draw")
+    if state.mode == "open" and state.pile[0].known[: len(cards)] == tuple(cards):  # the top cards, as an open draw names them
+        return None
     problem = draw_problem(state, cards)
     if problem:
         return illegal("splice.draw.top-card", problem, cards=cards)
@@ -179,11 +182,11 @@ def _other_seat(state: State, player: str, target: str, rule: str, what: str) ->
 
 
 def check_blind(state: State, event: BlindDrawn) -> Ruling | None:
-    ruling = _other_seat(state, event.player, event.source, "splice.draw.blind", "draw blind from")
-    if ruling:
-        return ruling
-    source = state.players[seat_index(state.seats, event.source)]
-    if not source.hand.size:
+    seats, name = state.seats, event.source
+    if name == event.player or name not in seats:
+        return _other_seat(state, event.player, name, "splice.draw.blind", "draw blind from")
+    source = state.players[seats.index(name)]
+    if not source.hand.known and not source.hand.unknown:
         return illegal("splice.draw.blind", f"{event.source} holds no card to draw from", source=event.source)
     if event.card is not None:
         if state.mode == "open":
@@ -531,7 +534,8 @@ def _named_cards_problem(state: State, who: int, cards: list[str | None]) -> str
 
 def check_discard(state: State, event: CardsDiscarded) -> Ruling | None:
     who = seat_index(state.seats, event.player)
-    hand = state.players[who].hand.size
+    zone = state.players[who].hand
+    hand = len(zone.known) + zone.unknown
     size = state.hand_size
     cards = event.cards
     if state.phase == "play":
@@ -545,6 +549,8 @@ def check_discard(state: State, event: CardsDiscarded) -> Ruling | None:
         if len(cards) != excess:
             return illegal("splice.hand.discard", f"{event.player} holds {plural(hand, 'card')} and discards exactly {excess} to keep {size}, not {len(cards)}", excess=excess)
         rule = "splice.hand.discard"
+    if len(cards) == 1 and cards[0] in zone.known:  # one card, known to be held: nothing more to ask, in any mode
+        return None
     problem = _named_cards_problem(state, who, cards)
     if problem:
         text = problem if " " in problem else f"{event.player} does not hold {card_name(problem)}"

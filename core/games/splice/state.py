@@ -16,7 +16,7 @@ copies in play minus the cards the log has located bound what may be revealed (`
 
 from collections import Counter
 from itertools import islice
-from typing import Iterable, cast
+from typing import Iterable, Sequence, cast
 
 import msgspec
 
@@ -112,6 +112,8 @@ def pile_size(pile: tuple[Zone, ...]) -> int:
 
 def known_top(pile: tuple[Zone, ...], count: int) -> list[str]:
     """Open mode: the top `count` cards of a pile (every card known, each segment in draw order)."""
+    if pile and len(pile[0].known) >= count:  # the top segment alone holds them (a draw, a purchase): no walk
+        return list(pile[0].known[:count])
     return list(islice((card for segment in pile for card in segment.known), count))
 
 
@@ -167,16 +169,25 @@ def take_top(pile: tuple[Zone, ...], entries: Iterable[str | None], ordered: boo
     return tuple(segments), got
 
 
-def hand_add(zone: Zone, cards: list[str | None]) -> Zone:
+def hand_add(zone: Zone, cards: Sequence[str | None]) -> Zone:
     """A zone with cards added: the known ones named, the rest unknown."""
     unknown = cards.count(None)
-    # with nothing unknown every entry is a card: the list is used as it is (a hand refill is frequent)
-    known = [c for c in cards if c is not None] if unknown else cast("list[str]", cards)
-    return zone.add(known, unknown)
+    if not unknown:  # every entry is a card (a hand refill, a card picked): `Zone.add` written out
+        return Zone(zone.known + cast("tuple[str, ...]", tuple(cards)), zone.unknown)
+    return zone.add([c for c in cards if c is not None], unknown)
 
 
-def zone_remove(zone: Zone, cards: Iterable[str | None]) -> tuple[Zone, list[str | None]]:
+def zone_remove(zone: Zone, cards: Sequence[str | None]) -> tuple[Zone, list[str | None]]:
     """Named cards and unnamed ones (None) leave a zone; returns the zone and the cards as the log knows them."""
+    if None not in cards:  # every card named (open mode, a play): each known copy leaves, else an unknown card
+        known = list(zone.known)
+        unknown = zone.unknown
+        for card in cards:
+            if card in known:
+                known.remove(card)
+            else:
+                unknown -= 1
+        return Zone(tuple(known), unknown), list(cards)
     gone: list[str | None] = []
     for card in cards:
         if card is None:

@@ -97,9 +97,13 @@ def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
     """Chance (open mode, dealt by tally) and the table's entries (table mode): when each is expected. None of
     them is a player's move, so nothing more of the turn is asked of them."""
     kind = type(event)
+    open_mode = state.mode == "open"
+    if kind is CardPicked:  # the most frequent: every blind draw of an open game
+        if not open_mode or state.phase != "pick":
+            return illegal("splice.draw.blind", "nothing is waiting for tally to pick a card at random")
+        return ALLOWED
     if kind in _PHASES:
         return None
-    open_mode = state.mode == "open"
     if kind is SetupDealt:
         if not open_mode or state.phase != "setup":
             return illegal("splice.setup.deal", "the deal is recorded once, at the start of an open-mode game (tally deals it)")
@@ -120,10 +124,6 @@ def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
             return illegal("splice.hurricane.reshuffle", f"in {state.mode} mode {which}")
         if state.phase != "storm":
             return illegal("splice.hurricane.reshuffle", f"no Hurricane is waiting for the disks to be shuffled; {_expected(state)}")
-        return ALLOWED
-    if kind is CardPicked:
-        if not open_mode or state.phase != "pick":
-            return illegal("splice.draw.blind", "nothing is waiting for tally to pick a card at random")
         return ALLOWED
     return ALLOWED
 
