@@ -195,19 +195,9 @@ def _apply_reserve(state: State, event: CardReserved) -> State:
         board = state.board
         row = board[lvl]
         slot = row.index(card)  # checked: the card lies face up
-        decks = state.decks
-        deck = decks[lvl]
-        if deck and state.gap is None:  # open mode, refilled at once from the deck the log knows: one copy of the state
-            following = _next_seat(state, seat, sum(tokens))
-            if following is not None:
-                sizes = state.deck_size
-                return msgspec.structs.replace(
-                    state, players=players[:current] + (seat,) + players[current + 1 :],
-                    board=board[:lvl] + (row[:slot] + (deck[0],) + row[slot + 1 :],) + board[lvl + 1 :],
-                    decks=decks[:lvl] + (deck[1:],) + decks[lvl + 1 :],
-                    deck_size=sizes[:lvl] + (sizes[lvl] - 1,) + sizes[lvl + 1 :],
-                    bank=bank, passes=0, current=following, phase="action",
-                    end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
+        done = _refilled_at_once(state, seat, lvl, slot, bank)
+        if done is not None:
+            return done
         changes = _board_taken(state, lvl, slot)
     else:
         seat = Seat(tokens, seat.bonus, seat.cards, seat.reserved + (f"~{card}" if card else f"?{event.level}",),
@@ -216,6 +206,28 @@ def _apply_reserve(state: State, event: CardReserved) -> State:
     changes["bank"] = bank
     changes["passes"] = 0
     return _seat_done(state, seat, changes, _end_of_turn)
+
+
+def _refilled_at_once(state: State, seat: Seat, lvl: int, slot: int, bank: tuple[int, ...]) -> State | None:
+    """A card taken from face-up slot `slot` of level `lvl + 1` by the current seat (now `seat`), ending its turn
+    plainly in an open game whose deck the log knows: the slot refilled from it and the turn passed in one copy of
+    the state. None when the turn does not end so (a gap to reveal, an empty deck, tokens to return, a noble)."""
+    decks = state.decks
+    deck = decks[lvl]
+    if not deck or state.gap is not None:
+        return None
+    following = _next_seat(state, seat, sum(seat.tokens))
+    if following is None:
+        return None
+    current, players, board, sizes = state.current, state.players, state.board, state.deck_size
+    row = board[lvl]
+    return msgspec.structs.replace(
+        state, players=players[:current] + (seat,) + players[current + 1 :],
+        board=board[:lvl] + (row[:slot] + (deck[0],) + row[slot + 1 :],) + board[lvl + 1 :],
+        decks=decks[:lvl] + (deck[1:],) + decks[lvl + 1 :],
+        deck_size=sizes[:lvl] + (sizes[lvl] - 1,) + sizes[lvl + 1 :],
+        bank=bank, passes=0, current=following, phase="action",
+        end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
 
 
 def _apply_buy(state: State, event: CardBought) -> State:
@@ -244,19 +256,9 @@ def _apply_buy(state: State, event: CardBought) -> State:
                 seat.cards + (name,), reserved, seat.nobles, seat.points + card.points)
     if face_up:
         slot = row.index(name)
-        decks = state.decks
-        deck = decks[lvl]
-        if deck and state.gap is None:  # open mode, refilled at once from the deck the log knows: one copy of the state
-            following = _next_seat(state, seat, tw + tb + tg + tr + tk + ty)
-            if following is not None:
-                sizes = state.deck_size
-                return msgspec.structs.replace(
-                    state, players=players[:current] + (seat,) + players[current + 1 :],
-                    board=board[:lvl] + (row[:slot] + (deck[0],) + row[slot + 1 :],) + board[lvl + 1 :],
-                    decks=decks[:lvl] + (deck[1:],) + decks[lvl + 1 :],
-                    deck_size=sizes[:lvl] + (sizes[lvl] - 1,) + sizes[lvl + 1 :],
-                    bank=bank, passes=0, current=following, phase="action",
-                    end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
+        done = _refilled_at_once(state, seat, lvl, slot, bank)
+        if done is not None:
+            return done
         changes = _board_taken(state, lvl, slot)
     else:
         changes = {}
