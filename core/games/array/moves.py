@@ -273,12 +273,12 @@ def _pick_turn(state: State, below: Callable[[int], int], table: Segments | None
     who = state.player_name
     hand = state.hand
     known = hand.known
-    codes = list(dict.fromkeys(known))  # `_codes`
+    codes = _codes(known)
     colour_cards = [c for c in codes if c not in _ACTION_CARDS]
     doubles: set[str] = set()
     holders: dict[str, list[str]] = {}
     pairs: dict[str, int] = {}  # by colour, the slices of a join of that colour (`_slice_moves`' ordered pairs)
-    if len(state.placed) > 1:  # `first_done`
+    if state.first_done:
         if len(codes) < len(known):  # some card twice in hand
             doubles = {card for card in colour_cards if known.count(card) >= 2}
         if len(colour_cards) >= 2 or doubles:

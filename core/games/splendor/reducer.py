@@ -219,13 +219,11 @@ def _refilled_at_once(state: State, seat: Seat, lvl: int, slot: int, bank: tuple
     following = _next_seat(state, seat, sum(seat.tokens))
     if following is None:
         return None
-    current, players, board, sizes = state.current, state.players, state.board, state.deck_size
-    row = board[lvl]
+    current, players = state.current, state.players
     return msgspec.structs.replace(
         state, players=players[:current] + (seat,) + players[current + 1 :],
-        board=board[:lvl] + (row[:slot] + (deck[0],) + row[slot + 1 :],) + board[lvl + 1 :],
-        decks=decks[:lvl] + (deck[1:],) + decks[lvl + 1 :],
-        deck_size=sizes[:lvl] + (sizes[lvl] - 1,) + sizes[lvl + 1 :],
+        board=_set_slot(state.board, lvl, slot, deck[0]), decks=decks[:lvl] + (deck[1:],) + decks[lvl + 1 :],
+        deck_size=_one_fewer(state.deck_size, lvl),
         bank=bank, passes=0, current=following, phase="action",
         end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
 

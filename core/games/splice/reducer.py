@@ -276,7 +276,7 @@ def _apply_picked(state: State, event: CardPicked) -> State:
             return replace(state, players=players, fresh=fresh, pick="", pick_from=-1, phase="play")
         return advance(replace(state, players=players, fresh=fresh, pick="", pick_from=-1))
     players = _piece_moved(state.players, source, state.current, event.card)
-    pile = state.pile + (Zone(("piracy",)),)
+    pile = put_bottom(state.pile, ("piracy",))
     if state.stage == "upkeep" and not state.centre and not state.owed:  # the piece a Piracy took: on to the turn's upkeep
         return _turn_on(replace(state, played="", pick="", pick_from=-1), "upkeep", players, pile, state.acted)
     return advance(replace(state, players=players, pile=pile, played="", pick="", pick_from=-1))
@@ -314,7 +314,7 @@ def _apply_piracy(state: State, event: PiracyPlayed) -> State:
             return replace(state, players=players, acted="piracy-map", stage="upkeep", pick="map", pick_from=target,
                            played="piracy", phase="pick")
         players = _piece_moved(players, target, me, event.piece)
-        return _turn_on(replace(state, played=""), "upkeep", players, state.pile + (Zone(("piracy",)),), "piracy-map")
+        return _turn_on(replace(state, played=""), "upkeep", players, put_bottom(state.pile, ("piracy",)), "piracy-map")
     victim, mine = players[target], players[me]
     if event.plunder == "double":
         victim = replace(victim, doubles=victim.doubles - 1)
@@ -327,7 +327,7 @@ def _apply_piracy(state: State, event: PiracyPlayed) -> State:
         mine = replace(mine, sets=mine.sets + (form,))
     changed = list(players)
     changed[target], changed[me] = victim, mine
-    return _turn_on(state, "upkeep", tuple(changed), state.pile + (Zone(("piracy",)),), "piracy")
+    return _turn_on(state, "upkeep", tuple(changed), put_bottom(state.pile, ("piracy",)), "piracy")
 
 
 def _apply_skull(state: State, event: SkullPlayed) -> State:
@@ -360,7 +360,7 @@ def _apply_trade(state: State, event: TradePlayed) -> State:
         partner = seat_index(state.seats, event.partner)
         players[partner] = replace(players[partner], disk=old if event.given is None else event.given)
     players[me] = replace(players[me], disk=event.colour)
-    return _turn_on(replace(state, unused=unused), "upkeep", tuple(players), state.pile + (Zone(("trade",)),), "trade")
+    return _turn_on(replace(state, unused=unused), "upkeep", tuple(players), put_bottom(state.pile, ("trade",)), "trade")
 
 
 def _apply_spot(state: State, event: BlackSpotPlayed) -> State:
@@ -481,7 +481,7 @@ def _next_turn(state: State, index: int, turns: int, quiet: int, players: tuple[
             players = players[:index] + (replace(seat, forfeit=False),) + players[index + 1 :]
         elif seat.spots:
             players = players[:index] + (replace(seat, spots=seat.spots - 1),) + players[index + 1 :]
-            pile = pile + (Zone(("spot",)),)
+            pile = put_bottom(pile, ("spot",))
         elif pile or any(p.hand.known or p.hand.unknown for i, p in enumerate(players) if i != index):  # `can_draw_at_start`
             return replace(state, players=players, pile=pile, end_seat=end_seat, current=index, stage="start", fresh=None,
                            acted="", owed=(), robbed=-1, turns=turns, quiet=quiet, phase="start")

@@ -21,7 +21,7 @@ from typing import Iterable, Sequence, cast
 import msgspec
 
 from ...knowledge import Zone, can_reveal, located
-from .components import PRICE, Box, multiplier, coin_set
+from .components import Box, multiplier, coin_set
 
 
 class Seat(msgspec.Struct, frozen=True, array_like=True, gc=False):
@@ -281,11 +281,6 @@ def gold(state: State, seat: Seat) -> int:
 
 def payment_value(state: State, forms: Iterable[str], doubles: int) -> int:
     return set_values(state, forms) * multiplier(doubles, state.stack)
-
-
-def max_pieces(state: State, seat: Seat) -> int:
-    """How many map pieces the gold in play could buy, at most."""
-    return gold(state, seat) // PRICE
 
 
 # --------------------------------------------------------------------------- turn order
