@@ -374,10 +374,12 @@ def _played(
     below: Any,
     shuffle: Callable[[list[str]], list[str]],
     limit: int,
+    moved: Callable[[Any, Event, Any], None] | None = None,
 ) -> tuple[list[Event], Any]:
     """The playout loop: `pick(state, below)` is each move. The moves come from the game's own move generator, so
     they are applied without being judged again (`tests/test_simulate_moves.py` judges such playouts of every
-    game), and with no undo stack: a playout is written, never voided."""
+    game), and with no undo stack: a playout is written, never voided. `moved(before, move, after)`, if given, is
+    told of each move (a game's playout that keeps an index of the table from move to move, as Array's does)."""
     chance, state = dealt(spec, spec.start(started), shuffle)
     events: list[Event] = [started, *chance]
     shuffles, append = spec.shuffles, events.append
@@ -386,7 +388,12 @@ def _played(
         move = pick(state, below)
         if move is None:
             break
-        state = reduce[type(move)](state, move)
+        if moved is None:
+            state = reduce[type(move)](state, move)
+        else:
+            after = reduce[type(move)](state, move)
+            moved(state, move, after)
+            state = after
         append(move)
         if shuffles(state):  # a new round's deal, say: chance tally deals in an open game
             chance, state = dealt(spec, state, shuffle)
