@@ -412,11 +412,13 @@ class Judgement(msgspec.Struct):
 
 
 def judge(
-    spec: GameSpec, events: list[Event], watch: Callable[[Event, Any, Any], None] | None = None
+    spec: GameSpec, events: list[Event], watch: Callable[[Event, Any, Any], None] | None = None,
+    kept: list[tuple[Event, Any, Any]] | None = None,
 ) -> tuple[Judgement, Table]:
     """Check every event in order against the fold before it; stop at the first illegal one.
 
-    `watch(event, before, after)` sees every applied event with the states around it (projections).
+    `watch(event, before, after)` sees every applied event with the states around it (projections); `kept` gets
+    the same `(event, before, after)` appended, without a call of Python per event (a replay's frames).
     """
     table = Table(spec, _first(events[0]))
     warnings: list[tuple[int, Ruling]] = []
@@ -455,6 +457,8 @@ def judge(
             state = reduce[kind](before, event)
         if watch is not None:
             watch(event, before, state)
+        if kept is not None:
+            kept.append((event, before, state))
     table.state, table.last_seq = state, last
     return Judgement(True, len(events), None, [], warnings), table
 

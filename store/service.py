@@ -73,18 +73,20 @@ class Position(msgspec.Struct):
         return self.log.spec
 
 
-class Frame:
+class Frame(msgspec.Struct, gc=False):
     """One step of a replay: the event, who did it, what it said in notation, and the state after.
 
     `text` (the notation and what followed from it) is worked out when read: a replay that only looks at
-    states, as the library's does, never pays for narration."""
+    states, as the library's does, never pays for narration. A struct, so that a replay builds one per event
+    without a call of Python (it refers to nothing that refers back to it: not tracked by the collector)."""
 
-    __slots__ = ("seq", "state", "voided", "event", "_spec", "_before", "_text")
-
-    def __init__(self, seq: int, event: Event | None, state: Any, voided: bool = False,
-                 spec: GameSpec | None = None, before: Any = None, text: str | None = None):
-        self.seq, self.event, self.state, self.voided = seq, event, state, voided
-        self._spec, self._before, self._text = spec, before, text
+    seq: int
+    event: Event | None
+    state: Any
+    voided: bool = False
+    spec: GameSpec | None = None
+    before: Any = None
+    told: str | None = None  # `text`, once worked out (or given)
 
     @property
     def type(self) -> str:
@@ -92,12 +94,12 @@ class Frame:
 
     @property
     def text(self) -> str:
-        if self._text is None:
-            assert self._spec is not None and self.event is not None
-            text = describe(self._spec, self.event)
-            consequences = self._spec.narrate(self._before, self.state)
-            self._text = text + " -> " + "; ".join(consequences) if consequences else text
-        return self._text
+        if self.told is None:
+            assert self.spec is not None and self.event is not None
+            text = describe(self.spec, self.event)
+            consequences = self.spec.narrate(self.before, self.state)
+            self.told = text + " -> " + "; ".join(consequences) if consequences else text
+        return self.told
 
     def __repr__(self) -> str:
         return f"Frame(seq={self.seq}, type={self.type!r}, voided={self.voided})"
@@ -187,20 +189,14 @@ def replay_log(log: logfile.Log, to: int | None = None) -> tuple[Position, list[
     events = log.events if to is None else log.events[:to]
     spec = log.spec
     voided = {e.target for e in events if isinstance(e, (Voided, Amended))}
-    frames: list[Frame] = []
-
-    add = frames.append
-
-    def framed(event: Event, before: Any, after: Any) -> None:  # once per event: no keywords to match
-        seq = event.seq
-        add(Frame(seq, event, after, seq in voided, spec, before))
-
-    judgement, table = judge(spec, events, framed)
+    kept: list[tuple[Event, Any, Any]] = []
+    judgement, table = judge(spec, events, kept=kept)
     if not judgement.ok:
         first = next(r for r in judgement.rulings if r.verdict == "illegal")
         raise IllegalLog(log.path, judgement.failed_seq or 0, first)
-    start = frames[0]._before if frames else Table(spec, log.started).state  # the state the fold began with
-    frames.insert(0, Frame(1, None, start, text=describe_start(log.started)))
+    start = kept[0][1] if kept else Table(spec, log.started).state  # the state the fold began with
+    frames = [Frame(1, None, start, told=describe_start(log.started))]
+    frames += [Frame(event.seq, event, after, event.seq in voided, spec, before) for event, before, after in kept]
     return Position(log, table, events[-1].seq), frames
 
 
