@@ -101,13 +101,16 @@ class History(msgspec.Struct, frozen=True, kw_only=True):
     score_label: str = "score"
     lower_wins: bool = False
 
-    def watcher(self, game_id: str, started: GameStarted, rows: Rows) -> Watcher:
+    def watcher(self, game_id: str, started: GameStarted, rows: Rows, voids: bool = True) -> Watcher:
         """The game's watcher, shown only effective events: a `voided` event drops the rows of the event it
         voids instead. Those are the game's newest rows in each table, as only the last effective event is
-        ever voided (`tally undo --turn` voids a turn's events newest first)."""
+        ever voided (`tally undo --turn` voids a turn's events newest first). `voids` False: the log voids
+        nothing, so the game's own watcher is shown every event, without a question asked of each."""
         watch = self.watch(game_id, started, rows)
         dropped = [(rows.setdefault(name, []), [column for column, _ in columns].index("seq"))
                    for name, columns in self.tables.items()]
+        if not voids:
+            return watch
 
         def effective(event: Event, before: Any, after: Any) -> None:
             if not isinstance(event, Voided):

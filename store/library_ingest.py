@@ -241,7 +241,7 @@ def _one(result: IngestBatch, rows: _Rows, path: str, gid: str | None, known: Kn
     spec = log.spec
     history: History = spec.history
     marks = {name: len(table) for name, table in rows.projections.items()}
-    watch = history.watcher(gid, log.started, rows.projections)
+    watch = history.watcher(gid, log.started, rows.projections, voids=Voided in set(map(type, events)))
     table, failed, ruling, unverifiable = fold_judged(spec, events, watch)
     if failed is not None:
         for name, table_rows in rows.projections.items():

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from ...history import Column, History, Report, one_round
 from ...model import Event, GameStarted, Outcome
-from .components import PRICE, read_set
+from .components import PRICE, multiplier, read_set
 from .events import (
     BlackSpotPlayed,
     CardsDealt,
@@ -26,7 +26,7 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
-from .state import State, gold, payment_value
+from .state import State, payment_value, set_values
 
 TABLES: dict[str, list[tuple[str, str]]] = {
     "splice_turns": [
@@ -89,6 +89,28 @@ _PLAY = {CoinsPlayed: "coins", PiracyPlayed: "piracy", SkullPlayed: "skull", Tra
          MapsBought: "buy", MapLaid: "lay", CardsDiscarded: "discard", TurnPassed: "pass"}
 
 
+# the kinds whose event writes a row of its own (every other event can only end turns: `splice_turns`)
+_ROWS_OF_THEIR_OWN = frozenset({MapsBought, PiracyPlayed, MapLaid, CardsDrawn, SetupDealt, CardsDealt})
+
+_SET_VALUES: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
+
+
+def _gold(state: State, seat: Any) -> int:
+    """`state.gold`, the sets' values remembered by the sets held: a turn's row reads the gold of
+    the seat after every turn of every game ingested, and few hands of sets recur."""
+    sets = seat.sets
+    if not sets:
+        return 0
+    values = state.box.values
+    key = (sets, values)
+    value = _SET_VALUES.get(key)
+    if value is None:
+        value = set_values(state, sets)
+        if len(_SET_VALUES) < 8192:
+            _SET_VALUES[key] = value
+    return value * multiplier(seat.doubles, state.stack)
+
+
 def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ...]]]) -> Callable[[Event, State, State], None]:
     """A watcher for one game: it appends rows to the batch's row lists (`sink[table]`)."""
     seats = started.seats
@@ -96,14 +118,36 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
     turn_rows, buy_rows, piracy_rows, storm_rows, laid_rows = (sink[name] for name in TABLES)
 
     def watcher(event: Event, before: State, after: State) -> None:
+        kind = type(event)  # an event's kind is its exact class: looked up once, not asked of isinstance in turn
+        if kind in _ROWS_OF_THEIR_OWN:
+            _own_row(kind, event, before, after)
+        if after.turns > before.turns:
+            if before.stage == "deal":  # the first seat was dealt a Hurricane: its first turn is lost
+                first, play = 0, "lost"
+            else:
+                first = before.current
+                play = (_PLAY.get(kind) if before.phase == "play" else None) or before.acted or "lost"
+            seq = event.seq
+            for k in range(after.turns - before.turns):
+                index = (first + k) % n
+                seat = after.players[index]
+                turn_rows.append((game_id, before.turns + k + 1, seq, index + 1, seats[index], play if k == 0 else "lost",
+                                  seat.hand.size, seat.maps.size, _gold(after, seat)))
+
+    def _own_row(kind: type, event: Any, before: State, after: State) -> None:
         seq = event.seq
         me = before.current
         turn = before.turns + 1
-        if isinstance(event, MapsBought):
+        if kind is CardsDrawn:
+            if after.centre > before.centre:
+                drawer = after.storm_seat
+                lost = after.storm == "start" or (after.storm == "replace" and after.players[drawer].forfeit)
+                storm_rows.append((game_id, seq, turn, drawer + 1, seats[drawer], after.storm, lost))
+        elif kind is MapsBought:
             paid = payment_value(before, event.paid, event.doubles)
             count = event.count
             buy_rows.append((game_id, seq, turn, me + 1, seats[me], count, paid, len(event.paid), event.doubles, paid - PRICE * count))
-        elif isinstance(event, PiracyPlayed):
+        elif kind is PiracyPlayed:
             target = seats.index(event.target)
             plunder = event.plunder
             if plunder in ("map", "double"):
@@ -114,29 +158,14 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
                 assert not isinstance(coin_set, str), coin_set
                 piracy_rows.append((game_id, seq, turn, me + 1, seats[me], target + 1, seats[target], "set", plunder,
                                     coin_set.value))
-        elif isinstance(event, MapLaid):
+        elif kind is MapLaid:
             wild = sum(1 for p in event.pieces if p[0] == "x")
             colour = after.players[me].disk
             laid_rows.append((game_id, seq, turn, me + 1, seats[me], after.box.colour_name(colour or "?"), wild))
-        elif isinstance(event, CardsDrawn) and after.centre > before.centre:
-            drawer = after.storm_seat
-            lost = after.storm == "start" or (after.storm == "replace" and after.players[drawer].forfeit)
-            storm_rows.append((game_id, seq, turn, drawer + 1, seats[drawer], after.storm, lost))
-        elif isinstance(event, SetupDealt) or isinstance(event, CardsDealt):
+        else:  # SetupDealt, CardsDealt
             for head in after.owed:
                 for _ in range(head.count):
                     storm_rows.append((game_id, seq, 0, head.seat + 1, seats[head.seat], "deal", head.seat == 0))
-        if after.turns > before.turns:
-            if before.stage == "deal":  # the first seat was dealt a Hurricane: its first turn is lost
-                first, play = 0, "lost"
-            else:
-                first = before.current
-                play = (_PLAY.get(type(event)) if before.phase == "play" else None) or before.acted or "lost"
-            for k in range(after.turns - before.turns):
-                index = (first + k) % n
-                seat = after.players[index]
-                turn_rows.append((game_id, before.turns + k + 1, seq, index + 1, seats[index], play if k == 0 else "lost",
-                                  seat.hand.size, seat.maps.size, gold(after, seat)))
 
     return watcher
 
