@@ -8,6 +8,7 @@ names the rule that allows a legal one. A ruling never names a card the table ma
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, no_rule_of_its_own
@@ -224,20 +225,21 @@ def check_draw(state: State, event: CardDrawn) -> list[Ruling] | None:
     return None
 
 
-def check_take(state: State, event: RowTaken) -> list[Ruling]:
+def check_take(state: State, event: RowTaken) -> list[Ruling] | None:
     who, card = event.player, event.card
     if card not in state.row:
         return [illegal("split.row.missing", f"{quote(card)} is not in the discard row ({' '.join(state.row) or 'it is empty'})", card=card)]
-    seat = state.player
+    seat = state.players[state.current]
+    hand = seat.hand
     taken = state.row[state.row.index(card):]
-    size = seat.hand.size + len(taken)
-    if plays_with(state, card, seat.hand.known + taken, size):
-        return []
+    size = len(hand.known) + hand.unknown + len(taken)
+    if plays_with(state, card, hand.known + taken, size):
+        return None
     if seat.hand.unknown and size - 2 >= 1:
         unseen = unlocated(state)
         partners = partners_unseen(state, card, unseen)
         if seat.hand.unknown > len(unseen) - len(partners):
-            return []  # more hidden cards than unlocated halves that do not match it: one of them is a partner
+            return None  # more hidden cards than unlocated halves that do not match it: one of them is a partner
         if partners:
             return [
                 unverifiable(
@@ -383,26 +385,35 @@ def check_discard(state: State, event: CardDiscarded) -> list[Ruling] | None:
 # --------------------------------------------------------------------------- the guards in order, and the permit
 
 
-# the moves that fit each step of a turn (phase, then pending bonus) without anything more to explain
+class _Fits(dict[int, frozenset[type]]):
+    """Pending bonus -> the moves that fit: subscripted (no `get` called), nothing where no bonus is listed."""
+
+    def __missing__(self, key: int) -> frozenset[type]:
+        return _NOTHING
+
+
 _NOTHING: frozenset[type] = frozenset()
-_FITS: dict[str, dict[int, frozenset[type]]] = {
-    "draw": {-1: frozenset({CardDrawn, RowTaken})},
-    "play": {-1: frozenset({MatchPlayed, MatchUpgraded, CardDiscarded})},
-    "laying": {-1: frozenset({MatchPlayed, LayingDone})},
-    "bonus": {kind: frozenset({move, BonusDeclined}) for kind, move in BONUS_EVENT.items()},
+# the moves that fit each step of a turn (phase, then pending bonus) without anything more to explain; nothing
+# fits the deal's phase or the game over
+_FITS: dict[str, _Fits] = {
+    "draw": _Fits({-1: frozenset({CardDrawn, RowTaken})}),
+    "play": _Fits({-1: frozenset({MatchPlayed, MatchUpgraded, CardDiscarded})}),
+    "laying": _Fits({-1: frozenset({MatchPlayed, LayingDone})}),
+    "bonus": _Fits({kind: frozenset({move, BonusDeclined}) for kind, move in BONUS_EVENT.items()}),
 }
-_NO_STEP: dict[int, frozenset[type]] = {}  # the deal's phase, and the game over: no step fits
+_NOTHING_FITS = _Fits()
 
 
-def check_plain_fit(state: State, event: Event) -> Ruling | Allowed | None:
-    """The deal comes first; a move that plainly fits the step of the turn skips the steps that explain what does not."""
+def check_plain_fit(state: State, event: Any) -> Ruling | Allowed | None:
+    """The deal comes first; a move that plainly fits the step of the turn skips the steps that explain what does not.
+    (`event: Any`: every kind that can fit a step names its `player`, read only once the kind fits.)"""
     kind = type(event)
     if kind is RoundDealt:
         return ALLOWED
     if (
-        kind in _FITS.get(state.phase, _NO_STEP).get(state.bonus, _NOTHING)
+        kind in _FITS.get(state.phase, _NOTHING_FITS)[state.bonus]
         and state.must_play is None
-        and getattr(event, "player", None) == state.seats[state.current]
+        and event.player == state.seats[state.current]
     ):
         return ALLOWED
     return None
