@@ -12,8 +12,8 @@ import msgspec
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
 from ...referee import Reducers
-from ...seated import seats_with, with_seat, with_seats
-from .components import HAND, PERFECT, STRONG, WEAK, deck_for, grade, pad_total, pair
+from ...seated import with_seat
+from .components import HAND, PERFECT, STRONG, WEAK, deck_for, pad_total
 from .events import (
     EVENTS,
     BonusDeclined,
@@ -90,26 +90,39 @@ def _apply_hand(state: State, event: HandNamed) -> State:
     return with_seat(state, i, seat, owed=tuple(name for name in state.owed if name != event.player))
 
 
-def _started_turn(state: State) -> tuple[bool, ...]:
-    had = state.had_turn
-    i = state.current
-    return had if had[i] else had[:i] + (True,) + had[i + 1 :]
+def _removed(hand: Zone, card: str) -> Zone:
+    """`hand.remove(card)` (a known copy, else one of the unknown cards, now revealed), cheaper: one scan of a list."""
+    known = list(hand.known)
+    try:
+        known.remove(card)
+    except ValueError:
+        return Zone(hand.known, hand.unknown - 1)
+    return Zone(tuple(known), hand.unknown)
+
+
+# The reducers below run once per event of every fold, so each copies the state once (`replace`), rebuilds the
+# tuple of seats through a list (cheaper than slicing it around the one replaced: `seats_with`) and writes out
+# `Zone.add`, `Zone.remove` and the components' `pair` and `grade` where a call would cost more than the work.
 
 
 def _apply_draw(state: State, event: CardDrawn) -> State:
     i = state.current
-    seat = state.players[i]
+    players = list(state.players)
+    seat = players[i]
+    hand = seat.hand
     card = event.card
-    hand = seat.hand.add((card,)) if card is not None else seat.hand.add(unknown=1)
+    players[i] = Seat(Zone(hand.known + (card,), hand.unknown) if card is not None else Zone(hand.known, hand.unknown + 1),
+                      seat.matches, seat.pad)
     size = state.pile_size - 1
+    had = state.had_turn
     state = replace(
         state,
-        players=seats_with(state, i, Seat(hand, seat.matches, seat.pad)),
+        players=tuple(players),
         pile=state.pile[1:],
         pile_size=size,
         phase="play",
         bonus=-1,
-        had_turn=_started_turn(state),
+        had_turn=had if had[i] else had[:i] + (True,) + had[i + 1 :],  # the player's first turn of the round, if it is
     )
     if size == 0:  # the pile's last card: the round ends at once (split.draw.last-card)
         return _end_round(replace(state, turns=state.turns + 1), "pile")
@@ -117,63 +130,87 @@ def _apply_draw(state: State, event: CardDrawn) -> State:
 
 
 def _apply_take(state: State, event: RowTaken) -> State:
-    seat = state.player
-    at = state.row.index(event.card)
-    taken = state.row[at:]
-    return with_seat(
+    i = state.current
+    players = list(state.players)
+    seat = players[i]
+    hand = seat.hand
+    row = state.row
+    card = event.card
+    at = row.index(card)
+    players[i] = Seat(Zone(hand.known + row[at:], hand.unknown), seat.matches, seat.pad)
+    had = state.had_turn
+    return replace(
         state,
-        state.current,
-        Seat(seat.hand.add(taken), seat.matches, seat.pad),
-        row=state.row[:at],
+        players=tuple(players),
+        row=row[:at],
         phase="play",
-        must_play=event.card,
-        had_turn=_started_turn(state),
+        must_play=card,
+        had_turn=had if had[i] else had[:i] + (True,) + had[i + 1 :],  # the player's first turn of the round, if it is
     )
 
 
 def _apply_match(state: State, event: MatchPlayed) -> State:
     i = state.current
-    seat = state.players[i]
+    players = list(state.players)
+    seat = players[i]
+    hand = seat.hand
     a, b = event.cards
-    hand = seat.hand.remove(a).remove(b)
-    deck = state.deck
-    played = Seat(hand, seat.matches + (pair(deck, a, b),), seat.pad)
-    must = None if state.must_play in (a, b) else state.must_play
+    info = state.deck.info
+    x, y = info[a], info[b]
+    known = list(hand.known)
+    unknown = hand.unknown
+    for card in (a, b):  # hand.remove(a).remove(b)
+        try:
+            known.remove(card)
+        except ValueError:
+            unknown -= 1
+    match = (a, b) if (x[2], x[1]) <= (y[2], y[1]) else (b, a)  # pair(deck, a, b)
+    players[i] = Seat(Zone(tuple(known), unknown), seat.matches + (match,), seat.pad)
+    must = state.must_play
+    if must is not None and (must == a or must == b):
+        must = None
     if state.phase == "laying":  # after a first-turn out: no bonus (split.round.first-turn-out)
-        return with_seat(state, i, played, must_play=must)
-    return with_seat(state, i, played, must_play=must, phase="bonus", bonus=grade(deck, a, b))
+        return replace(state, players=tuple(players), must_play=must)
+    kind = PERFECT if x[1] == y[1] else (STRONG if x[3] == y[3] else WEAK)  # grade(deck, a, b)
+    return replace(state, players=tuple(players), must_play=must, phase="bonus", bonus=kind)
 
 
 def _apply_upgrade(state: State, event: MatchUpgraded) -> State:
     me = state.current
-    found = find_match(state, event.over)
+    card, over = event.card, event.over
+    found = find_match(state, over)
     assert found is not None  # checked: the upgrade goes over a match on the table
     owner, index = found
-    old = state.players[owner].matches[index]
-    kept = old[1] if old[0] == event.over else old[0]
-    visible = pair(state.deck, kept, event.card)
-    covered = old[2:] + ((event.over,) if state.replaced == "under" else ())
-    match = visible + covered
-    seat = state.players[me]
-    hand = seat.hand.remove(event.card)
-    if state.replaced == "hand":
-        hand = hand.add((event.over,))
-    row = state.row + ((event.over,) if state.replaced == "discard" else ())
+    players = list(state.players)
+    old = players[owner].matches[index]
+    kept = old[1] if old[0] == over else old[0]
+    info = state.deck.info
+    x, y = info[kept], info[card]
+    visible = (kept, card) if (x[2], x[1]) <= (y[2], y[1]) else (card, kept)  # pair(deck, kept, card)
+    replaced = state.replaced
+    match = visible + old[2:] + (over,) if replaced == "under" else visible + old[2:]
+    seat = players[me]
+    hand = _removed(seat.hand, card)
+    if replaced == "hand":
+        hand = Zone(hand.known + (over,), hand.unknown)
+    row = state.row + (over,) if replaced == "discard" else state.row
     if owner == me:
-        changed = {me: Seat(hand, _with_match(seat.matches, index, match), seat.pad)}
+        players[me] = Seat(hand, _with_match(seat.matches, index, match), seat.pad)
     else:
-        other = state.players[owner]
+        other = players[owner]
         if state.upgrade_others == "keep":
-            changed = {owner: Seat(other.hand, _with_match(other.matches, index, match), other.pad),
-                       me: Seat(hand, seat.matches, seat.pad)}
+            players[owner] = Seat(other.hand, _with_match(other.matches, index, match), other.pad)
+            players[me] = Seat(hand, seat.matches, seat.pad)
         else:  # upgrading another player's match takes it (split.upgrade.take)
-            changed = {owner: Seat(other.hand, other.matches[:index] + other.matches[index + 1 :], other.pad),
-                       me: Seat(hand, seat.matches + (match,), seat.pad)}
-    must = None if state.must_play == event.card else state.must_play
-    state = with_seats(state, changed, row=row, must_play=must)
+            players[owner] = Seat(other.hand, other.matches[:index] + other.matches[index + 1 :], other.pad)
+            players[me] = Seat(hand, seat.matches + (match,), seat.pad)
+    must = state.must_play
+    if must is not None and must == card:
+        must = None
     if state.upgrade_bonus == "yes":
-        return replace(state, phase="bonus", bonus=grade(state.deck, visible[0], visible[1]))
-    return state
+        kind = PERFECT if x[1] == y[1] else (STRONG if x[3] == y[3] else WEAK)  # grade(deck, kept, card)
+        return replace(state, players=tuple(players), row=row, must_play=must, phase="bonus", bonus=kind)
+    return replace(state, players=tuple(players), row=row, must_play=must)
 
 
 def _with_match(matches: tuple[Match, ...], index: int, match: Match) -> tuple[Match, ...]:
@@ -183,30 +220,27 @@ def _with_match(matches: tuple[Match, ...], index: int, match: Match) -> tuple[M
 
 def _apply_minus(state: State, event: MinusMarked) -> State:
     target = state.seats.index(event.target)
-    seat = state.players[target]
-    pad = seat.pad[:-1] + (seat.pad[-1] + 1,)
+    players = list(state.players)
+    seat = players[target]
+    pad = seat.pad
+    players[target] = Seat(seat.hand, seat.matches, pad[:-1] + (pad[-1] + 1,))
     penalties = list(state.penalties)
     penalties[target] += 1
-    return with_seats(state, {target: Seat(seat.hand, seat.matches, pad)}, phase="play", bonus=-1, penalties=tuple(penalties))
+    return replace(state, players=tuple(players), phase="play", bonus=-1, penalties=tuple(penalties))
 
 
 def _apply_swap(state: State, event: MatchesSwapped) -> State:
     me = state.current
-    mine = find_own_match(state.players[me], event.mine)
+    players = list(state.players)
+    mine = find_own_match(players[me], event.mine)
     found = find_others_match(state, event.theirs)
     assert mine is not None and found is not None  # checked: both matches are on the table
     owner, theirs = found
-    a, b = state.players[me], state.players[owner]
+    a, b = players[me], players[owner]
     given, got = a.matches[mine], b.matches[theirs]
-    return with_seats(
-        state,
-        {
-            me: Seat(a.hand, _with_match(a.matches, mine, got), a.pad),
-            owner: Seat(b.hand, _with_match(b.matches, theirs, given), b.pad),
-        },
-        phase="play",
-        bonus=-1,
-    )
+    players[me] = Seat(a.hand, _with_match(a.matches, mine, got), a.pad)
+    players[owner] = Seat(b.hand, _with_match(b.matches, theirs, given), b.pad)
+    return replace(state, players=tuple(players), phase="play", bonus=-1)
 
 
 def _apply_decline(state: State, event: BonusDeclined) -> State:
@@ -215,15 +249,23 @@ def _apply_decline(state: State, event: BonusDeclined) -> State:
 
 def _apply_discard(state: State, event: CardDiscarded) -> State:
     i = state.current
-    seat = state.players[i]
-    hand = seat.hand.remove(event.card)
-    kept = Seat(hand, seat.matches, seat.pad)
-    row = state.row + (event.card,)
-    n = len(state.seats)
-    if hand.known or hand.unknown:
-        return replace(state, players=seats_with(state, i, kept), row=row, turns=state.turns + 1, current=(i + 1) % n,
-                       phase="draw", must_play=None)
-    state = with_seat(state, i, kept, row=row, turns=state.turns + 1)
+    players = list(state.players)
+    seat = players[i]
+    hand = seat.hand
+    card = event.card
+    known = list(hand.known)
+    try:  # hand.remove(card)
+        known.remove(card)
+        hand = Zone(tuple(known), hand.unknown)
+    except ValueError:
+        hand = Zone(hand.known, hand.unknown - 1)
+    players[i] = Seat(hand, seat.matches, seat.pad)
+    row = state.row + (card,)
+    n = len(players)
+    if hand.known or hand.unknown:  # a discard is legal with no card to play first (must_play is None already)
+        return replace(state, players=tuple(players), row=row, turns=state.turns + 1, current=(i + 1) % n,
+                       phase="draw")
+    state = replace(state, players=tuple(players), row=row, turns=state.turns + 1)
     # out (split.round.out); those who have not had a turn may lay matches first (split.round.first-turn-out)
     late = tuple(s for s in ((i + k) % n for k in range(1, n)) if not state.had_turn[s])
     if late:
@@ -243,25 +285,29 @@ def _apply_laying_done(state: State, event: LayingDone) -> State:
 def _end_round(state: State, ended: str, late: tuple[int, ...] = ()) -> State:
     """Mark the pad (split.round.score), record the round, and set up the next deal or the end."""
     deck = state.deck
+    info, row_of_rank, marks = deck.info, deck.row_of_rank, deck.marks
     n = len(state.seats)
-    counts: list[list[int]] = [[], [], []]
+    penalties = state.penalties
+    perfect, strong, weak, left, minus = [], [], [], [], []
     players = []
-    minus = []
     for s, seat in enumerate(state.players):
         pad = list(seat.pad)
         kinds = [0, 0, 0]
         for match in seat.matches:
-            kind = grade(deck, match[0], match[1])
+            x, y = info[match[0]], info[match[1]]
+            kind = PERFECT if x[1] == y[1] else (STRONG if x[3] == y[3] else WEAK)  # grade(deck, *match[:2])
             kinds[kind] += 1
-            row = deck.row_of_rank[deck.info[match[0]][0]]
-            pad[row] += deck.marks[kind]
-        left = seat.hand.size
-        pad[-1] += left
-        for k in (WEAK, STRONG, PERFECT):
-            counts[k].append(kinds[k])
-        minus.append(left + state.penalties[s])
-        players.append(Seat(seat.hand, seat.matches, tuple(pad)))
-    after = tuple(pad_total(deck, seat.pad) for seat in players)
+            pad[row_of_rank[x[0]]] += marks[kind]
+        hand = seat.hand
+        size = len(hand.known) + hand.unknown
+        pad[-1] += size
+        perfect.append(kinds[PERFECT])
+        strong.append(kinds[STRONG])
+        weak.append(kinds[WEAK])
+        left.append(size)
+        minus.append(size + penalties[s])
+        players.append(Seat(hand, seat.matches, tuple(pad)))
+    after = tuple([pad_total(deck, seat.pad) for seat in players])
     blank = (0,) * (len(deck.rows) + 1)
     previous = state.results[-1].totals if state.results else (pad_total(deck, blank),) * n
     result = RoundResult(
@@ -270,13 +316,13 @@ def _end_round(state: State, ended: str, late: tuple[int, ...] = ()) -> State:
         ended=ended,
         ender=state.current,
         late=late,
-        perfect=tuple(counts[PERFECT]),
-        strong=tuple(counts[STRONG]),
-        weak=tuple(counts[WEAK]),
-        left=tuple(seat.hand.size for seat in players),
+        perfect=tuple(perfect),
+        strong=tuple(strong),
+        weak=tuple(weak),
+        left=tuple(left),
         minus=tuple(minus),
-        pads=tuple(seat.pad for seat in players),
-        scores=tuple(a - b for a, b in zip(after, previous)),
+        pads=tuple([seat.pad for seat in players]),
+        scores=tuple([a - b for a, b in zip(after, previous)]),
         totals=after,
     )
     if ended == "out" or state.no_out_dealer == "drawer":  # who went out, or who drew the pile's last card

@@ -8,6 +8,7 @@ names the rule that allows a legal one. A ruling never names a card the table ma
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, no_rule_of_its_own
@@ -31,13 +32,10 @@ from .events import (
 from .state import (
     State,
     can_hold,
-    cards_after_upgrade,
     find_match,
     find_others_match,
     find_own_match,
-    is_pairable,
     located,
-    may_upgrade,
     partners_unseen,
     plays_with,
     unlocated,
@@ -211,36 +209,37 @@ def check_steps(state: State, event: Event) -> Ruling | None:
     return None
 
 
-def check_draw(state: State, event: CardDrawn) -> list[Ruling]:
-    who = event.player
+def check_draw(state: State, event: CardDrawn) -> list[Ruling] | None:
     if state.pile_size == 0:
-        return [illegal("split.draw.top", f"{who} cannot draw: the pile is empty")]
-    if state.pile:
-        if event.card != state.pile[0]:
-            return [illegal("split.draw.top", f"{who} draws the pile's top card, which the log knows in open mode; the move names another card")]
-        return []
+        return [illegal("split.draw.top", f"{event.player} cannot draw: the pile is empty")]
+    pile = state.pile
+    if pile:
+        if event.card != pile[0]:
+            return [illegal("split.draw.top", f"{event.player} draws the pile's top card, which the log knows in open mode; the move names another card")]
+        return None
     if event.card is not None:
         if not _card(state, event.card):
             return [illegal("split.reveal.impossible", f"there is no half-card {quote(event.card)} in this box", card=event.card)]
         if event.card in located(state):
             return [illegal("split.reveal.impossible", f"{event.card} cannot be the pile's top card: it is {where_is(state, event.card)}", card=event.card)]
-    return []
+    return None
 
 
-def check_take(state: State, event: RowTaken) -> list[Ruling]:
+def check_take(state: State, event: RowTaken) -> list[Ruling] | None:
     who, card = event.player, event.card
     if card not in state.row:
         return [illegal("split.row.missing", f"{quote(card)} is not in the discard row ({' '.join(state.row) or 'it is empty'})", card=card)]
-    seat = state.player
+    seat = state.players[state.current]
+    hand = seat.hand
     taken = state.row[state.row.index(card):]
-    size = seat.hand.size + len(taken)
-    if plays_with(state, card, seat.hand.known + taken, size):
-        return []
+    size = len(hand.known) + hand.unknown + len(taken)
+    if plays_with(state, card, hand.known + taken, size):
+        return None
     if seat.hand.unknown and size - 2 >= 1:
         unseen = unlocated(state)
         partners = partners_unseen(state, card, unseen)
         if seat.hand.unknown > len(unseen) - len(partners):
-            return []  # more hidden cards than unlocated halves that do not match it: one of them is a partner
+            return None  # more hidden cards than unlocated halves that do not match it: one of them is a partner
         if partners:
             return [
                 unverifiable(
@@ -277,46 +276,56 @@ def _check_held(state: State, who: str, cards: list[str]) -> Ruling | None:
     return None
 
 
-def check_match(state: State, event: MatchPlayed) -> list[Ruling]:
+def check_match(state: State, event: MatchPlayed) -> list[Ruling] | None:
     who, cards = event.player, event.cards
     if len(cards) != 2:
         return [illegal("split.match.same-number", f"a match is two halves, not {len(cards)}", cards=cards)]
     a, b = cards
     if a == b:
         return [illegal("split.hand.not-held", f"{who} names {quote(a)} twice: each half-card exists once", card=a)]
-    held = _check_held(state, who, cards)
-    if held:
-        return [held]
+    hand = state.players[state.current].hand
+    known = hand.known
+    if a not in known or b not in known:  # else held, as the usual case is (`_check_held`'s first answer)
+        held = _check_held(state, who, cards)
+        if held:
+            return [held]
     info = state.deck.info
-    if info[a][0] != info[b][0]:
+    x, y = info[a], info[b]
+    if x[0] != y[0]:
         return [illegal("split.match.same-number", f"{a} and {b} do not match: a match is always two halves of the same number", cards=cards)]
-    if not is_pairable(state, a, b):
-        return [illegal("split.match.halves", f"{a} and {b} are both {'left' if info[a][2] == 0 else 'right'} halves: a match joins a left and a right half (halves=left-right)", cards=cards)]
-    if state.phase != "laying" and state.player.hand.size - 2 < 1:
+    if x[2] == y[2] and state.halves != "any":  # not is_pairable: two halves of one number, both on one side
+        return [illegal("split.match.halves", f"{a} and {b} are both {'left' if x[2] == 0 else 'right'} halves: a match joins a left and a right half (halves=left-right)", cards=cards)]
+    if len(known) + hand.unknown - 2 < 1 and state.phase != "laying":
         return [illegal("split.hand.keep-one", f"{who} must keep a card for the discard: this match would empty the hand")]
-    return []
+    return None
 
 
-def check_upgrade(state: State, event: MatchUpgraded) -> list[Ruling]:
+def check_upgrade(state: State, event: MatchUpgraded) -> list[Ruling] | None:
     who, card, over = event.player, event.card, event.over
-    held = _check_held(state, who, [card])
-    if held:
-        return [held]
-    where = find_match(state, over) if _card(state, over) else None
+    hand = state.players[state.current].hand
+    if card not in hand.known:  # else held, as the usual case is (`_check_held`'s first answer)
+        held = _check_held(state, who, [card])
+        if held:
+            return [held]
+    info = state.deck.info
+    where = find_match(state, over) if isinstance(over, str) and over in info else None  # _card(state, over)
     if where is None:
         return [illegal("split.upgrade.target", f"no match on the table shows {quote(over)}", over=over)]
     owner, index = where
     match = state.players[owner].matches[index]
-    if not may_upgrade(state, owner):
+    if owner != state.current and state.upgrade_others == "own-only":  # not may_upgrade
         return [illegal("split.upgrade.target", f"{who} may only upgrade their own matches (upgrade-others=own-only), not {state.seats[owner]}'s", over=over)]
-    info = state.deck.info
-    if info[card][0] != info[over][0]:
+    c, o = info[card], info[over]
+    if c[0] != o[0]:
         return [illegal("split.match.same-number", f"{card} cannot go over {over}: a match is always two halves of the same number")]
-    if state.halves != "any" and info[card][2] != info[over][2]:
+    if c[2] != o[2] and state.halves != "any":
         return [illegal("split.match.halves", f"{card} cannot replace {over}: an upgrade replaces the half of the same side (halves=left-right)")]
-    if upgraded(state, match, card, over) is None:
-        kept = match[1] if match[0] == over else match[0]
-        old, new = grade(state.deck, match[0], match[1]), grade(state.deck, kept, card)
+    # `upgraded(state, match, card, over)`, written out on what is known here: one number, the side allowed
+    kept = match[1] if match[0] == over else match[0]
+    k, m0, m1 = info[kept], info[match[0]], info[match[1]]
+    new = PERFECT if k[1] == c[1] else (STRONG if k[3] == c[3] else WEAK)  # grade(deck, kept, card)
+    old = PERFECT if m0[1] == m1[1] else (STRONG if m0[3] == m1[3] else WEAK)  # grade(deck, *match[:2])
+    if card == over or new <= old:
         return [
             illegal(
                 "split.upgrade.stronger",
@@ -326,9 +335,9 @@ def check_upgrade(state: State, event: MatchUpgraded) -> list[Ruling]:
                 over=over,
             )
         ]
-    if cards_after_upgrade(state, state.player.hand.size) < 1:
+    if len(hand.known) + hand.unknown - 1 + (state.replaced == "hand") < 1:  # cards_after_upgrade
         return [illegal("split.hand.keep-one", f"{who} must keep a card for the discard: this upgrade would empty the hand")]
-    return []
+    return None
 
 
 def check_minus(state: State, event: MinusMarked) -> list[Ruling]:
@@ -366,9 +375,9 @@ def check_swap(state: State, event: MatchesSwapped) -> list[Ruling]:
     return []
 
 
-def check_discard(state: State, event: CardDiscarded) -> list[Ruling]:
+def check_discard(state: State, event: CardDiscarded) -> list[Ruling] | None:
     if event.card in state.players[state.current].hand.known:  # every turn ends here: skip the general check
-        return []
+        return None
     held = _check_held(state, event.player, [event.card])
     return [held] if held else []
 
@@ -376,25 +385,35 @@ def check_discard(state: State, event: CardDiscarded) -> list[Ruling]:
 # --------------------------------------------------------------------------- the guards in order, and the permit
 
 
-# the moves that fit each step of a turn (phase, pending bonus) without anything more to explain
-_FITS: dict[tuple[str, int], frozenset[type]] = {
-    ("draw", -1): frozenset({CardDrawn, RowTaken}),
-    ("play", -1): frozenset({MatchPlayed, MatchUpgraded, CardDiscarded}),
-    ("laying", -1): frozenset({MatchPlayed, LayingDone}),
-    **{("bonus", kind): frozenset({move, BonusDeclined}) for kind, move in BONUS_EVENT.items()},
-}
+class _Fits(dict[int, frozenset[type]]):
+    """Pending bonus -> the moves that fit: subscripted (no `get` called), nothing where no bonus is listed."""
+
+    def __missing__(self, key: int) -> frozenset[type]:
+        return _NOTHING
+
+
 _NOTHING: frozenset[type] = frozenset()
+# the moves that fit each step of a turn (phase, then pending bonus) without anything more to explain; nothing
+# fits the deal's phase or the game over
+_FITS: dict[str, _Fits] = {
+    "draw": _Fits({-1: frozenset({CardDrawn, RowTaken})}),
+    "play": _Fits({-1: frozenset({MatchPlayed, MatchUpgraded, CardDiscarded})}),
+    "laying": _Fits({-1: frozenset({MatchPlayed, LayingDone})}),
+    "bonus": _Fits({kind: frozenset({move, BonusDeclined}) for kind, move in BONUS_EVENT.items()}),
+}
+_NOTHING_FITS = _Fits()
 
 
-def check_plain_fit(state: State, event: Event) -> Ruling | Allowed | None:
-    """The deal comes first; a move that plainly fits the step of the turn skips the steps that explain what does not."""
+def check_plain_fit(state: State, event: Any) -> Ruling | Allowed | None:
+    """The deal comes first; a move that plainly fits the step of the turn skips the steps that explain what does not.
+    (`event: Any`: every kind that can fit a step names its `player`, read only once the kind fits.)"""
     kind = type(event)
     if kind is RoundDealt:
         return ALLOWED
-    if (  # no step of the deal fits (`_FITS` has none)
-        kind in _FITS.get((state.phase, state.bonus), _NOTHING)
+    if (
+        kind in _FITS.get(state.phase, _NOTHING_FITS)[state.bonus]
         and state.must_play is None
-        and getattr(event, "player", None) == state.seats[state.current]
+        and event.player == state.seats[state.current]
     ):
         return ALLOWED
     return None
