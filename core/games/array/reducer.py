@@ -28,7 +28,7 @@ from .events import (
     TurnPassed,
 )
 from .rules import OPTIONS
-from .state import Result, State, after, join_colour, picked_up
+from .state import Result, State, after, picked_up
 
 replace = msgspec.structs.replace  # not state.replace's call around it: a fold copies the state once per event or more
 
@@ -119,26 +119,46 @@ def _apply_starter(state: State, event: StarterTurned) -> State:
 # --------------------------------------------------------------------------- laying cards
 
 
-def _laid(state: State, card: str, to: int, colour: str, links: tuple[tuple[int, ...], ...] | None = None,
-          placed: tuple[str, ...] | None = None) -> tuple[tuple[tuple[int, ...], ...], tuple[str, ...]]:
-    """The links and cards after `card` is laid against card #`to`'s `colour` segment (it is the next card)."""
-    if links is None:
-        links = state.links
-    if placed is None:
-        placed = state.placed
-    index = placed[to - 1].index(colour)
-    old = links[to - 1]
-    joined = old[:index] + (len(placed) + 1,) + old[index + 1 :]
-    new = [0] * len(card)
-    new[card.index(colour)] = to
-    return links[: to - 1] + (joined,) + links[to:] + (tuple(new),), placed + (card,)
+class _Segments(dict[str, dict[str, tuple[int, tuple[int, ...], tuple[int, ...]]]]):
+    """code -> colour -> (the index of that colour's segment in the code, the zeros before it, the zeros after it):
+    where a card is joined, and its links when it is laid against card #N (`before + (N,) + after`), without a
+    `str.index` call (a slow method call) or a list of zeros per card laid. Filled as codes are met: a box has at
+    most a few hundred."""
+
+    def __missing__(self, code: str) -> dict[str, tuple[int, tuple[int, ...], tuple[int, ...]]]:
+        found = {colour: (index, (0,) * index, (0,) * (len(code) - index - 1)) for index, colour in enumerate(code)}
+        if len(self) < _MEMO_LIMIT:
+            self[code] = found
+        return found
 
 
-def _without(hands: tuple[Zone, ...], seat: int, *cards: str) -> tuple[Zone, ...]:
-    hand = hands[seat]
-    for card in cards:
-        hand = hand.remove(card)
-    return hands[:seat] + (hand,) + hands[seat + 1 :]
+_MEMO_LIMIT = 4096
+_SEGMENTS = _Segments()
+
+
+def _joined(links: tuple[int, ...], index: int, number: int) -> tuple[int, ...]:
+    """A card's links with the segment at `index` touching card #`number` (0: open again)."""
+    changed = list(links)  # a list set and made a tuple: cheaper than two slices and two concatenations
+    changed[index] = number
+    return tuple(changed)
+
+
+def _hand_without(hand: Zone, card: str) -> Zone:
+    """`Zone.remove`: a known copy of `card` out of the hand, else one of its unknown cards (now revealed)."""
+    known = hand.known
+    if card in known:
+        rest = list(known)
+        rest.remove(card)
+        return Zone(tuple(rest), hand.unknown)
+    return Zone(known, hand.unknown - 1)
+
+
+def _next_seat(state: State, seat: int) -> int:
+    """`after(state, seat)`, its usual case first: the seat to the left plays this round."""
+    following = seat + 1
+    if following == len(state.seats):
+        following = 0
+    return following if following in state.playing else after(state, seat)
 
 
 def _laying(state: State, hands: tuple[Zone, ...], links: tuple[tuple[int, ...], ...], placed: tuple[str, ...],
@@ -146,41 +166,87 @@ def _laying(state: State, hands: tuple[Zone, ...], links: tuple[tuple[int, ...],
     """After cards are laid: the move goes on while the cards just laid have an open segment and the hand is not
     empty; otherwise the turn (or, with an empty hand, the round) is over. One replace in the usual case."""
     seat = state.current
-    if hands[seat].size == 0:
+    hand = hands[seat]
+    if not hand.known and not hand.unknown:
         state = replace(state, hands=hands, links=links, placed=placed, anchors=anchors, passes=0)
         return _round_over(state, seat)
     for anchor in anchors:
         if 0 in links[anchor - 1]:
             return replace(state, hands=hands, links=links, placed=placed, phase="splice", anchors=anchors, passes=0)
     return replace(state, hands=hands, links=links, placed=placed, phase="play", anchors=(), passes=0,
-                   current=after(state, seat), turns=state.turns + 1, round_turns=state.round_turns + 1)
+                   current=_next_seat(state, seat), turns=state.turns + 1, round_turns=state.round_turns + 1)
 
 
 def _apply_lay(state: State, event: CardSpliced) -> State:
-    links, placed = _laid(state, event.card, event.to, event.colour)
-    anchors = (len(placed),) if state.phase == "play" else state.anchors
-    return _laying(state, _without(state.hands, state.current, event.card), links, placed, anchors)
+    """`card` laid against card #`to`'s `colour` segment as the next card: `_laying` written out here, with the hand's
+    `_hand_without` and `_joined` (a lay is most events of every log)."""
+    card, to, colour = event.card, event.to, event.colour
+    placed, links = state.placed, state.links
+    number = len(placed) + 1
+    joined = list(links[to - 1])
+    joined[_SEGMENTS[placed[to - 1]][colour][0]] = number
+    _, before, after_ = _SEGMENTS[card][colour]
+    laid = before + (to,) + after_
+    table = list(links)
+    table[to - 1] = tuple(joined)
+    table.append(laid)
+    links = tuple(table)
+    placed = placed + (card,)
+    seat = state.current
+    hands = list(state.hands)
+    hand = hands[seat]
+    known = hand.known
+    if card in known:
+        rest = list(known)
+        rest.remove(card)
+        hand = hands[seat] = Zone(tuple(rest), hand.unknown)
+        empty = not rest and not hand.unknown
+    else:
+        hand = hands[seat] = Zone(known, hand.unknown - 1)
+        empty = not known and not hand.unknown
+    if empty:
+        state = replace(state, hands=tuple(hands), links=links, placed=placed,
+                        anchors=(number,) if state.phase == "play" else state.anchors, passes=0)
+        return _round_over(state, seat)
+    if state.phase == "play":  # Splice 1: the move goes on while the card just laid has an open segment
+        if before or after_:
+            return replace(state, hands=tuple(hands), links=links, placed=placed, phase="splice", anchors=(number,),
+                           passes=0)
+        anchors: tuple[int, ...] = ()
+    else:  # Splice 2: while the cards laid first have one
+        anchors = state.anchors
+        for anchor in anchors:
+            if 0 in table[anchor - 1]:
+                return replace(state, hands=tuple(hands), links=links, placed=placed, passes=0)
+    return replace(state, hands=tuple(hands), links=links, placed=placed, phase="play", anchors=(), passes=0,
+                   current=_next_seat(state, seat), turns=state.turns + 1, round_turns=state.round_turns + 1)
 
 
 def _apply_slice(state: State, event: Sliced) -> State:
+    """The join of #a and #b cut, and the two cards laid against its freed segments (the next two numbers)."""
     a, b = event.cut
-    placed = state.placed
-    colour = join_colour(state, a, b)
-    assert colour is not None  # checked: the cut is a join of two cards
-    links = list(state.links)
-    for number in (a, b):
-        joined = list(links[number - 1])
-        joined[placed[number - 1].index(colour)] = 0
-        links[number - 1] = tuple(joined)
+    placed, links = state.placed, state.links
+    first = len(placed) + 1
+    at_a = links[a - 1].index(b)  # a and b touch at one segment each: the join's colour
+    at_b = links[b - 1].index(a)
+    colour = placed[a - 1][at_a]
     x, y = event.cards
-    cut, placed = _laid(state, x, a, colour, tuple(links))
-    cut, placed = _laid(state, y, b, colour, cut, placed)
-    first = len(state.placed) + 1
-    return _laying(state, _without(state.hands, state.current, x, y), cut, placed, (first, first + 1))
+    table = list(links)
+    table[a - 1] = _joined(links[a - 1], at_a, first)
+    table[b - 1] = _joined(links[b - 1], at_b, first + 1)
+    _, before, after_ = _SEGMENTS[x][colour]
+    table.append(before + (a,) + after_)
+    _, before, after_ = _SEGMENTS[y][colour]
+    table.append(before + (b,) + after_)
+    hands = list(state.hands)
+    seat = state.current
+    hands[seat] = _hand_without(_hand_without(hands[seat], x), y)
+    return _laying(state, tuple(hands), tuple(table), placed + (x, y), (first, first + 1))
 
 
 def _apply_done(state: State, event: TurnEnded) -> State:
-    return _end_turn(state)
+    return replace(state, phase="play", anchors=(), current=_next_seat(state, state.current), turns=state.turns + 1,
+                   round_turns=state.round_turns + 1, passes=0)
 
 
 # --------------------------------------------------------------------------- the other moves
@@ -193,12 +259,16 @@ def _apply_draw(state: State, event: CardDrawn) -> State:
         hands[seat] = hands[seat].add((event.card,))
     else:
         hands[seat] = hands[seat].add(unknown=1)
-    return _end_turn(replace(state, hands=tuple(hands), deck=state.deck[1:], deck_size=state.deck_size - 1, passes=0))
+    return replace(state, hands=tuple(hands), deck=state.deck[1:], deck_size=state.deck_size - 1, passes=0,
+                   phase="play", anchors=(), current=_next_seat(state, seat), turns=state.turns + 1,
+                   round_turns=state.round_turns + 1)
 
 
 def _apply_give(state: State, event: ActionGiven) -> State:
     target = state.seats.index(event.target)
-    hands = list(_without(state.hands, state.current, event.card))
+    seat = state.current
+    hands = list(state.hands)
+    hands[seat] = _hand_without(hands[seat], event.card)
     slams = state.slams
     deck, size = state.deck, state.deck_size
     if event.card == "slam":
@@ -213,11 +283,13 @@ def _apply_give(state: State, event: ActionGiven) -> State:
         else:
             hands[target] = hands[target].add(unknown=count)
         size -= count
-    state = replace(state, hands=tuple(hands), slams=slams, deck=deck, deck_size=size,
-                    played=state.played + (event.card,), passes=0)
-    if state.hands[state.current].size == 0:
-        return _round_over(state, state.current)
-    return _end_turn(state)
+    if not hands[seat].size:
+        state = replace(state, hands=tuple(hands), slams=slams, deck=deck, deck_size=size,
+                        played=state.played + (event.card,), passes=0)
+        return _round_over(state, seat)
+    return replace(state, hands=tuple(hands), slams=slams, deck=deck, deck_size=size, played=state.played + (event.card,),
+                   passes=0, phase="play", anchors=(), current=_next_seat(state, seat), turns=state.turns + 1,
+                   round_turns=state.round_turns + 1)
 
 
 def _apply_pass(state: State, event: TurnPassed) -> State:
@@ -236,7 +308,7 @@ def _end_turn(state: State, passing: bool = False) -> State:
         state,
         phase="play",
         anchors=(),
-        current=after(state, state.current),
+        current=_next_seat(state, state.current),
         turns=state.turns + 1,
         round_turns=state.round_turns + 1,
         passes=state.passes if passing else 0,
