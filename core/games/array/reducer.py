@@ -7,12 +7,14 @@ here, as consequences, never as events of their own.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
 from ...referee import Reducers
-from .components import DEAL, SLAM_POINTS, is_action, load_box, points
+from .components import CARD_POINTS, DEAL, SLAM_POINTS, is_action, load_box
 from .events import (
     EVENTS,
     ActionGiven,
@@ -28,7 +30,7 @@ from .events import (
     TurnPassed,
 )
 from .rules import OPTIONS
-from .state import Result, State, after, picked_up
+from .state import SEGMENTS, Result, State, after, picked_up
 
 replace = msgspec.structs.replace  # not state.replace's call around it: a fold copies the state once per event or more
 
@@ -56,11 +58,13 @@ def start(started: GameStarted) -> State:
     return _begin_round(state, 1, n - 1, tuple(range(n)), sudden=False)
 
 
-def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...], sudden: bool) -> State:
-    """A new round: the table cleared; in table mode the hands dealt unseen and the starting card awaited."""
+def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...], sudden: bool,
+                 **scored: Any) -> State:
+    """A new round: the table cleared; in table mode the hands dealt unseen and the starting card awaited. `scored`:
+    what the last round's scoring changed (`_score`), in the same replace."""
     n = len(state.seats)
     table = state.mode == "table"
-    hands = tuple(Zone((), DEAL) if table and seat in playing else Zone() for seat in range(n))
+    hands = tuple([Zone((), DEAL) if table and seat in playing else Zone() for seat in range(n)])
     return replace(
         state,
         round=number,
@@ -83,6 +87,7 @@ def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...
         went_out=-1,
         left=(),
         owed=tuple(state.seats[seat] for seat in playing if state.seats[seat] in state.seated) if table else (),
+        **scored,
     )
 
 
@@ -117,23 +122,6 @@ def _apply_starter(state: State, event: StarterTurned) -> State:
 
 
 # --------------------------------------------------------------------------- laying cards
-
-
-class _Segments(dict[str, dict[str, tuple[int, tuple[int, ...], tuple[int, ...]]]]):
-    """code -> colour -> (the index of that colour's segment in the code, the zeros before it, the zeros after it):
-    where a card is joined, and its links when it is laid against card #N (`before + (N,) + after`), without a
-    `str.index` call (a slow method call) or a list of zeros per card laid. Filled as codes are met: a box has at
-    most a few hundred."""
-
-    def __missing__(self, code: str) -> dict[str, tuple[int, tuple[int, ...], tuple[int, ...]]]:
-        found = {colour: (index, (0,) * index, (0,) * (len(code) - index - 1)) for index, colour in enumerate(code)}
-        if len(self) < _MEMO_LIMIT:
-            self[code] = found
-        return found
-
-
-_MEMO_LIMIT = 4096
-_SEGMENTS = _Segments()
 
 
 def _joined(links: tuple[int, ...], index: int, number: int) -> tuple[int, ...]:
@@ -184,8 +172,8 @@ def _apply_lay(state: State, event: CardSpliced) -> State:
     placed, links = state.placed, state.links
     number = len(placed) + 1
     joined = list(links[to - 1])
-    joined[_SEGMENTS[placed[to - 1]][colour][0]] = number
-    _, before, after_ = _SEGMENTS[card][colour]
+    joined[SEGMENTS[placed[to - 1]][colour][0]] = number
+    _, before, after_ = SEGMENTS[card][colour]
     laid = before + (to,) + after_
     table = list(links)
     table[to - 1] = tuple(joined)
@@ -195,16 +183,14 @@ def _apply_lay(state: State, event: CardSpliced) -> State:
     seat = state.current
     hands = list(state.hands)
     hand = hands[seat]
-    known = hand.known
-    if card in known:
-        rest = list(known)
+    rest = list(hand.known)
+    try:
         rest.remove(card)
-        hand = hands[seat] = Zone(tuple(rest), hand.unknown)
-        empty = not rest and not hand.unknown
+    except ValueError:  # not a card the log knew in the hand: one of its unknown cards, now revealed
+        hand = hands[seat] = Zone(hand.known, hand.unknown - 1)
     else:
-        hand = hands[seat] = Zone(known, hand.unknown - 1)
-        empty = not known and not hand.unknown
-    if empty:
+        hand = hands[seat] = Zone(tuple(rest), hand.unknown)
+    if not hand.known and not hand.unknown:
         state = replace(state, hands=tuple(hands), links=links, placed=placed,
                         anchors=(number,) if state.phase == "play" else state.anchors, passes=0)
         return _round_over(state, seat)
@@ -216,8 +202,8 @@ def _apply_lay(state: State, event: CardSpliced) -> State:
     else:  # Splice 2: while the cards laid first have one
         anchors = state.anchors
         for anchor in anchors:
-            if 0 in table[anchor - 1]:
-                return replace(state, hands=tuple(hands), links=links, placed=placed, passes=0)
+            if 0 in table[anchor - 1]:  # (no pass since Splice 1, which set `passes` to 0)
+                return replace(state, hands=tuple(hands), links=links, placed=placed)
     return replace(state, hands=tuple(hands), links=links, placed=placed, phase="play", anchors=(), passes=0,
                    current=_next_seat(state, seat), turns=state.turns + 1, round_turns=state.round_turns + 1)
 
@@ -234,9 +220,9 @@ def _apply_slice(state: State, event: Sliced) -> State:
     table = list(links)
     table[a - 1] = _joined(links[a - 1], at_a, first)
     table[b - 1] = _joined(links[b - 1], at_b, first + 1)
-    _, before, after_ = _SEGMENTS[x][colour]
+    _, before, after_ = SEGMENTS[x][colour]
     table.append(before + (a,) + after_)
-    _, before, after_ = _SEGMENTS[y][colour]
+    _, before, after_ = SEGMENTS[y][colour]
     table.append(before + (b,) + after_)
     hands = list(state.hands)
     seat = state.current
@@ -322,40 +308,43 @@ def _round_over(state: State, went_out: int) -> State:
     """A hand is empty (or every player passed): the round's last turn is over; then the cards left are scored.
 
     Open mode: the log knows every hand. Table mode: each player with cards left shows them first."""
-    state = replace(state, phase="play", anchors=(), turns=state.turns + 1, round_turns=state.round_turns + 1,
-                    went_out=went_out)
+    turns, round_turns = state.turns + 1, state.round_turns + 1
     if state.mode == "open":
-        return _score(replace(state, left=tuple(zone.known for zone in state.hands)))
-    state = replace(state, left=((),) * len(state.seats))
-    return replace(state, phase="show") if any(state.hands[seat].size for seat in state.playing) else _score(state)
+        return _score(state, went_out, tuple([zone.known for zone in state.hands]), turns, round_turns)
+    left = ((),) * len(state.seats)
+    hands = state.hands
+    if any(hands[seat].size for seat in state.playing):
+        return replace(state, phase="show", anchors=(), turns=turns, round_turns=round_turns, went_out=went_out,
+                       left=left)
+    return _score(state, went_out, left, turns, round_turns)
 
 
 def _apply_show(state: State, event: CardShown) -> State:
     seat = state.seats.index(event.player)
     hands = list(state.hands)
-    hands[seat] = hands[seat].remove(event.card)
+    hands[seat] = _hand_without(hands[seat], event.card)
     left = list(state.left)
     left[seat] = left[seat] + (event.card,)
     state = replace(state, hands=tuple(hands), left=tuple(left))
-    return state if state.owing else _score(state)
+    return state if state.owing else _score(state, state.went_out, state.left, state.turns, state.round_turns)
 
 
-def _round_points(state: State) -> tuple[tuple[int, ...], str, list[int]]:
+def _round_points(state: State, went_out: int, left: tuple[tuple[str, ...], ...]) -> tuple[tuple[int, ...], str, list[int]]:
     """The round's winners, how it ended, and each seat's points: cards left (none for a winner) plus SLAMs."""
-    n = len(state.seats)
     playing = state.playing
-    hand_points = [sum(points(card) for card in state.left[seat]) for seat in range(n)]
-    if state.went_out >= 0:
-        winners: tuple[int, ...] = (state.went_out,)
+    hand_points = [sum(map(CARD_POINTS.__getitem__, cards)) for cards in left]
+    if went_out >= 0:
+        winners: tuple[int, ...] = (went_out,)
         ended = "out"
     else:
-        low = min(hand_points[seat] for seat in playing)
-        winners = tuple(seat for seat in playing if hand_points[seat] == low)
+        low = min([hand_points[seat] for seat in playing])
+        winners = tuple([seat for seat in playing if hand_points[seat] == low])
         ended = "blocked"
-    scored = [0] * n
+    scored = [0] * len(state.seats)
+    slams = state.slams
+    free = ended == "blocked" and state.blocked == "lowest-free"
     for seat in playing:
-        free = ended == "blocked" and state.blocked == "lowest-free" and seat in winners
-        scored[seat] = (0 if free else hand_points[seat]) + state.slams[seat]
+        scored[seat] = (0 if free and seat in winners else hand_points[seat]) + slams[seat]
     return winners, ended, scored
 
 
@@ -364,45 +353,51 @@ def _decide(state: State, winners: tuple[int, ...], totals: tuple[int, ...]) -> 
     playing = state.playing
     if state.sudden:  # its winner wins the game; a blocked sudden death tied again is played again
         return ("over", winners, "sudden-death") if len(winners) == 1 else ("sudden-death", winners, "")
-    survivors = tuple(seat for seat in playing if totals[seat] < state.threshold)
+    threshold = state.threshold
+    survivors = tuple([seat for seat in playing if totals[seat] < threshold])
     if len(survivors) == 1:
         return "over", survivors, "last-standing"
     limit = (state.end == "hands" and state.round >= state.hands_limit) or (state.end == "time" and state.time_called)
     if survivors and not limit:
         return "continue", survivors, ""
     pool = survivors or playing
-    low = min(totals[seat] for seat in pool)
-    lowest = tuple(seat for seat in pool if totals[seat] == low)
+    low = min([totals[seat] for seat in pool])
+    lowest = tuple([seat for seat in pool if totals[seat] == low])
     why = state.end if survivors else "all-crossed"
     return ("over", lowest, why) if len(lowest) == 1 else ("sudden-death", lowest, "")
 
 
-def _score(state: State) -> State:
-    """Score the round, eliminate, and go on: the next round, a sudden death, or the end of the game."""
+def _score(state: State, went_out: int, left: tuple[tuple[str, ...], ...], turns: int, round_turns: int) -> State:
+    """Score the round (`went_out` emptied their hand, -1: blocked; `left`: the cards left in each hand; the turns
+    counted with the round's last), eliminate, and go on: the next round, a sudden death, or the end of the game.
+    One replace: the round's last state is not made first."""
     n = len(state.seats)
-    winners, ended, scored = _round_points(state)
-    totals = tuple(total + scored[seat] for seat, total in enumerate(state.totals))
-    eliminated = () if state.sudden else tuple(s for s in state.playing if totals[s] >= state.threshold)
+    playing = state.playing
+    winners, ended, scored = _round_points(state, went_out, left)
+    totals = tuple([total + points for total, points in zip(state.totals, scored)])
+    eliminated = () if state.sudden else tuple([s for s in playing if totals[s] >= state.threshold])
     then, group, why = _decide(state, winners, totals)
     result = Result(
         round=state.round,
         dealer=state.dealer,
-        playing=state.playing,
+        playing=playing,
         winners=winners,
         ended=ended,
-        left=tuple(state.left[seat] if seat in state.playing else () for seat in range(n)),
+        left=tuple([left[seat] if seat in playing else () for seat in range(n)]),
         points=tuple(scored),
         slams=state.slams,
         totals=totals,
         eliminated=eliminated,
         sudden=state.sudden,
-        turns=state.round_turns,
+        turns=round_turns,
         then=then,
     )
-    state = replace(state, totals=totals, results=state.results + (result,), out=state.out + eliminated)
+    results, out = state.results + (result,), state.out + eliminated
     if then == "over":
-        return replace(state, phase="over", winner=group[0], ended=why, hands=(Zone(),) * n, left=())
-    return _begin_round(state, state.round + 1, after(state, state.dealer, group), group, sudden=then == "sudden-death")
+        return replace(state, totals=totals, results=results, out=out, phase="over", winner=group[0], ended=why,
+                       hands=(Zone(),) * n, left=(), anchors=(), went_out=went_out, turns=turns, round_turns=round_turns)
+    return _begin_round(state, state.round + 1, after(state, state.dealer, group), group, then == "sudden-death",
+                        totals=totals, results=results, out=out, turns=turns)
 
 
 REDUCERS = Reducers[State]("array", EVENTS)
