@@ -226,12 +226,25 @@ def _apply_slice(state: State, event: Sliced) -> State:
     table.append(before + (b,) + after_)
     hands = list(state.hands)
     seat = state.current
-    hands[seat] = _hand_without(_hand_without(hands[seat], x), y)
+    hand = hands[seat]
+    rest = list(hand.known)
+    try:  # both known: `_hand_without` twice, written out
+        rest.remove(x)
+        rest.remove(y)
+    except ValueError:
+        hands[seat] = _hand_without(_hand_without(hand, x), y)
+    else:
+        hands[seat] = Zone(tuple(rest), hand.unknown)
     return _laying(state, tuple(hands), tuple(table), placed + (x, y), (first, first + 1))
 
 
 def _apply_done(state: State, event: TurnEnded) -> State:
-    return replace(state, phase="play", anchors=(), current=_next_seat(state, state.current), turns=state.turns + 1,
+    following = state.current + 1  # `_next_seat` written out: a done ends most turns
+    if following == len(state.seats):
+        following = 0
+    if following not in state.playing:
+        following = after(state, state.current)
+    return replace(state, phase="play", anchors=(), current=following, turns=state.turns + 1,
                    round_turns=state.round_turns + 1, passes=0)
 
 

@@ -346,6 +346,23 @@ def _check_lay(state: State, event: CardSpliced) -> Ruling | None:
 
 
 def check_slice(state: State, event: Sliced) -> Ruling | None:
+    cut, cards = event.cut, event.cards
+    # the usual case, all at once: a join of the table cut, and two known colour cards of the hand with its colour
+    # (the checks below find nothing to forbid exactly then, and explain everything else)
+    if len(cut) == 2 and len(cards) == 2:
+        a, b = cut
+        count = len(state.placed)
+        if 0 < a <= count and 0 < b <= count and b in state.links[a - 1]:
+            colour = state.placed[a - 1][state.links[a - 1].index(b)]
+            x, y = cards
+            known = state.hands[state.current].known
+            if (colour in x and colour in y and x not in ACTION_CODES and y not in ACTION_CODES
+                    and (known.count(x) >= 2 if x == y else x in known and y in known)):
+                return None
+    return _check_slice(state, event)
+
+
+def _check_slice(state: State, event: Sliced) -> Ruling | None:
     if len(event.cut) != 2:
         return illegal("array.slice.join", "a slice names the two cards whose touching segments it separates", cut=event.cut)
     a, b = event.cut
