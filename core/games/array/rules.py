@@ -162,14 +162,12 @@ def _out_of_turn(state: State, player: str) -> str:
 
 def _bound(step: Pending[State], *kinds: type[Event]) -> Pending[State]:
     """`step` concerning only `kinds` (`concerns`, which the kernel reads off every step of a turn)."""
-    concerns(*kinds)(cast(Any, step))
-    return step
+    return cast(Pending[State], concerns(*kinds)(cast(Any, step)))
 
 
 # What the step of the turn allows: a move goes on until it is ended, and only a move with a card is ended. Two
-# `Pending`s, each bound to its phase and to the kinds it refuses there, rather than one step asked of every move:
-# a splice, a slice, a give or a done that these never refuse then meets whose turn it is as the turn's last step,
-# which the kernel asks without a call.
+# `Pending`s, each bound to its phase and the kinds it refuses there, not one step asked of every move: a splice,
+# a slice, a give or a done they never refuse meets whose turn it is last, which the kernel asks without a call.
 MOVE_UNDER_WAY = _bound(
     Pending[State](("splice",), "array.splice.done",
                    lambda state, event: f"{getattr(event, 'player', '')}'s move is not over: {_expected(state)}",
@@ -297,9 +295,8 @@ def check_lay(state: State, event: CardSpliced) -> Ruling | None:
     """Splice 1 (phase play) or Splice 2 (phase splice): the card, the target, the colour, the open segment."""
     card, to, colour = event.card, event.to, event.colour
     placed = state.placed
-    # the usual case, all at once: a known colour card of the hand against an open segment of its colour (the guards
-    # below find nothing to forbid exactly then, and explain everything else); a card the log knows in a hand is a
-    # card of the box, so a colour card unless it is an action card
+    # the usual case at once: a known colour card of the hand (a card of the box: a colour card unless an action
+    # card) against an open segment of its colour; the guards below find nothing else to forbid, and explain the rest
     if 0 < to <= len(placed) and len(colour) == 1 and colour in card:
         target = placed[to - 1]
         if (colour in target and not state.links[to - 1][SEGMENTS[target][colour][0]]
@@ -347,12 +344,10 @@ def _check_lay(state: State, event: CardSpliced) -> Ruling | None:
 
 def check_slice(state: State, event: Sliced) -> Ruling | None:
     cut, cards = event.cut, event.cards
-    # the usual case, all at once: a join of the table cut, and two known colour cards of the hand with its colour
-    # (the checks below find nothing to forbid exactly then, and explain everything else)
+    # the usual case at once, as a lay's: a join cut, and two known colour cards of the hand with its colour
     if len(cut) == 2 and len(cards) == 2:
         a, b = cut
-        count = len(state.placed)
-        if 0 < a <= count and 0 < b <= count and b in state.links[a - 1]:
+        if 0 < a <= len(state.placed) and 0 < b <= len(state.placed) and b in state.links[a - 1]:
             colour = state.placed[a - 1][state.links[a - 1].index(b)]
             x, y = cards
             known = state.hands[state.current].known
