@@ -25,6 +25,7 @@ DEAL = 7  # cards dealt to each player
 SLAM_POINTS = 10
 SPLATTERS = ("s1", "s2", "s3", "s4", "s5")
 ACTIONS = SPLATTERS + ("slam",)
+ACTION_CODES = frozenset(ACTIONS)
 MAX_SEATS = 5
 MIN_COLOUR_CARDS = DEAL * MAX_SEATS + 1  # a starting card must remain after the largest deal
 MAX_COLOURS = 8
@@ -100,6 +101,20 @@ def is_colour_card(code: str, box: Box) -> bool:
 def points(code: str) -> int:
     """What a card left in hand scores: a colour card 2, 3 or 4 by its colours, Splatter N scores N, SLAM 10."""
     return _POINTS.get(code, len(code))
+
+
+class _Points(dict[str, int]):
+    """code -> `points(code)`, filled as codes are met: `map(CARD_POINTS.__getitem__, cards)` scores a hand with no
+    Python call per card."""
+
+    def __missing__(self, code: str) -> int:
+        found = points(code)
+        if len(self) < _MEMO_LIMIT:
+            self[code] = found
+        return found
+
+
+CARD_POINTS = _Points()
 
 
 def splatter(code: str) -> int:

@@ -7,12 +7,14 @@ here, as consequences, never as events of their own.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
 from ...referee import Reducers
-from .components import DEAL, SLAM_POINTS, is_action, load_box, points
+from .components import CARD_POINTS, DEAL, SLAM_POINTS, is_action, load_box
 from .events import (
     EVENTS,
     ActionGiven,
@@ -28,7 +30,7 @@ from .events import (
     TurnPassed,
 )
 from .rules import OPTIONS
-from .state import Result, State, after, join_colour, picked_up
+from .state import SEGMENTS, Result, State, after, picked_up
 
 replace = msgspec.structs.replace  # not state.replace's call around it: a fold copies the state once per event or more
 
@@ -56,11 +58,13 @@ def start(started: GameStarted) -> State:
     return _begin_round(state, 1, n - 1, tuple(range(n)), sudden=False)
 
 
-def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...], sudden: bool) -> State:
-    """A new round: the table cleared; in table mode the hands dealt unseen and the starting card awaited."""
+def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...], sudden: bool,
+                 **scored: Any) -> State:
+    """A new round: the table cleared; in table mode the hands dealt unseen and the starting card awaited. `scored`:
+    what the last round's scoring changed (`_score`), in the same replace."""
     n = len(state.seats)
     table = state.mode == "table"
-    hands = tuple(Zone((), DEAL) if table and seat in playing else Zone() for seat in range(n))
+    hands = tuple([Zone((), DEAL) if table and seat in playing else Zone() for seat in range(n)])
     return replace(
         state,
         round=number,
@@ -83,6 +87,7 @@ def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...
         went_out=-1,
         left=(),
         owed=tuple(state.seats[seat] for seat in playing if state.seats[seat] in state.seated) if table else (),
+        **scored,
     )
 
 
@@ -119,26 +124,29 @@ def _apply_starter(state: State, event: StarterTurned) -> State:
 # --------------------------------------------------------------------------- laying cards
 
 
-def _laid(state: State, card: str, to: int, colour: str, links: tuple[tuple[int, ...], ...] | None = None,
-          placed: tuple[str, ...] | None = None) -> tuple[tuple[tuple[int, ...], ...], tuple[str, ...]]:
-    """The links and cards after `card` is laid against card #`to`'s `colour` segment (it is the next card)."""
-    if links is None:
-        links = state.links
-    if placed is None:
-        placed = state.placed
-    index = placed[to - 1].index(colour)
-    old = links[to - 1]
-    joined = old[:index] + (len(placed) + 1,) + old[index + 1 :]
-    new = [0] * len(card)
-    new[card.index(colour)] = to
-    return links[: to - 1] + (joined,) + links[to:] + (tuple(new),), placed + (card,)
+def _joined(links: tuple[int, ...], index: int, number: int) -> tuple[int, ...]:
+    """A card's links with the segment at `index` touching card #`number` (0: open again)."""
+    changed = list(links)  # a list set and made a tuple: cheaper than two slices and two concatenations
+    changed[index] = number
+    return tuple(changed)
 
 
-def _without(hands: tuple[Zone, ...], seat: int, *cards: str) -> tuple[Zone, ...]:
-    hand = hands[seat]
-    for card in cards:
-        hand = hand.remove(card)
-    return hands[:seat] + (hand,) + hands[seat + 1 :]
+def _hand_without(hand: Zone, card: str) -> Zone:
+    """`Zone.remove`: a known copy of `card` out of the hand, else one of its unknown cards (now revealed)."""
+    known = hand.known
+    if card in known:
+        rest = list(known)
+        rest.remove(card)
+        return Zone(tuple(rest), hand.unknown)
+    return Zone(known, hand.unknown - 1)
+
+
+def _next_seat(state: State, seat: int) -> int:
+    """`after(state, seat)`, its usual case first: the seat to the left plays this round."""
+    following = seat + 1
+    if following == len(state.seats):
+        following = 0
+    return following if following in state.playing else after(state, seat)
 
 
 def _laying(state: State, hands: tuple[Zone, ...], links: tuple[tuple[int, ...], ...], placed: tuple[str, ...],
@@ -146,41 +154,98 @@ def _laying(state: State, hands: tuple[Zone, ...], links: tuple[tuple[int, ...],
     """After cards are laid: the move goes on while the cards just laid have an open segment and the hand is not
     empty; otherwise the turn (or, with an empty hand, the round) is over. One replace in the usual case."""
     seat = state.current
-    if hands[seat].size == 0:
+    hand = hands[seat]
+    if not hand.known and not hand.unknown:
         state = replace(state, hands=hands, links=links, placed=placed, anchors=anchors, passes=0)
         return _round_over(state, seat)
     for anchor in anchors:
         if 0 in links[anchor - 1]:
             return replace(state, hands=hands, links=links, placed=placed, phase="splice", anchors=anchors, passes=0)
     return replace(state, hands=hands, links=links, placed=placed, phase="play", anchors=(), passes=0,
-                   current=after(state, seat), turns=state.turns + 1, round_turns=state.round_turns + 1)
+                   current=_next_seat(state, seat), turns=state.turns + 1, round_turns=state.round_turns + 1)
 
 
 def _apply_lay(state: State, event: CardSpliced) -> State:
-    links, placed = _laid(state, event.card, event.to, event.colour)
-    anchors = (len(placed),) if state.phase == "play" else state.anchors
-    return _laying(state, _without(state.hands, state.current, event.card), links, placed, anchors)
+    """`card` laid against card #`to`'s `colour` segment as the next card: `_laying` written out here, with the hand's
+    `_hand_without` and `_joined` (a lay is most events of every log)."""
+    card, to, colour = event.card, event.to, event.colour
+    placed, links = state.placed, state.links
+    number = len(placed) + 1
+    joined = list(links[to - 1])
+    joined[SEGMENTS[placed[to - 1]][colour][0]] = number
+    _, before, after_ = SEGMENTS[card][colour]
+    laid = before + (to,) + after_
+    table = list(links)
+    table[to - 1] = tuple(joined)
+    table.append(laid)
+    links = tuple(table)
+    placed = placed + (card,)
+    seat = state.current
+    hands = list(state.hands)
+    hand = hands[seat]
+    rest = list(hand.known)
+    try:
+        rest.remove(card)
+    except ValueError:  # not a card the log knew in the hand: one of its unknown cards, now revealed
+        hand = hands[seat] = Zone(hand.known, hand.unknown - 1)
+    else:
+        hand = hands[seat] = Zone(tuple(rest), hand.unknown)
+    if not hand.known and not hand.unknown:
+        state = replace(state, hands=tuple(hands), links=links, placed=placed,
+                        anchors=(number,) if state.phase == "play" else state.anchors, passes=0)
+        return _round_over(state, seat)
+    if state.phase == "play":  # Splice 1: the move goes on while the card just laid has an open segment
+        if before or after_:
+            return replace(state, hands=tuple(hands), links=links, placed=placed, phase="splice", anchors=(number,),
+                           passes=0)
+        anchors: tuple[int, ...] = ()
+    else:  # Splice 2: while the cards laid first have one
+        anchors = state.anchors
+        for anchor in anchors:
+            if 0 in table[anchor - 1]:  # (no pass since Splice 1, which set `passes` to 0)
+                return replace(state, hands=tuple(hands), links=links, placed=placed)
+    return replace(state, hands=tuple(hands), links=links, placed=placed, phase="play", anchors=(), passes=0,
+                   current=_next_seat(state, seat), turns=state.turns + 1, round_turns=state.round_turns + 1)
 
 
 def _apply_slice(state: State, event: Sliced) -> State:
+    """The join of #a and #b cut, and the two cards laid against its freed segments (the next two numbers)."""
     a, b = event.cut
-    placed = state.placed
-    colour = join_colour(state, a, b)
-    assert colour is not None  # checked: the cut is a join of two cards
-    links = list(state.links)
-    for number in (a, b):
-        joined = list(links[number - 1])
-        joined[placed[number - 1].index(colour)] = 0
-        links[number - 1] = tuple(joined)
+    placed, links = state.placed, state.links
+    first = len(placed) + 1
+    at_a = links[a - 1].index(b)  # a and b touch at one segment each: the join's colour
+    at_b = links[b - 1].index(a)
+    colour = placed[a - 1][at_a]
     x, y = event.cards
-    cut, placed = _laid(state, x, a, colour, tuple(links))
-    cut, placed = _laid(state, y, b, colour, cut, placed)
-    first = len(state.placed) + 1
-    return _laying(state, _without(state.hands, state.current, x, y), cut, placed, (first, first + 1))
+    table = list(links)
+    table[a - 1] = _joined(links[a - 1], at_a, first)
+    table[b - 1] = _joined(links[b - 1], at_b, first + 1)
+    _, before, after_ = SEGMENTS[x][colour]
+    table.append(before + (a,) + after_)
+    _, before, after_ = SEGMENTS[y][colour]
+    table.append(before + (b,) + after_)
+    hands = list(state.hands)
+    seat = state.current
+    hand = hands[seat]
+    rest = list(hand.known)
+    try:  # both known: `_hand_without` twice, written out
+        rest.remove(x)
+        rest.remove(y)
+    except ValueError:
+        hands[seat] = _hand_without(_hand_without(hand, x), y)
+    else:
+        hands[seat] = Zone(tuple(rest), hand.unknown)
+    return _laying(state, tuple(hands), tuple(table), placed + (x, y), (first, first + 1))
 
 
 def _apply_done(state: State, event: TurnEnded) -> State:
-    return _end_turn(state)
+    following = state.current + 1  # `_next_seat` written out: a done ends most turns
+    if following == len(state.seats):
+        following = 0
+    if following not in state.playing:
+        following = after(state, state.current)
+    return replace(state, phase="play", anchors=(), current=following, turns=state.turns + 1,
+                   round_turns=state.round_turns + 1, passes=0)
 
 
 # --------------------------------------------------------------------------- the other moves
@@ -193,12 +258,16 @@ def _apply_draw(state: State, event: CardDrawn) -> State:
         hands[seat] = hands[seat].add((event.card,))
     else:
         hands[seat] = hands[seat].add(unknown=1)
-    return _end_turn(replace(state, hands=tuple(hands), deck=state.deck[1:], deck_size=state.deck_size - 1, passes=0))
+    return replace(state, hands=tuple(hands), deck=state.deck[1:], deck_size=state.deck_size - 1, passes=0,
+                   phase="play", anchors=(), current=_next_seat(state, seat), turns=state.turns + 1,
+                   round_turns=state.round_turns + 1)
 
 
 def _apply_give(state: State, event: ActionGiven) -> State:
     target = state.seats.index(event.target)
-    hands = list(_without(state.hands, state.current, event.card))
+    seat = state.current
+    hands = list(state.hands)
+    hands[seat] = _hand_without(hands[seat], event.card)
     slams = state.slams
     deck, size = state.deck, state.deck_size
     if event.card == "slam":
@@ -213,11 +282,13 @@ def _apply_give(state: State, event: ActionGiven) -> State:
         else:
             hands[target] = hands[target].add(unknown=count)
         size -= count
-    state = replace(state, hands=tuple(hands), slams=slams, deck=deck, deck_size=size,
-                    played=state.played + (event.card,), passes=0)
-    if state.hands[state.current].size == 0:
-        return _round_over(state, state.current)
-    return _end_turn(state)
+    if not hands[seat].size:
+        state = replace(state, hands=tuple(hands), slams=slams, deck=deck, deck_size=size,
+                        played=state.played + (event.card,), passes=0)
+        return _round_over(state, seat)
+    return replace(state, hands=tuple(hands), slams=slams, deck=deck, deck_size=size, played=state.played + (event.card,),
+                   passes=0, phase="play", anchors=(), current=_next_seat(state, seat), turns=state.turns + 1,
+                   round_turns=state.round_turns + 1)
 
 
 def _apply_pass(state: State, event: TurnPassed) -> State:
@@ -236,7 +307,7 @@ def _end_turn(state: State, passing: bool = False) -> State:
         state,
         phase="play",
         anchors=(),
-        current=after(state, state.current),
+        current=_next_seat(state, state.current),
         turns=state.turns + 1,
         round_turns=state.round_turns + 1,
         passes=state.passes if passing else 0,
@@ -250,40 +321,43 @@ def _round_over(state: State, went_out: int) -> State:
     """A hand is empty (or every player passed): the round's last turn is over; then the cards left are scored.
 
     Open mode: the log knows every hand. Table mode: each player with cards left shows them first."""
-    state = replace(state, phase="play", anchors=(), turns=state.turns + 1, round_turns=state.round_turns + 1,
-                    went_out=went_out)
+    turns, round_turns = state.turns + 1, state.round_turns + 1
     if state.mode == "open":
-        return _score(replace(state, left=tuple(zone.known for zone in state.hands)))
-    state = replace(state, left=((),) * len(state.seats))
-    return replace(state, phase="show") if any(state.hands[seat].size for seat in state.playing) else _score(state)
+        return _score(state, went_out, tuple([zone.known for zone in state.hands]), turns, round_turns)
+    left = ((),) * len(state.seats)
+    hands = state.hands
+    if any(hands[seat].size for seat in state.playing):
+        return replace(state, phase="show", anchors=(), turns=turns, round_turns=round_turns, went_out=went_out,
+                       left=left)
+    return _score(state, went_out, left, turns, round_turns)
 
 
 def _apply_show(state: State, event: CardShown) -> State:
     seat = state.seats.index(event.player)
     hands = list(state.hands)
-    hands[seat] = hands[seat].remove(event.card)
+    hands[seat] = _hand_without(hands[seat], event.card)
     left = list(state.left)
     left[seat] = left[seat] + (event.card,)
     state = replace(state, hands=tuple(hands), left=tuple(left))
-    return state if state.owing else _score(state)
+    return state if state.owing else _score(state, state.went_out, state.left, state.turns, state.round_turns)
 
 
-def _round_points(state: State) -> tuple[tuple[int, ...], str, list[int]]:
+def _round_points(state: State, went_out: int, left: tuple[tuple[str, ...], ...]) -> tuple[tuple[int, ...], str, list[int]]:
     """The round's winners, how it ended, and each seat's points: cards left (none for a winner) plus SLAMs."""
-    n = len(state.seats)
     playing = state.playing
-    hand_points = [sum(points(card) for card in state.left[seat]) for seat in range(n)]
-    if state.went_out >= 0:
-        winners: tuple[int, ...] = (state.went_out,)
+    hand_points = [sum(map(CARD_POINTS.__getitem__, cards)) for cards in left]
+    if went_out >= 0:
+        winners: tuple[int, ...] = (went_out,)
         ended = "out"
     else:
-        low = min(hand_points[seat] for seat in playing)
-        winners = tuple(seat for seat in playing if hand_points[seat] == low)
+        low = min([hand_points[seat] for seat in playing])
+        winners = tuple([seat for seat in playing if hand_points[seat] == low])
         ended = "blocked"
-    scored = [0] * n
+    scored = [0] * len(state.seats)
+    slams = state.slams
+    free = ended == "blocked" and state.blocked == "lowest-free"
     for seat in playing:
-        free = ended == "blocked" and state.blocked == "lowest-free" and seat in winners
-        scored[seat] = (0 if free else hand_points[seat]) + state.slams[seat]
+        scored[seat] = (0 if free and seat in winners else hand_points[seat]) + slams[seat]
     return winners, ended, scored
 
 
@@ -292,45 +366,51 @@ def _decide(state: State, winners: tuple[int, ...], totals: tuple[int, ...]) -> 
     playing = state.playing
     if state.sudden:  # its winner wins the game; a blocked sudden death tied again is played again
         return ("over", winners, "sudden-death") if len(winners) == 1 else ("sudden-death", winners, "")
-    survivors = tuple(seat for seat in playing if totals[seat] < state.threshold)
+    threshold = state.threshold
+    survivors = tuple([seat for seat in playing if totals[seat] < threshold])
     if len(survivors) == 1:
         return "over", survivors, "last-standing"
     limit = (state.end == "hands" and state.round >= state.hands_limit) or (state.end == "time" and state.time_called)
     if survivors and not limit:
         return "continue", survivors, ""
     pool = survivors or playing
-    low = min(totals[seat] for seat in pool)
-    lowest = tuple(seat for seat in pool if totals[seat] == low)
+    low = min([totals[seat] for seat in pool])
+    lowest = tuple([seat for seat in pool if totals[seat] == low])
     why = state.end if survivors else "all-crossed"
     return ("over", lowest, why) if len(lowest) == 1 else ("sudden-death", lowest, "")
 
 
-def _score(state: State) -> State:
-    """Score the round, eliminate, and go on: the next round, a sudden death, or the end of the game."""
+def _score(state: State, went_out: int, left: tuple[tuple[str, ...], ...], turns: int, round_turns: int) -> State:
+    """Score the round (`went_out` emptied their hand, -1: blocked; `left`: the cards left in each hand; the turns
+    counted with the round's last), eliminate, and go on: the next round, a sudden death, or the end of the game.
+    One replace: the round's last state is not made first."""
     n = len(state.seats)
-    winners, ended, scored = _round_points(state)
-    totals = tuple(total + scored[seat] for seat, total in enumerate(state.totals))
-    eliminated = () if state.sudden else tuple(s for s in state.playing if totals[s] >= state.threshold)
+    playing = state.playing
+    winners, ended, scored = _round_points(state, went_out, left)
+    totals = tuple([total + points for total, points in zip(state.totals, scored)])
+    eliminated = () if state.sudden else tuple([s for s in playing if totals[s] >= state.threshold])
     then, group, why = _decide(state, winners, totals)
     result = Result(
         round=state.round,
         dealer=state.dealer,
-        playing=state.playing,
+        playing=playing,
         winners=winners,
         ended=ended,
-        left=tuple(state.left[seat] if seat in state.playing else () for seat in range(n)),
+        left=tuple([left[seat] if seat in playing else () for seat in range(n)]),
         points=tuple(scored),
         slams=state.slams,
         totals=totals,
         eliminated=eliminated,
         sudden=state.sudden,
-        turns=state.round_turns,
+        turns=round_turns,
         then=then,
     )
-    state = replace(state, totals=totals, results=state.results + (result,), out=state.out + eliminated)
+    results, out = state.results + (result,), state.out + eliminated
     if then == "over":
-        return replace(state, phase="over", winner=group[0], ended=why, hands=(Zone(),) * n, left=())
-    return _begin_round(state, state.round + 1, after(state, state.dealer, group), group, sudden=then == "sudden-death")
+        return replace(state, totals=totals, results=results, out=out, phase="over", winner=group[0], ended=why,
+                       hands=(Zone(),) * n, left=(), anchors=(), went_out=went_out, turns=turns, round_turns=round_turns)
+    return _begin_round(state, state.round + 1, after(state, state.dealer, group), group, then == "sudden-death",
+                        totals=totals, results=results, out=out, turns=turns)
 
 
 REDUCERS = Reducers[State]("array", EVENTS)

@@ -8,12 +8,13 @@ where the log cannot know (a draw from a hand it never saw); `permit` names the 
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any, cast
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, concerns, no_rule_of_its_own
 from ...seated import hands_owed, seat_index, seat_names_own_cards
 from ...text import plural, quote
-from .components import DEAL, SLAM_POINTS, card_text, is_action, is_colour_card
+from .components import ACTION_CODES, DEAL, SLAM_POINTS, card_text, is_action, is_colour_card
 from .events import (
     EVENTS,
     ActionGiven,
@@ -29,7 +30,7 @@ from .events import (
     TurnPassed,
 )
 from .state import (
-    State, cards_picked_up, colours_on_table, is_possible, join_colour, located, options_left, partner, picked_up,
+    SEGMENTS, State, cards_picked_up, colours_on_table, is_possible, join_colour, located, options_left, partner, picked_up,
     unlocated_copies, unnamed,
 )
 from .view import to_act
@@ -114,16 +115,12 @@ def _colour(state: State, letter: str) -> str:
 # --------------------------------------------------------------------------- guards before the move's own rules
 
 
-@concerns(CardSpliced, RoundDealt, StarterTurned, TimeCalled, CardShown)  # every other kind passes it untouched
+@concerns(RoundDealt, StarterTurned, TimeCalled, CardShown)  # every other kind passes it untouched
 def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
-    """The most common move straight through; the deal, the starting card, time called and the cards shown at a
-    round's end only when each is expected (none of them is a turn's move)."""
+    """The deal, the starting card, time called and the cards shown at a round's end only when each is expected
+    (none of them is a turn's move)."""
     phase = state.phase
     kind = type(event)
-    if kind is CardSpliced and getattr(event, "player", None) == state.seats[state.current] and phase in ("play", "splice"):
-        # the most common event, by the player to act during a turn: none of the turn's steps has anything
-        # to say about it, so go straight to the card's own rules
-        return ALLOWED
     if kind is RoundDealt:
         if phase == "starter" and state.seated:  # seated seats' hands, before the starting card (check_dealt)
             return ALLOWED
@@ -163,21 +160,27 @@ def _out_of_turn(state: State, player: str) -> str:
     return f"it is {state.player_name}'s turn, not {player}'s{why}"
 
 
-def check_step(state: State, event: Event) -> Ruling | None:
-    """What the step of the turn allows: a move goes on until it is ended, and only a move with a card is ended."""
-    phase = state.phase
-    kind = type(event)
-    player = getattr(event, "player", "")
-    if phase == "splice" and kind is not CardSpliced and kind is not TurnEnded:
-        return illegal("array.splice.done",
-                       f"{player}'s move is not over: {_expected(state)}", anchors=list(state.anchors))
-    if phase == "play" and kind is TurnEnded:
-        return illegal("array.splice.done", f"{player} has laid no card this turn: there is no move to end")
-    return None
+def _bound(step: Pending[State], *kinds: type[Event]) -> Pending[State]:
+    """`step` concerning only `kinds` (`concerns`, which the kernel reads off every step of a turn)."""
+    return cast(Pending[State], concerns(*kinds)(cast(Any, step)))
+
+
+# What the step of the turn allows: a move goes on until it is ended, and only a move with a card is ended. Two
+# `Pending`s, each bound to its phase and the kinds it refuses there, not one step asked of every move: a splice,
+# a slice, a give or a done they never refuse meets whose turn it is last, which the kernel asks without a call.
+MOVE_UNDER_WAY = _bound(
+    Pending[State](("splice",), "array.splice.done",
+                   lambda state, event: f"{getattr(event, 'player', '')}'s move is not over: {_expected(state)}",
+                   facts=lambda state: {"anchors": list(state.anchors)}),
+    *(kind for kind in EVENTS if kind is not CardSpliced and kind is not TurnEnded))
+NO_MOVE_TO_END = _bound(
+    Pending[State](("play",), "array.splice.done",
+                   lambda state, event: f"{getattr(event, 'player', '')} has laid no card this turn: there is no move to end"),
+    TurnEnded)
 
 
 # the turn: the seated hands owed before the starting card (kernel), the table's entries, a round not started or over
-# (kernel), whose move it is (kernel), the step
+# (kernel), whose move it is (kernel), the step (the move under way, or none to end)
 TURN = (
     hands_owed(HandNamed, dealt=(RoundDealt,)),
     seat_names_own_cards(unnamed),
@@ -186,7 +189,8 @@ TURN = (
                    lambda state, event: f"round {state.round} has not started: {_expected(state)}"),
     Pending[State](("show",), "array.turn.pending", lambda state, event: f"round {state.round} is over: {_expected(state)} first"),
     OutOfTurn[State](_out_of_turn),
-    check_step,
+    MOVE_UNDER_WAY,
+    NO_MOVE_TO_END,
 )
 
 
@@ -291,12 +295,13 @@ def check_lay(state: State, event: CardSpliced) -> Ruling | None:
     """Splice 1 (phase play) or Splice 2 (phase splice): the card, the target, the colour, the open segment."""
     card, to, colour = event.card, event.to, event.colour
     placed = state.placed
-    # the usual case, all at once: a known card of the hand against an open segment of its colour (the guards
-    # below find nothing to forbid exactly then, and explain everything else)
-    if (0 < to <= len(placed) and len(colour) == 1 and card in state.hands[state.current].known
-            and (state.phase == "play" or to in state.anchors)):
-        index = placed[to - 1].find(colour)
-        if index >= 0 and colour in card and not state.links[to - 1][index] and is_colour_card(card, state.box):
+    # the usual case at once: a known colour card of the hand (a card of the box: a colour card unless an action
+    # card) against an open segment of its colour; the guards below find nothing else to forbid, and explain the rest
+    if 0 < to <= len(placed) and len(colour) == 1 and colour in card:
+        target = placed[to - 1]
+        if (colour in target and not state.links[to - 1][SEGMENTS[target][colour][0]]
+                and card in state.hands[state.current].known and (state.phase == "play" or to in state.anchors)
+                and card not in ACTION_CODES):
             return None
     return _check_lay(state, event)
 
@@ -338,6 +343,21 @@ def _check_lay(state: State, event: CardSpliced) -> Ruling | None:
 
 
 def check_slice(state: State, event: Sliced) -> Ruling | None:
+    cut, cards = event.cut, event.cards
+    # the usual case at once, as a lay's: a join cut, and two known colour cards of the hand with its colour
+    if len(cut) == 2 and len(cards) == 2:
+        a, b = cut
+        if 0 < a <= len(state.placed) and 0 < b <= len(state.placed) and b in state.links[a - 1]:
+            colour = state.placed[a - 1][state.links[a - 1].index(b)]
+            x, y = cards
+            known = state.hands[state.current].known
+            if (colour in x and colour in y and x not in ACTION_CODES and y not in ACTION_CODES
+                    and (known.count(x) >= 2 if x == y else x in known and y in known)):
+                return None
+    return _check_slice(state, event)
+
+
+def _check_slice(state: State, event: Sliced) -> Ruling | None:
     if len(event.cut) != 2:
         return illegal("array.slice.join", "a slice names the two cards whose touching segments it separates", cut=event.cut)
     a, b = event.cut

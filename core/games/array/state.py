@@ -117,6 +117,23 @@ def after(state: State, seat: int, playing: tuple[int, ...] | None = None) -> in
 # --------------------------------------------------------------------------- the table
 
 
+class _Segments(dict[str, dict[str, tuple[int, tuple[int, ...], tuple[int, ...]]]]):
+    """code -> colour -> (the index of that colour's segment in the code, the zeros before it, the zeros after it):
+    where a card is joined, and its links when it is laid against card #N (`before + (N,) + after`), without a
+    `str.index` call (a slow method call) or a list of zeros per card laid. Filled as codes are met: a box has at
+    most a few hundred."""
+
+    def __missing__(self, code: str) -> dict[str, tuple[int, tuple[int, ...], tuple[int, ...]]]:
+        found = {colour: (index, (0,) * index, (0,) * (len(code) - index - 1)) for index, colour in enumerate(code)}
+        if len(self) < _MEMO_LIMIT:
+            self[code] = found
+        return found
+
+
+_MEMO_LIMIT = 4096
+SEGMENTS = _Segments()
+
+
 def open_segments(state: State) -> Iterator[tuple[int, str]]:
     """(card number, colour) of every open segment, by card number then colour order."""
     for number, (code, joined) in enumerate(zip(state.placed, state.links), 1):
