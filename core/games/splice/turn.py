@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ...model import Event, Ruling, illegal
-from ...referee import ALLOWED, Allowed, OutOfTurn, Pending, concerns
+from ...referee import ALLOWED, Allowed, OutOfTurn, Pending, TurnStep, concerns
 from ...seated import hands_owed, seat_names_own_cards
 from ...text import plural, quote
 from .events import (
@@ -243,7 +243,7 @@ def _storm(state: State, event: Event) -> str:
 
 # the turn: a seated seat's setup owed (named by the seat itself, before all else); a seated seat's hidden components named (before the table's entries: a deal names hands too); the table's entries; the setup, a Hurricane and a card for tally to pick pending (kernel); a move that
 # fits; what the step of the turn forbids; a draw, a discard, maps or holdings pending (kernel); whose move (kernel)
-TURN = (
+TURN: tuple[TurnStep[State], ...] = (
     hands_owed(HandNamed, field="hands_owed", owing=_owing),
     seat_names_own_cards(unnamed),
     check_table_entry,
