@@ -186,11 +186,19 @@ def _piece_moved(seats: tuple[Seat, ...], source: int, me: int, piece: str | Non
 
 def _apply_picked(state: State, event: CardPicked) -> State:
     kind, source = state.pick, state.pick_from
-    if kind == "hand":
-        players, fresh = _hand_card_moved(state, source, state.current, event.card)
+    if kind == "hand":  # the card tally picked is known to be in that hand (`check_picked`): `_hand_card_moved` written out
+        card = event.card
+        me = state.current
+        changed = list(state.players)
+        giver, seat = changed[source], changed[me]
+        known = giver.hand.known
+        index = known.index(card)
+        changed[source] = replace(giver, hand=Zone(known[:index] + known[index + 1 :], giver.hand.unknown))
+        changed[me] = replace(seat, hand=Zone(seat.hand.known + (card,), seat.hand.unknown))
+        players = tuple(changed)
         if not state.centre and not state.owed and state.stage == "play":  # the walk goes on to the play
-            return replace(state, players=players, fresh=fresh, pick="", pick_from=-1, phase="play")
-        return advance(replace(state, players=players, fresh=fresh, pick="", pick_from=-1))
+            return replace(state, players=players, fresh=card, pick="", pick_from=-1, phase="play")
+        return advance(replace(state, players=players, fresh=card, pick="", pick_from=-1))
     players = _piece_moved(state.players, source, state.current, event.card)
     pile = put_bottom(state.pile, ("piracy",))
     if state.stage == "upkeep" and not state.centre and not state.owed:  # the piece a Piracy took: on to the turn's upkeep
