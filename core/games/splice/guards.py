@@ -1,5 +1,5 @@
-"""Splice's guards, one small check per rule id, typed on the event each judges; `rules` registers them in
-their fixed order."""
+"""Splice's guards, one small check per rule id, typed on the event each judges (a purchase's are in `buying`);
+`rules` registers them in their fixed order."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ...knowledge import Zone, can_reveal
 from ...model import Ruling, illegal, unverifiable
 from ...seated import seat_index
 from ...text import plural, quote
-from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, PRICE, card_name, coin_set, deck_cards, read_set
+from .components import MAP_LIMIT, MAX_WILD_PIECES, POSITIONS, card_name, deck_cards, read_set
 from .events import (
     BlackSpotPlayed,
     BlindDrawn,
@@ -21,7 +21,6 @@ from .events import (
     DisksDealt,
     HoldingsRevealed,
     MapLaid,
-    MapsBought,
     MapsReturned,
     PiracyPlayed,
     SetupDealt,
@@ -33,14 +32,12 @@ from .state import (
     State,
     disk_holder,
     first_lacking,
-    form_cards,
     known_top,
     located_cards,
     located_disks,
     located_pieces,
     missing,
-    payment_value,
-    pile_size,
+    size_up_to,
     take_unnamed,
 )
 
@@ -93,7 +90,7 @@ def check_picked(state: State, event: CardPicked) -> Ruling | None:
 # --------------------------------------------------------------------------- draws
 
 
-def _first_impossible(pile: tuple[Zone, ...], entries: list[str | None], copies: dict[str, int], placed: Counter[str],
+def first_impossible(pile: tuple[Zone, ...], entries: list[str | None], copies: dict[str, int], placed: Counter[str],
                       shown: str = "") -> int:
     """Table mode: the index of the first entry that cannot come off the top of `pile` next, or -1.
 
@@ -132,7 +129,7 @@ def draw_problem(state: State, cards: list[str | None]) -> str | None:
             return f"the top of the Draw Pile is {', '.join(top)}, not {shown}"
         return None
     copies = state.copies
-    failed = _first_impossible(state.pile, cards, copies, located_cards(state), "hurricane")
+    failed = first_impossible(state.pile, cards, copies, located_cards(state), "hurricane")
     if failed < 0:
         return None
     card = cards[failed]
@@ -145,27 +142,29 @@ def draw_problem(state: State, cards: list[str | None]) -> str | None:
 def check_drawn(state: State, event: CardsDrawn) -> Ruling | None:
     who = event.player
     cards = event.cards
+    count = len(cards)
+    pile = state.pile
     if state.phase == "start":
-        if not state.pile:
+        if not pile:
             return illegal("splice.draw.empty-pile", f"the Draw Pile is empty: {who} draws blind from another player's hand")
-        if len(cards) != 1:
-            return illegal("splice.draw.first", f"the draw that starts a turn is one card, not {len(cards)}", count=len(cards))
+        if count != 1:
+            return illegal("splice.draw.first", f"the draw that starts a turn is one card, not {count}", count=count)
     else:
         owed = state.owed[0].count
-        segment = state.pile[0]
+        segment = pile[0]
         if len(segment.known) + segment.unknown < owed:  # the top batch alone may not hold them all: is the pile short?
-            owed = min(owed, pile_size(state.pile))
-        short = len(cards) < owed and cards and cards[-1] == "hurricane"
-        if not cards or len(cards) > owed or (len(cards) < owed and not short):
+            owed = size_up_to(pile, owed)
+        # a draw is the cards owed, or fewer when it stops at a Hurricane
+        if not count or (count != owed and (count > owed or cards[-1] != "hurricane")):
             return illegal(
                 "splice.draw.owed",
-                f"{who} owes {plural(owed, 'card')} from the Draw Pile, not {len(cards)} (a draw stops only at a Hurricane)",
+                f"{who} owes {plural(owed, 'card')} from the Draw Pile, not {count} (a draw stops only at a Hurricane)",
                 owed=owed,
-                drawn=len(cards),
+                drawn=count,
             )
-    if "hurricane" in cards[:-1]:
-        return illegal("splice.hurricane.immediate", "a Hurricane stops the draw the moment it is drawn: it is the last card of a draw")
-    if state.mode == "open" and state.pile[0].known[: len(cards)] == tuple(cards):  # the top cards, as an open draw names them
+        if count > 1 and "hurricane" in cards[:-1]:
+            return illegal("splice.hurricane.immediate", "a Hurricane stops the draw the moment it is drawn: it is the last card of a draw")
+    if state.mode == "open" and pile[0].known[:count] == tuple(cards):  # the top cards, as an open draw names them
         return None
     problem = draw_problem(state, cards)
     if problem:
@@ -237,7 +236,7 @@ def _not_held(state: State, card: str, cards: list[str]) -> Ruling:
     return illegal("splice.play.in-hand", f"{said} (holds {holds})", card=card)
 
 
-def _read_sets(state: State, forms: list[str]) -> list | Ruling:
+def read_sets(state: State, forms: list[str]) -> list | Ruling:
     sets = []
     for form in forms:
         found = read_set(form, state.box.values)
@@ -254,7 +253,7 @@ def check_coins(state: State, event: CoinsPlayed) -> Ruling | None:
         return illegal("splice.coins.double", f"{event.doubles} is not a number of Double Your Gold cards")
     if not event.sets and not event.doubles:
         return illegal("splice.coins.sets", "a coin play lays down at least one set or Double Your Gold card")
-    sets = _read_sets(state, event.sets)
+    sets = read_sets(state, event.sets)
     if isinstance(sets, Ruling):
         return sets
     cards = [card for s in sets for card in s.cards] + ["double"] * event.doubles
@@ -341,108 +340,6 @@ def check_trade(state: State, event: TradePlayed) -> Ruling | None:
     if held == colour or (held is None and not placed[colour]):
         return None
     return illegal("splice.trade.swap", f"{partner} cannot hold the {name} disk: the log has placed it elsewhere", colour=colour)
-
-
-# --------------------------------------------------------------------------- buying
-
-
-def check_buy(state: State, event: MapsBought) -> Ruling | None:
-    who = event.player
-    count = event.count
-    if not 1 <= count <= 99:
-        return illegal("splice.buy.price", f"{who} cannot buy {count} map pieces", count=count)
-    if not 0 <= event.doubles <= 99:
-        return illegal("splice.buy.whole-sets", f"{event.doubles} is not a number of Double Your Gold cards")
-    left = pile_size(state.map_pile)
-    if count > left:
-        return illegal("splice.buy.map-pile", f"the Map Pile holds {plural(left, 'piece')}: {who} cannot buy {count}", left=left)
-    seat = state.player
-    ruling = _check_part_of_a_set(state, event.paid)
-    if ruling:
-        return ruling
-    sets = _read_sets(state, event.paid)
-    if isinstance(sets, Ruling):
-        return sets
-    in_play = list(seat.sets)
-    for s in sets:
-        if s.form not in in_play:
-            shown = " ".join(seat.sets) or "none"
-            return illegal(
-                "splice.buy.earlier-turn",
-                f"{s.form} is not among {who}'s coin sets in play ({shown}): sets are laid down on one turn and spent on a later one",
-                set=s.form,
-            )
-        in_play.remove(s.form)
-    if event.doubles > seat.doubles:
-        return illegal("splice.buy.earlier-turn", f"{who} has {plural(seat.doubles, 'Double Your Gold card')} in play, not {event.doubles}")
-    forms = [s.form for s in sets]
-    value = payment_value(state, forms, event.doubles)
-    price = PRICE * count
-    if value < price:
-        return illegal(
-            "splice.buy.price",
-            f"{who} pays {value} gold for {plural(count, 'map piece')}: the price is {price} ({PRICE} each){_double_hint(state, event, forms, price)}",
-            paid=value,
-            price=price,
-        )
-    for i, form in enumerate(forms):
-        rest = forms[:i] + forms[i + 1 :]
-        if payment_value(state, rest, event.doubles) >= price:
-            return illegal(
-                "splice.buy.whole-sets",
-                f"no change is given: {form} is not needed ({value} gold paid for a price of {price})",
-                set=form,
-            )
-    if event.doubles and payment_value(state, forms, event.doubles - 1) >= price:
-        return illegal("splice.buy.whole-sets", f"no change is given: a Double Your Gold card is not needed for a price of {price}")
-    if len(event.pieces) != count:
-        return illegal("splice.buy.map-pile", f"{count} pieces come off the Map Pile, not {len(event.pieces)}")
-    return _pieces_problem(state, event.pieces)
-
-
-def _check_part_of_a_set(state: State, paid: list[str]) -> Ruling | None:
-    """A payment naming part of a set in play (`9-10` of 8-9-10) breaks the rule of entire sets, whatever else."""
-    seat = state.player
-    values = state.box.values
-    for form in paid:
-        if form in seat.sets:
-            continue
-        cards = form_cards(form)
-        if not cards:
-            continue
-        for whole in seat.sets:
-            if cards < Counter(coin_set(whole, values).cards):
-                return illegal(
-                    "splice.buy.whole-sets",
-                    f"{form} is part of {state.player_name}'s set {whole} in play: payment is in entire sets, never part of one",
-                    set=form,
-                    whole=whole,
-                )
-    return None
-
-
-def _double_hint(state: State, event: MapsBought, forms: list[str], price: int) -> str:
-    """When a Double Your Gold card in play, had it been named, would have covered the price: say so."""
-    held = state.player.doubles
-    for doubles in range(event.doubles + 1, held + 1):
-        if payment_value(state, forms, doubles) >= price:
-            named = " ".join(forms + ["double"] * doubles)
-            cards = "the Double Your Gold card" if held == 1 else f"{doubles} of the {held} Double Your Gold cards"
-            return f"; name {cards} in play to double the sets paid (`buy {event.count} pay {named}`)"
-    return ""
-
-
-def _pieces_problem(state: State, pieces: list[str | None]) -> Ruling | None:
-    if state.mode == "open":
-        top = known_top(state.map_pile, len(pieces))
-        if pieces != top:
-            return illegal("splice.buy.map-pile", f"the top of the Map Pile is {', '.join(top)}, not {', '.join(p or '?' for p in pieces)}")
-        return None
-    failed = _first_impossible(state.map_pile, pieces, state.box.piece_copies, located_pieces(state))
-    if failed < 0:
-        return None
-    piece = pieces[failed]
-    return illegal("splice.buy.map-pile", f"{quote(piece)} cannot be the next piece of the Map Pile", piece=piece)
 
 
 # --------------------------------------------------------------------------- laying down a map
@@ -533,7 +430,7 @@ def _named_cards_problem(state: State, who: int, cards: list[str | None]) -> str
 
 
 def check_discard(state: State, event: CardsDiscarded) -> Ruling | None:
-    who = seat_index(state.seats, event.player)
+    who = state.current  # the turn made sure the current player discards
     zone = state.players[who].hand
     hand = len(zone.known) + zone.unknown
     size = state.hand_size

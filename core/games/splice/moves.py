@@ -15,7 +15,6 @@ from collections.abc import Callable
 from itertools import combinations, combinations_with_replacement, permutations
 
 from ...engine import play_drawn as play_drawn  # a playout is the kernel's loop: no faster way of its own
-from ...knowledge import Zone
 from ...model import Event, pick_listed
 from .components import MAP_LIMIT, MAX_VALUE, MAX_WILD_PIECES, POSITIONS, PRICE, deck_cards, multiplier, coin_set
 from .events import (
@@ -40,7 +39,7 @@ from .events import (
 )
 from .guards import check_trade, draw_problem
 from .seating import draws, held_cards, held_pieces, pile_pieces
-from .state import Seat, State, disk_holder, known_top, open_draw, pile_size
+from .state import Seat, State, disk_holder, known_top, open_draw, pile_size, size_up_to
 
 # --------------------------------------------------------------------------- coin plays
 
@@ -485,7 +484,7 @@ def _pick_play(state: State, below: Callable[[int], int]) -> Event:
     cards = _count_card_plays(state, seat, held) if held & _ACTION_CARDS else 0
     bought = purchases(state, seat) if seat.sets else []  # payments by count, 1 first
     if bought:
-        bought = bought[:_size_up_to(state.map_pile, len(bought))]
+        bought = bought[:size_up_to(state.map_pile, len(bought))]
     lays = map_lays(state)
     discards = len(held) if seat.hand.size > state.hand_size else 0  # else the turn is passed
     index = below(len(plays) + cards + sum(map(len, bought)) + len(lays) + (discards or 1))
@@ -525,16 +524,6 @@ def _count_card_plays(state: State, seat: Seat, held: set[str]) -> int:
     if "spot" in held:
         count += others
     return count
-
-
-def _size_up_to(pile: tuple[Zone, ...], most: int) -> int:
-    """`min(pile_size(pile), most)`, reading only the segments it takes (a pile grows a segment per batch put under)."""
-    size = 0
-    for segment in pile:
-        size += len(segment.known) + segment.unknown
-        if size >= most:
-            return most
-    return size
 
 
 _ACTION_CARDS = frozenset(("piracy", "skull", "trade", "spot"))

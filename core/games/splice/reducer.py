@@ -46,6 +46,14 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
+from .dealing import (
+    apply_cards_dealt,
+    apply_disks_chosen,
+    apply_disks_dealt,
+    apply_disks_redrawn,
+    apply_hand_named,
+    apply_setup,
+)
 from .texts import OPTIONS
 from .state import (
     Owed,
@@ -81,115 +89,23 @@ def start(started: GameStarted) -> State:
     )
 
 
-# --------------------------------------------------------------------------- setup
-
-
-def _dealt(state: State, hands: list[Zone], pile: tuple[Zone, ...], hurricanes: list[int]) -> State:
-    """Hands dealt: each Hurricane dealt is dropped in the centre and owes its holder a replacement."""
-    owed = []
-    for index in range(len(state.seats)):
-        count = hurricanes.count(index)
-        if count:
-            owed.append(Owed(index, count, "deal"))
-    players = tuple(replace(seat, hand=hand, forfeit=0 in hurricanes and i == 0) for i, (seat, hand) in enumerate(zip(state.players, hands)))
-    return replace(
-        state, players=players, pile=pile, owed=tuple(owed), centre=len(hurricanes), storm="deal" if hurricanes else "",
-        storm_seat=hurricanes[0] if hurricanes else -1, stage="deal",
-    )
-
-
-def apply_setup(state: State, event: SetupDealt) -> State:
-    size = state.hand_size
-    deck = event.deck
-    hands: list[Zone] = []
-    hurricanes: list[int] = []
-    for index in range(len(state.seats)):
-        cards = deck[index * size : (index + 1) * size]
-        hurricanes.extend(index for card in cards if card == "hurricane")
-        hands.append(Zone(tuple(card for card in cards if card != "hurricane")))
-    rest = tuple(deck[len(state.seats) * size :])
-    players = tuple(replace(seat, disk=disk) for seat, disk in zip(state.players, event.disks))
-    state = replace(
-        state, players=players, unused=Zone(tuple(event.unused)), map_pile=(Zone(tuple(event.maps)),) if event.maps else ()
-    )
-    return _dealt(state, hands, (Zone(rest),) if rest else (), hurricanes)
-
-
-def _apply_disks_chosen(state: State, event: DisksChosen) -> State:
-    unused = Zone((), len(state.box.colours) - len(state.seats))
-    if event.disks:  # the disks the seated seats drew, named
-        players = tuple(replace(seat, disk=event.disks.get(name)) for name, seat in zip(state.seats, state.players))
-        state = replace(state, players=players)
-    return replace(state, unused=unused, stage="dealing")
-
-
-def _apply_cards_dealt(state: State, event: CardsDealt) -> State:
-    size = state.hand_size
-    deck = sum(state.copies.values())
-    dealt = min(deck, size * len(state.seats))
-    hurricanes = [state.seats.index(name) for name in event.hurricanes]
-    hands = []
-    for index in range(len(state.seats)):
-        got = max(0, min(size, dealt - index * size))
-        named = event.hands.get(state.seats[index])
-        hands.append(Zone(tuple(named)) if named is not None else Zone((), got - hurricanes.count(index)))
-    rest = deck - dealt
-    # a seated seat whose hand or disk the table left out names it itself (`hand_named`) before anything else
-    owed = tuple(name for name, seat in zip(state.seats, state.players)
-                 if name in state.seated and (name not in event.hands or seat.disk is None))
-    state = replace(state, map_pile=(Zone((), len(state.box.pieces)),), hands_owed=owed)
-    return _dealt(state, hands, (Zone((), rest),) if rest else (), hurricanes)
-
-
-def _apply_hand_named(state: State, event: HandNamed) -> State:
-    index = state.seats.index(event.player)
-    seat = state.players[index]
-    hand = Zone(tuple(event.cards)) if seat.hand.unknown else seat.hand
-    disk = seat.disk if event.disk is None else event.disk
-    owed = tuple(name for name in state.hands_owed if name != event.player)
-    return with_seat(state, index, replace(seat, hand=hand, disk=disk), hands_owed=owed, redrawn=state.redrawn and bool(owed))
-
-
-# --------------------------------------------------------------------------- Hurricanes
-
-
-def _reshuffled(state: State, disks: list[str | None], unused: Zone) -> State:
-    """The disks shuffled and drawn again; the Hurricanes in the centre go to the bottom of the Draw Pile."""
-    players = tuple(replace(seat, disk=disk) for seat, disk in zip(state.players, disks))
-    pile = put_bottom(state.pile, ("hurricane",) * state.centre)
-    return replace(state, players=players, unused=unused, pile=pile, centre=0, storm="", storm_seat=-1)
-
-
-def _apply_disks_dealt(state: State, event: DisksDealt) -> State:
-    return _reshuffled(state, list(event.disks), Zone(tuple(event.unused)))
-
-
-def _apply_disks_redrawn(state: State, event: DisksRedrawn) -> State:
-    # a seated seat whose new disk the table left out names it itself (`hand_named`) before anything else
-    owed = tuple(name for name in state.seats if name in state.seated and name not in event.disks)
-    state = replace(state, hands_owed=owed, redrawn=bool(owed))
-    return _reshuffled(state, [event.disks.get(name) for name in state.seats], Zone((), state.unused.size))
-
-
 # --------------------------------------------------------------------------- draws
 
 
 def _apply_drawn(state: State, event: CardsDrawn) -> State:
-    seats = state.seats
-    player = event.player
-    who = seats.index(player) if player in seats else -1  # `seat_index`, without its call
     cards = event.cards
-    pile = state.pile
     count = len(cards)
+    pile = state.pile  # a draw is asked for only while the pile holds a card
+    starts = state.phase == "start"
+    who = state.current if starts else state.owed[0].seat  # the seat the draw is asked of (`actor`): its player drew
     players = state.players
     seat = players[who]
     hand = seat.hand
-    top = pile[0].known if pile else ()
+    top = pile[0].known
     first: str | None
     if state.mode == "open" and len(top) >= count:  # `take_top` when the top batch alone holds the draw: its first cards
-        rest = top[count:]
-        pile = (Zone(rest),) + pile[1:] if rest else pile[1:]
         drawn = top[:count]
+        pile = (Zone(top[count:]),) + pile[1:] if len(top) > count else pile[1:]
         storm = drawn[-1] == "hurricane"
         hand = Zone(hand.known + (drawn[:-1] if storm else drawn), hand.unknown)  # `hand_add`: every card known
         first = drawn[0]
@@ -200,7 +116,7 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
         first = got[0]
     seat = replace(seat, hand=hand)
     # nothing is pending while a draw is asked for (`advance` asks for one only then): the walk goes on from the stage
-    if state.phase == "start":  # the draw that starts a turn
+    if starts:  # the draw that starts a turn
         players = players[:who] + (seat,) + players[who + 1 :]
         if storm:  # the turn is lost, and the Hurricane is resolved at once
             return replace(state, players=players, pile=pile, centre=state.centre + 1, storm="start", storm_seat=who,
@@ -229,7 +145,7 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
 
 def _apply_blind(state: State, event: BlindDrawn) -> State:
     me = state.current
-    source = seat_index(state.seats, event.source)
+    source = state.seats.index(event.source)  # a seat (`check_blind`)
     if state.mode == "open":  # tally picks the card: asked for at once (a blind draw starts a turn: nothing is pending)
         return replace(state, stage="play", robbed=source, pick="hand", pick_from=source, phase="pick")
     players, fresh = _hand_card_moved(state, source, me, event.card)
@@ -270,11 +186,19 @@ def _piece_moved(seats: tuple[Seat, ...], source: int, me: int, piece: str | Non
 
 def _apply_picked(state: State, event: CardPicked) -> State:
     kind, source = state.pick, state.pick_from
-    if kind == "hand":
-        players, fresh = _hand_card_moved(state, source, state.current, event.card)
+    if kind == "hand":  # the card tally picked is known to be in that hand (`check_picked`): `_hand_card_moved` written out
+        card = event.card
+        me = state.current
+        changed = list(state.players)
+        giver, seat = changed[source], changed[me]
+        known = giver.hand.known
+        index = known.index(card)
+        changed[source] = replace(giver, hand=Zone(known[:index] + known[index + 1 :], giver.hand.unknown))
+        changed[me] = replace(seat, hand=Zone(seat.hand.known + (card,), seat.hand.unknown))
+        players = tuple(changed)
         if not state.centre and not state.owed and state.stage == "play":  # the walk goes on to the play
-            return replace(state, players=players, fresh=fresh, pick="", pick_from=-1, phase="play")
-        return advance(replace(state, players=players, fresh=fresh, pick="", pick_from=-1))
+            return replace(state, players=players, fresh=card, pick="", pick_from=-1, phase="play")
+        return advance(replace(state, players=players, fresh=card, pick="", pick_from=-1))
     players = _piece_moved(state.players, source, state.current, event.card)
     pile = put_bottom(state.pile, ("piracy",))
     if state.stage == "upkeep" and not state.centre and not state.owed:  # the piece a Piracy took: on to the turn's upkeep
@@ -403,14 +327,20 @@ def _apply_lay(state: State, event: MapLaid) -> State:
 
 
 def _apply_discard(state: State, event: CardsDiscarded) -> State:
-    seats = state.seats
-    player = event.player
-    who = seats.index(player) if player in seats else -1  # `seat_index`, without its call
+    who = state.current  # a discard is asked of the current player (`actor`)
     players = state.players
     seat = players[who]
-    hand, gone = zone_remove(seat.hand, event.cards)
-    known = [c for c in gone if c is not None]
-    pile = put_bottom(state.pile, known, len(gone) - len(known))
+    zone = seat.hand
+    cards = event.cards
+    if len(cards) == 1 and cards[0] in zone.known:  # one card the log knows is held: `zone_remove` written out
+        card = cards[0]
+        index = zone.known.index(card)
+        hand = Zone(zone.known[:index] + zone.known[index + 1 :], zone.unknown)
+        pile = state.pile + (Zone((card,)),)  # `put_bottom`
+    else:
+        hand, gone = zone_remove(zone, cards)
+        known = [c for c in gone if c is not None]
+        pile = put_bottom(state.pile, known, len(gone) - len(known))
     players = players[:who] + (replace(seat, hand=hand),) + players[who + 1 :]
     stage = state.stage
     if stage == "play":  # the turn's discard instead of a play
@@ -522,7 +452,14 @@ def _turn_on(state: State, stage: str, players: tuple[Seat, ...], pile: tuple[Zo
     if end_seat < 0 and state.all_bought == "end" and not state.map_pile:
         end_seat = me
     quiet = 0 if acted in ("buy", "piracy-map") else state.quiet + 1
-    return _next_turn(state, (me + 1) % len(state.seats), state.turns + 1, quiet, players, pile, end_seat, acted)
+    index = (me + 1) % len(state.seats)
+    seat = players[index]
+    if (pile and index != end_seat and not seat.forfeit and not seat.spots
+            and not (state.stall_rounds and quiet >= state.stall_rounds * len(state.seats))):
+        # `_next_turn`'s usual first step, without its call: the next seat plays, starting with a draw
+        return replace(state, players=players, pile=pile, end_seat=end_seat, current=index, stage="start", fresh=None,
+                       acted="", owed=(), robbed=-1, turns=state.turns + 1, quiet=quiet, phase="start")
+    return _next_turn(state, index, state.turns + 1, quiet, players, pile, end_seat, acted)
 
 
 def _phase(state: State, phase: str) -> State:
@@ -573,11 +510,11 @@ def _walked(reduce: Callable[[State, E], State]) -> Callable[[State, E], State]:
 
 REDUCERS = Reducers[State]("splice", EVENTS)
 REDUCERS.on(SetupDealt, _walked(apply_setup))
-REDUCERS.on(DisksChosen, _walked(_apply_disks_chosen))
-REDUCERS.on(CardsDealt, _walked(_apply_cards_dealt))
-REDUCERS.on(HandNamed, _walked(_apply_hand_named))
-REDUCERS.on(DisksDealt, _walked(_apply_disks_dealt))
-REDUCERS.on(DisksRedrawn, _walked(_apply_disks_redrawn))
+REDUCERS.on(DisksChosen, _walked(apply_disks_chosen))
+REDUCERS.on(CardsDealt, _walked(apply_cards_dealt))
+REDUCERS.on(HandNamed, _walked(apply_hand_named))
+REDUCERS.on(DisksDealt, _walked(apply_disks_dealt))
+REDUCERS.on(DisksRedrawn, _walked(apply_disks_redrawn))
 REDUCERS.on(CardPicked, _apply_picked)
 REDUCERS.on(CardsDrawn, _apply_drawn)
 REDUCERS.on(BlindDrawn, _apply_blind)

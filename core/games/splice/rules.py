@@ -34,9 +34,9 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
+from .buying import check_buy
 from .guards import (
     check_blind,
-    check_buy,
     check_cards_dealt,
     check_coins,
     check_discard,

@@ -110,6 +110,16 @@ def pile_size(pile: tuple[Zone, ...]) -> int:
     return size
 
 
+def size_up_to(pile: tuple[Zone, ...], most: int) -> int:
+    """`min(pile_size(pile), most)`, reading only the segments it takes (a pile grows a segment per batch put under)."""
+    size = 0
+    for segment in pile:
+        size += len(segment.known) + segment.unknown
+        if size >= most:
+            return most
+    return size
+
+
 def known_top(pile: tuple[Zone, ...], count: int) -> list[str]:
     """Open mode: the top `count` cards of a pile (every card known, each segment in draw order)."""
     if pile and len(pile[0].known) >= count:  # the top segment alone holds them (a draw, a purchase): no walk

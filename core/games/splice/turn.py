@@ -4,8 +4,10 @@ pending and whose move it is, from `TURN`; this module gives the words)."""
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from ...model import Event, Ruling, illegal
-from ...referee import ALLOWED, Allowed, OutOfTurn, Pending, concerns
+from ...referee import ALLOWED, Allowed, OutOfTurn, Pending, TurnStep, concerns
 from ...seated import hands_owed, seat_names_own_cards
 from ...text import plural, quote
 from .events import (
@@ -128,22 +130,59 @@ def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
     return ALLOWED
 
 
-@concerns(*_PHASES)  # the table's entries have been allowed or refused before
-def check_fits(state: State, event: Event) -> Allowed | None:
-    """A move of a kind the step of the turn expects, by the seat whose move is awaited."""
-    phase = state.phase
-    if phase not in _PHASES[type(event)]:
+def _fits(phases: tuple[str, ...]) -> Callable[[State, Any], Allowed | None]:
+    """The step that allows a move of the kinds played in `phases` when the step of the turn expects it and the
+    seat whose move is awaited makes it. One such step per set of phases, each knowing its phases and that its kinds
+    name a `player`: this runs for most events of every fold."""
+    if phases == ("start", "draw"):
+        def fits_a_draw(state: State, event: Any) -> Allowed | None:
+            phase = state.phase
+            if phase == "start":
+                who = state.current
+            elif phase == "draw":
+                who = state.owed[0].seat
+            else:
+                return None
+            return ALLOWED if event.player == state.seats[who] else None
+
+        return fits_a_draw
+    if phases == ("reveal",):
+        def fits_a_reveal(state: State, event: Any) -> Allowed | None:
+            if state.phase != "reveal":
+                return None
+            who = next(i for i, p in enumerate(state.players) if not p.revealed)  # `actor` in the reveal
+            return ALLOWED if event.player == state.seats[who] else None
+
+        return fits_a_reveal
+    if len(phases) == 1:  # a phase the current player acts in
+        only = phases[0]
+
+        def fits_the_phase(state: State, event: Any) -> Allowed | None:
+            if state.phase == only and event.player == state.seats[state.current]:
+                return ALLOWED
+            return None
+
+        return fits_the_phase
+
+    def fits_the_phases(state: State, event: Any) -> Allowed | None:  # phases the current player acts in
+        if state.phase in phases and event.player == state.seats[state.current]:
+            return ALLOWED
         return None
-    # `actor` written out for the phases of `_PHASES` (every one has a seat to act): this runs for most events
-    if phase == "draw":
-        who = state.owed[0].seat
-    elif phase == "reveal":
-        who = next(i for i, p in enumerate(state.players) if not p.revealed)
-    else:
-        who = state.current
-    if getattr(event, "player", "") == state.seats[who]:
-        return ALLOWED
-    return None
+
+    return fits_the_phases
+
+
+def _fitting() -> tuple[Callable[[State, Any], Allowed | None], ...]:
+    """`_fits` for each set of phases of `_PHASES`, declared to concern the kinds played in them."""
+    kinds: dict[tuple[str, ...], list[type]] = {}
+    for kind, phases in _PHASES.items():
+        kinds.setdefault(phases, []).append(kind)
+    return tuple(concerns(*group)(_fits(phases)) for phases, group in kinds.items())
+
+
+# A move of a kind the step of the turn expects, by the seat whose move is awaited (`actor`): allowed, with nothing
+# more of the turn asked. The table's entries have been allowed or refused before.
+FITS = _fitting()
 
 
 def check_step(state: State, event: Event) -> Ruling | None:
@@ -204,14 +243,14 @@ def _storm(state: State, event: Event) -> str:
 
 # the turn: a seated seat's setup owed (named by the seat itself, before all else); a seated seat's hidden components named (before the table's entries: a deal names hands too); the table's entries; the setup, a Hurricane and a card for tally to pick pending (kernel); a move that
 # fits; what the step of the turn forbids; a draw, a discard, maps or holdings pending (kernel); whose move (kernel)
-TURN = (
+TURN: tuple[TurnStep[State], ...] = (
     hands_owed(HandNamed, field="hands_owed", owing=_owing),
     seat_names_own_cards(unnamed),
     check_table_entry,
     Pending[State](("setup",), "splice.setup.incomplete", lambda state, event: f"the setup is not complete: {_expected(state)}"),
     Pending[State](("storm",), "splice.hurricane.immediate", _storm, facts=lambda state: {"storm": state.storm}),
     Pending[State](("pick",), "splice.turn.pending", lambda state, event: _owed(state)),
-    check_fits,
+    *FITS,
     check_step,
     Pending[State](("draw", "discard", "maps", "reveal"), "splice.turn.pending", lambda state, event: _owed(state),
                    facts=lambda state: {"phase": state.phase}),
