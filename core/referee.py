@@ -68,7 +68,8 @@ class OutOfTurn(Generic[S]):
 class Pending(Generic[S]):
     """The kernel's decision in a game's turn: while the state's phase is one of `phases` something is pending,
     and an event that does not settle it (`settles`; by default none reaching this step does, an earlier step
-    having allowed those) is refused under `rule` with the game's `words(state, event)` and `facts(state)`."""
+    having allowed those) is refused under `rule` with the game's `words(state, event)` and `facts(state)`.
+    `kinds`: the only kinds it can refuse (as `concerns` declares of a game's step); the others skip it."""
 
     def __init__(
         self,
@@ -78,9 +79,12 @@ class Pending(Generic[S]):
         *,
         facts: Callable[[S], dict[str, Any]] = lambda state: {},
         settles: Callable[[S, Event], bool] = lambda state, event: False,
+        kinds: Iterable[type[Event]] | None = None,
     ):
         self.phases = frozenset(phases)
         self.rule, self.words, self.facts, self.settles = rule, words, facts, settles
+        if kinds is not None:
+            self.kinds = frozenset(kinds)
 
 
 class Supposing:

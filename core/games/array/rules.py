@@ -8,7 +8,6 @@ where the log cannot know (a draw from a hand it never saw); `permit` names the 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, cast
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, concerns, no_rule_of_its_own
@@ -160,23 +159,18 @@ def _out_of_turn(state: State, player: str) -> str:
     return f"it is {state.player_name}'s turn, not {player}'s{why}"
 
 
-def _bound(step: Pending[State], *kinds: type[Event]) -> Pending[State]:
-    """`step` concerning only `kinds` (`concerns`, which the kernel reads off every step of a turn)."""
-    return cast(Pending[State], concerns(*kinds)(cast(Any, step)))
-
-
 # What the step of the turn allows: a move goes on until it is ended, and only a move with a card is ended. Two
 # `Pending`s, each bound to its phase and the kinds it refuses there, not one step asked of every move: a splice,
 # a slice, a give or a done they never refuse meets whose turn it is last, which the kernel asks without a call.
-MOVE_UNDER_WAY = _bound(
-    Pending[State](("splice",), "array.splice.done",
-                   lambda state, event: f"{getattr(event, 'player', '')}'s move is not over: {_expected(state)}",
-                   facts=lambda state: {"anchors": list(state.anchors)}),
-    *(kind for kind in EVENTS if kind is not CardSpliced and kind is not TurnEnded))
-NO_MOVE_TO_END = _bound(
-    Pending[State](("play",), "array.splice.done",
-                   lambda state, event: f"{getattr(event, 'player', '')} has laid no card this turn: there is no move to end"),
-    TurnEnded)
+MOVE_UNDER_WAY = Pending[State](
+    ("splice",), "array.splice.done",
+    lambda state, event: f"{getattr(event, 'player', '')}'s move is not over: {_expected(state)}",
+    facts=lambda state: {"anchors": list(state.anchors)},
+    kinds=[kind for kind in EVENTS if kind is not CardSpliced and kind is not TurnEnded])
+NO_MOVE_TO_END = Pending[State](
+    ("play",), "array.splice.done",
+    lambda state, event: f"{getattr(event, 'player', '')} has laid no card this turn: there is no move to end",
+    kinds=[TurnEnded])
 
 
 # the turn: the seated hands owed before the starting card (kernel), the table's entries, a round not started or over
