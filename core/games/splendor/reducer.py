@@ -197,8 +197,10 @@ def _apply_take(state: State, event: GemsTaken) -> State:
             if following == len(players):
                 following = -1 if state.end_triggered or seat.points >= state.target else 0
             if following >= 0:
+                seats = list(players)  # `_seated(players, current, seat)` without its call
+                seats[current] = seat
                 return _replace(
-                    state, players=_seated(players, current, seat), bank=bank, passes=0, current=following,
+                    state, players=tuple(seats), bank=bank, passes=0, current=following,
                     phase="action", end_triggered=state.end_triggered or seat.points >= state.target,
                     turns=state.turns + 1)
     return _end_of_turn(with_seat(state, current, seat, bank=bank, passes=0))
@@ -210,9 +212,11 @@ def _apply_reserve(state: State, event: CardReserved) -> State:
     seat = players[current]
     bank = state.bank
     tokens = seat.tokens
-    if bank[GOLD]:
-        bank = bank[:GOLD] + (bank[GOLD] - 1,)
-        tokens = tokens[:GOLD] + (tokens[GOLD] + 1,)
+    if bank[GOLD]:  # one gold from the bank to the seat, the six built whole rather than sliced
+        bw, bb, bg, br, bk, by = bank
+        bank = (bw, bb, bg, br, bk, by - 1)
+        tw, tb, tg, tr, tk, ty = tokens
+        tokens = (tw, tb, tg, tr, tk, ty + 1)
     card = event.card
     if event.level is None:
         assert card is not None
@@ -265,8 +269,10 @@ def _refilled_at_once(state: State, seat: Seat, lvl: int, slot: int, bank: tuple
         decks, sizes = (d0, deck[1:], d2), (z0, z1 - 1, z2)
     else:
         decks, sizes = (d0, d1, deck[1:]), (z0, z1, z2 - 1)
+    seats = list(players)  # `_seated(players, current, seat)` without its call
+    seats[current] = seat
     return _replace(
-        state, players=_seated(players, current, seat), board=_set_slot(state.board, lvl, slot, deck[0]),
+        state, players=tuple(seats), board=_set_slot(state.board, lvl, slot, deck[0]),
         decks=decks, deck_size=sizes, bank=bank, passes=0, current=following, phase="action", end_triggered=ending,
         turns=state.turns + 1)
 

@@ -181,6 +181,9 @@ def _where(state: State, card: str) -> str:
     return "it is placed already"
 
 
+_LEVEL_SETS = tuple(frozenset(cards) for cards in LEVEL_CARDS)  # one copy of each card: a level's deck as a set
+
+
 def check_setup(state: State, event: SetupDealt) -> Ruling | None:
     wanted = state.nobles_wanted
     if len(event.nobles) != wanted or len(set(event.nobles)) != wanted or any(n not in NOBLES for n in event.nobles):
@@ -188,7 +191,8 @@ def check_setup(state: State, event: SetupDealt) -> Ruling | None:
     if len(event.decks) != 3:
         return illegal("splendor.setup.deal", "the deal needs 3 decks")
     for lvl, deck in enumerate(event.decks):
-        if sorted(deck) != sorted(LEVEL_CARDS[lvl]):
+        # as many cards as the level has and every one of them: each exactly once (no sort of either, per log read)
+        if len(deck) != len(LEVEL_CARDS[lvl]) or set(deck) != _LEVEL_SETS[lvl]:
             return illegal("splendor.setup.deal", f"deck {lvl + 1} must hold each level-{lvl + 1} card exactly once")
     return None
 
