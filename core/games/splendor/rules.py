@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, concerns
 from ...seated import seat_names_own_cards
-from .components import CARDS, COLOUR_NAMES, GEMS, GOLD, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, COUNTED, describe_tokens, spell, token_counts
+from .components import CARDS, COLOUR_NAMES, GEMS, GOLD, INDEX, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, COUNTED, describe_tokens, spell, token_counts
 from .events import (
     EVENTS,
     CardBought,
@@ -231,38 +231,41 @@ def check_noble_reveal(state: State, event: NobleRevealed) -> Ruling | None:
     return None
 
 
-# every take of 3 different gems (their indices) and of 2 of one gem (its index alone), in any order named: such a
-# take is legal when its piles hold a token each (4 for a pair), which is all `check_take` asks of most takes
-_PLAIN_TAKES: dict[tuple[str, ...], tuple[int, ...]] = {
-    **{(GEMS[i], GEMS[j], GEMS[k]): (i, j, k) for i in range(5) for j in range(5) for k in range(5)
-       if len({i, j, k}) == 3},
-    **{(GEMS[i], GEMS[i]): (i,) for i in range(5)},
-}
-# every take of 1 or 2 different gems (their indices): legal under `take-fewer` alone
-_FEWER_TAKES: dict[tuple[str, ...], tuple[int, ...]] = {
-    **{(GEMS[i],): (i,) for i in range(5)},
-    **{(GEMS[i], GEMS[j]): (i, j) for i in range(5) for j in range(5) if i != j},
-}
+_TAKES: dict[tuple[str, ...], tuple[int, ...]] = {}  # a memo: the gems a take names -> their shape (`_take_shape`)
+_TAKES_LIMIT = 4096
+
+
+def _take_shape(gems: tuple[str, ...]) -> tuple[int, ...]:
+    """The colour indices of a take that may be legal by its piles alone: 3 different gems, 2 of one gem, or 1 or 2
+    different gems (`take-fewer`); () for anything else (gold, no gem, too many, a repeat), which the full check
+    explains. Remembered, as the same few takes recur in every log."""
+    indices = tuple(INDEX.get(gem, GOLD) for gem in gems)
+    fits = GOLD not in indices and (len(indices) in (1, 2) or (len(indices) == 3 and len(set(indices)) == 3))
+    shape = indices if fits else ()
+    if len(_TAKES) < _TAKES_LIMIT:
+        _TAKES[gems] = shape
+    return shape
 
 
 def check_take(state: State, event: GemsTaken) -> Ruling | None:
-    plain = _PLAIN_TAKES.get(tuple(event.gems))
-    if plain is not None:  # the usual take, legal when its piles allow it; the full check explains the rest
-        bank = state.bank
-        if len(plain) == 3:
-            i, j, k = plain
-            if bank[i] and bank[j] and bank[k]:
-                return None
-        elif bank[plain[0]] >= 4:
+    gems = tuple(event.gems)
+    shape = _TAKES.get(gems)
+    if shape is None:
+        shape = _take_shape(gems)
+    # the usual take, legal when its piles allow it (a token in each, 4 for a pair); the full check explains the rest
+    bank = state.bank
+    n = len(shape)
+    if n == 3:
+        i, j, k = shape
+        if bank[i] and bank[j] and bank[k]:
             return None
-    else:
-        fewer = _FEWER_TAKES.get(tuple(event.gems))
-        if fewer is not None:
-            bank = state.bank
-            if bank[fewer[0]] and bank[fewer[-1]]:
-                option = state.take_fewer
-                if option == "always" or (option == "when-short" and len(fewer) == 5 - bank[:5].count(0)):
-                    return None
+    elif n == 2 and shape[0] == shape[1]:
+        if bank[shape[0]] >= 4:
+            return None
+    elif n and bank[shape[0]] and bank[shape[-1]]:  # 1 or 2 different: legal under `take-fewer` alone
+        option = state.take_fewer
+        if option == "always" or (option == "when-short" and n == 5 - bank[:5].count(0)):
+            return None
     return _check_take_in_full(state, event)
 
 
