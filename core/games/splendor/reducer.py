@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, Callable
 
 import msgspec
@@ -51,25 +52,30 @@ def start(started: GameStarted) -> State:
         take_fewer=options["take-fewer"],
         stuck=options["stuck"],
         target=int(options["target"]),
-        players=tuple(Seat((0,) * 6, (0,) * 5) for _ in range(n)),
+        players=(Seat((0,) * 6, (0,) * 5),) * n,  # one empty record for every seat (frozen: shared safely)
         bank=(gems,) * 5 + (GOLD_TOKENS,),
         board=((None,) * FACE_UP,) * 3,
         decks=((), (), ()),
-        deck_size=tuple(len(cards) for cards in LEVEL_CARDS),
+        deck_size=_DECK_SIZES,
         nobles=(),
         nobles_wanted=n + 1,
         seated=tuple(started.seated),
     )
 
 
+_DECK_SIZES = tuple(map(len, LEVEL_CARDS))
+_TURNED_UP, _LEFT = itemgetter(slice(None, FACE_UP)), itemgetter(slice(FACE_UP, None))  # a deck's first cards, the rest
+
+
 def _apply_setup(state: State, event: SetupDealt) -> State:
-    board = tuple(tuple(deck[:FACE_UP]) for deck in event.decks)
-    decks = tuple(tuple(deck[FACE_UP:]) for deck in event.decks)
+    # each deck's first cards face up, the rest the deck (mapped in C: no generator per deal, once per log read)
+    board = tuple(map(tuple, map(_TURNED_UP, event.decks)))
+    decks = tuple(map(tuple, map(_LEFT, event.decks)))
     return msgspec.structs.replace(
         state,
         board=board,
         decks=decks,
-        deck_size=tuple(len(d) for d in decks),
+        deck_size=tuple(map(len, decks)),
         nobles=tuple(event.nobles),
         phase="action",
     )

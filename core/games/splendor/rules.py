@@ -181,9 +181,6 @@ def _where(state: State, card: str) -> str:
     return "it is placed already"
 
 
-_LEVEL_SETS = tuple(frozenset(cards) for cards in LEVEL_CARDS)  # one copy of each card: a level's deck as a set
-
-
 def check_setup(state: State, event: SetupDealt) -> Ruling | None:
     wanted = state.nobles_wanted
     if len(event.nobles) != wanted or len(set(event.nobles)) != wanted or any(n not in NOBLES for n in event.nobles):
@@ -192,7 +189,7 @@ def check_setup(state: State, event: SetupDealt) -> Ruling | None:
         return illegal("splendor.setup.deal", "the deal needs 3 decks")
     for lvl, deck in enumerate(event.decks):
         # as many cards as the level has and every one of them: each exactly once (no sort of either, per log read)
-        if len(deck) != len(LEVEL_CARDS[lvl]) or set(deck) != _LEVEL_SETS[lvl]:
+        if len(deck) != len(LEVEL_CARDS[lvl]) or set(deck) != set(LEVEL_CARDS[lvl]):
             return illegal("splendor.setup.deal", f"deck {lvl + 1} must hold each level-{lvl + 1} card exactly once")
     return None
 
