@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, Callable
 
 import msgspec
@@ -12,7 +13,7 @@ import msgspec
 from ...model import GameStarted, resolve_options
 from ...referee import Reducers
 from ...seated import with_seat
-from .components import CARDS, FACE_UP, GEMS_PER_PLAYERS, GOLD, GOLD_TOKENS, LEVEL_CARDS, NOBLE_POINTS, TOKEN_LIMIT, token_counts
+from .components import CARDS, FACE_UP, GEMS_PER_PLAYERS, GOLD, GOLD_TOKENS, LEVEL_CARDS, NOBLE_POINTS, TOKEN_LIMIT, COUNTED, token_counts
 from .events import (
     EVENTS,
     CardBought,
@@ -37,6 +38,9 @@ from .state import (
     reserve_entry_for,
 )
 
+_replace = msgspec.structs.replace
+_NOTHING = (0,) * 6  # no tokens: what a payment naming none counts
+
 
 def start(started: GameStarted) -> State:
     n = len(started.seats)
@@ -48,25 +52,30 @@ def start(started: GameStarted) -> State:
         take_fewer=options["take-fewer"],
         stuck=options["stuck"],
         target=int(options["target"]),
-        players=tuple(Seat((0,) * 6, (0,) * 5) for _ in range(n)),
+        players=(Seat((0,) * 6, (0,) * 5),) * n,  # one empty record for every seat (frozen: shared safely)
         bank=(gems,) * 5 + (GOLD_TOKENS,),
         board=((None,) * FACE_UP,) * 3,
         decks=((), (), ()),
-        deck_size=tuple(len(cards) for cards in LEVEL_CARDS),
+        deck_size=_DECK_SIZES,
         nobles=(),
         nobles_wanted=n + 1,
         seated=tuple(started.seated),
     )
 
 
+_DECK_SIZES = tuple(map(len, LEVEL_CARDS))
+_TURNED_UP, _LEFT = itemgetter(slice(None, FACE_UP)), itemgetter(slice(FACE_UP, None))  # a deck's first cards, the rest
+
+
 def _apply_setup(state: State, event: SetupDealt) -> State:
-    board = tuple(tuple(deck[:FACE_UP]) for deck in event.decks)
-    decks = tuple(tuple(deck[FACE_UP:]) for deck in event.decks)
+    # each deck's first cards face up, the rest the deck (mapped in C: no generator per deal, once per log read)
+    board = tuple(map(tuple, map(_TURNED_UP, event.decks)))
+    decks = tuple(map(tuple, map(_LEFT, event.decks)))
     return msgspec.structs.replace(
         state,
         board=board,
         decks=decks,
-        deck_size=tuple(len(d) for d in decks),
+        deck_size=tuple(map(len, decks)),
         nobles=tuple(event.nobles),
         phase="action",
     )
@@ -96,7 +105,8 @@ def _setup_revealed(state: State) -> State:
 
 
 def _one_fewer(sizes: tuple[int, ...], lvl: int) -> tuple[int, ...]:
-    return sizes[:lvl] + (sizes[lvl] - 1,) + sizes[lvl + 1 :]
+    a, b, c = sizes  # one size per level: built whole, cheaper than slicing around `lvl`
+    return (a - 1, b, c) if lvl == 0 else (a, b - 1, c) if lvl == 1 else (a, b, c - 1)
 
 
 def _drawn(state: State, lvl: int) -> dict[str, Any]:
@@ -109,8 +119,12 @@ def _drawn(state: State, lvl: int) -> dict[str, Any]:
 
 
 def _set_slot(board: tuple, lvl: int, slot: int, card: str | None) -> tuple:
-    row = board[lvl]
-    return board[:lvl] + (row[:slot] + (card,) + row[slot + 1 :],) + board[lvl + 1 :]
+    # the board's 3 rows of 4 slots built whole, cheaper than slicing around the slot and the row
+    s0, s1, s2, s3 = board[lvl]
+    row = ((card, s1, s2, s3) if slot == 0 else (s0, card, s2, s3) if slot == 1 else (s0, s1, card, s3) if slot == 2
+           else (s0, s1, s2, card))
+    r0, r1, r2 = board
+    return (row, r1, r2) if lvl == 0 else (r0, row, r2) if lvl == 1 else (r0, r1, row)
 
 
 def _board_taken(state: State, lvl: int, slot: int) -> dict[str, Any]:
@@ -129,7 +143,9 @@ def _board_taken(state: State, lvl: int, slot: int) -> dict[str, Any]:
 
 def _next_seat(state: State, seat: Seat, held: int) -> int | None:
     """The next seat when the turn ends plainly, the current seat's record being `seat` holding `held` tokens:
-    nothing to return, no noble, stuck=end not played, not the end of the game (as most turns end); else None."""
+    nothing to return, no noble, stuck=end not played, not the end of the game (as most turns end); else None.
+
+    Written out in `_apply_take` and `_refilled_at_once` (most events of a fold): whoever changes it changes them."""
     if held > TOKEN_LIMIT or state.stuck == "end":
         return None
     if state.nobles and len(seat.cards) >= NOBLE_MINIMUM and not nobles_met(seat.bonus).isdisjoint(state.nobles):
@@ -142,6 +158,14 @@ def _next_seat(state: State, seat: Seat, held: int) -> int | None:
     return following
 
 
+def _seated(players: tuple[Seat, ...], current: int, seat: Seat) -> tuple[Seat, ...]:
+    """`players` with the current seat's record replaced (`seated.seats_with`): through a list, cheaper than slicing
+    around it."""
+    changed = list(players)
+    changed[current] = seat
+    return tuple(changed)
+
+
 def _seat_done(state: State, seat: Seat, changes: dict[str, Any], then: Callable[[State], State]) -> State:
     """`then(with_seat(state, current, seat, **changes))` (the end of the turn: `_end_of_turn` or `_nobles_then_next`)
     built in one copy of the state when the turn ends plainly (`_next_seat`; no gap to fill), as most turns do."""
@@ -149,9 +173,8 @@ def _seat_done(state: State, seat: Seat, changes: dict[str, Any], then: Callable
     if "gap" not in changes and state.gap is None:
         following = _next_seat(state, seat, sum(seat.tokens))
         if following is not None:
-            players = state.players
-            return msgspec.structs.replace(
-                state, players=players[:current] + (seat,) + players[current + 1 :], current=following, phase="action",
+            return _replace(
+                state, players=_seated(state.players, current, seat), current=following, phase="action",
                 end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1, **changes)
     state = with_seat(state, current, seat, **changes)
     return state if state.gap else then(state)
@@ -161,20 +184,31 @@ def _apply_take(state: State, event: GemsTaken) -> State:
     current = state.current
     players = state.players
     seat = players[current]
-    taken = token_counts(event.gems)
+    taken = COUNTED.get(tuple(event.gems)) or token_counts(event.gems)  # `token_counts`, its memo asked inline
     assert taken is not None  # checked: only gems that exist
     w, b, g, r, k, y = taken
     tw, tb, tg, tr, tk, ty = seat.tokens
     bw, bb, bg, br, bk, by = state.bank
-    seat = Seat((tw + w, tb + b, tg + g, tr + r, tk + k, ty + y), seat.bonus, seat.cards, seat.reserved, seat.nobles,
-                seat.points)
+    seat = _replace(seat, tokens=(tw + w, tb + b, tg + g, tr + r, tk + k, ty + y))
     bank = (bw - w, bb - b, bg - g, br - r, bk - k, by - y)
-    following = _next_seat(state, seat, tw + tb + tg + tr + tk + ty + w + b + g + r + k + y)
-    if following is not None:  # the usual take, `_end_of_turn` in one copy of the state: the next seat's turn
-        return msgspec.structs.replace(
-            state, players=players[:current] + (seat,) + players[current + 1 :], bank=bank, passes=0,
-            current=following, phase="action", end_triggered=state.end_triggered or seat.points >= state.target,
-            turns=state.turns + 1)
+    # `_next_seat(state, seat, held)` written out, a take changing no bonus and no points: the usual take ends the
+    # turn plainly, `_end_of_turn` in one copy of the state (the next seat's turn)
+    held = tw + tb + tg + tr + tk + ty + w + b + g + r + k + y
+    if held > TOKEN_LIMIT:  # `_end_of_turn`'s first answer: tokens to return, in the same copy of the state
+        return _replace(state, players=_seated(players, current, seat), bank=bank, passes=0, phase="return")
+    if state.stuck != "end":
+        nobles = state.nobles
+        if not nobles or len(seat.cards) < NOBLE_MINIMUM or nobles_met(seat.bonus).isdisjoint(nobles):
+            following = current + 1
+            if following == len(players):
+                following = -1 if state.end_triggered or seat.points >= state.target else 0
+            if following >= 0:
+                seats = list(players)  # `_seated(players, current, seat)` without its call
+                seats[current] = seat
+                return _replace(
+                    state, players=tuple(seats), bank=bank, passes=0, current=following,
+                    phase="action", end_triggered=state.end_triggered or seat.points >= state.target,
+                    turns=state.turns + 1)
     return _end_of_turn(with_seat(state, current, seat, bank=bank, passes=0))
 
 
@@ -184,9 +218,11 @@ def _apply_reserve(state: State, event: CardReserved) -> State:
     seat = players[current]
     bank = state.bank
     tokens = seat.tokens
-    if bank[GOLD]:
-        bank = bank[:GOLD] + (bank[GOLD] - 1,)
-        tokens = tokens[:GOLD] + (tokens[GOLD] + 1,)
+    if bank[GOLD]:  # one gold from the bank to the seat, the six built whole rather than sliced
+        bw, bb, bg, br, bk, by = bank
+        bank = (bw, bb, bg, br, bk, by - 1)
+        tw, tb, tg, tr, tk, ty = tokens
+        tokens = (tw, tb, tg, tr, tk, ty + 1)
     card = event.card
     if event.level is None:
         assert card is not None
@@ -195,7 +231,7 @@ def _apply_reserve(state: State, event: CardReserved) -> State:
         board = state.board
         row = board[lvl]
         slot = row.index(card)  # checked: the card lies face up
-        done = _refilled_at_once(state, seat, lvl, slot, bank)
+        done = _refilled_at_once(state, seat, lvl, slot, bank, sum(tokens))
         if done is not None:
             return done
         changes = _board_taken(state, lvl, slot)
@@ -208,24 +244,43 @@ def _apply_reserve(state: State, event: CardReserved) -> State:
     return _seat_done(state, seat, changes, _end_of_turn)
 
 
-def _refilled_at_once(state: State, seat: Seat, lvl: int, slot: int, bank: tuple[int, ...]) -> State | None:
+def _refilled_at_once(state: State, seat: Seat, lvl: int, slot: int, bank: tuple[int, ...], held: int) -> State | None:
     """A card taken from face-up slot `slot` of level `lvl + 1` by the current seat (now `seat`), ending its turn
     plainly in an open game whose deck the log knows: the slot refilled from it and the turn passed in one copy of
-    the state. None when the turn does not end so (a gap to reveal, an empty deck, tokens to return, a noble)."""
+    the state. None when the turn does not end so (a gap to reveal, an empty deck, tokens to return, a noble).
+    `held`: the tokens `seat` holds (the caller has them in hand)."""
     decks = state.decks
     deck = decks[lvl]
     if not deck or state.gap is not None:
         return None
-    following = _next_seat(state, seat, sum(seat.tokens))
-    if following is None:
+    # `_next_seat(state, seat, held)` written out
+    if held > TOKEN_LIMIT or state.stuck == "end":
+        return None
+    nobles = state.nobles
+    if nobles and len(seat.cards) >= NOBLE_MINIMUM and not nobles_met(seat.bonus).isdisjoint(nobles):
         return None
     current, players = state.current, state.players
-    return msgspec.structs.replace(
-        state, players=players[:current] + (seat,) + players[current + 1 :],
-        board=_set_slot(state.board, lvl, slot, deck[0]), decks=decks[:lvl] + (deck[1:],) + decks[lvl + 1 :],
-        deck_size=_one_fewer(state.deck_size, lvl),
-        bank=bank, passes=0, current=following, phase="action",
-        end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
+    following = current + 1
+    ending = state.end_triggered or seat.points >= state.target
+    if following == len(players):
+        if ending:
+            return None
+        following = 0
+    # the board, the decks and their sizes (one entry per level) built whole, cheaper than slicing around `lvl`
+    d0, d1, d2 = decks
+    z0, z1, z2 = state.deck_size
+    if lvl == 0:
+        decks, sizes = (deck[1:], d1, d2), (z0 - 1, z1, z2)
+    elif lvl == 1:
+        decks, sizes = (d0, deck[1:], d2), (z0, z1 - 1, z2)
+    else:
+        decks, sizes = (d0, d1, deck[1:]), (z0, z1, z2 - 1)
+    seats = list(players)  # `_seated(players, current, seat)` without its call
+    seats[current] = seat
+    return _replace(
+        state, players=tuple(seats), board=_set_slot(state.board, lvl, slot, deck[0]),
+        decks=decks, deck_size=sizes, bank=bank, passes=0, current=following, phase="action", end_triggered=ending,
+        turns=state.turns + 1)
 
 
 def _apply_buy(state: State, event: CardBought) -> State:
@@ -234,27 +289,29 @@ def _apply_buy(state: State, event: CardBought) -> State:
     current = state.current
     players = state.players
     seat = players[current]
-    w, b, g, r, k, y = token_counts(event.paid) or (0,) * 6
+    w, b, g, r, k, y = COUNTED.get(tuple(event.paid)) or token_counts(event.paid) or _NOTHING  # `token_counts` inline
     tw, tb, tg, tr, tk, ty = seat.tokens
     bw, bb, bg, br, bk, by = state.bank
-    tw, tb, tg, tr, tk, ty = tw - w, tb - b, tg - g, tr - r, tk - k, ty - y
     bank = (bw + w, bb + b, bg + g, br + r, bk + k, by + y)
     colour = card.bonus
     bonus = seat.bonus
     lvl = card.level - 1
-    board = state.board
-    row = board[lvl]
+    row = state.board[lvl]
     reserved = seat.reserved
     face_up = name in row  # a scan in C
     if not face_up:
         i = reserve_entry_for(seat, name)
         assert i is not None
         reserved = reserved[:i] + reserved[i + 1 :]
-    seat = Seat((tw, tb, tg, tr, tk, ty), bonus[:colour] + (bonus[colour] + 1,) + bonus[colour + 1 :],
-                seat.cards + (name,), reserved, seat.nobles, seat.points + card.points)
+    tw, tb, tg, tr, tk, ty = tw - w, tb - b, tg - g, tr - r, tk - k, ty - y
+    ow, ob, og, orr, ok = bonus  # one more of the card's colour, the five built whole rather than sliced around it
+    bonus = ((ow + 1, ob, og, orr, ok) if colour == 0 else (ow, ob + 1, og, orr, ok) if colour == 1
+             else (ow, ob, og + 1, orr, ok) if colour == 2 else (ow, ob, og, orr + 1, ok) if colour == 3
+             else (ow, ob, og, orr, ok + 1))
+    seat = Seat((tw, tb, tg, tr, tk, ty), bonus, seat.cards + (name,), reserved, seat.nobles, seat.points + card.points)
     if face_up:
         slot = row.index(name)
-        done = _refilled_at_once(state, seat, lvl, slot, bank)
+        done = _refilled_at_once(state, seat, lvl, slot, bank, tw + tb + tg + tr + tk + ty)
         if done is not None:
             return done
         changes = _board_taken(state, lvl, slot)
@@ -266,13 +323,24 @@ def _apply_buy(state: State, event: CardBought) -> State:
 
 
 def _apply_return(state: State, event: TokensReturned) -> State:
-    seat = state.players[state.current]
-    w, b, g, r, k, y = token_counts(event.tokens) or (0,) * 6
+    current = state.current
+    players = state.players
+    seat = players[current]
+    w, b, g, r, k, y = COUNTED.get(tuple(event.tokens)) or token_counts(event.tokens) or _NOTHING  # `token_counts`
     tw, tb, tg, tr, tk, ty = seat.tokens
     bw, bb, bg, br, bk, by = state.bank
-    seat = Seat((tw - w, tb - b, tg - g, tr - r, tk - k, ty - y), seat.bonus, seat.cards, seat.reserved, seat.nobles,
-                seat.points)
-    return _seat_done(state, seat, {"bank": (bw + w, bb + b, bg + g, br + r, bk + k, by + y)}, _nobles_then_next)
+    tw, tb, tg, tr, tk, ty = tw - w, tb - b, tg - g, tr - r, tk - k, ty - y
+    seat = _replace(seat, tokens=(tw, tb, tg, tr, tk, ty))
+    bank = (bw + w, bb + b, bg + g, br + r, bk + k, by + y)
+    # `_seat_done(state, seat, {"bank": bank}, _nobles_then_next)` written out, without its dict of changes
+    if state.gap is None:
+        following = _next_seat(state, seat, tw + tb + tg + tr + tk + ty)
+        if following is not None:
+            return _replace(
+                state, players=_seated(players, current, seat), bank=bank, current=following, phase="action",
+                end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
+    state = with_seat(state, current, seat, bank=bank)
+    return state if state.gap else _nobles_then_next(state)
 
 
 def _visit(state: State, noble: str) -> State:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, concerns
 from ...seated import seat_names_own_cards
-from .components import CARDS, COLOUR_NAMES, GEMS, GOLD, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, describe_tokens, spell, token_counts
+from .components import CARDS, COLOUR_NAMES, GEMS, GOLD, INDEX, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, COUNTED, describe_tokens, spell, token_counts
 from .events import (
     EVENTS,
     CardBought,
@@ -188,7 +188,8 @@ def check_setup(state: State, event: SetupDealt) -> Ruling | None:
     if len(event.decks) != 3:
         return illegal("splendor.setup.deal", "the deal needs 3 decks")
     for lvl, deck in enumerate(event.decks):
-        if sorted(deck) != sorted(LEVEL_CARDS[lvl]):
+        # as many cards as the level has and every one of them: each exactly once (no sort of either, per log read)
+        if len(deck) != len(LEVEL_CARDS[lvl]) or set(deck) != set(LEVEL_CARDS[lvl]):
             return illegal("splendor.setup.deal", f"deck {lvl + 1} must hold each level-{lvl + 1} card exactly once")
     return None
 
@@ -227,7 +228,45 @@ def check_noble_reveal(state: State, event: NobleRevealed) -> Ruling | None:
     return None
 
 
+_TAKES: dict[tuple[str, ...], tuple[int, ...]] = {}  # a memo: the gems a take names -> their shape (`_take_shape`)
+_TAKES_LIMIT = 4096
+
+
+def _take_shape(gems: tuple[str, ...]) -> tuple[int, ...]:
+    """The colour indices of a take that may be legal by its piles alone: 3 different gems, 2 of one gem, or 1 or 2
+    different gems (`take-fewer`); () for anything else (gold, no gem, too many, a repeat), which the full check
+    explains. Remembered, as the same few takes recur in every log."""
+    indices = tuple(INDEX.get(gem, GOLD) for gem in gems)
+    fits = GOLD not in indices and (len(indices) in (1, 2) or (len(indices) == 3 and len(set(indices)) == 3))
+    shape = indices if fits else ()
+    if len(_TAKES) < _TAKES_LIMIT:
+        _TAKES[gems] = shape
+    return shape
+
+
 def check_take(state: State, event: GemsTaken) -> Ruling | None:
+    gems = tuple(event.gems)
+    shape = _TAKES.get(gems)
+    if shape is None:
+        shape = _take_shape(gems)
+    # the usual take, legal when its piles allow it (a token in each, 4 for a pair); the full check explains the rest
+    bank = state.bank
+    n = len(shape)
+    if n == 3:
+        i, j, k = shape
+        if bank[i] and bank[j] and bank[k]:
+            return None
+    elif n == 2 and shape[0] == shape[1]:
+        if bank[shape[0]] >= 4:
+            return None
+    elif n and bank[shape[0]] and bank[shape[-1]]:  # 1 or 2 different: legal under `take-fewer` alone
+        option = state.take_fewer
+        if option == "always" or (option == "when-short" and n == 5 - bank[:5].count(0)):
+            return None
+    return _check_take_in_full(state, event)
+
+
+def _check_take_in_full(state: State, event: GemsTaken) -> Ruling | None:
     who = event.player
     counts = token_counts(event.gems)
     if counts is None:
@@ -282,7 +321,7 @@ def check_take(state: State, event: GemsTaken) -> Ruling | None:
 
 def check_reserve(state: State, event: CardReserved) -> Ruling | None:
     who = event.player
-    seat = state.player
+    seat = state.players[state.current]  # `state.player` without its call
     if len(seat.reserved) >= RESERVE_LIMIT:
         return illegal(
             "splendor.reserve.limit",
@@ -323,13 +362,13 @@ def check_reserve(state: State, event: CardReserved) -> Ruling | None:
     return None
 
 
-def check_buy(state: State, event: CardBought) -> list[Ruling]:
+def check_buy(state: State, event: CardBought) -> list[Ruling] | None:
     who = event.player
-    seat = state.player
+    seat = state.players[state.current]  # `state.player` without its call
     card = CARDS.get(event.card)
     if card is None:
         return [illegal("splendor.buy.not-available", f"there is no card {event.card!r}", card=event.card)]
-    notes: list[Ruling] = []
+    notes: list[Ruling] | None = None  # unverifiable notes, made when there is one
     if event.card not in state.board[card.level - 1]:  # not face up (`find_on_board`, in C)
         i = reserve_entry_for(seat, event.card)
         if i is None or (seat.reserved[i][0] == "?" and event.card in located(state)):
@@ -341,14 +380,14 @@ def check_buy(state: State, event: CardBought) -> list[Ruling]:
                 )
             ]
         if seat.reserved[i][0] == "?" and not _is_held_for_sure(state, seat.reserved[i]):
-            notes.append(
+            notes = [
                 unverifiable(
                     "splendor.buy.blind-reserve",
                     f"{who} buys {event.card} as the level-{card.level} card reserved blind; "
                     "the log never saw that card, so it cannot confirm this is the one",
                     card=event.card,
                 )
-            )
+            ]
     # what each gem still costs after bonuses (`needed`), and what the gems held leave to gold: one pass, in locals
     cw, cb, cg, cr, ck = card.cost
     bw, bb, bg, br, bk = seat.bonus
@@ -356,6 +395,16 @@ def check_buy(state: State, event: CardBought) -> list[Ruling]:
     tw, tb, tg, tr, tk, gold = tokens
     nw, nb, ng, nr, nk = (cw - bw if cw > bw else 0, cb - bb if cb > bb else 0, cg - bg if cg > bg else 0,
                           cr - br if cr > br else 0, ck - bk if ck > bk else 0)
+    paid = COUNTED.get(tuple(event.paid)) or token_counts(event.paid)  # `token_counts`, its memo asked inline
+    if paid is not None:
+        pw, pb, pg, pr, pk, py = paid
+        # the usual case: an exact payment from tokens held (no gem overpaid, so gold then covers exactly what the
+        # gems leave open), which proves the card affordable (what the gems held cannot cover is at most what the
+        # gems paid leave to gold); the slow path below explains the rest, affordability first
+        if (pw <= tw and pb <= tb and pg <= tg and pr <= tr and pk <= tk and py <= gold
+                and pw <= nw and pb <= nb and pg <= ng and pr <= nr and pk <= nk
+                and pw + pb + pg + pr + pk + py == nw + nb + ng + nr + nk):
+            return notes
     short = ((nw - tw if nw > tw else 0) + (nb - tb if nb > tb else 0) + (ng - tg if ng > tg else 0)
              + (nr - tr if nr > tr else 0) + (nk - tk if nk > tk else 0))
     if short > gold:  # what gems cannot cover, gold must
@@ -373,15 +422,6 @@ def check_buy(state: State, event: CardBought) -> list[Ruling]:
                 missing=sum(gaps) - gold,
             )
         ]
-    paid = token_counts(event.paid)
-    if paid is not None:
-        pw, pb, pg, pr, pk, py = paid
-        # the usual case: an exact payment from tokens held (no gem overpaid, so gold then covers exactly what the
-        # gems leave open); the slow path below explains the rest
-        if (pw <= tw and pb <= tb and pg <= tg and pr <= tr and pk <= tk and py <= gold
-                and pw <= nw and pb <= nb and pg <= ng and pr <= nr and pk <= nk
-                and pw + pb + pg + pr + pk + py == nw + nb + ng + nr + nk):
-            return notes
     need = needed(card, seat)
     problem = None
     if paid is None:
@@ -433,11 +473,11 @@ def _is_held_for_sure(state: State, blind: str) -> bool:
 
 
 def check_return(state: State, event: TokensReturned) -> Ruling | None:
-    seat = state.player
+    seat = state.players[state.current]  # `state.player` without its call
     tokens = seat.tokens
     tw, tb, tg, tr, tk, ty = tokens
     excess = tw + tb + tg + tr + tk + ty - TOKEN_LIMIT
-    back = token_counts(event.tokens)
+    back = COUNTED.get(tuple(event.tokens)) or token_counts(event.tokens)  # `token_counts`, its memo asked inline
     if back is None or not (back[0] <= tw and back[1] <= tb and back[2] <= tg and back[3] <= tr and back[4] <= tk
                             and back[5] <= ty):
         return illegal(
