@@ -107,10 +107,10 @@ class History(msgspec.Struct, frozen=True, kw_only=True):
         ever voided (`tally undo --turn` voids a turn's events newest first). `voids` False: the log voids
         nothing, so the game's own watcher is shown every event, without a question asked of each."""
         watch = self.watch(game_id, started, rows)
-        dropped = [(rows.setdefault(name, []), [column for column, _ in columns].index("seq"))
-                   for name, columns in self.tables.items()]
         if not voids:
             return watch
+        dropped = [(rows.setdefault(name, []), [column for column, _ in columns].index("seq"))
+                   for name, columns in self.tables.items()]
 
         def effective(event: Event, before: Any, after: Any) -> None:
             if not isinstance(event, Voided):

@@ -14,7 +14,7 @@ seat may know of them is the game's `conceal(state, seat)`, the one place a game
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 import msgspec
 
@@ -35,22 +35,6 @@ def with_seat(state: StateT, index: int, seat: Any, **changes: Any) -> StateT:
     """The state with seat `index`'s record replaced by `seat` (and any other fields changed)."""
     players: tuple[Any, ...] = state.players  # type: ignore[attr-defined]
     return _replace(state, players=players[:index] + (seat,) + players[index + 1 :], **changes)
-
-
-def seats_with(state: Any, index: int, seat: Any) -> tuple[Any, ...]:
-    """`state.players` with seat `index`'s record replaced: `with_seat` for a reducer's most frequent moves, which
-    copy the state themselves in one call (`replace(state, players=seats_with(state, i, seat), ...)`), sparing
-    the call and the keywords passed on."""
-    players: tuple[Any, ...] = state.players
-    return players[:index] + (seat,) + players[index + 1 :]
-
-
-def with_seats(state: StateT, changed: Mapping[int, Any], **changes: Any) -> StateT:
-    """The state with several seats' records replaced (`changed`: index -> record)."""
-    players = list(getattr(state, "players"))
-    for index, seat in changed.items():
-        players[index] = seat
-    return msgspec.structs.replace(state, players=tuple(players), **changes)
 
 
 def seat_index(seats: Sequence[str], name: str) -> int:

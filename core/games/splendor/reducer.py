@@ -159,7 +159,7 @@ def _next_seat(state: State, seat: Seat, held: int) -> int | None:
 
 
 def _seated(players: tuple[Seat, ...], current: int, seat: Seat) -> tuple[Seat, ...]:
-    """`players` with the current seat's record replaced (`seated.seats_with`): through a list, cheaper than slicing
+    """`players` with the current seat's record replaced (as `seated.with_seat` does): through a list, cheaper than slicing
     around it."""
     changed = list(players)
     changed[current] = seat

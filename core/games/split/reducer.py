@@ -101,7 +101,7 @@ def _removed(hand: Zone, card: str) -> Zone:
 
 
 # The reducers below run once per event of every fold, so each copies the state once (`replace`), rebuilds the
-# tuple of seats through a list (cheaper than slicing it around the one replaced: `seats_with`) and writes out
+# tuple of seats through a list (cheaper than slicing it around the one replaced, as `seated.with_seat` does) and writes out
 # `Zone.add`, `Zone.remove` and the components' `pair` and `grade` where a call would cost more than the work.
 
 
@@ -254,7 +254,7 @@ def _apply_discard(state: State, event: CardDiscarded) -> State:
     hand = seat.hand
     card = event.card
     known = list(hand.known)
-    try:  # hand.remove(card)
+    try:  # `_removed(hand, card)` written out: a discard is the commonest of Split's events
         known.remove(card)
         hand = Zone(tuple(known), hand.unknown)
     except ValueError:

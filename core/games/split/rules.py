@@ -313,7 +313,7 @@ def check_upgrade(state: State, event: MatchUpgraded) -> list[Ruling] | None:
         return [illegal("split.upgrade.target", f"no match on the table shows {quote(over)}", over=over)]
     owner, index = where
     match = state.players[owner].matches[index]
-    if owner != state.current and state.upgrade_others == "own-only":  # not may_upgrade
+    if owner != state.current and state.upgrade_others == "own-only":  # option upgrade-others
         return [illegal("split.upgrade.target", f"{who} may only upgrade their own matches (upgrade-others=own-only), not {state.seats[owner]}'s", over=over)]
     c, o = info[card], info[over]
     if c[0] != o[0]:

@@ -187,11 +187,6 @@ def upgraded(state: State, match: Match, card: str, over: str) -> int | None:
     return new if new > grade(state.deck, match[0], match[1]) else None
 
 
-def may_upgrade(state: State, owner: int) -> bool:
-    """Whether the current player may upgrade a match of `owner` (option `upgrade-others`)."""
-    return owner == state.current or state.upgrade_others != "own-only"
-
-
 def cards_after_upgrade(state: State, size: int) -> int:
     """The size of a hand of `size` cards after one upgrade: one card played, and the covered half back in
     hand under `replaced=hand`."""
