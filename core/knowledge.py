@@ -46,12 +46,12 @@ class Zone(msgspec.Struct, frozen=True, array_like=True, gc=False):
         """The zone without `card`: a known copy if there is one, else one of the unknown cards (now revealed).
 
         The caller has checked `has(card)`."""
-        known = self.known
+        rest = list(self.known)
         try:
-            index = known.index(card)  # one scan, not `in` and then `index`: a known card is the usual case
+            rest.remove(card)  # one scan, and cheaper than slicing around the card: a known card is the usual case
         except ValueError:
-            return Zone(known, self.unknown - 1)
-        return Zone(known[:index] + known[index + 1 :], self.unknown)
+            return Zone(self.known, self.unknown - 1)
+        return Zone(tuple(rest), self.unknown)
 
 
 def located(zones: Iterable[Zone], *more: Iterable[str]) -> Counter[str]:

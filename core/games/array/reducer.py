@@ -131,16 +131,6 @@ def _joined(links: tuple[int, ...], index: int, number: int) -> tuple[int, ...]:
     return tuple(changed)
 
 
-def _hand_without(hand: Zone, card: str) -> Zone:
-    """`Zone.remove`: a known copy of `card` out of the hand, else one of its unknown cards (now revealed)."""
-    known = hand.known
-    if card in known:
-        rest = list(known)
-        rest.remove(card)
-        return Zone(tuple(rest), hand.unknown)
-    return Zone(known, hand.unknown - 1)
-
-
 def _next_seat(state: State, seat: int) -> int:
     """`after(state, seat)`, its usual case first: the seat to the left plays this round."""
     following = seat + 1
@@ -167,7 +157,7 @@ def _laying(state: State, hands: tuple[Zone, ...], links: tuple[tuple[int, ...],
 
 def _apply_lay(state: State, event: CardSpliced) -> State:
     """`card` laid against card #`to`'s `colour` segment as the next card: `_laying` written out here, with the hand's
-    `_hand_without` and `_joined` (a lay is most events of every log)."""
+    `Zone.remove` and `_joined` (a lay is most events of every log)."""
     card, to, colour = event.card, event.to, event.colour
     placed, links = state.placed, state.links
     number = len(placed) + 1
@@ -228,11 +218,11 @@ def _apply_slice(state: State, event: Sliced) -> State:
     seat = state.current
     hand = hands[seat]
     rest = list(hand.known)
-    try:  # both known: `_hand_without` twice, written out
+    try:  # both known: `Zone.remove` twice, written out
         rest.remove(x)
         rest.remove(y)
     except ValueError:
-        hands[seat] = _hand_without(_hand_without(hand, x), y)
+        hands[seat] = hand.remove(x).remove(y)
     else:
         hands[seat] = Zone(tuple(rest), hand.unknown)
     return _laying(state, tuple(hands), tuple(table), placed + (x, y), (first, first + 1))
@@ -267,7 +257,7 @@ def _apply_give(state: State, event: ActionGiven) -> State:
     target = state.seats.index(event.target)
     seat = state.current
     hands = list(state.hands)
-    hands[seat] = _hand_without(hands[seat], event.card)
+    hands[seat] = hands[seat].remove(event.card)
     slams = state.slams
     deck, size = state.deck, state.deck_size
     if event.card == "slam":
@@ -335,7 +325,7 @@ def _round_over(state: State, went_out: int) -> State:
 def _apply_show(state: State, event: CardShown) -> State:
     seat = state.seats.index(event.player)
     hands = list(state.hands)
-    hands[seat] = _hand_without(hands[seat], event.card)
+    hands[seat] = hands[seat].remove(event.card)
     left = list(state.left)
     left[seat] = left[seat] + (event.card,)
     state = replace(state, hands=tuple(hands), left=tuple(left))

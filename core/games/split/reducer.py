@@ -90,19 +90,10 @@ def _apply_hand(state: State, event: HandNamed) -> State:
     return with_seat(state, i, seat, owed=tuple(name for name in state.owed if name != event.player))
 
 
-def _removed(hand: Zone, card: str) -> Zone:
-    """`hand.remove(card)` (a known copy, else one of the unknown cards, now revealed), cheaper: one scan of a list."""
-    known = list(hand.known)
-    try:
-        known.remove(card)
-    except ValueError:
-        return Zone(hand.known, hand.unknown - 1)
-    return Zone(tuple(known), hand.unknown)
-
-
 # The reducers below run once per event of every fold, so each copies the state once (`replace`), rebuilds the
-# tuple of seats through a list (cheaper than slicing it around the one replaced, as `seated.with_seat` does) and writes out
-# `Zone.add`, `Zone.remove` and the components' `pair` and `grade` where a call would cost more than the work.
+# tuple of seats through a list (cheaper than slicing it around the one replaced, as `seated.with_seat` does) and
+# writes out `Zone.add`, `Zone.remove` and the components' `pair` and `grade` where a call would cost more than the
+# work.
 
 
 def _apply_draw(state: State, event: CardDrawn) -> State:
@@ -190,7 +181,7 @@ def _apply_upgrade(state: State, event: MatchUpgraded) -> State:
     replaced = state.replaced
     match = visible + old[2:] + (over,) if replaced == "under" else visible + old[2:]
     seat = players[me]
-    hand = _removed(seat.hand, card)
+    hand = seat.hand.remove(card)
     if replaced == "hand":
         hand = Zone(hand.known + (over,), hand.unknown)
     row = state.row + (over,) if replaced == "discard" else state.row
@@ -254,7 +245,7 @@ def _apply_discard(state: State, event: CardDiscarded) -> State:
     hand = seat.hand
     card = event.card
     known = list(hand.known)
-    try:  # `_removed(hand, card)` written out: a discard is the commonest of Split's events
+    try:  # `hand.remove(card)` written out: a discard is the commonest of Split's events
         known.remove(card)
         hand = Zone(tuple(known), hand.unknown)
     except ValueError:
