@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from ...history import Column, History, Report, one_round
 from ...model import Event, GameStarted, Outcome
-from .components import PRICE, multiplier, read_set
+from .components import PRICE, read_set
 from .events import (
     BlackSpotPlayed,
     CardsDealt,
@@ -26,7 +26,7 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
-from .state import State, payment_value, set_values
+from .state import State, gold, payment_value
 
 TABLES: dict[str, list[tuple[str, str]]] = {
     "splice_turns": [
@@ -92,24 +92,6 @@ _PLAY = {CoinsPlayed: "coins", PiracyPlayed: "piracy", SkullPlayed: "skull", Tra
 # the kinds whose event writes a row of its own (every other event can only end turns: `splice_turns`)
 _ROWS_OF_THEIR_OWN = frozenset({MapsBought, PiracyPlayed, MapLaid, CardsDrawn, SetupDealt, CardsDealt})
 
-_SET_VALUES: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
-
-
-def _gold(state: State, seat: Any) -> int:
-    """`state.gold`, the sets' values remembered by the sets held: a turn's row reads the gold of
-    the seat after every turn of every game ingested, and few hands of sets recur."""
-    sets = seat.sets
-    if not sets:
-        return 0
-    values = state.box.values
-    key = (sets, values)
-    value = _SET_VALUES.get(key)
-    if value is None:
-        value = set_values(state, sets)
-        if len(_SET_VALUES) < 8192:
-            _SET_VALUES[key] = value
-    return value * multiplier(seat.doubles, state.stack)
-
 
 def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ...]]]) -> Callable[[Event, State, State], None]:
     """A watcher for one game: it appends rows to the batch's row lists (`sink[table]`)."""
@@ -132,7 +114,7 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
                 index = (first + k) % n
                 seat = after.players[index]
                 turn_rows.append((game_id, before.turns + k + 1, seq, index + 1, seats[index], play if k == 0 else "lost",
-                                  seat.hand.size, seat.maps.size, _gold(after, seat)))
+                                  seat.hand.size, seat.maps.size, gold(after, seat)))
 
     def _own_row(kind: type, event: Any, before: State, after: State) -> None:
         seq = event.seq

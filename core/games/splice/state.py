@@ -282,11 +282,23 @@ def set_values(state: State, forms: Iterable[str]) -> int:
     return sum(coin_set(form, values).value for form in forms)
 
 
+_SETS_HELD: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
+
+
 def gold(state: State, seat: Seat) -> int:
-    """A player's gold in play: the coin sets' values, doubled by Double Your Gold cards in play."""
-    if not seat.sets:
+    """A player's gold in play: the coin sets' values, doubled by Double Your Gold cards in play. The values of a
+    hand of sets are remembered by the sets held: the library reads every seat's gold after every turn of every
+    game it ingests, and few hands of sets recur."""
+    sets = seat.sets
+    if not sets:
         return 0
-    return set_values(state, seat.sets) * multiplier(seat.doubles, state.stack)
+    key = (sets, state.box.values)
+    value = _SETS_HELD.get(key)
+    if value is None:
+        value = set_values(state, sets)
+        if len(_SETS_HELD) < 8192:
+            _SETS_HELD[key] = value
+    return value * multiplier(seat.doubles, state.stack)
 
 
 def payment_value(state: State, forms: Iterable[str], doubles: int) -> int:
