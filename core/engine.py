@@ -413,12 +413,17 @@ class Judgement(msgspec.Struct):
 
 def judge(
     spec: GameSpec, events: list[Event], watch: Callable[[Event, Any, Any], None] | None = None,
-    kept: list[tuple[Event, Any, Any]] | None = None,
+    kept: list[tuple[Event, Any, Any]] | None = None, undoable: bool = True,
 ) -> tuple[Judgement, Table]:
     """Check every event in order against the fold before it; stop at the first illegal one.
 
     `watch(event, before, after)` sees every applied event with the states around it (projections); `kept` gets
     the same `(event, before, after)` appended, without a call of Python per event (a replay's frames).
+
+    `undoable=False`, for a caller that reads only the end of the fold (`tally check`, ingest): the table keeps no
+    undo stack, so each state is let go as soon as the next is made, until a void or a correction needs the stack;
+    then it is rebuilt by folding the events before it again. The table returned is then undoable, and knows its
+    effective events, only if the log has a void or a correction.
     """
     table = Table(spec, _first(events[0]))
     warnings: list[tuple[int, Ruling]] = []
@@ -429,12 +434,16 @@ def judge(
     judges: Any = guards.judges(table.state) if guards is not None else _Same(_Same(spec.check))
     state = table.state
     last = table.last_seq
+    start, keeping = state, undoable
     for event in events[1:]:
         # a game's own kinds go straight to their judge and reducer: Table.check's and Table.apply's common case,
         # written out (the table's state and last seq kept in locals) because this loop runs once per event of every
         # log read
         kind = type(event)
         if kind in _SHARED:
+            if not keeping and (kind is Voided or kind is Amended):
+                undo[:] = _undo_before(event, events, reduce, start)
+                keeping = True
             table.state, table.last_seq = state, last
             rulings = check(event)
             if any(r.verdict == "illegal" for r in rulings):
@@ -453,7 +462,8 @@ def judge(
                 warnings.extend((event.seq, r) for r in rulings)
             before = state
             last = event.seq
-            undo.append((last, before, event))
+            if keeping:
+                undo.append((last, before, event))
             state = reduce[kind](before, event)
         if watch is not None:
             watch(event, before, state)
@@ -461,6 +471,22 @@ def judge(
             kept.append((event, before, state))
     table.state, table.last_seq = state, last
     return Judgement(True, len(events), None, [], warnings), table
+
+
+def _undo_before(stop: Event, events: list[Event], reduce: Any, state: Any) -> Undo:
+    """The undo stack a fold keeping one would hold just before `stop`, the log's first void or correction: the
+    events before it folded again, without judging (they were judged). Before the first correction, the only kind
+    of the kernel's own that a legal log can hold is a note, which the stack does not hold."""
+    undo: Undo = []
+    for event in events[1:]:
+        if event is stop:
+            break
+        kind = type(event)
+        if kind is Noted:
+            continue
+        undo.append((event.seq, state, event))
+        state = reduce[kind](state, event)
+    return undo
 
 
 class _Same:

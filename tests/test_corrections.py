@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tally.core import registry
 from tally.core.engine import judge, play_out
-from tally.core.model import Amended, Event
+from tally.core.model import Amended, Event, Noted, Voided
 from tally.store import record
 from tally.store.judging import payload
 from tally.store.service import shuffler, start_event
@@ -72,6 +72,40 @@ def _game(tmp_path: Path) -> Path:
     for move in ("take r g b", "ben: take w b k", "take r g b", "ben: take w b k"):
         assert record.move(log, move).accepted
     return log
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(registry.names()), seed=st.integers(0, 10**6), length=st.integers(4, 60),
+       cut=st.integers(0, 10**6), pick=st.integers(0, 10**6),
+       fix=st.sampled_from(["void", "void at the end", "remove", "replace by itself", "note"]))
+def test_a_fold_that_keeps_no_undo_stack_judges_every_log_alike(
+    game: str, seed: int, length: int, cut: int, pick: int, fix: str
+) -> None:
+    """`judge(undoable=False)` (check, ingest) rebuilds the undo stack at a log's first void or correction: its
+    verdict, end state and effective events are those of the fold that kept the stack all along, legal or not
+    (the events after a void are often illegal once it is made)."""
+    played, spec = _played(game, seed, length)
+    at = 1 + cut % (len(played) - 1)
+    head, tail = played[:at], played[at:]
+    voidable = [e.seq for e in head[1:] if spec.is_voidable(e)] or [head[-1].seq]  # else refused: judged alike too
+    target = head[-1].seq if fix.startswith("void") else voidable[pick % len(voidable)]
+    fixes = {"void": Voided(seq=at + 1, target=target, reason="typo"),
+             "remove": Amended(seq=at + 1, target=target, reason="misread"),
+             "replace by itself": Amended(seq=at + 1, target=target, reason="misread",
+                                          events=[payload(played[target - 1])]),
+             "note": Noted(seq=at + 1, text="a remark")}
+    fixes["void at the end"] = fixes["void"]
+    if fix == "void at the end":
+        tail = []
+    events = [*head, fixes[fix], *(msgspec.structs.replace(e, seq=i) for i, e in enumerate(tail, at + 2))]
+    kept, kept_table = judge(spec, events)
+    lazy, lazy_table = judge(spec, events, undoable=False)
+    event(f"{fix} {'accepted' if kept.ok else 'refused'}")
+    assert lazy == kept
+    assert (lazy_table.state, lazy_table.last_seq) == (kept_table.state, kept_table.last_seq)
+    if fix != "note":
+        assert lazy_table._undo == kept_table._undo
+        assert lazy_table.effective == kept_table.effective
 
 
 def test_amend_replaces_a_past_move_and_check_replay_honour_it(tmp_path: Path) -> None:
