@@ -115,8 +115,8 @@ _TAGS = _Tags()
 
 def fold_judged(spec: GameSpec, events: list[Event], watch: Callable[[Event, Any, Any], None] | None = None):
     """`engine.judge` shaped for ingest: (table, failed seq or None, the forbidding ruling or None, unverifiable count).
-    The table is undoable only when the log has a correction (the only case in which ingest reads its effective
-    events): the fold lets each state go once the next is made."""
+    The table is undoable only when the log has a void or a correction (a correction being the only case in which
+    ingest reads its effective events): until then the fold lets each state go once the next is made."""
     judgement, table = judge(spec, events, watch, undoable=False)
     if not judgement.ok:
         first = next(r for r in judgement.rulings if r.verdict == "illegal")

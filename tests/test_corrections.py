@@ -85,6 +85,9 @@ def test_a_fold_that_keeps_no_undo_stack_judges_every_log_alike(
     verdict, end state and effective events are those of the fold that kept the stack all along, legal or not
     (the events after a void are often illegal once it is made)."""
     played, spec = _played(game, seed, length)
+    noted = 1 + pick % len(played)  # a note somewhere before the correction: the rebuilt stack must skip it
+    played = [msgspec.structs.replace(e, seq=i) for i, e in
+              enumerate([*played[:noted], Noted(text="a remark before"), *played[noted:]], 1)]
     at = 1 + cut % (len(played) - 1)
     head, tail = played[:at], played[at:]
     voidable = [e.seq for e in head[1:] if spec.is_voidable(e)] or [head[-1].seq]  # else refused: judged alike too
