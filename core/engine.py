@@ -434,7 +434,7 @@ def judge(
     judges: Any = guards.judges(table.state) if guards is not None else _Same(_Same(spec.check))
     state = table.state
     last = table.last_seq
-    start, keeping = state, undoable
+    keeping = undoable
     for event in events[1:]:
         # a game's own kinds go straight to their judge and reducer: Table.check's and Table.apply's common case,
         # written out (the table's state and last seq kept in locals) because this loop runs once per event of every
@@ -442,7 +442,7 @@ def judge(
         kind = type(event)
         if kind in _SHARED:
             if not keeping and (kind is Voided or kind is Amended):
-                undo[:] = _undo_before(event, events, reduce, start)
+                undo[:] = _undo_before(event, events, spec, table.started)
                 keeping = True
             table.state, table.last_seq = state, last
             rulings = check(event)
@@ -473,20 +473,15 @@ def judge(
     return Judgement(True, len(events), None, [], warnings), table
 
 
-def _undo_before(stop: Event, events: list[Event], reduce: Any, state: Any) -> Undo:
+def _undo_before(stop: Event, events: list[Event], spec: GameSpec, started: GameStarted) -> Undo:
     """The undo stack a fold keeping one would hold just before `stop`, the log's first void or correction: the
-    events before it folded again, without judging (they were judged). Before the first correction, the only kind
-    of the kernel's own that a legal log can hold is a note, which the stack does not hold."""
-    undo: Undo = []
+    events before it applied again by the trusting `Table.apply` (they were judged)."""
+    table = Table(spec, started)
     for event in events[1:]:
         if event is stop:
             break
-        kind = type(event)
-        if kind is Noted:
-            continue
-        undo.append((event.seq, state, event))
-        state = reduce[kind](state, event)
-    return undo
+        table.apply(event)
+    return table._undo
 
 
 class _Same:
