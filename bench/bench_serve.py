@@ -17,6 +17,10 @@ this process, on the same cores), so on a loaded machine they are pessimistic.
    phone-sized page with an empty cache (bytes of every answer: the page's own files, then the API's answers and
    the board's picture; and the time until the board, the banner and the moves are drawn), and the time from a tap
    on the host's page to another device's page redrawn from its stream. Skipped without chromium.
+8. a seat's move and dispute against the host's (issue 32: a seat's move is judged on what that seat knows, then
+   in full): a seated table-mode Splendor game cut at 250 events, the next moves of its transcript posted 10 a copy
+   by the seat that makes them and, on other copies, by the host; each move's dispute (`POST .../rule`) asked by
+   its seat and by the host: p50 and p99 of each, and seat / host as a ratio measured in the same run.
 7. `tally serve --store URL` (with `--store`; skipped without a PostgreSQL server): 1 and then 2 server processes
    on one database (a throwaway cluster, tests/pg_cluster.py), the same 50 tables x 4 devices (device d talks to
    server d mod N), and a move posted to the first server arriving on a stream of the last (NOTIFY between them):
@@ -207,6 +211,61 @@ async def busy_tables(url: str | list[str], token: str, folder: Path | str, tabl
             "games": sum(len(v) for v in games.values())}
 
 
+def build_seated_log(folder: Path) -> tuple[Path, list[Any]]:
+    """A 4-player table-mode Splendor game in which every seat enters its own blind reserves, cut at 250 events,
+    and the transcript's events after it (what the seats go on to enter)."""
+    from tally.core.registry import get
+    from tally.store.simulate import playout
+
+    spec = get("splendor")
+    best: list[Any] = []
+    for i in range(40):
+        events, _ = playout("splendor", 4, random.Random(f"bench:{i}"))
+        events = spec.table_transcript(events, seated=tuple(events[0].seats))
+        if len(events) > len(best):
+            best = events
+    started = best[0]
+    best[0] = type(started)(**{**{f: getattr(started, f) for f in started.__struct_fields__}, "mode": "table",
+                               "seated": list(started.seats)})
+    path = folder / "seated-250.jsonl"
+    logfile.create(path, best[:250])
+    return path, best[250:]
+
+
+def bench_seat_against_host(url: str, token: str, folder: Path, moves: int) -> dict[str, float]:
+    """A seat's move and dispute, and the host's, on copies of one seated game (part 8)."""
+    from tally.core.registry import get
+
+    spec = get("splendor")
+    source, later = build_seated_log(folder.parent)
+    host = {"Authorization": f"Bearer {token}"}
+    times: dict[str, list[float]] = {"seat move": [], "host move": [], "seat rule": [], "host rule": []}
+    with httpx.Client(base_url=url, timeout=30) as http:
+        for copy in range(2 * ((moves + 9) // 10)):
+            caller = "seat" if copy % 2 else "host"
+            ident = f"seated{copy}"
+            shutil.copy(source, folder / f"{ident}.jsonl")
+            tokens = {name: {"Authorization": "Bearer " + http.post(f"/api/games/{ident}/join", json={"seat": name},
+                                                                     headers=host).json()["token"]}
+                      for name in ("p1", "p2", "p3", "p4")}
+            for event in later[:10]:
+                text = spec.format(event)
+                who = host if caller == "host" else tokens[getattr(event, "player", None) or "p1"]
+                sent = time.perf_counter()
+                ruled = http.post(f"/api/games/{ident}/rule", json={"move": text}, headers=who)
+                times[f"{caller} rule"].append(time.perf_counter() - sent)
+                assert ruled.status_code == 200, ruled.text
+                seq = http.get(f"/api/games/{ident}", headers=who).json()["seq"]
+                sent = time.perf_counter()
+                answer = http.post(f"/api/games/{ident}/moves", json={"move": text, "expected_seq": seq}, headers=who)
+                times[f"{caller} move"].append(time.perf_counter() - sent)
+                assert answer.status_code == 201, answer.text
+    found: dict[str, float] = {}
+    for name, values in times.items():
+        found[f"{name} p50"], found[f"{name} p99"] = percentile(values, 50), percentile(values, 99)
+    return found
+
+
 def memory_per_game(source: Path, games: int) -> float:
     from tally.store.tables import Tables
 
@@ -394,6 +453,11 @@ def main() -> None:
                   f"recorded, {busy['409']:.0f} lost races (409), {busy['errors']:.0f} errors, {busy['games']:.0f} games, "
                   f"logs exact: {busy['exact']}")
             print(f"server CPU per request            {used / busy['requests'] * 1000:8.2f} ms   (a bound on requests/s per core)")
+            seated = bench_seat_against_host(url, token, folder, moves)
+            for what in ("move", "rule"):
+                for p in ("p50", "p99"):
+                    seat, host = seated[f"seat {what} {p}"], seated[f"host {what} {p}"]
+                    print(f"a seat's {what:4} {p} (host's)          {seat * 1000:8.2f} ms ({host * 1000:.2f} ms)   seat/host {seat / host:.2f}")
             page = bench_page(url, token, folder, source, 3 if args.quick else 10, 5 if args.quick else 30)
             if page is None:
                 print("the table's page: skipped (no chromium)")

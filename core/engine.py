@@ -183,10 +183,18 @@ class Table:
             events.append(msgspec.structs.replace(new, seq=event.seq))
         return events
 
-    def _corrected(self, event: Amended) -> tuple[Undo, Any] | list[Ruling]:
+    def correction_steps(self, event: Amended) -> Undo:
+        """The events a correction judges, each with the state it is judged on: its replacement's (at the
+        correction's seq), then every later effective event, up to and including the first it would make illegal.
+        A caller that may know less than the log judges them again on what it knows (`store.service`)."""
+        steps: Undo = []
+        self._corrected(event, steps)
+        return steps
+
+    def _corrected(self, event: Amended, steps: Undo | None = None) -> tuple[Undo, Any] | list[Ruling]:
         """The fold with `event`'s target replaced and every later effective event judged again after it:
         the new undo stack and state, or the rulings that forbid the correction (the first event that
-        would become illegal, named by its seq)."""
+        would become illegal, named by its seq). `steps`: filled with each event judged and its state."""
         target = event.target
         index = next((i for i, entry in enumerate(self._undo) if entry[0] == target), None)
         if index is None:
@@ -204,17 +212,19 @@ class Table:
         state = self._undo[index][1]
         undo = self._undo[:index]
         for new in replacement:
+            if steps is not None:
+                steps.append((event.seq, state, new))
             refused = [r for r in check(state, new) if r.verdict == "illegal"]
             if refused:
-                return [illegal("core.amend.illegal", f"the correction of #{target} is illegal there: "
-                                f"{refused[0].render()}", target=target, broken=refused[0].rule)]
+                return [correction_refused(target, refused[0])]
             undo.append((event.seq, state, new))
             state = apply(state, new)
         for seq, _, later in self._undo[index + 1:]:
+            if steps is not None:
+                steps.append((seq, state, later))
             refused = [r for r in check(state, later) if r.verdict == "illegal"]
             if refused:
-                return [illegal("core.amend.breaks-later", f"correcting #{target} would make #{seq} illegal: "
-                                f"{refused[0].render()}", target=target, seq=seq, broken=refused[0].rule)]
+                return [correction_refused(target, refused[0], seq)]
             undo.append((seq, state, later))
             state = apply(state, later)
         return undo, state
@@ -225,6 +235,14 @@ class Table:
     def state_before(self, seq: int) -> Any | None:
         """The state just before the effective game event `seq` (None when `seq` is not one)."""
         return next((before for at, before, _ in self._undo if at == seq), None)
+
+    def state_after(self, seq: int) -> Any | None:
+        """The state just after the effective game event `seq` (None when `seq` is not one)."""
+        undo = self._undo
+        for index, (at, _, _) in enumerate(undo):
+            if at == seq:
+                return undo[index + 1][1] if index + 1 < len(undo) else self.state
+        return None
 
     @property
     def effective(self) -> list[Event]:
@@ -308,6 +326,16 @@ class Table:
                 )
             ]
         return []
+
+
+def correction_refused(target: int, refused: Ruling, later: int | None = None) -> Ruling:
+    """Why a correction of `target` is refused: its replacement is illegal there (`later` None), or it would make
+    the later effective event at seq `later` illegal; `refused` is the ruling that forbids that event."""
+    if later is None:
+        return illegal("core.amend.illegal", f"the correction of #{target} is illegal there: {refused.render()}",
+                       target=target, broken=refused.rule)
+    return illegal("core.amend.breaks-later", f"correcting #{target} would make #{later} illegal: {refused.render()}",
+                   target=target, seq=later, broken=refused.rule)
 
 
 def _first(event: Event) -> GameStarted:

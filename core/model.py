@@ -24,14 +24,17 @@ NotationKind = Literal["invalid", "ambiguous", "unknown"]
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, omit_defaults=True, gc=False):
-    """Base of every event. `seq`, `at`, `prev` and `unit` are the log envelope (docs/format.md): `unit` is
-    set on the first of several lines appended by one command, to how many they are, so that a reader
-    can tell a whole append from one a power cut stopped at a line boundary."""
+    """Base of every event. `seq`, `at`, `prev`, `unit` and `salt` are the log envelope (docs/format.md): `unit`
+    is set on the first of several lines appended by one command, to how many they are, so that a reader
+    can tell a whole append from one a power cut stopped at a line boundary; `salt` is random hex that the
+    record service (store/, never core) puts on a line holding what some seat may not see, so that the hash of
+    that line, which every seat is shown as the fingerprint, cannot be matched by trying each card it could hold."""
 
     seq: int = 0
     at: str = ""
     prev: str | None = None
     unit: int = 1
+    salt: str | None = None
 
 
 class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
@@ -209,6 +212,15 @@ SHARED_RULES: tuple[RuleDoc, ...] = (
             "no other move is made."),
     RuleDoc("core.seat.hand-not-owed", "Only a seated seat whose dealt hand the deal left unnamed names it, and only "
             "once: a seat names no other seat's hand."),
+    RuleDoc("core.seat.other", "A seat's device (`tally serve`) records, takes back and corrects only that seat's own "
+            "moves and the table's entries (a reveal, a deal): never another seat's move. The host may record any."),
+    RuleDoc("core.seat.others-secret", "A seat's device enters the table's entries, but none that names another seat's "
+            "hidden cards (a deal naming every hand, the disks every seat drew): each seat names its own, from its own "
+            "device."),
+    RuleDoc("core.seat.conflict", "A seat's move is judged on what that seat knows: the public record and its own "
+            "entries. A move legal there that another seat's hidden entries forbid (a card cannot be in two places) is "
+            "not recorded: one of them mistyped. The seat is told only that, never whose entry or where; the host sees "
+            "both."),
     RuleDoc("core.chain.crosses-turn", "Moves joined by ` + ` on one line belong to one player's turn: a part that "
             "would be another player's move is refused unless it names its player (`ben: draw`)."),
 )

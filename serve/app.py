@@ -24,7 +24,8 @@ from tally.store import log as logfile
 from tally.store import seats as seating
 from tally.store import tables as folder
 from tally.store.results import EventLine, ListingReport, MoveReport, NewReport, NoteReport, move_report, new_report
-from tally.store.service import IllegalLog, MoveResult, UsageError
+from tally.store.judging import SEAT_OTHER
+from tally.store.service import Conflict, IllegalLog, MoveResult, UsageError
 
 from . import bodies
 
@@ -206,31 +207,26 @@ async def locked(game: folder.Game, work: Callable[[], Any]) -> Any:
     return await run_in_threadpool(run)
 
 
-def judged(result: MoveResult, game: folder.Game, who: Caller, created: int = 201) -> Response:
-    """A move's result as `tally move --json` reports it, with the status that says what happened; the lines
-    of what was recorded as the caller may see them (the chance tally dealt after it holds others' cards)."""
+def judged(result: MoveResult, created: int = 201) -> Response:
+    """A move's result as `tally move --json` reports it (for a seat, as the record service answered that seat:
+    what it may read), with the status that says what happened."""
     if result.is_stale:
         ruling = result.rulings[0]
         raise Refused(409, ruling.rule, ruling.message, seq=ruling.facts.get("seq"),
                       fingerprint=ruling.facts.get("fingerprint"))
+    if not result.accepted and result.rulings and result.rulings[0].rule == SEAT_OTHER:
+        raise Refused(403, "serve.seat.other", result.rulings[0].message)
     report = move_report(result)
-    if result.accepted and who.viewer is not None:
-        shown = {line.seq: line for line in game.timeline.lines(who.viewer, report.seq - 1)}
-        report.events = [shown.get(line.seq, line) for line in report.events]
     if result.notation is not None:
         return answer(report, 400)
     return answer(report, created if result.accepted else 422)
 
 
-def check_own(game: folder.Game, who: Caller, players: list[Optional[str]], what: str) -> None:
-    """A seat acts for itself (and enters the table's entries); the host for anyone; a watcher for no one."""
-    if who.is_host:
-        return
-    if who.seat is None:
+def check_writer(who: Caller, what: str) -> None:
+    """The host writes for anyone and a seat for itself (the record service holds it to that); a watcher writes
+    nothing."""
+    if not who.is_host and who.seat is None:
         raise Refused(403, "serve.watcher", f"a watcher cannot {what}: join a seat first")
-    others = sorted({p for p in players if p is not None and p != who.seat})
-    if others:
-        raise Refused(403, "serve.seat.other", f"{who.seat} cannot {what} for {', '.join(others)}")
 
 
 # --------------------------------------------------------------------------- the routes
@@ -311,11 +307,12 @@ async def record_move(request: Request) -> Response:
     who = caller(request, game)
     asked = await body_of(request, bodies.Move)
 
+    check_writer(who, "record a move")
+
     def work() -> Response:
-        check_own(game, who, game.players_of(asked.move), "record a move")
-        result = game.record.append(asked.move, expect_seq=asked.expected_seq)
+        result = game.record.append(asked.move, expect_seq=asked.expected_seq, seat=who.seat)
         game.recorded(result)
-        return judged(result, game, who)
+        return judged(result)
 
     response = await locked(game, work)
     service(request).notify(game.id)
@@ -337,12 +334,10 @@ async def rule_move(request: Request) -> Response:
         if asked.expected_seq is not None and asked.expected_seq != record.seq:
             raise Refused(409, "core.append.stale", f"the log moved on: you saw #{asked.expected_seq}, it is now at "
                           f"#{record.seq}", seq=record.seq, fingerprint=record.last_hash)
-        # "may ben take two red now?" is anyone's question; the referee answers it with what the asker may know
-        # (another seat's hidden cards stay out of the verdict and its words); a seat's own move, and the host's
-        # questions, are judged in full, exactly as recording them would be
-        others = {p for p in game.players_of(asked.move) if p is not None and p != who.seat}
-        viewer = who.viewer if who.seat is None or others else None  # the host's viewer is None
-        return judged(record.propose(asked.move, viewer=viewer), game, who, created=200)
+        # "may ben take two red now?" is anyone's question, and "may I draw 10CR?" too: the referee answers a seat
+        # or a watcher with what the asker may know, so no answer rests on another seat's hidden cards; the host's
+        # questions are judged in full
+        return judged(record.propose(asked.move, viewer=who.viewer), created=200)
 
     return await locked(game, work)  # type: ignore[no-any-return]
 
@@ -356,15 +351,14 @@ async def undo_move(request: Request) -> Response:
     who = caller(request, game)
     asked = await body_of(request, bodies.Undo)
 
+    check_writer(who, "undo")
+    if asked.turn:
+        host_only(who)
+
     def work() -> Response:
-        record = game.record
-        if asked.turn:
-            host_only(who)
-        last = record.fold.last_effective_event
-        check_own(game, who, [getattr(last, "player", None)], "undo")
-        result = record.undo(asked.reason, asked.turn, expect_seq=asked.expected_seq)
+        result = game.record.undo(asked.reason, asked.turn, expect_seq=asked.expected_seq, seat=who.seat)
         game.recorded(result)
-        return judged(result, game, who)
+        return judged(result)
 
     response = await locked(game, work)
     service(request).notify(game.id)
@@ -380,13 +374,12 @@ async def amend_move(request: Request) -> Response:
     who = caller(request, game)
     asked = await body_of(request, bodies.Amend)
 
+    check_writer(who, "amend")
+
     def work() -> Response:
-        record = game.record
-        target = record.fold.effective_event(asked.target)
-        check_own(game, who, [getattr(target, "player", None)], "amend")
-        result = record.correct(asked.target, asked.reason, asked.move, expect_seq=asked.expected_seq)
+        result = game.record.correct(asked.target, asked.reason, asked.move, expect_seq=asked.expected_seq, seat=who.seat)
         game.recorded(result)
-        return judged(result, game, who)
+        return judged(result)
 
     response = await locked(game, work)
     service(request).notify(game.id)
@@ -400,18 +393,29 @@ async def add_note(request: Request) -> Response:
     game = the_game(request)
     who = caller(request, game)
     asked = await body_of(request, bodies.Note)
-    check_own(game, who, [], "add a note")
+    check_writer(who, "add a note")
 
     def work() -> Response:
         result = game.record.note(asked.text, who.seat, expect_seq=asked.expected_seq)
         game.recorded(result)
         if not result.accepted:
-            return judged(result, game, who)
+            return judged(result)
         return answer(NoteReport(result.events[0].seq, result.fingerprint), 201)
 
     response = await locked(game, work)
     service(request).notify(game.id)
     return response  # type: ignore[no-any-return]
+
+
+@endpoint("GET", GAME + "/conflicts", "host", None,
+          [(200, list[Conflict], "the newest seats' moves refused as `core.seat.conflict`: legal on what that seat knows, "
+                                 "but forbidden by what other seats entered; `rulings` are the whole table's, naming the other entry"),
+           (403, _E, "`serve.host-only`")])
+async def list_conflicts(request: Request) -> Response:
+    """What the host sees of the seats' entries that contradict each other (someone mistyped)."""
+    game = the_game(request)
+    host_only(caller(request, game))
+    return answer(await locked(game, lambda: list(game.record.conflicts)))
 
 
 @endpoint("POST", GAME + "/code", "host", None, [(201, bodies.JoinCode, "a new join code for the host's screen")])
@@ -501,7 +505,7 @@ async def stream_events(request: Request) -> Response:
 
 ROUTES: list[BaseRoute] = [
     list_games, create_game, show_game, list_moves, record_move, rule_move, undo_move, amend_move, add_note,
-    new_code, join_seat, list_events, stream_events,
+    list_conflicts, new_code, join_seat, list_events, stream_events,
 ]
 from .library import ROUTES as LIBRARY  # noqa: E402  (the library's routes, `/api/library/...`, use this module's parts)
 

@@ -15,8 +15,13 @@ from tally.core.notation import check_chain_part, player_of, read_count
 from tally.core.text import quote
 
 from . import cache
+from .secrecy import names_others_secret
 
 STALE = "core.append.stale"  # the ruling id of an append whose caller saw an older log
+SEAT_OTHER = "core.seat.other"  # a seat's move that is another seat's
+SEAT_CONFLICT = "core.seat.conflict"  # a seat's move, legal on what it knows, that another seat's entries forbid
+OTHERS_SECRET = "core.seat.others-secret"  # a table's entry from a seat that names another seat's hidden component
+Listing = Callable[[Any], list[Event]]  # the numbered moves at a state (`tally moves`, or a seat's)
 
 
 class MoveResult(msgspec.Struct):
@@ -125,11 +130,12 @@ def listing_range(spec: GameSpec, state: Any, count: int) -> str:
     return "none: the game is over" if spec.outcome(state) is not None else "none: no move is legal now"
 
 
-def parse_move(spec: GameSpec, state: Any, text: str) -> list[Event] | NotationError:
-    """One move in the game's notation, or the number of a move in the `tally moves` listing (from 1)."""
+def parse_move(spec: GameSpec, state: Any, text: str, listing: Listing | None = None) -> list[Event] | NotationError:
+    """One move in the game's notation, or the number of a move in the `tally moves` listing (from 1); `listing`:
+    the listing the caller was shown (a seat's, `secrecy.listed_for`), default every legal move."""
     word = text.strip()
     if is_move_number(word):
-        moves = spec.legal_moves(state)
+        moves = spec.legal_moves(state) if listing is None else listing(state)
         number = read_count(word, len(moves))
         if not number:
             shown = listing_range(spec, state, len(moves))
@@ -139,13 +145,68 @@ def parse_move(spec: GameSpec, state: Any, text: str) -> list[Event] | NotationE
     return spec.parse(state, word)
 
 
-def play(table: Table, text: str, deal: Callable[[list[str]], list[str]] | None) -> MoveResult:
+class Reading(msgspec.Struct):
+    """How a move's text is read for a seat (a device at the table, not the host): numbers against the listing
+    that seat is shown, every part its own move or the table's entry, and a bare move the seat's own. `read` is
+    filled with each part as it was finally read (a number as the listed move's notation), so that the same text
+    can be judged again on the whole table."""
+
+    seat: str
+    listing: Listing
+    own: bool = True  # a move the seat makes; False: a question, about anyone's move, judged on what the seat knows
+    read: list[str] = []
+
+
+def read_part(spec: GameSpec, state: Any, part: str, reading: Reading | None) -> list[Event] | NotationError | Ruling:
+    """One part of a move: its events, what could not be read, or (for a seat) the refusal of another seat's move
+    or of a table's entry that would name another seat's hidden component."""
+    if reading is None:
+        return parse_move(spec, state, part)
+    seat, seats = reading.seat, list(state.seats)
+    if not reading.own:
+        asked = parse_move(spec, state, part, reading.listing)
+        if not isinstance(asked, NotationError):
+            reading.read.append(spec.format(asked[0]) if is_move_number(part) else part.strip())
+        return asked
+    named = player_of(part, seats)
+    if isinstance(named, tuple) and named[0] not in (None, seat):
+        return _not_yours(seat, [named[0]], part)
+    text = part.strip()
+    parsed = parse_move(spec, state, text, reading.listing)
+    if is_move_number(text) and not isinstance(parsed, NotationError):
+        text = spec.format(parsed[0])
+    bare = isinstance(named, tuple) and named[0] is None and not is_move_number(part)
+    if bare and (isinstance(parsed, NotationError) or _others(parsed, seat)):
+        # a seat's device sends its own moves: `hand ...` on cy's phone is cy's hand, not the move of whoever acts now
+        again = parse_move(spec, state, f"{seat}: {text}")
+        if not isinstance(again, NotationError) and not _others(again, seat):
+            parsed, text = again, f"{seat}: {text}"
+    if isinstance(parsed, NotationError):
+        return parsed
+    others = _others(parsed, seat)
+    if others:
+        return _not_yours(seat, others, part)
+    reading.read.append(text)
+    return parsed
+
+
+def _others(events: list[Event], seat: str) -> list[str]:
+    return sorted({p for p in (getattr(e, "player", None) for e in events) if p is not None and p != seat})
+
+
+def _not_yours(seat: str, others: list[str], part: str) -> Ruling:
+    return illegal(SEAT_OTHER, f"{seat} records only their own moves and the table's entries, not "
+                   f"{', '.join(others)}'s ({quote(part.strip())})", seat=seat, others=others)
+
+
+def play(table: Table, text: str, deal: Callable[[list[str]], list[str]] | None, reading: Reading | None = None) -> MoveResult:
     """Parse the move(s) `text` and judge and apply each event on `table`, in order: the one fold of a move.
 
     `text` may hold several moves separated by ` + ` (a move and the refill it makes due), each parsed and
     judged against the table the moves before it leave. In open mode the chance a part makes due is dealt
     before the next part is read, and with `deal` (an append) after the last one too. On a refusal the
-    caller restores the table; the result names the seq of the part that was refused (its first event's)."""
+    caller restores the table; the result names the seq of the part that was refused (its first event's).
+    `reading`: the text is a seat's, read as `read_part` reads it (on the table as that seat knows it)."""
     spec = table.spec
     first_seq = table.last_seq + 1
     played = Played()
@@ -157,13 +218,20 @@ def play(table: Table, text: str, deal: Callable[[list[str]], list[str]] | None)
             notation = NotationError(text, "a ' + ' with no move on one side: write MOVE + MOVE")
             return MoveResult(False, text, notation=notation, seq=table.last_seq + 1)
         part_seq = table.last_seq + 1
-        parsed = parse_move(spec, table.state, part)
+        parsed = read_part(spec, table.state, part, reading)
         if isinstance(parsed, NotationError):
             return MoveResult(False, text, notation=parsed, seq=part_seq)
-        crossing, acting = check_chain_part(table.started.seats, part, parsed, index, acting)
+        if isinstance(parsed, Ruling):
+            return MoveResult(False, text, [], [parsed], None, None, spec.to_act(table.state), seq=part_seq)
+        crossing, acting = check_chain_part(table.started.seats, reading.read[-1] if reading else part, parsed, index,
+                                            acting)
         if crossing is not None:
             return MoveResult(False, text, [], [crossing], None, None, spec.to_act(table.state), seq=part_seq)
         for event in parsed:
+            if reading is not None and reading.own and getattr(event, "player", None) is None:
+                refused = check_names_no_secret(spec, table.state, event, reading.seat)
+                if refused is not None:
+                    return MoveResult(False, text, [], [refused], None, None, spec.to_act(table.state), seq=part_seq)
             if not table.take(event, played):
                 return MoveResult(False, text, [], played.refused, None, None, spec.to_act(table.state), seq=part_seq)
         last = index == len(parts) - 1
@@ -175,11 +243,22 @@ def play(table: Table, text: str, deal: Callable[[list[str]], list[str]] | None)
                       ending=spec.outcome(table.state))
 
 
-def propose(spec: GameSpec, table: Table, text: str) -> MoveResult:
+def check_names_no_secret(spec: GameSpec, known: Any, event: Event, seat: str) -> Ruling | None:
+    """A table's entry sent by `seat` on the table as it knows it (`known`): refused when it names what the seat's
+    table keeps hidden, another seat's hidden component (a deal naming every hand, every seat's disk), which each
+    seat names from its own device (`core.seat.others-secret`)."""
+    if not names_others_secret(spec, known, event, seat):
+        return None
+    return illegal(OTHERS_SECRET, f"{seat} enters the table's entries, but this one names another seat's hidden "
+                   "cards, which that seat names itself from its own device (leave them out: each seat names its own)",
+                   seat=seat)
+
+
+def propose(spec: GameSpec, table: Table, text: str, reading: Reading | None = None) -> MoveResult:
     """Parse and judge a move against a fold, without changing it (a question: `tally rule`, `?MOVE`)."""
     before = table.snapshot()
     try:
-        result = play(table, text, None)
+        result = play(table, text, None, reading)
     finally:
         table.restore(before)
     if not result.accepted:  # who acts at the real table, not at the one the parts before the refusal left
@@ -219,15 +298,20 @@ def listing_refusal(
     return None
 
 
-def read_correction(spec: GameSpec, state: Any, text: str) -> list[Event] | NotationError:
+def read_correction(spec: GameSpec, state: Any, text: str, reading: Reading | None = None) -> list[Event] | NotationError | Ruling:
     """The events of a correcting move (parts separated by ` + `), each part read at the state the parts
-    before it leave; events a rule forbids there are kept, for the correction's own ruling to name."""
+    before it leave; events a rule forbids there are kept, for the correction's own ruling to name. `reading`:
+    a seat's correction, held to what it may enter as a move (`read_part`; `state` is then its table)."""
     events: list[Event] = []
     for part in MOVE_SEPARATOR.split(text.strip()):
-        parsed = parse_move(spec, state, part)
-        if isinstance(parsed, NotationError):
+        parsed = read_part(spec, state, part, reading)
+        if isinstance(parsed, (NotationError, Ruling)):
             return parsed
         for event in parsed:
+            if reading is not None and getattr(event, "player", None) is None:
+                refused = check_names_no_secret(spec, state, event, reading.seat)
+                if refused is not None:
+                    return refused
             events.append(event)
             if any(r.verdict == "illegal" for r in spec.check(state, event)):
                 return events
@@ -237,4 +321,4 @@ def read_correction(spec: GameSpec, state: Any, text: str) -> list[Event] | Nota
 
 def payload(event: Event) -> msgspec.Raw:
     """A game event as an `amended` line holds it: its type and fields, without the envelope."""
-    return msgspec.Raw(msgspec.json.encode(msgspec.structs.replace(event, seq=0, at="", prev=None, unit=1)))
+    return msgspec.Raw(msgspec.json.encode(msgspec.structs.replace(event, seq=0, at="", prev=None, unit=1, salt=None)))

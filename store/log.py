@@ -451,6 +451,10 @@ def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
                 )
             if not at_format(event.at):
                 raise LogError(path, seq, f"at {quote(event.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ", "log.at")
+            salt = event.salt
+            if salt is not None and not (len(salt) >= 32 and _is_hex(salt)):
+                raise LogError(path, seq, f"salt {quote(salt)}: expected at least 32 lowercase hex digits (128 random bits)",
+                               "log.salt")
             unit = event.unit
             if unit != 1:
                 if unit < 1:
@@ -471,6 +475,13 @@ def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
         intact = sum(len(line) + 1 for line in lines[: unit_start - 1])
         raise TornUnit(path, unit_start, unit_end - unit_start + 1, seq - unit_start + 1, intact)
     return Log(path, spec, events, prev, size, len(lines[-1]) + 1)
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def _is_hex(text: str) -> bool:
+    return _HEX.issuperset(text)
 
 
 def _too_deep() -> str:

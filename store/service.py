@@ -17,17 +17,21 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence, cast
 import msgspec
 
 from tally.core import registry
-from tally.core.engine import Played, Table, judge
-from tally.core.model import Amended, Event, GameSpec, GameStarted, NotationError, Noted, Ruling, Voided
+from tally.core.engine import Played, Table, correction_refused, judge
+from tally.core.model import Amended, Event, GameSpec, GameStarted, NotationError, Noted, Ruling, Voided, illegal
 from tally.core.notation import seat_named
 from tally.core.text import quote
 
 from . import log as logfile
 from . import logstore
+from .secrecy import hidden_text, known_to, listed_for, may_read, salted, seat_listing
 from .judging import (  # noqa: F401  (re-exported: the service's names, as callers import them from here)
     MOVE_SEPARATOR,
     STALE,
+    SEAT_CONFLICT,
+    SEAT_OTHER,
     MoveResult,
+    Reading,
     describe,
     fresh_shuffle,
     is_move_number,
@@ -105,6 +109,34 @@ class Frame(msgspec.Struct, gc=False):
         return f"Frame(seq={self.seq}, type={self.type!r}, voided={self.voided})"
 
 
+class Conflict(msgspec.Struct):
+    """A seat's move that was legal on what that seat knows, but that what other seats entered forbids: someone
+    mistyped. The seat is told only that (`core.seat.conflict`); the host is shown this, with the whole table's
+    rulings, which name the other entry."""
+
+    seat: str
+    move: str
+    seq: int  # the log's last seq when the move was refused
+    rulings: list[Ruling]
+
+
+CONFLICTS_KEPT = 100  # the newest conflicts a served game keeps for its host (they are refused input, not the log's)
+
+
+def seat_reading(table: Table, seat: str, own: bool = True) -> Reading:
+    """How a seat's text is read: numbers against the listing that seat is shown (`secrecy.seat_listing`); `own`: a
+    move it makes (its own or the table's entry), else a question about anyone's."""
+    return Reading(seat, seat_listing(table.spec, table.started.mode, seat), own)
+
+
+def conflict_refusal(text: str, seq: int, to_act: tuple[str, str], path: str) -> MoveResult:
+    """What a seat is told of its move that another seat's entries forbid: the same words whatever they are."""
+    ruling = illegal(SEAT_CONFLICT, "this contradicts what another seat entered (or tally dealt), which you cannot see: "
+                     "a card cannot be in two places, so one of you mistyped; nothing was recorded, and the host can see "
+                     "both entries")
+    return MoveResult(False, text, [], [ruling], None, None, to_act, seq=seq, path=path)
+
+
 def shuffler(rng: "random.Random") -> Callable[[list[str]], list[str]]:
     """A pile shuffled by `rng` in place: the engine's `shuffle` for the chance tally deals."""
 
@@ -150,8 +182,11 @@ def start_event(
 
 def seat_moves(spec: GameSpec, state: Any, viewer: str | None) -> list[Event]:
     """The legal moves now as `viewer` knows the table (the game's `conceal`: another seat's hidden cards
-    unknown); None: as the log knows it."""
-    return spec.legal_moves(state if viewer is None else spec.conceal(state, viewer))
+    unknown), less the table's entries that would name another seat's hidden component (`secrecy.listed_for`);
+    None: every legal move, as the log knows the table."""
+    if viewer is None:
+        return spec.legal_moves(state)
+    return listed_for(spec, spec.conceal(state, viewer), viewer)
 
 
 def describe_start(started: GameStarted) -> str:
@@ -200,6 +235,16 @@ def replay_log(log: logfile.Log, to: int | None = None) -> tuple[Position, list[
     return Position(log, table, events[-1].seq), frames
 
 
+def _differs(table: Table, known: MoveResult, result: MoveResult) -> bool:
+    """Whether a seat's move, read on the whole table, is other events than on the table as the seat knows it (in
+    table mode, where nothing is dealt after it): then what the seat meant is not what would be recorded."""
+    if table.started.mode != "table":
+        return False
+    strip = {"seq": 0, "at": "", "prev": None, "unit": 1}
+    return [msgspec.structs.replace(e, **strip) for e in known.events] != \
+        [msgspec.structs.replace(e, **strip) for e in result.events]
+
+
 def stale(record: "GameRecord", text: str, seen: str) -> MoveResult:
     """The refusal of an append whose caller saw the log at `seen`, not where it is now."""
     table = record.fold
@@ -242,6 +287,7 @@ class GameRecord:
         self.last_line = 0
         self.identity: Any = None
         self.complete = False  # the fold holds the undo history (judged from the log, not resumed from the cache)
+        self.conflicts: list[Conflict] = []  # the newest seats' moves refused as `core.seat.conflict`, for the host
 
     # ------------------------------------------------------------------ opening
 
@@ -276,13 +322,15 @@ class GameRecord:
             raise UsageError("--as: a seat enters its own hidden cards in table mode; in open mode tally deals them all")
         spec, started = start_event(game, players, options or {}, mode, manifest, seated)
         table = Table(spec, msgspec.structs.replace(started, seq=1))
+        begun = table.state
         played = Played()
         if mode == "open":
             import random
 
             table.deal(shuffler(random.Random(seed)), played)  # no seed: the OS picks one
+        dealt = salted(spec, started.seats, begun, played.events)  # the deal holds the piles' order
         try:
-            stamped, fingerprint = logstore.store_for(path).create([table.started, *played.events])
+            stamped, fingerprint = logstore.store_for(path).create([table.started, *dealt])
         except UnicodeEncodeError:  # names are checked above; a manifest given to the Python API may still hold one
             raise UsageError("the start is not valid Unicode (it holds a lone surrogate), so it cannot be recorded") from None
         return MoveResult(True, "new", stamped, [], None, fingerprint, spec.to_act(table.state),
@@ -342,15 +390,42 @@ class GameRecord:
     # ------------------------------------------------------------------ acting
 
     def propose(self, text: str, viewer: str | None = None) -> MoveResult:
-        """A ruling on `text` against the fold in memory, recording nothing. `viewer`: judged on the table as that
-        seat knows it (the game's `conceal`), so a question about another seat's move is answered from what the
-        asker may know: where the answer rests on that seat's hidden cards, it is unverifiable, not a leak."""
+        """A ruling on `text` against the fold in memory, recording nothing. `viewer` (a seat, or `secrecy.WATCHER`):
+        judged on the table as that caller knows it (the game's `conceal`), its own moves as every other seat's, and
+        a move number read against that caller's listing: the answer never rests on a card the caller cannot see
+        (where a verdict would, it is unverifiable), so no question can find one out."""
         table = self.fold
+        reading = None
         if viewer is not None:
-            table = Table.resume(table.spec, table.started, table.spec.conceal(table.state, viewer), table.last_seq)
-        result = propose(self.spec, table, text)
+            table = self._known_to(table, viewer)
+            reading = seat_reading(table, viewer, own=False)
+        result = propose(table.spec, table, text, reading)
         result.path = self.path
         return result
+
+    @staticmethod
+    def _known_to(table: Table, seat: str) -> Table:
+        """The fold's table as `seat` knows it: every other seat's hidden cards unknown (the game's `conceal`)."""
+        return Table.resume(table.spec, table.started, known_to(table.spec, table.state, seat), table.last_seq)
+
+    def _as_seat(self, result: MoveResult, known: MoveResult, before: Any, table: Table, seat: str) -> MoveResult:
+        """What a seat is answered of its move, recorded: the events as it may read them, and what the referee said
+        judging it on the seat's own knowledge (`known`), never what it said with every seat's cards."""
+        spec = table.spec
+        readable = may_read(spec, before, list(result.events), seat)
+        result.lines = [describe(spec, event) if shown else hidden_text(event)
+                        for event, shown in zip(result.events, readable)]
+        result.rulings, result.consequences = known.rulings, known.consequences
+        seen = spec.conceal(table.state, seat)
+        result.to_act, result.ending = spec.to_act(seen), spec.outcome(seen)
+        return result
+
+    def _conflict(self, seat: str, text: str, refused: MoveResult, table: Table) -> MoveResult:
+        """A seat's move that the whole table forbids though the seat's own knowledge allows it: kept for the host,
+        answered to the seat in words that name nothing (`core.seat.conflict`)."""
+        self.conflicts.append(Conflict(seat, text, table.last_seq, list(refused.rulings)))
+        del self.conflicts[:-CONFLICTS_KEPT]
+        return conflict_refusal(text, table.last_seq + 1, table.spec.to_act(table.spec.conceal(table.state, seat)), self.path)
 
     def _is_stale(self, expect_seq: int | None, expect_fingerprint: str | None) -> str | None:
         """What the caller saw, in words, when it is not where the log is now; None when it is."""
@@ -369,12 +444,20 @@ class GameRecord:
         expect_fingerprint: str | None = None,
         as_listed: bool = False,
         history: bool = False,
+        seat: str | None = None,
     ) -> MoveResult:
         """Judge the move(s) `text` against the fold at the log's tail and append them only if legal.
 
         In open mode, chance the move makes due (a new round's deal, say) is dealt by tally and appended in
         the same write, after the move. `as_listed`: a move number is resolved against the listing
-        `moves()` last remembered for this log, refused as stale when the log has moved on since."""
+        `moves()` last remembered for this log, refused as stale when the log has moved on since.
+
+        `seat`: the move comes from that seat's device (`tally serve`), which may know only its own hidden cards.
+        It is read as that seat's (its listing's numbers, its own moves and the table's entries only: `Reading`)
+        and judged first on the table as the seat knows it; what that refuses is the answer. A move legal there is
+        judged again with every seat's entries; refused then, it contradicts another seat's hidden card (someone
+        mistyped): the seat is told so in words that name nothing (`core.seat.conflict`) and the host sees it
+        (`conflicts`). So every answer a seat gets rests on what it knows, but for that one conflict."""
         with self.store.writer() as locked:
             table = self._sync(locked, history)
             parts = MOVE_SEPARATOR.split(text.strip())
@@ -385,15 +468,30 @@ class GameRecord:
             seen = self._is_stale(expect_seq, expect_fingerprint)
             if seen is not None:
                 return stale(self, text, seen)
+            known: MoveResult | None = None
+            judged_text = text
+            if seat is not None:
+                reading = seat_reading(table, seat)
+                known = propose(table.spec, self._known_to(table, seat), text, reading)
+                known.path = self.path
+                if not known.accepted:
+                    return known
+                judged_text = " + ".join(reading.read)
             before = table.snapshot()
-            result = play(table, text, fresh_shuffle())
-            result.path = self.path
+            result = play(table, judged_text, fresh_shuffle())
+            result.text, result.path = text, self.path
+            if known is not None and (not result.accepted or _differs(table, known, result)):
+                table.restore(before)
+                assert seat is not None
+                return self._conflict(seat, text, result, table)
             if not result.accepted:
                 table.restore(before)
                 result.to_act = table.spec.to_act(table.state)  # the real table's, not the parts' before the refusal
                 return result
             appended = self._write(locked, table, before, result.events)
             result.events, result.fingerprint = appended.events, appended.fingerprint
+            if known is not None and seat is not None:
+                return self._as_seat(result, known, before[0], table, seat)
             return result
 
     def _check_listing(self, word: str, text: str) -> MoveResult | None:
@@ -403,7 +501,8 @@ class GameRecord:
         """Append the events already applied to `table` in one write and keep the cache warm; on a failed
         write the table goes back to `before`."""
         try:
-            appended = locked.append(events[0].seq - 1, self.last_hash, events)
+            written = salted(table.spec, table.started.seats, before[0], events)
+            appended = locked.append(events[0].seq - 1, self.last_hash, written)
         except UnicodeEncodeError:  # a lone surrogate in text given to the Python API: nothing was written
             table.restore(before)
             raise UsageError("the text is not valid Unicode (it holds a lone surrogate), so it cannot be recorded") from None
@@ -419,12 +518,33 @@ class GameRecord:
         locked.remember(table.started, table.last_seq, appended.fingerprint, appended.last_line, table.state)
         return appended
 
+    def _seat_may_correct(self, table: Table, target: int, seat: str) -> Ruling | None:
+        """A seat takes back or corrects only its own events, and the table's entries it could read (a deal that
+        named other seats' hands is the host's to correct); None when it may, or when the kernel refuses anyway."""
+        event = table.effective_event(target)
+        if event is None:
+            return None
+        player = getattr(event, "player", None)
+        if player == seat:
+            return None
+        if player is None:
+            before, after = table.state_before(target), table.state_after(target)
+            if may_read(table.spec, before, [event], seat)[0] and after is not None:
+                return None
+            whose = "a table's entry it cannot read"
+        else:
+            whose = f"{player}'s"
+        return illegal(SEAT_OTHER, f"{seat} takes back or corrects only their own moves and the table's entries they "
+                       f"saw, not #{target} ({whose}); the host can", seat=seat, target=target)
+
     @_refusing_stale("undo")
     def undo(
-        self, reason: str, turn: bool = False, expect_seq: int | None = None, expect_fingerprint: str | None = None
+        self, reason: str, turn: bool = False, expect_seq: int | None = None, expect_fingerprint: str | None = None,
+        seat: str | None = None,
     ) -> MoveResult:
         """Void the last effective event, or with `turn` every event of the last turn, newest first
-        (append-only: the voided lines stay in the log)."""
+        (append-only: the voided lines stay in the log). `seat`: asked from that seat's device, which takes back
+        only its own events and the table's entries it saw (`core.seat.other`)."""
         if not reason.strip():
             raise UsageError("an undo must say why the event is voided (the reason is kept in the log)")
         with self.store.writer() as locked:
@@ -439,10 +559,12 @@ class GameRecord:
             for target in (table.last_turn() if turn else [table.last_effective_seq or 0]) or [0]:
                 proposed = Voided(target=target, reason=reason)
                 victim = table.last_effective_event
-                if not table.take(proposed, played):
+                refused = None if seat is None else self._seat_may_correct(table, target, seat)
+                if refused is not None or not table.take(proposed, played):
                     table.restore(before)
-                    return MoveResult(False, "undo", [proposed], played.refused, to_act=spec.to_act(table.state),
-                                      seq=played.refused_seq, path=self.path)
+                    return MoveResult(False, "undo", [proposed], [refused] if refused else played.refused,
+                                      to_act=spec.to_act(table.state), seq=played.refused_seq or table.last_seq + 1,
+                                      path=self.path)
                 assert victim is not None  # a void is legal only when there is an effective event to take back
                 lines.append(f"void #{target}: {describe(spec, victim)} ({reason})")
             appended = self._write(locked, table, before, played.events)
@@ -452,12 +574,17 @@ class GameRecord:
     @_refusing_stale("amend")
     def correct(
         self, target: int, reason: str, move: str | None = None, expect_seq: int | None = None,
-        expect_fingerprint: str | None = None,
+        expect_fingerprint: str | None = None, seat: str | None = None,
     ) -> MoveResult:
         """Void the effective event `target` (any, not only the last), or with `move` replace it by the events
         of that move (read at the position before `target`). Appends an `amended` correction (a plain
         `voided` when the last effective event is voided); refused, appending nothing, when an event after
-        `target` would become illegal (the ruling names the first one)."""
+        `target` would become illegal (the ruling names the first one).
+
+        `seat`: asked from that seat's device. It corrects only its own events and the table's entries it saw, the
+        replacement is read and held as its move would be (`Reading`), and a refusal is judged again on what the
+        seat knows: what that finds is the answer, else the correction contradicts another seat's hidden cards
+        (`core.seat.conflict`, as a move's)."""
         if not reason.strip():
             raise UsageError("a correction must say why (the reason is kept in the log)")
         word = "undo" if move is None else "amend"
@@ -469,6 +596,9 @@ class GameRecord:
             spec = table.spec
             seq = table.last_seq + 1
             victim = table.effective_event(target)
+            refused = None if seat is None else self._seat_may_correct(table, target, seat)
+            if refused is not None:
+                return MoveResult(False, word, [], [refused], to_act=spec.to_act(table.state), seq=seq, path=self.path)
             proposed: Event
             if move is None and target == table.last_effective_seq:
                 proposed = Voided(seq=seq, target=target, reason=reason)
@@ -476,9 +606,15 @@ class GameRecord:
                 replacement: list[Event] = []
                 before_target = table.state_before(target)
                 if move is not None and before_target is not None:
-                    parsed = read_correction(spec, before_target, move)
+                    if seat is None:
+                        parsed = read_correction(spec, before_target, move)
+                    else:
+                        parsed = read_correction(spec, known_to(spec, before_target, seat), move, seat_reading(table, seat))
                     if isinstance(parsed, NotationError):
                         return MoveResult(False, move, notation=parsed, seq=target, to_act=spec.to_act(table.state),
+                                          path=self.path)
+                    if isinstance(parsed, Ruling):
+                        return MoveResult(False, move, [], [parsed], seq=target, to_act=spec.to_act(table.state),
                                           path=self.path)
                     replacement = parsed
                 proposed = Amended(seq=seq, target=target, reason=reason, events=[payload(e) for e in replacement])
@@ -486,6 +622,8 @@ class GameRecord:
             played = Played()
             if not table.take(proposed, played):
                 table.restore(before)
+                if seat is not None and isinstance(proposed, Amended):
+                    return self._correction_refused_as_known(table, proposed, word, seat, played.refused)
                 return MoveResult(False, word, [proposed], played.refused, to_act=spec.to_act(table.state),
                                   seq=played.refused_seq, path=self.path)
             assert victim is not None  # a correction is legal only of an effective event
@@ -495,8 +633,26 @@ class GameRecord:
                 shown = "; ".join(describe(spec, e) for e in replaced) if isinstance(replaced, list) else ""
                 line = f"amend #{target}: {describe(spec, victim)} -> {shown}"
             appended = self._write(locked, table, before, played.events)
+            seen_table = table.state if seat is None else spec.conceal(table.state, seat)
             return MoveResult(True, word, appended.events, played.rulings, None, appended.fingerprint,
-                              spec.to_act(table.state), [f"{line} ({reason})"], appended.events[0].seq, self.path)
+                              spec.to_act(seen_table), [f"{line} ({reason})"], appended.events[0].seq, self.path)
+
+    def _correction_refused_as_known(self, table: Table, proposed: Amended, word: str, seat: str,
+                                     rulings: list[Ruling]) -> MoveResult:
+        """A seat's correction that the whole table refuses, judged again on what the seat knows: the replacement
+        and each later event it may read, on the corrected table as the seat knows it. The first that knowledge
+        forbids is the answer; when none, the correction contradicts another seat's hidden cards."""
+        spec = table.spec
+        for seq, state, event in table.correction_steps(proposed):
+            later = None if seq == proposed.seq else seq
+            if later is not None and not may_read(spec, table.state_before(seq), [event], seat)[0]:
+                continue
+            refused = [r for r in spec.check(known_to(spec, state, seat), event) if r.verdict == "illegal"]
+            if refused:
+                ruling = correction_refused(proposed.target, refused[0], later)
+                return MoveResult(False, word, [proposed], [ruling], to_act=spec.to_act(spec.conceal(table.state, seat)),
+                                  seq=proposed.seq, path=self.path)
+        return self._conflict(seat, word, MoveResult(False, word, [proposed], rulings), table)
 
     @_refusing_stale("note")
     def note(

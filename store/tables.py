@@ -25,11 +25,10 @@ from tally.core.notation import player_of
 from .results import Board, EventLine, ListingReport, board, board_at, numbered
 from .logstore import JsonlStore, LogStore, is_database_url
 from .seats import FileSeats, Seats
+from .secrecy import WATCHER, hidden_text, is_known_to
 from .service import MOVE_SEPARATOR, GameRecord, MoveResult, UsageError, describe, describe_start, parse_move, seat_moves
 
-WATCHER = ""  # the viewer of a caller who holds no seat: no player may have an empty name (core.names)
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # a log's name in the folder, without `.jsonl`
-SHARED = (Voided, Amended, Noted)  # their notation names a seq and a reason or a remark, never a card
 
 
 def _(text: str) -> Any:
@@ -55,82 +54,6 @@ class EventsReport(msgspec.Struct):
 
     seq: Annotated[int, _("the log's last seq")]
     events: Annotated[list[EventLine], _("`seq`, `type`, `text` (the event in notation; for an event holding what the caller may not know, only who did what kind of thing)")]
-
-
-def hidden_text(event: Event) -> str:
-    """What a caller who may not know an event's content reads of it."""
-    kind = str(type(event).__struct_config__.tag)
-    player = getattr(event, "player", None)
-    return f"{player}: {kind} (hidden)" if isinstance(player, str) else f"{kind} (hidden)"
-
-
-def is_known_to(spec: GameSpec, before: Any, after: Any, event: Event, viewer: str) -> bool:
-    """Whether `event` tells `viewer` nothing the game's `conceal` hides from them: applied to the table as the
-    viewer knew it, it leaves the table as the viewer knows it now. A hand dealt to another seat, a card another
-    seat drew by name, a blind reserve: each names what the viewer's table keeps unknown, so it is hidden. The
-    viewer's own events are known to it, even where its table as the game conceals it cannot follow them (a buy
-    whose refill comes from a deck the viewer's table keeps unknown). So is an event that moves only what the
-    viewer saw into another seat's hidden cards (a take of a card from an open row): the viewer's table follows it
-    up to what the game then conceals, and no other legal move would leave the table as the viewer sees it now
-    (`_is_determined`)."""
-    if isinstance(event, SHARED) or getattr(event, "player", None) == viewer:
-        return True  # a seat's own move holds only what it did and saw doing it (its draw, the card it bought)
-    try:
-        known = spec.conceal(before, viewer)
-        followed = spec.apply(known, event)
-        now = spec.conceal(after, viewer)
-        if followed == now:
-            return True
-        return bool(spec.conceal(followed, viewer) == now) and _is_determined(spec, event, known, now, viewer)
-    except Exception:  # a reducer trusts its input: one that cannot apply the event to the viewer's table hides it
-        return False
-
-
-def _is_determined(spec: GameSpec, event: Event, known: Any, now: Any, viewer: str) -> bool:
-    """Whether the viewer's table before (`known`) and now (`now`) leave `event` the only move it can have been:
-    of the legal moves of its kind and player on the viewer's table, it alone leads to the table the viewer sees
-    now (a take from the row: only that card leaves the row so; a card drawn by name: any card does the same)."""
-    seats = set(known.seats)
-    fields = msgspec.to_builtins(event)
-    if not any(name not in seats for name in _names(fields)):
-        return True  # it names no card, only seats (`ben: draw ?`): nothing in it the viewer's table lacks
-    try:  # the quick answer for most: the same move naming no card of the box looks the same to the viewer
-        if spec.conceal(spec.apply(known, msgspec.convert(_unnamed(fields, seats), type(event))), viewer) == now:
-            return False
-    except Exception:
-        pass  # a reducer that cannot apply a card it does not know: the legal moves decide
-    text = spec.format(event)
-    player = getattr(event, "player", None)
-    listed = False
-    for move in spec.legal_moves(known):
-        if type(move) is not type(event) or getattr(move, "player", None) != player:
-            continue
-        if spec.format(move) == text:
-            listed = True
-        elif spec.conceal(spec.apply(known, move), viewer) == now:
-            return False  # another move the viewer cannot tell apart: the line would say which
-    return listed
-
-
-def _names(value: Any) -> list[str]:
-    """Every string value of an event's fields (dict keys included), its type tag and envelope left out."""
-    if isinstance(value, dict):
-        return [name for key, item in value.items() if key not in _ENVELOPE for name in _names(key) + _names(item)]
-    if isinstance(value, list):
-        return [name for item in value for name in _names(item)]
-    return [value] if isinstance(value, str) else []
-
-
-def _unnamed(value: Any, seats: set[str]) -> Any:
-    """An event's fields with every name but the seats' and the envelope's replaced by one no box holds."""
-    if isinstance(value, dict):
-        return {key: item if key in _ENVELOPE or key == "player" else _unnamed(item, seats) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_unnamed(item, seats) for item in value]
-    return "\x00" if isinstance(value, str) and value not in seats else value
-
-
-_ENVELOPE = frozenset({"type", "seq", "at", "prev"})
 
 
 class Timeline:
@@ -242,23 +165,6 @@ class Game:
         """A write of this server's record service, told to the timeline (the streams read it from there)."""
         if result.accepted and result.events:
             self.timeline.extend(list(result.events), self.timeline.marker(self.record.identity))
-
-    def players_of(self, text: str) -> list[str | None]:
-        """The seats whose moves `text` holds, as far as it reads at the table now (a part that reads only after
-        the parts before it names its player, or is the acting seat's: a chain that would cross into another
-        seat's turn is refused, `core.chain.crosses-turn`); None for the table's own entries."""
-        record = self.record
-        seats = list(record.fold.started.seats)
-        found: list[str | None] = []
-        for part in MOVE_SEPARATOR.split(text.strip()):
-            named = player_of(part, seats)
-            if isinstance(named, tuple) and named[0] is not None:
-                found.append(named[0])
-                continue
-            parsed = parse_move(record.spec, record.state, part)
-            if not isinstance(parsed, NotationError):
-                found += [getattr(event, "player", None) for event in parsed]
-        return found
 
     def summary(self) -> GameSummary:
         record = self.record

@@ -169,6 +169,23 @@ class Harness:
         return found
 
 
+def concealed_names(state: Any, concealed: Any) -> set[str]:
+    """The names a game's `conceal` took out of a state: the strings at the places where the concealed state holds
+    less (a hand whose known cards became a count), compared place by place, so a name the state holds elsewhere too
+    (the box's list of every card) does not hide it."""
+
+    def removed(value: Any, kept: Any) -> set[str]:
+        if value == kept:
+            return set()
+        if isinstance(value, dict) and isinstance(kept, dict) and value.keys() == kept.keys():
+            return set().union(*(removed(value[key], kept[key]) for key in value))
+        if isinstance(value, list) and isinstance(kept, list) and len(value) == len(kept):
+            return set().union(*(removed(a, b) for a, b in zip(value, kept)))
+        return set(strings_in(value)) - set(strings_in(kept))
+
+    return removed(msgspec.to_builtins(state), msgspec.to_builtins(concealed)) - {""}
+
+
 def strings_in(value: Any) -> Iterator[str]:
     """Every string a document holds, keys and values, nested lists, dicts and structs included: what a leak
     test searches for a name the reader may not know."""

@@ -24,8 +24,10 @@ from tally.core.model import Noted
 from tally.store import cache
 from tally.store import log as logfile
 from tally.store import record
+from tally.store import secrecy
 
 AT = "2024-03-01T19:30:00.000Z"
+SALT = "5a" * 16  # a fixed salt, for logs that must be byte-identical
 
 
 def sha(line: bytes) -> str:
@@ -133,6 +135,7 @@ def test_moves_from_the_cache_equal_moves_from_a_full_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hits: dict[str, list[bool]]
 ) -> None:
     monkeypatch.setattr(logfile, "now", lambda: AT)  # identical `at`: the two logs must be byte-identical
+    monkeypatch.setattr(secrecy, "new_salt", lambda: SALT)  # and identical salts on the lines that hold a secret
     warm, cold = tmp_path / "warm.jsonl", tmp_path / "cold.jsonl"
     assert started(warm) == started(cold)
     rng = random.Random(4)
@@ -312,6 +315,7 @@ def _garbage_entries(path: Path) -> dict[str, bytes]:
 
 def test_a_garbage_cache_entry_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(logfile, "now", lambda: AT)
+    monkeypatch.setattr(secrecy, "new_salt", lambda: SALT)
     reference = tmp_path / "reference.jsonl"
     started(reference)
     assert record.move(reference, "take r g b").accepted

@@ -17,7 +17,7 @@ from tally.store import log as logfile
 from tally.store import record
 from tally.store.results import board, check
 
-from serve_helpers import AUTH, HOST, Stream, client, run
+from serve_helpers import AUTH, HOST, Stream, bearer, client, run
 
 GAMES = registry.names()
 
@@ -208,12 +208,13 @@ FIELDS = ["move", "expected_seq", "reason", "turn", "target", "text", "player", 
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 10**20) | st.text(max_size=12),
                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
                     max_leaves=6)
-SEGMENTS = ["api", "games", "g", "moves", "rule", "undo", "amend", "notes", "code", "join", "events", "picture.svg",
+SEGMENTS = ["api", "games", "g", "moves", "rule", "undo", "amend", "notes", "code", "join", "events", "conflicts", "picture.svg",
             "notation", "static", "page.css", "..", "%2e%2e", "g.jsonl", "", "x"]
 PATHS = st.lists(st.sampled_from(SEGMENTS) | st.text(alphabet="abc./%-_", max_size=6), max_size=5).map(
     lambda parts: "/" + "/".join(parts).lstrip("/"))  # "//x" is a URL with a host, not a path
 ROUTED = ["/api/games", "/api/games/g", "/api/games/g/moves", "/api/games/g/rule", "/api/games/g/undo",
           "/api/games/g/amend", "/api/games/g/notes", "/api/games/g/code", "/api/games/g/join", "/api/games/g/events",
+          "/api/games/g/conflicts",
           "/games/g", "/games/g/picture.svg", "/games/g/notation", "/", "/api/games/nope/moves", "/api/games/..%2fg"]
 PATHS = st.sampled_from(ROUTED) | PATHS
 MOVES = st.sampled_from(["take r g b", "ana: take w b k", "ben: take r r", "buy 1b0-w1k2", "reserve deck 1", "pass",
@@ -226,7 +227,8 @@ SAID = st.fixed_dictionaries({"move": MOVES}, optional={"expected_seq": st.none(
                                                       "turn": st.booleans()})
 BODIES = (SAID.map(msgspec.json.encode) | st.dictionaries(st.sampled_from(FIELDS), JSON, max_size=4).map(msgspec.json.encode)
           | JSON.map(msgspec.json.encode) | st.binary(max_size=40))
-CALLERS = st.sampled_from([AUTH, {}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic x"}])
+SEAT = {"Authorization": "Bearer SEAT"}  # stands for a seat's own token, taken before the request
+CALLERS = st.sampled_from([AUTH, {}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic x"}, SEAT])
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
@@ -245,7 +247,12 @@ def test_no_request_ends_in_a_500(tmp_path: Path, method: str, path: str, body: 
 
     async def ask() -> Any:
         async with client(tmp_path) as http:
-            return await http.request(method, path + query, content=body if method != "GET" else None, headers=headers)
+            sent = headers
+            if headers is SEAT:  # a seat's device: its moves are read and judged as that seat's (its own knowledge)
+                seat = logfile.read(log).started.seats[0]
+                joined = await http.post("/api/games/g/join", json={"seat": seat}, headers=AUTH)
+                sent = bearer(joined.json()["token"])
+            return await http.request(method, path + query, content=body if method != "GET" else None, headers=sent)
 
     answer = run(ask())
     assert answer.status_code < 500, (method, path, query, body, answer.text)

@@ -28,7 +28,7 @@ from tally.store.tables import WATCHER
 import array_helpers
 import splice_helpers
 import split_helpers
-from harness import strings_in
+from harness import concealed_names, strings_in
 from serve_helpers import AUTH, bearer, client, run, transcript, write_log
 
 GAMES = registry.names()
@@ -45,12 +45,12 @@ def words(text: str) -> set[str]:
 
 
 def secrets_of(spec: Any, state: Any, viewer: str) -> set[str]:
-    """What the log knows that `viewer` may not: every name in the state that the game's `conceal` removes,
-    except what the seat's own view (`tally state --as`, checked in test_seats.py) shows it, such as a card
-    reserved face up."""
-    concealed = spec.conceal(state, viewer)
-    known = {s.strip("~?") for s in strings_in([concealed, spec.view(state, viewer) if viewer else {}])}
-    return {s.strip("~?") for s in strings_in(state)} - known - {""}
+    """What the log knows that `viewer` may not: every name the game's `conceal` takes out of the state, where it
+    takes it out (another seat's hand, a blind reserve, a pile tally dealt), except a name the caller's own view
+    (`tally state --as`, checked in test_seats.py) shows it elsewhere, such as another copy laid face up."""
+    shown = {s.strip("~?") for s in strings_in(spec.view(spec.conceal(state, viewer) if viewer == WATCHER else state,
+                                                         viewer))}
+    return {s.strip("~?") for s in concealed_names(state, spec.conceal(state, viewer))} - shown - {""}
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -81,6 +81,7 @@ def _walk_every_seat(tmp_path: Path, game: str, events: list[Any]) -> None:
     write_log(tmp_path / "g.jsonl", events[:1])
     table = Table(spec, msgspec.structs.replace(events[0], seq=1))
     kinds: set[str] = set()
+    looked: list[bool] = []  # for each seat and position: whether anything was hidden from it to look for
 
     async def scenario() -> None:
         async with client(tmp_path) as http:
@@ -94,6 +95,7 @@ def _walk_every_seat(tmp_path: Path, game: str, events: list[Any]) -> None:
                 kinds.add(type(event).__name__)
                 for viewer, headers in tokens.items():
                     hidden = secrets_of(spec, table.state, viewer)
+                    looked.append(bool(hidden))
                     shown = (await http.get("/api/games/g", headers=headers)).json()
                     seen = spec.conceal(table.state, viewer) if viewer == WATCHER else table.state
                     assert shown == {**msgspec.to_builtins(spec.view(seen, viewer)), "seq": seq, "fingerprint": shown["fingerprint"]}
@@ -109,6 +111,8 @@ def _walk_every_seat(tmp_path: Path, game: str, events: list[Any]) -> None:
 
     run(scenario())
     assert len(kinds) >= 5, kinds
+    # the walk bites: at most positions some card was hidden from the seat (a walk where nothing is hidden proves nothing)
+    assert sum(looked) >= len(looked) // 2, (sum(looked), len(looked))
 
 
 def test_a_seat_records_its_own_moves_only(tmp_path: Path) -> None:
@@ -289,7 +293,9 @@ def test_each_phone_names_its_own_disk_after_a_reshuffle(tmp_path: Path) -> None
                 seq += 1
             ana, ben = bearer(await seat_token(http, "ana")), bearer(await seat_token(http, "ben"))
             listing = (await http.get("/api/games/g/moves", headers=ben)).json()
-            assert listing["expected"].startswith("ana, ben to name their own disk drawn again") and listing["moves"] == []
+            assert listing["expected"].startswith("ana, ben to name their own disk drawn again")
+            # ben names his own, any colour he cannot place elsewhere (ana's is hidden from him): never ana's
+            assert listing["moves"] == [f"ben: hand disk {colour}" for colour in "rbgyp"]
             assert listing["waiting_on"] == ["ana", "ben"]
             other = await http.post("/api/games/g/moves", json={"move": "ana: hand disk g", "expected_seq": seq}, headers=ben)
             assert other.status_code == 403 and other.json()["error"] == "serve.seat.other"
@@ -299,7 +305,14 @@ def test_each_phone_names_its_own_disk_after_a_reshuffle(tmp_path: Path) -> None
             assert named.status_code == 201, named.text
             seq += 1
             taken = await http.post("/api/games/g/moves", json={"move": "ana: hand disk y", "expected_seq": seq}, headers=ana)
-            assert taken.status_code == 422 and "splice.hurricane.reshuffle" in taken.text  # ben holds yellow
+            # ben holds yellow, which ana cannot see: she is told only that her entry contradicts another seat's, and
+            # the host sees which
+            assert taken.status_code == 422 and taken.json()["rulings"][0]["rule"] == "core.seat.conflict", taken.text
+            assert " ben" not in taken.text and "yellow" not in taken.text
+            conflicts = (await http.get("/api/games/g/conflicts", headers=AUTH)).json()
+            assert [(c["seat"], c["move"]) for c in conflicts] == [("ana", "ana: hand disk y")]
+            assert conflicts[0]["rulings"][0]["rule"] == "splice.hurricane.reshuffle"
+            assert (await http.get("/api/games/g/conflicts", headers=ana)).status_code == 403
             named = await http.post("/api/games/g/moves", json={"move": "ana: hand disk g", "expected_seq": seq}, headers=ana)
             assert named.status_code == 201, named.text
             seq += 1
@@ -436,10 +449,10 @@ def test_a_ruling_to_a_seat_names_nothing_hidden_from_it(tmp_path: Path, game: s
     checkpoints = [seq for seq in (15, 40, 70, 100) if seq < len(events)]
     for seq in checkpoints:
         write_log(tmp_path / f"c{seq}.jsonl", events[:seq])
-    asked = 0
+    asked = bitten = 0
 
     async def scenario() -> None:
-        nonlocal asked
+        nonlocal asked, bitten
         async with client(tmp_path) as http:
             for seq in checkpoints:
                 table = Table(spec, msgspec.structs.replace(events[0], seq=1))
@@ -449,6 +462,7 @@ def test_a_ruling_to_a_seat_names_nothing_hidden_from_it(tmp_path: Path, game: s
                     joined = await http.post(f"/api/games/c{seq}/join", json={"seat": name}, headers=AUTH)
                     headers = bearer(joined.json()["token"])
                     hidden = secrets_of(spec, table.state, name)
+                    bitten += bool(hidden)
                     for move in seat_moves(spec, table.state, name)[:15]:
                         if getattr(move, "player", None) not in (name, None):
                             continue
@@ -460,6 +474,7 @@ def test_a_ruling_to_a_seat_names_nothing_hidden_from_it(tmp_path: Path, game: s
 
     run(scenario())
     assert asked > 0
+    assert bitten >= len(checkpoints) * len(names) // 2, bitten  # cards were hidden from the seats asking
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -473,10 +488,10 @@ def test_a_question_about_another_seats_move_is_answered_from_what_the_asker_kno
     checkpoints = [seq for seq in (20, 60) if seq < len(events)]
     for seq in checkpoints:
         write_log(tmp_path / f"c{seq}.jsonl", events[:seq])
-    asked = 0
+    asked = bitten = 0
 
     async def scenario() -> None:
-        nonlocal asked
+        nonlocal asked, bitten
         async with client(tmp_path) as http:
             for seq in checkpoints:
                 record = GameRecord.open(tmp_path / f"c{seq}.jsonl")
@@ -484,6 +499,7 @@ def test_a_question_about_another_seats_move_is_answered_from_what_the_asker_kno
                     joined = await http.post(f"/api/games/c{seq}/join", json={"seat": name}, headers=AUTH)
                     headers = bearer(joined.json()["token"])
                     hidden = secrets_of(spec, record.state, name)
+                    bitten += bool(hidden)
                     for move in spec.legal_moves(record.state)[:10]:
                         if getattr(move, "player", None) in (name, None):
                             continue
@@ -498,6 +514,7 @@ def test_a_question_about_another_seats_move_is_answered_from_what_the_asker_kno
 
     run(scenario())
     assert asked > 0
+    assert bitten >= len(checkpoints) * len(names) // 2, bitten  # cards were hidden from the seats asking
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -15,7 +15,7 @@ import msgspec
 from ...knowledge import Zone, can_reveal, unlocated
 from ...knowledge import located as _located
 from ...model import Event
-from .components import Box, is_action, splatter
+from .components import ACTION_CODES, Box, is_action, splatter
 from .events import ActionGiven, CardDrawn
 
 
@@ -296,7 +296,9 @@ def unnamed(state: State, event: Event) -> tuple[str, str] | None:
         if event.card is None and event.player in state.seated:
             return event.player, "name the card drawn (draw CARD)"
     elif isinstance(event, ActionGiven):
-        if event.target in state.seated and not event.drawn and state.mode == "table" and picked_up(state, event.card):
+        # an action card first: this step runs before the guards that refuse giving any other card
+        if event.target in state.seated and not event.drawn and state.mode == "table" and event.card in ACTION_CODES \
+                and picked_up(state, event.card):
             return event.target, f"name the cards picked up ({event.card} {event.target} draws CARD ...)"
     return None
 

@@ -12,7 +12,7 @@ it is entered.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations, combinations_with_replacement, permutations
+from itertools import combinations, combinations_with_replacement
 
 from ...engine import play_drawn as play_drawn  # a playout is the kernel's loop: no faster way of its own
 from ...model import Event, pick_listed
@@ -28,6 +28,7 @@ from .events import (
     DisksChosen,
     DisksDealt,
     DisksRedrawn,
+    HandNamed,
     MapLaid,
     MapsBought,
     MapsReturned,
@@ -39,7 +40,7 @@ from .events import (
 )
 from .guards import check_trade, draw_problem
 from .seating import draws, held_cards, held_pieces, pile_pieces
-from .state import Seat, State, disk_holder, known_top, open_draw, pile_size, size_up_to
+from .state import Seat, State, disk_holder, known_top, located_disks, open_draw, pile_size, size_up_to
 
 # --------------------------------------------------------------------------- coin plays
 
@@ -376,9 +377,9 @@ def _setup_moves(state: State) -> list[Event]:
     if state.mode == "open":
         return []
     if state.stage == "setup":
-        return [DisksChosen(disks=disks) for disks in _seated_disks(state)]
-    if state.seated:  # the seated seats' hands are too many to list
-        return []
+        return [DisksChosen(disks=disks) for disks in _disk_namings(state)]
+    # the deal names no hand: a seated seat names its own from its own device (`hand_named`), and no device may
+    # name another's; every other seat's hand stays unseen in table mode
     hurricanes = state.copies.get("hurricane", 0)
     moves: list[Event] = [CardsDealt()]
     for k in range(1, hurricanes + 1):
@@ -386,14 +387,29 @@ def _setup_moves(state: State) -> list[Event]:
     return moves
 
 
-def _seated_disks(state: State) -> list[dict[str, str]]:
-    """Every way the seated seats may have drawn their disks (none seated: the one empty naming)."""
-    return [dict(zip(state.seated, colours)) for colours in permutations(state.box.colours, len(state.seated))]
+def _disk_namings(state: State) -> list[dict[str, str]]:
+    """The disks the table's `disks` (or `reshuffle`) may name: none, each seated seat then naming its own from its
+    own device (`hand disk COLOUR`), or one seated seat's own, each colour (a recorder who is that seat enters it with
+    the table's). Never several seats' at once: no one device may set another seat's secret."""
+    return [{}] + [{seat: colour} for seat in state.seated for colour in state.box.colours]
+
+
+def _disks_owed(state: State) -> list[Event]:
+    """A seat that owes only its disk (its hand is named) names one of the colours no one is known to hold; a hand
+    owed is too many ways to list (`to_act` says how to enter it)."""
+    held = located_disks(state)
+    moves: list[Event] = []
+    for name in state.hands_owed:
+        seat = state.players[state.seats.index(name)]
+        if seat.hand.unknown or seat.disk is not None:
+            continue
+        moves.extend(HandNamed(player=name, disk=colour) for colour in state.box.colours if not held[colour])
+    return moves
 
 
 def legal_moves(state: State) -> list[Event]:
-    if state.hands_owed:  # a hand to name: too many to list (`to_act` says how to enter it)
-        return []
+    if state.hands_owed:
+        return _disks_owed(state)
     phase = state.phase
     if phase == "play":
         return _play_moves(state)
@@ -407,7 +423,7 @@ def legal_moves(state: State) -> list[Event]:
     if phase == "maps":
         return _returns(state)
     if phase == "storm":
-        return [DisksRedrawn(disks=disks) for disks in _seated_disks(state)] if state.mode == "table" else []
+        return [DisksRedrawn(disks=disks) for disks in _disk_namings(state)] if state.mode == "table" else []
     if phase == "setup":
         return _setup_moves(state)
     return []  # pick (tally deals it), reveal (the log cannot list what it has not seen), over
