@@ -17,14 +17,14 @@ this process, on the same cores), so on a loaded machine they are pessimistic.
    phone-sized page with an empty cache (bytes of every answer: the page's own files, then the API's answers and
    the board's picture; and the time until the board, the banner and the moves are drawn), and the time from a tap
    on the host's page to another device's page redrawn from its stream. Skipped without chromium.
-8. a seat's move and dispute against the host's (issue 32: a seat's move is judged on what that seat knows, then
-   in full): a seated table-mode Splendor game cut at 250 events, the next moves of its transcript posted 10 a copy
-   by the seat that makes them and, on other copies, by the host; each move's dispute (`POST .../rule`) asked by
-   its seat and by the host: p50 and p99 of each, and seat / host as a ratio measured in the same run.
 7. `tally serve --store URL` (with `--store`; skipped without a PostgreSQL server): 1 and then 2 server processes
    on one database (a throwaway cluster, tests/pg_cluster.py), the same 50 tables x 4 devices (device d talks to
    server d mod N), and a move posted to the first server arriving on a stream of the last (NOTIFY between them):
    moves acknowledged per second, p50 and p99 of the arrival, every log exact.
+8. a seat's move and dispute against the host's (issue 32: a seat's move is judged on what that seat knows, then
+   in full): a seated table-mode Splendor game cut at 250 events, the next moves of its transcript posted 10 a copy
+   by the seat that makes them and, on other copies, by the host; each move's dispute (`POST .../rule`) asked by
+   its seat and by the host: p50 and p99 of each, and seat / host as a ratio measured in the same run.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_spine import build_300_event_log  # noqa: E402
@@ -54,12 +55,14 @@ from tally.store import log as logfile  # noqa: E402
 from tally.store.results import check  # noqa: E402
 
 
-def start(folder: Path | str, token: str | None = None) -> tuple[subprocess.Popen[str], str, str, float]:
-    """`tally serve` on a folder, or on a database URL (`--store`); `token`: the host token it shares."""
+def start(folder: Path | str, token: str | None = None, program: str | None = None
+          ) -> tuple[subprocess.Popen[str], str, str, float]:
+    """`tally serve` on a folder, or on a database URL (`--store`); `token`: the host token it shares; `program`:
+    another installation's `tally` (default: this one's)."""
     import os
 
     began = time.perf_counter()
-    tally = Path(sys.executable).with_name("tally")
+    tally = program or Path(sys.executable).with_name("tally")
     where = ["--store", folder] if isinstance(folder, str) else [str(folder)]
     environment = {**os.environ, **({"TALLY_HOST_TOKEN": token} if token else {})}
     process = subprocess.Popen([str(tally), "serve", *where, "--port", "0", "--json"], stdout=subprocess.PIPE,
@@ -266,6 +269,50 @@ def bench_seat_against_host(url: str, token: str, folder: Path, moves: int) -> d
     return found
 
 
+def salted_log_sizes() -> dict[str, tuple[int, int]]:
+    """Per game, the bytes of one seated 3-player table-mode game (a random playout as a table of phones enters it,
+    every seat naming its own hidden cards) as the record service writes it, every line that holds a secret salted,
+    and of the same events unsalted."""
+    from tally.core.engine import Table
+    from tally.core.registry import get, names
+    from tally.store.secrecy import salted
+    from tally.store.simulate import playout
+
+    sizes = {}
+    for game in names():
+        spec = get(game)
+        events, _ = playout(game, 3, random.Random(f"salt:{game}"))
+        seats = tuple(events[0].seats)  # type: ignore[attr-defined]
+        events = spec.table_transcript(events, seated=seats)
+        started = msgspec.structs.replace(events[0], mode="table", seated=list(seats))
+        begun = Table(spec, started).state  # type: ignore[arg-type]
+        plain = logfile.stamp([started, *events[1:]], 0, None, logfile.now())[1]
+        salted_bytes = logfile.stamp([started, *salted(spec, seats, begun, events[1:])], 0, None, logfile.now())[1]
+        sizes[game] = (len(salted_bytes), len(plain))
+    return sizes
+
+
+def seat_before_and_after(against: str, moves: int) -> None:
+    """Part 8 against this installation and another (`--against`, say the last release's `tally`), alternately in
+    one run: a seat's and the host's move and dispute, p50 and p99, and this / that."""
+    found: dict[str, list[dict[str, float]]] = {"this": [], "that": []}
+    for _ in range(3):
+        for name, program in (("that", against), ("this", None)):
+            with tempfile.TemporaryDirectory() as scratch:
+                folder = Path(scratch) / "served"
+                folder.mkdir()
+                process, url, token, _ = start(folder, program=program)
+                try:
+                    found[name].append(bench_seat_against_host(url, token, folder, moves))
+                finally:
+                    process.terminate()
+                    process.wait(30)
+    for key in found["this"][0]:
+        this = statistics.median(run[key] for run in found["this"])
+        that = statistics.median(run[key] for run in found["that"])
+        print(f"{key:16} this {this * 1000:7.2f} ms   --against {that * 1000:7.2f} ms   this/that {this / that:.2f}")
+
+
 def memory_per_game(source: Path, games: int) -> float:
     from tally.store.tables import Tables
 
@@ -429,8 +476,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a smoke run: fewer moves, 5 tables for 3 s")
     parser.add_argument("--store", action="store_true", help="also part 7: 1 and 2 servers on one PostgreSQL database")
     parser.add_argument("--store-only", action="store_true", help="only part 7")
+    parser.add_argument("--against", metavar="TALLY", help="only part 8, against another installation's `tally` "
+                        "(before and after a change, alternately in one run)")
     args = parser.parse_args()
     moves, tables, seconds = (20, 5, 3.0) if args.quick else (200, 50, 30.0)
+    if args.against:
+        seat_before_and_after(args.against, moves)
+        return
     if args.store_only:
         bench_database(tables, seconds, moves)
         return
@@ -458,6 +510,8 @@ def main() -> None:
                 for p in ("p50", "p99"):
                     seat, host = seated[f"seat {what} {p}"], seated[f"host {what} {p}"]
                     print(f"a seat's {what:4} {p} (host's)          {seat * 1000:8.2f} ms ({host * 1000:.2f} ms)   seat/host {seat / host:.2f}")
+            for game, (salted, plain) in salted_log_sizes().items():
+                print(f"a seated {game:8} log, salted       {salted / 1024:8.1f} KiB ({plain / 1024:.1f} KiB unsalted: x{salted / plain:.3f})")
             page = bench_page(url, token, folder, source, 3 if args.quick else 10, 5 if args.quick else 30)
             if page is None:
                 print("the table's page: skipped (no chromium)")
