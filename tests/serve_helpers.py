@@ -54,8 +54,8 @@ def write_log(path: Path, events: list[Any]) -> None:
 class Stream:
     """`GET PATH` of the app as a raw ASGI call, read until `count` events came (or `timeout`), then dropped."""
 
-    def __init__(self, app: Any, path: str, headers: dict[str, str] | None = None):
-        self.app, self.path, self.headers = app, path, headers or {}
+    def __init__(self, app: Any, path: str, headers: dict[str, str] | None = None, client: str = "127.0.0.1"):
+        self.app, self.path, self.headers, self.client = app, path, headers or {}, client
 
     async def read(self, count: int, timeout: float = 10.0, during: Any = None) -> tuple[int, list[dict[str, str]]]:
         events: list[dict[str, str]] = []
@@ -66,7 +66,7 @@ class Stream:
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
                  "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
                  "headers": [(k.lower().encode(), v.encode()) for k, v in self.headers.items()],
-                 "client": ("127.0.0.1", 1), "server": ("table", 80)}
+                 "client": (self.client, 1), "server": ("table", 80)}
 
         async def receive() -> dict[str, Any]:
             await done.wait()
