@@ -164,9 +164,12 @@ def check_tls(keyfile: Optional[Path], certfile: Optional[Path]) -> bool:
     try:
         ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(certfile, keyfile, password=no_password)
     except (ssl.SSLError, ValueError, OSError) as error:
-        reason = "the key is encrypted: give it unencrypted" if "encrypted" in str(error) else (
-            getattr(error, "reason", None) or str(error).splitlines()[0] if str(error) else type(error).__name__)
-        raise fail(EXIT_USAGE, f"--ssl-certfile {certfile}"
-                               f"{f' --ssl-keyfile {keyfile}' if keyfile else ''}: not a certificate and its key in "
-                               f"PEM: {reason}") from None
+        if "encrypted" in str(error):
+            reason = "the key is encrypted: give it unencrypted (and readable by this user only)"
+        elif getattr(error, "reason", None) == "KEY_VALUES_MISMATCH":
+            reason = "the key is not the certificate's"
+        else:
+            reason = f"a file is not PEM, or not what its option names ({str(error).splitlines()[0] if str(error) else error!r})"
+        pair = f"--ssl-certfile {certfile}" + (f" --ssl-keyfile {keyfile}" if keyfile else "")
+        raise fail(EXIT_USAGE, f"{pair}: not a certificate and its key: {reason}") from None
     return True

@@ -5,18 +5,14 @@ seat that must still be answered from 127.0.0.1; and, in process, what an idle s
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import os
 import resource
 import select
 import shutil
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import msgspec
@@ -24,34 +20,9 @@ import pytest
 
 from tally.serve.app import create_app
 
-from serve_helpers import AUTH, HOST, Stream, bearer, run
+from serve_helpers import AUTH, HOST, Stream, bearer, run, serving
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "games" / "splendor-2p.jsonl"
-
-
-@contextlib.contextmanager
-def serving(folder: Path, *options: str, files: int | None = None) -> Iterator[tuple[str, int, str]]:
-    """`tally serve FOLDER --port 0 --json OPTIONS` (under `ulimit -n FILES`): its url, port and host token."""
-    def limited() -> None:
-        if files is not None:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
-
-    said = open(folder / "server.err", "w+")  # a file, not a pipe: a server that writes much never blocks on it
-    process = subprocess.Popen([str(Path(sys.executable).parent / "tally"), "serve", str(folder), "--port", "0", "--json",
-                                *options], stdout=subprocess.PIPE, stderr=said, text=True, preexec_fn=limited)
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert line, said.seek(0) or said.read()
-        started = json.loads(line)
-        url = str(started["url"])
-        yield url, int(url.rsplit(":", 1)[1]), str(started["token"])
-    finally:
-        process.kill()
-        process.wait(30)
-        said.close()
-        if process.stdout is not None:
-            process.stdout.close()
 
 
 def enough_files(wanted: int) -> None:
@@ -247,3 +218,29 @@ def test_idle_streams_cost_nothing_until_the_log_moves(tmp_path: Path, monkeypat
 
     one, many = looks_in_a_second(1), looks_in_a_second(60)
     assert many <= 2 * one + 10, (one, many)
+
+
+def test_a_request_naming_another_host_is_refused(tmp_path: Path) -> None:
+    """Reproduction: a page of another site whose name the attacker points at the server's address (DNS rebinding)
+    read and wrote the API as if it were the server's own page: any `Host` was served. Now a `Host` that is neither an
+    IP address (loopback, or the one the client connected to), localhost, `--host`, an `--allow-host` name nor the
+    machine's name is refused: 421 `serve.host.unknown`."""
+    shutil.copy(FIXTURE, tmp_path / "g.jsonl")
+    with serving(tmp_path, "--allow-host", "tally.lan") as (url, port, token):
+        with httpx.Client(base_url=url, timeout=20) as http:
+            for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.evil.example", "tally.lan.evil.example", ""):
+                refused = http.get("/api/games/g", headers={"Host": host})
+                assert refused.status_code == 421 and refused.json()["error"] == "serve.host.unknown", host
+                posted = http.post("/api/games/g/notes", json={"text": "x", "expected_seq": 61},
+                                   headers={"Host": host, **bearer(token)})
+                assert posted.status_code == 421, host
+            for host in (f"127.0.0.1:{port}", f"localhost:{port}", "LOCALHOST", f"tally.lan:{port}", "127.0.0.9",
+                         f"[::1]:{port}"):
+                assert http.get("/api/games/g", headers={"Host": host}).status_code == 200, host
+    assert len(logfile_events(tmp_path / "g.jsonl")) == 61
+
+
+def logfile_events(path: Path) -> list[Any]:
+    from tally.store import log as logfile
+
+    return logfile.read(path).events
