@@ -38,7 +38,7 @@ def serve_command(
         [], "--allow-host", metavar="NAME",
         help="A name the server is reached by (a reverse proxy's, a name of this machine on the network): a request "
              "whose Host header names no IP address and none of these, localhost, --host nor this machine's name is "
-             "refused (421), against DNS rebinding. Repeatable."),
+             "refused (421), against DNS rebinding."),
     request_timeout: float = typer.Option(
         10.0, "--request-timeout", metavar="SECONDS",
         help="How long a client may take to send a request's headers (from connecting, or from the last answer), and "
