@@ -578,10 +578,10 @@ async def stream_events(request: Request) -> Response:
     who = caller(request, game)
     hub = service(request)
     after = seq_param(request.headers.get("last-event-id") or request.query_params.get("after"), "Last-Event-ID")
-    client = client_of(request.scope)
-    hub.streams.take(client)
     hub.hear()
     hub.watch()
+    client = client_of(request.scope)
+    hub.streams.take(client)  # given back by the response however it ends (`Counted`): nothing may fail in between
 
     def look(seen: int) -> tuple[int, int, str, list[EventLine]]:
         timeline = game.timeline
