@@ -85,52 +85,56 @@ def serve_command(
     bind = host or "127.0.0.1"
     from tally.serve.connections import BACKLOG, RESERVE, Gate, open_files_limit, protocol_for
 
+    family = socket.AF_INET6 if ":" in bind else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
     try:
-        family = socket.AF_INET6 if ":" in bind else socket.AF_INET
-        listening = socket.socket(family, socket.SOCK_STREAM)
         listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         # an answer's headers and body go out as two writes: without this, the body waits for the client's
         # delayed acknowledgement (40 ms on Linux) of the headers (accepted connections inherit the option)
         listening.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         listening.bind((bind, port))
         listening.listen(BACKLOG)  # connections queue from now on: a client told the address below is never refused
-    except (OSError, UnicodeError) as error:
-        raise fail(EXIT_USAGE, f"cannot listen on {bind}:{port}: {getattr(error, 'strerror', None) or error}") from None
-    import uvicorn
+    except (OSError, UnicodeError, TypeError, ValueError) as error:  # TypeError: a NUL in the name
+        listening.close()
+        raise fail(EXIT_USAGE, f"cannot listen on {quoted(bind)}:{port}: {getattr(error, 'strerror', None) or error}") from None
+    try:
+        import uvicorn
 
-    from tally.serve.app import create_app
-    from tally.serve.http import Limits, names_of
+        from tally.serve.app import create_app
+        from tally.serve.http import Limits, names_of
 
-    where = store if store is not None else directory
-    assert where is not None
-    if store is not None:
-        from tally.store.pgstore import Listener, game_ids
+        where = store if store is not None else directory
+        assert where is not None
+        if store is not None:
+            from tally.store.pgstore import Listener, game_ids
 
-        game_ids(store)  # a database that cannot be reached is refused now, in one line (exit 3), not on a request
-        Listener.of(store)
-    # every connection is an open file: the server holds at most what the process may open, less its own files,
-    # and its streams fewer again, so that a request always finds room beside them
-    gate = Gate(max(open_files_limit() - RESERVE, 256), request_timeout)
-    limits = Limits(request_timeout=request_timeout, max_streams=min(max_streams, gate.most - 128),
-                    max_streams_per_client=max_streams_per_client, hosts=names_of(bind, host is not None, allow_host))
-    served = create_app(where, secret or None, db, limits)
-    from tally.serve.library import warm_up
+            game_ids(store)  # a database that cannot be reached is refused now, in one line (exit 3), not on a request
+            Listener.of(store)
+        # every connection is an open file: the server holds at most what the process may open, less its own files,
+        # and its streams fewer again, so that a request always finds room beside them
+        gate = Gate(max(open_files_limit() - RESERVE, 256), request_timeout)
+        limits = Limits(request_timeout=request_timeout, max_streams=min(max_streams, gate.most - 128),
+                        max_streams_per_client=max_streams_per_client, hosts=names_of(bind, host is not None, allow_host))
+        served = create_app(where, secret or None, db, limits)
+        from tally.serve.library import warm_up
 
-    warm_up(served)  # the library page's first request then pays for no import
-    bound = listening.getsockname()[1]
-    shown = f"[{bind}]" if family == socket.AF_INET6 else bind
-    url = f"{scheme}://{shown}:{bound}"
-    token = served.state.host_token
-    if as_json:
-        print(json_text({"url": url, "token": token}), flush=True)
-    else:
-        say(f"serving {directory if store is None else safe_url(store)} at {url}")
-        say(f"host link (keep it to yourself): {url}/#token={token}")
-        print(end="", flush=True)
-    config = uvicorn.Config(served, log_level="warning", access_log=False, lifespan="off", http=protocol_for(gate),
-                            ssl_keyfile=str(ssl_keyfile) if ssl_keyfile else None,
-                            ssl_certfile=str(ssl_certfile) if ssl_certfile else None, backlog=BACKLOG)
-    uvicorn.Server(config).run(sockets=[listening])
+        warm_up(served)  # the library page's first request then pays for no import
+        bound = listening.getsockname()[1]
+        shown = f"[{bind}]" if family == socket.AF_INET6 else bind
+        url = f"{scheme}://{shown}:{bound}"
+        token = served.state.host_token
+        if as_json:
+            print(json_text({"url": url, "token": token}), flush=True)
+        else:
+            say(f"serving {directory if store is None else safe_url(store)} at {url}")
+            say(f"host link (keep it to yourself): {url}/#token={token}")
+            print(end="", flush=True)
+        config = uvicorn.Config(served, log_level="warning", access_log=False, lifespan="off", http=protocol_for(gate),
+                                ssl_keyfile=str(ssl_keyfile) if ssl_keyfile else None,
+                                ssl_certfile=str(ssl_certfile) if ssl_certfile else None, backlog=BACKLOG)
+        uvicorn.Server(config).run(sockets=[listening])
+    finally:
+        listening.close()
 
 
 HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9.])?|\[?[0-9A-Fa-f:.]{2,45}\]?")
