@@ -17,7 +17,10 @@ this process, on the same cores), so on a loaded machine they are pessimistic.
    phone-sized page with an empty cache (bytes of every answer: the page's own files, then the API's answers and
    the board's picture; and the time until the board, the banner and the moves are drawn), and the time from a tap
    on the host's page to another device's page redrawn from its stream. Skipped without chromium.
-7. `tally serve --store URL` (with `--store`; skipped without a PostgreSQL server): 1 and then 2 server processes
+7. idle streams: a seat's read (GET of its view, on a kept-alive connection) p50 and p99 with no stream open, then
+   with 1,000 idle watcher streams open (10 from each of 100 loopback addresses, as many phones), as a ratio in the
+   same run; and the server's CPU while those streams idle (an idle stream should cost nothing: no polling).
+8. `tally serve --store URL` (with `--store`; skipped without a PostgreSQL server): 1 and then 2 server processes
    on one database (a throwaway cluster, tests/pg_cluster.py), the same 50 tables x 4 devices (device d talks to
    server d mod N), and a move posted to the first server arriving on a stream of the last (NOTIFY between them):
    moves acknowledged per second, p50 and p99 of the arrival, every log exact.
@@ -55,17 +58,17 @@ from tally.store import log as logfile  # noqa: E402
 from tally.store.results import check  # noqa: E402
 
 
-def start(folder: Path | str, token: str | None = None, program: str | None = None
+def start(folder: Path | str, token: str | None = None, *options: str, program: str | None = None
           ) -> tuple[subprocess.Popen[str], str, str, float]:
-    """`tally serve` on a folder, or on a database URL (`--store`); `token`: the host token it shares; `program`:
-    another installation's `tally` (default: this one's)."""
+    """`tally serve` on a folder, or on a database URL (`--store`), with `options`; `token`: the host token it shares;
+    `program`: another installation's `tally` (default: this one's)."""
     import os
 
     began = time.perf_counter()
     tally = program or Path(sys.executable).with_name("tally")
     where = ["--store", folder] if isinstance(folder, str) else [str(folder)]
     environment = {**os.environ, **({"TALLY_HOST_TOKEN": token} if token else {})}
-    process = subprocess.Popen([str(tally), "serve", *where, "--port", "0", "--json"], stdout=subprocess.PIPE,
+    process = subprocess.Popen([str(tally), "serve", *where, "--port", "0", "--json", *options], stdout=subprocess.PIPE,
                                text=True, env=environment)
     assert process.stdout is not None
     line = json.loads(process.stdout.readline())
@@ -394,6 +397,61 @@ def bench_page(url: str, token: str, folder: Path, source: Path, loads: int, tap
     return {"load p50": statistics.median(times), "own bytes": statistics.median(own),
             "answer bytes": statistics.median(answers), "tap p50": statistics.median(arrivals),
             "tap p99": percentile(arrivals, 99), "taps": len(arrivals)}
+def bench_idle_streams(source: Path, reads: int, streams: int = 1000, watched: float = 5.0) -> dict[str, float]:
+    """A seat's read with no stream open, then with `streams` idle watcher streams open (a fresh server)."""
+    import resource
+    import socket
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < streams + 256:  # this process holds every stream's socket
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, streams + 1024), hard))
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        shutil.copy(source, folder / "idle.jsonl")
+        seq = len(logfile.read(folder / "idle.jsonl").events)
+        process, url, token, _ = start(folder, None, "--max-streams", str(streams))
+        port = int(url.rsplit(":", 1)[1])
+        held: list[socket.socket] = []
+        try:
+            seat = httpx.post(f"{url}/api/games/idle/join", json={"seat": "p2"},
+                              headers={"Authorization": f"Bearer {token}"}).json()["token"]
+
+            def seat_reads() -> list[float]:
+                times = []
+                with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {seat}"}, timeout=60) as http:
+                    http.get("/api/games/idle")
+                    for _ in range(reads):
+                        began = time.perf_counter()
+                        assert http.get("/api/games/idle").status_code == 200
+                        times.append(time.perf_counter() - began)
+                return times
+
+            alone = seat_reads()
+            request = f"GET /api/games/idle/stream?after={seq} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+            for number in range(streams):
+                phone = f"127.0.{1 + number // 10 // 250}.{2 + number // 10 % 250}"
+                connection = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(phone, 0))
+                connection.sendall(request)
+                head = b""
+                while b"\r\n\r\n" not in head:
+                    head += connection.recv(4096)
+                assert head.startswith(b"HTTP/1.1 200"), head[:200]
+                held.append(connection)
+            time.sleep(1.0)
+            used = cpu_seconds(process.pid)
+            time.sleep(watched)
+            idle_cpu = (cpu_seconds(process.pid) - used) / watched
+            crowded = seat_reads()
+        finally:
+            for connection in held:
+                connection.close()
+            process.terminate()
+            process.wait(30)
+    return {"alone p50": percentile(alone, 50), "alone p99": percentile(alone, 99),
+            "crowded p50": percentile(crowded, 50), "crowded p99": percentile(crowded, 99),
+            "streams": len(held), "idle cpu": idle_cpu}
+
+
 def arrivals_between(first: str, last: str, token: str, moves: int) -> dict[str, float]:
     """A move posted to server `first`, read on a stream of server `last` (one database): the time from sending
     the POST to reading the event, p50 and p99."""
@@ -524,6 +582,12 @@ def main() -> None:
             process.terminate()
             process.wait(30)
         print(f"memory per open game (300 events) {memory_per_game(source, 3 if args.quick else 21) / 1024:8.0f} KiB")
+        idle = bench_idle_streams(source, 100 if args.quick else 1000, 200 if args.quick else 1000, 1.0 if args.quick else 5.0)
+        streams = f"{idle['streams']:.0f} idle streams"
+        print(f"seat read, no stream open   p50 {idle['alone p50'] * 1000:8.2f} ms   p99 {idle['alone p99'] * 1000:8.2f} ms")
+        print(f"seat read, {streams:<17}p50 {idle['crowded p50'] * 1000:8.2f} ms   p99 {idle['crowded p99'] * 1000:8.2f} ms"
+              f"   (x{idle['crowded p50'] / idle['alone p50']:.2f} p50, x{idle['crowded p99'] / idle['alone p99']:.2f} p99)")
+        print(f"server CPU with {streams} idling  {idle['idle cpu'] * 100:6.1f} % of a core")
     if args.store:
         bench_database(tables, seconds, moves)
 

@@ -9,6 +9,7 @@ from it (`python -m tally.serve.docs`). Blocking work runs in a worker thread, o
 from __future__ import annotations
 
 import asyncio
+import functools
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Optional
 
@@ -16,7 +17,7 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
@@ -28,23 +29,13 @@ from tally.store.judging import SEAT_OTHER
 from tally.store.service import Conflict, IllegalLog, MoveResult, UsageError
 
 from . import bodies
+from .http import Guesses, Limits, Refused, Streams, answer, client_of, refusal
 
 MAX_BODY = 64 * 1024
-HEARTBEAT = 15.0  # seconds between the stream's comments when nothing happens, so proxies keep it open
-POLL = 0.1  # seconds between a stream's looks at its log's size: another writer (`tally move`) appended
+POLL = 0.1  # seconds between the looks of a server's one watcher at the sizes of the logs its streams follow
+RETRY = 2  # seconds a client is told to wait (`Retry-After`) when the database cannot be reached
 WORKERS = 16  # worker threads of a server on a database: each holds 2 connections (reads, writes), so a server
 # holds at most 2 * WORKERS + 1 (its listener), and a few servers fit PostgreSQL's max_connections
-
-
-class Refused(Exception):
-    """A request refused with an HTTP status and a stable id (`bodies.Error`)."""
-
-    def __init__(self, status: int, error: str, message: str, **extra: Any):
-        self.status, self.body = status, bodies.Error(error, message, **extra)
-
-
-def answer(document: Any, status: int = 200) -> Response:
-    return Response(msgspec.json.encode(document), status, media_type="application/json")
 
 
 class Caller(msgspec.Struct):
@@ -65,14 +56,20 @@ class Caller(msgspec.Struct):
 
 
 class Service:
-    """What the routes share: the games, the host token's hash and a wake-up per game for its streams."""
+    """What the routes share: the games, the host token's hash, a wake-up per game for its streams, the streams
+    open and the wrong join codes of each client address."""
 
-    def __init__(self, where: Path | str, host_token: str):
+    def __init__(self, where: Path | str, host_token: str, limits: Limits):
         self.tables = folder.Tables(where)
         self.host_digest = seating.digest(host_token)
+        self.limits = limits
+        self.streams = Streams(limits.max_streams, limits.max_streams_per_client)
+        self.guesses = Guesses()
+        self.beat = 0  # heartbeats sent so far: a stream woken by one that has nothing to send sends a comment
         self._moved: dict[str, asyncio.Event] = {}
         self._heard: set[int] = set()  # the event loops the database's NOTIFYs wake
         self._limited: set[int] = set()  # the event loops whose worker threads are limited to WORKERS
+        self._watching: dict[int, asyncio.Task[None]] = {}  # the event loops with a watcher, and its task
 
     def limit(self) -> None:
         """On a database, this loop's worker threads limited to `WORKERS` (each thread keeps its connections)."""
@@ -102,6 +99,43 @@ class Service:
         from tally.store.pgstore import Listener
 
         Listener.on_notify(url, heard)
+
+    def watch(self) -> None:
+        """This loop's one watcher, started with its first stream: an idle stream waits on its game's event and
+        costs nothing, however many there are; the watcher looks at the logs that streams follow (a file's size,
+        inode and time every `POLL` seconds, one `stat` per game; a database game's NOTIFY wakes its streams by
+        itself), brings a changed one up to date once and wakes its streams, and wakes every stream for the
+        heartbeat."""
+        loop = asyncio.get_running_loop()
+        if id(loop) not in self._watching:
+            self._watching[id(loop)] = loop.create_task(self._watch(loop))
+
+    async def _watch(self, loop: asyncio.AbstractEventLoop) -> None:
+        beat_at = loop.time() + self.limits.heartbeat
+        unreadable: dict[str, float] = {}  # a game whose log could not be read: when to look again
+        try:
+            while True:
+                await asyncio.sleep(POLL)
+                for ident in list(self._moved):
+                    game = self.tables.opened_game(ident)
+                    if game is None or unreadable.get(ident, 0.0) > loop.time():
+                        continue
+                    try:
+                        if not game.timeline.is_behind():
+                            continue
+                        await locked(game, lambda: None)
+                    except (IllegalLog, logfile.LogError):  # damaged, half written, the database away: once a second
+                        unreadable[ident] = loop.time() + 1.0
+                        continue
+                    unreadable.pop(ident, None)
+                    self.notify(ident)
+                if loop.time() >= beat_at:
+                    beat_at = loop.time() + self.limits.heartbeat
+                    self.beat += 1
+                    for ident in list(self._moved):
+                        self.notify(ident)
+        finally:
+            self._watching.pop(id(loop), None)
 
     def moved(self, ident: str) -> asyncio.Event:
         return self._moved.setdefault(ident, asyncio.Event())
@@ -154,15 +188,61 @@ def the_game(request: Request) -> folder.Game:
     return game
 
 
+def is_host_request(request: Request) -> bool:
+    try:
+        token = token_of(request)
+    except Refused:
+        return False
+    return token is not None and seating.is_host(token, service(request).host_digest)
+
+
+def damage_of(error: IllegalLog | logfile.LogError, host: bool) -> folder.Damage:
+    """What is wrong with a log that cannot be served, as `host` or anyone else may be told it: the host the whole
+    message (the file and what is in the line), anyone else the stable id and the line, since the line may hold a
+    seat's hidden card."""
+    if isinstance(error, IllegalLog):
+        rule, line = "core.log.illegal", error.seq
+    else:
+        rule, line = error.rule, error.line
+    where = f" at line {line}" if line else ""
+    told = str(error) if host else (f"the game's log cannot be read{where} ({rule}): the host can check it and repair "
+                                    "it (tally check, tally repair)")
+    return folder.Damage(rule, line, told)
+
+
+def unreadable(request: Request, error: IllegalLog | logfile.LogError) -> Response:
+    """A log that cannot be read, as a JSON refusal: a database that cannot be reached now is 503 with a retry
+    hint (`store.unreachable`); a damaged log 503 with its stable id (`log.*`, `core.log.illegal`) until the host
+    repairs it. Never a 500: neither is a fault of the server's."""
+    host = is_host_request(request)
+    if isinstance(error, logfile.LogError) and error.rule == "store.unreachable":
+        told = str(error) if host else "the database cannot be reached now: try again in a moment"
+        return answer(bodies.Error("store.unreachable", told), 503, {"Retry-After": str(RETRY)})
+    if isinstance(error, logfile.LogError) and error.rule == "store.no-game":
+        return answer(bodies.Error("serve.game.unknown", "no such game in this store"), 404)
+    damage = damage_of(error, host)
+    return answer(bodies.Error(damage.error, damage.message, seq=damage.line), 503)
+
+
 async def body_of(request: Request, kind: type[Any]) -> Any:
+    """The body, decoded strictly as `kind`; refused when too large, not sent within the request timeout (the
+    connection is then closed: a client that sends slowly holds nothing), or cut short."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
         raise Refused(413, "serve.body.too-large", f"a body is at most {MAX_BODY} bytes")
     data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise Refused(413, "serve.body.too-large", f"a body is at most {MAX_BODY} bytes")
+    seconds = service(request).limits.request_timeout
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                data += chunk
+                if len(data) > MAX_BODY:
+                    raise Refused(413, "serve.body.too-large", f"a body is at most {MAX_BODY} bytes")
+    except TimeoutError:
+        raise Refused(408, "serve.body.timeout", f"the body did not come within {seconds:g} s",
+                      headers={"Connection": "close"}) from None
+    except ClientDisconnect:
+        raise Refused(400, "serve.body.incomplete", "the body ended before the bytes its Content-Length declared") from None
     try:
         return msgspec.json.decode(bytes(data), type=kind)
     except msgspec.ValidationError as error:
@@ -181,13 +261,11 @@ def endpoint(method: str, path: str, who: str, body: Optional[type[Any]], answer
             try:
                 return await handler(request)
             except Refused as refused:
-                return answer(refused.body, refused.status)
+                return refusal(refused)
             except UsageError as error:
                 return answer(bodies.Error("core.usage", str(error)), 400)
-            except IllegalLog as error:
-                return answer(bodies.Error("core.log.illegal", str(error)), 500)
-            except logfile.LogError as error:
-                return answer(bodies.Error(getattr(error, "rule", None) or "log.damaged", str(error)), 500)
+            except (IllegalLog, logfile.LogError) as error:
+                return unreadable(request, error)
 
         run.__doc__ = handler.__doc__
         run.api = (method, path, who, body, answers)  # type: ignore[attr-defined]
@@ -235,19 +313,32 @@ GAME = "/api/games/{id}"
 _E = bodies.Error
 
 
-@endpoint("GET", "/api/games", "anyone", None, [(200, list[folder.GameSummary], "every game served: the folder's logs, or the store's games")])
+@endpoint("GET", "/api/games", "anyone", None, [(200, list[folder.GameSummary], "every game served: the folder's logs, or the store's games; "
+                                                                                 "a damaged log is listed with its `damage`"),
+                                                 (503, _E, "`store.unreachable`: the database cannot be reached now (`Retry-After`)")])
 async def list_games(request: Request) -> Response:
-    """Every game served (a folder's logs or a database's games): id, game, seats, mode, seq, fingerprint, who acts, ended."""
+    """Every game served (a folder's logs or a database's games): id, game, seats, mode, seq, fingerprint, who acts,
+    ended; a log that cannot be read (a torn tail a killed writer left, a broken chain) with what is wrong with it,
+    so that one damaged log hides no other game."""
     tables = service(request).tables
+    host = is_host_request(request)
 
     def work() -> list[folder.GameSummary]:
         found = []
         for ident in tables.ids():
-            game = tables.game(ident)
-            if game is not None:
+            try:
+                game = tables.game(ident)
+                if game is None:
+                    continue
                 with game.lock:
                     game.sync()
                     found.append(game.summary())
+            except (IllegalLog, logfile.LogError) as error:
+                if isinstance(error, logfile.LogError) and error.rule.startswith("store."):
+                    if error.rule == "store.no-game":
+                        continue  # gone since it was listed
+                    raise  # the database itself is away: no game can be listed
+                found.append(folder.damaged_summary(ident, damage_of(error, host)))
         return found
 
     return answer(await run_in_threadpool(work))
@@ -428,8 +519,8 @@ async def new_code(request: Request) -> Response:
 
 @endpoint("POST", GAME + "/join", "host (any seat), or anyone with the join code (a free seat)", bodies.Join,
           [(201, bodies.Joined, "the seat's token"), (400, _E, "`core.usage`: no such seat"),
-           (403, _E, "`serve.join.code`: a wrong code"), (409, _E, "`serve.join.taken`: a device holds the seat"),
-           (429, _E, "`serve.join.rate-limited`: too many wrong codes lately")])
+           (403, _E, "`serve.join.code`: a wrong code, or the right one for a seat a device holds (one answer for both)"),
+           (429, _E, "`serve.join.rate-limited`: this client address sent 5 wrong codes in the last minute (`Retry-After`)")])
 async def join_seat(request: Request) -> Response:
     """A seat's token, handed out by the host or taken with the join code."""
     game = the_game(request)
@@ -438,16 +529,24 @@ async def join_seat(request: Request) -> Response:
     seat = folder.seat_of_name(game, asked.seat)
     if who.is_host:
         return answer(bodies.Joined(seat, await run_in_threadpool(game.seats.give, seat)), 201)
+    # one answer for a wrong code and for the right one of a taken seat: else the answers would tell a guesser
+    # that it has found the code
+    wrong = Refused(403, "serve.join.code", "that is not this game's join code, or that seat is taken: the host can "
+                    "give a taken seat again")
     if asked.code is None:
-        raise Refused(403, "serve.join.code", "a device joins with the host token or the game's join code")
+        raise wrong
+    guesses, client = service(request).guesses, client_of(request.scope)
+    wait = guesses.wait(client)
+    if wait is not None:
+        raise Refused(429, "serve.join.rate-limited", f"too many wrong join codes from this device: try again in {wait} s",
+                      headers={"Retry-After": str(wait)})
     try:
         token = await run_in_threadpool(game.seats.join, seat, asked.code)
-    except seating.Guessing as error:
-        raise Refused(429, "serve.join.rate-limited", str(error)) from None
-    except seating.SeatTaken as error:
-        raise Refused(409, "serve.join.taken", str(error)) from None
+    except seating.SeatTaken:
+        token = None
     if token is None:
-        raise Refused(403, "serve.join.code", "that is not this game's join code")
+        guesses.failed(client)
+        raise wrong
     return answer(bodies.Joined(seat, token), 201)
 
 
@@ -471,36 +570,83 @@ def seq_param(text: Optional[str], name: str) -> int:
 
 @endpoint("GET", GAME + "/stream", "anyone", None,
           [(200, EventLine, "Server-Sent Events: one `event` per log event (`id:` its seq, `data:` its line as the caller may see it), "
-                            "resuming after `Last-Event-ID` (or `?after=SEQ`); a comment every 15 s")])
+                            "resuming after `Last-Event-ID` (or `?after=SEQ`); a comment every 15 s; a `resync` event "
+                            "(`data:` `{\"seq\": N, \"fingerprint\": F}`, `id:` N) when the log was replaced (restored from a "
+                            "backup, rewritten) or is shorter than what the caller saw: what the caller holds is void, read "
+                            "the game again, the stream goes on after N"),
+           (429, _E, "`serve.stream.per-client`: this client address holds as many streams as one may (`Retry-After`)"),
+           (503, _E, "`serve.stream.full`: the server holds as many streams as it may (`Retry-After`)")])
 async def stream_events(request: Request) -> Response:
     """Every event as it is recorded, by this server or any other writer of the log."""
-    from sse_starlette.sse import EventSourceResponse
-
     game = the_game(request)
     who = caller(request, game)
     hub = service(request)
-    hub.hear()
     after = seq_param(request.headers.get("last-event-id") or request.query_params.get("after"), "Last-Event-ID")
+    hub.hear()
+    hub.watch()
+    client = client_of(request.scope)
+    hub.streams.take(client)  # given back by the response however it ends (`Counted`): nothing may fail in between
+
+    def look(seen: int) -> tuple[int, int, str, list[EventLine]]:
+        timeline = game.timeline
+        return (timeline.generation, timeline.seq, timeline.fingerprint,
+                timeline.lines(who.viewer, seen) if timeline.seq > seen else [])
 
     async def events() -> Any:
-        seen = after
+        seen, known, beat = after, -1, hub.beat
         while True:
             moved = hub.moved(game.id)  # taken before looking, so an append in between still wakes this stream
-            if game.timeline.is_behind():  # another writer (`tally move`) appended to the file
-                await locked(game, lambda: None)
-                hub.notify(game.id)
-            if game.timeline.seq > seen:
-                lines = await locked(game, lambda: game.timeline.lines(who.viewer, seen))
-                for line in lines:
-                    yield {"id": str(line.seq), "event": "event", "data": msgspec.json.encode(line).decode()}
-                    seen = line.seq
-                continue
             try:
-                await asyncio.wait_for(moved.wait(), POLL)
-            except asyncio.TimeoutError:
-                pass
+                timeline = game.timeline
+                if known != timeline.generation or timeline.seq != seen or timeline.is_behind():
+                    generation, seq, fingerprint, lines = await locked(game, lambda: look(seen))
+                    if (known != -1 and generation != known) or seen > seq:
+                        known, seen = generation, seq  # another history: what the caller holds is void
+                        yield {"id": str(seq), "event": "resync",
+                               "data": msgspec.json.encode({"seq": seq, "fingerprint": fingerprint}).decode()}
+                        continue
+                    known = generation
+                    for line in lines:
+                        yield {"id": str(line.seq), "event": "event", "data": msgspec.json.encode(line).decode()}
+                        seen = line.seq
+                    if lines:
+                        continue
+            except (IllegalLog, logfile.LogError):
+                pass  # unreadable now (a copy half written, a damaged log, the database away): the next change tells
+            if beat != hub.beat:
+                beat = hub.beat
+                yield {"comment": "heartbeat"}
+            await moved.wait()  # an append (this server's, the watcher's look, a NOTIFY) or the heartbeat
 
-    return EventSourceResponse(events(), ping=HEARTBEAT)
+    return counted_stream(hub, client)(events(), ping=0)  # the heartbeat is the watcher's, one for every stream
+
+
+@functools.cache
+def _counted() -> type[Any]:
+    from sse_starlette.sse import EventSourceResponse
+
+    class Counted(EventSourceResponse):
+        """An event stream that gives its place back (`Streams`) however it ends."""
+
+        hub: Service
+        client: str
+
+        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+            try:
+                await super().__call__(scope, receive, send)
+            finally:
+                self.hub.streams.give_back(self.client)
+
+    return Counted
+
+
+def counted_stream(hub: Service, client: str) -> Callable[..., Response]:
+    def make(*args: Any, **kwargs: Any) -> Response:
+        response = _counted()(*args, **kwargs)
+        response.hub, response.client = hub, client
+        return response  # type: ignore[no-any-return]
+
+    return make
 
 
 ROUTES: list[BaseRoute] = [
@@ -528,15 +674,48 @@ async def broken(request: Request, exc: Exception) -> Response:
     return answer(bodies.Error("serve.internal", f"internal error ({type(exc).__name__}); please report it"), 500)
 
 
-def create_app(where: Path | str, host_token: Optional[str] = None, db: Path | str | None = None) -> Starlette:
+async def log_unreadable(request: Request, exc: Exception) -> Response:
+    """A log that cannot be read, on any route (the page's picture of a damaged log too)."""
+    assert isinstance(exc, (IllegalLog, logfile.LogError))
+    return unreadable(request, exc)
+
+
+async def cut_short(request: Request, exc: Exception) -> Response:
+    """A client gone before its body was whole (fewer bytes than its Content-Length): no one reads the answer."""
+    return answer(bodies.Error("serve.body.incomplete", "the body ended before the bytes its Content-Length declared"), 400)
+
+
+async def database_away(request: Request, exc: Exception) -> Response:
+    """A database error that reached a route (a connection dropped by a restart between two statements)."""
+    return answer(bodies.Error("store.unreachable", "the database cannot be reached now: try again in a moment"), 503,
+                  {"Retry-After": str(RETRY)})
+
+
+def create_app(where: Path | str, host_token: Optional[str] = None, db: Path | str | None = None,
+               limits: Optional[Limits] = None) -> Starlette:
     """The app serving every log of the folder `where`, or every game of the PostgreSQL store `where` names
     (`postgresql://...`); `host_token` (default: a new random one, `app.state.host_token`) is the host's, who
-    starts games and hands out seats; `db` the history library of `/library` (default: as `tally sql`'s).
-    No CORS: only the page this server serves calls it."""
+    starts games and hands out seats; `db` the history library of `/library` (default: as `tally sql`'s);
+    `limits` the request timeout, the streams' caps and the names a `Host` header may carry (default: `Limits()`,
+    whose `hosts` None checks no `Host`: an app that no socket serves). No CORS: only the page this server serves
+    calls it."""
+    from starlette.middleware import Middleware
+
+    from .http import Guard
+
+    limits = limits or Limits()
     token = host_token or seating.new_token()
     from .page import ROUTES as PAGE  # the table's page (issue 19): GET /, GET /games/{id}, its picture and files
-    app = Starlette(routes=list(ROUTES) + PAGE, exception_handlers={HTTPException: not_found, Exception: broken})
-    app.state.service = Service(where, token)
+    handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
+        HTTPException: not_found, logfile.LogError: log_unreadable, IllegalLog: log_unreadable,
+        ClientDisconnect: cut_short, Exception: broken}
+    if folder.is_database_url(str(where)):
+        import psycopg
+
+        handlers[psycopg.Error] = database_away
+    app = Starlette(routes=list(ROUTES) + PAGE, exception_handlers=handlers,
+                    middleware=[Middleware(Guard, hosts=limits.hosts)])
+    app.state.service = Service(where, token, limits)
     app.state.host_token = token
     from tally.store.library_schema import resolve_db
 

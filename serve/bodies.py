@@ -85,13 +85,16 @@ class Joined(msgspec.Struct):
 class JoinCode(msgspec.Struct):
     """The join code the host shows at the table; a new one replaces the last."""
 
-    code: Annotated[str, _("8 letters and digits")]
+    code: Annotated[str, _("12 letters and digits in three groups of four (`K7QM-2XPA-9FHT`); typed in any case, "
+                             "with or without the dashes")]
 
 
 class Error(msgspec.Struct):
     """Every refusal that is not a ruling on a move."""
 
-    error: Annotated[str, _("a stable id: `serve.*`, `core.usage`, `core.append.stale`, `log.*`")]
+    error: Annotated[str, _("a stable id: `serve.*`, `core.usage`, `core.append.stale`, `log.*`, `core.log.illegal`, "
+                            "`store.unreachable`")]
     message: Annotated[str, _("what was wrong, in words")]
-    seq: Annotated[Optional[int], _("for `core.append.stale`: the log's seq now; else null")] = None
+    seq: Annotated[Optional[int], _("for `core.append.stale`: the log's seq now; for a damaged log: the line at "
+                                    "fault, if known; else null")] = None
     fingerprint: Annotated[Optional[str], _("for `core.append.stale`: the log's fingerprint now; else null")] = None

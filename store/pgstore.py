@@ -210,6 +210,17 @@ class Listener:
             return self.latest.get(game, 0) != heard
 
 
+def _roll_back(conn: psycopg.Connection[Any]) -> None:
+    """The transaction given up, if the connection is still there to hear it: after a database restart the
+    rollback itself fails, and the error that matters is the one that made it needed."""
+    if conn.broken or conn.closed:
+        return
+    try:
+        conn.rollback()
+    except psycopg.Error:
+        pass
+
+
 class PostgresWriter:
     """One game's row locked for the read-check-append: the transaction is the writer's exclusion."""
 
@@ -220,7 +231,7 @@ class PostgresWriter:
             row = self.conn.execute("SELECT seq, fingerprint FROM tally_games WHERE game = %s FOR UPDATE",
                                     (store.game,)).fetchone()
         except psycopg.Error as error:
-            self.conn.rollback()
+            _roll_back(self.conn)
             raise _unreachable(store.url, error) from None
         if row is None:
             self.conn.rollback()
@@ -248,8 +259,7 @@ class PostgresWriter:
         except StaleAppend:
             raise
         except BaseException:
-            if not self.conn.broken:
-                self.conn.rollback()
+            _roll_back(self.conn)
             raise
         self.seq, self.fingerprint = after_seq + len(lines), fingerprint
         return logfile.Appended(stamped, fingerprint, len(lines[-1]) + 1)
@@ -283,7 +293,7 @@ class PostgresWriter:
 
     def __exit__(self, *exc: object) -> None:
         if not self.conn.broken and self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-            self.conn.rollback()
+            _roll_back(self.conn)
 
 
 class PostgresStore:
@@ -383,7 +393,7 @@ class PostgresStore:
             conn.rollback()
             raise FileExistsError(f"{self.name}: already exists in the store; a log is never overwritten") from None
         except BaseException:
-            conn.rollback()
+            _roll_back(conn)
             raise
 
     def __str__(self) -> str:
@@ -420,8 +430,7 @@ class PostgresSeats(Seats):
                 conn.execute("UPDATE tally_seats SET seats = %s WHERE game = %s", (msgspec.json.encode(data), self.game))
                 conn.commit()
             except BaseException:
-                if not conn.broken:
-                    conn.rollback()
+                _roll_back(conn)
                 raise
         return result
 

@@ -1,13 +1,19 @@
-"""Who may act for which seat of a game a server serves: seat tokens, the join code and its guessing limit.
+"""Who may act for which seat of a game a server serves: seat tokens and the join code.
 
 A game's seats live where its log lives: beside a log file in a side file (`GAME.seats.json`), beside a
 game of a PostgreSQL store in its row of `tally_seats` (`store/pgstore.py`: every server process on the
 database shares them). Either holds the SHA-256 of each seat's token and of the game's current join code,
 never a token or a code itself: a server restarted on the folder or database keeps every seat it handed
-out, and a copy lets no one act as a seat. A token is 32 random bytes
-(256 bits), a join code 8 letters of a 32-letter alphabet (40 bits) that only lets a device take a seat no
-device holds yet, at most `GUESSES` wrong codes a minute per game: finding one by guessing would take
-thousands of years. Every comparison is of hashes, in constant time.
+out, and a copy lets no one act as a seat. Every comparison is of hashes, in constant time.
+
+A token is 32 random bytes (256 bits). A join code is 12 letters of a 32-letter alphabet, 60 bits, shown in three
+groups of four (`K7QM-2XPA-9FHT`; the dashes, spaces and case are ignored when it is typed). It only lets a device
+take a seat no device holds yet, and only until the host shows a new one. The server refuses a client address
+that sent 5 wrong codes in a minute (`serve/http.py`), but the code's length is what makes guessing hopeless, from
+any number of addresses at once, so no limit per game is needed (one that was would let any device keep every
+phone from joining): a server that answered 10,000 join requests a second (several times what it can, each one
+reading the seats and hashing) would try 10,000 x 3.2e7 s = 3.2e11 codes a year, and 2^60 = 1.15e18 codes leave it
+a chance of 3.2e11 / 1.15e18 = 3e-7 of finding a game's code in a year of trying.
 """
 
 from __future__ import annotations
@@ -16,7 +22,6 @@ import hmac
 import os
 import secrets
 import threading
-import time
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -26,9 +31,8 @@ from .log import sha256_hex
 
 SIDE = ".seats.json"  # the side file's suffix, after the game's id
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on a phone
-CODE_LENGTH = 8
-GUESSES = 5  # wrong join codes a game takes per WINDOW seconds before refusing every code
-WINDOW = 60.0
+CODE_LENGTH = 12  # letters of a join code: 60 bits (the module's docstring has the arithmetic)
+CODE_GROUP = 4  # shown in groups of this many letters, joined by dashes
 T = TypeVar("T")
 
 
@@ -60,14 +64,14 @@ def digest(token: str) -> str:
     return _digest(token)
 
 
+def typed_code(code: str) -> str:
+    """A join code as typed on a phone (any case, with or without its dashes and spaces), as it was made."""
+    return "".join(code.split()).replace("-", "").upper()
+
+
 class Seats:
     """The seats of one game. A backend reads them (`_load`) and changes them (`_change`: read, change and
-    write as one step, exclusive against every other change of the game's seats it may meet); the wrong-code
-    limit is kept in memory, per process (several servers on one database: that many times `GUESSES`)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._failures: list[float] = []  # monotonic times of wrong codes inside the window
+    write as one step, exclusive against every other change of the game's seats it may meet)."""
 
     def _load(self) -> SeatFile:
         raise NotImplementedError
@@ -105,31 +109,24 @@ class Seats:
             data.code = _digest(code)
 
         self._change(shown)
-        return code
+        return "-".join(code[i: i + CODE_GROUP] for i in range(0, CODE_LENGTH, CODE_GROUP))
 
     def join(self, seat: str, code: str) -> str | None:
         """A token for `seat` given the join code, when no device holds that seat yet; None for a wrong code.
 
-        Raises `Guessing` once the game took `GUESSES` wrong codes in the last `WINDOW` seconds."""
-        with self._lock:
-            now = time.monotonic()
-            self._failures = [t for t in self._failures if now - t < WINDOW]
-            if len(self._failures) >= GUESSES:
-                raise Guessing(int(WINDOW - (now - self._failures[0])) + 1)
-            token = new_token()
+        Raises `SeatTaken` for the right code and a seat a device holds (the caller answers both alike)."""
+        token = new_token()
+        typed = typed_code(code)
 
-            def joined(data: SeatFile) -> bool:
-                if not _same(code.strip().upper(), data.code):
-                    return False
-                if seat in data.seats:
-                    raise SeatTaken(seat)
-                data.seats[seat] = _digest(token)
-                return True
+        def joined(data: SeatFile) -> bool:
+            if not _same(typed, data.code):
+                return False
+            if seat in data.seats:
+                raise SeatTaken(seat)
+            data.seats[seat] = _digest(token)
+            return True
 
-            if not self._change(joined):
-                self._failures.append(now)
-                return None
-            return token
+        return token if self._change(joined) else None
 
 
 class FileSeats(Seats):
@@ -163,14 +160,6 @@ class FileSeats(Seats):
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, self.path)
-
-
-class Guessing(Exception):
-    """Too many wrong join codes lately: every code is refused for `wait` seconds."""
-
-    def __init__(self, wait: int):
-        self.wait = wait
-        super().__init__(f"too many wrong join codes for this game: try again in {wait} s")
 
 
 class SeatTaken(Exception):

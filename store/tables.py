@@ -14,7 +14,7 @@ import os
 import re
 import threading
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Optional
 
 import msgspec
 
@@ -35,6 +35,14 @@ def _(text: str) -> Any:
     return msgspec.Meta(description=text)
 
 
+class Damage(msgspec.Struct):
+    """What is wrong with a log that cannot be served."""
+
+    error: str
+    line: Optional[int]
+    message: str
+
+
 class GameSummary(msgspec.Struct):
     """One game of the folder, as `GET /api/games` lists it."""
 
@@ -47,6 +55,16 @@ class GameSummary(msgspec.Struct):
     to_act: Annotated[str, _("who must act next: a player, `table` or `nobody`")]
     expected: Annotated[str, _("what is expected next, in words")]
     ended: Annotated[bool, _("true once the game is over")]
+    damage: Annotated[Optional[Damage], _("null for a sound log; for a damaged one (a torn tail, a broken chain, an "
+                                          "illegal event), what is wrong: `error` the stable id as `tally check` "
+                                          "reports it (`log.*`, `core.log.illegal`), `line` the line (or null), `message` "
+                                          "(the host's names the file and the fault; anyone else's only the id and the "
+                                          "line); every other key is then empty")] = None
+
+
+def damaged_summary(ident: str, damage: Damage) -> GameSummary:
+    """A game whose log cannot be read, as the list shows it: its id and what is wrong, nothing else."""
+    return GameSummary(ident, "", [], "", 0, "", "nobody", damage.message, False, damage)
 
 
 class EventsReport(msgspec.Struct):
@@ -59,8 +77,11 @@ class EventsReport(msgspec.Struct):
 class Timeline:
     """The events of one log with the state after each, so that each caller's lines are worked out once.
 
-    Whether the log grew is looked at cheaply: a file's size (one `stat`), or for a game of a database what
-    the process's NOTIFY listener last heard of it (memory only: no query until something was appended)."""
+    Whether the log grew is looked at cheaply: a file's inode, size and time of change (one `stat`), or for a game
+    of a database what the process's NOTIFY listener last heard of it (memory only: no query until something was
+    appended). A log that is no longer an extension of what was read (restored from a backup, rewritten: another
+    file, a shorter one, or another line at the last seq read) is read again from its start, and `generation`
+    counts each time, so that a reader following it (a stream) knows to start over."""
 
     def __init__(self, record: GameRecord, url: str | None = None):
         self.record = record
@@ -69,27 +90,36 @@ class Timeline:
         self.states: list[Any] = []  # the state after each event of `events`
         self._table: Table | None = None
         self._lines: dict[str | None, list[EventLine]] = {}
-        self.size: Any = -1  # a file's size, or a database game's (seq, fingerprint), at the last look
+        self.size: Any = -1  # a file's (inode, size, mtime), or a database game's (seq, fingerprint), at the last look
+        self.fingerprint = ""  # the hash of the last line read: the next line's `prev` names it in an extension
+        self.generation = 0  # how many times the log was found replaced
 
     def _look(self) -> Any:
         if self.url is not None:
             return self.record.store.identity()
         try:
-            return os.stat(self.record.path).st_size
+            info = os.stat(self.record.path)
         except OSError:
             return None
+        return info.st_ino, info.st_size, info.st_mtime_ns
 
     def marker(self, identity: Any) -> Any:
         """What `_look` would see, from the record's identity of its log right after its own write."""
-        return identity if self.url is not None else identity[1]
+        return identity if self.url is not None else tuple(identity[:3])
 
     def catch_up(self) -> bool:
-        """Read what was appended since the last look (by this server or any other writer); True if anything."""
+        """Read what was appended since the last look (by this server or any other writer); True if anything
+        changed, a log found replaced included (then read from its start, `generation` moved on)."""
         size = self._look()
         if size is None or size == self.size:
             return False
         self.size = size
-        fresh = self.record.events_after(len(self.events))
+        log = self.record.store.read()
+        replaced = bool(self.events) and not self._extended_by(log.events, log.last_hash)
+        if replaced:
+            self.events, self.states, self._table, self._lines = [], [], None, {}
+            self.generation += 1
+        fresh = log.events[len(self.events):]
         for event in fresh:
             if self._table is None:
                 assert isinstance(event, GameStarted)
@@ -98,12 +128,21 @@ class Timeline:
                 self._table.apply(event)
             self.events.append(event)
             self.states.append(self._table.state)
-        return bool(fresh)
+        self.fingerprint = log.last_hash
+        return bool(fresh) or replaced
+
+    def _extended_by(self, events: list[Event], last_hash: str) -> bool:
+        """Whether a log of `events` ending in a line of hash `last_hash` holds what was read, line for line."""
+        read = len(self.events)
+        if len(events) < read:
+            return False
+        return (last_hash if len(events) == read else events[read].prev) == self.fingerprint
 
     def extend(self, events: list[Event], size: Any) -> None:
         """What this server just appended (`size`: `marker` of the log right after, under the writer's lock),
-        without reading the log again; read again when another writer appended in between."""
-        if not events or events[0].seq != len(self.events) + 1 or self._table is None:
+        without reading the log again; read again when another writer appended (or replaced it) in between."""
+        if (not events or events[0].seq != len(self.events) + 1 or self._table is None
+                or events[0].prev != self.fingerprint):
             self.size = -1
             self.catch_up()
             return
@@ -112,17 +151,19 @@ class Timeline:
             self.events.append(event)
             self.states.append(self._table.state)
         self.size = size
+        self.fingerprint = self.record.last_hash
 
     def is_behind(self) -> bool:
-        """Whether the log grew since the last look: cheap enough for every stream to ask often."""
+        """Whether the log changed since the last look: cheap enough for a server's watcher to ask often."""
         if self.url is not None:
             from .pgstore import Listener
 
             return Listener.of(self.url).heard(self.record.store.name) > len(self.events)
         try:
-            return os.stat(self.record.path).st_size != self.size
+            info = os.stat(self.record.path)
         except OSError:
             return False
+        return (info.st_ino, info.st_size, info.st_mtime_ns) != self.size
 
     @property
     def seq(self) -> int:
@@ -255,6 +296,11 @@ class Tables:
     def opened(self) -> list[Game]:
         with self._lock:
             return list(self._games.values())
+
+    def opened_game(self, ident: str) -> Game | None:
+        """The game of that id if it is open already (no file or database is touched)."""
+        with self._lock:
+            return self._games.get(ident)
 
 
 def seat_of_name(game: Game, name: str) -> str:

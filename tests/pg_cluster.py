@@ -59,12 +59,20 @@ class Cluster:
         self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", self.user, "--auth=trust", "-E", "UTF8",
                   "--no-locale", "--no-sync")
         self.port = free_port()
+        self.resume()
+        return self
+
+    def resume(self) -> None:
+        """The server started on the cluster made (again, after `halt`), on the same port."""
         # loopback only, the socket in the throwaway folder; small buffers: six checkouts share two cores
         options = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.folder} -c shared_buffers=16MB "
                    "-c max_connections=60 -c fsync=on")
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.folder / "server.log"),
                   "-w", "-t", "60", "start")
-        return self
+
+    def halt(self) -> None:
+        """The server stopped at once (as a crash or a restart stops it), its data kept for `resume`."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
 
     def stop(self) -> None:
         if self.port:

@@ -4,9 +4,14 @@ stream (the transport waits for a whole body, a stream never ends), and games to
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import random
+import resource
+import subprocess
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import httpx
 import msgspec
@@ -54,8 +59,8 @@ def write_log(path: Path, events: list[Any]) -> None:
 class Stream:
     """`GET PATH` of the app as a raw ASGI call, read until `count` events came (or `timeout`), then dropped."""
 
-    def __init__(self, app: Any, path: str, headers: dict[str, str] | None = None):
-        self.app, self.path, self.headers = app, path, headers or {}
+    def __init__(self, app: Any, path: str, headers: dict[str, str] | None = None, client: str = "127.0.0.1"):
+        self.app, self.path, self.headers, self.client = app, path, headers or {}, client
 
     async def read(self, count: int, timeout: float = 10.0, during: Any = None) -> tuple[int, list[dict[str, str]]]:
         events: list[dict[str, str]] = []
@@ -66,7 +71,7 @@ class Stream:
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
                  "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
                  "headers": [(k.lower().encode(), v.encode()) for k, v in self.headers.items()],
-                 "client": ("127.0.0.1", 1), "server": ("table", 80)}
+                 "client": (self.client, 1), "server": ("table", 80)}
 
         async def receive() -> dict[str, Any]:
             await done.wait()
@@ -97,3 +102,29 @@ class Stream:
             done.set()
         await asyncio.wait_for(task, 10)
         return status, events
+
+
+@contextlib.contextmanager
+def serving(folder: Path, *options: str, files: int | None = None) -> Iterator[tuple[str, int, str]]:
+    """`tally serve FOLDER --port 0 --json OPTIONS` as a real process (under `ulimit -n FILES`): its url, port and host
+    token; killed afterwards."""
+    def limited() -> None:
+        if files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
+    said = open(folder / "server.err", "w+")  # a file, not a pipe: a server that writes much never blocks on it
+    process = subprocess.Popen([str(Path(sys.executable).parent / "tally"), "serve", str(folder), "--port", "0", "--json",
+                                *options], stdout=subprocess.PIPE, stderr=said, text=True, preexec_fn=limited)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line, said.seek(0) or said.read()
+        started = json.loads(line)
+        url = str(started["url"])
+        yield url, int(url.rsplit(":", 1)[1]), str(started["token"])
+    finally:
+        process.kill()
+        process.wait(30)
+        said.close()
+        if process.stdout is not None:
+            process.stdout.close()

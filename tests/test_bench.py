@@ -28,7 +28,8 @@ def test_serve_benchmark_runs(tmp_path: Path) -> None:
                           text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     for line in ("move round trip at 300 events p50", "arrival on another stream p50", "0 errors", "logs exact: True",
-                 "memory per open game", "a seat's move p50", "a seat's rule p99", "log, salted"):
+                 "memory per open game", "seat read, no stream open", "seat read, 200 idle streams", "idling",
+                 "a seat's move p50", "a seat's rule p99", "log, salted"):
         assert line in done.stdout, done.stdout
     if shutil.which("chromium"):  # the table's page, in the browser its tests use
         assert "page first load, phone, 300 events" in done.stdout and "tap to another page's redraw p50" in done.stdout

@@ -536,6 +536,78 @@ def test_player_names_notes_and_reasons_never_crash_nor_reach_the_terminal(tmp_p
     check()
 
 
+@pytest.fixture(scope="module")
+def tls_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Files `tally serve --ssl-*` may be given: a certificate and its key, another key, junk, a folder, nothing."""
+    import trustme
+
+    folder = tmp_path_factory.mktemp("tls")
+    authority = trustme.CA()
+    issued, other = authority.issue_cert("127.0.0.1"), authority.issue_cert("localhost")
+    issued.private_key_pem.write_to_path(str(folder / "key.pem"))
+    issued.cert_chain_pems[0].write_to_path(str(folder / "cert.pem"))
+    other.private_key_pem.write_to_path(str(folder / "other.pem"))
+    (folder / "junk.pem").write_bytes(b"-----BEGIN CERTIFICATE-----\n\x00\xff\n")
+    return {name: str(folder / name) for name in ("key.pem", "cert.pem", "other.pem", "junk.pem", "missing.pem")} | {
+        "folder": str(folder)}
+
+
+SERVE_NUMBERS = (st.sampled_from(["0", "-1", "1", "10", "3600", "3601", "1e9", "nan", "inf", "-inf", "0.001", "1000000",
+                                  "1000001", "99999999999999999999"])
+                 | st.floats().map(str) | st.integers(-(2**70), 2**70).map(str) | st.text(max_size=8))
+SERVE_NAMES = (st.sampled_from(["tally.lan", "localhost", "[::1]", "127.0.0.1", "a..b", "-x", "x" * 300, "ünï.example", ""])
+               | st.text(alphabet=CONTROLS + "ab.-:[]", max_size=12) | st.text(max_size=20))
+
+
+@st.composite
+def serve_options(draw: Any, files: dict[str, str]) -> list[str]:
+    """Options of `tally serve`, each right, wrong or junk: timeouts, stream caps, host names, TLS files, a port."""
+    options: list[str] = []
+    for _ in range(draw(st.integers(0, 4))):
+        option = draw(st.sampled_from(["--request-timeout", "--max-streams", "--max-streams-per-client", "--allow-host",
+                                       "--ssl-keyfile", "--ssl-certfile", "--host", "--port"]))
+        if option in ("--ssl-keyfile", "--ssl-certfile"):
+            value = draw(st.sampled_from(sorted(files.values())))
+        elif option == "--allow-host":
+            value = draw(SERVE_NAMES)
+        elif option == "--host":
+            value = draw(st.sampled_from(["127.0.0.1", "::1", "localhost", "127.0.0.2", "256.1.1.1", "", "[::1]"]) | SERVE_NAMES)
+        elif option == "--port":
+            value = draw(st.sampled_from(["0", "-1", "65536", "x"]))
+        else:
+            value = draw(SERVE_NUMBERS)
+        options += [f"{option}={value}"]
+    if draw(st.booleans()):  # a right pair now and then, so that HTTPS is started too
+        options += [f"--ssl-keyfile={files['key.pem']}", f"--ssl-certfile={files['cert.pem']}"]
+    return options
+
+
+def test_serve_options_never_crash(tmp_path: Path, tls_files: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`tally serve`'s options (the request timeout, the stream caps, the names a Host may carry, the TLS files, the
+    address): exit 0 with its one JSON line (https when a certificate was given), or 2 with one line; the server
+    itself is not run (uvicorn's `Server.run` only closes the socket it is handed)."""
+    import uvicorn
+
+    def not_served(self: Any, sockets: Any = None) -> None:
+        for listening in sockets or []:
+            listening.close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", not_served)
+    monkeypatch.delenv("TALLY_HOST_TOKEN", raising=False)
+
+    @FUZZ
+    @given(options=serve_options(tls_files))
+    def check(options: list[str]) -> None:
+        run = assert_sane(tally("serve", str(tmp_path), "--port", "0", "--json", *options), sum(map(len, options)) + 200)
+        assert run.code in (0, 2), run
+        if run.code == 0:
+            started = json.loads(run.stdout)
+            given_pair = any(o.startswith("--ssl-certfile=") for o in options)
+            assert started["url"].startswith("https://" if given_pair else "http://"), run
+
+    check()
+
+
 SQL_WORDS = ["SELECT", "FROM", "WHERE", "games", "events", "seats", "line", "payload", "*", "count(*)", ",", ";", "--",
              "/*", "*/", "'", '"', "(", ")", "range(10)", "read_csv('x')", "COPY", "ATTACH", "PRAGMA", "SET", "memory_limit",
              "=", "1", "99999999999999999999", "->>", "'text'", "::JSON", "DROP", "TABLE", "INSERT", "INTO", "VALUES",

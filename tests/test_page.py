@@ -168,6 +168,30 @@ def test_a_stale_page_is_told_and_its_move_is_not_recorded(browser: Any, tmp_pat
     assert len(lines) == 41 and json.loads(lines[-1])["gems"] == ["w", "b", "g"]
 
 
+def test_a_page_reads_a_replaced_log_again(browser: Any, tmp_path: Path) -> None:
+    """Reproduction: a log restored from an older backup while a phone's page was open left the page at the old
+    position (its stream sent nothing: the seq it knew was past the log's). Now the stream's `resync` event makes the
+    page say so and read the game again, at the restored seq; moves after it arrive as before."""
+    import os
+
+    cut_log("splendor-2p", 40, tmp_path, "game")
+    (tmp_path / "backup").mkdir()
+    backup = cut_log("splendor-2p", 30, tmp_path / "backup", "game")
+    with serving(tmp_path) as served:
+        ben = open_page(browser, served, "game")
+        join(ben, "ben", served.join_code("game"))
+        wait_seq(ben, 40)
+        os.replace(backup, tmp_path / "game.jsonl")  # restored: another file, ten events shorter
+        wait_seq(ben, 30)
+        assert "log was replaced" in ben.inner_text("#said")
+        status, listing = served.api("GET", "/api/games/game/moves")
+        assert status == 200 and listing["seq"] == 30
+        status, report = served.api("POST", "/api/games/game/moves", {"move": listing["moves"][0], "expected_seq": 30})
+        assert status == 201, report
+        wait_seq(ben, 31)
+        assert ben.errors == []
+
+
 def test_every_phone_owing_its_hand_is_told_it_is_due(browser: Any, tmp_path: Path) -> None:
     """Array with both seats seated: the deal leaves each its hand, and both are due at once (the listing's
     `waiting_on`), not only the first seat `to_act` names. Each types its own; once ben has, his page waits on ana."""

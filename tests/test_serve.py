@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import httpx
 import msgspec
 import pytest
 
@@ -229,29 +230,39 @@ BODIES = (SAID.map(msgspec.json.encode) | st.dictionaries(st.sampled_from(FIELDS
           | JSON.map(msgspec.json.encode) | st.binary(max_size=40))
 SEAT = {"Authorization": "Bearer SEAT"}  # stands for a seat's own token, taken before the request
 CALLERS = st.sampled_from([AUTH, {}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic x"}, SEAT])
+# a body's type: JSON most often (else the body never reaches a route), and what a cross-site form or script sends
+TYPES = st.sampled_from(["application/json"] * 5 + ["application/json; charset=utf-8", "text/plain",
+                                                     "application/x-www-form-urlencoded", "multipart/form-data", ""])
+# the Host a request names, to a server that checks it (`tally serve` does; the tests' in-process app need not)
+HOSTS = st.sampled_from([None, "table", "127.0.0.1:8000", "[::1]", "evil.example", "localhost.evil", "", "TABLE.", "a b"])
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE"]), path=PATHS, body=BODIES, headers=CALLERS,
        query=st.sampled_from(["", "?after=3", "?after=-1", "?after=x", "?after=99999999999999999999"]),
-       seated=st.sampled_from(SEATED_LOGS))
+       seated=st.sampled_from(SEATED_LOGS), kind=TYPES, host=HOSTS)
 def test_no_request_ends_in_a_500(tmp_path: Path, method: str, path: str, body: bytes, headers: dict[str, str],
-                                  query: str, seated: Path) -> None:
-    """Any method, path, query, body and caller gets an answer under 500; a refusal of the API is JSON with a
-    stable `error` id (the stream, which never ends, is left out)."""
+                                  query: str, seated: Path, kind: str, host: str | None) -> None:
+    """Any method, path, query, body (of any type) and caller, to a server that checks the `Host` or not, gets an
+    answer under 500; a refusal of the API is JSON with a stable `error` id (the stream, which never ends, is left
+    out)."""
+    from tally.serve.http import Limits
+
     if path.rstrip("/").endswith("/stream"):
         return
     log = tmp_path / "g.jsonl"
     shutil.copyfile(seated, log)  # any game's seated log, each example afresh: its own hand entries are fuzzed too
+    checked = Limits(hosts=frozenset({"table"})) if host is not None else None
+    sent = {**headers, **({"Content-Type": kind} if kind and method != "GET" else {}), **({"Host": host} if host else {})}
 
     async def ask() -> Any:
-        async with client(tmp_path) as http:
-            sent = headers
+        transport = httpx.ASGITransport(app=create_app(tmp_path, HOST, limits=checked))
+        async with httpx.AsyncClient(transport=transport, base_url="http://table") as http:
             if headers is SEAT:  # a seat's device: its moves are read and judged as that seat's (its own knowledge)
                 seat = logfile.read(log).started.seats[0]
                 joined = await http.post("/api/games/g/join", json={"seat": seat}, headers=AUTH)
-                sent = bearer(joined.json()["token"])
+                sent.update(bearer(joined.json()["token"]))
             return await http.request(method, path + query, content=body if method != "GET" else None, headers=sent)
 
     answer = run(ask())

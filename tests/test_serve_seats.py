@@ -338,21 +338,14 @@ def test_join_codes_tokens_on_disk_and_a_restart(tmp_path: Path) -> None:
             await http.post("/api/games", json={"id": "g", "game": "split", "players": ["ana", "ben"], "seated": ["ana", "ben"]},
                             headers=AUTH)
             code = (await http.post("/api/games/g/code", headers=AUTH)).json()["code"]
-            assert len(code) == seating.CODE_LENGTH
+            assert len(seating.typed_code(code)) == seating.CODE_LENGTH
             assert (await http.post("/api/games/g/code")).status_code == 403  # only the host sees a code
             joined = await http.post("/api/games/g/join", json={"seat": "ANA", "code": code.lower()})
             assert joined.status_code == 201 and joined.json()["seat"] == "ana"
             token = joined.json()["token"]
             assert len(token) >= 43  # 32 random bytes
-            taken = await http.post("/api/games/g/join", json={"seat": "ana", "code": code})
-            assert taken.status_code == 409 and taken.json()["error"] == "serve.join.taken"
             nobody = await http.post("/api/games/g/join", json={"seat": "zed", "code": code})
             assert nobody.status_code == 400
-            for _ in range(seating.GUESSES):
-                wrong = await http.post("/api/games/g/join", json={"seat": "ben", "code": "AAAAAAAA"})
-                assert wrong.status_code == 403 and wrong.json()["error"] == "serve.join.code"
-            limited = await http.post("/api/games/g/join", json={"seat": "ben", "code": code})
-            assert limited.status_code == 429 and limited.json()["error"] == "serve.join.rate-limited"
             return str(token)
 
     token = run(scenario())
@@ -365,6 +358,101 @@ def test_join_codes_tokens_on_disk_and_a_restart(tmp_path: Path) -> None:
             assert shown.status_code == 200 and shown.json()["viewer"] == "ana"
 
     run(restarted())
+
+
+def device(app: Any, address: str) -> httpx.AsyncClient:
+    """A client of the app from its own address (a phone of the table's network)."""
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=(address, 40000)), base_url="http://table")
+
+
+def test_wrong_codes_hold_back_the_address_that_sent_them_not_the_game(tmp_path: Path) -> None:
+    """Reproduction: any device sending 5 wrong codes a minute made the right code of every phone answer 429 (the
+    limit was the game's). Now the limit is the address's: the guesser is refused (429, `Retry-After`), a phone of
+    another address joins with the right code at once."""
+    from tally.serve.app import create_app
+    from tally.serve.http import GUESSES
+
+    from serve_helpers import HOST
+
+    app = create_app(tmp_path, HOST)
+
+    async def scenario() -> None:
+        async with device(app, "10.0.0.66") as guesser, device(app, "10.0.0.7") as phone:
+            made = await guesser.post("/api/games", json={"id": "g", "game": "split", "players": ["ana", "ben"],
+                                                          "seated": ["ana", "ben"]}, headers=AUTH)
+            assert made.status_code == 201
+            code = (await guesser.post("/api/games/g/code", headers=AUTH)).json()["code"]
+            for _ in range(GUESSES):
+                wrong = await guesser.post("/api/games/g/join", json={"seat": "ben", "code": "AAAA-AAAA-AAAA"})
+                assert wrong.status_code == 403 and wrong.json()["error"] == "serve.join.code"
+            limited = await guesser.post("/api/games/g/join", json={"seat": "ben", "code": code})
+            assert limited.status_code == 429 and limited.json()["error"] == "serve.join.rate-limited"
+            assert int(limited.headers["retry-after"]) > 0
+            joined = await phone.post("/api/games/g/join", json={"seat": "ben", "code": code})
+            assert joined.status_code == 201, joined.text
+
+    run(scenario())
+
+
+def test_a_join_code_is_long_enough_that_no_game_needs_a_limit(tmp_path: Path) -> None:
+    """Reproduction: a join code was 8 letters (40 bits), guessable at a server's rate from many addresses without a
+    limit per game. Now it is 12 letters of 32 (60 bits: 2^60 codes), shown in groups of 4."""
+    seats = seating.FileSeats(tmp_path / "g.jsonl")
+    for _ in range(20):
+        code = seats.new_code()
+        letters = seating.typed_code(code)
+        assert len(letters) == 12 and set(letters) <= set(seating.CODE_ALPHABET) and code.count("-") == 2
+        assert seats.join("ana", code.lower().replace("-", " ")) is not None  # typed in any case, any grouping
+        seats = seating.FileSeats(tmp_path / f"g{_}.jsonl")
+    assert len(seating.CODE_ALPHABET) ** seating.CODE_LENGTH >= 2 ** 60
+
+
+def test_a_taken_seat_and_a_wrong_code_get_one_answer(tmp_path: Path) -> None:
+    """Reproduction: the right code for a seat a device held answered 409 `serve.join.taken`, a wrong code 403: a
+    guesser learned when it had found the code. Now both answer the same status, id and message, and both count as
+    a wrong code of the address."""
+
+    async def scenario() -> None:
+        async with client(tmp_path) as http:
+            await http.post("/api/games", json={"id": "g", "game": "split", "players": ["ana", "ben"]}, headers=AUTH)
+            code = (await http.post("/api/games/g/code", headers=AUTH)).json()["code"]
+            grouped = code.split("-")
+            assert len(grouped) == 3 and all(len(group) == 4 for group in grouped)
+            assert (await http.post("/api/games/g/join", json={"seat": "ana", "code": " " + "".join(grouped).lower()})
+                    ).status_code == 201  # typed without its dashes, in lower case
+            taken = await http.post("/api/games/g/join", json={"seat": "ana", "code": code})
+            wrong = await http.post("/api/games/g/join", json={"seat": "ben", "code": "AAAA-AAAA-AAAA"})
+            assert (taken.status_code, taken.json()) == (wrong.status_code, wrong.json()) == (403, wrong.json())
+            assert wrong.json()["error"] == "serve.join.code"
+
+    run(scenario())
+
+
+def test_a_body_not_sent_as_json_reaches_no_route(tmp_path: Path) -> None:
+    """Reproduction: a page of any other site could make a phone's browser POST the join route (or any other) with
+    a plain-text or form body, which a browser sends cross-site without asking: it took a seat with a code. Now a
+    body whose type is not `application/json` is refused with 415 `serve.body.content-type`, before any route, and
+    nothing is recorded; a request without a body, and JSON with a charset, pass."""
+
+    async def scenario() -> None:
+        async with client(tmp_path) as http:
+            await http.post("/api/games", json={"id": "g", "game": "split", "players": ["ana", "ben"]}, headers=AUTH)
+            code = (await http.post("/api/games/g/code", headers=AUTH)).json()["code"]
+            body = msgspec.json.encode({"seat": "ana", "code": code})
+            for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", None,
+                         "application/jsonx"):
+                headers = {"Content-Type": kind} if kind else {}
+                refused = await http.post("/api/games/g/join", content=body, headers=headers)
+                assert refused.status_code == 415 and refused.json()["error"] == "serve.body.content-type", kind
+                moved = await http.post("/api/games/g/notes", content=b'{"text": "x", "expected_seq": 1}',
+                                        headers={**AUTH, **headers})
+                assert moved.status_code == 415, kind
+            joined = await http.post("/api/games/g/join", content=body,
+                                     headers={"Content-Type": "Application/JSON; charset=utf-8"})
+            assert joined.status_code == 201, joined.text
+
+    run(scenario())
+    assert len(logfile.read(tmp_path / "g.jsonl").events) == 1  # nothing recorded by the refused notes
 
 
 def test_refusals_are_json_with_a_stable_id_never_a_traceback(tmp_path: Path) -> None:
@@ -388,7 +476,8 @@ def test_refusals_are_json_with_a_stable_id_never_a_traceback(tmp_path: Path) ->
                 ("GET", "/api/games/g/events?after=-1", None, 400, "serve.seq"),
             ]
             for method, path, body, status, error in cases:
-                answer = await http.request(method, path, content=body, headers=AUTH)
+                typed = {"Content-Type": "application/json"} if body is not None else {}
+                answer = await http.request(method, path, content=body, headers={**AUTH, **typed})
                 assert (answer.status_code, answer.json()["error"]) == (status, error), (path, answer.text)
                 assert "Traceback" not in answer.text
             bad = await http.get("/api/games/g", headers={"Authorization": "Basic abc"})

@@ -67,7 +67,7 @@ def test_a_store_is_served_as_a_folder_is(pg_url: str, tmp_path: Path) -> None:
             assert shown.status_code == 200 and shown.json()["viewer"] == "ana"
             code = (await http.post("/api/games/g/code", headers=AUTH)).json()["code"]
             taken = await http.post("/api/games/g/join", json={"seat": "ana", "code": code})
-            assert taken.status_code == 409 and taken.json()["error"] == "serve.join.taken"
+            assert taken.status_code == 403 and taken.json()["error"] == "serve.join.code"  # as a wrong code
 
     run(elsewhere())
     rows = psycopg_rows(pg_url, "SELECT seats FROM tally_seats WHERE game = 'g'")

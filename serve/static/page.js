@@ -98,6 +98,11 @@ async function showIndex() {
   }
   const games = Array.isArray(answer.body) ? answer.body : answer.body.games || [];
   list.replaceChildren(...games.map((game) => {
+    if (game.damage) {
+      return el("li", { class: "damaged" }, el("a", { href: `/games/${encodeURIComponent(game.id)}` },
+        el("strong", null, game.id), " · cannot be read",
+        el("span", { class: "meta" }, game.damage.message)));
+    }
     const state = game.ended ? "ended" : `${game.to_act || game.who_acts || "?"} to act`;
     return el("li", null, el("a", { href: `/games/${encodeURIComponent(game.id)}` },
       el("strong", null, game.id), ` · ${game.game}`,
@@ -452,9 +457,19 @@ async function follow(signal) {
 function arrived(block) {
   let id = null;
   let data = false;
+  let kind = "message";
   for (const line of block.split("\n")) {
     if (line.startsWith("id:")) id = line.slice(3).trim();
     else if (line.startsWith("data:")) data = true;
+    else if (line.startsWith("event:")) kind = line.slice(6).trim();
+  }
+  if (kind === "resync" && id !== null && /^\d+$/.test(id)) {
+    // the log was replaced (restored from a backup, rewritten): what this page drew is void; the stream goes on
+    // after the seq it names, and the page reads the game again
+    table.lastSeq = Number(id);
+    say("bad", ["The game's log was replaced on the host (restored or rewritten): the board is read again."]);
+    refresh();
+    return;
   }
   if (id !== null && /^\d+$/.test(id)) table.lastSeq = Math.max(table.lastSeq, Number(id));
   if (data && id !== null && Number(id) > (table.seq || 0)) refresh();
