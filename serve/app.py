@@ -573,7 +573,8 @@ def seq_param(text: Optional[str], name: str) -> int:
                             "resuming after `Last-Event-ID` (or `?after=SEQ`); a comment every 15 s; a `resync` event "
                             "(`data:` `{\"seq\": N, \"fingerprint\": F}`, `id:` N) when the log was replaced (restored from a "
                             "backup, rewritten) or is shorter than what the caller saw: what the caller holds is void, read "
-                            "the game again, the stream goes on after N"),
+                            "the game again, the stream goes on after N; on the host's stream only, a `conflict` event "
+                            "(`data:` `{}`) when a seat's move was refused as `core.seat.conflict`: read `GET .../conflicts`"),
            (429, _E, "`serve.stream.per-client`: this client address holds as many streams as one may (`Retry-After`)"),
            (503, _E, "`serve.stream.full`: the server holds as many streams as it may (`Retry-After`)")])
 async def stream_events(request: Request) -> Response:
@@ -594,8 +595,12 @@ async def stream_events(request: Request) -> Response:
 
     async def events() -> Any:
         seen, known, beat = after, -1, hub.beat
+        clashes = game.record.conflicts_ever  # the host's stream tells of each new one (`conflict`, no data)
         while True:
             moved = hub.moved(game.id)  # taken before looking, so an append in between still wakes this stream
+            if who.is_host and game.record.conflicts_ever != clashes:
+                clashes = game.record.conflicts_ever
+                yield {"event": "conflict", "data": "{}"}
             try:
                 timeline = game.timeline
                 if known != timeline.generation or timeline.seq != seen or timeline.is_behind():

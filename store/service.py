@@ -288,6 +288,7 @@ class GameRecord:
         self.identity: Any = None
         self.complete = False  # the fold holds the undo history (judged from the log, not resumed from the cache)
         self.conflicts: list[Conflict] = []  # the newest seats' moves refused as `core.seat.conflict`, for the host
+        self.conflicts_ever = 0  # how many there were, kept or not: what a host's stream watches
 
     # ------------------------------------------------------------------ opening
 
@@ -425,6 +426,7 @@ class GameRecord:
         answered to the seat in words that name nothing (`core.seat.conflict`)."""
         self.conflicts.append(Conflict(seat, text, table.last_seq, list(refused.rulings)))
         del self.conflicts[:-CONFLICTS_KEPT]
+        self.conflicts_ever += 1
         return conflict_refusal(text, table.last_seq + 1, table.spec.to_act(table.spec.conceal(table.state, seat)), self.path)
 
     def _is_stale(self, expect_seq: int | None, expect_fingerprint: str | None) -> str | None:

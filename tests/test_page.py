@@ -374,3 +374,45 @@ def test_golden_page(browser: Any, request: pytest.FixtureRequest, tmp_path: Pat
     compared = differing(browser, golden.read_bytes(), shot)
     assert compared["differ"] >= 0, f"the page's size changed: {compared['size']}"
     assert compared["differ"] <= TOLERANCE * compared["total"], compared
+
+
+def test_a_seats_conflicting_entry_is_told_plainly_and_the_host_sees_both(browser: Any, tmp_path: Path) -> None:
+    """Issue 32: p1's phone types a draw of a card p2 entered in its hand (someone mistyped). p1's page says only that
+    the entry contradicts another seat's (no seat, no card) and nothing is recorded; the host's page, told by its
+    stream, lists the conflict with the whole table's ruling, which names the card and where it is."""
+    from tally.core import registry
+    from tally.core.engine import Table
+    from tally.store.secrecy import salted
+
+    import test_secrets
+
+    events, _ = test_secrets._at_a_draw("split", "p1")
+    spec = registry.get("split")
+    table = Table(spec, events[0])  # type: ignore[arg-type]
+    for event in events[1:]:
+        table.apply(event)
+    held = sorted(test_secrets.concealed_names(table.state, spec.conceal(table.state, "p1")) & test_secrets.names_in(events))[0]
+    from tally.store import log as logfile
+
+    started = events[0]
+    logfile.create(tmp_path / "game.jsonl", [started, *salted(spec, started.seats, Table(spec, started).state, events[1:])])  # type: ignore[arg-type, attr-defined]
+    with serving(tmp_path) as served:
+        code = served.join_code("game")
+        phone = open_page(browser, served, "game")
+        join(phone, "p1", code)
+        wait_seq(phone, len(events))
+        host = open_page(browser, served, "game", DESKTOP, host=True)
+        wait_seq(host, len(events))
+        assert host.locator("#conflicts").is_hidden()
+        phone.fill("#move-text", f"p1: draw {held}")
+        phone.click("#typed button[type=submit]")
+        phone.locator("#said.bad").wait_for()
+        said = phone.inner_text("#said")
+        assert "contradicts what another seat entered" in said and "core.seat.conflict" in said
+        ruled = said.split("\n", 1)[1]  # after the echo of what p1 typed
+        assert held not in ruled and "p2" not in ruled and "p3" not in ruled
+        host.locator("#conflicts li").wait_for()  # told by the host's stream, no reload
+        listed = host.inner_text("#conflicts")
+        assert f'p1 entered "p1: draw {held}"' in listed and held in listed.split(":", 1)[1]
+        assert phone.errors == [] and host.errors == []
+    assert len(logfile.read(tmp_path / "game.jsonl").events) == len(events)

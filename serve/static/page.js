@@ -274,6 +274,7 @@ async function refresh() {
       drawBanner(view);
       drawMoves(table.moves);
       drawBoard(drawn);
+      if (table.me.kind === "host") await showConflicts();
       // what this page shows now, for whom: a redraw is whole once these are set
       document.body.dataset.viewer = table.me.seat || table.me.kind;
       document.body.dataset.seq = String(table.seq);
@@ -284,6 +285,19 @@ async function refresh() {
   } finally {
     table.refreshing = null;
   }
+}
+
+async function showConflicts() {
+  // The host sees every seat's move that another seat's hidden entries forbade, with the whole table's rulings,
+  // which name both entries; the seat that sent it was told only that it clashes.
+  const answer = await api("GET", `/api/games/${encodeURIComponent(table.id)}/conflicts`, undefined, table.me.token);
+  const found = answer.status === 200 && Array.isArray(answer.body) ? answer.body : [];
+  const list = document.getElementById("conflict-list");
+  list.replaceChildren(...found.slice().reverse().map((conflict) => el("li", { "data-seat": conflict.seat },
+    `${conflict.seat} entered "${conflict.move}" after #${conflict.seq}: `,
+    ...conflict.rulings.map((ruling) => el("span", { class: "rule", "data-rule": ruling.rule },
+      `${ruling.message} [${ruling.rule}]`)))));
+  document.getElementById("conflicts").hidden = found.length === 0;
 }
 
 function explain(answer, what) {
@@ -469,6 +483,11 @@ function arrived(block) {
     table.lastSeq = Number(id);
     say("bad", ["The game's log was replaced on the host (restored or rewritten): the board is read again."]);
     refresh();
+    return;
+  }
+  if (kind === "conflict") {
+    // a seat's entry clashed with another's (the host's stream only): the host's list is read again
+    if (table.me.kind === "host") showConflicts();
     return;
   }
   if (id !== null && /^\d+$/.test(id)) table.lastSeq = Math.max(table.lastSeq, Number(id));
