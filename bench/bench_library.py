@@ -135,7 +135,7 @@ def inside_duckdb(db: Path, runs: int) -> dict[str, Any]:
 
 def commands(db: Path, runs: int, callgrind: bool) -> dict[str, dict[str, float]]:
     """`tally sql` and `tally stats` as a user runs them (a fresh process each), beside `import typer`."""
-    tally = [sys.executable, "-c", "from tally.cli.main import run; run()"]
+    tally = [sys.executable, "-c", "from tally.cli.program import run; run()"]
     which = {
         "python -c 'import typer' (yardstick)": [sys.executable, "-c", "import typer"],
         "tally sql 'SELECT count(*) FROM games'": [*tally, "sql", "SELECT count(*) FROM games", "--db", str(db)],

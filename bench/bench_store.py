@@ -34,7 +34,7 @@ RUN = f"r{os.getpid()}-"  # this run's game ids: a database given with --url may
 
 APPENDER = """
 import sys, time
-from tally.store.logstore import open_store
+from tally.store.places import open_store
 from tally.store.service import GameRecord
 where, tables, appends, name, run = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 records = [GameRecord(open_store(f"{run}t{n}", where)) for n in range(tables)]
@@ -51,7 +51,7 @@ print(time.monotonic() - began, flush=True)
 
 WAITER = """
 import sys, time
-from tally.store.logstore import open_store
+from tally.store.places import open_store
 store = open_store(sys.argv[4] + "w", sys.argv[1])
 seq, count = int(sys.argv[2]), int(sys.argv[3])
 store.wait_after(seq, 0.01)  # connected and listening before the first append
@@ -65,7 +65,7 @@ for _ in range(count):
 
 
 def start_games(where: str, names: list[str]) -> None:
-    from tally.store.logstore import open_store
+    from tally.store.places import open_store
     from tally.store.service import GameRecord
 
     for name in names:
@@ -90,7 +90,7 @@ def appends_per_second(where: str, tables: int, appends: int, processes: int) ->
 
 def stream_latency(where: str, waits: int) -> tuple[float, float]:
     """(p50, p99) in ms from an append's acknowledgement to the waiting process waking with it."""
-    from tally.store.logstore import open_store
+    from tally.store.places import open_store
     from tally.store.service import GameRecord
 
     start_games(where, [RUN + "w"])

@@ -8,17 +8,17 @@ from typing import Any, List, Optional
 
 import typer
 
-from .main import (
+from .app import (
     EXIT_RULE,
     EXIT_USAGE,
     ExpectFingerprintOption,
     ExpectSeqOption,
     JsonOption,
-    _fingerprint_prefix,
-    _move_json,
     app,
     fail,
+    fingerprint_prefix,
     handled,
+    move_json,
     rule_texts,
     say,
 )
@@ -48,7 +48,7 @@ def undo_command(
         raise fail(EXIT_USAGE, "say why the event is voided: tally undo LOG REASON (the reason is kept in the log)")
     if event is not None and turn:
         raise fail(EXIT_USAGE, "--event SEQ voids one event; --turn the last turn: give one of them")
-    expected = _fingerprint_prefix(expect_fingerprint)
+    expected = fingerprint_prefix(expect_fingerprint)
     log = log_for(log, store)
     if event is not None:
         result = record.correct(log, event, text, None, expect_seq, expected)
@@ -77,13 +77,13 @@ def amend_command(
     text = reason if reason is not None else " ".join(why or [])
     if not text.strip():
         raise fail(EXIT_USAGE, "say why the event is corrected: tally amend LOG SEQ MOVE REASON (the reason is kept)")
-    result = record.correct(log_for(log, store), event, text, move, expect_seq, _fingerprint_prefix(expect_fingerprint))
+    result = record.correct(log_for(log, store), event, text, move, expect_seq, fingerprint_prefix(expect_fingerprint))
     _report_correction(result, as_json)
 
 
 def _report_correction(result: Any, as_json: bool) -> None:
     if as_json:
-        _move_json(result)
+        move_json(result)
     if result.notation is not None:
         raise fail(EXIT_USAGE, f"{result.path}:{result.seq}: {result.notation.render()}")
     if not result.accepted:

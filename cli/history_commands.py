@@ -9,8 +9,7 @@ from typing import Any, Optional
 
 import typer
 
-from .library_commands import DbOption, waits_for_library
-from .main import EXIT_USAGE, JsonOption, app, emit, fail, handled, say
+from .app import EXIT_USAGE, DbOption, JsonOption, app, emit, fail, handled, say, waits_for_library
 
 
 def _folder(path: Path) -> Path:

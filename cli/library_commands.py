@@ -7,48 +7,16 @@ duckdb, pyarrow or rich. The work is done by `tally.store.library`; these comman
 from __future__ import annotations
 
 
-import contextlib
-import functools
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterator, List, Optional, TypeVar, cast
+from typing import Any, List, Optional
 
 import typer
 
 from tally.core.text import visible
 
-from .main import EXIT_DAMAGED, EXIT_RULE, EXIT_USAGE, JsonOption, app, emit, fail, handled, say
+from .app import EXIT_DAMAGED, EXIT_RULE, EXIT_USAGE, DbOption, JsonOption, app, emit, fail, handled, say, waits_for_library
 
-EXIT_BUSY = 5  # the library is being written by another tally: not damage, run the command again (docs/sql.md)
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-@contextlib.contextmanager
-def busy_library(as_json: bool) -> Iterator[None]:
-    """A library held by another tally's ingest past the busy timeout is exit 5, not a damaged file's 3."""
-    from tally.store.library import LibraryBusy
-
-    try:
-        yield
-    except LibraryBusy as error:
-        if as_json:
-            emit({"ok": False, "error": "busy", "rule": error.rule, "message": error.message})
-        raise fail(EXIT_BUSY, str(error)) from None
-
-
-def waits_for_library(command: F) -> F:
-    """`busy_library` around a whole command."""
-
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with busy_library(bool(kwargs.get("as_json"))):
-            return command(*args, **kwargs)
-
-    return cast(F, wrapper)
-
-
-DbOption = typer.Option(None, "--db", help="The history library (default: $TALLY_DB, else ./tally.duckdb).")
 GameOption = typer.Option(None, "--game", help="Only games of this type (see `tally games`).")
 
 
@@ -245,7 +213,7 @@ def _print_csv(result: Any) -> None:
 
 def _print_json(result: Any) -> None:
     """One document on one line, written as the rows arrive (a large result is never held whole)."""
-    from .main import json_text
+    from .app import json_text
 
     out = sys.stdout
     head = json_text({"columns": result.columns, "types": result.types})
@@ -532,7 +500,8 @@ def import_command(
     """Copy JSONL logs into a log store, line for line: the chain, units and fingerprint stay as they are.
 
     Each log is verified first (as `tally check` reads it); a game id that is taken is refused, never overwritten."""
-    from tally.store.logstore import import_log, is_database_url
+    from tally.store.logstore import is_database_url
+    from tally.store.places import import_log
 
     if game_id is not None and len(logs) != 1:
         raise fail(EXIT_USAGE, "--id names one game: import one log with it")

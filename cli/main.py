@@ -1,163 +1,38 @@
-"""The `tally` command line: parse, call the store's API, render. Nothing else lives here.
+"""The `tally` command line's core commands (new, record, move, rule, moves, state, replay, check, note, repair) and
+its entry (`main`): parse, call the store's API, render. The other commands live in modules of their own, registered
+below and imported only when one of them runs; what every command shares is `cli/app.py`.
 
 Heavy imports (rich, duckdb) happen inside the commands that need them, so recording a move
 costs little more than starting Python and typer.
 """
 
-import functools
 import sys
 from pathlib import Path
-from typing import Any, Callable, List, Optional, TypeVar, cast
+from typing import Any, List, Optional
 
 import typer
 
-from tally.core.text import json_escape, quote, visible
-
-from .startup import App, check_utf8
-from .store_option import StoreOption, log_for
-
-EXIT_OK, EXIT_RULE, EXIT_USAGE, EXIT_DAMAGED, EXIT_INTERNAL = 0, 1, 2, 3, 4
-
-app = App(
-    name="tally",
-    help="Record tabletop card games move by move, referee disputes, replay and query them.",
-    no_args_is_help=True,
-    add_completion=True,  # --install-completion / --show-completion (commands run through single_command_app skip it)
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+from .app import (
+    EXIT_OK,
+    EXIT_RULE,
+    EXIT_USAGE,
+    ExpectFingerprintOption,
+    ExpectSeqOption,
+    JsonOption,
+    app,
+    busy_library,
+    emit,
+    fail,
+    fingerprint_prefix,
+    handled,
+    listing,
+    move_json,
+    options_of,
+    rule_texts,
+    say,
 )
-
-
-def _show_version(value: bool) -> None:
-    if value:
-        from importlib.metadata import version
-
-        print(f"tally {version('tally')}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True, help="Show tally's version and exit."),
-) -> None:
-    """Record tabletop card games move by move, referee disputes, replay and query them."""
-
-JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout instead of text.")
-ExpectSeqOption = typer.Option(
-    None, "--expect-seq", help="Record only if the log still ends at event SEQ (what you last saw); else refused as stale.")
-ExpectFingerprintOption = typer.Option(
-    None, "--expect-fingerprint", metavar="HEX",
-    help="Record only if the log's fingerprint still starts with HEX (8 or more hex digits, as `tally check` "
-         "printed it); else refused as stale.")
-
-
-def _fingerprint_prefix(text: str | None) -> str | None:
-    """An --expect-fingerprint read like `tally check --expect`'s fingerprint (a usage error otherwise)."""
-    if text is None:
-        return None
-    from tally.store import anchors
-
-    try:
-        return anchors.parse_fingerprint(text, "--expect-fingerprint")
-    except ValueError as error:
-        raise fail(EXIT_USAGE, str(error)) from None
-
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def say(line: str = "") -> None:
-    """One line of text output. Control and invisible characters in it (a player's note, a void's reason,
-    a path) are shown as escapes (`core.text.visible`), so the line stays one line and cannot drive the
-    terminal."""
-    sys.stdout.write(visible(line) + "\n")
-
-
-def fail(code: int, message: str) -> typer.Exit:
-    """The one line on stderr for an error, made visible like every other line."""
-    sys.stderr.write(f"tally: {visible(message)}\n")
-    return typer.Exit(code)
-
-
-def json_text(document: Any) -> str:
-    """`document` as one line of JSON whose strings hold no character a terminal acts on or hides:
-    JSON escapes the controls below U+0020; the rest (DEL, C1 controls, bidi overrides, separators, lone
-    surrogates) become `\\uXXXX` escapes too, which decode to the same strings."""
-    import json  # only commands that print JSON pay for it
-
-    text = json.dumps(document, ensure_ascii=False, sort_keys=False)
-    return text if text.isprintable() else json_escape(text)
-
-
-def emit(document: Any) -> None:
-    """One JSON document: a result of the store's read model (a msgspec Struct), or plain data."""
-    import msgspec
-
-    if isinstance(document, msgspec.Struct):
-        document = msgspec.to_builtins(document)
-    sys.stdout.write(json_text(document) + "\n")
-
-
-def handled(command: F) -> F:
-    """Turn the store's exceptions into one line on stderr and the documented exit code."""
-
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except (typer.Exit, BrokenPipeError):
-            raise
-        except Exception as error:
-            raise _failure(error, kwargs) from None
-
-    return cast(F, wrapper)
-
-
-def _failure(error: Exception, kwargs: dict[str, Any]) -> typer.Exit:
-    """The line and exit code for an exception of the store (read only when one is raised, so a command that
-    never reads a log, as `tally sql`, does not import the log's modules)."""
-    from tally.store import log as logfile
-    from tally.store.service import IllegalLog, UsageError
-
-    if isinstance(error, logfile.NothingToRepair):
-        return fail(EXIT_USAGE, str(error))
-    if isinstance(error, IllegalLog):
-        if kwargs.get("as_json"):
-            from tally.store.results import illegal_log_report
-
-            emit(illegal_log_report(error))
-        return fail(EXIT_RULE, str(error))
-    if isinstance(error, logfile.LogError):
-        if kwargs.get("as_json"):
-            from tally.store.results import damaged_log_report
-
-            emit(damaged_log_report(error))
-        return fail(EXIT_DAMAGED, str(error))
-    if isinstance(error, (UsageError, FileExistsError)):
-        return fail(EXIT_USAGE, str(error))
-    if isinstance(error, OSError):
-        where = getattr(error, "filename", None) or kwargs.get("log") or kwargs.get("db") or "tally"
-        where = where[0] if isinstance(where, list) and where else where  # `check`'s logs
-        return fail(EXIT_DAMAGED, f"{where}: {error.strerror or error}")
-    # a bug in tally: still one line, never a traceback
-    return fail(EXIT_INTERNAL, f"internal error ({type(error).__name__}: {error}); please report it")
-
-
-def _options(values: Optional[List[str]]) -> dict[str, str]:
-    options = {}
-    for item in values or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise fail(EXIT_USAGE, f"--option {item!r}: expected KEY=VALUE")
-        options[key.strip()] = value.strip()
-    return options
-
-
-def _move_json(result: Any) -> None:
-    from tally.store.results import move_report
-
-    emit(move_report(result))
-
+from .startup import check_utf8
+from .store_option import StoreOption, log_for
 
 # --------------------------------------------------------------------------- commands
 
@@ -201,7 +76,7 @@ def new_command(
     from tally.store import record
 
     components = record.read_manifest(manifest) if manifest is not None else None
-    result = record.new_game(log_for(log, store), game, player, _options(option), mode, seed, components, seated or ())
+    result = record.new_game(log_for(log, store), game, player, options_of(option), mode, seed, components, seated or ())
     from tally.store.results import new_report
 
     report = new_report(log, game, result)
@@ -240,7 +115,7 @@ def record_command(
         if not player:
             raise fail(EXIT_USAGE, "--new needs the players: --player NAME (repeat)")
         components = record.read_manifest(manifest) if manifest is not None else None
-        record.new_game(log_for(log, store), new, player, _options(option), mode, seed, components,
+        record.new_game(log_for(log, store), new, player, options_of(option), mode, seed, components,
                         [as_player] if as_player else ())
     elif player or option or mode or seed is not None or manifest is not None:
         raise fail(EXIT_USAGE, "--player, --option, --mode, --seed and --manifest start a new game: add --new GAME")
@@ -268,13 +143,13 @@ def move_command(
     in one write, all or none. What follows automatically (a noble's visit, the end) is reported."""
     from tally.store import record
 
-    result = record.move(log_for(log, store), " ".join(move), expect_seq, _fingerprint_prefix(expect_fingerprint), as_listed=True)
+    result = record.move(log_for(log, store), " ".join(move), expect_seq, fingerprint_prefix(expect_fingerprint), as_listed=True)
     _report_move(result, as_json)
 
 
 def _report_move(result: Any, as_json: bool) -> None:
     if as_json:
-        _move_json(result)
+        move_json(result)
     where = f"{result.path}:{result.seq}: " if result.path else ""
     if result.notation is not None:
         raise fail(EXIT_USAGE, where + result.notation.render())
@@ -318,7 +193,7 @@ def rule_command(
 
     result = record.rule(log, " ".join(move), at, as_listed=True)
     if as_json:
-        _move_json(result)
+        move_json(result)
     if result.notation is not None:
         raise fail(EXIT_USAGE, f"{result.path}:{result.seq}: {result.notation.render()}")
     if result.is_stale:  # not a verdict: the number belongs to a listing of an older table
@@ -332,13 +207,6 @@ def rule_command(
         say(text)
     if not result.accepted:
         raise typer.Exit(EXIT_RULE)
-
-
-def rule_texts(rulings: Any) -> list[str]:
-    """What each ruling's rule says, one line each (`  rule ID: TEXT`), from the read model's lookup."""
-    from tally.store.results import ruling_lines
-
-    return [f"  rule {line.rule}: {line.text}" if line.text else f"  rule {line.rule}" for line in ruling_lines(rulings)]
 
 
 @app.command("moves")
@@ -359,12 +227,6 @@ def moves_command(
         return
     for line in listing(listed.seq, listed.expected, listed.moves):
         say(line)
-
-
-def listing(seq: int, expected: str, moves: list[str]) -> list[str]:
-    """The legal moves, numbered as a move number selects them (`tally moves`, `moves` in a session)."""
-    return [f"after #{seq}: {expected}", *(f"{i:3d}. {text}" for i, text in enumerate(moves, 1))] + (
-        [] if moves else ["  (no legal moves)"])
 
 
 @app.command("state")
@@ -422,8 +284,6 @@ def replay_command(
         pos, frames = record.replay(log_for(log, store), to)
     elif db is not None or record.names_a_library_game(log):
         from tally.store import library
-
-        from .library_commands import busy_library
 
         with busy_library(as_json):
             pos, frames = library.replay(library.resolve_db(db), log, to)
@@ -488,10 +348,10 @@ def note_command(
     """Add a free note to the log; it changes nothing in the game."""
     from tally.store import record
 
-    result = record.note(log_for(log, store), text, None, expect_seq, _fingerprint_prefix(expect_fingerprint))
+    result = record.note(log_for(log, store), text, None, expect_seq, fingerprint_prefix(expect_fingerprint))
     if not result.accepted:
         if as_json:
-            _move_json(result)
+            move_json(result)
         raise fail(EXIT_RULE, f"{result.path}:{result.seq}: " + "; ".join(result.messages))
     if as_json:
         from tally.store.results import NoteReport
@@ -540,13 +400,6 @@ app.register_lazily(".rules_command", "rules")
 app.register_lazily(".serve_command", "serve")  # starlette and uvicorn are imported only when it runs
 app.register_lazily(".library_commands", "ingest", "sql", "stats", "export", "import")  # duckdb itself is imported later still
 app.register_lazily(".history_commands", "chart", "alias")
-
-
-def run() -> None:
-    """The `tally` program (`program.run`, the console script's entry), for whoever imported this module first."""
-    from .program import run as program
-
-    program()
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tally.store.service import Frame, Position
 
-from .main import say
+from .app import say
 
 
 def write_state_picture(pos: Position, viewer: str | None, path: Path, quiet: bool) -> bool:

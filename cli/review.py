@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 import msgspec
 
-from .main import EXIT_DAMAGED, EXIT_OK, EXIT_RULE, emit, fail, json_text, say
+from .app import EXIT_DAMAGED, EXIT_OK, EXIT_RULE, emit, fail, json_text, say
 
 
 # --------------------------------------------------------------------------- replay, one event at a time

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from .main import EXIT_RULE, EXIT_USAGE, JsonOption, app, emit, fail, handled, say
+from .app import EXIT_RULE, EXIT_USAGE, JsonOption, app, emit, fail, handled, say
 
 if TYPE_CHECKING:
     from tally.store.results import NotationEntry

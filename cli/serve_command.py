@@ -11,7 +11,7 @@ from typing import Optional
 
 import typer
 
-from .main import EXIT_USAGE, JsonOption, app, fail, handled, json_text, say
+from .app import EXIT_USAGE, JsonOption, app, fail, handled, json_text, say
 
 HOST_TOKEN = "TALLY_HOST_TOKEN"  # the host token several servers behind one address share (default: a new one)
 

@@ -21,8 +21,8 @@ from tally.store.session import Session
 
 from tally.store.results import Board, ListingReport, board, frame_board, seat_for
 
-from .main import listing as numbered
-from .main import rule_texts
+from .app import listing as numbered
+from .app import rule_texts
 from .boards.generic import anchor
 from .render import console, print_view
 

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from .main import JsonOption, _options, app, emit, handled, say
+from .app import JsonOption, app, emit, handled, options_of, say
 
 
 @app.command("simulate")
@@ -28,7 +28,7 @@ def simulate_command(
     from tally.store.simulate import simulate
 
     components = read_manifest(manifest) if manifest is not None else None
-    summary = simulate(game, games, seed, out, players, _options(option), mode, components)
+    summary = simulate(game, games, seed, out, players, options_of(option), mode, components)
     if as_json:
         from tally.store.results import SimulateReport
 

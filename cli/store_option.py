@@ -18,6 +18,6 @@ def log_for(log: Path | str, store: str | None) -> Any:
     """The log a command names: the file LOG, or with --store the game LOG of that store."""
     if store is None:
         return log
-    from tally.store.logstore import open_store
+    from tally.store.places import open_store
 
     return open_store(str(log), store)

@@ -310,8 +310,9 @@ class GameSpec(Generic[S]):
         raise NotImplementedError
 
     def is_voidable(self, event: Event) -> bool:
-        """Whether `tally undo` may void this event: a deal tally made itself may not be taken back (rules)."""
-        raise NotImplementedError
+        """Whether `tally undo` may void this event: a deal tally made itself may not be taken back (rules).
+        Default: every event (a game that deals nothing)."""
+        return True
 
     def apply(self, state: S, event: Event) -> S:
         """The state after a checked event; trusts its input (reducer)."""
@@ -324,25 +325,24 @@ class GameSpec(Generic[S]):
     def pick_move(self, state: S, below: Callable[[int], int]) -> Event | None:
         """`legal_moves(state)[below(n)]` for the n legal moves, built alone: `below` is called once, only when some
         move is legal, and None is returned when none is; a playout's draw, without building the moves it skips
-        (moves)."""
-        raise NotImplementedError
+        (moves). Default: drawn from the whole listing (`pick_listed`)."""
+        return pick_listed(self.legal_moves(state), below)
 
-    def play_drawn(
-        self, spec: "GameSpec[S]", started: GameStarted, below: Callable[[int], int],
-        shuffle: Callable[[list[str]], list[str]], limit: int,
-    ) -> tuple[list[Event], S]:
-        """A whole playout from `started` (`spec` is this game's spec): the events and final state of
-        `core.engine.play_drawn`, which a game without a faster way of its own binds as it is (moves)."""
-        raise NotImplementedError
+    # A whole playout from `started`, `play_drawn(spec, started, below, shuffle, limit)` (`spec` is this game's spec):
+    # the events and final state of `core.engine.play_drawn`, a game's faster way of its own in `playout.py`
+    # (which imports its moves, never the reverse). Default: None, and `core.engine.playout` runs the kernel's loop.
+    play_drawn: ClassVar[Callable[..., tuple[list[Event], Any]] | None] = None
 
     def shuffles(self, state: S) -> dict[str, list[str]]:
         """Open mode: the piles chance decides now and tally deals (the setup, a new round's deal, a reshuffle),
-        to be shuffled outside core; empty when no such chance is due (moves)."""
-        raise NotImplementedError
+        to be shuffled outside core; empty when no such chance is due (moves). Default: none (a game without
+        chance)."""
+        return {}
 
     def deal(self, state: S, shuffled: dict[str, list[str]]) -> list[Event]:
-        """The events that record the outcome of chance for the piles `shuffles` named, shuffled by the caller (moves)."""
-        raise NotImplementedError
+        """The events that record the outcome of chance for the piles `shuffles` named, shuffled by the caller (moves).
+        Default: none."""
+        return []
 
     def parse(self, state: S, text: str) -> list[Event] | NotationError:
         """Notation to events, or what was wrong and what would have been valid (notation)."""
@@ -358,8 +358,9 @@ class GameSpec(Generic[S]):
 
     def conceal(self, state: S, seat: str | None) -> S:
         """The state as `seat` knows it: every hidden card of another seat (and any pile tally dealt) made
-        unknown, counts kept; None: the state itself. `legal_moves` of it are that seat's possible moves (state)."""
-        raise NotImplementedError
+        unknown, counts kept; None: the state itself. `legal_moves` of it are that seat's possible moves (state).
+        Default: the state itself (a game that hides nothing)."""
+        return state
 
     def turn(self, state: S) -> int:
         """The number of the turn being played, 1 for the first: a question of the state, which the view shows
@@ -377,27 +378,36 @@ class GameSpec(Generic[S]):
     def waiting_on(self, state: S) -> tuple[str, ...]:
         """The seats the table waits on now, in seat order: the seat to act, or every seat still to name its own
         hidden cards (a deal that left each seated seat its hand: they name them in any order); empty when the table
-        or nobody acts (view). A seat's device shows it that a move of its own is due."""
-        raise NotImplementedError
+        or nobody acts (view). A seat's device shows it that a move of its own is due. Default: the seat `to_act`
+        names, if a seat."""
+        who = self.to_act(state)[0]
+        return () if who in ("table", "nobody") else (who,)
 
     def pending(self, state: S) -> str | None:
         """The obligation that must be settled before play goes on (tokens to return, a noble to choose, a card
-        to reveal, a bonus action, a Hurricane), in words; None in an ordinary turn (view)."""
-        raise NotImplementedError
+        to reveal, a bonus action, a Hurricane), in words; None in an ordinary turn (view). Default: none ever."""
+        return None
 
     def narrate(self, before: S, after: S) -> list[str]:
-        """What followed from an event without being an event itself, for replays (view)."""
-        raise NotImplementedError
+        """What followed from an event without being an event itself, for replays (view). Default: nothing."""
+        return []
 
     def check_manifest(self, manifest: str | dict[str, Any]) -> list[str]:
         """Problems with a component manifest: an id the game does not know, or an inline manifest (read
-        from a manifest file) that does not describe usable components; empty when usable (components)."""
-        raise NotImplementedError
+        from a manifest file) that does not describe usable components; empty when usable (components).
+        Default: the game's own manifest id, and nothing else."""
+        if manifest == self.manifest:
+            return []
+        return [f"unknown manifest {quote(str(manifest))}: {self.title} knows only {quote(self.manifest)}"]
 
     def table_transcript(self, events: list[Event], seated: tuple[str, ...] = ()) -> list[Event]:
         """The events a recorder at the table (who cannot see hidden cards) would log for an open game, the seats
-        `seated` naming their own hidden cards (`game_started`'s `seated`) (transcript)."""
-        raise NotImplementedError
+        `seated` naming their own hidden cards (`game_started`'s `seated`) (transcript). Default: the same events in
+        table mode (a game that hides nothing and deals nothing)."""
+        started = events[0]
+        if not isinstance(started, GameStarted):
+            raise ValueError("a transcript starts at game_started")
+        return [msgspec.structs.replace(started, mode="table"), *events[1:]]
 
     def picture(self, view: dict[str, Any]) -> str:
         """The view as an SVG picture, drawn from the view alone with `core/svg.py` (picture)."""
@@ -461,6 +471,12 @@ CONTRACT: tuple[str, ...] = (
     "picture",
 )
 
+# the members a game may leave out: GameSpec's own method above is then its default (the docs' checklist names them)
+OPTIONAL = frozenset({
+    "is_voidable", "pick_move", "play_drawn", "shuffles", "deal", "conceal", "waiting_on", "pending", "narrate",
+    "check_manifest", "table_transcript",
+})
+
 # where each function of the contract lives in a game's folder: member -> (module, function)
 BINDINGS: dict[str, tuple[str, str]] = {
     "start": ("reducer", "start"),
@@ -470,7 +486,7 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "apply": ("reducer", "apply"),
     "legal_moves": ("moves", "legal_moves"),
     "pick_move": ("moves", "pick_move"),
-    "play_drawn": ("moves", "play_drawn"),
+    "play_drawn": ("playout", "play_drawn"),
     "shuffles": ("moves", "shuffles"),
     "deal": ("moves", "deal"),
     "parse": ("notation", "parse"),
@@ -490,17 +506,25 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "picture": ("picture", "draw"),
 }
 # what recording a move never needs: loaded on first use, so `tally move` does not pay for importing it
-LATE = frozenset({"table_transcript", "history", "picture"})
+LATE = frozenset({"table_transcript", "history", "picture", "play_drawn"})
 
 
 class _Late:
-    """A class attribute read from a module on first use, then kept in place of this descriptor."""
+    """A class attribute read from a module on first use, then kept in place of this descriptor; for an optional
+    member (`OPTIONAL`) that the game's folder has no module or function for, GameSpec's default."""
 
     def __init__(self, module: str, name: str, member: str):
         self.module, self.name, self.member = module, name, member
 
     def __get__(self, instance: Any, owner: type) -> Any:
-        value = getattr(import_module(self.module), self.name)
+        try:
+            value = getattr(import_module(self.module), self.name)
+        except (ModuleNotFoundError, AttributeError) as missing:
+            if self.member not in OPTIONAL or getattr(missing, "name", self.module) not in (self.module, self.name):
+                raise
+            default = GameSpec.__dict__[self.member]
+            setattr(owner, self.member, default)
+            return default.__get__(instance, owner) if hasattr(default, "__get__") else default
         setattr(owner, self.member, staticmethod(value) if callable(value) else value)
         return value
 

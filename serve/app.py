@@ -8,7 +8,6 @@ from it (`python -m tally.serve.docs`). Blocking work runs in a worker thread, o
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Optional
@@ -19,293 +18,35 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute
 
 from tally.store import log as logfile
 from tally.store import seats as seating
 from tally.store import tables as folder
-from tally.store.results import EventLine, ListingReport, MoveReport, NewReport, NoteReport, move_report, new_report
-from tally.store.judging import SEAT_OTHER
+from tally.store.results import EventLine, ListingReport, MoveReport, NewReport, NoteReport, new_report
 from tally.store.service import Conflict, IllegalLog, MoveResult, UsageError
 
 from . import bodies
-from .http import Guesses, Limits, Refused, Streams, answer, client_of, refusal
-
-MAX_BODY = 64 * 1024
-POLL = 0.1  # seconds between the looks of a server's one watcher at the sizes of the logs its streams follow
-RETRY = 2  # seconds a client is told to wait (`Retry-After`) when the database cannot be reached
-WORKERS = 16  # worker threads of a server on a database: each holds 2 connections (reads, writes), so a server
-# holds at most 2 * WORKERS + 1 (its listener), and a few servers fit PostgreSQL's max_connections
-
-
-class Caller(msgspec.Struct):
-    """Who sent a request: the host (`viewer` None), a seat (its name) or a watcher (`tables.WATCHER`)."""
-
-    viewer: Optional[str]
-
-    @property
-    def is_host(self) -> bool:
-        return self.viewer is None
-
-    @property
-    def seat(self) -> Optional[str]:
-        return None if self.viewer in (None, folder.WATCHER) else self.viewer
-
-
-# --------------------------------------------------------------------------- the app's parts
-
-
-class Service:
-    """What the routes share: the games, the host token's hash, a wake-up per game for its streams, the streams
-    open and the wrong join codes of each client address."""
-
-    def __init__(self, where: Path | str, host_token: str, limits: Limits):
-        self.tables = folder.Tables(where)
-        self.host_digest = seating.digest(host_token)
-        self.limits = limits
-        self.streams = Streams(limits.max_streams, limits.max_streams_per_client)
-        self.guesses = Guesses()
-        self.beat = 0  # heartbeats sent so far: a stream woken by one that has nothing to send sends a comment
-        self._moved: dict[str, asyncio.Event] = {}
-        self._heard: set[int] = set()  # the event loops the database's NOTIFYs wake
-        self._limited: set[int] = set()  # the event loops whose worker threads are limited to WORKERS
-        self._watching: dict[int, asyncio.Task[None]] = {}  # the event loops with a watcher, and its task
-
-    def limit(self) -> None:
-        """On a database, this loop's worker threads limited to `WORKERS` (each thread keeps its connections)."""
-        loop = id(asyncio.get_running_loop())
-        if self.tables.url is None or loop in self._limited:
-            return
-        self._limited.add(loop)
-        import anyio.to_thread
-
-        anyio.to_thread.current_default_thread_limiter().total_tokens = WORKERS
-
-    def hear(self) -> None:
-        """On a database, every NOTIFY (this server's appends and every other server's) wakes this loop's streams
-        of that game at once: the listener's thread hands it to the loop, no stream polls the database."""
-        url = self.tables.url
-        loop = asyncio.get_running_loop()
-        if url is None or id(loop) in self._heard:
-            return
-        self._heard.add(id(loop))
-
-        def heard(game: str, seq: int) -> None:
-            try:
-                loop.call_soon_threadsafe(self.notify, game)
-            except RuntimeError:  # that loop is closed (a test's): nothing there waits any more
-                pass
-
-        from tally.store.pgstore import Listener
-
-        Listener.on_notify(url, heard)
-
-    def watch(self) -> None:
-        """This loop's one watcher, started with its first stream: an idle stream waits on its game's event and
-        costs nothing, however many there are; the watcher looks at the logs that streams follow (a file's size,
-        inode and time every `POLL` seconds, one `stat` per game; a database game's NOTIFY wakes its streams by
-        itself), brings a changed one up to date once and wakes its streams, and wakes every stream for the
-        heartbeat."""
-        loop = asyncio.get_running_loop()
-        if id(loop) not in self._watching:
-            self._watching[id(loop)] = loop.create_task(self._watch(loop))
-
-    async def _watch(self, loop: asyncio.AbstractEventLoop) -> None:
-        beat_at = loop.time() + self.limits.heartbeat
-        unreadable: dict[str, float] = {}  # a game whose log could not be read: when to look again
-        try:
-            while True:
-                await asyncio.sleep(POLL)
-                for ident in list(self._moved):
-                    game = self.tables.opened_game(ident)
-                    if game is None or unreadable.get(ident, 0.0) > loop.time():
-                        continue
-                    try:
-                        if not game.timeline.is_behind():
-                            continue
-                        await locked(game, lambda: None)
-                    except (IllegalLog, logfile.LogError):  # damaged, half written, the database away: once a second
-                        unreadable[ident] = loop.time() + 1.0
-                        continue
-                    unreadable.pop(ident, None)
-                    self.notify(ident)
-                if loop.time() >= beat_at:
-                    beat_at = loop.time() + self.limits.heartbeat
-                    self.beat += 1
-                    for ident in list(self._moved):
-                        self.notify(ident)
-        finally:
-            self._watching.pop(id(loop), None)
-
-    def moved(self, ident: str) -> asyncio.Event:
-        return self._moved.setdefault(ident, asyncio.Event())
-
-    def notify(self, ident: str) -> None:
-        event = self._moved.pop(ident, None)
-        if event is not None:
-            event.set()
-
-
-def service(request: Request) -> Service:
-    return request.app.state.service  # type: ignore[no-any-return]
-
-
-def token_of(request: Request) -> Optional[str]:
-    header = request.headers.get("authorization")
-    if header is None:
-        return None
-    kind, _, token = header.partition(" ")
-    if kind.lower() != "bearer" or not token.strip():
-        raise Refused(401, "serve.token.malformed", "send a token as `Authorization: Bearer TOKEN`")
-    return token.strip()
-
-
-def caller(request: Request, game: Optional[folder.Game]) -> Caller:
-    token = token_of(request)
-    if token is None:
-        return Caller(folder.WATCHER)
-    if seating.is_host(token, service(request).host_digest):
-        return Caller(None)
-    seat = game.seats.seat_of(token) if game is not None else None
-    if seat is None:
-        raise Refused(401, "serve.token.unknown", "this token is not the host's nor a seat's of this game")
-    return Caller(seat)
-
-
-def host_only(who: Caller) -> None:
-    if not who.is_host:
-        raise Refused(403, "serve.host-only", "only the host may do this (the host token)")
-
-
-def the_game(request: Request) -> folder.Game:
-    ident = request.path_params["id"]
-    try:
-        game = service(request).tables.game(ident)
-    except UsageError as error:
-        raise Refused(400, "serve.game.id", str(error)) from None
-    if game is None:
-        raise Refused(404, "serve.game.unknown", f"no game {ident!r} in this {service(request).tables.kind}")
-    return game
-
-
-def is_host_request(request: Request) -> bool:
-    try:
-        token = token_of(request)
-    except Refused:
-        return False
-    return token is not None and seating.is_host(token, service(request).host_digest)
-
-
-def damage_of(error: IllegalLog | logfile.LogError, host: bool) -> folder.Damage:
-    """What is wrong with a log that cannot be served, as `host` or anyone else may be told it: the host the whole
-    message (the file and what is in the line), anyone else the stable id and the line, since the line may hold a
-    seat's hidden card."""
-    if isinstance(error, IllegalLog):
-        rule, line = "core.log.illegal", error.seq
-    else:
-        rule, line = error.rule, error.line
-    where = f" at line {line}" if line else ""
-    told = str(error) if host else (f"the game's log cannot be read{where} ({rule}): the host can check it and repair "
-                                    "it (tally check, tally repair)")
-    return folder.Damage(rule, line, told)
-
-
-def unreadable(request: Request, error: IllegalLog | logfile.LogError) -> Response:
-    """A log that cannot be read, as a JSON refusal: a database that cannot be reached now is 503 with a retry
-    hint (`store.unreachable`); a damaged log 503 with its stable id (`log.*`, `core.log.illegal`) until the host
-    repairs it. Never a 500: neither is a fault of the server's."""
-    host = is_host_request(request)
-    if isinstance(error, logfile.LogError) and error.rule == "store.unreachable":
-        told = str(error) if host else "the database cannot be reached now: try again in a moment"
-        return answer(bodies.Error("store.unreachable", told), 503, {"Retry-After": str(RETRY)})
-    if isinstance(error, logfile.LogError) and error.rule == "store.no-game":
-        return answer(bodies.Error("serve.game.unknown", "no such game in this store"), 404)
-    damage = damage_of(error, host)
-    return answer(bodies.Error(damage.error, damage.message, seq=damage.line), 503)
-
-
-async def body_of(request: Request, kind: type[Any]) -> Any:
-    """The body, decoded strictly as `kind`; refused when too large, not sent within the request timeout (the
-    connection is then closed: a client that sends slowly holds nothing), or cut short."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
-        raise Refused(413, "serve.body.too-large", f"a body is at most {MAX_BODY} bytes")
-    data = bytearray()
-    seconds = service(request).limits.request_timeout
-    try:
-        async with asyncio.timeout(seconds):
-            async for chunk in request.stream():
-                data += chunk
-                if len(data) > MAX_BODY:
-                    raise Refused(413, "serve.body.too-large", f"a body is at most {MAX_BODY} bytes")
-    except TimeoutError:
-        raise Refused(408, "serve.body.timeout", f"the body did not come within {seconds:g} s",
-                      headers={"Connection": "close"}) from None
-    except ClientDisconnect:
-        raise Refused(400, "serve.body.incomplete", "the body ended before the bytes its Content-Length declared") from None
-    try:
-        return msgspec.json.decode(bytes(data), type=kind)
-    except msgspec.ValidationError as error:
-        raise Refused(400, "serve.body.invalid", f"the body is not a {kind.__name__}: {error}") from None
-    except msgspec.DecodeError as error:
-        raise Refused(400, "serve.json.malformed", f"the body is not JSON: {error}") from None
-
-
-def endpoint(method: str, path: str, who: str, body: Optional[type[Any]], answers: list[tuple[int, Any, str]]) -> Callable[..., Any]:
-    """A route of the API: its handler wrapped so that every refusal is a JSON `Error`, with what the docs
-    say of it (`who` may call it, the `body`, each status `answers` with its struct)."""
-
-    def wrap(handler: Callable[[Request], Awaitable[Response]]) -> Any:
-        async def run(request: Request) -> Response:
-            service(request).limit()
-            try:
-                return await handler(request)
-            except Refused as refused:
-                return refusal(refused)
-            except UsageError as error:
-                return answer(bodies.Error("core.usage", str(error)), 400)
-            except (IllegalLog, logfile.LogError) as error:
-                return unreadable(request, error)
-
-        run.__doc__ = handler.__doc__
-        run.api = (method, path, who, body, answers)  # type: ignore[attr-defined]
-        return Route(path, run, methods=[method])
-
-    return wrap
-
-
-async def locked(game: folder.Game, work: Callable[[], Any]) -> Any:
-    """`work` on a worker thread, after the game's record is brought up to the file, one request at a time."""
-
-    def run() -> Any:
-        with game.lock:
-            game.sync()
-            return work()
-
-    return await run_in_threadpool(run)
-
-
-def judged(result: MoveResult, created: int = 201) -> Response:
-    """A move's result as `tally move --json` reports it (for a seat, as the record service answered that seat:
-    what it may read), with the status that says what happened."""
-    if result.is_stale:
-        ruling = result.rulings[0]
-        raise Refused(409, ruling.rule, ruling.message, seq=ruling.facts.get("seq"),
-                      fingerprint=ruling.facts.get("fingerprint"))
-    if not result.accepted and result.rulings and result.rulings[0].rule == SEAT_OTHER:
-        raise Refused(403, "serve.seat.other", result.rulings[0].message)
-    report = move_report(result)
-    if result.notation is not None:
-        return answer(report, 400)
-    return answer(report, created if result.accepted else 422)
-
-
-def check_writer(who: Caller, what: str) -> None:
-    """The host writes for anyone and a seat for itself (the record service holds it to that); a watcher writes
-    nothing."""
-    if not who.is_host and who.seat is None:
-        raise Refused(403, "serve.watcher", f"a watcher cannot {what}: join a seat first")
-
+from .http import (
+    RETRY,
+    Limits,
+    Refused,
+    answer,
+    body_of,
+    caller,
+    check_writer,
+    client_of,
+    damage_of,
+    endpoint,
+    host_only,
+    is_host_request,
+    judged,
+    locked,
+    service,
+    the_game,
+    unreadable,
+)
+from .hub import Service
 
 # --------------------------------------------------------------------------- the routes
 

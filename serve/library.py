@@ -20,7 +20,7 @@ from tally.store.library_charts import Chart
 from tally.store.library_schema import LibraryBusy
 
 from . import bodies
-from .app import Refused, answer, caller, endpoint, host_only
+from .http import Refused, answer, caller, endpoint, host_only
 
 LIBRARY = "/api/library"
 

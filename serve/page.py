@@ -22,7 +22,7 @@ from starlette.types import Scope
 from tally.store.pictures import picture_of
 from tally.store.results import notation_report
 
-from .app import Refused, answer, caller, locked, the_game
+from .http import Refused, answer, caller, locked, the_game
 
 STATIC = Path(__file__).resolve().parent / "static"
 # The page runs only its own script and styles, takes nothing from another host and leaks no address (a token the

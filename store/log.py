@@ -13,7 +13,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
 import msgspec
 
@@ -598,14 +598,3 @@ class Locked:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def repair(path: Path | str) -> "Repaired":
-    """`tally.store.repair.repair` (kept here too: the log's API names every operation on the file)."""
-    from tally.store.repair import repair as repair_log
-
-    return repair_log(path)
-
-
-if TYPE_CHECKING:
-    from tally.store.repair import Repaired

@@ -16,8 +16,8 @@ fingerprints are the same whatever holds them). What the record service needs of
 - `raw()`: the log's exact bytes, as the JSONL file holds them (export).
 
 Two implementations: `JsonlStore` (one file, the embedded default: `store/log.py` under its flock) and
-`store/pgstore.py`'s `PostgresStore` (one game of a PostgreSQL database). `open_store(LOG, STORE)` picks
-one for the CLI's `--store`; psycopg is imported only when a PostgreSQL URL is named.
+`store/pgstore.py`'s `PostgresStore` (one game of a PostgreSQL database). `store/places.py` picks one
+(`open_store(LOG, STORE)` for the CLI's `--store`); psycopg is imported only when a PostgreSQL URL is named.
 """
 
 from __future__ import annotations
@@ -30,14 +30,7 @@ from tally.core.model import Event, GameStarted
 
 from . import cache
 from . import log as logfile
-
-
-class StaleAppend(Exception):
-    """An append after a seq that is no longer the log's tail (another writer got there first): nothing appended."""
-
-    def __init__(self, name: str, seq: int):
-        self.name, self.seq = name, seq
-        super().__init__(f"{name}: the log no longer ends at #{seq}; nothing was appended")
+from .errors import StaleAppend, UsageError
 
 
 class LogWriter(Protocol):
@@ -209,24 +202,6 @@ class JsonlStore:
 # --------------------------------------------------------------------------- choosing one
 
 
-def import_log(path: Path | str, store: str, game: str | None = None) -> tuple[str, int, str]:
-    """The JSONL log `path` copied into the store `store` (a database URL or a folder) as `game` (default: the
-    file's name without `.jsonl`), line for line: verified first as `tally check` reads it, then stored as it
-    is, so the chain, units and fingerprint stay the same. (game id, events, fingerprint)."""
-    data = logfile.read_regular(path)
-    log = logfile.parse_lines(str(path), data)
-    game = game or Path(path).name.removesuffix(".jsonl")
-    target = open_store(game, store)
-    try:
-        target.create_from(data.split(b"\n")[:-1])
-    finally:
-        close = getattr(target, "close", None)
-        if close is not None:
-            close()
-    return game, len(log.events), log.last_hash
-
-
-
 def safe_url(url: str) -> str:
     """A store's URL without its password, for messages and reports (a folder is as it is)."""
     import re
@@ -241,28 +216,12 @@ def check_game_id(game: str) -> None:
     import re
 
     if not re.fullmatch(GAME_ID, game):
-        from .service import UsageError
-
         raise UsageError(f"{game!r} is not a game id of a store: letters, digits, '.', '_' and '-', "
                          "100 at most, starting with a letter or digit")
 
 
 def is_database_url(text: str) -> bool:
     return text.startswith(("postgresql://", "postgres://"))
-
-
-def open_store(log: Path | str, store: str | None = None) -> LogStore:
-    """The log the CLI names: LOG as a file (no `--store`), LOG as a game id of the database `--store URL`,
-    or LOG as the file `LOG.jsonl` of the folder `--store DIR`."""
-    if store is None:
-        return JsonlStore(log)
-    check_game_id(str(log).removesuffix(".jsonl"))
-    if is_database_url(store):
-        from .pgstore import PostgresStore
-
-        return PostgresStore(store, str(log))
-    name = str(log)
-    return JsonlStore(Path(store) / (name if name.endswith(".jsonl") else name + ".jsonl"))
 
 
 def store_for(target: "Path | str | LogStore") -> LogStore:

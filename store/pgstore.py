@@ -27,7 +27,8 @@ from psycopg import errors, sql
 from tally.core.model import Event, GameStarted
 
 from . import log as logfile
-from .logstore import StaleAppend, check_game_id, safe_url
+from .errors import StaleAppend
+from .logstore import check_game_id, safe_url
 from .seats import SeatFile, Seats, T
 
 CHANNEL = "tally"

@@ -24,6 +24,7 @@ from tally.core.text import quote
 
 from . import log as logfile
 from . import logstore
+from .errors import IllegalLog, StaleAppend, UsageError  # noqa: F401  (the service's names, as callers import them)
 from .secrecy import hidden_text, known_to, listed_for, may_read, salted, seat_listing
 from .judging import (  # noqa: F401  (re-exported: the service's names, as callers import them from here)
     MOVE_SEPARATOR,
@@ -49,20 +50,6 @@ if TYPE_CHECKING:
     import random
 
 Mode = Literal["open", "table"]
-
-
-class UsageError(Exception):
-    """Bad arguments (exit code 2)."""
-
-    rule = "core.usage"
-
-
-class IllegalLog(Exception):
-    """The log itself holds an event that a rule forbids (exit code 1): nothing is appended to it."""
-
-    def __init__(self, path: str, seq: int, ruling: Ruling):
-        self.path, self.seq, self.ruling = path, seq, ruling
-        super().__init__(f"{path}:{seq}: the log already holds an illegal event: {ruling.render()}")
 
 
 class Position(msgspec.Struct):
@@ -264,7 +251,7 @@ def _refusing_stale(word: str | None) -> Callable[[Callable[..., MoveResult]], C
         def refusing(record: "GameRecord", *args: Any, **kwargs: Any) -> MoveResult:
             try:
                 return method(record, *args, **kwargs)
-            except logstore.StaleAppend as error:
+            except StaleAppend as error:
                 return stale(record, word or str(args[0] if args else kwargs["text"]), f"#{error.seq}")
 
         return refusing
@@ -508,7 +495,7 @@ class GameRecord:
         except UnicodeEncodeError:  # a lone surrogate in text given to the Python API: nothing was written
             table.restore(before)
             raise UsageError("the text is not valid Unicode (it holds a lone surrogate), so it cannot be recorded") from None
-        except logstore.StaleAppend:  # another writer got there first: judge again from the log next time
+        except StaleAppend:  # another writer got there first: judge again from the log next time
             table.restore(before)
             self._table = None
             raise

@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 import msgspec
 
+from tally.core import engine
 from tally.core.model import Event
 
 from . import log as logfile
@@ -128,7 +129,7 @@ def playout(
     seats = [f"p{i + 1}" for i in range(players)]
     spec, started = start_event(game, seats, options or {}, "open", manifest)
     below, shuffle = draws(rng)
-    return spec.play_drawn(spec, started, below, shuffle, MAX_EVENTS)
+    return engine.playout(spec, started, below, shuffle, MAX_EVENTS)
 
 
 def simulate(

@@ -19,14 +19,13 @@ from typing import Annotated, Any, Optional
 import msgspec
 
 from tally.core.engine import Table
-from tally.core.model import Amended, Event, GameSpec, GameStarted, NotationError, Noted, Voided
-from tally.core.notation import player_of
+from tally.core.model import Event, GameStarted
 
 from .results import Board, EventLine, ListingReport, board, board_at, numbered
 from .logstore import JsonlStore, LogStore, is_database_url
 from .seats import FileSeats, Seats
 from .secrecy import WATCHER, hidden_text, is_known_to
-from .service import MOVE_SEPARATOR, GameRecord, MoveResult, UsageError, describe, describe_start, parse_move, seat_moves
+from .service import GameRecord, MoveResult, UsageError, describe, describe_start, seat_moves
 
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # a log's name in the folder, without `.jsonl`
 

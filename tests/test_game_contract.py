@@ -14,12 +14,13 @@ import random
 import re
 from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tally.core import registry
 from tally.core.history import History
-from tally.core.model import BINDINGS, CONTRACT, LATE, Event, GameSpec, GameStarted
+from tally.core.model import BINDINGS, CONTRACT, LATE, OPTIONAL, Event, GameSpec, GameStarted
 
 import tinygame
 
@@ -113,7 +114,7 @@ def test_every_game_binds_every_member(game: str) -> None:
     for member in CONTRACT:
         assert hasattr(spec, member), f"{game} lacks {member}"
         base = GameSpec.__dict__.get(member)
-        if inspect.isfunction(base):  # the kernel's placeholder raises: a game must bind its own
+        if inspect.isfunction(base) and member not in OPTIONAL:  # the kernel's placeholder raises: a game binds its own
             assert getattr(type(spec), member) is not base, f"{game} does not bind {member}"
     assert isinstance(spec.history, History)
     assert spec.min_seats <= spec.max_seats and set(spec.modes) <= {"open", "table"}
@@ -124,15 +125,34 @@ def test_every_game_binds_every_member(game: str) -> None:
 def bindings_unlike_the_table(cls: type, package: str) -> list[str]:
     """Where a spec class binds a member of `BINDINGS` to another function than the table names (`package`
     is the game's folder): each member but the `LATE` ones must be stated in the class itself, and every one
-    must end up as the very function (or object) the table names."""
+    must end up as the very function (or object) the table names; an optional member (`OPTIONAL`) whose module
+    or function the folder lacks is left to `GameSpec`'s default, and must then be that default."""
     wrong = []
     for member, (module, function) in BINDINGS.items():
-        expected = getattr(import_module(f"{package}.{module}"), function)
-        if member not in LATE and member not in cls.__dict__:
+        expected = _named(package, module, function)
+        if expected is None:
+            if member not in OPTIONAL:
+                wrong.append(f"{member}: no {module}.{function} in the folder")
+            elif member in cls.__dict__ and member not in LATE or getattr(cls, member) is not _default(member):
+                wrong.append(f"{member}: not GameSpec's default, though the folder has no {module}.{function}")
+        elif member not in LATE and member not in cls.__dict__:
             wrong.append(f"{member}: not stated in {cls.__name__}")
         elif getattr(cls, member) is not expected:
             wrong.append(f"{member}: not {module}.{function}")
     return wrong
+
+
+def _named(package: str, module: str, function: str) -> Any:
+    try:
+        return getattr(import_module(f"{package}.{module}"), function, None)
+    except ModuleNotFoundError as missing:
+        if missing.name != f"{package}.{module}":
+            raise
+        return None
+
+
+def _default(member: str) -> Any:
+    return getattr(GameSpec, member)
 
 
 def bindings_written(source: str, class_name: str) -> dict[str, tuple[str, str]]:
@@ -158,7 +178,9 @@ def test_every_games_bindings_are_the_ones_the_table_names(game: str) -> None:
     cls = type(spec_of(game))
     assert bindings_unlike_the_table(cls, cls.__module__) == []
     written = bindings_written((folder_of(game) / "__init__.py").read_text(encoding="utf-8"), cls.__name__)
-    assert written == BINDINGS, f"{game}'s spec class writes bindings the table does not name"
+    stated = {member: where for member, where in BINDINGS.items()
+              if _named(cls.__module__, *where) is not None or member not in OPTIONAL}
+    assert written == stated, f"{game}'s spec class writes bindings the table does not name"
 
 
 def test_the_binding_check_sees_a_member_bound_to_another_function() -> None:
@@ -171,15 +193,21 @@ def test_the_binding_check_sees_a_member_bound_to_another_function() -> None:
     assert bindings_unlike_the_table(wrong, cls.__module__) == ["permit: not rules.permit"]
     assert "view: not stated in Unstated" in bindings_unlike_the_table(unstated, cls.__module__)
     source = (folder_of("tinygame") / "__init__.py").read_text(encoding="utf-8")
-    misread = source.replace("picture = staticmethod(_picture.draw)", "picture = staticmethod(_transcript.draw)")
-    assert misread != source and bindings_written(misread, cls.__name__)["picture"] == ("transcript", "draw")
+    misread = source.replace("picture = staticmethod(_picture.draw)", "picture = staticmethod(_view.draw)")
+    assert misread != source and bindings_written(misread, cls.__name__)["picture"] == ("view", "draw")
 
 
 @pytest.mark.parametrize("game", SPECS)
 def test_every_game_has_the_same_modules(game: str) -> None:
     folder = folder_of(game)
     assert folder.name == game
-    missing = [m for m in MODULES if not (folder / f"{m}.py").exists()]
+    # a module that only holds optional members may be left out (the test game has no transcript); every game of the
+    # registry has them all, so that a reader who knows one game knows where everything is in the others
+    optional = {module for module in MODULES
+                if all(member in OPTIONAL for member, (where, _) in BINDINGS.items() if where == module)
+                and any(where == module for where, _ in BINDINGS.values())}
+    needed = MODULES if game in GAMES else tuple(m for m in MODULES if m not in optional)
+    missing = [m for m in needed if not (folder / f"{m}.py").exists()]
     assert not missing, f"core/games/{game}/ lacks {missing}"
 
 
@@ -402,3 +430,19 @@ def test_every_game_says_what_ended_it_and_what_is_pending(game: str) -> None:
                 assert result.ended in (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
         pending = spec.pending(state)
         assert pending is None or isinstance(pending, str)
+
+
+def test_a_game_may_leave_every_optional_member_to_the_kernel() -> None:
+    """Ten leaves every optional member out (`OPTIONAL`): each is GameSpec's default, and the game still plays, is
+    judged, conceals nothing and is transcribed as it is."""
+    cls = type(tinygame.SPEC)
+    assert OPTIONAL.isdisjoint(cls.__dict__) or all(getattr(cls, m) is getattr(GameSpec, m) for m in OPTIONAL)
+    spec = tinygame.SPEC
+    started = GameStarted(seq=1, game="tinygame", rules="1", seats=["ann", "ben"], mode="open", options={"target": "5"},
+                          manifest=spec.manifest)
+    from tally.core.engine import playout
+
+    events, state = playout(spec, started, lambda n: 0, lambda pile: pile, 100)
+    assert spec.outcome(state) is not None and spec.conceal(state, "ann") is state and spec.pending(state) is None
+    assert spec.waiting_on(spec.start(started)) == ("ann",) and spec.check_manifest("other") != []
+    assert [type(e) for e in spec.table_transcript(events)] == [type(e) for e in events]

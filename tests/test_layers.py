@@ -190,3 +190,85 @@ def test_the_serve_import_scan_finds_what_it_forbids(tmp_path: Path) -> None:
     (tmp_path / "cli" / "serve_command.py").write_text("import uvicorn\nfrom tally.serve.app import create_app\n", encoding="utf-8")
     assert serve_imports(tmp_path) == ["serve/app.py:1 imports tally.cli", "store/x.py:1 imports starlette",
                                        "cli/y.py:1 imports tally.serve.app"]
+
+
+# --------------------------------------------------------------------------- no import loop
+
+
+def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Module -> the project modules it imports, at the top or inside a function alike (a lazy import is still a
+    dependency), but not for the type checker alone (`if TYPE_CHECKING:`). `from PACKAGE import NAME` is the module
+    NAME when there is one, else the package."""
+    known: dict[str, Path] = {}
+    for layer in ("core", "store", "cli", "serve"):
+        for path in modules(layer, root):
+            parts = path.relative_to(root).with_suffix("").parts
+            name = ".".join(("tally", *(parts[:-1] if parts[-1] == "__init__" else parts)))
+            known[name] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        checking = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+                    and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+                    for node in ast.walk(block)}
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in checking:
+                continue
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]) if node.level else ""
+                module = ".".join(part for part in (base, node.module or "") if part)
+                found.update(f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module
+                             for alias in node.names)
+        graph[name] = {other for other in found if other in known and other != name}
+    return graph
+
+
+def import_loops(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected sets of modules with more than one module (Tarjan's algorithm): each an import loop."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    loops: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            found = []
+            while True:
+                other = stack.pop()
+                found.append(other)
+                if other == node:
+                    break
+            if len(found) > 1:
+                loops.append(sorted(found))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return loops
+
+
+def test_no_module_of_tally_imports_one_that_imports_it_back() -> None:
+    """No import loop in core, store, cli or serve, lazy imports included: a module that needs another's helpers
+    takes them from a module below both (`cli/app.py`, `serve/http.py`, `store/errors.py`, a game's `state.py`), and a
+    game's fast playout imports its moves, never the reverse."""
+    graph = import_graph()
+    assert {"tally.cli.app", "tally.serve.http", "tally.store.errors"} <= set(graph)
+    assert import_loops(graph) == []
+
+
+def test_the_loop_finder_sees_a_loop_through_a_lazy_import() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert import_loops(graph) == [["a", "b", "c"]]
+    assert import_loops({"a": {"b"}, "b": set()}) == []

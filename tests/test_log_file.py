@@ -31,6 +31,7 @@ from tally.core import registry
 from tally.core.games import splendor as sp
 from tally.core.model import Event, Noted
 from tally.store import log as logfile
+from tally.store.repair import repair as repair_log
 from tally.store import record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -296,7 +297,7 @@ def test_a_cut_at_every_offset_of_the_last_line_is_a_torn_tail_and_repairs(tmp_p
         assert caught.value.line == n and caught.value.keep == last and caught.value.torn == data[last:k]
         assert str(caught.value).startswith(f"{path}:{n}: torn last line")
 
-        done = logfile.repair(path)
+        done = repair_log(path)
         saved_to, size = Path(done.side), done.moved
         assert done.kept_lines == n - 1 and done.why == "log.torn-tail"
         assert saved_to == side and size == k - last
@@ -308,7 +309,7 @@ def test_a_cut_at_every_offset_of_the_last_line_is_a_torn_tail_and_repairs(tmp_p
     side = Path(f"{path}.torn-1")
     assert len(logfile.read(path).events) == n - 1
     with pytest.raises(logfile.LogError, match="nothing to repair"):
-        logfile.repair(path)
+        repair_log(path)
     assert path.read_bytes() == data[:last] and not side.exists()
 
 
@@ -368,7 +369,7 @@ def test_repair_moves_nothing_when_the_lines_it_would_keep_are_damaged(tmp_path:
     path = fresh(tmp_path, edited[: starts[-1] + 5])
     before = path.read_bytes()
     with pytest.raises(logfile.LogError, match="expected seq 2"):
-        logfile.repair(path)
+        repair_log(path)
     assert path.read_bytes() == before and not Path(f"{path}.torn-1").exists()
 
 
@@ -726,7 +727,7 @@ def test_one_write_then_fsync_before_success(tmp_path: Path, monkeypatch: pytest
     whole = path.read_bytes()
     with open(path, "ab") as handle:
         handle.write(b'{"type":"noted"')
-    logfile.repair(path)
+    repair_log(path)
     syncs = [c for c in calls if c[0] == "fsync"]
     # the side file, then its name in the folder, then the cut
     assert syncs == [("fsync", f"{target}.torn-1", 15), ("fsync", os.path.realpath(tmp_path), syncs[1][2]),

@@ -20,7 +20,10 @@ import pytest
 
 from tally.core.model import Noted
 from tally.store import log as logfile
-from tally.store.logstore import JsonlStore, LogStore, StaleAppend, import_log, open_store
+from tally.store.repair import repair as repair_log
+from tally.store.errors import StaleAppend
+from tally.store.logstore import JsonlStore, LogStore
+from tally.store.places import import_log, open_store
 from tally.store.service import GameRecord, UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,7 +171,7 @@ class TestLogStoreContract:
         start = len(make("g1").read().events)
         script = textwrap.dedent(f"""
             import sys
-            from tally.store.logstore import open_store
+            from tally.store.places import open_store
             from tally.store.service import GameRecord
             record = GameRecord(open_store("g1", {where!r}))
             accepted = stale = 0
@@ -197,7 +200,7 @@ class TestLogStoreContract:
         new_game(make("g1"))
         script = textwrap.dedent(f"""
             import sys
-            from tally.store.logstore import open_store
+            from tally.store.places import open_store
             from tally.store.service import GameRecord
             record = GameRecord(open_store("g1", {where!r}))
             for n in range(100000):
@@ -219,7 +222,7 @@ class TestLogStoreContract:
             try:
                 log = make("g1").read()
             except logfile.Torn:  # killed in the middle of its one write: repair keeps every whole line
-                logfile.repair(make("g1").name)
+                repair_log(make("g1").name)
                 log = make("g1").read()
         else:
             log = make("g1").read()

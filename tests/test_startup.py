@@ -25,7 +25,8 @@ def test_every_lazily_registered_command_is_in_the_app_and_registered_by_its_mod
 
 
 def _modules_after(arguments: list[str], entry: str = "main") -> set[str]:
-    script = (f"import sys; from tally.cli.main import {entry}\nsys.argv = ['tally', *sys.argv[1:]]\n"
+    where = "program" if entry == "run" else "main"  # the console script's entry, or the command line's
+    script = (f"import sys; from tally.cli.{where} import {entry}\nsys.argv = ['tally', *sys.argv[1:]]\n"
               f"try:\n    {entry}()\nexcept SystemExit:\n    pass\nprint(' '.join(sorted(sys.modules)))")
     done = subprocess.run([sys.executable, "-c", script, *arguments], capture_output=True, text=True, check=True)
     return set(done.stdout.split())
@@ -46,7 +47,7 @@ def test_a_move_imports_no_other_commands_module_and_the_full_help_imports_them(
 
 def test_the_program_imports_msgspec_without_typing_extensions_and_freezes_what_start_up_made(tmp_path):
     log = tmp_path / "game.jsonl"
-    subprocess.run([sys.executable, "-c", "from tally.cli.main import run; run()", "new", "splendor", str(log),
+    subprocess.run([sys.executable, "-c", "from tally.cli.program import run; run()", "new", "splendor", str(log),
                     "-p", "ana", "-p", "ben", "--seed", "1", "--mode", "open"], check=True, capture_output=True)
     moved = _modules_after(["move", str(log), "take r g b", "--json"], entry="run")
     assert "msgspec" in moved and "typing_extensions" not in moved

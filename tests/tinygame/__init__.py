@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from tally.core.model import GameSpec, bound
 
-from . import components as _components
 from . import moves as _moves
 from . import notation as _notation
 from . import reducer as _reducer
@@ -26,7 +25,6 @@ from .state import State
 if TYPE_CHECKING:  # what recording a move never needs: `bound` reads it on first use
     from . import history as _history
     from . import picture as _picture
-    from . import transcript as _transcript
 
 __all__ = ["EVENTS", "SPEC", "NumberSaid", "State", "TinyGame"]
 
@@ -48,27 +46,16 @@ class TinyGame(GameSpec[State]):
     start = staticmethod(_reducer.start)
     check = staticmethod(_rules.check)
     permit = staticmethod(_rules.permit)
-    is_voidable = staticmethod(_rules.is_voidable)
     apply = staticmethod(_reducer.apply)
     legal_moves = staticmethod(_moves.legal_moves)
-    pick_move = staticmethod(_moves.pick_move)
-    play_drawn = staticmethod(_moves.play_drawn)
-    shuffles = staticmethod(_moves.shuffles)
-    deal = staticmethod(_moves.deal)
     parse = staticmethod(_notation.parse)
     format = staticmethod(_notation.format_event)
     notation = _notation.NOTATION
     view = staticmethod(_view.view)
-    conceal = staticmethod(_state.conceal)
     turn = staticmethod(_state.turn)
     outcome = staticmethod(_view.outcome)
     to_act = staticmethod(_view.to_act)
-    waiting_on = staticmethod(_view.waiting_on)
-    pending = staticmethod(_view.pending)
-    narrate = staticmethod(_view.narrate)
-    check_manifest = staticmethod(_components.check_manifest)
     if TYPE_CHECKING:  # bound to the same functions at run time by `bound`, imported on first use
-        table_transcript = staticmethod(_transcript.table_transcript)
         history = _history.HISTORY
         picture = staticmethod(_picture.draw)
 

@@ -42,7 +42,3 @@ def permit(state: State, event: Event) -> Ruling:
     if isinstance(event, NumberSaid) and state.total + event.amount == state.target:
         return legal("tinygame.end.target", f"{event.player} says {event.amount} and reaches {state.target}")
     return legal("tinygame.say.one-or-two", f"{getattr(event, 'player', '')} may say {getattr(event, 'amount', '')}")
-
-
-def is_voidable(event: Event) -> bool:
-    return True

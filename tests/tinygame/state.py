@@ -1,4 +1,4 @@
-"""Ten's state: the seats, the running total, whose turn it is."""
+"""Ten's state: the seats, the running total, whose turn it is (Ten hides nothing: `conceal` is the kernel's default)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,3 @@ class State(msgspec.Struct, frozen=True):
 
 def turn(state: State) -> int:
     return state.turns + 1
-
-
-def conceal(state: State, seat: str | None) -> State:
-    """Ten hides nothing: every seat knows the whole state."""
-    return state

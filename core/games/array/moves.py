@@ -15,7 +15,7 @@ counts prove it wrong (rules.can_stop), and so is every card the table may turn 
 from __future__ import annotations
 
 from collections.abc import Callable
-from ...model import Event, GameSpec, GameStarted, pick_listed
+from ...model import Event, pick_listed
 from .components import ACTIONS, DEAL, Box, is_action
 from .events import (
     ActionGiven,
@@ -182,17 +182,6 @@ def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
             break
         rest.append(card)
     return [RoundDealt(hands=hands, turned=turned, deck=rest)]
-
-
-def play_drawn(
-    spec: GameSpec[State], started: GameStarted, below: Callable[[int], int], shuffle: Callable[[list[str]], list[str]],
-    limit: int,
-) -> tuple[list[Event], State]:
-    """`core.engine.play_drawn`'s playout, the table's segments followed from move to move (`playout.play_drawn`),
-    imported here, on a simulation's first playout, so that recording a move does not load it."""
-    from .playout import play_drawn as followed
-
-    return followed(spec, started, below, shuffle, limit)
 
 
 def pick_move(state: State, below: Callable[[int], int]) -> Event | None:

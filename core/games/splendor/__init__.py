@@ -40,6 +40,7 @@ from .state import Seat, State, default_payment, unlocated
 if TYPE_CHECKING:  # what recording a move never needs: `bound` reads it on first use
     from . import history as _history
     from . import picture as _picture
+    from . import playout as _playout
     from . import transcript as _transcript
 
 __all__ = [
@@ -71,7 +72,6 @@ class Splendor(GameSpec[State]):
     apply = staticmethod(_reducer.apply)
     legal_moves = staticmethod(_moves.legal_moves)
     pick_move = staticmethod(_moves.pick_move)
-    play_drawn = staticmethod(_moves.play_drawn)
     shuffles = staticmethod(_moves.shuffles)
     deal = staticmethod(_moves.deal)
     parse = staticmethod(_notation.parse)
@@ -88,6 +88,7 @@ class Splendor(GameSpec[State]):
     check_manifest = staticmethod(_components.check_manifest)
     if TYPE_CHECKING:  # bound to the same functions at run time by `bound`, imported on first use
         table_transcript = staticmethod(_transcript.table_transcript)
+        play_drawn = staticmethod(_playout.play_drawn)
         history = _history.HISTORY
         picture = staticmethod(_picture.draw)
 

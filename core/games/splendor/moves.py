@@ -14,7 +14,7 @@ from collections.abc import Callable
 from itertools import combinations
 from operator import add
 
-from ...model import Event, GameSpec, GameStarted, pick_listed
+from ...model import Event, pick_listed
 from .components import (
     CARDS,
     COLOURS,
@@ -39,6 +39,7 @@ from .events import (
 )
 from .state import (
     State,
+    blind_buy_proved,
     blind_buys,
     buyable,
     deck_top,
@@ -63,12 +64,6 @@ def _take_moves(state: State, who: str) -> list[Event]:
             moves.extend(GemsTaken(player=who, gems=[GEMS[i] for i in combo]) for combo in combinations(available, size))
     moves.extend(GemsTaken(player=who, gems=[GEMS[i], GEMS[i]]) for i in range(5) if bank[i] >= 4)
     return moves
-
-
-def _blind_buy_proved(state: State) -> bool:
-    from .rules import blind_buy_proved  # rules reads the notation, which reads these moves: imported when asked
-
-    return blind_buy_proved(state) is not None
 
 
 def _action_moves(state: State) -> list[Event]:
@@ -97,7 +92,7 @@ def _action_moves(state: State) -> list[Event]:
         pay = default_payment(card, seat)
         assert pay is not None  # affordable, as the sum above says
         moves.append(CardBought(player=who, card=c, paid=spell(pay)))
-    if not moves and state.stuck == "pass" and _blind_buy_proved(state):
+    if not moves and state.stuck == "pass" and blind_buy_proved(state) is not None:
         # the box proves a blind reserve affordable: the pass is refused, and any card it may be is the move
         for c in blind_buys(state):
             pay = default_payment(CARDS[c], seat)
@@ -286,18 +281,3 @@ def _pick_return(state: State, below: Callable[[int], int]) -> Event | None:
     if not returns:
         return None
     return TokensReturned(player=state.player_name, tokens=list(returns[below(len(returns))]))
-
-
-# --------------------------------------------------------------------------- a whole playout
-
-
-def play_drawn(
-    spec: GameSpec[State], started: GameStarted, below: Callable[[int], int], shuffle: Callable[[list[str]], list[str]],
-    limit: int,
-) -> tuple[list[Event], State]:
-    """`core.engine.play_drawn` for Splendor: the same events and final state for the same draws, folded in place
-    (`playout.play_drawn`), which is imported here, on a simulation's first playout, so that recording a move does
-    not pay for loading it."""
-    from .playout import play_drawn as played_in_place
-
-    return played_in_place(spec, started, below, shuffle, limit)

@@ -25,17 +25,16 @@ from .events import (
 from .notation import format_event
 from .state import (
     State,
+    blind_buy_proved,
     blind_buys,
     can_act,
     deck_top,
-    default_payment,
     find_on_board,
     known_reserves,
     located,
     needed,
     qualifying_nobles,
     reserve_entry_for,
-    unlocated,
     unnamed,
 )
 from .view import to_act
@@ -447,19 +446,6 @@ def check_buy(state: State, event: CardBought) -> list[Ruling] | None:
             )
         ]
     return notes
-
-
-def blind_buy_proved(state: State) -> tuple[int, int, int] | None:
-    """A level at which the box proves one of the current player's blind reserves affordable: the unlocated cards
-    of that level are the only ones any `?L` reserve can be (each card exists once), so when fewer of them are
-    unaffordable than the player holds blind reserves of it, one is affordable. (level, reserves, unaffordable)."""
-    seat = state.player
-    for level in sorted({int(entry[1]) for entry in seat.reserved if entry[0] == "?"}):
-        mine = seat.reserved.count(f"?{level}")
-        dead = sum(1 for c in unlocated(state, level) if default_payment(CARDS[c], seat) is None)
-        if dead < mine:
-            return level, mine, dead
-    return None
 
 
 def _is_held_for_sure(state: State, blind: str) -> bool:

@@ -246,3 +246,16 @@ def conceal(state: State, seat: str | None) -> State:
 def turn(state: State) -> int:
     """The number of the turn being played, 1 for the first: what a view shows and `tally undo --turn` walks back."""
     return state.turns + 1
+
+
+def blind_buy_proved(state: State) -> tuple[int, int, int] | None:
+    """A level at which the box proves one of the current player's blind reserves affordable: the unlocated cards
+    of that level are the only ones any `?L` reserve can be (each card exists once), so when fewer of them are
+    unaffordable than the player holds blind reserves of it, one is affordable. (level, reserves, unaffordable)."""
+    seat = state.player
+    for level in sorted({int(entry[1]) for entry in seat.reserved if entry[0] == "?"}):
+        mine = seat.reserved.count(f"?{level}")
+        dead = sum(1 for c in unlocated(state, level) if default_payment(CARDS[c], seat) is None)
+        if dead < mine:
+            return level, mine, dead
+    return None

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations, combinations_with_replacement
 
-from ...engine import play_drawn as play_drawn  # a playout is the kernel's loop: no faster way of its own
 from ...model import Event, pick_listed
 from .components import MAP_LIMIT, MAX_VALUE, MAX_WILD_PIECES, POSITIONS, PRICE, deck_cards, multiplier, coin_set
 from .events import (

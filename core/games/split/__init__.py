@@ -74,7 +74,6 @@ class Split(GameSpec[State]):
     apply = staticmethod(_reducer.apply)
     legal_moves = staticmethod(_moves.legal_moves)
     pick_move = staticmethod(_moves.pick_move)
-    play_drawn = staticmethod(_moves.play_drawn)
     shuffles = staticmethod(_moves.shuffles)
     deal = staticmethod(_moves.deal)
     parse = staticmethod(_notation.parse)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...engine import play_drawn as play_drawn  # a playout is the kernel's loop: no faster way of its own
 from ...model import Event, pick_listed
 from .components import HAND, PERFECT, STRONG, grade, pair
 from .events import (
