@@ -41,6 +41,7 @@ class Played(msgspec.Struct):
     `refused_seq` the seq it would have had."""
 
     events: list[Event] = []
+    states: list[Any] = []  # the state after each of `events` (a server's timeline keeps them: no second fold)
     rulings: list[Ruling] = []  # the rules that permit the applied events, and unverifiable notes
     consequences: list[str] = []  # what followed without being an event: a noble's visit, the end
     refused: list[Ruling] = []
@@ -111,6 +112,7 @@ class Table:
         self.apply(event)
         if played is not None:
             played.events.append(event)
+            played.states.append(self.state)
             if before is not self.state:
                 played.consequences.extend(self.spec.narrate(before, self.state))
         return event

@@ -23,12 +23,14 @@ from starlette.routing import BaseRoute
 from tally.store import log as logfile
 from tally.store import seats as seating
 from tally.store import tables as folder
+from tally.store.logstore import is_database_url
 from tally.store.results import EventLine, ListingReport, MoveReport, NewReport, NoteReport, new_report
-from tally.store.service import Conflict, IllegalLog, MoveResult, UsageError
+from tally.store.service import Conflict, GameRecord, IllegalLog, MoveResult, UsageError
 
 from . import bodies
 from .http import (
     RETRY,
+    Caller,
     Limits,
     Refused,
     answer,
@@ -42,13 +44,39 @@ from .http import (
     is_host_request,
     judged,
     locked,
-    service,
     the_game,
     unreadable,
 )
 from .hub import Service
 
 # --------------------------------------------------------------------------- the routes
+
+
+def hub_of(request: Request) -> Service:
+    """The app's state, as the routes here use it (`http.service` is what the request helpers read of it)."""
+    hub: Service = request.app.state.service
+    return hub
+
+
+
+async def written(request: Request, kind: type[Any], what: str, write: Callable[[GameRecord, Caller, Any], MoveResult],
+                  respond: Callable[[MoveResult], Response] = judged) -> Response:
+    """Every write route: the game, who calls (a watcher writes nothing), the body as `kind`, then `write` through the
+    game's record service on a worker thread, the timeline told, the answer (`respond`) and the game's streams woken."""
+    game = the_game(request)
+    who = caller(request, game)
+    asked = await body_of(request, kind)
+    check_writer(who, what)
+
+    def work() -> Response:
+        result = write(game.record, who, asked)
+        game.recorded(result)
+        return respond(result)
+
+    response: Response = await locked(game, work)
+    hub_of(request).notify(game.id)
+    return response
+
 
 GAME = "/api/games/{id}"
 _E = bodies.Error
@@ -61,7 +89,7 @@ async def list_games(request: Request) -> Response:
     """Every game served (a folder's logs or a database's games): id, game, seats, mode, seq, fingerprint, who acts,
     ended; a log that cannot be read (a torn tail a killed writer left, a broken chain) with what is wrong with it,
     so that one damaged log hides no other game."""
-    tables = service(request).tables
+    tables = hub_of(request).tables
     host = is_host_request(request)
 
     def work() -> list[folder.GameSummary]:
@@ -92,7 +120,7 @@ async def create_game(request: Request) -> Response:
     """Start a game in the folder (or the store), validated exactly as `tally new`."""
     host_only(caller(request, None))
     asked = await body_of(request, bodies.NewGame)
-    tables = service(request).tables
+    tables = hub_of(request).tables
     try:
         path = tables.store_of(asked.id)
     except UsageError as error:
@@ -135,20 +163,8 @@ async def list_moves(request: Request) -> Response:
            (422, MoveReport, "a rule forbids it: `rulings`")])
 async def record_move(request: Request) -> Response:
     """Record a move; nothing is appended unless the answer is 201."""
-    game = the_game(request)
-    who = caller(request, game)
-    asked = await body_of(request, bodies.Move)
-
-    check_writer(who, "record a move")
-
-    def work() -> Response:
-        result = game.record.append(asked.move, expect_seq=asked.expected_seq, seat=who.seat)
-        game.recorded(result)
-        return judged(result)
-
-    response = await locked(game, work)
-    service(request).notify(game.id)
-    return response  # type: ignore[no-any-return]
+    return await written(request, bodies.Move, "record a move",
+                         lambda record, who, asked: record.append(asked.move, expect_seq=asked.expected_seq, seat=who.seat))
 
 
 @endpoint("POST", GAME + "/rule", "anyone who may read the game (a move of another seat: judged on what the caller knows)",
@@ -171,7 +187,7 @@ async def rule_move(request: Request) -> Response:
         # questions are judged in full
         return judged(record.propose(asked.move, viewer=who.viewer), created=200)
 
-    return await locked(game, work)  # type: ignore[no-any-return]
+    return await locked(game, work)
 
 
 @endpoint("POST", GAME + "/undo", "host, a seat (its own last event)", bodies.Undo,
@@ -179,22 +195,12 @@ async def rule_move(request: Request) -> Response:
            (403, _E, "`serve.seat.other`"), (409, _E, "`core.append.stale`"), (422, MoveReport, "refused: `rulings`")])
 async def undo_move(request: Request) -> Response:
     """Void the last effective event (append-only)."""
-    game = the_game(request)
-    who = caller(request, game)
-    asked = await body_of(request, bodies.Undo)
+    def undo(record: GameRecord, who: Caller, asked: bodies.Undo) -> MoveResult:
+        if asked.turn:
+            host_only(who)
+        return record.undo(asked.reason, asked.turn, expect_seq=asked.expected_seq, seat=who.seat)
 
-    check_writer(who, "undo")
-    if asked.turn:
-        host_only(who)
-
-    def work() -> Response:
-        result = game.record.undo(asked.reason, asked.turn, expect_seq=asked.expected_seq, seat=who.seat)
-        game.recorded(result)
-        return judged(result)
-
-    response = await locked(game, work)
-    service(request).notify(game.id)
-    return response  # type: ignore[no-any-return]
+    return await written(request, bodies.Undo, "undo", undo)
 
 
 @endpoint("POST", GAME + "/amend", "host, a seat (its own event)", bodies.Amend,
@@ -202,41 +208,21 @@ async def undo_move(request: Request) -> Response:
            (403, _E, "`serve.seat.other`"), (409, _E, "`core.append.stale`"), (422, MoveReport, "refused: `rulings`")])
 async def amend_move(request: Request) -> Response:
     """Void or replace any past event; refused when a later event would become illegal."""
-    game = the_game(request)
-    who = caller(request, game)
-    asked = await body_of(request, bodies.Amend)
-
-    check_writer(who, "amend")
-
-    def work() -> Response:
-        result = game.record.correct(asked.target, asked.reason, asked.move, expect_seq=asked.expected_seq, seat=who.seat)
-        game.recorded(result)
-        return judged(result)
-
-    response = await locked(game, work)
-    service(request).notify(game.id)
-    return response  # type: ignore[no-any-return]
+    return await written(request, bodies.Amend, "amend", lambda record, who, asked: record.correct(
+        asked.target, asked.reason, asked.move, expect_seq=asked.expected_seq, seat=who.seat))
 
 
 @endpoint("POST", GAME + "/notes", "host, a seat (its note)", bodies.Note,
           [(201, NoteReport, "as `tally note --json`"), (403, _E, "`serve.watcher`"), (409, _E, "`core.append.stale`")])
 async def add_note(request: Request) -> Response:
     """A free remark for the record, a seat's in its name."""
-    game = the_game(request)
-    who = caller(request, game)
-    asked = await body_of(request, bodies.Note)
-    check_writer(who, "add a note")
-
-    def work() -> Response:
-        result = game.record.note(asked.text, who.seat, expect_seq=asked.expected_seq)
-        game.recorded(result)
+    def noted(result: MoveResult) -> Response:
         if not result.accepted:
             return judged(result)
         return answer(NoteReport(result.events[0].seq, result.fingerprint), 201)
 
-    response = await locked(game, work)
-    service(request).notify(game.id)
-    return response  # type: ignore[no-any-return]
+    return await written(request, bodies.Note, "add a note",
+                         lambda record, who, asked: record.note(asked.text, who.seat, expect_seq=asked.expected_seq), noted)
 
 
 @endpoint("GET", GAME + "/conflicts", "host", None,
@@ -276,7 +262,7 @@ async def join_seat(request: Request) -> Response:
                     "give a taken seat again")
     if asked.code is None:
         raise wrong
-    guesses, client = service(request).guesses, client_of(request.scope)
+    guesses, client = hub_of(request).guesses, client_of(request.scope)
     wait = guesses.wait(client)
     if wait is not None:
         raise Refused(429, "serve.join.rate-limited", f"too many wrong join codes from this device: try again in {wait} s",
@@ -322,7 +308,7 @@ async def stream_events(request: Request) -> Response:
     """Every event as it is recorded, by this server or any other writer of the log."""
     game = the_game(request)
     who = caller(request, game)
-    hub = service(request)
+    hub = hub_of(request)
     after = seq_param(request.headers.get("last-event-id") or request.query_params.get("after"), "Last-Event-ID")
     hub.hear()
     hub.watch()
@@ -390,7 +376,7 @@ def counted_stream(hub: Service, client: str) -> Callable[..., Response]:
     def make(*args: Any, **kwargs: Any) -> Response:
         response = _counted()(*args, **kwargs)
         response.hub, response.client = hub, client
-        return response  # type: ignore[no-any-return]
+        return response
 
     return make
 
@@ -455,7 +441,7 @@ def create_app(where: Path | str, host_token: Optional[str] = None, db: Path | s
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         HTTPException: not_found, logfile.LogError: log_unreadable, IllegalLog: log_unreadable,
         ClientDisconnect: cut_short, Exception: broken}
-    if folder.is_database_url(str(where)):
+    if is_database_url(str(where)):
         import psycopg
 
         handlers[psycopg.Error] = database_away

@@ -272,7 +272,8 @@ class Hub(Protocol):
 
 
 def service(request: Request) -> Hub:
-    return request.app.state.service  # type: ignore[no-any-return]
+    hub: Hub = request.app.state.service
+    return hub
 
 
 def token_of(request: Request) -> Optional[str]:
@@ -325,6 +326,7 @@ def damage_of(error: IllegalLog | logfile.LogError, host: bool) -> folder.Damage
     """What is wrong with a log that cannot be served, as `host` or anyone else may be told it: the host the whole
     message (the file and what is in the line), anyone else the stable id and the line, since the line may hold a
     seat's hidden card."""
+    line: int | None
     if isinstance(error, IllegalLog):
         rule, line = "core.log.illegal", error.seq
     else:

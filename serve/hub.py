@@ -15,8 +15,6 @@ from tally.store.service import IllegalLog
 from .http import Guesses, Limits, Streams, locked
 
 POLL = 0.1  # seconds between the looks of a server's one watcher at the sizes of the logs its streams follow
-WORKERS = 16  # worker threads of a server on a database: each holds 2 connections (reads, writes), so a server
-# holds at most 2 * WORKERS + 1 (its listener), and a few servers fit PostgreSQL's max_connections
 
 
 class Service:
@@ -36,21 +34,22 @@ class Service:
         self._watching: dict[int, asyncio.Task[None]] = {}  # the event loops with a watcher, and its task
 
     def limit(self) -> None:
-        """On a database, this loop's worker threads limited to `WORKERS` (each thread keeps its connections)."""
+        """This loop's worker threads limited to what the place allows (a database: each thread keeps its
+        connections)."""
         loop = id(asyncio.get_running_loop())
-        if self.tables.url is None or loop in self._limited:
+        workers = self.tables.place.workers
+        if workers is None or loop in self._limited:
             return
         self._limited.add(loop)
         import anyio.to_thread
 
-        anyio.to_thread.current_default_thread_limiter().total_tokens = WORKERS
+        anyio.to_thread.current_default_thread_limiter().total_tokens = workers
 
     def hear(self) -> None:
-        """On a database, every NOTIFY (this server's appends and every other server's) wakes this loop's streams
-        of that game at once: the listener's thread hands it to the loop, no stream polls the database."""
-        url = self.tables.url
+        """Where the place tells of every append (a database's NOTIFY: this server's and every other server's), each
+        wakes this loop's streams of that game at once: the listener's thread hands it to the loop, no stream polls."""
         loop = asyncio.get_running_loop()
-        if url is None or id(loop) in self._heard:
+        if id(loop) in self._heard:
             return
         self._heard.add(id(loop))
 
@@ -60,9 +59,7 @@ class Service:
             except RuntimeError:  # that loop is closed (a test's): nothing there waits any more
                 pass
 
-        from tally.store.pgstore import Listener
-
-        Listener.on_notify(url, heard)
+        self.tables.place.on_append(heard)
 
     def watch(self) -> None:
         """This loop's one watcher, started with its first stream: an idle stream waits on its game's event and

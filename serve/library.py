@@ -26,7 +26,8 @@ LIBRARY = "/api/library"
 
 
 def _library(request: Request) -> Path:
-    return request.app.state.library  # type: ignore[no-any-return]
+    library: Path = request.app.state.library
+    return library
 
 
 async def _asked(request: Request, work: Callable[[Path], Any]) -> Any:

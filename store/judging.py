@@ -24,7 +24,7 @@ OTHERS_SECRET = "core.seat.others-secret"  # a table's entry from a seat that na
 Listing = Callable[[Any], list[Event]]  # the numbered moves at a state (`tally moves`, or a seat's)
 
 
-class MoveResult(msgspec.Struct):
+class MoveResult(msgspec.Struct, kw_only=True):
     """What happened to a proposed move, undo or note: accepted (and appended, unless it was only a
     question) or not, with everything an interface shows of it."""
 
@@ -39,6 +39,7 @@ class MoveResult(msgspec.Struct):
     seq: int = 0  # where the move stands (or would stand) in the log; for a refusal, the refused part
     path: str = ""
     consequences: list[str] = []  # what followed without being an event: a noble's visit, the end of a round
+    states: list[Any] = []  # the state after each of `events`, as the fold that judged them left it
     ending: GameOutcome | None = None  # the game's outcome when the move ended it
 
     @property
@@ -216,31 +217,31 @@ def play(table: Table, text: str, deal: Callable[[list[str]], list[str]] | None,
     for index, part in enumerate(parts):
         if not part.strip() and len(parts) > 1:
             notation = NotationError(text, "a ' + ' with no move on one side: write MOVE + MOVE")
-            return MoveResult(False, text, notation=notation, seq=table.last_seq + 1)
+            return MoveResult(accepted=False, text=text, notation=notation, seq=table.last_seq + 1)
         part_seq = table.last_seq + 1
         parsed = read_part(spec, table.state, part, reading)
         if isinstance(parsed, NotationError):
-            return MoveResult(False, text, notation=parsed, seq=part_seq)
+            return MoveResult(accepted=False, text=text, notation=parsed, seq=part_seq)
         if isinstance(parsed, Ruling):
-            return MoveResult(False, text, [], [parsed], None, None, spec.to_act(table.state), seq=part_seq)
+            return MoveResult(accepted=False, text=text, rulings=[parsed], to_act=spec.to_act(table.state), seq=part_seq)
         crossing, acting = check_chain_part(table.started.seats, reading.read[-1] if reading else part, parsed, index,
                                             acting)
         if crossing is not None:
-            return MoveResult(False, text, [], [crossing], None, None, spec.to_act(table.state), seq=part_seq)
+            return MoveResult(accepted=False, text=text, rulings=[crossing], to_act=spec.to_act(table.state), seq=part_seq)
         for event in parsed:
             if reading is not None and reading.own and getattr(event, "player", None) is None:
                 refused = check_names_no_secret(spec, table.state, event, reading.seat)
                 if refused is not None:
-                    return MoveResult(False, text, [], [refused], None, None, spec.to_act(table.state), seq=part_seq)
+                    return MoveResult(accepted=False, text=text, rulings=[refused], to_act=spec.to_act(table.state), seq=part_seq)
             if not table.take(event, played):
-                return MoveResult(False, text, [], played.refused, None, None, spec.to_act(table.state), seq=part_seq)
+                return MoveResult(accepted=False, text=text, rulings=played.refused, to_act=spec.to_act(table.state), seq=part_seq)
         last = index == len(parts) - 1
         if is_open and (not last or deal is not None):
             table.deal(deal or fresh_shuffle(), played)
     events = played.events
-    return MoveResult(True, text, events, played.rulings, None, None, spec.to_act(table.state),
-                      [describe(spec, e) for e in events], first_seq, consequences=played.consequences,
-                      ending=spec.outcome(table.state))
+    return MoveResult(accepted=True, text=text, events=events, rulings=played.rulings, to_act=spec.to_act(table.state),
+                      lines=[describe(spec, e) for e in events], seq=first_seq, consequences=played.consequences,
+                      ending=spec.outcome(table.state), states=played.states)
 
 
 def check_names_no_secret(spec: GameSpec, known: Any, event: Event, seat: str) -> Ruling | None:
@@ -276,7 +277,7 @@ def stale_at(path: str, spec: GameSpec, state: Any, tail: tuple[int, str], text:
         seq=seq,
         fingerprint=fingerprint,
     )
-    return MoveResult(False, text, [], [ruling], None, None, spec.to_act(state), seq=seq + 1, path=path)
+    return MoveResult(accepted=False, text=text, rulings=[ruling], to_act=spec.to_act(state), seq=seq + 1, path=path)
 
 
 def listing_refusal(
@@ -291,7 +292,7 @@ def listing_refusal(
     number = read_count(word.strip(), listed.count)
     if not number:
         message = f"there is no move number {quote(word.strip())} in the listing (`tally moves`: {listed.shown})"
-        return MoveResult(False, text, notation=NotationError(word.strip(), message, kind="unknown"), seq=tail[0] + 1,
+        return MoveResult(accepted=False, text=text, notation=NotationError(word.strip(), message, kind="unknown"), seq=tail[0] + 1,
                           to_act=spec.to_act(state), path=path)
     if (listed.seq, listed.fingerprint) != tail:
         return stale_at(path, spec, state, tail, text, f"the listing of `tally moves` at #{listed.seq}")

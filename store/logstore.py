@@ -60,6 +60,19 @@ class LogStore(Protocol):
 
     def identity(self) -> Hashable: ...
 
+    def look(self) -> Hashable | None:
+        """What a follower compares to see whether the log changed (None: it is gone): cheaper than `identity`."""
+        ...
+
+    def look_after(self, identity: Hashable) -> Hashable:
+        """What `look` sees right after a write whose writer's `identity` this is (no second look needed)."""
+        ...
+
+    def has_moved(self, seen: Hashable, seq: int) -> bool:
+        """Whether the log changed since a follower's `look` gave `seen` (it had read up to `seq`): cheap enough for
+        a server to ask of every followed game several times a second."""
+        ...
+
     def wait_after(self, seq: int, timeout: float) -> list[Event]: ...
 
     def create(self, events: list[Event]) -> tuple[list[Event], str]: ...
@@ -130,6 +143,21 @@ class JsonlStore:
 
     def __init__(self, path: Path | str):
         self.name = str(path)
+
+    def look(self) -> Hashable | None:
+        """The file's inode, size and time of change: one `stat`, no read."""
+        try:
+            info = os.stat(self.name)
+        except OSError:
+            return None
+        return info.st_ino, info.st_size, info.st_mtime_ns
+
+    def look_after(self, identity: Hashable) -> Hashable:
+        return tuple(identity[:3])  # type: ignore[index]  # the writer's `_identity` of the file
+
+    def has_moved(self, seen: Hashable, seq: int) -> bool:
+        now = self.look()
+        return now is not None and now != seen
 
     def read(self) -> logfile.Log:
         return logfile.read(self.name)

@@ -346,6 +346,18 @@ class PostgresStore:
     def writer(self) -> PostgresWriter:
         return PostgresWriter(self)
 
+    def look(self) -> tuple[int, str] | None:
+        """Its row's seq and fingerprint (one query)."""
+        return self.identity()
+
+    def look_after(self, identity: Hashable) -> Hashable:
+        return identity
+
+    def has_moved(self, seen: Hashable, seq: int) -> bool:
+        """What the process's NOTIFY listener last heard of this game: memory only, no query until something was
+        appended."""
+        return Listener.of(self.url).heard(self.game) > seq
+
     def identity(self) -> tuple[int, str] | None:
         with reaching(self.url):
             row = pooled(self.url, autocommit=True).execute(

@@ -12,7 +12,7 @@ the fold as it was.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, Sequence, cast
 
 import msgspec
 
@@ -116,12 +116,12 @@ def seat_reading(table: Table, seat: str, own: bool = True) -> Reading:
     return Reading(seat, seat_listing(table.spec, table.started.mode, seat), own)
 
 
-def conflict_refusal(text: str, seq: int, to_act: tuple[str, str], path: str) -> MoveResult:
+def conflict_refusal(text: str, seq: int) -> MoveResult:
     """What a seat is told of its move that another seat's entries forbid: the same words whatever they are."""
     ruling = illegal(SEAT_CONFLICT, "this contradicts what another seat entered (or tally dealt), which you cannot see: "
                      "a card cannot be in two places, so one of you mistyped; nothing was recorded, and the host can see "
                      "both entries")
-    return MoveResult(False, text, [], [ruling], None, None, to_act, seq=seq, path=path)
+    return MoveResult(accepted=False, text=text, rulings=[ruling], seq=seq)
 
 
 def shuffler(rng: "random.Random") -> Callable[[list[str]], list[str]]:
@@ -241,24 +241,6 @@ def stale(record: "GameRecord", text: str, seen: str) -> MoveResult:
 # --------------------------------------------------------------------------- the service
 
 
-def _refusing_stale(word: str | None) -> Callable[[Callable[..., MoveResult]], Callable[..., MoveResult]]:
-    """An append that lost the race at the store (`StaleAppend`: another writer took the seq it wrote after)
-    is refused as stale, like one whose caller saw an older seq; `word` None: the move's text is the first argument."""
-    import functools
-
-    def decorate(method: Callable[..., MoveResult]) -> Callable[..., MoveResult]:
-        @functools.wraps(method)
-        def refusing(record: "GameRecord", *args: Any, **kwargs: Any) -> MoveResult:
-            try:
-                return method(record, *args, **kwargs)
-            except StaleAppend as error:
-                return stale(record, word or str(args[0] if args else kwargs["text"]), f"#{error.seq}")
-
-        return refusing
-
-    return decorate
-
-
 class GameRecord:
     """One game's log and its fold in memory: open, new, propose, append, undo, note, correct and the
     events after a seq (the listing, the board, replay frames and check are read from it by `results`). Every write takes the log's writer lock and brings the
@@ -321,7 +303,7 @@ class GameRecord:
             stamped, fingerprint = logstore.store_for(path).create([table.started, *dealt])
         except UnicodeEncodeError:  # names are checked above; a manifest given to the Python API may still hold one
             raise UsageError("the start is not valid Unicode (it holds a lone surrogate), so it cannot be recorded") from None
-        return MoveResult(True, "new", stamped, [], None, fingerprint, spec.to_act(table.state),
+        return MoveResult(accepted=True, text="new", events=stamped, fingerprint=fingerprint, to_act=spec.to_act(table.state),
                           path=logstore.name_of(path))
 
     def reload(self) -> None:
@@ -385,36 +367,11 @@ class GameRecord:
         table = self.fold
         reading = None
         if viewer is not None:
-            table = self._known_to(table, viewer)
+            table = table_known_to(table, viewer)
             reading = seat_reading(table, viewer, own=False)
         result = propose(table.spec, table, text, reading)
         result.path = self.path
         return result
-
-    @staticmethod
-    def _known_to(table: Table, seat: str) -> Table:
-        """The fold's table as `seat` knows it: every other seat's hidden cards unknown (the game's `conceal`)."""
-        return Table.resume(table.spec, table.started, known_to(table.spec, table.state, seat), table.last_seq)
-
-    def _as_seat(self, result: MoveResult, known: MoveResult, before: Any, table: Table, seat: str) -> MoveResult:
-        """What a seat is answered of its move, recorded: the events as it may read them, and what the referee said
-        judging it on the seat's own knowledge (`known`), never what it said with every seat's cards."""
-        spec = table.spec
-        readable = may_read(spec, before, list(result.events), seat)
-        result.lines = [describe(spec, event) if shown else hidden_text(event)
-                        for event, shown in zip(result.events, readable)]
-        result.rulings, result.consequences = known.rulings, known.consequences
-        seen = spec.conceal(table.state, seat)
-        result.to_act, result.ending = spec.to_act(seen), spec.outcome(seen)
-        return result
-
-    def _conflict(self, seat: str, text: str, refused: MoveResult, table: Table) -> MoveResult:
-        """A seat's move that the whole table forbids though the seat's own knowledge allows it: kept for the host,
-        answered to the seat in words that name nothing (`core.seat.conflict`)."""
-        self.conflicts.append(Conflict(seat, text, table.last_seq, list(refused.rulings)))
-        del self.conflicts[:-CONFLICTS_KEPT]
-        self.conflicts_ever += 1
-        return conflict_refusal(text, table.last_seq + 1, table.spec.to_act(table.spec.conceal(table.state, seat)), self.path)
 
     def _is_stale(self, expect_seq: int | None, expect_fingerprint: str | None) -> str | None:
         """What the caller saw, in words, when it is not where the log is now; None when it is."""
@@ -425,66 +382,39 @@ class GameRecord:
             return f"fingerprint {expect_fingerprint}"
         return None
 
-    @_refusing_stale(None)
-    def append(
-        self,
-        text: str,
-        expect_seq: int | None = None,
-        expect_fingerprint: str | None = None,
-        as_listed: bool = False,
-        history: bool = False,
-        seat: str | None = None,
-    ) -> MoveResult:
-        """Judge the move(s) `text` against the fold at the log's tail and append them only if legal.
+    # ------------------------------------------------------------------ writing: one transaction
 
-        In open mode, chance the move makes due (a new round's deal, say) is dealt by tally and appended in
-        the same write, after the move. `as_listed`: a move number is resolved against the listing
-        `moves()` last remembered for this log, refused as stale when the log has moved on since.
-
-        `seat`: the move comes from that seat's device (`tally serve`), which may know only its own hidden cards.
-        It is read as that seat's (its listing's numbers, its own moves and the table's entries only: `Reading`)
-        and judged first on the table as the seat knows it; what that refuses is the answer. A move legal there is
-        judged again with every seat's entries; refused then, it contradicts another seat's hidden card (someone
-        mistyped): the seat is told so in words that name nothing (`core.seat.conflict`) and the host sees it
-        (`conflicts`). So every answer a seat gets rests on what it knows, but for that one conflict."""
-        with self.store.writer() as locked:
-            table = self._sync(locked, history)
-            parts = MOVE_SEPARATOR.split(text.strip())
-            if as_listed and is_move_number(parts[0]):
-                refused = self._check_listing(parts[0], text)
-                if refused is not None:
-                    return refused
-            seen = self._is_stale(expect_seq, expect_fingerprint)
-            if seen is not None:
-                return stale(self, text, seen)
-            known: MoveResult | None = None
-            judged_text = text
-            if seat is not None:
-                reading = seat_reading(table, seat)
-                known = propose(table.spec, self._known_to(table, seat), text, reading)
-                known.path = self.path
-                if not known.accepted:
-                    return known
-                judged_text = " + ".join(reading.read)
-            before = table.snapshot()
-            result = play(table, judged_text, fresh_shuffle())
-            result.text, result.path = text, self.path
-            if known is not None and (not result.accepted or _differs(table, known, result)):
-                table.restore(before)
-                assert seat is not None
-                return self._conflict(seat, text, result, table)
-            if not result.accepted:
-                table.restore(before)
-                result.to_act = table.spec.to_act(table.state)  # the real table's, not the parts' before the refusal
-                return result
-            appended = self._write(locked, table, before, result.events)
-            result.events, result.fingerprint = appended.events, appended.fingerprint
-            if known is not None and seat is not None:
-                return self._as_seat(result, known, before[0], table, seat)
-            return result
-
-    def _check_listing(self, word: str, text: str) -> MoveResult | None:
-        return listing_refusal(self.path, self.spec, self.state, (self.seq, self.last_hash), word, text)
+    def _transaction(self, word: str, seen: tuple[int | None, str | None], history: bool, act: "Act",
+                     first: Callable[[Table], MoveResult | None] | None = None) -> MoveResult:
+        """Every write of the log, a move, an undo, a correction or a note, as one transaction. Under the writer's
+        lock the fold is brought to the log's tail (`history`: with its undo stack); `first` may refuse before
+        anything else (a move number against a listing); a caller that saw another position (`seen`: its seq and
+        fingerprint) is refused as stale (`word` names the write then); `act` judges the write on the fold and
+        applies it there. A refusal leaves the fold as it was; what `act` applied is appended in one write, every
+        line holding a secret salted, and the cache kept warm. An append that lost the race at the store (another
+        server took the seq) is refused as stale too. `act.answer`, when given, words the result for its caller
+        (a seat's: what it may read), refused or recorded."""
+        try:
+            with self.store.writer() as locked:
+                table = self._sync(locked, history)
+                early = first(table) if first is not None else None
+                if early is not None:
+                    return early
+                stale_at_seen = self._is_stale(*seen)
+                if stale_at_seen is not None:
+                    return stale(self, word, stale_at_seen)
+                before = table.snapshot()
+                result = act(table)
+                result.path = self.path
+                if not result.accepted:
+                    table.restore(before)
+                else:
+                    appended = self._write(locked, table, before, result.events)
+                    result.events, result.fingerprint = appended.events, appended.fingerprint
+                answer = getattr(act, "answer", None)
+                return answer(result, before[0], table) if answer is not None else result
+        except StaleAppend as error:
+            return stale(self, word, f"#{error.seq}")
 
     def _write(self, locked: logstore.LogWriter, table: Table, before: Any, events: list[Event]) -> logfile.Appended:
         """Append the events already applied to `table` in one write and keep the cache warm; on a failed
@@ -507,26 +437,38 @@ class GameRecord:
         locked.remember(table.started, table.last_seq, appended.fingerprint, appended.last_line, table.state)
         return appended
 
-    def _seat_may_correct(self, table: Table, target: int, seat: str) -> Ruling | None:
-        """A seat takes back or corrects only its own events, and the table's entries it could read (a deal that
-        named other seats' hands is the host's to correct); None when it may, or when the kernel refuses anyway."""
-        event = table.effective_event(target)
-        if event is None:
-            return None
-        player = getattr(event, "player", None)
-        if player == seat:
-            return None
-        if player is None:
-            before, after = table.state_before(target), table.state_after(target)
-            if may_read(table.spec, before, [event], seat)[0] and after is not None:
-                return None
-            whose = "a table's entry it cannot read"
-        else:
-            whose = f"{player}'s"
-        return illegal(SEAT_OTHER, f"{seat} takes back or corrects only their own moves and the table's entries they "
-                       f"saw, not #{target} ({whose}); the host can", seat=seat, target=target)
+    # ------------------------------------------------------------------ the writes
 
-    @_refusing_stale("undo")
+    def append(
+        self,
+        text: str,
+        expect_seq: int | None = None,
+        expect_fingerprint: str | None = None,
+        as_listed: bool = False,
+        history: bool = False,
+        seat: str | None = None,
+    ) -> MoveResult:
+        """Judge the move(s) `text` against the fold at the log's tail and append them only if legal.
+
+        In open mode, chance the move makes due (a new round's deal, say) is dealt by tally and appended in
+        the same write, after the move. `as_listed`: a move number is resolved against the listing
+        `moves()` last remembered for this log, refused as stale when the log has moved on since.
+
+        `seat`: the move comes from that seat's device (`tally serve`), which may know only its own hidden cards.
+        It is read as that seat's (its listing's numbers, its own moves and the table's entries only: `Reading`)
+        and judged first on the table as the seat knows it; what that refuses is the answer. A move legal there is
+        judged again with every seat's entries; refused then, it contradicts another seat's hidden card (someone
+        mistyped): the seat is told so in words that name nothing (`core.seat.conflict`) and the host sees it
+        (`conflicts`). So every answer a seat gets rests on what it knows, but for that one conflict."""
+        word = MOVE_SEPARATOR.split(text.strip())[0]
+
+        def listed(table: Table) -> MoveResult | None:
+            return listing_refusal(self.path, table.spec, table.state, (table.last_seq, self.last_hash), word, text)
+
+        first = listed if as_listed and is_move_number(word) else None
+        act = _Move(self, text) if seat is None else _SeatMove(self, text, seat)
+        return self._transaction(text, (expect_seq, expect_fingerprint), history, act, first)
+
     def undo(
         self, reason: str, turn: bool = False, expect_seq: int | None = None, expect_fingerprint: str | None = None,
         seat: str | None = None,
@@ -536,31 +478,26 @@ class GameRecord:
         only its own events and the table's entries it saw (`core.seat.other`)."""
         if not reason.strip():
             raise UsageError("an undo must say why the event is voided (the reason is kept in the log)")
-        with self.store.writer() as locked:
-            table = self._sync(locked, history=True)
-            seen = self._is_stale(expect_seq, expect_fingerprint)
-            if seen is not None:
-                return stale(self, "undo", seen)
+
+        def act(table: Table) -> MoveResult:
             spec = table.spec
-            before = table.snapshot()
             played = Played()
             lines: list[str] = []  # each voided event in notation
             for target in (table.last_turn() if turn else [table.last_effective_seq or 0]) or [0]:
                 proposed = Voided(target=target, reason=reason)
                 victim = table.last_effective_event
-                refused = None if seat is None else self._seat_may_correct(table, target, seat)
+                refused = None if seat is None else _seat_may_correct(table, target, seat)
                 if refused is not None or not table.take(proposed, played):
-                    table.restore(before)
-                    return MoveResult(False, "undo", [proposed], [refused] if refused else played.refused,
-                                      to_act=spec.to_act(table.state), seq=played.refused_seq or table.last_seq + 1,
-                                      path=self.path)
+                    return MoveResult(accepted=False, text="undo", events=[proposed],
+                                      rulings=[refused] if refused else played.refused,
+                                      seq=played.refused_seq or table.last_seq + 1)
                 assert victim is not None  # a void is legal only when there is an effective event to take back
                 lines.append(f"void #{target}: {describe(spec, victim)} ({reason})")
-            appended = self._write(locked, table, before, played.events)
-            return MoveResult(True, "undo", appended.events, played.rulings, None, appended.fingerprint,
-                              spec.to_act(table.state), lines, appended.events[0].seq, self.path)
+            return MoveResult(accepted=True, text="undo", events=played.events, rulings=played.rulings, lines=lines,
+                              seq=played.events[0].seq, states=played.states)
 
-    @_refusing_stale("amend")
+        return self._transaction("undo", (expect_seq, expect_fingerprint), True, _Acted(act, seat))
+
     def correct(
         self, target: int, reason: str, move: str | None = None, expect_seq: int | None = None,
         expect_fingerprint: str | None = None, seat: str | None = None,
@@ -577,17 +514,14 @@ class GameRecord:
         if not reason.strip():
             raise UsageError("a correction must say why (the reason is kept in the log)")
         word = "undo" if move is None else "amend"
-        with self.store.writer() as locked:
-            table = self._sync(locked, history=True)
-            seen = self._is_stale(expect_seq, expect_fingerprint)
-            if seen is not None:
-                return stale(self, word, seen)
+
+        def act(table: Table) -> MoveResult:
             spec = table.spec
             seq = table.last_seq + 1
             victim = table.effective_event(target)
-            refused = None if seat is None else self._seat_may_correct(table, target, seat)
+            refused = None if seat is None else _seat_may_correct(table, target, seat)
             if refused is not None:
-                return MoveResult(False, word, [], [refused], to_act=spec.to_act(table.state), seq=seq, path=self.path)
+                return MoveResult(accepted=False, text=word, rulings=[refused], seq=seq)
             proposed: Event
             if move is None and target == table.last_effective_seq:
                 proposed = Voided(seq=seq, target=target, reason=reason)
@@ -600,31 +534,27 @@ class GameRecord:
                     else:
                         parsed = read_correction(spec, known_to(spec, before_target, seat), move, seat_reading(table, seat))
                     if isinstance(parsed, NotationError):
-                        return MoveResult(False, move, notation=parsed, seq=target, to_act=spec.to_act(table.state),
-                                          path=self.path)
+                        return MoveResult(accepted=False, text=move, notation=parsed, seq=target)
                     if isinstance(parsed, Ruling):
-                        return MoveResult(False, move, [], [parsed], seq=target, to_act=spec.to_act(table.state),
-                                          path=self.path)
+                        return MoveResult(accepted=False, text=move, rulings=[parsed], seq=target)
                     replacement = parsed
                 proposed = Amended(seq=seq, target=target, reason=reason, events=[payload(e) for e in replacement])
-            before = table.snapshot()
             played = Played()
             if not table.take(proposed, played):
-                table.restore(before)
                 if seat is not None and isinstance(proposed, Amended):
                     return self._correction_refused_as_known(table, proposed, word, seat, played.refused)
-                return MoveResult(False, word, [proposed], played.refused, to_act=spec.to_act(table.state),
-                                  seq=played.refused_seq, path=self.path)
+                return MoveResult(accepted=False, text=word, events=[proposed], rulings=played.refused,
+                                  seq=played.refused_seq)
             assert victim is not None  # a correction is legal only of an effective event
             line = f"void #{target}: {describe(spec, victim)}"
             if isinstance(proposed, Amended) and proposed.events:
                 replaced = table.replacement(proposed)
                 shown = "; ".join(describe(spec, e) for e in replaced) if isinstance(replaced, list) else ""
                 line = f"amend #{target}: {describe(spec, victim)} -> {shown}"
-            appended = self._write(locked, table, before, played.events)
-            seen_table = table.state if seat is None else spec.conceal(table.state, seat)
-            return MoveResult(True, word, appended.events, played.rulings, None, appended.fingerprint,
-                              spec.to_act(seen_table), [f"{line} ({reason})"], appended.events[0].seq, self.path)
+            return MoveResult(accepted=True, text=word, events=played.events, rulings=played.rulings,
+                              lines=[f"{line} ({reason})"], seq=played.events[0].seq, states=played.states)
+
+        return self._transaction(word, (expect_seq, expect_fingerprint), True, _Acted(act, seat))
 
     def _correction_refused_as_known(self, table: Table, proposed: Amended, word: str, seat: str,
                                      rulings: list[Ruling]) -> MoveResult:
@@ -638,31 +568,34 @@ class GameRecord:
                 continue
             refused = [r for r in spec.check(known_to(spec, state, seat), event) if r.verdict == "illegal"]
             if refused:
-                ruling = correction_refused(proposed.target, refused[0], later)
-                return MoveResult(False, word, [proposed], [ruling], to_act=spec.to_act(spec.conceal(table.state, seat)),
-                                  seq=proposed.seq, path=self.path)
-        return self._conflict(seat, word, MoveResult(False, word, [proposed], rulings), table)
+                return MoveResult(accepted=False, text=word, events=[proposed],
+                                  rulings=[correction_refused(proposed.target, refused[0], later)], seq=proposed.seq)
+        return self._conflict(seat, word, rulings, table)
 
-    @_refusing_stale("note")
     def note(
         self, text: str, player: str | None = None, expect_seq: int | None = None, expect_fingerprint: str | None = None
     ) -> MoveResult:
         """A free remark for the record; it changes nothing in the game."""
-        with self.store.writer() as locked:
-            table = self._sync(locked, history=False)
-            if player is not None:
-                named = seat_named(player, table.started.seats)
+
+        def act(table: Table) -> MoveResult:
+            named = player
+            if named is not None:
+                named = seat_named(named, table.started.seats)
                 if named is None:
-                    raise UsageError(f"no player {quote(player)} in this game (players: {', '.join(table.started.seats)})")
-                player = named
-            seen = self._is_stale(expect_seq, expect_fingerprint)
-            if seen is not None:
-                return stale(self, "note", seen)
-            before = table.snapshot()
-            event = table.advance(Noted(text=text, player=player))
-            appended = self._write(locked, table, before, [event])
-            return MoveResult(True, "note", appended.events, [], None, appended.fingerprint, table.spec.to_act(table.state),
-                              [describe(table.spec, appended.events[0])], appended.events[0].seq, self.path)
+                    raise UsageError(f"no player {quote(str(player))} in this game (players: {', '.join(table.started.seats)})")
+            event = table.advance(Noted(text=text, player=named))
+            return MoveResult(accepted=True, text="note", events=[event], lines=[describe(table.spec, event)],
+                              seq=event.seq, states=[table.state])
+
+        return self._transaction("note", (expect_seq, expect_fingerprint), False, _Acted(act, None))
+
+    def _conflict(self, seat: str, text: str, rulings: list[Ruling], table: Table) -> MoveResult:
+        """A seat's move that the whole table forbids though the seat's own knowledge allows it: kept for the host,
+        answered to the seat in words that name nothing (`core.seat.conflict`)."""
+        self.conflicts.append(Conflict(seat, text, table.last_seq, list(rulings)))
+        del self.conflicts[:-CONFLICTS_KEPT]
+        self.conflicts_ever += 1
+        return conflict_refusal(text, table.last_seq + 1)
 
     # ------------------------------------------------------------------ following
 
@@ -674,3 +607,105 @@ class GameRecord:
         """The events after `seq`, waiting up to `timeout` seconds for the first one (empty if none came):
         a file is looked at every 50 ms, a database game wakes on its NOTIFY."""
         return self.store.wait_after(seq, timeout)
+
+
+# --------------------------------------------------------------------------- what a write does on the fold
+
+
+class Act(Protocol):
+    """A write's work inside `GameRecord._transaction`: judge it on the fold at the log's tail and apply it there,
+    returning the result (refused: the transaction puts the fold back). `answer`, when the act has one, words the
+    result for its caller once the transaction is over (`before`: the state the write started from)."""
+
+    def __call__(self, table: Table) -> MoveResult: ...
+
+
+class _Acted:
+    """An act from a function; `seat` None: the caller sees the whole table (the host, a terminal), else the result
+    is answered as that seat may see it (who acts next on its table)."""
+
+    def __init__(self, act: Callable[[Table], MoveResult], seat: str | None):
+        self.act, self.seat = act, seat
+
+    def __call__(self, table: Table) -> MoveResult:
+        return self.act(table)
+
+    def answer(self, result: MoveResult, before: Any, table: Table) -> MoveResult:
+        shown = table.state if self.seat is None else table.spec.conceal(table.state, self.seat)
+        result.to_act = table.spec.to_act(shown)
+        return result
+
+
+class _Move:
+    """A move's text played on the fold as the log knows it (the host, a terminal): every part read, judged and
+    applied in turn, and the chance an open game makes due dealt in the same write."""
+
+    def __init__(self, record: "GameRecord", text: str):
+        self.record, self.text = record, text
+
+    def __call__(self, table: Table) -> MoveResult:
+        return play(table, self.text, fresh_shuffle())
+
+    def answer(self, result: MoveResult, before: Any, table: Table) -> MoveResult:
+        if not result.accepted:  # who acts at the real table, not at the one the parts before the refusal left
+            result.to_act = table.spec.to_act(table.state)
+        return result
+
+
+class _SeatMove(_Move):
+    """A seat's move (`GameRecord.append(seat=...)`): read as that seat's and judged on the table as it knows it
+    first (`known`); legal there, played on the whole table, where a refusal is a conflict; answered with what the
+    seat may read."""
+
+    def __init__(self, record: "GameRecord", text: str, seat: str):
+        super().__init__(record, text)
+        self.seat = seat
+        self.known: MoveResult | None = None
+
+    def __call__(self, table: Table) -> MoveResult:
+        reading = seat_reading(table, self.seat)
+        known = self.known = propose(table.spec, table_known_to(table, self.seat), self.text, reading)
+        if not known.accepted:
+            return known
+        result = play(table, " + ".join(reading.read), fresh_shuffle())
+        result.text = self.text
+        if not result.accepted or _differs(table, known, result):
+            return self.record._conflict(self.seat, self.text, result.rulings, table)
+        return result
+
+    def answer(self, result: MoveResult, before: Any, table: Table) -> MoveResult:
+        spec, seen = table.spec, table.spec.conceal(table.state, self.seat)
+        result.to_act = spec.to_act(seen)
+        if not result.accepted:
+            return result
+        assert self.known is not None
+        readable = may_read(spec, before, list(result.events), self.seat)
+        result.lines = [describe(spec, event) if shown else hidden_text(event)
+                        for event, shown in zip(result.events, readable)]
+        result.rulings, result.consequences = self.known.rulings, self.known.consequences
+        result.ending = spec.outcome(seen)
+        return result
+
+
+def table_known_to(table: Table, seat: str) -> Table:
+    """The fold's table as `seat` knows it (`secrecy.known_to`): every other seat's hidden cards unknown."""
+    return Table.resume(table.spec, table.started, known_to(table.spec, table.state, seat), table.last_seq)
+
+
+def _seat_may_correct(table: Table, target: int, seat: str) -> Ruling | None:
+    """A seat takes back or corrects only its own events, and the table's entries it could read (a deal that
+    named other seats' hands is the host's to correct); None when it may, or when the kernel refuses anyway."""
+    event = table.effective_event(target)
+    if event is None:
+        return None
+    player = getattr(event, "player", None)
+    if player == seat:
+        return None
+    if player is None:
+        if may_read(table.spec, table.state_before(target), [event], seat)[0]:
+            return None
+        whose = "a table's entry it cannot read"
+    else:
+        whose = f"{player}'s"
+    return illegal(SEAT_OTHER, f"{seat} takes back or corrects only their own moves and the table's entries they "
+                   f"saw, not #{target} ({whose}); the host can", seat=seat, target=target)

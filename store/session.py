@@ -113,7 +113,7 @@ class Session:
             return None
         if not read_count(word, self.shown.count):
             message = f"there is no move number {quote(word)} in the listing (`moves`: {self.shown.numbered})"
-            return MoveResult(False, text, notation=NotationError(word, message, kind="unknown"), seq=self.seq + 1,
+            return MoveResult(accepted=False, text=text, notation=NotationError(word, message, kind="unknown"), seq=self.seq + 1,
                               to_act=spec.to_act(state), path=self.path)
         if (self.shown.seq, self.shown.fingerprint) != (self.seq, self.record.last_hash):
             return stale(self.record, text, f"the listing `moves` showed at #{self.shown.seq}")

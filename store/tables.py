@@ -10,8 +10,6 @@ what the caller may not know is shown only by its seq, type and player (`is_know
 
 from __future__ import annotations
 
-import os
-import re
 import threading
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -22,12 +20,12 @@ from tally.core.engine import Table
 from tally.core.model import Event, GameStarted
 
 from .results import Board, EventLine, ListingReport, board, board_at, numbered
-from .logstore import JsonlStore, LogStore, is_database_url
-from .seats import FileSeats, Seats
+from .logstore import LogStore
+from .places import place_of
+from .seats import Seats
 from .secrecy import WATCHER, hidden_text, is_known_to
-from .service import GameRecord, MoveResult, UsageError, describe, describe_start, seat_moves
+from .service import GameRecord, MoveResult, describe, describe_start, seat_moves
 
-ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # a log's name in the folder, without `.jsonl`
 
 
 def _(text: str) -> Any:
@@ -82,9 +80,8 @@ class Timeline:
     file, a shorter one, or another line at the last seq read) is read again from its start, and `generation`
     counts each time, so that a reader following it (a stream) knows to start over."""
 
-    def __init__(self, record: GameRecord, url: str | None = None):
+    def __init__(self, record: GameRecord):
         self.record = record
-        self.url = url  # the database the game lives in; None: a file
         self.events: list[Event] = []
         self.states: list[Any] = []  # the state after each event of `events`
         self._table: Table | None = None
@@ -93,23 +90,10 @@ class Timeline:
         self.fingerprint = ""  # the hash of the last line read: the next line's `prev` names it in an extension
         self.generation = 0  # how many times the log was found replaced
 
-    def _look(self) -> Any:
-        if self.url is not None:
-            return self.record.store.identity()
-        try:
-            info = os.stat(self.record.path)
-        except OSError:
-            return None
-        return info.st_ino, info.st_size, info.st_mtime_ns
-
-    def marker(self, identity: Any) -> Any:
-        """What `_look` would see, from the record's identity of its log right after its own write."""
-        return identity if self.url is not None else tuple(identity[:3])
-
     def catch_up(self) -> bool:
         """Read what was appended since the last look (by this server or any other writer); True if anything
         changed, a log found replaced included (then read from its start, `generation` moved on)."""
-        size = self._look()
+        size = self.record.store.look()
         if size is None or size == self.size:
             return False
         self.size = size
@@ -137,32 +121,25 @@ class Timeline:
             return False
         return (last_hash if len(events) == read else events[read].prev) == self.fingerprint
 
-    def extend(self, events: list[Event], size: Any) -> None:
-        """What this server just appended (`size`: `marker` of the log right after, under the writer's lock),
-        without reading the log again; read again when another writer appended (or replaced it) in between."""
+    def extend(self, events: list[Event], states: list[Any], snapshot: Any, size: Any) -> None:
+        """What this server just appended, without reading the log again or applying the events a second time: the
+        record service's fold gave the state after each (`states`) and its table (`snapshot`, with the undo history
+        a later void takes back from); `size` is what `look` sees right after the write. Read again when another
+        writer appended (or replaced the log) in between."""
         if (not events or events[0].seq != len(self.events) + 1 or self._table is None
-                or events[0].prev != self.fingerprint):
+                or events[0].prev != self.fingerprint or len(states) != len(events) or not self.record.complete):
             self.size = -1
             self.catch_up()
             return
-        for event in events:
-            self._table.apply(event)
-            self.events.append(event)
-            self.states.append(self._table.state)
+        self._table.restore(snapshot)
+        self.events.extend(events)
+        self.states.extend(states)
         self.size = size
         self.fingerprint = self.record.last_hash
 
     def is_behind(self) -> bool:
         """Whether the log changed since the last look: cheap enough for a server's watcher to ask often."""
-        if self.url is not None:
-            from .pgstore import Listener
-
-            return Listener.of(self.url).heard(self.record.store.name) > len(self.events)
-        try:
-            info = os.stat(self.record.path)
-        except OSError:
-            return False
-        return (info.st_ino, info.st_size, info.st_mtime_ns) != self.size
+        return self.record.store.has_moved(self.size, len(self.events))
 
     @property
     def seq(self) -> int:
@@ -187,11 +164,11 @@ class Timeline:
 class Game:
     """One served game: its record service, its seats and its timeline, used by one thread at a time."""
 
-    def __init__(self, ident: str, store: LogStore, seats: Seats, url: str | None = None):
+    def __init__(self, ident: str, store: LogStore, seats: Seats):
         self.id = ident
         self.record = GameRecord.open(store)
         self.seats = seats
-        self.timeline = Timeline(self.record, url)
+        self.timeline = Timeline(self.record)
         self.lock = threading.Lock()
         self.timeline.catch_up()
 
@@ -204,7 +181,9 @@ class Game:
     def recorded(self, result: MoveResult) -> None:
         """A write of this server's record service, told to the timeline (the streams read it from there)."""
         if result.accepted and result.events:
-            self.timeline.extend(list(result.events), self.timeline.marker(self.record.identity))
+            record = self.record
+            self.timeline.extend(list(result.events), list(result.states), record.fold.snapshot(),
+                                 record.store.look_after(record.identity))
 
     def summary(self) -> GameSummary:
         record = self.record
@@ -229,56 +208,25 @@ class Game:
 
 
 class Tables:
-    """The games one server serves, each opened once and kept: the logs of a folder (`ID.jsonl`, seats in
-    `ID.seats.json`) or every game of a PostgreSQL database (`where` its URL; seats in `tally_seats`)."""
+    """The games one server serves (its `Place`: a folder of logs, or every game of a PostgreSQL database), each
+    opened once and kept."""
 
     def __init__(self, where: Path | str):
-        self.url = str(where) if is_database_url(str(where)) else None
-        self.directory = Path(where) if self.url is None else None
+        self.place = place_of(where)
         self._games: dict[str, Game] = {}
         self._lock = threading.Lock()
 
     @property
     def kind(self) -> str:
         """What messages call the place the games live."""
-        return "folder" if self.url is None else "store"
-
-    def check_id(self, ident: str) -> None:
-        """A game id: a name of the folder, never a path (UsageError otherwise)."""
-        if not ID.fullmatch(ident) or ident.endswith((".seats", ".json")) or ".." in ident:
-            raise UsageError(f"{ident!r} is not a game id: letters, digits, '_', '-' and '.', at most 64")
+        return self.place.kind
 
     def store_of(self, ident: str) -> LogStore:
         """The log an id names (UsageError for an id that is no name)."""
-        self.check_id(ident)
-        if self.url is not None:
-            from .pgstore import PostgresStore
-
-            return PostgresStore(self.url, ident)
-        assert self.directory is not None
-        return JsonlStore(self.directory / f"{ident}.jsonl")
+        return self.place.store_of(ident)
 
     def ids(self) -> list[str]:
-        if self.url is not None:
-            from .pgstore import game_ids
-
-            return [ident for ident in game_ids(self.url) if ID.fullmatch(ident)]
-        assert self.directory is not None
-        return sorted(p.name[: -len(".jsonl")] for p in self.directory.glob("*.jsonl")
-                      if p.is_file() and not p.is_symlink() and ID.fullmatch(p.name[: -len(".jsonl")]))
-
-    def _exists(self, store: LogStore) -> bool:
-        if self.url is not None:
-            return store.identity() is not None
-        path = Path(store.name)
-        return path.is_file() and not path.is_symlink()
-
-    def _seats(self, store: LogStore) -> Seats:
-        if self.url is not None:
-            from .pgstore import PostgresSeats
-
-            return PostgresSeats(self.url, store.name)
-        return FileSeats(store.name)
+        return self.place.ids()
 
     def game(self, ident: str) -> Game | None:
         """The game of that id, opened on first use; None when there is no such game."""
@@ -287,9 +235,9 @@ class Tables:
             game = self._games.get(ident)
             if game is not None:
                 return game
-            if not self._exists(store):
+            if not self.place.holds(store):
                 return None
-            game = self._games[ident] = Game(ident, store, self._seats(store), self.url)
+            game = self._games[ident] = Game(ident, store, self.place.seats(store))
             return game
 
     def opened(self) -> list[Game]:

@@ -267,12 +267,9 @@ def test_a_log_holding_an_illegal_event_is_exit_1(tmp_path: Path, game: Path) ->
 
 
 def test_exit_codes_match_the_documented_table() -> None:
-    from tally.cli import main
+    from tally.cli import app
 
-    from tally.cli import library_commands
-
-    assert (main.EXIT_OK, main.EXIT_RULE, main.EXIT_USAGE, main.EXIT_DAMAGED, main.EXIT_INTERNAL) == (0, 1, 2, 3, 4)
-    assert library_commands.EXIT_BUSY == 5
+    assert (app.EXIT_OK, app.EXIT_RULE, app.EXIT_USAGE, app.EXIT_DAMAGED, app.EXIT_INTERNAL, app.EXIT_BUSY) == (0, 1, 2, 3, 4, 5)
     assert sorted(EXIT_CODES) == [0, 1, 2, 3, 4, 5]
 
 
