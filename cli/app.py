@@ -171,6 +171,23 @@ def listing(seq: int, expected: str, moves: list[str]) -> list[str]:
     return [f"after #{seq}: {expected}", *(f"{i:3d}. {text}" for i, text in enumerate(moves, 1))] + (
         [] if moves else ["  (no legal moves)"])
 
+# --------------------------------------------------------------------------- every command, in its place
+
+# Every command, in the order `tally --help` and docs/cli.md list them, and the module that registers it: the core
+# commands are main.py's (the program imports it first); a module of the others is imported only when one of its
+# commands runs or the whole app is read (`tally --help`, the docs), so `tally move` does not pay for them. Declared
+# here, the order holds whichever module is imported first. Adding a command module is one line here.
+for _module, _names in (
+    (".main", ("games", "new", "record", "move", "rule", "moves", "state", "replay", "check", "note", "repair")),
+    (".simulate_command", ("simulate",)),
+    (".correction_commands", ("undo", "amend")),
+    (".rules_command", ("rules",)),
+    (".serve_command", ("serve",)),  # starlette and uvicorn are imported only when it runs
+    (".library_commands", ("ingest", "sql", "stats", "export", "import")),  # duckdb itself is imported later still
+    (".history_commands", ("chart", "alias")),
+):
+    app.register_lazily(_module, *_names)
+
 
 # --------------------------------------------------------------------------- the history library's commands
 

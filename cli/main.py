@@ -391,17 +391,6 @@ def repair_command(
         f"({why}, a write cut short) to {done.side}")
 
 
-# Commands of other modules. A module is imported only when one of its commands runs or the whole app is read
-# (`tally --help`, the docs): adding a command module is one line here, its name and the commands it registers.
-# (A plain `from . import module` line works too, but then every command pays for importing it.)
-app.register_lazily(".simulate_command", "simulate")
-app.register_lazily(".correction_commands", "undo", "amend")
-app.register_lazily(".rules_command", "rules")
-app.register_lazily(".serve_command", "serve")  # starlette and uvicorn are imported only when it runs
-app.register_lazily(".library_commands", "ingest", "sql", "stats", "export", "import")  # duckdb itself is imported later still
-app.register_lazily(".history_commands", "chart", "alias")
-
-
 def main() -> None:
     """Console entry point (of `tally` through `run`, and of whoever runs a command in-process)."""
     from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError

@@ -24,7 +24,7 @@ from tally.store import log as logfile
 from tally.store import seats as seating
 from tally.store import tables as folder
 from tally.store.logstore import is_database_url
-from tally.store.results import EventLine, ListingReport, MoveReport, NewReport, NoteReport, new_report
+from tally.store.results import EventLine, GamesReport, ListingReport, MoveReport, NewReport, NoteReport, games, new_report
 from tally.store.service import Conflict, GameRecord, IllegalLog, MoveResult, UsageError
 
 from . import bodies
@@ -121,21 +121,29 @@ async def create_game(request: Request) -> Response:
     host_only(caller(request, None))
     asked = await body_of(request, bodies.NewGame)
     tables = hub_of(request).tables
-    try:
-        path = tables.store_of(asked.id)
-    except UsageError as error:
-        raise Refused(400, "serve.game.id", str(error)) from None
-    from tally.store.service import GameRecord
+    options = {key: str(value) for key, value in asked.options.items()}  # a number as `tally new --option` writes it
 
-    def work() -> MoveResult:
-        return GameRecord.new(path, asked.game, asked.players, asked.options, asked.mode, asked.seed, asked.manifest,
-                               asked.seated)
+    def work() -> tuple[str, MoveResult]:
+        ident = asked.id if asked.id is not None else tables.free_id(asked.game)
+        try:
+            path = tables.store_of(ident)
+        except UsageError as error:
+            raise Refused(400, "serve.game.id", str(error)) from None
+        return ident, GameRecord.new(path, asked.game, asked.players, options, asked.mode, asked.seed, asked.manifest,
+                                     asked.seated)
 
     try:
-        result = await run_in_threadpool(work)
+        ident, result = await run_in_threadpool(work)
     except FileExistsError:
         raise Refused(409, "serve.game.exists", f"the {tables.kind} holds a game {asked.id!r} already") from None
-    return answer(new_report(f"{asked.id}.jsonl", asked.game, result), 201)
+    return answer(new_report(f"{ident}.jsonl", asked.game, result), 201)
+
+
+@endpoint("GET", "/api/catalog", "anyone", None,
+          [(200, GamesReport, "the games tally can start, as `tally games --json`: players, modes, every option")])
+async def catalog(request: Request) -> Response:
+    """The games a table can start, with their player counts, modes and options (what the host's form offers)."""
+    return answer(games())
 
 
 @endpoint("GET", GAME, "anyone", None, [(200, Any, "the game's view (as `tally state --json`, `--as` the caller's seat; a watcher's: what every player sees)"),
@@ -234,6 +242,76 @@ async def list_conflicts(request: Request) -> Response:
     game = the_game(request)
     host_only(caller(request, game))
     return answer(await locked(game, lambda: list(game.record.conflicts)))
+
+
+def seat_link(game: folder.Game, secret: str) -> str:
+    return f"/games/{game.id}#seat={secret}"
+
+
+def qr_of(request: Request, link: str) -> str:
+    """A link of this server as a QR code (SVG, drawn here by segno: no network), made absolute with the address the
+    caller used: the host opens its page at the address the phones reach."""
+    import io
+
+    import segno
+
+    drawn = io.BytesIO()
+    segno.make(str(request.base_url).rstrip("/") + link, error="m").save(
+        drawn, kind="svg", scale=4, border=2, xmldecl=False, title="a seat's link: open it on the phone that takes the seat")
+    return drawn.getvalue().decode()
+
+
+@endpoint("GET", GAME + "/seats", "host", None,
+          [(200, bodies.SeatsReport, "each seat, whether a device holds it and its one-time link; the join code")])
+async def list_seats(request: Request) -> Response:
+    """What the host's page shows of the seats, the same after a reload."""
+    game = the_game(request)
+    host_only(caller(request, game))
+
+    def work() -> bodies.SeatsReport:
+        held, linked = set(game.seats.held()), game.seats.linked()
+        names = list(game.record.fold.started.seats)
+        links = {name: seat_link(game, secret) for name, secret in linked.items()}
+        entries = [bodies.SeatEntry(name, name in held, links.get(name), qr_of(request, links[name]) if name in links else None)
+                   for name in names]
+        return bodies.SeatsReport(game.seats.current_code(), entries)
+
+    return answer(await locked(game, work))
+
+
+@endpoint("POST", GAME + "/seats/{seat}/link", "host (any seat), a seat (its own: to move to another device)", None,
+          [(201, bodies.Linked, "a new one-time link for the seat (the one made before no longer works)"),
+           (400, _E, "`core.usage`: no such seat"), (403, _E, "`serve.host-only`: a seat's link is the host's or that seat's")])
+async def make_link(request: Request) -> Response:
+    """A seat's one-time link: the host hands it to a phone (a QR code), or a seat moves itself to another phone."""
+    game = the_game(request)
+    who = caller(request, game)
+    seat = folder.seat_of_name(game, request.path_params["seat"])
+    if not who.is_host and who.seat != seat:
+        raise Refused(403, "serve.host-only", "a seat's link is made by the host, or by that seat itself")
+    link = seat_link(game, await run_in_threadpool(game.seats.new_link, seat))
+    return answer(bodies.Linked(seat, link, qr_of(request, link)), 201)
+
+
+@endpoint("POST", GAME + "/claim", "anyone holding a seat's one-time link", bodies.Claim,
+          [(201, bodies.Joined, "the seat's token: the device that held the seat before is shut out"),
+           (403, _E, "`serve.link.unknown`: no such link, or it was opened already (one answer for both)"),
+           (429, _E, "`serve.join.rate-limited`: this client address sent 5 wrong codes or links in the last minute")])
+async def claim_seat(request: Request) -> Response:
+    """Take the seat a one-time link gives (the page does it when a phone opens the link)."""
+    game = the_game(request)
+    asked = await body_of(request, bodies.Claim)
+    guesses, client = hub_of(request).guesses, client_of(request.scope)
+    wait = guesses.wait(client)
+    if wait is not None:
+        raise Refused(429, "serve.join.rate-limited", f"too many wrong join codes or links from this device: try again "
+                      f"in {wait} s", headers={"Retry-After": str(wait)})
+    claimed = await run_in_threadpool(game.seats.claim, asked.link)
+    if claimed is None:
+        guesses.failed(client)
+        raise Refused(403, "serve.link.unknown", "this seat link is not this game's, or a device opened it already: "
+                      "ask the host for a new one")
+    return answer(bodies.Joined(*claimed), 201)
 
 
 @endpoint("POST", GAME + "/code", "host", None, [(201, bodies.JoinCode, "a new join code for the host's screen")])
@@ -383,7 +461,7 @@ def counted_stream(hub: Service, client: str) -> Callable[..., Response]:
 
 ROUTES: list[BaseRoute] = [
     list_games, create_game, show_game, list_moves, record_move, rule_move, undo_move, amend_move, add_note,
-    list_conflicts, new_code, join_seat, list_events, stream_events,
+    list_conflicts, catalog, list_seats, make_link, claim_seat, new_code, join_seat, list_events, stream_events,
 ]
 from .library import ROUTES as LIBRARY  # noqa: E402  (the library's routes, `/api/library/...`, use this module's parts)
 

@@ -20,10 +20,10 @@ class Body(msgspec.Struct, forbid_unknown_fields=True):
 class NewGame(Body):
     """`POST /api/games`: what `tally new` takes."""
 
-    id: Annotated[str, _("the log's name in the folder (`ID.jsonl`), or the game's id in the store: letters, digits, `_`, `-`, `.`")]
-    game: Annotated[str, _("the game's name (`GET /api/games` of `tally games --json`)")]
+    game: Annotated[str, _("the game's name (`GET /api/catalog`, as `tally games --json`)")]
     players: Annotated[list[str], _("the players, in turn order")]
-    options: Annotated[dict[str, str], _("variant options, KEY: VALUE")] = {}
+    id: Annotated[Optional[str], _("the game's name at this table, which is the log's name in the folder (`ID.jsonl`) or its id in the store: letters, digits, `_`, `-`, `.`; default: the game's name and the first free number (`splendor-1`)")] = None
+    options: Annotated[dict[str, Union[str, int]], _("variant options, KEY: VALUE (a number may be a JSON number)")] = {}
     mode: Annotated[Optional[str], _("`table` (default) or `open`")] = None
     seed: Annotated[Optional[int], _("deal the setup with this seed (open mode)")] = None
     manifest: Annotated[Optional[Union[str, dict[str, Any]]], _("a component manifest id, or an inline manifest; default: the game's own")] = None
@@ -87,6 +87,34 @@ class JoinCode(msgspec.Struct):
 
     code: Annotated[str, _("12 letters and digits in three groups of four (`K7QM-2XPA-9FHT`); typed in any case, "
                              "with or without the dashes")]
+
+
+class Claim(Body):
+    """`POST .../claim`: the secret of a seat's one-time link (what follows `#seat=` in it)."""
+
+    link: Annotated[str, _("the link's secret")]
+
+
+class SeatEntry(msgspec.Struct):
+    seat: Annotated[str, _("the seat's name")]
+    taken: Annotated[bool, _("a device holds the seat")]
+    link: Annotated[Optional[str], _("the seat's one-time link (`/games/ID#seat=SECRET`), made by this server and not opened yet; else null")]
+    qr: Annotated[Optional[str], _("that link as a QR code (an SVG document, the link made absolute with the address the caller used); else null")]
+
+
+class SeatsReport(msgspec.Struct):
+    """`GET .../seats`: what the host's page shows of the seats."""
+
+    code: Annotated[Optional[str], _("the join code this server made last, while it works; else null (make one: `POST .../code`)")]
+    seats: Annotated[list[SeatEntry], _("each seat, in turn order")]
+
+
+class Linked(msgspec.Struct):
+    """`POST .../seats/{seat}/link`."""
+
+    seat: Annotated[str, _("the seat")]
+    link: Annotated[str, _("its one-time link, `/games/ID#seat=SECRET`: the device that opens it takes the seat, and the device that held it before is shut out")]
+    qr: Annotated[str, _("the link as a QR code: an SVG document, the link made absolute with the address the caller used")]
 
 
 class Error(msgspec.Struct):

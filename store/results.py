@@ -33,6 +33,8 @@ class GameOption(msgspec.Struct):
     default: str
     choices: list[str]
     help: str
+    minimum: Optional[int] = None  # an integer option's bounds (no `choices`); null for a choice
+    maximum: Optional[int] = None
 
 
 class GameEntry(msgspec.Struct):
@@ -47,7 +49,7 @@ class GameEntry(msgspec.Struct):
 class GamesReport(msgspec.Struct):
     """`tally games`."""
 
-    games: Annotated[list[GameEntry], _("one entry per game: `name`, `title`, `rules`, `players` [min, max], `modes`, `options` (`key`, `default`, `choices`, `help`)")]
+    games: Annotated[list[GameEntry], _("one entry per game: `name`, `title`, `rules`, `players` [min, max], `modes`, `options` (`key`, `default`, `choices`, `help`, and for an integer option its `minimum` and `maximum`)")]
 
 
 def games() -> GamesReport:
@@ -56,7 +58,7 @@ def games() -> GamesReport:
     entries = []
     for name in registry.names():
         spec = registry.get(name)
-        options = [GameOption(o.key, o.default, list(o.choices), o.help) for o in spec.options]
+        options = [GameOption(o.key, o.default, list(o.choices), o.help, o.minimum, o.maximum) for o in spec.options]
         entries.append(GameEntry(spec.name, spec.title, spec.rules_version, [spec.min_seats, spec.max_seats], list(spec.modes), options))
     return GamesReport(entries)
 

@@ -37,10 +37,12 @@ T = TypeVar("T")
 
 
 class SeatFile(msgspec.Struct, forbid_unknown_fields=True):
-    """The side file: each seat's token hash, and the hash of the join code now shown (empty: none)."""
+    """The side file: each seat's token hash, the hash of the join code now shown (empty: none), and each seat's
+    one-time link (`links`: the hash of the link's secret; gone once a phone opened it)."""
 
     seats: dict[str, str] = {}
     code: str = ""
+    links: dict[str, str] = {}
 
 
 def _digest(secret: str) -> str:
@@ -73,11 +75,58 @@ class Seats:
     """The seats of one game. A backend reads them (`_load`) and changes them (`_change`: read, change and
     write as one step, exclusive against every other change of the game's seats it may meet)."""
 
+    def __init__(self) -> None:
+        # what the host's page shows again after a reload: the join code and the seats' links as they were made,
+        # kept in this process only (stored, they are hashes); a server started anew makes new ones when asked
+        self.shown_code: str | None = None
+        self.shown_links: dict[str, str] = {}
+
     def _load(self) -> SeatFile:
         raise NotImplementedError
 
     def _change(self, change: Callable[[SeatFile], T]) -> T:
         raise NotImplementedError
+
+    def new_link(self, seat: str) -> str:
+        """A one-time link's secret for `seat`: the device that opens it takes the seat (`claim`), and whatever
+        device held it before is shut out then; the link made for the seat before no longer works."""
+        secret = new_token()
+
+        def linked(data: SeatFile) -> None:
+            data.links[seat] = _digest(secret)
+
+        self._change(linked)
+        self.shown_links[seat] = secret
+        return secret
+
+    def claim(self, secret: str) -> tuple[str, str] | None:
+        """The seat a one-time link's `secret` gives, and that device's new token (a token the seat held before no
+        longer works); None for a link that is unknown or was opened already (one answer for both)."""
+        digest = _digest(secret)
+        token = new_token()
+
+        def claimed(data: SeatFile) -> str | None:
+            found = None
+            for seat, held in data.links.items():
+                if hmac.compare_digest(digest, held):
+                    found = seat
+            if found is None:
+                return None
+            del data.links[found]
+            data.seats[found] = _digest(token)
+            return found
+
+        seat = self._change(claimed)
+        if seat is None:
+            return None
+        if self.shown_links.get(seat) == secret:
+            del self.shown_links[seat]
+        return seat, token
+
+    def linked(self) -> dict[str, str]:
+        """The seats' links made by this process and not opened yet (seat: secret)."""
+        waiting = set(self._load().links)
+        return {seat: secret for seat, secret in self.shown_links.items() if seat in waiting}
 
     def seat_of(self, token: str) -> str | None:
         """The seat whose token this is, or None."""
@@ -109,7 +158,13 @@ class Seats:
             data.code = _digest(code)
 
         self._change(shown)
-        return "-".join(code[i: i + CODE_GROUP] for i in range(0, CODE_LENGTH, CODE_GROUP))
+        self.shown_code = "-".join(code[i: i + CODE_GROUP] for i in range(0, CODE_LENGTH, CODE_GROUP))
+        return self.shown_code
+
+    def current_code(self) -> str | None:
+        """The join code this process made last, while it still works (another server may have made a newer one)."""
+        code = self.shown_code
+        return code if code is not None and _same(typed_code(code), self._load().code) else None
 
     def join(self, seat: str, code: str) -> str | None:
         """A token for `seat` given the join code, when no device holds that seat yet; None for a wrong code.

@@ -228,6 +228,11 @@ class Tables:
     def ids(self) -> list[str]:
         return self.place.ids()
 
+    def free_id(self, game: str) -> str:
+        """A new game's id when the host gives none: the game's name and the first number no game here has."""
+        taken = set(self.ids())
+        return next(f"{game}-{n}" for n in range(1, len(taken) + 2) if f"{game}-{n}" not in taken)
+
     def game(self, ident: str) -> Game | None:
         """The game of that id, opened on first use; None when there is no such game."""
         store = self.store_of(ident)

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 import array_helpers
-from page_helpers import GAMES, ROOT, button_for, cut_log, join, need_chromium, open_page, serving, tap, wait_seq
+from page_helpers import GAMES, PHONE, ROOT, button_for, cut_log, join, need_chromium, open_page, serving, tap, wait_seq
 from test_pictures import SHOWN
 from tally.store import record
 from tally.store.results import check
@@ -416,3 +416,60 @@ def test_a_seats_conflicting_entry_is_told_plainly_and_the_host_sees_both(browse
         assert f'p1 entered "p1: draw {held}"' in listed and held in listed.split(":", 1)[1]
         assert phone.errors == [] and host.errors == []
     assert len(logfile.read(tmp_path / "game.jsonl").events) == len(events)
+
+
+def test_the_host_starts_a_game_on_the_page_and_each_phone_takes_its_seat_by_its_link(browser: Any, tmp_path: Path) -> None:
+    """Issue 34: no terminal and no typed code. The host's list page offers the games tally can start; the host fills
+    the form (Split, three players, every seat entering its own cards) and lands on the game; the host's page shows
+    each seat's one-time link as a QR code; a phone that opens a link holds that seat (the secret leaves the address
+    bar); after a reload the host's page shows the same links and code; a lost phone's seat is given again; a seat
+    asks before it is left."""
+    with serving(tmp_path) as served:
+        context = browser.new_context(viewport=DESKTOP)
+        host = context.new_page()
+        host.goto(f"{served.url}/#token={served.token}")
+        host.locator("#start:not([hidden])").wait_for()
+        host.select_option("#start-game", "split")
+        names = host.locator("#start-players input")
+        assert names.count() == 2  # Split's fewest players
+        host.click("#add-player")
+        for index, name in enumerate(("ana", "ben", "cy")):
+            names.nth(index).fill(name)
+        host.fill("#start-name", "friday")
+        assert host.locator("#start-seated input:checked").count() == 3  # everyone enters their own cards by default
+        host.click("#start-form button[type=submit]")
+        host.wait_for_url(f"{served.url}/games/friday")
+        host.locator("body[data-viewer='host']").wait_for(state="attached")
+        assert "shows every seat's hidden cards" in host.inner_text("#host")
+        host.click("[data-give='ana']")
+        host.locator("li[data-seat='ana'] svg.qr").wait_for()
+        link = host.locator("[data-seat-link='ana']").get_attribute("href")
+        assert link is not None and link.startswith(f"{served.url}/games/friday#seat=")
+        phone = browser.new_context(viewport=PHONE).new_page()
+        phone.goto(link)
+        phone.locator("body[data-viewer='ana']").wait_for(state="attached")
+        assert "seat=" not in phone.url and "#" not in phone.url
+        host.reload()
+        host.locator("li[data-seat='ana'].taken").wait_for()
+        host.click("[data-give='ben']")
+        host.locator("li[data-seat='ben'] svg.qr").wait_for()
+        code = host.inner_text("#join-code-shown")
+        host.click("#new-code")
+        host.wait_for_function("(before) => document.getElementById('join-code-shown').textContent !== before", arg=code)
+        code = host.inner_text("#join-code-shown")
+        host.reload()
+        host.locator("li[data-seat='ben'] svg.qr").wait_for()
+        assert host.inner_text("#join-code-shown") == code
+        host.click("[data-give='ana']")  # ana's phone is lost: a new link, and the old phone is let go once it is opened
+        again = host.locator("[data-seat-link='ana']").get_attribute("href")
+        other = browser.new_context(viewport=PHONE).new_page()
+        other.goto(again)
+        other.locator("body[data-viewer='ana']").wait_for(state="attached")
+        status, _ = served.api("GET", "/api/games/friday", token=json.loads(phone.evaluate(
+            "localStorage.getItem('tally.seat.friday')"))["token"])
+        assert status == 401
+        other.click("#leave")
+        assert other.locator("body").get_attribute("data-viewer") == "ana"  # the first tap only asks
+        other.click("#leave")
+        other.locator("body[data-viewer='watcher']").wait_for(state="attached")
+        assert phone.evaluate("1") == 1  # the pages ran their scripts to the end

@@ -205,17 +205,19 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 FIELDS = ["move", "expected_seq", "reason", "turn", "target", "text", "player", "seat", "code", "game", "players",
-          "options", "mode", "seed", "manifest", "id", "after"]
+          "options", "mode", "seed", "manifest", "id", "after", "link"]
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 10**20) | st.text(max_size=12),
                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
                     max_leaves=6)
-SEGMENTS = ["api", "games", "g", "moves", "rule", "undo", "amend", "notes", "code", "join", "events", "conflicts", "picture.svg",
+SEGMENTS = ["api", "games", "g", "moves", "rule", "undo", "amend", "notes", "code", "join", "events", "conflicts", "catalog",
+            "seats", "link", "claim", "picture.svg",
             "notation", "static", "page.css", "..", "%2e%2e", "g.jsonl", "", "x"]
 PATHS = st.lists(st.sampled_from(SEGMENTS) | st.text(alphabet="abc./%-_", max_size=6), max_size=5).map(
     lambda parts: "/" + "/".join(parts).lstrip("/"))  # "//x" is a URL with a host, not a path
 ROUTED = ["/api/games", "/api/games/g", "/api/games/g/moves", "/api/games/g/rule", "/api/games/g/undo",
           "/api/games/g/amend", "/api/games/g/notes", "/api/games/g/code", "/api/games/g/join", "/api/games/g/events",
-          "/api/games/g/conflicts",
+          "/api/games/g/conflicts", "/api/catalog", "/api/games/g/seats", "/api/games/g/seats/ana/link",
+          "/api/games/g/seats/zed/link", "/api/games/g/claim",
           "/games/g", "/games/g/picture.svg", "/games/g/notation", "/", "/api/games/nope/moves", "/api/games/..%2fg"]
 PATHS = st.sampled_from(ROUTED) | PATHS
 MOVES = st.sampled_from(["take r g b", "ana: take w b k", "ben: take r r", "buy 1b0-w1k2", "reserve deck 1", "pass",

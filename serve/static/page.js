@@ -34,6 +34,16 @@ function takeTokenFromUrl() {
   history.replaceState(null, "", url.pathname + url.search);
 }
 
+function takeSeatLinkFromUrl() {
+  // A seat's one-time link carries its secret once (`#seat=`): kept for `settle` to claim the seat with, and taken
+  // out of the address bar and the history at once, as the host link's token is.
+  const url = new URL(window.location.href);
+  const secret = new URLSearchParams(url.hash.slice(1)).get("seat");
+  if (!secret) return null;
+  history.replaceState(null, "", url.pathname + url.search);
+  return secret;
+}
+
 function hostToken() {
   return localStorage.getItem(TOKEN_KEY);
 }
@@ -108,14 +118,120 @@ async function showIndex() {
       el("strong", null, game.id), ` · ${game.game}`,
       el("span", { class: "meta" }, `${(game.seats || []).join(", ")} · ${game.mode} · #${game.seq} · ${state}`)));
   }));
-  if (!games.length) said.textContent = "No games yet: start one with `tally new` in the served folder.";
+  if (me.kind === "host") await showStartForm();
+  if (!games.length) {
+    said.textContent = me.kind === "host" ? "No games yet: start one below."
+      : "No games yet: the host starts one on the host's page (the link `tally serve` printed).";
+  }
+}
+
+// --------------------------------------------------------------------------- starting a game (the host's list)
+
+const start = { catalog: [] };
+
+function playerInput(index, value) {
+  return el("label", null, `Player ${index + 1} `,
+    el("input", { name: "player", value: value || "", autocomplete: "off", spellcheck: "false", required: true,
+      autocapitalize: "none", placeholder: ["ana", "ben", "cy", "dee", "eve", "fin"][index] || "name" }));
+}
+
+function chosenGame() {
+  const name = document.getElementById("start-game").value;
+  return start.catalog.find((game) => game.name === name) || start.catalog[0];
+}
+
+function playerNames() {
+  return [...document.querySelectorAll("#start-players input")].map((input) => input.value.trim());
+}
+
+function drawSeated() {
+  // every player enters their own hidden cards unless the host unticks them (table mode only: open deals them all)
+  const box = document.getElementById("start-seated");
+  const ticked = new Set([...box.querySelectorAll("input:not(:checked)")].map((input) => input.value));
+  box.hidden = document.getElementById("start-mode").value !== "table";
+  box.replaceChildren(box.querySelector("legend"), ...playerNames().map((name, i) => el("label", null,
+    el("input", { type: "checkbox", value: name || `#${i + 1}`, checked: !ticked.has(name || `#${i + 1}`) }),
+    ` ${name || `player ${i + 1}`}`)));
+}
+
+function drawGameChoice() {
+  const game = chosenGame();
+  const players = document.getElementById("start-players");
+  const names = playerNames();
+  const count = Math.min(Math.max(names.length, game.players[0]), game.players[1]);
+  players.replaceChildren(players.querySelector("legend"), ...Array.from({ length: count }, (_, i) => playerInput(i, names[i])));
+  players.addEventListener("input", drawSeated);
+  const mode = document.getElementById("start-mode");
+  for (const option of mode.options) option.disabled = !game.modes.includes(option.value);
+  if (!game.modes.includes(mode.value)) mode.value = game.modes[0];
+  const options = document.getElementById("start-options");
+  options.replaceChildren(options.querySelector("legend"), ...game.options.map((option) => el("label", { title: option.help },
+    `${option.key} `,
+    option.choices.length
+      ? el("select", { name: option.key, "data-option": option.key },
+        ...option.choices.map((choice) => el("option", { value: choice, selected: choice === option.default }, choice)))
+      : el("input", { name: option.key, "data-option": option.key, type: "number", value: option.default,
+        min: option.minimum ?? undefined, max: option.maximum ?? undefined, inputmode: "numeric" }),
+    el("span", { class: "meta" }, option.help))));
+  options.hidden = game.options.length === 0;
+  drawSeated();
+}
+
+async function showStartForm() {
+  const answer = await api("GET", "/api/catalog");
+  if (answer.status !== 200) return;
+  start.catalog = answer.body.games;
+  const select = document.getElementById("start-game");
+  select.replaceChildren(...start.catalog.map((game) => el("option", { value: game.name },
+    `${game.title} (${game.players[0]}-${game.players[1]} players)`)));
+  document.getElementById("start").hidden = false;
+  select.addEventListener("change", drawGameChoice);
+  document.getElementById("start-mode").addEventListener("change", drawSeated);
+  document.getElementById("add-player").addEventListener("click", () => {
+    const players = document.getElementById("start-players");
+    const count = players.querySelectorAll("input").length;
+    if (count < chosenGame().players[1]) players.append(playerInput(count));
+    drawSeated();
+  });
+  document.getElementById("drop-player").addEventListener("click", () => {
+    const inputs = document.querySelectorAll("#start-players label");
+    if (inputs.length > chosenGame().players[0]) inputs[inputs.length - 1].remove();
+    drawSeated();
+  });
+  document.getElementById("start-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    startGame();
+  });
+  drawGameChoice();
+}
+
+async function startGame() {
+  // Validated by the server exactly as `tally new` validates it: its messages are shown as they are.
+  const game = chosenGame();
+  const players = playerNames();
+  const mode = document.getElementById("start-mode").value;
+  const seated = mode === "table"
+    ? [...document.querySelectorAll("#start-seated input:checked")].map((input) => input.value) : [];
+  const options = {};
+  for (const field of document.querySelectorAll("#start-options [data-option]")) options[field.dataset.option] = field.value;
+  const body = { game: game.name, players, mode, seated, options };
+  const name = document.getElementById("start-name").value.trim();
+  if (name) body.id = name;
+  const said = document.getElementById("said");
+  const answer = await api("POST", "/api/games", body, hostToken());
+  if (answer.status !== 201) {
+    said.className = "said bad";
+    said.textContent = `The game was not started: ${errorText(answer.body)}`;
+    return;
+  }
+  window.location.assign(`/games/${encodeURIComponent(answer.body.log.replace(/\.jsonl$/, ""))}`);
 }
 
 // --------------------------------------------------------------------------- one game
 
 const table = {
   id: null, me: null, seq: null, fingerprint: null, seats: [], moves: [], waiting: [], view: null, lastSeq: 0,
-  refreshing: null, again: false, opened: new Set(), place: null,
+  refreshing: null, again: false, opened: new Set(), place: null, link: null,
 };
 
 function gameId() {
@@ -403,9 +519,81 @@ async function newCode() {
 }
 
 function leave() {
+  // one tap asks, a second leaves: a seat left by mistake is the host's to give again
+  const button = document.getElementById("leave");
+  if (!button.dataset.asked) {
+    button.dataset.asked = "yes";
+    button.textContent = "Tap again to leave (the host can give the seat again)";
+    return Promise.resolve();
+  }
+  delete button.dataset.asked;
+  button.textContent = "Leave this seat";
   localStorage.removeItem(seatKey(table.id));
   say("good", ["You left the seat."]);
   return settle();
+}
+
+function qrNode(svg, label) {
+  const parsed = new DOMParser().parseFromString(svg, "image/svg+xml").documentElement;
+  if (parsed.nodeName !== "svg") return el("span", null, "");
+  for (const script of parsed.querySelectorAll("script")) script.remove();
+  const node = document.importNode(parsed, true);
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", label);
+  node.classList.add("qr");
+  return node;
+}
+
+function seatItem(entry) {
+  const absolute = entry.link ? new URL(entry.link, window.location.origin).href : null;
+  return el("li", { "data-seat": entry.seat, class: entry.taken ? "taken" : "free" },
+    el("strong", null, entry.seat), ` · ${entry.taken ? "a phone holds it" : "free"}`,
+    entry.link ? el("div", { class: "link" }, qrNode(entry.qr, `${entry.seat}'s seat link as a QR code`),
+      el("a", { href: absolute, class: "seat-link", "data-seat-link": entry.seat }, `${entry.seat}'s link`)) : null,
+    el("button", { type: "button", class: "quiet", "data-give": entry.seat,
+      onclick: () => busy(() => giveSeat(entry.seat)) },
+      entry.taken ? `Give ${entry.seat}'s seat to another phone` : `Link for ${entry.seat}`));
+}
+
+async function showSeats() {
+  // the host's page: every seat, whether a phone holds it, its one-time link as a QR code; the join code (the same
+  // after a reload)
+  const answer = await api("GET", `/api/games/${encodeURIComponent(table.id)}/seats`, undefined, hostToken());
+  if (answer.status !== 200) return;
+  if (answer.body.code) document.getElementById("join-code-shown").textContent = answer.body.code;
+  document.getElementById("seat-list").replaceChildren(...answer.body.seats.map(seatItem));
+}
+
+async function giveSeat(seat) {
+  const answer = await api("POST", `/api/games/${encodeURIComponent(table.id)}/seats/${encodeURIComponent(seat)}/link`,
+    undefined, hostToken());
+  if (answer.status !== 201) say("bad", [`No link for ${seat}: ${errorText(answer.body)}`]);
+  await showSeats();
+}
+
+async function movePhone() {
+  // a seat shows its own link again as a QR code: the phone that opens it takes the seat, and this one is let go
+  const answer = await api("POST", `/api/games/${encodeURIComponent(table.id)}/seats/${encodeURIComponent(table.me.seat)}/link`,
+    undefined, table.me.token);
+  const moving = document.getElementById("moving");
+  if (answer.status !== 201) {
+    say("bad", [`No link: ${errorText(answer.body)}`]);
+    return;
+  }
+  moving.hidden = false;
+  moving.replaceChildren(el("p", null, `Open this on the phone that takes ${table.me.seat}'s seat; this page is let go then.`),
+    qrNode(answer.body.qr, `${table.me.seat}'s seat link as a QR code`),
+    el("a", { href: new URL(answer.body.link, window.location.origin).href, class: "seat-link" }, "the link"));
+}
+
+async function claimSeat(secret) {
+  const answer = await api("POST", `/api/games/${encodeURIComponent(table.id)}/claim`, { link: secret });
+  if (answer.status !== 201) {
+    say("bad", [`This seat link does not work: ${errorText(answer.body)}`]);
+    return;
+  }
+  localStorage.setItem(seatKey(table.id), JSON.stringify({ seat: answer.body.seat, token: answer.body.token }));
+  say("good", [`You hold ${answer.body.seat}'s seat: you see what ${answer.body.seat} sees, and record ${answer.body.seat}'s moves and cards.`]);
 }
 
 async function settle() {
@@ -416,7 +604,10 @@ async function settle() {
   seatLine.textContent = table.me.kind === "seat" ? `This page is ${table.me.seat}'s seat.`
     : table.me.kind === "host" ? "This page is the host's: it may record any seat's move." : "Watching: join a seat to play.";
   document.getElementById("leave").hidden = table.me.kind !== "seat";
+  document.getElementById("move-phone").hidden = table.me.kind !== "seat";
+  document.getElementById("moving").hidden = true;
   document.getElementById("host").hidden = table.me.kind !== "host";
+  if (table.me.kind === "host") await showSeats();
   const joinForm = document.getElementById("join");
   joinForm.hidden = table.me.kind === "seat";
   const select = document.getElementById("join-seat");
@@ -568,11 +759,14 @@ async function showGame() {
     busy(() => join(document.getElementById("join-seat").value, document.getElementById("join-code").value.trim()));
   });
   document.getElementById("leave").addEventListener("click", () => busy(leave));
+  document.getElementById("move-phone").addEventListener("click", () => busy(movePhone));
   document.getElementById("notation").addEventListener("toggle", showNotation);
   document.getElementById("new-code").addEventListener("click", () => busy(newCode));
+  if (table.link) await claimSeat(table.link);
   await settle();
 }
 
 takeTokenFromUrl();
+table.link = takeSeatLinkFromUrl();
 if (document.body.dataset.page === "index") showIndex();
 else if (document.body.dataset.page === "game") showGame();
