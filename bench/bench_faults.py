@@ -7,7 +7,7 @@ For every game in the registry:
 1. **Power cuts.** Simulated open games; for sampled units (one command's write), the file as a power cut
    inside that write can leave it: a length anywhere from the unit's start to its end, each block of 64
    bytes written, not written (zeros) or written in part, in any order. Each is read; a torn end is
-   repaired (`tally.store.repair`); then the log must hold every event before the unit (acknowledged),
+   repaired (`tally.store.logs.repair`); then the log must hold every event before the unit (acknowledged),
    and either all of the unit or none of it, and check.
 2. **kill -9 of writers.** A real `tally move` (and `tally note`) killed after a random delay; the log
    must then check with every event acknowledged before it, after at most one `tally repair`.
@@ -34,10 +34,10 @@ import time
 from pathlib import Path
 
 from tally.core import registry
-from tally.store import log as logfile
-from tally.store import record
-from tally.store.repair import repair
-from tally.store.simulate import simulate
+from tally.store.logs import log as logfile
+from tally.store.recording import record
+from tally.store.logs.repair import repair
+from tally.store.recording.simulate import simulate
 
 BLOCK = 64
 TALLY = [sys.executable, "-c", "from tally.cli.main import main; main()"]

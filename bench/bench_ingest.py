@@ -3,13 +3,13 @@ and the library's commands on a large library.
 
     python bench/bench_ingest.py [--games 200] [--seed 1] [--jobs N] [--scale EVENTS] [--logs DIR] [--json]
 
-1. Simulates N games of each game (`tally.store.simulate.simulate`: Splendor, Split, Array and Splice) into a
+1. Simulates N games of each game (`tally.store.recording.simulate.simulate`: Splendor, Split, Array and Splice) into a
    temporary folder (or uses `--logs DIR`).
 2. Baseline, in the same run: DuckDB's `read_json` loading the same files into a bare on-disk table
    (`CREATE TABLE t AS SELECT * FROM read_json('DIR/*.jsonl')`), in rows per second.
 3. For reference, the floor under any ingest: what `tally check` does to each log (verified decoding,
    every event judged), in one process, storing nothing.
-   Then `tally.store.library.ingest` of the same files into a new library, in events per second (every line
+   Then `tally.store.library.folding` of the same files into a new library, in events per second (every line
    verified, every event judged and folded, projections built), and the ratio to the baseline: for the mix of
    all four games, and for each game alone.
 4. Memory: the RSS of this process (and of each worker) sampled after every task of the run (flat
@@ -24,7 +24,7 @@ how the work was shared whatever else the machine was running.
    by years per copy (each copy re-chained, so every copy is a distinct, valid log with its own game id; the
    moves repeat). On that library: `tally sql` and `tally stats` per command (a fresh process each, the median
    of several, beside `python -c "import typer"` in the same run), the stats report's queries inside DuckDB
-   (one warm connection), and each chart's query (`store/library_charts.py`).
+   (one warm connection), and each chart's query (`store/library/charts.py`).
 
 `--json` prints one JSON summary at the end. Only the standard library and tally itself (with its own
 dependencies) are used. Figures depend on the machine and on what else runs on it; the ratio to read_json in
@@ -85,7 +85,7 @@ GAMES = ("splendor", "split", "array", "splice")
 
 
 def simulate_logs(games: int, seed: int, folder: Path) -> float:
-    from tally.store.simulate import simulate
+    from tally.store.recording.simulate import simulate
 
     began = time.perf_counter()
     for game in GAMES:
@@ -115,7 +115,7 @@ def check_only(paths: list[str]) -> tuple[int, float]:
     """The floor under any ingest: what `tally check` does to every log (verified decoding, every event
     judged), in one process, storing nothing."""
     from tally.core.engine import judge
-    from tally.store import log as logfile
+    from tally.store.logs import log as logfile
 
     began = time.perf_counter()
     events = 0
@@ -248,7 +248,7 @@ def library_commands(db: Path) -> dict:
     rest on none) per command against `import typer`, measured alternately in one run; the stats report and the
     library's charts inside one process (best of five and of three)."""
     from tally.store import library
-    from tally.store.library_charts import library_charts
+    from tally.store.library.charts import library_charts
 
     tally = [sys.executable, "-m", "tally.cli.main"] if not shutil.which("tally") else [shutil.which("tally")]
     env_db = ["--db", str(db)]

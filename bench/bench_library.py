@@ -77,11 +77,11 @@ def build(events: int, games: int, seed: int, work: Path, db: Path) -> tuple[Pat
 
 def inside_duckdb(db: Path, runs: int) -> dict[str, Any]:
     """Each chart's and each stats query's time on one warm connection, and the yardstick scan."""
-    from tally.store import library_stats
+    from tally.store.library import report as library_stats
     from tally.store.library import stats
-    from tally.store.library_charts import LOWER_WINS, _lower_wins, _queries, library_charts
-    from tally.store.library_schema import connect_read_only, stored_reports
-    from tally.store.library_stats import Scope
+    from tally.store.library.charts import LOWER_WINS, _lower_wins, _queries, library_charts
+    from tally.store.library.schema import connect_read_only, stored_reports
+    from tally.store.library.report import Scope
 
     con = connect_read_only(db)
     try:

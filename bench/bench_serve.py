@@ -54,8 +54,8 @@ import msgspec
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_spine import build_300_event_log  # noqa: E402
 
-from tally.store import log as logfile  # noqa: E402
-from tally.store.results import check  # noqa: E402
+from tally.store.logs import log as logfile  # noqa: E402
+from tally.store.recording.results import check  # noqa: E402
 
 
 def start(folder: Path | str, token: str | None = None, *options: str, program: str | None = None
@@ -201,7 +201,7 @@ async def busy_tables(url: str | list[str], token: str, folder: Path | str, tabl
     for t, idents in games.items():
         for ident in idents:
             if isinstance(folder, str):
-                from tally.store.pgstore import PostgresStore
+                from tally.store.logs.pgstore import PostgresStore
 
                 where: Path | PostgresStore = PostgresStore(folder, ident)
                 log = where.read()
@@ -221,7 +221,7 @@ def build_seated_log(folder: Path) -> tuple[Path, list[Any]]:
     """A 4-player table-mode Splendor game in which every seat enters its own blind reserves, cut at 250 events,
     and the transcript's events after it (what the seats go on to enter)."""
     from tally.core.registry import get
-    from tally.store.simulate import playout
+    from tally.store.recording.simulate import playout
 
     spec = get("splendor")
     best: list[Any] = []
@@ -278,8 +278,8 @@ def salted_log_sizes() -> dict[str, tuple[int, int]]:
     and of the same events unsalted."""
     from tally.core.engine import Table
     from tally.core.registry import get, names
-    from tally.store.secrecy import salted
-    from tally.store.simulate import playout
+    from tally.store.recording.secrecy import salted
+    from tally.store.recording.simulate import playout
 
     sizes = {}
     for game in names():
@@ -317,7 +317,7 @@ def seat_before_and_after(against: str, moves: int) -> None:
 
 
 def memory_per_game(source: Path, games: int) -> float:
-    from tally.store.tables import Tables
+    from tally.store.serving.tables import Tables
 
     with tempfile.TemporaryDirectory() as scratch:
         for i in range(games):
@@ -506,7 +506,7 @@ def bench_database(tables: int, seconds: float, moves: int) -> None:
     if server is None:
         print("--store: no PostgreSQL server installed (apt-get install postgresql): skipped")
         return
-    from tally.store.seats import new_token
+    from tally.store.serving.seats import new_token
 
     token = new_token()
     with Cluster(server) as cluster:

@@ -31,9 +31,9 @@ import time
 from pathlib import Path
 
 from tally.core.registry import get, names
-from tally.store import log as logfile
-from tally.store import record
-from tally.store.simulate import playout, simulate
+from tally.store.logs import log as logfile
+from tally.store.recording import record
+from tally.store.recording.simulate import playout, simulate
 
 
 def _timed(command: list[str], prepare=None) -> float:
@@ -128,7 +128,7 @@ def bench_move(rounds: int) -> dict[str, float]:
 def bench_session(moves: int) -> dict[str, float]:
     """`tally record`: a move inside the session (judged against the fold in memory, appended, fsynced) at 300
     events (target: well under 5 ms); each move is voided right after, so the table stays the same."""
-    from tally.store.session import Session
+    from tally.store.recording.session import Session
 
     folder = Path(tempfile.mkdtemp(prefix="tally-bench-"))
     os.environ["TALLY_CACHE_DIR"] = str(folder / "cache")

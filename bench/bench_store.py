@@ -34,8 +34,8 @@ RUN = f"r{os.getpid()}-"  # this run's game ids: a database given with --url may
 
 APPENDER = """
 import sys, time
-from tally.store.places import open_store
-from tally.store.service import GameRecord
+from tally.store.logs.places import open_store
+from tally.store.recording.service import GameRecord
 where, tables, appends, name, run = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 records = [GameRecord(open_store(f"{run}t{n}", where)) for n in range(tables)]
 for record in records:
@@ -51,7 +51,7 @@ print(time.monotonic() - began, flush=True)
 
 WAITER = """
 import sys, time
-from tally.store.places import open_store
+from tally.store.logs.places import open_store
 store = open_store(sys.argv[4] + "w", sys.argv[1])
 seq, count = int(sys.argv[2]), int(sys.argv[3])
 store.wait_after(seq, 0.01)  # connected and listening before the first append
@@ -65,8 +65,8 @@ for _ in range(count):
 
 
 def start_games(where: str, names: list[str]) -> None:
-    from tally.store.places import open_store
-    from tally.store.service import GameRecord
+    from tally.store.logs.places import open_store
+    from tally.store.recording.service import GameRecord
 
     for name in names:
         GameRecord.new(open_store(name, where), "splendor", ["ana", "ben", "cy", "di"], seed=len(name))
@@ -90,8 +90,8 @@ def appends_per_second(where: str, tables: int, appends: int, processes: int) ->
 
 def stream_latency(where: str, waits: int) -> tuple[float, float]:
     """(p50, p99) in ms from an append's acknowledgement to the waiting process waking with it."""
-    from tally.store.places import open_store
-    from tally.store.service import GameRecord
+    from tally.store.logs.places import open_store
+    from tally.store.recording.service import GameRecord
 
     start_games(where, [RUN + "w"])
     record = GameRecord.open(open_store(RUN + "w", where))
@@ -119,7 +119,7 @@ def run_tally(*args: str) -> dict:
 
 
 def ingest_comparison(url: str, games: int, work: Path) -> dict[str, float]:
-    from tally.store.simulate import simulate
+    from tally.store.recording.simulate import simulate
 
     logs = work / "sim"
     simulate("splendor", games, os.getpid(), logs)  # its ids (splendor-sSEED-N) are new in a reused database

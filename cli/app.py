@@ -55,7 +55,7 @@ def fingerprint_prefix(text: str | None) -> str | None:
     """An --expect-fingerprint read like `tally check --expect`'s fingerprint (a usage error otherwise)."""
     if text is None:
         return None
-    from tally.store import anchors
+    from tally.store.logs import anchors
 
     try:
         return anchors.parse_fingerprint(text, "--expect-fingerprint")
@@ -116,20 +116,20 @@ def handled(command: F) -> F:
 def _failure(error: Exception, kwargs: dict[str, Any]) -> typer.Exit:
     """The line and exit code for an exception of the store (read only when one is raised, so a command that
     never reads a log, as `tally sql`, does not import the log's modules)."""
-    from tally.store import log as logfile
-    from tally.store.service import IllegalLog, UsageError
+    from tally.store.logs import log as logfile
+    from tally.store.recording.service import IllegalLog, UsageError
 
     if isinstance(error, logfile.NothingToRepair):
         return fail(EXIT_USAGE, str(error))
     if isinstance(error, IllegalLog):
         if kwargs.get("as_json"):
-            from tally.store.results import illegal_log_report
+            from tally.store.recording.results import illegal_log_report
 
             emit(illegal_log_report(error))
         return fail(EXIT_RULE, str(error))
     if isinstance(error, logfile.LogError):
         if kwargs.get("as_json"):
-            from tally.store.results import damaged_log_report
+            from tally.store.recording.results import damaged_log_report
 
             emit(damaged_log_report(error))
         return fail(EXIT_DAMAGED, str(error))
@@ -154,14 +154,14 @@ def options_of(values: Optional[List[str]]) -> dict[str, str]:
 
 
 def move_json(result: Any) -> None:
-    from tally.store.results import move_report
+    from tally.store.recording.results import move_report
 
     emit(move_report(result))
 
 
 def rule_texts(rulings: Any) -> list[str]:
     """What each ruling's rule says, one line each (`  rule ID: TEXT`), from the read model's lookup."""
-    from tally.store.results import ruling_lines
+    from tally.store.recording.results import ruling_lines
 
     return [f"  rule {line.rule}: {line.text}" if line.text else f"  rule {line.rule}" for line in ruling_lines(rulings)]
 

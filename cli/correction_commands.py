@@ -41,7 +41,7 @@ def undo_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Void the last effective event (or the last turn). The log stays append-only: `voided` events are added."""
-    from tally.store import record
+    from tally.store.recording import record
 
     text = reason if reason is not None else " ".join(why or [])
     if not text.strip():
@@ -72,7 +72,7 @@ def amend_command(
 ) -> None:
     """Replace event SEQ by the events of MOVE. Appends an `amended` correction; every later event is judged
     again, and if one would become illegal nothing is appended and the refusal names it."""
-    from tally.store import record
+    from tally.store.recording import record
 
     text = reason if reason is not None else " ".join(why or [])
     if not text.strip():

@@ -2,7 +2,7 @@
 
 The commands, their help, usage, arguments and options come from the click tree typer builds; what
 the code cannot say by itself is written here: the top-level keys of the `--json` documents
-that are not the read model's structs (`store/results.py`, whose field descriptions document the rest;
+that are not the read model's structs (`store/recording/results.py`, whose field descriptions document the rest;
 tests/test_cli.py checks them against real output) and the exit codes (checked against cli/main.py).
 tests/test_cli_docs.py fails when docs/cli.md differs from `render()`.
 """
@@ -25,7 +25,7 @@ EXIT_CODES: dict[int, str] = {
 
 def keys_of(document: type) -> dict[str, str]:
     """The top-level keys of a `--json` document and their meaning, from its struct in the read model
-    (`store/results.py`: each field's `msgspec.Meta` description)."""
+    (`store/recording/results.py`: each field's `msgspec.Meta` description)."""
     from typing import get_type_hints
 
     import msgspec
@@ -39,7 +39,7 @@ def keys_of(document: type) -> dict[str, str]:
 
 
 def _documents() -> dict[str, type]:
-    from tally.store import results
+    from tally.store.recording import results
 
     return {"games": results.GamesReport, "new": results.NewReport, "move": results.MoveReport,
             "rule": results.MoveReport, "moves": results.ListingReport, "replay": results.ReplayReport,
@@ -53,7 +53,7 @@ JSON_KEYS: dict[str, dict[str, str]] = {name: keys_of(document) for name, docume
 def _rules_keys() -> dict[str, str]:
     """`tally rules --notation` prints the notation's document instead of the rules' (the keys both have mean
     the same in each)."""
-    from tally.store import results
+    from tally.store.recording import results
 
     notation = keys_of(results.NotationReport)
     return {**keys_of(results.RulesReport), **{key: f"with `--notation`: {notation[key]}" for key in ("forms", "shared")}}
@@ -164,7 +164,7 @@ JSON_KEYS["stats"].update(_game_reports())
 
 # with --json, a command that stops on a bad log prints one of these instead of its own document
 def _error_documents() -> dict[str, dict[str, str]]:
-    from tally.store import results
+    from tally.store.recording import results
 
     return {"illegal log (exit 1; `check` says so in its own document)": keys_of(results.IllegalLogReport),
             "damaged log (exit 3)": keys_of(results.DamagedLogReport)}

@@ -22,7 +22,7 @@ def _folder(path: Path) -> Path:
 def write_charts(db: Path, report: dict[str, Any], game: Optional[str], simulated: bool, svg: Optional[Path],
                  csv: Optional[Path]) -> list[str]:
     """The library's charts as `<key>.svg` in `svg`, and every report's and chart's rows as `<key>.csv` in `csv`."""
-    from tally.store.library_charts import library_charts
+    from tally.store.library.charts import library_charts
 
     written: list[str] = []
     drawn = library_charts(db, game, simulated)
@@ -69,7 +69,7 @@ def chart_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Draw one game: each player's score over the turns, the round boundaries and the moments that decided it."""
-    from tally.store.library_charts import course_in_library, course_of_log, game_chart
+    from tally.store.library.charts import course_in_library, course_of_log, game_chart
 
     if db is not None:
         from tally.store import library

@@ -49,7 +49,7 @@ def ingest_command(
     bar = _ProgressBar(progress)
     try:
         if store is not None:
-            from tally.store.library_store import ingest_store
+            from tally.store.library.store import ingest_store
 
             summary = ingest_store(target, _database(store), bar.update, jobs)
         else:
@@ -450,7 +450,7 @@ def export_command(
     if store is not None:
         if format != "jsonl" or game is not None or db is not None:
             raise fail(EXIT_USAGE, "--store exports every game of the store as JSONL: without --format, --game or --db")
-        from tally.store import pgstore
+        from tally.store.logs import pgstore
 
         written = list(pgstore.export(_database(store), to))
         events = sum(count for _, _, count in written)
@@ -480,7 +480,7 @@ def export_command(
 
 
 def _database(store: str) -> str:
-    from tally.store.logstore import is_database_url
+    from tally.store.logs.logstore import is_database_url
 
     if not is_database_url(store):
         raise fail(EXIT_USAGE, f"--store {store}: expected a PostgreSQL URL (postgresql://USER@HOST:PORT/DB)")
@@ -500,8 +500,8 @@ def import_command(
     """Copy JSONL logs into a log store, line for line: the chain, units and fingerprint stay as they are.
 
     Each log is verified first (as `tally check` reads it); a game id that is taken is refused, never overwritten."""
-    from tally.store.logstore import is_database_url
-    from tally.store.places import import_log
+    from tally.store.logs.logstore import is_database_url
+    from tally.store.logs.places import import_log
 
     if game_id is not None and len(logs) != 1:
         raise fail(EXIT_USAGE, "--id names one game: import one log with it")
@@ -514,6 +514,6 @@ def import_command(
         if not as_json:
             say(f"imported {log} as {game}: {events} events, fingerprint {fingerprint}")
     if as_json:
-        from tally.store.logstore import safe_url
+        from tally.store.logs.logstore import safe_url
 
         emit({"store": safe_url(store), "games": done})

@@ -41,7 +41,7 @@ from .store_option import StoreOption, log_for
 @handled
 def games_command(as_json: bool = JsonOption) -> None:
     """List the games tally knows, with their player counts, modes and variant options."""
-    from tally.store.results import games
+    from tally.store.recording.results import games
 
     report = games()
     if as_json:
@@ -73,11 +73,11 @@ def new_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Start a new game log."""
-    from tally.store import record
+    from tally.store.recording import record
 
     components = record.read_manifest(manifest) if manifest is not None else None
     result = record.new_game(log_for(log, store), game, player, options_of(option), mode, seed, components, seated or ())
-    from tally.store.results import new_report
+    from tally.store.recording.results import new_report
 
     report = new_report(log, game, result)
     if as_json:
@@ -106,8 +106,8 @@ def record_command(
 
     The board after every move, completion of the legal moves, `?MOVE` for a ruling, `undo`, `note`, `moves`,
     `state`, `replay`, `step`, `help`, `quit`. Off a terminal it reads one move per line (see above)."""
-    from tally.store import record
-    from tally.store.session import Session
+    from tally.store.recording import record
+    from tally.store.recording.session import Session
 
     from .session import run
 
@@ -141,7 +141,7 @@ def move_command(
 
     Several moves separated by ` + ` (a buy and the refill it makes due) are judged in order and appended
     in one write, all or none. What follows automatically (a noble's visit, the end) is reported."""
-    from tally.store import record
+    from tally.store.recording import record
 
     result = record.move(log_for(log, store), " ".join(move), expect_seq, fingerprint_prefix(expect_fingerprint), as_listed=True)
     _report_move(result, as_json)
@@ -189,7 +189,7 @@ def rule_command(
     """Answer a dispute: is this move legal now (or at --at SEQ), and which rule decides? Records nothing.
 
     The verdict is printed on standard output: `legal`, `unverifiable` (exit 0) or `illegal` (exit 1)."""
-    from tally.store import record
+    from tally.store.recording import record
 
     result = record.rule(log, " ".join(move), at, as_listed=True)
     if as_json:
@@ -219,7 +219,7 @@ def moves_command(
     as_json: bool = JsonOption,
 ) -> None:
     """List the legal moves now, in a fixed order."""
-    from tally.store import record
+    from tally.store.recording import record
 
     listed = record.moves(log, at, as_player)
     if as_json:
@@ -239,9 +239,9 @@ def state_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Show the table: supply, cards, nobles, players (with --as, hiding what that player cannot see)."""
-    from tally.store import record
+    from tally.store.recording import record
 
-    from tally.store.results import board
+    from tally.store.recording.results import board
 
     pos = record.position(log, at)
     seats = pos.log.started.seats
@@ -278,7 +278,7 @@ def replay_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Step through a game event by event, then show the table and the result."""
-    from tally.store import record
+    from tally.store.recording import record
 
     if store is not None:
         pos, frames = record.replay(log_for(log, store), to)
@@ -298,7 +298,7 @@ def replay_command(
 
         stepped(pos, frames)
         return
-    from tally.store.results import replay_report
+    from tally.store.recording.results import replay_report
 
     report = replay_report(pos, frames)
     if as_json:
@@ -324,7 +324,7 @@ def check_command(
 
     Several logs (or a folder) are each reported under their name, and the exit status is the worst of them;
     `--json` then prints one list, a report per log with its `log`."""
-    from tally.store import anchors
+    from tally.store.logs import anchors
 
     from .review import check_logs
 
@@ -346,7 +346,7 @@ def note_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Add a free note to the log; it changes nothing in the game."""
-    from tally.store import record
+    from tally.store.recording import record
 
     result = record.note(log_for(log, store), text, None, expect_seq, fingerprint_prefix(expect_fingerprint))
     if not result.accepted:
@@ -354,7 +354,7 @@ def note_command(
             move_json(result)
         raise fail(EXIT_RULE, f"{result.path}:{result.seq}: " + "; ".join(result.messages))
     if as_json:
-        from tally.store.results import NoteReport
+        from tally.store.recording.results import NoteReport
 
         emit(NoteReport(result.events[0].seq, result.fingerprint))
         return
@@ -368,9 +368,9 @@ def repair_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Recover from a crash mid-write: move the torn last line (and the rest of a cut-short unit) to LOG.torn-N and keep the intact lines."""
-    from tally.store import log as logfile
-    from tally.store.repair import repair
-    from tally.store.results import RepairReport
+    from tally.store.logs import log as logfile
+    from tally.store.logs.repair import repair
+    from tally.store.recording.results import RepairReport
 
     try:
         done = repair(log)

@@ -26,7 +26,7 @@ def keys() -> Iterator[str]:
 def step(pos: Any, frames: list[Any], interactive: bool | None = None, pressed: Iterator[str] | None = None) -> None:
     """The replay's events one at a time, the board after each (on a terminal, on a fresh screen): Enter for
     the next, `q` (or the end of input) to stop."""
-    from tally.store.results import replay_report
+    from tally.store.recording.results import replay_report
 
     from .render import console
     from .session import Stepping
@@ -57,10 +57,10 @@ def check_logs(paths: list[Path], anchors: list[tuple[int, str]], as_json: bool)
     """`tally check` of every log named (a folder: every `*.jsonl` in it, sorted), each reported under its own
     name (a failure as the one line on stderr that log alone gives); the exit status is the worst of them
     (3 damaged, 1 illegal, 0 ok). With `--json` one document: a list of one report per log, each with its `log`."""
-    from tally.store import record
-    from tally.store import log as logfile
-    from tally.store.record import UsageError
-    from tally.store.results import damaged_log_report
+    from tally.store.recording import record
+    from tally.store.logs import log as logfile
+    from tally.store.recording.record import UsageError
+    from tally.store.recording.results import damaged_log_report
 
     if len(paths) == 1 and not (isinstance(paths[0], Path) and record.is_folder_of_logs(paths[0])):
         return check_one(paths[0], anchors, as_json)
@@ -100,7 +100,7 @@ def check_logs(paths: list[Path], anchors: list[tuple[int, str]], as_json: bool)
 
 def check_one(log: Path, anchors: list[tuple[int, str]], as_json: bool) -> int:
     """`tally check LOG`: its report (with `--json`, the report alone); a failure is the one line on stderr."""
-    from tally.store import record
+    from tally.store.recording import record
 
     report = record.check(log, anchors)
     if as_json:

@@ -11,7 +11,7 @@ import typer
 from .app import EXIT_RULE, EXIT_USAGE, JsonOption, app, emit, fail, handled, say
 
 if TYPE_CHECKING:
-    from tally.store.results import NotationEntry
+    from tally.store.recording.results import NotationEntry
 
 
 @app.command("rules")
@@ -26,7 +26,7 @@ def rules_command(
 ) -> None:
     """Print a game's rules (every rule id with its English text, one rule, or a group), or with --notation how its
     moves are written. An id or group the game does not have is refused (exit 1) with the closest ones."""
-    from tally.store import results
+    from tally.store.recording import results
 
     if notation:
         if rule is not None:

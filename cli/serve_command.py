@@ -60,7 +60,7 @@ def serve_command(
     with Ctrl-C."""
     import socket
 
-    from tally.store.logstore import is_database_url, safe_url
+    from tally.store.logs.logstore import is_database_url, safe_url
 
     if (directory is None) == (store is None):
         raise fail(EXIT_USAGE, "serve a folder (DIRECTORY) or a database (--store URL), one of them")
@@ -106,7 +106,7 @@ def serve_command(
         where = store if store is not None else directory
         assert where is not None
         if store is not None:
-            from tally.store.pgstore import Listener, game_ids
+            from tally.store.logs.pgstore import Listener, game_ids
 
             game_ids(store)  # a database that cannot be reached is refused now, in one line (exit 3), not on a request
             Listener.of(store)

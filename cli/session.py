@@ -4,7 +4,7 @@ On a terminal it draws the board after every move, shows what is pending as a ba
 with prompt_toolkit: completion of the legal moves and of the cards still possible, history, line
 editing. Off a terminal (standard input is a pipe or a file) it reads one line at a time and prints
 one result line per move, so a session can be scripted and tested. The work is done by
-`tally.store.session.Session`; this module reads lines and renders.
+`tally.store.recording.session.Session`; this module reads lines and renders.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from rich.console import Console
 from rich.text import Text
 
 from tally.core.text import quote, visible
-from tally.store import record
-from tally.store.session import Session
+from tally.store.recording import record
+from tally.store.recording.session import Session
 
-from tally.store.results import Board, ListingReport, board, frame_board, seat_for
+from tally.store.recording.results import Board, ListingReport, board, frame_board, seat_for
 
 from .app import listing as numbered
 from .app import rule_texts

@@ -24,13 +24,13 @@ def simulate_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Play random legal games (uniform over the legal moves) to the end and write each as a log."""
-    from tally.store.record import read_manifest
-    from tally.store.simulate import simulate
+    from tally.store.recording.record import read_manifest
+    from tally.store.recording.simulate import simulate
 
     components = read_manifest(manifest) if manifest is not None else None
     summary = simulate(game, games, seed, out, players, options_of(option), mode, components)
     if as_json:
-        from tally.store.results import SimulateReport
+        from tally.store.recording.results import SimulateReport
 
         emit(SimulateReport(summary.game, summary.games, summary.events, summary.moves, summary.finished,
                             summary.wins_by_seat, str(out)))

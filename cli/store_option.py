@@ -1,4 +1,4 @@
-"""`--store`: the log store a command's LOG lives in (store/logstore.py). Only typer here: `tally move`
+"""`--store`: the log store a command's LOG lives in (store/logs/logstore.py). Only typer here: `tally move`
 imports this, and psycopg is imported only when a PostgreSQL URL is named."""
 
 from __future__ import annotations
@@ -18,6 +18,6 @@ def log_for(log: Path | str, store: str | None) -> Any:
     """The log a command names: the file LOG, or with --store the game LOG of that store."""
     if store is None:
         return log
-    from tally.store.places import open_store
+    from tally.store.logs.places import open_store
 
     return open_store(str(log), store)

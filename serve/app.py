@@ -1,7 +1,7 @@
 """`tally serve`'s HTTP app: the record service of every log in a folder, for the devices at its tables.
 
-Thin, as every interface is: it parses a request, calls the store (`store/tables.py` for the folder and what
-each caller may read, `store/service.py`'s `GameRecord` for every read and write of a log, `store/seats.py`
+Thin, as every interface is: it parses a request, calls the store (`store/serving/tables.py` for the folder and what
+each caller may read, `store/recording/service.py`'s `GameRecord` for every read and write of a log, `store/serving/seats.py`
 for tokens) and encodes the read model's structs. `ROUTES` is the one route table; `docs/api.md` is generated
 from it (`python -m tally.serve.docs`). Blocking work runs in a worker thread, one request per game at a time.
 """
@@ -20,12 +20,12 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from tally.store import log as logfile
-from tally.store import seats as seating
-from tally.store import tables as folder
-from tally.store.logstore import is_database_url
-from tally.store.results import EventLine, GamesReport, ListingReport, MoveReport, NewReport, NoteReport, games, new_report
-from tally.store.service import Conflict, GameRecord, IllegalLog, MoveResult, UsageError
+from tally.store.logs import log as logfile
+from tally.store.serving import seats as seating
+from tally.store.serving import tables as folder
+from tally.store.logs.logstore import is_database_url
+from tally.store.recording.results import EventLine, GamesReport, ListingReport, MoveReport, NewReport, NoteReport, games, new_report
+from tally.store.recording.service import Conflict, GameRecord, IllegalLog, MoveResult, UsageError
 
 from . import bodies
 from .http import (
@@ -527,7 +527,7 @@ def create_app(where: Path | str, host_token: Optional[str] = None, db: Path | s
                     middleware=[Middleware(Guard, hosts=limits.hosts)])
     app.state.service = Service(where, token, limits)
     app.state.host_token = token
-    from tally.store.library_schema import resolve_db
+    from tally.store.library.schema import resolve_db
 
     app.state.library = resolve_db(db)
     return app

@@ -31,12 +31,12 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from tally.store import log as logfile
-from tally.store import seats as seating
-from tally.store import tables as folder
-from tally.store.judging import SEAT_OTHER
-from tally.store.results import move_report
-from tally.store.service import IllegalLog, MoveResult, UsageError
+from tally.store.logs import log as logfile
+from tally.store.serving import seats as seating
+from tally.store.serving import tables as folder
+from tally.store.recording.judging import SEAT_OTHER
+from tally.store.recording.results import move_report
+from tally.store.recording.service import IllegalLog, MoveResult, UsageError
 
 from . import bodies
 
@@ -185,7 +185,7 @@ class Guesses:
     """Wrong join codes per client address: at most `GUESSES` in `WINDOW` seconds, then the address waits.
 
     Per address, not per game: a device that guesses keeps only itself from joining. The codes are long enough
-    that guessing from every address at once is hopeless (store/seats.py), so no limit per game is needed."""
+    that guessing from every address at once is hopeless (store/serving/seats.py), so no limit per game is needed."""
 
     def __init__(self, most: int = GUESSES, window: float = WINDOW):
         self.most, self.window = most, window

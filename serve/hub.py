@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tally.store import log as logfile
-from tally.store import seats as seating
-from tally.store import tables as folder
-from tally.store.service import IllegalLog
+from tally.store.logs import log as logfile
+from tally.store.serving import seats as seating
+from tally.store.serving import tables as folder
+from tally.store.recording.service import IllegalLog
 
 from .http import Guesses, Limits, Streams, locked
 

@@ -1,6 +1,6 @@
 """The history library's routes of `tally serve` (`/api/library/...`), listed in `app.ROUTES` (and so in docs/api.md).
 
-Thin over `store/library_page.py`: each route reads its words, asks the store on a worker thread and encodes the
+Thin over `store/library/page.py`: each route reads its words, asks the store on a worker thread and encodes the
 struct it is handed. The library holds every stored game's full log (every hidden card), so it is the host's: every
 route asks for the host token, whatever the games' state. `tally serve --db` names the library (default: as
 `tally sql`, `$TALLY_DB`, else ./tally.duckdb).
@@ -15,9 +15,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
-from tally.store import library_page as shelf
-from tally.store.library_charts import Chart
-from tally.store.library_schema import LibraryBusy
+from tally.store.library import page as shelf
+from tally.store.library.charts import Chart
+from tally.store.library.schema import LibraryBusy
 
 from . import bodies
 from .http import Refused, answer, caller, endpoint, host_only

@@ -3,7 +3,7 @@
 CSS and script are this package's own files (`static/`: no build step, nothing from another host).
 
 The page reads and writes only through the API (`app.py`'s routes). The one thing a browser cannot compute is the
-board's picture, so `GET /games/{id}/picture.svg` draws, with the game's own `picture` (`store/pictures.py`), the
+board's picture, so `GET /games/{id}/picture.svg` draws, with the game's own `picture` (`store/recording/pictures.py`), the
 very view `GET /api/games/{id}` answers the same caller: a seat's picture holds no more than that seat's view.
 `GET /games/{id}/notation` is the read model's notation of the game (`tally rules GAME --notation --json`), which the
 text box shows for what no button covers (a hand to enter, a card drawn).
@@ -19,8 +19,8 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-from tally.store.pictures import picture_of
-from tally.store.results import notation_report
+from tally.store.recording.pictures import picture_of
+from tally.store.recording.results import notation_report
 
 from .http import Refused, answer, caller, locked, the_game
 

@@ -19,8 +19,8 @@ import msgspec
 from tally.core import registry
 from tally.core.engine import play_out
 from tally.serve.app import create_app
-from tally.store import log as logfile
-from tally.store.service import shuffler, start_event
+from tally.store.logs import log as logfile
+from tally.store.recording.service import shuffler, start_event
 
 HOST = "host-token-for-tests-0123456789abcdef"
 AUTH = {"Authorization": f"Bearer {HOST}"}

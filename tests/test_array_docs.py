@@ -51,7 +51,7 @@ def test_every_event_is_documented_with_its_fields(doc: str) -> None:
         row = next((line for line in events.splitlines() if line.startswith(f"| `{tag}`")), None)
         assert row is not None, tag
         for field in event.__struct_fields__:
-            if field not in ("seq", "at", "prev", "unit"):  # the envelope (docs/format.md)
+            if field not in ("seq", "at", "prev", "unit", "salt"):  # the envelope (docs/format.md)
                 assert f"`{field}`" in row, (tag, field)
 
 
@@ -77,7 +77,7 @@ def test_the_manifest_example_has_the_documented_fields(doc: str) -> None:
 
 def test_the_sql_examples_run_on_simulated_games(doc: str, tmp_path: Path) -> None:
     from tally.store import library
-    from tally.store.simulate import simulate
+    from tally.store.recording.simulate import simulate
 
     simulate("array", 6, 3, tmp_path / "games")
     db = tmp_path / "lib.duckdb"

@@ -152,7 +152,7 @@ def test_the_board_fits_80_columns_at_every_step() -> None:
     from rich.console import Console
 
     from tally.cli.boards.array import draw
-    from tally.store import record
+    from tally.store.recording import record
 
     for name in GAMES + ("array-table-by-hand-3p",):
         pos, frames = record.replay(ROOT / rel(name))

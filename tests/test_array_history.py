@@ -12,10 +12,11 @@ import pytest
 
 from tally.core.engine import Table
 from tally.core.games.array import ARRAY, ActionGiven
-from tally.store import library, record
-from tally.store import log as logfile
-from tally.store.library_ingest import game_id_of
-from tally.store.simulate import playout, simulate
+from tally.store import library
+from tally.store.recording import record
+from tally.store.logs import log as logfile
+from tally.store.library.folding import game_id_of
+from tally.store.recording.simulate import playout, simulate
 
 
 @pytest.fixture(scope="module")

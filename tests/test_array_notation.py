@@ -29,9 +29,9 @@ from tally.core.games.array import (
 )
 from tally.core.games.array.components import DEFAULT_BOX, DEFAULT_MANIFEST, check_manifest, load_box
 from tally.core.model import NotationError
-from tally.store import log as logfile
-from tally.store import record
-from tally.store.simulate import playout
+from tally.store.logs import log as logfile
+from tally.store.recording import record
+from tally.store.recording.simulate import playout
 
 from array_helpers import ANN, BEN, documented_position, open_game, table_game
 

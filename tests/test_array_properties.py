@@ -37,7 +37,7 @@ from tally.core.games.array import (
     points,
 )
 from tally.core.model import Event, GameStarted, Voided
-from tally.store.record import start_event
+from tally.store.recording.record import start_event
 
 PLAYOUTS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
 OPTIONS = st.sampled_from([
@@ -159,7 +159,7 @@ def test_a_slice_yields_exactly_two_arrays(game: Playout) -> None:
 
 def test_random_games_slice_and_each_slice_makes_one_more_array() -> None:
     # the property above, on fixed seeds, must actually see slices
-    from tally.store.simulate import playout
+    from tally.store.recording.simulate import playout
 
     seen = 0
     for index in range(6):
@@ -342,7 +342,7 @@ def test_undo_restores_the_state_before_the_voided_event(game: Playout, data: st
 
 
 def test_a_simulated_playout_is_reproducible() -> None:
-    from tally.store.simulate import playout
+    from tally.store.recording.simulate import playout
 
     first, state = playout("array", 3, random.Random("same"))
     again, _ = playout("array", 3, random.Random("same"))

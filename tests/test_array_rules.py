@@ -623,7 +623,7 @@ def test_array_idle_copies_are_the_copies_that_give_no_move_one_by_one() -> None
     from tally.core.engine import Table
     from tally.core.games.array.rules import idle_copies
     from tally.core.games.array.state import options_left, unlocated_copies
-    from tally.store import log
+    from tally.store.logs import log
 
     played = log.read(Path(__file__).resolve().parents[1] / "fixtures" / "games" / "array-table-by-hand-3p.jsonl")
     table = Table(ARRAY, played.started)

@@ -16,7 +16,7 @@ import pytest
 from rich.console import Console
 
 from conftest import run_tally
-from tally.store import record
+from tally.store.recording import record
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "games"

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from tally.cli.boards import board_for, generic
 from tally.core import registry
-from tally.store.record import dealt, start_event
+from tally.store.recording.record import dealt, start_event
 
 
 def started_view(game: str) -> dict:
@@ -80,8 +80,8 @@ def screens(path: Path):  # type: ignore[no-untyped-def]
     folding them: the terminal wraps a long one)."""
     from tally.cli.render import print_view
     from tally.cli.session import prompt_for, screen
-    from tally.store import record
-    from tally.store.results import frame_board
+    from tally.store.recording import record
+    from tally.store.recording.results import frame_board
 
     def terminal() -> Console:
         return Console(file=io.StringIO(), width=TERMINAL[0], markup=False, highlight=False, color_system=None)
@@ -120,7 +120,7 @@ def test_a_split_board_folds_the_rows_nobody_marked_and_keeps_every_match() -> N
 
 def test_an_array_too_big_for_its_trees_is_drawn_as_its_open_cards() -> None:
     from tally.cli.boards import array
-    from tally.store import record
+    from tally.store.recording import record
 
     pos, frames = record.replay(next(p for p in FIXTURES if p.stem == "array-open-4p"), 105)
     view = pos.spec.view(frames[-1].state, None)

@@ -1,4 +1,4 @@
-"""The state cache (store/cache.py): derived, disposable, and never trusted over the log.
+"""The state cache (store/logs/cache.py): derived, disposable, and never trusted over the log.
 
 `record.move` / `record.note` resume from a cached fold when the log is provably the one the
 entry was made from (inode, size, mtime, ctime, last line). A warm move must equal a cold one,
@@ -21,10 +21,10 @@ import pytest
 
 from tally.core.games import splendor as sp
 from tally.core.model import Noted
-from tally.store import cache
-from tally.store import log as logfile
-from tally.store import record
-from tally.store import secrecy
+from tally.store.logs import cache
+from tally.store.logs import log as logfile
+from tally.store.recording import record
+from tally.store.recording import secrecy
 
 AT = "2024-03-01T19:30:00.000Z"
 SALT = "5a" * 16  # a fixed salt, for logs that must be byte-identical

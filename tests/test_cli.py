@@ -477,7 +477,7 @@ def test_fuzz_move_texts(position: str, move: str, as_json: bool) -> None:
 
 
 def _moves_in_process(log: Path, at: int | None = None) -> list[str]:
-    from tally.store import record
+    from tally.store.recording import record
 
     position = record.position(log, at)
     return [SPLENDOR.format(m) for m in SPLENDOR.legal_moves(position.table.state)]

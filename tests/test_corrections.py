@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from tally.core import registry
 from tally.core.engine import judge, play_out
 from tally.core.model import Amended, Event, Noted, Voided
-from tally.store import record
-from tally.store.judging import payload
-from tally.store.service import shuffler, start_event
+from tally.store.recording import record
+from tally.store.recording.judging import payload
+from tally.store.recording.service import shuffler, start_event
 
 SEATS = ["ann", "ben", "cy", "dee", "eve"]
 
@@ -177,7 +177,7 @@ def test_the_session_undoes_and_amends_any_event_by_its_number(tmp_path: Path) -
 
 
 def test_a_correction_holding_deep_or_loose_json_is_refused_never_a_traceback(tmp_path: Path) -> None:
-    from tally.store import log as logfile
+    from tally.store.logs import log as logfile
 
     log = _game(tmp_path)
     for events, code, rule in (

@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 
 from tally.cli.main import app
 from tally.core import registry
-from tally.store import log as logfile
-from tally.store import record
-from tally.store.repair import repair
-from tally.store.simulate import simulate
+from tally.store.logs import log as logfile
+from tally.store.recording import record
+from tally.store.logs.repair import repair
+from tally.store.recording.simulate import simulate
 
 BLOCK = 64  # a "page" far smaller than a disk's, so that one unit spans many of them
 _RUNNER = CliRunner()

@@ -114,7 +114,7 @@ def first_answer(guards: Guards[Any], state: Any, event: Event) -> list[Ruling]:
 
 def positions(game: str, seed: int, length: int) -> tuple[list[Any], list[Event]]:
     """The states and the moves of a random open game of `length` events at most (its chance dealt)."""
-    from tally.store.record import dealt
+    from tally.store.recording.record import dealt
 
     spec = registry.get(game)
     rng = random.Random(seed)

@@ -16,8 +16,10 @@ from typing import Any
 
 import pytest
 
-from tally.store import library, library_ingest, record
-from tally.store.simulate import simulate
+from tally.store import library
+from tally.store.library import folding as library_ingest
+from tally.store.recording import record
+from tally.store.recording.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 START = {"type": "game_started", "seq": 1, "at": "2026-11-30T10:00:00.000Z", "game": "splendor", "rules": "1",

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from tally.cli.main import app
 from tally.store import library
-from tally.store import log as logfile
-from tally.store import record
+from tally.store.logs import log as logfile
+from tally.store.recording import record
 
 ROOT = Path(__file__).resolve().parent.parent
 FORMAT_DOC = ROOT / "docs" / "format.md"

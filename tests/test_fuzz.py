@@ -42,8 +42,8 @@ from hypothesis import strategies as st
 from tally.cli.main import main
 from tally.core import registry
 from tally.store import library
-from tally.store import log as logfile
-from tally.store.simulate import simulate
+from tally.store.logs import log as logfile
+from tally.store.recording.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = registry.names()
@@ -645,7 +645,8 @@ def nested(draw: Any, brackets: tuple[str, str] = ("[", "{")) -> str:
 def test_deep_nesting_never_crashes_any_reader(tmp_path: Path, logs: dict[str, list[bytes]], game: str) -> None:
     """Every reader measures nesting before it parses: the log reader (any line, any field), the manifest
     reader (JSON and TOML) and the request-body check; none of them recurses into a RecursionError."""
-    from tally.store import limits, record
+    from tally.store.logs import limits
+    from tally.store.recording import record
 
     lines = logs[game][-1][:-1].split(b"\n")
 
@@ -695,7 +696,7 @@ def test_the_fuzzer_sees_a_crash() -> None:
         notation_module.SPEC.__class__.parse = staticmethod(broken)  # type: ignore[method-assign]
         folder = Path(os.environ.get("TMPDIR", "/tmp"))
         path = folder / f"tally-fuzz-self-{os.getpid()}-{random.random()}.jsonl"
-        from tally.store import record
+        from tally.store.recording import record
 
         record.new_game(path, "splendor", ["ana", "ben"], seed=1)
         run = tally("rule", str(path), "take r g b")

@@ -53,7 +53,7 @@ def started_for(spec: GameSpec, seats: list[str]) -> GameStarted:
 
 def random_playout(spec: GameSpec, players: int, rng: random.Random) -> tuple[list[Event], object]:
     """A random legal game from the deal to the end, through the spec alone (store's playout asks the registry)."""
-    from tally.store.record import dealt
+    from tally.store.recording.record import dealt
 
     started = started_for(spec, [f"p{i + 1}" for i in range(players)])
     events, state = dealt(spec, spec.start(started), rng)
@@ -289,7 +289,7 @@ def test_every_games_history_tables_are_its_own(game: str) -> None:
 
 @pytest.mark.parametrize("game", SPECS)
 def test_every_view_has_the_common_keys(game: str) -> None:
-    from tally.store.record import dealt
+    from tally.store.recording.record import dealt
 
     spec = spec_of(game)
     seats = [f"p{i + 1}" for i in range(spec.min_seats)]
@@ -309,7 +309,7 @@ def test_every_view_has_the_common_keys(game: str) -> None:
 def test_every_game_draws_its_view_through_the_contract(game: str) -> None:
     import xml.etree.ElementTree as ET
 
-    from tally.store.record import dealt
+    from tally.store.recording.record import dealt
 
     spec = spec_of(game)
     seats = [f"p{i + 1}" for i in range(spec.min_seats)]

@@ -259,15 +259,15 @@ def test_times_that_go_backwards_are_warnings_of_check(tmp_path: Path, tally: An
 
 
 def test_tail_anchor_is_the_verified_anchor_read_from_the_end_only(tmp_path: Path) -> None:
-    from tally.store import anchors
-    from tally.store import log as logfile
+    from tally.store.logs import anchors
+    from tally.store.logs import log as logfile
 
     for fixture in sorted((ROOT / "fixtures" / "games").glob("*.jsonl")):
         log = logfile.read(fixture)
         assert anchors.tail_anchor(fixture) == log.anchor == (len(log.events), log.fingerprint)
         assert all(log.fingerprint_at(seq) == log.events[seq].prev for seq in range(1, len(log.events)))
     long_line = tmp_path / "long.jsonl"  # a last line longer than the first chunk read from the end
-    from tally.store import record
+    from tally.store.recording import record
 
     record.new_game(long_line, "splendor", ["ana", "ben"], seed=1)
     record.note(long_line, "x" * 200_000)

@@ -16,8 +16,8 @@ from tally.core.model import Event, NotationError, Option
 from tally.core.names import check_name, check_names, skeleton
 from tally.core.notation import by_prefix, player_of, read_count, suggestions
 from tally.core.text import plural, quote
-from tally.store import log as logfile
-from tally.store import record
+from tally.store.logs import log as logfile
+from tally.store.recording import record
 
 START = {"type": "game_started", "seq": 1, "at": "2026-11-30T10:00:00.000Z", "game": "splendor", "rules": "1",
          "seats": ["ana", "ben"], "mode": "table", "options": {"take-fewer": "when-short", "stuck": "pass", "target": "15"},

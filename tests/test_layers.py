@@ -92,7 +92,7 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
 
 
 def test_move_path_stays_light(tmp_path: Path) -> None:
-    from tally.store import record
+    from tally.store.recording import record
 
     log = tmp_path / "game.jsonl"
     record.new_game(log, "splendor", ["ana", "ben"], seed=4)

@@ -21,10 +21,11 @@ from tally.core import registry
 from tally.core.engine import Table, judge
 from tally.core.games.splendor import CARDS, SPLENDOR, CardBought, GemsTaken, default_payment, unlocated
 from tally.core.model import Event, Voided
-from tally.store import library, record
-from tally.store import log as logfile
-from tally.store.library_ingest import fold_judged, game_id_of
-from tally.store.simulate import simulate
+from tally.store import library
+from tally.store.recording import record
+from tally.store.logs import log as logfile
+from tally.store.library.folding import fold_judged, game_id_of
+from tally.store.recording.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_GAMES = sorted((ROOT / "fixtures" / "games").glob("splendor-*.jsonl"))  # the projections tested here are Splendor's
@@ -595,7 +596,7 @@ def test_worker_processes_load_exactly_what_one_process_does(tmp_path: Path, sim
 
 
 def test_the_writer_keeps_a_core_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tally.store import library_writer
+    from tally.store.library import writer as library_writer
 
     large = library.PARALLEL_MIN_BYTES
     for cpus, chosen in ((1, (1, False)), (2, (1, True)), (4, (3, True)), (32, (8, True))):
@@ -607,7 +608,7 @@ def test_the_writer_keeps_a_core_of_its_own(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_one_worker_beside_the_writer_loads_what_one_process_does(tmp_path: Path, sim: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from tally.store import library_writer
+    from tally.store.library import writer as library_writer
 
     serial, apart = tmp_path / "serial.duckdb", tmp_path / "apart.duckdb"
     logs = sorted(sim.glob("*.jsonl"))

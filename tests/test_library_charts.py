@@ -16,9 +16,9 @@ import pytest
 
 from tally.core.engine import judge
 from tally.store import library
-from tally.store import log as logfile
-from tally.store.library_charts import course_in_library, course_of_log, game_chart, library_charts
-from tally.store.simulate import simulate
+from tally.store.logs import log as logfile
+from tally.store.library.charts import course_in_library, course_of_log, game_chart, library_charts
+from tally.store.recording.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "fixtures" / "games").glob("*.jsonl"))
@@ -143,7 +143,7 @@ def test_a_game_chart_gives_back_every_score_after_each_turn(fixture: str, db: P
 
 
 def _gid(path: Path) -> str:
-    from tally.store.library_ingest import game_id_of
+    from tally.store.library.folding import game_id_of
 
     return game_id_of(path.read_bytes().split(b"\n", 1)[0])
 
@@ -245,7 +245,7 @@ def test_the_bgstats_export_is_the_documented_play_format(tmp_path: Path, db: Pa
 def test_the_games_listed_follow_every_filter(db: Path) -> None:
     from datetime import date
 
-    from tally.store.library_games import games
+    from tally.store.library.games import games
 
     real = games(db, limit=1000)
     assert real.total == len(real.games) == len(FIXTURES) and not any(g.simulated for g in real.games)
@@ -269,7 +269,7 @@ def test_the_games_listed_follow_every_filter(db: Path) -> None:
 
 
 def test_readers_of_one_process_may_hold_the_library_at_once(db: Path) -> None:
-    from tally.store.library_schema import connect_read_only
+    from tally.store.library.schema import connect_read_only
 
     first = connect_read_only(db)
     try:  # a page answering two requests at once: the second reader shares the first one's locked settings

@@ -1,6 +1,6 @@
 """The history library opens in DuckDB clients of the 1.4 LTS line, not only in the DuckDB tally pins.
 
-tally creates the file with `storage_compatibility_version` set (store/library.py), and this test has a
+tally creates the file with `storage_compatibility_version` set (store/library/__init__.py), and this test has a
 real DuckDB 1.4 read it, in another Python: `.ci/run` installs one into a second virtual environment and
 names its interpreter in TALLY_OLD_DUCKDB_PYTHON. In CI the test fails when that interpreter is missing;
 elsewhere it is skipped unless the variable is set.
@@ -17,7 +17,7 @@ import duckdb
 import pytest
 
 from tally.store import library
-from tally.store.simulate import simulate
+from tally.store.recording.simulate import simulate
 
 OLD_PYTHON = os.environ.get("TALLY_OLD_DUCKDB_PYTHON")
 

@@ -9,10 +9,10 @@ import pytest
 
 from tally.core import registry
 from tally.core.history import course
-from tally.store import log as logfile
-from tally.store.library_page import _course
-from tally.store.record import replay_log
-from tally.store.simulate import simulate
+from tally.store.logs import log as logfile
+from tally.store.library.page import _course
+from tally.store.recording.record import replay_log
+from tally.store.recording.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "fixtures" / "games").glob("*.jsonl"))

@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from tally.store.simulate import simulate
+from tally.store.recording.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 SQL_DOC = ROOT / "docs" / "sql.md"

@@ -11,9 +11,10 @@ import duckdb
 import pytest
 
 from tally.core import registry
-from tally.store import library, library_stats
-from tally.store.library_schema import stored_reports
-from tally.store.simulate import simulate
+from tally.store import library
+from tally.store.library import report as library_stats
+from tally.store.library.schema import stored_reports
+from tally.store.recording.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "fixtures" / "games").glob("*.jsonl"))

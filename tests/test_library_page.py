@@ -25,9 +25,9 @@ from serve_helpers import AUTH, HOST
 from test_page import DESKTOP, GOLDEN, TOLERANCE, browser, differing, small_targets  # noqa: F401  (browser: a fixture)
 from tally.serve.app import create_app
 from tally.store import library
-from tally.store.library_charts import library_charts
-from tally.store.pictures import frame_name, write_replay_pictures
-from tally.store.simulate import simulate
+from tally.store.library.charts import library_charts
+from tally.store.recording.pictures import frame_name, write_replay_pictures
+from tally.store.recording.simulate import simulate
 
 FIXTURES = ["splendor-2p", "split-3p", "array-open-4p", "splice-open-2p"]
 PHONE = {"width": 360, "height": 640}

@@ -30,9 +30,9 @@ from tally.cli.main import app
 from tally.core import registry
 from tally.core.games import splendor as sp
 from tally.core.model import Event, Noted
-from tally.store import log as logfile
-from tally.store.repair import repair as repair_log
-from tally.store import record
+from tally.store.logs import log as logfile
+from tally.store.logs.repair import repair as repair_log
+from tally.store.recording import record
 
 ROOT = Path(__file__).resolve().parent.parent
 FORMAT_DOC = ROOT / "docs" / "format.md"
@@ -113,7 +113,7 @@ def one_line(stderr: str) -> str:
 WORKER = r"""
 import json, random, sys, time
 from pathlib import Path
-from tally.store import record
+from tally.store.recording import record
 
 path, tag, notes, moves, seed, folder = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), Path(sys.argv[6])
 (folder / f"ready-{tag}").touch()
@@ -184,7 +184,7 @@ def test_concurrent_writers_never_interleave_nor_lose_events(tmp_path: Path) -> 
 
 RACER = r"""
 import json, sys
-from tally.store import record
+from tally.store.recording import record
 
 print("ready", flush=True)
 out = record.move(sys.argv[1], sys.argv[2])

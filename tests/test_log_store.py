@@ -19,12 +19,12 @@ from typing import Any, Callable
 import pytest
 
 from tally.core.model import Noted
-from tally.store import log as logfile
-from tally.store.repair import repair as repair_log
+from tally.store.logs import log as logfile
+from tally.store.logs.repair import repair as repair_log
 from tally.store.errors import StaleAppend
-from tally.store.logstore import JsonlStore, LogStore
-from tally.store.places import import_log, open_store
-from tally.store.service import GameRecord, UsageError
+from tally.store.logs.logstore import JsonlStore, LogStore
+from tally.store.logs.places import import_log, open_store
+from tally.store.recording.service import GameRecord, UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "games"
@@ -41,7 +41,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
         yield "jsonl", str(folder), lambda game: JsonlStore(folder / f"{game}.jsonl")
         return
     url = request.getfixturevalue("pg_url")
-    from tally.store.pgstore import PostgresStore
+    from tally.store.logs.pgstore import PostgresStore
 
     made: list[PostgresStore] = []
 
@@ -171,8 +171,8 @@ class TestLogStoreContract:
         start = len(make("g1").read().events)
         script = textwrap.dedent(f"""
             import sys
-            from tally.store.places import open_store
-            from tally.store.service import GameRecord
+            from tally.store.logs.places import open_store
+            from tally.store.recording.service import GameRecord
             record = GameRecord(open_store("g1", {where!r}))
             accepted = stale = 0
             for n in range(25):
@@ -200,8 +200,8 @@ class TestLogStoreContract:
         new_game(make("g1"))
         script = textwrap.dedent(f"""
             import sys
-            from tally.store.places import open_store
-            from tally.store.service import GameRecord
+            from tally.store.logs.places import open_store
+            from tally.store.recording.service import GameRecord
             record = GameRecord(open_store("g1", {where!r}))
             for n in range(100000):
                 result = record.note(f"note {{n}}")
@@ -262,7 +262,7 @@ class TestPostgresOnly:
     def test_a_stale_key_refuses_a_writer_that_skipped_the_lock(self, pg_url: str) -> None:
         import psycopg
 
-        from tally.store.pgstore import PostgresStore
+        from tally.store.logs.pgstore import PostgresStore
 
         with PostgresStore(pg_url, "g1") as store:
             record = new_game(store)
@@ -298,7 +298,7 @@ class TestPostgresOnly:
         assert '"games_grown": 1' in third.stdout and '"events_added": 1' in third.stdout, third
 
     def test_one_listener_wakes_only_the_game_that_moved(self, pg_url: str) -> None:
-        from tally.store.pgstore import Listener, PostgresStore
+        from tally.store.logs.pgstore import Listener, PostgresStore
 
         first, second = new_game(PostgresStore(pg_url, "first")), new_game(PostgresStore(pg_url, "second"))
         results: dict[str, list[Any]] = {}

@@ -32,7 +32,7 @@ def splendor_position() -> Any:
 
 
 def split_position() -> Any:
-    from tally.store.record import dealt, start_event
+    from tally.store.recording.record import dealt, start_event
 
     spec, started = start_event("split", ["ann", "ben", "cy"], {}, "open")
     return dealt(spec, spec.start(started), random.Random(1))[1]

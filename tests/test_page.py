@@ -23,8 +23,8 @@ import pytest
 import array_helpers
 from page_helpers import GAMES, PHONE, ROOT, button_for, cut_log, join, need_chromium, open_page, serving, tap, wait_seq
 from test_pictures import SHOWN
-from tally.store import record
-from tally.store.results import check
+from tally.store.recording import record
+from tally.store.recording.results import check
 
 GOLDEN = ROOT / "tests" / "golden"
 DESKTOP = {"width": 1280, "height": 800}
@@ -382,7 +382,7 @@ def test_a_seats_conflicting_entry_is_told_plainly_and_the_host_sees_both(browse
     stream, lists the conflict with the whole table's ruling, which names the card and where it is."""
     from tally.core import registry
     from tally.core.engine import Table
-    from tally.store.secrecy import salted
+    from tally.store.recording.secrecy import salted
 
     import test_secrets
 
@@ -392,7 +392,7 @@ def test_a_seats_conflicting_entry_is_told_plainly_and_the_host_sees_both(browse
     for event in events[1:]:
         table.apply(event)
     held = sorted(test_secrets.concealed_names(table.state, spec.conceal(table.state, "p1")) & test_secrets.names_in(events))[0]
-    from tally.store import log as logfile
+    from tally.store.logs import log as logfile
 
     started = events[0]
     logfile.create(tmp_path / "game.jsonl", [started, *salted(spec, started.seats, Table(spec, started).state, events[1:])])  # type: ignore[arg-type, attr-defined]

@@ -24,7 +24,7 @@ from bundled import SvgSnapshot
 from tally.core import svg
 from tally.core import registry
 from tally.core.registry import GAMES
-from tally.store import record
+from tally.store.recording import record
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted(p.stem for p in (ROOT / "fixtures" / "games").glob("*.jsonl"))

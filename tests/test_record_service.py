@@ -13,8 +13,8 @@ from pathlib import Path
 
 from conftest import run_tally
 
-from tally.store import record
-from tally.store.service import STALE, GameRecord
+from tally.store.recording import record
+from tally.store.recording.service import STALE, GameRecord
 
 TALLY = [sys.executable, "-c", "from tally.cli.main import main; main()"]
 

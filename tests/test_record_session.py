@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from tally.core import registry
-from tally.store import record
-from tally.store.session import Session
+from tally.store.recording import record
+from tally.store.recording.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "fixtures" / "games"
@@ -157,7 +157,7 @@ def test_a_session_reads_the_log_under_the_writers_lock(tmp_path: Path, monkeypa
     # next move would be appended after the wrong tail: the session reads, folds and notes under the lock
     import fcntl
 
-    from tally.store import service
+    from tally.store.recording import service
 
     log = tmp_path / "game.jsonl"
     record.new_game(log, "splendor", ["ana", "ben"], seed=3)

@@ -10,7 +10,7 @@ import pytest
 
 from tally.core import registry
 from tally.core.model import SHARED_RULES, illegal
-from tally.store import results
+from tally.store.recording import results
 
 from test_rulings import invoke
 

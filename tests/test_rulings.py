@@ -95,7 +95,7 @@ def test_each_corpus_has_its_minimum_of_cases(game: str) -> None:
 
 
 def test_every_case_log_is_a_legal_log() -> None:
-    from tally.store import record
+    from tally.store.recording import record
 
     for case in CASES:
         folder, name = _where(case)

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from tally.core import registry
 from tally.core.engine import Table, play_out
 from tally.core.model import Event, GameStarted
-from tally.store import log as logfile
-from tally.store.service import GameRecord, UsageError, seat_moves, shuffler, start_event
+from tally.store.logs import log as logfile
+from tally.store.recording.service import GameRecord, UsageError, seat_moves, shuffler, start_event
 
 import array_helpers
 import splice_helpers
@@ -536,7 +536,7 @@ def test_the_session_records_as_a_seat(tmp_path: Path) -> None:
     from rich.console import Console
 
     from tally.cli.session import Recorder
-    from tally.store.session import Session
+    from tally.store.recording.session import Session
 
     log = tmp_path / "g.jsonl"
     GameRecord.new(log, "split", ["ana", "ben"], seated=["ana"])

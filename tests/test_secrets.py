@@ -23,9 +23,9 @@ from tally.core import registry
 from tally.core.engine import Table, judge
 from tally.core.model import Event, GameStarted
 from tally.serve.app import create_app
-from tally.store import log as logfile
-from tally.store.secrecy import WATCHER, hidden_text, is_known_to, salted
-from tally.store.service import describe, seat_moves
+from tally.store.logs import log as logfile
+from tally.store.recording.secrecy import WATCHER, hidden_text, is_known_to, salted
+from tally.store.recording.service import describe, seat_moves
 
 import array_helpers
 import splice_helpers
@@ -556,7 +556,7 @@ def test_core_seat_other(tmp_path: Path) -> None:
             assert undo.status_code == 403 and undo.json()["error"] == "serve.seat.other", undo.text
 
     run(scenario())
-    from tally.store.service import GameRecord
+    from tally.store.recording.service import GameRecord
 
     service_refusal = GameRecord.open(tmp_path / "g.jsonl").append(spec.format(first), seat=own.player)  # type: ignore[attr-defined]
     assert [r.rule for r in service_refusal.rulings] == ["core.seat.other"]

@@ -14,9 +14,9 @@ import pytest
 
 from tally.core import registry
 from tally.serve.app import create_app
-from tally.store import log as logfile
-from tally.store import record
-from tally.store.results import board, check
+from tally.store.logs import log as logfile
+from tally.store.recording import record
+from tally.store.recording.results import board, check
 
 from serve_helpers import AUTH, HOST, Stream, bearer, client, run
 

@@ -15,7 +15,7 @@ import msgspec
 import pytest
 
 from tally.serve.app import create_app
-from tally.store import log as logfile
+from tally.store.logs import log as logfile
 
 from serve_helpers import AUTH, HOST, Stream, bearer, client, run, transcript
 
@@ -205,7 +205,7 @@ def test_a_body_cut_short_or_too_slow_is_refused_with_an_id(tmp_path: Path) -> N
 
 def test_a_database_restart_is_503_with_a_retry_hint_never_a_500(tmp_path: Path) -> None:
     """Reproduction: requests to `tally serve --store URL` while its PostgreSQL restarted answered 500 "please report
-    it" (a rollback on the dead connection raised out of the writer, `store/pgstore.py`) or 500 `store.unreachable`.
+    it" (a rollback on the dead connection raised out of the writer, `store/logs/pgstore.py`) or 500 `store.unreachable`.
     Now every one is 503 `store.unreachable` with `Retry-After`, nothing is appended, and once the database is back
     the same server answers as before."""
     from pg_cluster import Cluster, find_server

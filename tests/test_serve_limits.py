@@ -241,6 +241,6 @@ def test_a_request_naming_another_host_is_refused(tmp_path: Path) -> None:
 
 
 def logfile_events(path: Path) -> list[Any]:
-    from tally.store import log as logfile
+    from tally.store.logs import log as logfile
 
     return logfile.read(path).events

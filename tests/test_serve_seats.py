@@ -20,11 +20,11 @@ from tally.cli.docs import JSON_KEYS
 from tally.core import registry
 from tally.core.engine import Table
 from tally.core.model import SHARED_RULES
-from tally.store import log as logfile
-from tally.store import seats as seating
-from tally.store.results import check, move_report
-from tally.store.service import GameRecord, seat_moves
-from tally.store.tables import WATCHER
+from tally.store.logs import log as logfile
+from tally.store.serving import seats as seating
+from tally.store.recording.results import check, move_report
+from tally.store.recording.service import GameRecord, seat_moves
+from tally.store.serving.tables import WATCHER
 
 import array_helpers
 import splice_helpers
@@ -645,8 +645,8 @@ def test_a_question_about_another_seats_move_is_answered_from_what_the_asker_kno
 def test_a_seat_reads_its_own_moves_in_full(tmp_path: Path, game: str) -> None:
     """A seat's own events reach it as recorded (what it did and saw doing it), in open mode too, where tally
     dealt the chance its moves drew: never as `(hidden)`."""
-    from tally.store.service import describe
-    from tally.store.tables import Tables
+    from tally.store.recording.service import describe
+    from tally.store.serving.tables import Tables
 
     spec = registry.get(game)
     for mode, events in (("table", transcript(game, seed=11)), ("open", _open_game(game, seed=11))):
@@ -667,7 +667,7 @@ def _open_game(game: str, seed: int, moves: int = 250) -> list[Any]:
     import random
 
     from tally.core.engine import play_out
-    from tally.store.service import shuffler, start_event
+    from tally.store.recording.service import shuffler, start_event
 
     spec = registry.get(game)
     names = [f"p{i + 1}" for i in range(max(spec.min_seats, min(3, spec.max_seats)))]

@@ -12,9 +12,9 @@ from typing import Any
 
 import msgspec
 
-from tally.store import log as logfile
-from tally.store.results import games
-from tally.store.service import UsageError, start_event
+from tally.store.logs import log as logfile
+from tally.store.recording.results import games
+from tally.store.recording.service import UsageError, start_event
 
 from serve_helpers import AUTH, bearer, client, run
 

@@ -19,9 +19,9 @@ import msgspec
 import pytest
 
 from tally.serve.app import create_app
-from tally.store import seats as seating
-from tally.store.pgstore import PostgresStore
-from tally.store.results import check
+from tally.store.serving import seats as seating
+from tally.store.logs.pgstore import PostgresStore
+from tally.store.recording.results import check
 
 from serve_helpers import AUTH, HOST, Stream, bearer, run
 
@@ -215,7 +215,7 @@ def test_kill_9_of_a_server_mid_appends_loses_no_acknowledged_move(two_servers: 
 
 def fingerprints_of(url: str, game: str) -> list[str]:
     """The fingerprint the log had after each of its lines."""
-    from tally.store.log import sha256_hex
+    from tally.store.logs.log import sha256_hex
 
     return [sha256_hex(bytes(row[0])) for row in psycopg_rows(url, f"SELECT line FROM tally_lines WHERE game = '{game}' ORDER BY seq")]
 

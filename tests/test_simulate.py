@@ -7,8 +7,8 @@ from pathlib import Path
 
 from tally.core.engine import judge
 from tally.core.games.splendor import SPLENDOR, CardReserved, CardRevealed, SetupDealt
-from tally.store import record
-from tally.store.simulate import playout, simulate
+from tally.store.recording import record
+from tally.store.recording.simulate import playout, simulate
 
 
 def test_table_transcript_is_judged_legal_with_the_same_outcome() -> None:
@@ -48,8 +48,8 @@ def test_simulated_lines_are_stamped_one_minute_apart(tmp_path: Path) -> None:
 
     import msgspec
 
-    from tally.store import log as logfile
-    from tally.store.simulate import _stamp_fast, units
+    from tally.store.logs import log as logfile
+    from tally.store.recording.simulate import _stamp_fast, units
 
     events, _ = playout("splendor", 3, random.Random("stamps"))
     start = datetime(2026, 3, 31, 23, 17, 4, 321_000, tzinfo=timezone.utc)
@@ -70,8 +70,8 @@ def test_simulated_lines_are_stamped_one_minute_apart(tmp_path: Path) -> None:
 def test_a_playouts_draws_are_the_generators_own() -> None:
     """The playout's `below` and shuffle draw what `rng.randrange` and `random.shuffle` would, in the same order, so
     a seed plays the same games as when they were called."""
-    from tally.store.service import shuffler
-    from tally.store.simulate import draws
+    from tally.store.recording.service import shuffler
+    from tally.store.recording.simulate import draws
 
     for seed in range(50):
         ours, theirs = random.Random(seed), random.Random(seed)
@@ -84,7 +84,7 @@ def test_a_playouts_draws_are_the_generators_own() -> None:
 
 
 def test_a_generator_that_draws_otherwise_is_asked_itself() -> None:
-    from tally.store.simulate import draws
+    from tally.store.recording.simulate import draws
 
     class Counted(random.Random):
         def _randbelow(self, n: int) -> int:

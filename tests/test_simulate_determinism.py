@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tally.store import log as logfile
-from tally.store.simulate import simulate
+from tally.store.logs import log as logfile
+from tally.store.recording.simulate import simulate
 
 BEFORE = {  # (game, mode): (lines, fingerprint)
     ("splendor", "open"): (80, "d409751f3598fa92e4aa4509f97c60f47915687ac188581ff0c859520d4d3c48"),

@@ -13,9 +13,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from tally.core.engine import judge, play_drawn
+from tally.core.engine import judge, play_drawn, playout
 from tally.core.model import Event
-from tally.store.service import shuffler, start_event
+from tally.store.recording.service import shuffler, start_event
 
 # (game, players, options): every game, and Splendor under each option that changes what is legal
 TABLES = [
@@ -95,7 +95,7 @@ def both_playouts(game: str, players: int, options: dict[str, str], seed: str, l
     """The game's own playout and the kernel's from the same draws: (events, final state, the next draw) of each."""
     spec, started = start_event(game, [f"p{i + 1}" for i in range(players)], options, "open")
     results = []
-    for play in (spec.play_drawn, play_drawn):
+    for play in (playout, play_drawn):  # the game's own where it has one (`spec.play_drawn`), and the kernel's loop
         rng = random.Random(seed)
         events, state = play(spec, started, rng.randrange, shuffler(rng), limit)
         results.append((events, state, rng.random()))

@@ -12,7 +12,7 @@ import pytest
 
 from tally.core.games.splendor import CARDS
 from tally.store import library
-from tally.store.simulate import simulate
+from tally.store.recording.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "fixtures" / "games").glob("splendor-*.jsonl"))

@@ -12,8 +12,9 @@ import duckdb
 import pytest
 
 from tally.core.games.splice import SPLICE
-from tally.store import library, record
-from tally.store.simulate import simulate
+from tally.store import library
+from tally.store.recording import record
+from tally.store.recording.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "fixtures" / "games").glob("splice-*.jsonl"))
@@ -80,7 +81,7 @@ def test_stats_report_splice(db: Path, tally: Any) -> None:
 
 
 def test_splice_logs_export_byte_identical(db: Path, tmp_path: Path) -> None:
-    from tally.store.library_ingest import game_id_of
+    from tally.store.library.folding import game_id_of
 
     out = tmp_path / "out"
     library.export(db, out, "jsonl")

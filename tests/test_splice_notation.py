@@ -189,8 +189,8 @@ manifests = st.dictionaries(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(manifests, st.integers(2, 4))
 def test_any_manifest_is_refused_or_plays(manifest: dict, seats: int) -> None:
-    from tally.store.record import UsageError, start_event
-    from tally.store.simulate import playout
+    from tally.store.recording.record import UsageError, start_event
+    from tally.store.recording.simulate import playout
 
     problems = SPLICE.check_manifest(manifest)
     if problems:

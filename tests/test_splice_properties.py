@@ -279,7 +279,7 @@ def test_long_random_games_meet_every_interrupt_and_keep_every_invariant() -> No
     Hurricane, the map limit, Skulls, blind draws and Piracy; every position keeps the invariants."""
     import random
 
-    from tally.store.simulate import playout as simulated
+    from tally.store.recording.simulate import playout as simulated
 
     seen: Counter[str] = Counter()
     for index in range(8):

@@ -18,7 +18,7 @@ from tally.core.engine import Table
 from tally.core.games.split import EVENTS, MANIFEST, SPLIT
 from tally.core.games.split import components, data
 from tally.core.model import GameStarted, NotationError
-from tally.store.record import dealt, start_event
+from tally.store.recording.record import dealt, start_event
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "rules" / "split.md"
 

@@ -13,8 +13,8 @@ import hashlib
 import pytest
 
 from tally.core.games.split import unlocated
-from tally.store import log as logfile
-from tally.store import record
+from tally.store.logs import log as logfile
+from tally.store.recording import record
 
 from bundled import ROOT, lines, rel, run, run_json
 

@@ -17,10 +17,11 @@ from rich.console import Console
 from tally.cli.boards.split import draw
 from tally.core.engine import Table
 from tally.core.games.split import SPLIT, MatchPlayed, MatchUpgraded
-from tally.store import library, record
-from tally.store import log as logfile
-from tally.store.library_ingest import game_id_of
-from tally.store.simulate import playout, simulate
+from tally.store import library
+from tally.store.recording import record
+from tally.store.logs import log as logfile
+from tally.store.library.folding import game_id_of
+from tally.store.recording.simulate import playout, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "fixtures" / "games").glob("split-*.jsonl"))

@@ -64,7 +64,7 @@ from tally.core.games.split import (
     components,
 )
 from tally.core.model import GameStarted, NotationError
-from tally.store import record
+from tally.store.recording import record
 from split_helpers import ANN, Game, deal_table, out_on_first_turn, standard
 
 NAMES = ("ann", "ben", "cy", "dee", "eve", "fay")

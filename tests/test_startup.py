@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 from tally.cli.main import app
-from tally.store.judging import MOVE_SEPARATOR, MOVE_SEPARATOR_PATTERN
+from tally.store.recording.judging import MOVE_SEPARATOR, MOVE_SEPARATOR_PATTERN
 
 
 def test_every_lazily_registered_command_is_in_the_app_and_registered_by_its_module():
@@ -77,15 +77,16 @@ def test_the_program_collects_nothing_while_start_up_runs_and_defers_what_msgspe
 
 
 def test_a_query_of_the_library_imports_the_engine_alone_and_no_log_reading(tmp_path):
-    from tally.store import library, record
+    from tally.store import library
+    from tally.store.recording import record
 
     log, db = tmp_path / "game.jsonl", tmp_path / "library.duckdb"
     record.new_game(log, "splendor", ["ana", "ben"], seed=1)
     library.ingest(db, [log])
     for command in (["sql", "--db", str(db), "select count(*) from events"], ["stats", "--db", str(db)]):
         loaded = _modules_after(command, entry="run")
-        assert "_duckdb" in loaded and "tally.store.library_read" in loaded
-        assert not loaded & {"duckdb", "pyarrow", "typing_extensions", "tally.store.service", "tally.core.engine"}
+        assert "_duckdb" in loaded and "tally.store.library.read" in loaded
+        assert not loaded & {"duckdb", "pyarrow", "typing_extensions", "tally.store.recording.service", "tally.core.engine"}
 
 
 def test_the_move_separator_splits_as_its_pattern():

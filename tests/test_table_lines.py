@@ -17,9 +17,9 @@ import pytest
 from conftest import run_tally
 
 from tally.cli.session import Recorder, run
-from tally.store import record
+from tally.store.recording import record
 from tally.core.notation import CROSSES_TURN
-from tally.store.session import Session
+from tally.store.recording.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "fixtures" / "games"
@@ -210,7 +210,7 @@ def test_check_takes_several_logs_and_folders_and_exits_with_the_worst(tmp_path:
 
 
 def test_check_of_a_log_with_an_illegal_event_among_others_exits_1(tmp_path: Path, game: Path) -> None:
-    from tally.store import log as logfile
+    from tally.store.logs import log as logfile
 
     illegal = tmp_path / "illegal.jsonl"
     shutil.copy(game, illegal)

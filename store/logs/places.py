@@ -1,5 +1,5 @@
 """Where a club's games live, a folder of logs or a PostgreSQL database, and which log store a name means there:
-the one place that knows both kinds of store (`store/logstore.py`'s `JsonlStore`, `store/pgstore.py`'s
+the one place that knows both kinds of store (`store/logs/logstore.py`'s `JsonlStore`, `store/logs/pgstore.py`'s
 `PostgresStore`, imported only when a PostgreSQL URL is named). `tally serve` serves a `Place`; the CLI's `--store`
 picks a log with `open_store`; `tally import` copies one in with `import_log`."""
 
@@ -9,10 +9,10 @@ import re
 from pathlib import Path
 from typing import Callable, Protocol
 
-from . import log as logfile
-from .errors import UsageError
-from .logstore import JsonlStore, LogStore, check_game_id, is_database_url
-from .seats import FileSeats, Seats
+from tally.store.logs import log as logfile
+from tally.store.errors import UsageError
+from tally.store.logs.logstore import JsonlStore, LogStore, check_game_id, is_database_url
+from tally.store.serving.seats import FileSeats, Seats
 
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # a served game's id: a log's name in the folder, without `.jsonl`
 
@@ -79,13 +79,13 @@ class Database:
         self.url = url
 
     def store_of(self, ident: str) -> LogStore:
-        from .pgstore import PostgresStore
+        from tally.store.logs.pgstore import PostgresStore
 
         check_id(ident)
         return PostgresStore(self.url, ident)
 
     def ids(self) -> list[str]:
-        from .pgstore import game_ids
+        from tally.store.logs.pgstore import game_ids
 
         return [ident for ident in game_ids(self.url) if ID.fullmatch(ident)]
 
@@ -93,12 +93,12 @@ class Database:
         return store.identity() is not None
 
     def seats(self, store: LogStore) -> Seats:
-        from .pgstore import PostgresSeats
+        from tally.store.logs.pgstore import PostgresSeats
 
         return PostgresSeats(self.url, store.name)
 
     def on_append(self, heard: Callable[[str, int], None]) -> bool:
-        from .pgstore import Listener
+        from tally.store.logs.pgstore import Listener
 
         Listener.on_notify(self.url, heard)
         return True
@@ -116,7 +116,7 @@ def open_store(log: Path | str, store: str | None = None) -> LogStore:
         return JsonlStore(log)
     check_game_id(str(log).removesuffix(".jsonl"))
     if is_database_url(store):
-        from .pgstore import PostgresStore
+        from tally.store.logs.pgstore import PostgresStore
 
         return PostgresStore(store, str(log))
     name = str(log)

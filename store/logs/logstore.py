@@ -15,8 +15,8 @@ fingerprints are the same whatever holds them). What the record service needs of
   `create_from(lines)`: likewise, of lines already stamped and verified (an import).
 - `raw()`: the log's exact bytes, as the JSONL file holds them (export).
 
-Two implementations: `JsonlStore` (one file, the embedded default: `store/log.py` under its flock) and
-`store/pgstore.py`'s `PostgresStore` (one game of a PostgreSQL database). `store/places.py` picks one
+Two implementations: `JsonlStore` (one file, the embedded default: `store/logs/log.py` under its flock) and
+`store/logs/pgstore.py`'s `PostgresStore` (one game of a PostgreSQL database). `store/logs/places.py` picks one
 (`open_store(LOG, STORE)` for the CLI's `--store`); psycopg is imported only when a PostgreSQL URL is named.
 """
 
@@ -28,9 +28,9 @@ from typing import Any, Callable, Hashable, Protocol
 
 from tally.core.model import Event, GameStarted
 
-from . import cache
-from . import log as logfile
-from .errors import StaleAppend, UsageError
+from tally.store.logs import cache
+from tally.store.logs import log as logfile
+from tally.store.errors import StaleAppend, UsageError
 
 
 class LogWriter(Protocol):
@@ -139,7 +139,7 @@ class JsonlWriter:
 
 
 class JsonlStore:
-    """One game's log as a JSONL file (the default): `store/log.py`, unchanged."""
+    """One game's log as a JSONL file (the default): `store/logs/log.py`, unchanged."""
 
     def __init__(self, path: Path | str):
         self.name = str(path)

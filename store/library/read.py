@@ -12,11 +12,11 @@ import msgspec
 
 from tally.core.text import quote
 
-from . import log as logfile
-from .library_schema import LibraryError, _duck_message, _open, all_tables, connect_read_only, usage_error
+from tally.store.logs import log as logfile
+from tally.store.library.schema import LibraryError, _duck_message, _open, all_tables, connect_read_only, usage_error
 
 if TYPE_CHECKING:
-    from .record import Frame, Position
+    from tally.store.recording.record import Frame, Position
 
 # --------------------------------------------------------------------------- reading back
 
@@ -53,7 +53,7 @@ def replay(db: Path | str, game_id: str, to: int | None = None) -> tuple[Positio
 
 def replay_bytes(path: str, data: bytes, to: int | None = None) -> tuple[Position, list[Frame]]:
     """`record.replay` for a log's bytes: every event up to `to` with the state after it."""
-    from .record import replay_log
+    from tally.store.recording.record import replay_log
 
     return replay_log(logfile.parse_lines(path, data), to)
 
@@ -78,7 +78,7 @@ def _empty_target(to: Path) -> None:
 
 def export(db: Path | str, to: Path | str, format: str = "jsonl", game: str | None = None) -> Exported:
     """Write every game back as `<game id>.jsonl` (byte-identical logs), every table as hive-partitioned Parquet, or
-    every finished game that was played (not simulated) as a BG Stats play, `<game id>.json` (store/library_bgstats.py)."""
+    every finished game that was played (not simulated) as a BG Stats play, `<game id>.json` (store/library/bgstats.py)."""
     if format not in ("jsonl", "parquet", "bgstats"):
         raise usage_error(f"--format {format!r}: expected jsonl, parquet or bgstats")
     target = Path(to)
@@ -88,7 +88,7 @@ def export(db: Path | str, to: Path | str, format: str = "jsonl", game: str | No
         games, events = con.execute(f"SELECT count(*), coalesce(sum(events), 0) FROM games g {where}", params).fetchall()[0]
         _empty_target(target)
         if format == "bgstats":  # finished games only (a play has a result), simulated ones left out
-            from . import library_bgstats
+            from tally.store.library import bgstats as library_bgstats
 
             con.close()
             played = library_bgstats.plays(db, game)

@@ -16,7 +16,7 @@ import msgspec
 
 from tally.core.model import GameSpec, GameStarted
 
-from . import log as logfile
+from tally.store.logs import log as logfile
 
 FORMAT = 2  # 2: entries record the log's ctime
 

@@ -26,15 +26,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import duckdb
 import msgspec
 
-from .library_charts import Chart, game_chart
-from .library_games import GameList, LibraryGame, games
-from .library_schema import LibraryError, _duck_message, connect_read_only
-from .results import FinalScores, ReplayStep
+from tally.store.library.charts import Chart, game_chart
+from tally.store.library.games import GameList, LibraryGame, games
+from tally.store.library.schema import LibraryError, _duck_message, connect_read_only
+from tally.store.recording.results import FinalScores, ReplayStep
 
 if TYPE_CHECKING:
     from tally.core.history import Course
 
-    from .service import Frame, Position
+    from tally.store.recording.service import Frame, Position
 
 
 def _(text: str) -> Any:
@@ -83,7 +83,7 @@ def _timer(key: str, seconds: float) -> None:
 
 def hold(db: Path | str) -> None:
     """The library opened (or kept open) for the page's next few questions; NoLibrary when there is none."""
-    from .service import UsageError
+    from tally.store.recording.service import UsageError
 
     key = str(Path(db).resolve())
     with _holding:
@@ -265,7 +265,7 @@ _replays, _details, _charts = _Kept(KEPT), _Kept(KEPT), _Kept(KEPT)
 
 
 def _replayed(db: Path | str, game_id: str, fingerprint: str) -> tuple[Position, list[Frame]]:
-    from .library_read import replay
+    from tally.store.library.read import replay
 
     return _replays.get((str(Path(db).resolve()), game_id, fingerprint), lambda: replay(db, game_id))
 
@@ -299,7 +299,7 @@ def _course(pos: Position, frames: list[Frame]) -> Course:
 def game_detail(db: Path | str, game_id: str) -> GameDetail | None:
     """A stored game's page (None when the library holds no game of that id): its chart from the same fold as its
     replay (`core.history.course` over the judged events, as `library_charts.course_in_library` reads it)."""
-    from .results import replay_report
+    from tally.store.recording.results import replay_report
 
     stored = _stored(db, game_id)
     if stored is None:
@@ -318,8 +318,8 @@ def game_detail(db: Path | str, game_id: str) -> GameDetail | None:
 def step_picture(db: Path | str, game_id: str, seq: int) -> StepPicture | None:
     """The board after event `seq` of a stored game's replay (None when the library holds no such game); the
     referee's table, all of it: the library is the host's (its games' full logs). IndexError: no such step."""
-    from .pictures import picture_of
-    from .results import frame_board
+    from tally.store.recording.pictures import picture_of
+    from tally.store.recording.results import frame_board
 
     stored = _stored(db, game_id)
     if stored is None:
@@ -341,7 +341,8 @@ def warm_up(db: Path | str) -> None:
     first requests' imports could see half-imported modules. Nothing is read from the library here."""
     from tally.core import charts, registry
 
-    from . import library_charts, pictures, record, results  # noqa: F401
+    from tally.store.library import charts as library_charts  # noqa: F401
+    from tally.store.recording import pictures, record, results
 
     for spec in registry.specs():
         spec.history, spec.picture  # noqa: B018  (the game's modules are imported with its spec)
@@ -350,7 +351,7 @@ def warm_up(db: Path | str) -> None:
 
 def library_charts_of(db: Path | str, words: Mapping[str, str], game_names: list[str]) -> list[Chart]:
     """The library's charts (`library_charts`) for the page's filters: a game, and whether simulated games count."""
-    from .library_charts import library_charts
+    from tally.store.library.charts import library_charts
 
     hold(db)
     given = {key: value.strip() for key, value in words.items() if value.strip()}

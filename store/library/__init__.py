@@ -7,7 +7,7 @@ by the game's `history` module in core, named after the game).
 
 Ingest reads every log with the same verified decoding as `tally check` (`log.parse_lines`) and
 folds it through the same checks and reducers (`engine.Table`); projections only read the states
-of that fold (store/library_ingest.py, which runs in worker processes on large runs). Rows are
+of that fold (store/library/folding.py, which runs in worker processes on large runs). Rows are
 gathered per task of many games as Arrow tables and inserted in bulk (`INSERT ... SELECT` from the
 Arrow scan), one transaction per task, so a rejected log (whose rows never leave its task) is
 never half-loaded and nothing already in the library is lost. A game's id is the first 16 hex
@@ -19,41 +19,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 # the library's API in one place; each concern lives in its own module
-from .library_read import (
-    SQL_MEMORY,
-    SQL_TIMEOUT,
-    Exported,
-    Query,
-    export,
-    game_bytes,
-    is_empty_sql,
-    memory_size,
-    query,
-    replay,
-    replay_bytes,
-)
-from .library_stats import Alias, Scope, alias, stats
-from .library_schema import (
-    DEFAULT_DB,
-    INGEST_SETTINGS,
-    PARALLEL_MIN_BYTES,
-    SCHEMA_VERSION,
-    STORAGE_COMPATIBILITY,
-    TABLES,
-    TASK_BYTES,
-    TASK_FILES,
-    LibraryBusy,
-    LibraryError,
-    busy_timeout,
-    all_tables,
-    connect,
-    connect_read_only,
-    resolve_db,
-)
+from tally.store.library.read import SQL_MEMORY, SQL_TIMEOUT, Exported, Query, export, game_bytes, is_empty_sql, memory_size, query, replay, replay_bytes
+from tally.store.library.report import Alias, Scope, alias, stats
+from tally.store.library.schema import DEFAULT_DB, INGEST_SETTINGS, PARALLEL_MIN_BYTES, SCHEMA_VERSION, STORAGE_COMPATIBILITY, TABLES, TASK_BYTES, TASK_FILES, LibraryBusy, LibraryError, busy_timeout, all_tables, connect, connect_read_only, resolve_db
 
 # what only an ingest needs (pyarrow, the process pool) is imported when first asked for: `tally sql` and
 # `tally stats` never pay for it
-_LATER = {"Rejected": "library_ingest", "Summary": "library_writer", "collect": "library_writer", "ingest": "library_writer"}
+_LATER = {"Rejected": "folding", "Summary": "writer", "collect": "writer", "ingest": "writer"}
 
 
 def __getattr__(name: str) -> Any:
@@ -67,8 +39,8 @@ def __getattr__(name: str) -> Any:
     return value
 
 if TYPE_CHECKING:
-    from .library_ingest import Rejected
-    from .library_writer import Summary, collect, ingest
+    from tally.store.library.folding import Rejected
+    from tally.store.library.writer import Summary, collect, ingest
 
 __all__ = [
     "DEFAULT_DB", "INGEST_SETTINGS", "PARALLEL_MIN_BYTES", "SCHEMA_VERSION", "SQL_MEMORY", "SQL_TIMEOUT",

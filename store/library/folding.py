@@ -2,7 +2,7 @@
 
 For each log of a task: verify and decode it exactly like `tally check` (`log.parse_lines`), judge and
 fold it through `engine.Table` (the same checks and reducers), let the game's projection watch the
-states, and gather every table's rows. The library (store/library.py) then inserts a task's tables
+states, and gather every table's rows. The library (store/library/__init__.py) then inserts a task's tables
 in one transaction. A log that is damaged or breaks a rule adds no row at all.
 """
 
@@ -21,8 +21,8 @@ from tally.core.engine import Table, judge
 from tally.core.history import History
 from tally.core.model import Amended, Event, GameSpec, GameStarted, Voided
 
-from . import log as logfile
-from .library_tables import EVENTS, GAMES, ROUND_RESULTS, SEATS, Declared, projection_tables, stage_schema
+from tally.store.logs import log as logfile
+from tally.store.library.tables import EVENTS, GAMES, ROUND_RESULTS, SEATS, Declared, projection_tables, stage_schema
 
 EVENT_STAGE = stage_schema(EVENTS)
 GAME_STAGE = stage_schema(GAMES)  # what an ingest stages; library_tables.insert_sql stores it
@@ -197,7 +197,7 @@ def _work(files: list[tuple[str, str | None, Known | None]]) -> IngestBatch:
 def read_source(path: str) -> bytes:
     """A log's bytes: a file, or a game of a PostgreSQL log store named `URL#GAME` (`pgstore.game_url`)."""
     if is_store_game(path):
-        from .pgstore import read_game_url
+        from tally.store.logs.pgstore import read_game_url
 
         return read_game_url(path)
     return logfile.read_regular(path)

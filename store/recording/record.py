@@ -18,37 +18,15 @@ from tally.core.model import Event, GameSpec
 from tally.core.notation import seat_named
 from tally.core.text import quote
 
-from . import cache
-from . import log as logfile
-from .service import (  # noqa: F401  (the service's names, as scripts and the library import them from here)
-    MOVE_SEPARATOR,
-    STALE,
-    Frame,
-    GameRecord,
-    IllegalLog,
-    MoveResult,
-    Position,
-    UsageError,
-    describe,
-    describe_start,
-    is_move_number,
-    judged,
-    listing_range,
-    listing_refusal,
-    parse_move,
-    position,
-    propose,
-    replay_log,
-    seat_moves,
-    shuffler,
-    start_event,
-)
+from tally.store.logs import cache
+from tally.store.logs import log as logfile
+from tally.store.recording.service import MOVE_SEPARATOR, STALE, Frame, GameRecord, IllegalLog, MoveResult, Position, UsageError, describe, describe_start, is_move_number, judged, listing_range, listing_refusal, parse_move, position, propose, replay_log, seat_moves, shuffler, start_event  # noqa: F401  (the service's names, as scripts and the library import them from here)
 
 if TYPE_CHECKING:
     import random
 
-    from .logstore import LogStore
-    from .results import CheckReport, ListingReport
+    from tally.store.logs.logstore import LogStore
+    from tally.store.recording.results import CheckReport, ListingReport
 
 
 def dealt(spec: GameSpec, state: Any, rng: "random.Random") -> tuple[list[Event], Any]:
@@ -72,7 +50,7 @@ def read_manifest(path: Path | str) -> dict[str, Any]:
         raise UsageError(f"--manifest {path}: cannot read it: {error.strerror or error}") from None
     if len(data) > MANIFEST_LIMIT:
         raise UsageError(f"--manifest {path}: larger than {MANIFEST_LIMIT} bytes; a manifest describes one box of cards")
-    from tally.store import limits
+    from tally.store.logs import limits
 
     deep = f"--manifest {path}: {limits.too_deep(limits.MAX_MANIFEST_DEPTH).message}"  # measured before parsing: parsers recurse
     try:
@@ -171,7 +149,7 @@ def _collector_paused() -> Iterator[None]:
 
 def replay(path: "Path | str | LogStore", to: int | None = None) -> tuple[Position, list[Frame]]:
     """Every event up to `to` with the state after it. A log with an illegal event raises IllegalLog."""
-    from .logstore import read_log
+    from tally.store.logs.logstore import read_log
 
     with _collector_paused():
         return replay_log(read_log(path), to)
@@ -202,7 +180,7 @@ def moves(path: Path | str, at: int | None = None, viewer: str | None = None) ->
         else:
             cache.remember_listing(str(path), pos.seq, pos.log.fingerprint, 0,
                                    f"none: the listing --as {viewer} hides cards the log knows, so name the move")
-    from .results import numbered
+    from tally.store.recording.results import numbered
 
     return numbered(spec, state, pos.seq, shown)
 
@@ -242,7 +220,7 @@ def names_a_library_game(text: str) -> bool:
 
 def check(path: "Path | str | LogStore", anchors: Sequence[tuple[int, str]] = ()) -> "CheckReport":
     """`tally check`: integrity, the anchors, then every event judged (`results.check`)."""
-    from .results import check as checked
+    from tally.store.recording.results import check as checked
 
     with _collector_paused():
         return checked(path, anchors)

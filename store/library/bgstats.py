@@ -17,7 +17,7 @@ import msgspec
 
 from tally.core import registry
 
-from .library_schema import LibraryError, _duck_message, connect_read_only
+from tally.store.library.schema import LibraryError, _duck_message, connect_read_only
 
 SOURCE = "tally"
 

@@ -15,11 +15,11 @@ import duckdb
 import msgspec
 import pyarrow as pa
 
-from . import log as logfile
-from .library_ingest import Known, Rejected, IngestBatch, die_with_parent, game_id_of, is_store_game, read_source, work
-from .library_schema import INGEST_SETTINGS, PARALLEL_MIN_BYTES, TASK_BYTES, TASK_FILES, LibraryError, _duck_message, connect
-from .library_tables import every_table, insert_sql, projection_tables
-from .record import UsageError
+from tally.store.logs import log as logfile
+from tally.store.library.folding import Known, Rejected, IngestBatch, die_with_parent, game_id_of, is_store_game, read_source, work
+from tally.store.library.schema import INGEST_SETTINGS, PARALLEL_MIN_BYTES, TASK_BYTES, TASK_FILES, LibraryError, _duck_message, connect
+from tally.store.library.tables import every_table, insert_sql, projection_tables
+from tally.store.recording.record import UsageError
 
 # tasks given to the workers beyond one each: queued, so that no worker waits while the writer writes or judges a
 # task of its own (measured with one worker: with two queued, the writer and the worker spent about the same CPU;
@@ -75,7 +75,7 @@ def collect(paths: Iterable[Path | str]) -> list[Path]:
 def _first_line(path: Path) -> tuple[str | None, int]:
     """(game id, file size) from the first line; (None, 0) when unreadable (the worker reports why)."""
     if is_store_game(path):
-        from .pgstore import first_line_url
+        from tally.store.logs.pgstore import first_line_url
 
         first, size = first_line_url(str(path))
         return (game_id_of(first) if first else None), size
@@ -359,7 +359,7 @@ def ingest(
             if not is_ready() and take_back():
                 continue
             finish()
-        from .library_stats import keep_reports
+        from tally.store.library.report import keep_reports
 
         keep_reports(con)  # the games' `tally stats` reports worked out again where their games changed
     except duckdb.Error as error:

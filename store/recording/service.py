@@ -1,6 +1,6 @@
 """The record service: one game's log and its fold, the one API every interface calls.
 
-`tally move`, `undo` and `note`, the recording session (`store/session.py`) and whatever serves a table
+`tally move`, `undo` and `note`, the recording session (`store/recording/session.py`) and whatever serves a table
 of devices later all go through `GameRecord`: under the log's writer lock it brings its fold up to the
 file (from the state cache when it can be trusted), refuses a stale append (`core.append.stale`: the
 caller saw another seq or fingerprint), judges the move against the fold and applies it there once
@@ -22,29 +22,11 @@ from tally.core.model import Amended, Event, GameSpec, GameStarted, NotationErro
 from tally.core.notation import seat_named
 from tally.core.text import quote
 
-from . import log as logfile
-from . import logstore
-from .errors import IllegalLog, StaleAppend, UsageError  # noqa: F401  (the service's names, as callers import them)
-from .secrecy import hidden_text, known_to, listed_for, may_read, salted, seat_listing
-from .judging import (  # noqa: F401  (re-exported: the service's names, as callers import them from here)
-    MOVE_SEPARATOR,
-    STALE,
-    SEAT_CONFLICT,
-    SEAT_OTHER,
-    MoveResult,
-    Reading,
-    describe,
-    fresh_shuffle,
-    is_move_number,
-    listing_range,
-    listing_refusal,
-    parse_move,
-    payload,
-    play,
-    propose,
-    read_correction,
-    stale_at,
-)
+from tally.store.logs import log as logfile
+from tally.store.logs import logstore
+from tally.store.errors import IllegalLog, StaleAppend, UsageError  # noqa: F401  (the service's names, as callers import them)
+from tally.store.recording.secrecy import hidden_text, known_to, listed_for, may_read, salted, seat_listing
+from tally.store.recording.judging import MOVE_SEPARATOR, STALE, SEAT_CONFLICT, SEAT_OTHER, MoveResult, Reading, describe, fresh_shuffle, is_move_number, listing_range, listing_refusal, parse_move, payload, play, propose, read_correction, stale_at  # noqa: F401  (re-exported: the service's names, as callers import them from here)
 
 if TYPE_CHECKING:
     import random

@@ -2,7 +2,7 @@
 
 Three tables (created on first use): `tally_games` (game id, its last seq and fingerprint), `tally_lines`
 (game, seq, the line's exact bytes), keyed by (game, seq), and `tally_seats` (a served game's seat token
-and join code hashes, `store/seats.py`'s `SeatFile` as JSON: every server on the database shares them). The bytes are the ones `store/log.py` stamps
+and join code hashes, `store/serving/seats.py`'s `SeatFile` as JSON: every server on the database shares them). The bytes are the ones `store/logs/log.py` stamps
 for a file (envelope, `prev` chain, units), so reading a game is `log.parse_lines` over them and
 exporting it writes a byte-identical JSONL file.
 
@@ -26,10 +26,10 @@ from psycopg import errors, sql
 
 from tally.core.model import Event, GameStarted
 
-from . import log as logfile
-from .errors import StaleAppend
-from .logstore import check_game_id, safe_url
-from .seats import SeatFile, Seats, T
+from tally.store.logs import log as logfile
+from tally.store.errors import StaleAppend
+from tally.store.logs.logstore import check_game_id, safe_url
+from tally.store.serving.seats import SeatFile, Seats, T
 
 CHANNEL = "tally"
 _SCHEMA_LOCK = 0x7A11  # an advisory lock: two first users never create the tables at once

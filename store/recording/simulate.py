@@ -21,8 +21,8 @@ import msgspec
 from tally.core import engine
 from tally.core.model import Event
 
-from . import log as logfile
-from .service import UsageError, shuffler, start_event
+from tally.store.logs import log as logfile
+from tally.store.recording.service import UsageError, shuffler, start_event
 
 MAX_EVENTS = 20_000  # a safety valve: a playout that long is written unfinished and reported
 _EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)

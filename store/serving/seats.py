@@ -1,7 +1,7 @@
 """Who may act for which seat of a game a server serves: seat tokens and the join code.
 
 A game's seats live where its log lives: beside a log file in a side file (`GAME.seats.json`), beside a
-game of a PostgreSQL store in its row of `tally_seats` (`store/pgstore.py`: every server process on the
+game of a PostgreSQL store in its row of `tally_seats` (`store/logs/pgstore.py`: every server process on the
 database shares them). Either holds the SHA-256 of each seat's token and of the game's current join code,
 never a token or a code itself: a server restarted on the folder or database keeps every seat it handed
 out, and a copy lets no one act as a seat. Every comparison is of hashes, in constant time.
@@ -27,7 +27,7 @@ from typing import Callable, TypeVar
 
 import msgspec
 
-from .log import sha256_hex
+from tally.store.logs.log import sha256_hex
 
 SIDE = ".seats.json"  # the side file's suffix, after the game's id
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on a phone

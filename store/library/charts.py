@@ -19,11 +19,11 @@ from tally.core import charts
 from tally.core.engine import judge
 from tally.core.history import Course, course
 
-from . import log as logfile
-from .library_read import game_bytes
-from .library_schema import LibraryError, _duck_message, connect_read_only, stored_reports
-from .library_stats import ALIASED, PERSON, SCALE, Scope
-from .record import IllegalLog
+from tally.store.logs import log as logfile
+from tally.store.library.read import game_bytes
+from tally.store.library.schema import LibraryError, _duck_message, connect_read_only, stored_reports
+from tally.store.library.report import ALIASED, PERSON, SCALE, Scope
+from tally.store.recording.record import IllegalLog
 
 
 class Chart(msgspec.Struct):

@@ -10,8 +10,8 @@ from typing import Any
 
 from tally.core.model import GameSpec
 
-from .results import board_at, frame_board
-from .service import Frame, Position
+from tally.store.recording.results import board_at, frame_board
+from tally.store.recording.service import Frame, Position
 
 
 def picture_of(spec: GameSpec, view: dict[str, Any]) -> str:

@@ -15,9 +15,9 @@ import msgspec
 from tally.core.model import SHARED_NOTATION, SHARED_RULES, Event, GameSpec, NotationForm, RuleDoc, Ruling
 from tally.core.model import Outcome as GameOutcome
 
-from . import log as logfile
-from .logstore import LogStore
-from .service import Frame, GameRecord, IllegalLog, MoveResult, Position, UsageError
+from tally.store.logs import log as logfile
+from tally.store.logs.logstore import LogStore
+from tally.store.recording.service import Frame, GameRecord, IllegalLog, MoveResult, Position, UsageError
 
 
 def _(text: str) -> Any:
@@ -207,8 +207,8 @@ def check(path: Path | str | LogStore, anchors: Sequence[tuple[int, str]] = ()) 
     `at` times that go backwards are warnings (`log.at-backwards`) after the unverifiable events."""
     from tally.core.engine import judge
 
-    from . import anchors as anchoring
-    from .logstore import read_log
+    from tally.store.logs import anchors as anchoring
+    from tally.store.logs.logstore import read_log
 
     log = read_log(path)
     for seq, prefix in anchors:

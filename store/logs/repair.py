@@ -9,7 +9,7 @@ from pathlib import Path
 
 import msgspec
 
-from tally.store.log import Locked, LogError, NothingToRepair, RepairRefused, Torn, _fsync_dir, parse_lines
+from tally.store.logs.log import Locked, LogError, NothingToRepair, RepairRefused, Torn, _fsync_dir, parse_lines
 
 
 class Repaired(msgspec.Struct):

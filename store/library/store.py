@@ -12,9 +12,9 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from . import pgstore
-from .library_schema import connect
-from .library_writer import Summary, ingest
+from tally.store.logs import pgstore
+from tally.store.library.schema import connect
+from tally.store.library.writer import Summary, ingest
 
 
 def known_fingerprints(db: Path | str) -> set[str]:

@@ -16,9 +16,9 @@ import _duckdb as duckdb
 
 from tally.core.text import visible
 
-from . import log as logfile
-from .library_tables import TABLES as BASE_TABLES
-from .library_tables import ALIASES, REPORT_ROWS, create_sql, every_table
+from tally.store.logs import log as logfile
+from tally.store.library.tables import TABLES as BASE_TABLES
+from tally.store.library.tables import ALIASES, REPORT_ROWS, create_sql, every_table
 
 SCHEMA_VERSION = "3"  # 2: games.ended; 3: games.simulated and the aliases
 # the oldest DuckDB whose clients must open the library: the 1.4 LTS line (docs/sql.md); DuckDB uses this
@@ -40,7 +40,7 @@ TABLES: dict[str, list[tuple[str, str]]] = {name: [(c.name, c.kind) for c in tab
 def usage_error(message: str) -> Exception:
     """The record service's UsageError (exit code 2), imported only when one is raised: a query or a report does
     not load the record service."""
-    from .service import UsageError
+    from tally.store.recording.service import UsageError
 
     return UsageError(message)
 

@@ -20,8 +20,8 @@ import msgspec
 from tally.core import registry
 from tally.core.model import SHARED_EVENTS, Event, GameSpec, GameStarted
 from tally.core.text import quote
-from tally.store.canonical import canonical_problem
-from tally.store.limits import MAX_DEPTH, json_depth
+from tally.store.logs.canonical import canonical_problem
+from tally.store.logs.limits import MAX_DEPTH, json_depth
 
 try:  # the builtin module imports in a fraction of hashlib's OpenSSL binding, which `tally move` would pay for
     from _sha256 import sha256 as _sha256  # Python 3.11

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from tally.core.text import quote
-from tally.store.log import Log, LogError, _cannot, _envelope, open_regular, parse_lines, read_regular, sha256_hex
+from tally.store.logs.log import Log, LogError, _cannot, _envelope, open_regular, parse_lines, read_regular, sha256_hex
 
 
 class AnchorBroken(LogError):

@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import msgspec
 
-from .library_schema import LibraryError, _duck_message, connect_read_only, usage_error
+from tally.store.library.schema import LibraryError, _duck_message, connect_read_only, usage_error
 
 
 class LibraryGame(msgspec.Struct):

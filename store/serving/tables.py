@@ -19,12 +19,12 @@ import msgspec
 from tally.core.engine import Table
 from tally.core.model import Event, GameStarted
 
-from .results import Board, EventLine, ListingReport, board, board_at, numbered
-from .logstore import LogStore
-from .places import place_of
-from .seats import Seats
-from .secrecy import WATCHER, hidden_text, is_known_to
-from .service import GameRecord, MoveResult, describe, describe_start, seat_moves
+from tally.store.recording.results import Board, EventLine, ListingReport, board, board_at, numbered
+from tally.store.logs.logstore import LogStore
+from tally.store.logs.places import place_of
+from tally.store.serving.seats import Seats
+from tally.store.recording.secrecy import WATCHER, hidden_text, is_known_to
+from tally.store.recording.service import GameRecord, MoveResult, describe, describe_start, seat_moves
 
 
 
@@ -257,6 +257,6 @@ class Tables:
 
 def seat_of_name(game: Game, name: str) -> str:
     """The seat a name means at this game (any case when only one player has it); UsageError when none."""
-    from .results import seat_for
+    from tally.store.recording.results import seat_for
 
     return seat_for(list(game.record.fold.started.seats), name)

@@ -10,7 +10,7 @@ from typing import Any
 import _duckdb as duckdb  # the engine without the package's Python layer (library_schema says why)
 import msgspec
 
-from .library_schema import LibraryError, _duck_message, connect, connect_read_only, stored_reports, usage_error
+from tally.store.library.schema import LibraryError, _duck_message, connect, connect_read_only, stored_reports, usage_error
 
 
 class Scope(msgspec.Struct, frozen=True):

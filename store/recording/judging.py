@@ -14,8 +14,8 @@ from tally.core.model import Outcome as GameOutcome
 from tally.core.notation import check_chain_part, player_of, read_count
 from tally.core.text import quote
 
-from . import cache
-from .secrecy import names_others_secret
+from tally.store.logs import cache
+from tally.store.recording.secrecy import names_others_secret
 
 STALE = "core.append.stale"  # the ruling id of an append whose caller saw an older log
 SEAT_OTHER = "core.seat.other"  # a seat's move that is another seat's

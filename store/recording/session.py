@@ -25,10 +25,10 @@ from tally.core.model import Event, GameSpec, NotationError
 from tally.core.notation import read_count
 from tally.core.text import quote
 
-from .service import MOVE_SEPARATOR, GameRecord, MoveResult, is_move_number, listing_range, seat_moves, stale
+from tally.store.recording.service import MOVE_SEPARATOR, GameRecord, MoveResult, is_move_number, listing_range, seat_moves, stale
 
 if TYPE_CHECKING:
-    from .results import ListingReport
+    from tally.store.recording.results import ListingReport
 
 
 class Shown(msgspec.Struct, frozen=True):
@@ -79,7 +79,7 @@ class Session:
 
     def numbered(self) -> "ListingReport":
         """The legal moves now, numbered, as the session's seat knows the table (all the log knows, with no seat)."""
-        from .results import listing, numbered
+        from tally.store.recording.results import listing, numbered
 
         if self.viewer is None:
             return listing(self.record)
