@@ -562,6 +562,9 @@ def test_array_draw_only_if_stuck() -> None:
     table = table_game(("ann", "ben"), "br").do("splice br@1.b")
     note = table.ruling("ben: draw")
     assert (note.rule, note.verdict) == ("array.draw.only-if-stuck", "unverifiable")
+    # the draw is not said to be right: the rule that lets ben draw the top card permits it, and only that
+    permit = table.table.permit(ARRAY.parse(table.state, "ben: draw")[0])
+    assert (permit.rule, permit.message) == ("array.draw.top", "ben draws the top card of the pickup deck")
 
 
 def test_array_draw_only_if_stuck_is_judged_from_the_box_copy_counts() -> None:
@@ -664,6 +667,28 @@ def test_array_draw_only_if_stuck_with_one_unseen_card_slices_nothing() -> None:
     assert ruling.message.endswith("a hand without a move holds at most 1 of them: all 40 unlocated copies of the box "
                                    "give no move on their own, each with a colour of a join (blue); two cards sharing "
                                    "a joined colour give a slice, so such a hand holds at most 1 of those 40")
+
+
+def test_array_draw_only_if_stuck_claims_nothing_the_log_cannot_know() -> None:
+    # issue 37: an unverifiable draw or pass is permitted by what the log knows (the top card is drawn, the deck is
+    # empty), not by a rule saying the player could not play
+    game = table_game(("ann", "ben"), "br")
+    (note,) = game.rule("ann: draw")
+    assert (note.rule, note.verdict) == ("array.first.draw", "unverifiable")
+    permit = game.table.permit(ARRAY.parse(game.state, "ann: draw")[0])
+    assert (permit.rule, permit.message) == ("array.draw.top", "ann draws the top card of the pickup deck")
+    game = _emptied()
+    who = game.state.player_name
+    assert game.ruling(f"{who}: pass").verdict == "unverifiable"
+    permit = game.table.permit(ARRAY.parse(game.state, "pass")[0])
+    assert (permit.rule, permit.message) == ("array.draw.empty-deck",
+                                             f"the pickup deck is empty: {who} passes instead of drawing")
+    # a draw the box proves right keeps its rule
+    colours = {"b": "blue", "g": "gray", "o": "orange", "r": "red", "y": "yellow"}
+    game = Game(("ann", "ben"), "table", manifest={"id": "no-blue-no-red", "colours": colours,
+                                                   "cards": {"br": 1, "go": 12, "gy": 12, "oy": 12}})
+    game.do("start br")
+    assert game.permit("ann: draw").message == "ann cannot play and draws a card"
 
 
 def test_array_unseen_cards_count_the_copies_one_by_one_and_in_pairs() -> None:

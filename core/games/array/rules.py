@@ -576,9 +576,13 @@ def permit(state: State, event: Event) -> Ruling:
     if isinstance(event, TurnEnded):
         return legal("array.splice.done", f"{event.player} ends the move")
     if isinstance(event, CardDrawn):
+        if _stuck(state, "draw") is not None:  # unverifiable: only the draw itself is known to be right
+            return legal("array.draw.top", f"{event.player} draws the top card of the pickup deck")
         rule = "array.first.draw" if not state.first_done else "array.draw.only-if-stuck"
         return legal(rule, f"{event.player} cannot play and draws a card")
     if isinstance(event, TurnPassed):
+        if _stuck(state, "pass") is not None:
+            return legal("array.draw.empty-deck", f"the pickup deck is empty: {event.player} passes instead of drawing")
         return legal("array.draw.empty-deck", f"{event.player} cannot play and the pickup deck is empty: {event.player} passes")
     if isinstance(event, ActionGiven):
         if event.card == "slam":
