@@ -758,6 +758,7 @@ def test_array_draw_empty_deck() -> None:
     assert (ruling.rule, ruling.verdict) == ("array.draw.empty-deck", "illegal")
     assert ruling.message == f"the pickup deck is empty: {who} cannot draw (pass instead)"
     assert game.legal() == [f"{who}: pass"]
+    assert ARRAY.to_act(game.state)[1].endswith("splice a card onto #1 br, or pass (the pickup deck is empty)")
     note = game.ruling(f"{who}: pass")
     assert (note.rule, note.verdict) == ("array.draw.only-if-stuck", "unverifiable")
     assert game.table.permit(ARRAY.parse(game.state, "pass")[0]).rule == "array.draw.empty-deck"
