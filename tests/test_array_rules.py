@@ -491,8 +491,9 @@ def test_array_action_splatter() -> None:
         "'bo' is not an action card: only Splatter and SLAM cards are given")
     # a Splatter with fewer cards left in the deck picks up what is left
     table = _emptied(until=2)
+    table.do(f"{table.state.player_name}: splice br@1.b")  # the first move: action cards may be given now
     who = table.state.player_name
-    other = table.state.seats[(table.state.current + 1) % 3]
+    other = table.state.seats[(table.state.current + 1) % 4]
     size = table.state.hands[table.state.seats.index(other)].size
     assert table.permit(f"{who}: s5 {other}").message == f"{who} may give Splatter 5 to {other}, who picks up 2 cards"
     table.do(f"{who}: s5 {other}")
@@ -556,10 +557,14 @@ def test_array_draw_only_if_stuck() -> None:
     assert game.permit("ben: draw").rule == "array.draw.only-if-stuck"
     game.do("ben: draw")
     assert game.state.player_name == "ann" and game.hand("ben")[-1] == "oy"
-    # table mode: unverifiable
-    table = table_game(("ann", "ben"), "br").do("splice bo@1.b")
+    # table mode: unverifiable (after br on #1 br's blue, a hand without a move holds up to 13 unseen cards: the
+    # 12 copies of go, gy, oy and goy and one card with blue)
+    table = table_game(("ann", "ben"), "br").do("splice br@1.b")
     note = table.ruling("ben: draw")
     assert (note.rule, note.verdict) == ("array.draw.only-if-stuck", "unverifiable")
+    # the draw is not said to be right: the rule that lets ben draw the top card permits it, and only that
+    permit = table.table.permit(ARRAY.parse(table.state, "ben: draw")[0])
+    assert (permit.rule, permit.message) == ("array.draw.top", "ben draws the top card of the pickup deck")
 
 
 def test_array_draw_only_if_stuck_is_judged_from_the_box_copy_counts() -> None:
@@ -567,26 +572,12 @@ def test_array_draw_only_if_stuck_is_judged_from_the_box_copy_counts() -> None:
     # there are copies that would give it no move, one of its cards gives a move: the draw is illegal
     game = table_game(("ann", "ben"), "bgor").do(WINNING_MOVES[0])  # every colour has an open segment
     ruling = game.ruling("ben: draw")
-    assert (ruling.rule, ruling.verdict, ruling.facts) == ("array.draw.only-if-stuck", "illegal", {"unseen": 7, "idle": 0})
+    assert (ruling.rule, ruling.verdict) == ("array.draw.only-if-stuck", "illegal")
+    assert ruling.facts == {"unseen": 7, "most": 0, "idle": 0, "unjoined": 0, "packed": 0}
     assert ruling.message == ("ben cannot draw: ben holds 7 cards the log has not seen, and no unlocated copy of the "
                               "box would leave ben without a move (any other copy lets ben splice, slice or give an "
                               "action card)")
     assert game.legal() == []  # nothing to list: the recorder names the card ben plays
-    # only orange and yellow open: the 11 unlocated copies of bg, br, gr and bgr fit nowhere; one more unseen card
-    # than that is proved a move, as many is still unverifiable
-    game = table_game(("ann", "ben"), "br").do("splice bo@1.b", "ben: splice ry@1.r")
-    while game.state.hand.unknown < 11:
-        game.do(f"{game.state.player_name}: draw")
-    who = game.state.player_name
-    assert game.doubtful(f"{who}: draw").rule == "array.draw.only-if-stuck"
-    while game.state.hand.unknown < 12:
-        game.do(f"{game.state.player_name}: draw")
-    who = game.state.player_name
-    assert game.legal() == []
-    ruling = game.refuse(f"{who}: draw")
-    assert (ruling.rule, ruling.facts) == ("array.draw.only-if-stuck", {"unseen": 12, "idle": 11})
-    assert ruling.message.startswith(f"{who} cannot draw: {who} holds 12 cards the log has not seen, and only 11 "
-                                     f"unlocated copies of the box would leave {who} without a move")
     # the first move: every colour card fits the starting card bgor, only the 12 action cards do not
     game = table_game(("ann", "ben"), "bgor")
     while game.state.hand.unknown < 12:
@@ -597,14 +588,9 @@ def test_array_draw_only_if_stuck_is_judged_from_the_box_copy_counts() -> None:
         game.do(f"{game.state.player_name}: draw")
     who = game.state.player_name
     ruling = game.refuse(f"{who}: draw")
-    assert (ruling.rule, ruling.facts) == ("array.first.draw", {"unseen": 13, "idle": 12})
+    assert (ruling.rule, ruling.facts) == ("array.first.draw", {"unseen": 13, "most": 12, "idle": 12, "unjoined": 12,
+                                                                "packed": 0})
     assert ruling.message.endswith(f"(any other copy lets {who} splice it onto the starting card)")
-    # a pass is judged alike: with gray open too, 12 copies fit nowhere and cy holds 27 cards
-    game = _emptied().do("ben: splice gr@1.r")
-    assert game.legal() == []
-    ruling = game.refuse("cy: pass")
-    assert (ruling.rule, ruling.facts) == ("array.draw.only-if-stuck", {"unseen": 27, "idle": 12})
-    assert ruling.message.startswith("cy cannot pass: cy holds 27 cards the log has not seen, and only 12 unlocated")
     # proved legal: after bo on #1 br, only red and orange are open and no unlocated copy has either
     colours = {"b": "blue", "g": "gray", "o": "orange", "r": "red", "y": "yellow"}
     game = Game(("ann", "ben"), "table", manifest={"id": "gray-yellow", "colours": colours,
@@ -615,19 +601,109 @@ def test_array_draw_only_if_stuck_is_judged_from_the_box_copy_counts() -> None:
     assert documented_position().ruling("draw").message.startswith("ann cannot draw: ann can ")
 
 
-def test_array_idle_copies_are_the_copies_that_give_no_move_one_by_one() -> None:
-    # the count the guard compares with the unseen cards, against options_left asked of each copy in turn, at the
-    # positions of a table-mode fixture, for an unseen hand and for hands that know one card giving no move
+def test_array_draw_only_if_stuck_counts_one_card_per_joined_colour() -> None:
+    # issue 37: two cards sharing the colour of a join give a slice, so a hand without a move holds, of the copies
+    # that give no move alone, those without a joined colour and at most one card per joined colour
+    game = table_game(("ann", "ben", "cy"), "br").do("ann: splice bgor@1.b gy@2.g oy@2.o ry@2.r")
+    # only red (#1) and yellow are open; blue, gray, orange and red are joined: bg, bo, go and bgo fit nowhere,
+    # and any two of them share blue, gray or orange, whose join ben could slice
+    ruling = game.refuse("ben: draw")
+    assert (ruling.rule, ruling.facts) == ("array.draw.only-if-stuck",
+                                           {"unseen": 7, "most": 1, "idle": 12, "unjoined": 0, "packed": 1})
+    assert ruling.message == (
+        "ben cannot draw: ben holds 7 cards the log has not seen, and a hand without a move holds at most 1 of them: "
+        "12 of the 77 unlocated copies of the box give no move on their own (any other lets ben splice, slice or give "
+        "an action card), all of them with a colour of a join (blue, gray or orange); two cards sharing a joined "
+        "colour give a slice, so such a hand holds at most 1 of those 12")
+    assert game.legal() == []  # no draw listed
+    # the same with three unseen cards
+    game.do("ben: slam cy", "cy: s1 ben")
+    assert game.refuse("ann: draw").facts == {"unseen": 3, "most": 1, "idle": 12, "unjoined": 0, "packed": 1}
+    # only orange and yellow open: of bg, br, gr and bgr (11 unlocated copies, fitting nowhere) a hand without a move
+    # holds bg and gr at most (br and bgr share blue with bg and red with gr)
+    game = table_game(("ann", "ben"), "br").do("splice bo@1.b", "ben: splice ry@1.r")
+    ruling = game.refuse("ann: draw")
+    assert (ruling.rule, ruling.facts) == ("array.draw.only-if-stuck",
+                                           {"unseen": 6, "most": 2, "idle": 11, "unjoined": 0, "packed": 2})
+    assert "all of them with a colour of a join (blue or red)" in ruling.message
+    # after br on #1 br's blue only red is open: the 12 copies of go, gy, oy and goy, and one card with blue, make
+    # a hand of 13 without a move; 14 unseen cards are proved a move
+    game = table_game(("ann", "ben"), "br").do("splice br@1.b")
+    while game.state.hand.unknown < 13:
+        game.do(f"{game.state.player_name}: draw")
+    who = game.state.player_name
+    assert game.legal() == [f"{who}: draw"] and game.doubtful(f"{who}: draw").rule == "array.draw.only-if-stuck"
+    while game.state.hand.unknown < 14:
+        game.do(f"{game.state.player_name}: draw")
+    who = game.state.player_name
+    ruling = game.refuse(f"{who}: draw")
+    assert ruling.facts == {"unseen": 14, "most": 13, "idle": 32, "unjoined": 12, "packed": 1}
+    assert ruling.message.endswith("so such a hand holds at most 1 of those 20, besides the 12 without one")
+    assert game.legal() == []
+    # a pass is judged alike: with red joined and blue and gray open, oy (3 copies) and one of or, ry or ory make
+    # the largest hand without a move, and cy holds 20 cards
+    game = _emptied().do("ben: splice gr@1.r")
+    assert game.legal() == []
+    ruling = game.refuse("cy: pass")
+    assert (ruling.rule, ruling.facts) == ("array.draw.only-if-stuck",
+                                           {"unseen": 20, "most": 4, "idle": 12, "unjoined": 3, "packed": 1})
+    assert ruling.message.startswith("cy cannot pass: cy holds 20 cards the log has not seen, and a hand without a "
+                                     "move holds at most 4 of them")
+
+
+def test_array_draw_only_if_stuck_with_one_unseen_card_slices_nothing() -> None:
+    # a slice takes two cards: a hand of one card the log has not seen, every unlocated copy of which gives no move
+    # alone, has none, however many copies share a joined colour; two such cards are proved a slice
+    colours = {"b": "blue", "g": "gray", "o": "orange", "r": "red", "y": "yellow"}
+    game = Game(("ann", "ben"), "table", manifest={"id": "orange-red", "colours": colours,
+                                                   "cards": {"br": 1, "bo": 1, "or": 10, "bg": 20, "by": 20}})
+    # every copy with orange or red laid: only orange (#12) is open, blue is joined, bg and by are left
+    game.do("start br", "splice bo@1.b or.o", "ben: splice or@1.r or.o", "splice or@3.r or.o",
+            "ben: splice or@5.r or.o", "splice or@7.r or.o", "ben: splice or@11.r")
+    assert [zone.unknown for zone in game.state.hands] == [1, 2]
+    assert game.legal() == ["ann: draw"] and game.accept("ann: draw").rule == "array.draw.only-if-stuck"
+    ruling = game.refuse("ben: draw")
+    assert ruling.facts == {"unseen": 2, "most": 1, "idle": 40, "unjoined": 0, "packed": 1}
+    assert ruling.message.endswith("a hand without a move holds at most 1 of them: all 40 unlocated copies of the box "
+                                   "give no move on their own, each with a colour of a join (blue); two cards sharing "
+                                   "a joined colour give a slice, so such a hand holds at most 1 of those 40")
+
+
+def test_array_draw_only_if_stuck_claims_nothing_the_log_cannot_know() -> None:
+    # issue 37: an unverifiable draw or pass is permitted by what the log knows (the top card is drawn, the deck is
+    # empty), not by a rule saying the player could not play
+    game = table_game(("ann", "ben"), "br")
+    (note,) = game.rule("ann: draw")
+    assert (note.rule, note.verdict) == ("array.first.draw", "unverifiable")
+    permit = game.table.permit(ARRAY.parse(game.state, "ann: draw")[0])
+    assert (permit.rule, permit.message) == ("array.draw.top", "ann draws the top card of the pickup deck")
+    game = _emptied()
+    who = game.state.player_name
+    assert game.ruling(f"{who}: pass").verdict == "unverifiable"
+    permit = game.table.permit(ARRAY.parse(game.state, "pass")[0])
+    assert (permit.rule, permit.message) == ("array.draw.empty-deck",
+                                             f"the pickup deck is empty: {who} passes instead of drawing")
+    # a draw the box proves right keeps its rule
+    colours = {"b": "blue", "g": "gray", "o": "orange", "r": "red", "y": "yellow"}
+    game = Game(("ann", "ben"), "table", manifest={"id": "no-blue-no-red", "colours": colours,
+                                                   "cards": {"br": 1, "go": 12, "gy": 12, "oy": 12}})
+    game.do("start br")
+    assert game.permit("ann: draw").message == "ann cannot play and draws a card"
+
+
+def test_array_unseen_cards_count_the_copies_one_by_one_and_in_pairs() -> None:
+    # the counts the guard compares with the unseen cards, against options_left asked of each copy and of each pair
+    # of copies, at the positions of a table-mode fixture, for an unseen hand and for hands that know one card
+    # giving no move
     from pathlib import Path
 
     from tally.core.engine import Table
-    from tally.core.games.array.rules import idle_copies
-    from tally.core.games.array.state import options_left, unlocated_copies
+    from tally.core.games.array.state import options_left, unlocated_copies, unseen_cards
     from tally.store.logs import log
 
     played = log.read(Path(__file__).resolve().parents[1] / "fixtures" / "games" / "array-table-by-hand-3p.jsonl")
     table = Table(ARRAY, played.started)
-    compared = first_moves = 0
+    compared = first_moves = paired = 0
     for event in played.events[1:]:
         assert table.step(event).is_legal
         state = table.state
@@ -635,11 +711,18 @@ def test_array_idle_copies_are_the_copies_that_give_no_move_one_by_one() -> None
             continue
         pool = unlocated_copies(state)
         for known in [()] + [(card,) for card in pool if not options_left(state, (card,))]:
-            one_by_one = sum(n for card, n in pool.items() if not options_left(state, known + (card,)))
-            assert idle_copies(state, known, pool) == one_by_one, (event.seq, known)
+            idle = [card for card in pool if not options_left(state, known + (card,))]
+            # an idle copy without a joined colour gives no move beside any other idle copy, nor beside itself
+            alone = [card for card in idle if not any(options_left(state, known + (card, other)) for other in idle)]
+            box = unseen_cards(state, known, pool)
+            assert box.idle == sum(pool[card] for card in idle), (event.seq, known)
+            assert box.moving == sum(pool.values()) - box.idle
+            assert box.unjoined == sum(pool[card] for card in alone), (event.seq, known)
+            assert box.packed <= box.idle - box.unjoined and (box.packed > 0) == (len(alone) < len(idle))
             compared += 1
+            paired += len(alone) < len(idle)
         first_moves += not state.first_done
-    assert compared > 100 and first_moves > 5, (compared, first_moves)
+    assert compared > 100 and first_moves > 5 and paired > 5, (compared, first_moves, paired)
 
 
 def test_array_draw_top() -> None:
@@ -658,10 +741,11 @@ def test_array_draw_top() -> None:
 
 
 def _emptied(until: int = 0, **options: object) -> Game:
-    """A table game of three whose pickup deck the players drew down to `until` cards. ann laid br on #1 br's blue:
-    only red segments are open, so the 32 copies with no red would give a hand no move, and no hand (at most 27
-    cards) holds more cards than that: each draw is unverifiable."""
-    game = table_game(("ann", "ben", "cy"), "br", **options).do("splice br@1.b")
+    """A table game of four whose pickup deck the players drew down to `until` cards before anyone made the first
+    move. Only the 12 copies of go, gy, oy and goy and the 12 action cards do not fit the starting card br, and no
+    hand (at most 21 cards) holds more cards than those 24: each draw is unverifiable. (Three players would hold
+    27 cards each once the deck is empty: more than 24, so one of them could splice, and the draw is illegal.)"""
+    game = table_game(("ann", "ben", "cy", "dee"), "br", **options)
     while game.state.deck_size > until:
         game.do(f"{game.state.player_name}: draw")
     return game
@@ -674,6 +758,7 @@ def test_array_draw_empty_deck() -> None:
     assert (ruling.rule, ruling.verdict) == ("array.draw.empty-deck", "illegal")
     assert ruling.message == f"the pickup deck is empty: {who} cannot draw (pass instead)"
     assert game.legal() == [f"{who}: pass"]
+    assert ARRAY.to_act(game.state)[1].endswith("splice a card onto #1 br, or pass (the pickup deck is empty)")
     note = game.ruling(f"{who}: pass")
     assert (note.rule, note.verdict) == ("array.draw.only-if-stuck", "unverifiable")
     assert game.table.permit(ARRAY.parse(game.state, "pass")[0]).rule == "array.draw.empty-deck"
@@ -698,10 +783,10 @@ def test_array_round_end() -> None:
 def test_array_round_blocked() -> None:
     for option in ("lowest-free", "all-score"):
         game = _emptied(blocked=option)
-        for _ in range(3):
+        for _ in range(4):
             game.do(f"{game.state.player_name}: pass")
         assert game.state.phase == "show" and game.state.went_out == -1
-        # every card not on the table is in a hand: ann shows the cheapest, ben the next, cy the rest
+        # every card not on the table is in a hand: ann shows the cheapest, ben the next, and so on
         from collections import Counter
 
         from tally.core.games.array import points
@@ -709,13 +794,16 @@ def test_array_round_blocked() -> None:
         left = Counter(game.state.box.cards())
         left.subtract(game.state.placed)
         cards = sorted(left.elements(), key=lambda c: (points(c), c))
-        a, b = game.state.hands[0].size, game.state.hands[1].size
-        ann, ben, cy = cards[:a], cards[a:a + b], cards[a + b:]
-        game.do("ann: show " + " ".join(ann), "ben: show " + " ".join(ben), "cy: show " + " ".join(cy))
+        shown = []
+        for seat, name in enumerate(game.state.seats):
+            size = game.state.hands[seat].size
+            shown.append(cards[:size])
+            cards = cards[size:]
+            game.do(f"{name}: show " + " ".join(shown[-1]))
         result = game.state.results[0]
-        low, middle, high = sum(map(points, ann)), sum(map(points, ben)), sum(map(points, cy))
-        assert low < middle < high
-        expected = (0, middle, high) if option == "lowest-free" else (low, middle, high)
+        values = tuple(sum(map(points, hand)) for hand in shown)
+        assert list(values) == sorted(set(values))
+        expected = (0,) + values[1:] if option == "lowest-free" else values
         assert (result.ended, result.winners, result.points) == ("blocked", (0,), expected), option
     # a pass followed by another move is not a block
     game = _emptied()
@@ -915,7 +1003,7 @@ def test_core_note_player() -> None:
 def test_array_round_blocked_is_narrated() -> None:
     # the replay tells what ended a round: the last card played, or every player passing
     game = _emptied()
-    game.do(f"{game.state.player_name}: pass")
+    game.do(f"{game.state.player_name}: pass", f"{game.state.seats[(game.state.current + 1) % 4]}: pass")
     before = game.state
     game.do(f"{game.state.player_name}: pass")
     middle = game.state

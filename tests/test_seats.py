@@ -274,7 +274,10 @@ def test_array_a_seats_own_moves_are_judged_in_full() -> None:
 
 
 def test_array_other_seats_stay_unverifiable_where_they_are_today() -> None:
-    game = _array_seated().do("splice bor@1.b oy ry")
+    # ann (seated) lays br on #1 br's blue: only red is open, and a hand of 7 without a move is possible (the 12
+    # copies of go, gy, oy and goy fit nowhere), so ben's unseen hand may be stuck
+    game = seated(array_helpers.Game(("ann", "ben"), "table"), "ann")
+    game.do("deal ann: br go gy oy goy s1 slam", "start br", "splice br@1.b")
     assert game.refuse("ben: draw bo").rule == "array.draw.top"  # ben does not name his draws
     ruling = game.doubtful("ben: draw")  # ben's hand is unseen: his draw cannot be checked, as today
     assert ruling.rule == "array.draw.only-if-stuck"

@@ -29,8 +29,8 @@ from .events import (
     TurnPassed,
 )
 from .state import (
-    SEGMENTS, State, cards_picked_up, colours_on_table, is_possible, join_colour, located, options_left, partner, picked_up,
-    unlocated_copies, unnamed,
+    SEGMENTS, State, Unseen, cards_picked_up, is_possible, join_colour, located, options_left, partner, picked_up,
+    unlocated_copies, unnamed, unseen_cards,
 )
 from .view import to_act
 
@@ -62,7 +62,7 @@ RULES: tuple[RuleDoc, ...] = (
     RuleDoc("array.action.slam", "SLAM: give the SLAM card to another player, who adds 10 points to their score for the round."),
     RuleDoc("array.action.target", "An action card is given to another player who plays this round; it is then set aside and does not join the receiver's hand."),
     RuleDoc("array.action.next", "After an action card, play continues to the left of the player who gave it."),
-    RuleDoc("array.draw.only-if-stuck", "If a player cannot Slice and Splice, Splice, or play an action card, they must draw a card from the pickup deck, which ends their turn; a player who can do one of those may not draw. In table mode the hand is unknown, and each card of it the log has not seen is a different copy of the box that the log has not located: a draw is legal when no such copy could give a move, illegal when the hand holds more unseen cards than there are copies that would give it no move, and is otherwise recorded as unverifiable."),
+    RuleDoc("array.draw.only-if-stuck", "If a player cannot Slice and Splice, Splice, or play an action card, they must draw a card from the pickup deck, which ends their turn; a player who can do one of those may not draw. In table mode the hand is unknown, and each card of it the log has not seen is a different copy of the box that the log has not located. A hand without a move holds only copies that give no move on their own, and at most one card with each colour of a join (two would give a slice): a draw is illegal when the hand holds more unseen cards than the largest such hand, legal when every hand of that many copies is without a move, and is otherwise recorded as unverifiable."),
     RuleDoc("array.draw.top", "A card drawn or picked up is the top card of the pickup deck: in open mode the log knows which card it is; in table mode it is not recorded."),
     RuleDoc("array.draw.empty-deck", "When the pickup deck is empty, a player who would have to draw passes instead, and may pass only then."),
     RuleDoc("array.round.end", "When a player has played all the cards in their hand the round is over; that player wins the round."),
@@ -429,45 +429,57 @@ def _check_picked(state: State, who: str, cards: list[str], count: int) -> Rulin
     return None
 
 
-def idle_copies(state: State, known: tuple[str, ...], pool: dict[str, int]) -> int:
-    """How many copies of `pool` would leave a player holding `known` (which gives no move) with no move if one of
-    them joined the hand. Any other copy gives a move on its own, with `known`, whatever else the hand holds."""
-    open_, joined = colours_on_table(state)
-    if not state.first_done:  # the first move: a card fits the starting card, or nothing is possible
-        return sum(copies for card, copies in pool.items() if is_action(card) or open_.isdisjoint(card))
-    # a colour card fits an open segment, or makes a slice with a known card of a join's colour (the known cards
-    # alone hold at most one of each); an action card is given
-    blocked = open_ | {colour for colour in joined if any(colour in card and not is_action(card) for card in known)}
-    return sum(copies for card, copies in pool.items() if not is_action(card) and blocked.isdisjoint(card))
-
-
 def _stuck(state: State, verb: str) -> Ruling | None:
     """A draw or pass is right only when nothing else is possible: checked on a known hand; on a hand the log has
     not seen in full, judged from the box's copy counts where they settle it, unverifiable otherwise."""
     who = state.player_name
     rule = "array.first.draw" if not state.first_done and verb == "draw" else "array.draw.only-if-stuck"
     hand = state.hand
-    possible = options_left(state, hand.known)
-    if possible:
-        could = possible[0] if len(possible) == 1 else ", ".join(possible[:-1]) + " or " + possible[-1]
-        return illegal(rule, f"{who} cannot {verb}: {who} can {could}", could=possible)
-    if hand.unknown:
-        # each unseen card is a copy the log has not located, each a different one
-        pool = unlocated_copies(state)
-        most = tuple(card for card, n in pool.items() for _ in range(min(n, hand.unknown)))
-        if not options_left(state, hand.known + most):  # not even every unlocated copy at once would give a move
-            return None
-        idle = idle_copies(state, hand.known, pool)
-        if hand.unknown > idle:  # so at least one unseen card is a copy that gives a move
-            copies = "no unlocated copy" if idle == 0 else f"only {plural(idle, 'unlocated copy', 'unlocated copies')}"
-            lets = "splice, slice or give an action card" if state.first_done else "splice it onto the starting card"
-            return illegal(rule, f"{who} cannot {verb}: {who} holds {plural(hand.unknown, 'card')} the log has not seen, "
-                           f"and {copies} of the box would leave {who} without a move (any other copy lets {who} "
-                           f"{lets})", unseen=hand.unknown, idle=idle)
-        does = "draws" if verb == "draw" else "passes"
-        return unverifiable(rule, f"{who} {does} with {plural(hand.unknown, 'card')} the log has not seen; it cannot "
-                            f"confirm that {who} could not splice, slice or give an action card")
-    return None
+    if hand.known:  # no card known, no move known
+        possible = options_left(state, hand.known)
+        if possible:
+            could = possible[0] if len(possible) == 1 else ", ".join(possible[:-1]) + " or " + possible[-1]
+            return illegal(rule, f"{who} cannot {verb}: {who} can {could}", could=possible)
+    unseen = hand.unknown
+    if not unseen:
+        return None
+    # each unseen card is a different copy the log has not located
+    box = unseen_cards(state, hand.known, unlocated_copies(state))
+    if box.all_stuck(unseen):
+        return None
+    if unseen > box.most:  # every hand of that many copies has a move
+        return _no_stuck_hand(state, rule, verb, unseen, box)
+    does = "draws" if verb == "draw" else "passes"
+    return unverifiable(rule, f"{who} {does} with {plural(unseen, 'card')} the log has not seen; it cannot "
+                        f"confirm that {who} could not splice, slice or give an action card")
+
+
+def _no_stuck_hand(state: State, rule: str, verb: str, unseen: int, box: Unseen) -> Ruling:
+    """The proof that a hand of `unseen` cards the log has not seen has a move, with the counts it rests on."""
+    who = state.player_name
+    lets = "splice, slice or give an action card" if state.first_done else "splice it onto the starting card"
+    facts = {"unseen": unseen, "most": box.most, "idle": box.idle, "unjoined": box.unjoined, "packed": box.packed}
+    held = f"{who} cannot {verb}: {who} holds {plural(unseen, 'card')} the log has not seen"
+    if not box.joined:  # no idle copy has a joined colour: the copies one by one settle it
+        copies = "no unlocated copy" if box.idle == 0 else f"only {plural(box.idle, 'unlocated copy', 'unlocated copies')}"
+        return illegal(rule, f"{held}, and {copies} of the box would leave {who} without a move (any other copy lets "
+                       f"{who} {lets})", **facts)
+    colours = [state.box.name(colour) for colour in box.joined]
+    named = colours[0] if len(colours) == 1 else ", ".join(colours[:-1]) + " or " + colours[-1]
+    joined = box.idle - box.unjoined
+    if box.moving:
+        idle = (f"{box.idle} of the {box.idle + box.moving} unlocated copies of the box give no move on their own "
+                f"(any other lets {who} {lets})")
+    else:
+        idle = f"all {box.idle} unlocated copies of the box give no move on their own"
+    if box.unjoined:
+        idle += f", {joined} of them with a colour of a join ({named})"
+    else:
+        idle += f", {'all of them' if box.moving else 'each'} with a colour of a join ({named})"
+    besides = f", besides the {box.unjoined} without one" if box.unjoined else ""
+    return illegal(rule, f"{held}, and a hand without a move holds at most {box.most} of them: {idle}; two cards "
+                   f"sharing a joined colour give a slice, so such a hand holds at most {box.packed} of those "
+                   f"{joined}{besides}", **facts)
 
 
 def can_stop(state: State) -> bool:
@@ -564,9 +576,13 @@ def permit(state: State, event: Event) -> Ruling:
     if isinstance(event, TurnEnded):
         return legal("array.splice.done", f"{event.player} ends the move")
     if isinstance(event, CardDrawn):
+        if _stuck(state, "draw") is not None:  # unverifiable: only the draw itself is known to be right
+            return legal("array.draw.top", f"{event.player} draws the top card of the pickup deck")
         rule = "array.first.draw" if not state.first_done else "array.draw.only-if-stuck"
         return legal(rule, f"{event.player} cannot play and draws a card")
     if isinstance(event, TurnPassed):
+        if _stuck(state, "pass") is not None:
+            return legal("array.draw.empty-deck", f"the pickup deck is empty: {event.player} passes instead of drawing")
         return legal("array.draw.empty-deck", f"{event.player} cannot play and the pickup deck is empty: {event.player} passes")
     if isinstance(event, ActionGiven):
         if event.card == "slam":

@@ -8,7 +8,7 @@ cutting one join (a slice) leaves exactly two arrays.
 """
 
 from collections import Counter
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 import msgspec
 
@@ -241,6 +241,98 @@ def options_left(state: State, cards: tuple[str, ...]) -> list[str]:
     if can_give(state, cards):
         found.append("give an action card")
     return found
+
+
+class Unseen(NamedTuple):
+    """What the box says of the cards of a hand the log has not seen, each a different copy of `pool` (the copies
+    the log has not located), beside the hand's known cards (which give no move): how many of those copies give a
+    move on their own, and how many of the others a hand without a move can hold at once."""
+
+    moving: int  # copies that give a move with the known cards, whatever else the hand holds
+    idle: int  # copies that give none on their own
+    unjoined: int  # the idle copies without a colour of a join: a hand without a move may hold every one of them
+    packed: int  # the most of the other idle copies such a hand holds: two sharing a joined colour would slice
+    joined: str  # the colours of the joins that idle copies carry, in the box's order
+
+    @property
+    def most(self) -> int:
+        """The most cards the log has not seen in a hand without a move."""
+        return self.unjoined + self.packed
+
+    def all_stuck(self, unseen: int) -> bool:
+        """Whether every hand of `unseen` such copies is without a move: no copy gives one alone, and no two that
+        could be held together share a joined colour (or the hand holds one card the log has not seen)."""
+        return not self.moving and (unseen <= 1 or self.most == self.idle)
+
+
+def unseen_cards(state: State, known: tuple[str, ...], pool: dict[str, int]) -> Unseen:
+    """`Unseen` for the player to act, holding `known` (without a move) and unseen copies of `pool`.
+
+    A hand has a move when one card fits an open segment, an action card may be given, or two colour cards share
+    the colour of a join (a slice). So a hand without a move holds only copies that give none alone and, of those
+    with a joined colour, at most one per joined colour: the most it holds is the idle copies without a joined
+    colour and a largest set of the others that pairwise share none (`packing`)."""
+    open_, joined = colours_on_table(state)
+    moving = idle = 0
+    if not state.first_done:  # no join and no action card yet: a copy fits the starting card or gives nothing
+        for card, copies in pool.items():
+            if is_action(card) or open_.isdisjoint(card):
+                idle += copies
+            else:
+                moving += copies
+        return Unseen(moving, idle, idle, 0, "")
+    # a known colour card with a joined colour slices with any copy of that colour (the known cards hold at most
+    # one card of each: they give no move)
+    held = {colour for card in known if not is_action(card) for colour in card if colour in joined}
+    free = [colour for colour in state.box.colours if colour in joined and colour not in held and colour not in open_]
+    bits = {colour: 1 << i for i, colour in enumerate(free)}
+    unjoined = 0
+    masks: dict[int, int] = {}  # the joined colours of idle copies (as bits of `bits`): copies of them
+    for card, copies in pool.items():
+        if is_action(card) or not open_.isdisjoint(card) or not held.isdisjoint(card):
+            moving += copies
+            continue
+        idle += copies
+        mask = 0
+        for colour in card:
+            mask |= bits.get(colour, 0)
+        if mask:
+            masks[mask] = masks.get(mask, 0) + copies
+        else:
+            unjoined += copies
+    if not masks:
+        return Unseen(moving, idle, unjoined, 0, "")
+    union = 0
+    for mask in masks:
+        union |= mask
+    carried = "".join(colour for colour in state.box.colours if bits.get(colour, 0) & union)
+    return Unseen(moving, idle, unjoined, packing(masks), carried)
+
+
+def packing(masks: dict[int, int]) -> int:
+    """The most cards that pairwise share no joined colour, from copies whose joined colours are the bit sets of
+    `masks` (each with its copies): a largest set packing, searched over the colours (a box has at most 8), each
+    colour either on no card chosen or on exactly one."""
+    chosen = list(masks)
+    union = 0
+    for mask in chosen:
+        union |= mask
+    if all(copies == 1 for copies in masks.values()) and sum(mask.bit_count() for mask in chosen) == union.bit_count():
+        return len(chosen)  # no two share a colour: every one of them
+    best: dict[int, int] = {0: 0}
+
+    def most(free: int) -> int:
+        found = best.get(free)
+        if found is None:
+            low = free & -free
+            found = most(free & ~low)  # no card chosen holds this colour
+            for mask in chosen:
+                if mask & low and mask & free == mask:
+                    found = max(found, 1 + most(free & ~mask))
+            best[free] = found
+        return found
+
+    return most(union)
 
 
 def picked_up(state: State, card: str) -> int:

@@ -154,11 +154,12 @@ def to_act(state: State) -> tuple[str, str]:
     if phase == "splice":
         laid = " and ".join(f"#{a} (open: {open_colours(state, a) or '-'})" for a in state.anchors)
         return name, f"{name} may splice more cards onto {laid}, or done"
+    fallback = "draw" if state.deck_size else "pass (the pickup deck is empty)"
     if not state.first_done:
         start = state.placed[0]
         sudden = f" (sudden death: {_names(state, state.playing)})" if state.sudden else ""
-        return name, f"{name} to make the first move of round {state.round}{sudden}: splice a card onto #1 {start}, or draw"
-    fallback = "draw" if state.deck_size else "pass (the pickup deck is empty)"
+        return name, (f"{name} to make the first move of round {state.round}{sudden}: splice a card onto #1 {start}, "
+                      f"or {fallback}")
     return name, f"{name} to slice and splice, splice, give an action card, or {fallback}"
 
 
