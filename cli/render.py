@@ -7,14 +7,20 @@ every game shares: the console, the result or what is expected next, and the rep
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+import msgspec
 from rich.console import Console
 from rich.text import Text
 
 from tally.core.text import visible
 
 from .boards import board_for
+
+if TYPE_CHECKING:
+    from tally.core.views import View
+
+T = TypeVar("T")
 
 
 def console() -> Console:
@@ -23,31 +29,37 @@ def console() -> Console:
     return Console(width=None if sys.stdout.isatty() else 100, highlight=False, markup=False, emoji=False)
 
 
-def shown(data: Any) -> Any:
+def shown(data: T) -> T:
     """`data` (a view, a report row) with every string made safe to print (`core.text.visible`), so no board,
     table or chart can pass a player's control characters to the terminal, whatever it draws."""
+    return _shown(data)  # (the same type back: a Struct as itself, a dict as a dict)
+
+
+def _shown(data: Any) -> Any:
     if isinstance(data, str):
         return visible(data)
+    if isinstance(data, msgspec.Struct):  # a view, its entries and parts: the same Struct, its strings made safe
+        return msgspec.structs.replace(data, **{name: _shown(getattr(data, name)) for name in data.__struct_fields__})
     if isinstance(data, dict):
-        return {shown(key): shown(value) for key, value in data.items()}
+        return {_shown(key): _shown(value) for key, value in data.items()}
     if isinstance(data, list):
-        return [shown(item) for item in data]
+        return [_shown(item) for item in data]
     if isinstance(data, tuple):
-        return tuple(shown(item) for item in data)
+        return tuple(_shown(item) for item in data)
     return data
 
 
-def print_view(view: dict[str, Any], out: Console | None = None, footer: bool = True) -> None:
+def print_view(view: View, out: Console | None = None, footer: bool = True) -> None:
     """The game's board, then (with `footer`) the result or what is expected next."""
     out = out or console()
     view = shown(view)
-    board_for(view["game"])(view, out)
+    board_for(view.game)(view, out)
     if not footer:
         return
-    if view.get("outcome"):
-        out.print(Text(f"game over: {view['outcome']['reason']}", style="bold"))
+    if view.outcome:
+        out.print(Text(f"game over: {view.outcome.reason}", style="bold"))
     else:
-        out.print(f"next: {view['expected']}")
+        out.print(f"next: {view.expected}")
 
 
 def print_replay(report: Any) -> None:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from importlib import import_module
-from typing import Any, Callable, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Literal, TypeVar
 
 import msgspec
 
 from .names import check_names
 from .text import quote
+
+if TYPE_CHECKING:  # core/views.py reads `Outcome` from here: the bound below is for the type checker alone
+    from .views import View
 
 Verdict = Literal["legal", "illegal", "unverifiable"]
 Mode = Literal["open", "table"]
@@ -264,9 +267,10 @@ def check_seated(started: GameStarted) -> list[str]:
 
 
 S = TypeVar("S")  # a game's state class
+V = TypeVar("V", bound="View")  # a game's view class: a msgspec Struct with every key `core.views.View` names
 
 
-class GameSpec(Generic[S]):
+class GameSpec(Generic[S, V]):
     """The contract every game fulfils: one instance per game, exposed as `SPEC` by its package
     `core/games/<game>/` and listed in `core.registry` (docs/architecture.md lists every member).
 
@@ -276,7 +280,8 @@ class GameSpec(Generic[S]):
     class with `bound(__name__)` for the members recording a move never needs (`LATE`), read on first use.
     `apply` trusts its input like python-chess's `Board.push`;
     `check` returns the rulings that forbid an event in a fixed guard order (empty when legal);
-    `permit` names the rule that allows it. `S` is the game's state class (`GameSpec[State]`).
+    `permit` names the rule that allows it. `S` is the game's state class and `V` its view's
+    (`GameSpec[State, SplendorView]`): `picture` draws what `view` returns.
     """
 
     name: ClassVar[str]
@@ -352,8 +357,8 @@ class GameSpec(Generic[S]):
         """An event in notation; parsing it gives the same event back (notation)."""
         raise NotImplementedError
 
-    def view(self, state: S, seat: str | None) -> dict[str, Any]:
-        """What `seat` may see (None: everything the log knows), as plain data (view)."""
+    def view(self, state: S, seat: str | None) -> V:
+        """What `seat` may see (None: everything the log knows), as the game's view Struct (view)."""
         raise NotImplementedError
 
     def conceal(self, state: S, seat: str | None) -> S:
@@ -409,7 +414,7 @@ class GameSpec(Generic[S]):
             raise ValueError("a transcript starts at game_started")
         return [msgspec.structs.replace(started, mode="table"), *events[1:]]
 
-    def picture(self, view: dict[str, Any]) -> str:
+    def picture(self, view: V) -> str:
         """The view as an SVG picture, drawn from the view alone with `core/svg.py` (picture)."""
         raise NotImplementedError
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
+import msgspec
 import pytest
 
 from bundled import ROOT, lines, rel, run, run_json
@@ -157,8 +158,7 @@ def test_the_board_fits_80_columns_at_every_step() -> None:
     for name in GAMES + ("array-table-by-hand-3p",):
         pos, frames = record.replay(ROOT / rel(name))
         for frame in frames[1:]:
-            view = pos.spec.view(frame.state, None)
-            view["seq"] = frame.seq
+            view = msgspec.structs.replace(pos.spec.view(frame.state, None), seq=frame.seq)
             out = Console(file=io.StringIO(), width=80, color_system=None, markup=False, highlight=False)
             draw(view, out)
             text = out.file.getvalue()  # type: ignore[attr-defined]

@@ -325,11 +325,11 @@ def test_views_leak_no_hidden_card_and_listed_moves_are_legal_and_read_back(game
         state = game.states[index]
         for seat, name in enumerate(state.seats):
             view = ARRAY.view(state, name)
-            for other, entry in enumerate(view["players"]):
+            for other, entry in enumerate(view.players):
                 if other != seat:
-                    assert set(entry["hand"]) <= {"?"}, "another player's hand is hidden"
+                    assert set(entry.hand) <= {"?"}, "another player's hand is hidden"
                 else:
-                    assert entry["hand"] == list(state.hands[seat].known)
+                    assert entry.hand == list(state.hands[seat].known)
         table = Table.resume(ARRAY, game.table.started, state, index + 1)
         for move in ARRAY.legal_moves(state):
             assert not [r for r in table.check(move) if r.verdict == "illegal"]
@@ -370,8 +370,8 @@ def test_every_state_survives_the_state_cache_and_every_view_is_json(game: Playo
 
     for state in game.states[:: max(1, len(game.states) // 40)]:
         assert msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=State) == state
-        json.dumps(ARRAY.view(state, None))
-        json.dumps(ARRAY.view(state, state.seats[0]))
+        json.dumps(msgspec.to_builtins(ARRAY.view(state, None)))
+        json.dumps(msgspec.to_builtins(ARRAY.view(state, state.seats[0])))
 
 
 # --------------------------------------------------------------------------- table mode: a draw by an unseen hand

@@ -909,7 +909,7 @@ def test_array_game_sudden_death() -> None:
     assert game.state.totals == (54, 54) and game.state.phase == "starter"
     assert game.state.sudden and game.state.playing == (0, 1) and game.state.round == 4
     assert game.state.results[-1].then == "sudden-death"
-    assert ARRAY.view(game.state, None)["sudden_death"] is True
+    assert ARRAY.view(game.state, None).sudden_death is True
     play_round(game, "ann", shows={"ben": 16})
     outcome = ARRAY.outcome(game.state)
     assert outcome.winners == ["ann"] and outcome.details["ended"] == "sudden-death"

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 from rich.console import Console
 
@@ -122,8 +123,7 @@ def test_the_board_fits_80_columns_with_zero_counts_and_the_token_limit(table_ga
     for text in ("take r g b", "ben: take w w", "reserve 1k0 + reveal 1k0-w2g2", "ben: reserve deck 3"):
         assert record.move(table_game, text).accepted
     position = record.position(table_game)
-    view = position.spec.view(position.table.state, "ana")
-    view["seq"] = position.seq
+    view = msgspec.structs.replace(position.spec.view(position.table.state, "ana"), seq=position.seq)
     out = Console(file=io.StringIO(), width=80, color_system=None, markup=False)
     print_view(view, out)
     text = out.file.getvalue()  # type: ignore[attr-defined]

@@ -16,8 +16,9 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+import msgspec
 import pytest
 
 from bundled import SvgSnapshot
@@ -58,6 +59,12 @@ def _unknown(codes: list[str]) -> int:
     return sum(1 for code in codes if code == "?")
 
 
+def read_as_json(shown: Callable[[dict[str, Any]], tuple[Counter[str], int]]) -> Callable[[Any], tuple[Counter[str], int]]:
+    """A reader of a view's keys as `--json` prints them (the view Struct's builtins): what the picture must draw is
+    read from what the view says, not through the attributes the drawing code reads."""
+    return lambda view: shown(msgspec.to_builtins(view))
+
+
 def shown_splendor(view: dict[str, Any]) -> tuple[Counter[str], int]:
     codes = [code for row in view["board"].values() for code in row if code] + list(view["nobles"])
     hidden = 0
@@ -96,7 +103,8 @@ def shown_splice(view: dict[str, Any]) -> tuple[Counter[str], int]:
     return Counter(codes), hidden
 
 
-SHOWN = {"splendor": shown_splendor, "split": shown_split, "array": shown_array, "splice": shown_splice}
+SHOWN = {game: read_as_json(shown) for game, shown in
+         {"splendor": shown_splendor, "split": shown_split, "array": shown_array, "splice": shown_splice}.items()}
 
 
 # --------------------------------------------------------------------------- what a picture draws, read from the SVG
@@ -114,7 +122,7 @@ def titles(root: ET.Element) -> str:
     return "\n".join(title.text or "" for e in cards for title in e.iter(f"{NS}title"))
 
 
-def check_picture(game: str, view: dict[str, Any], full: dict[str, Any]) -> str:
+def check_picture(game: str, view: Any, full: Any) -> str:
     document = picture(game)(view)
     root = ET.fromstring(document)
     assert root.tag == f"{NS}svg"
@@ -140,14 +148,14 @@ def check_picture(game: str, view: dict[str, Any], full: dict[str, Any]) -> str:
     secret = {code for code in SHOWN[game](full)[0] if len(code) >= 3} - set(expected)
     said = titles(root)
     for code in secret:
-        assert not re.search(rf"(?<![\w-]){re.escape(code)}(?![\w-])", said), f"{code} hidden from {view['viewer']} but named"
+        assert not re.search(rf"(?<![\w-]){re.escape(code)}(?![\w-])", said), f"{code} hidden from {view.viewer} but named"
     return document
 
 
 @pytest.mark.parametrize("name", FIXTURES)
 def test_every_step_is_drawn_as_its_view_shows_it(name: str) -> None:
     spec, steps = frames(name)
-    seats = [player["name"] for player in spec.view(steps[0].state, None)["players"]]
+    seats = [player.name for player in spec.view(steps[0].state, None).players]
     for number, step in enumerate(steps):
         full = spec.view(step.state, None)
         check_picture(spec.name, full, full)
@@ -158,7 +166,7 @@ def test_every_step_is_drawn_as_its_view_shows_it(name: str) -> None:
 @pytest.mark.parametrize("name", FIXTURES)
 def test_a_picture_is_the_same_bytes_every_time(name: str) -> None:
     spec, steps = frames(name)
-    seat = spec.view(steps[-1].state, None)["players"][-1]["name"]
+    seat = spec.view(steps[-1].state, None).players[-1].name
     for step in (steps[len(steps) // 2], steps[-1]):
         view = spec.view(step.state, seat)
         first = picture(spec.name)(view)
@@ -182,7 +190,8 @@ def test_text_is_escaped_and_numbers_are_stable() -> None:
 def test_a_hostile_name_stays_text() -> None:
     spec, steps = frames("splendor-2p")
     view = spec.view(steps[-1].state, None)
-    view["players"][0]["name"] = '</text><script>alert("x")</script>&'
+    hostile = msgspec.structs.replace(view.players[0], name='</text><script>alert("x")</script>&')
+    view = msgspec.structs.replace(view, players=[hostile, *view.players[1:]])
     root = ET.fromstring(picture("splendor")(view))
     assert not list(root.iter(f"{NS}script"))
     assert any('<script>' in (e.text or "") for e in root.iter(f"{NS}text"))

@@ -161,8 +161,8 @@ def _reserved() -> SplendorGame:
 
 def test_splendor_a_seats_blind_reserve_is_judged_in_full() -> None:
     game = _reserved()
-    assert game.view("ann")["players"][0]["reserved"] == [BLIND]
-    assert game.view("ben")["players"][0]["reserved"] == ["?1"]
+    assert game.view("ann").players[0].reserved == [BLIND]
+    assert game.view("ben").players[0].reserved == ["?1"]
     refused = game.refuse("buy 1b0-w1k2")  # neither face up nor reserved by ann: the log knows her reserve
     assert refused.rule == "splendor.buy.not-available" and refused.verdict == "illegal"
     game.accept(f"buy {BLIND}")  # legal, and no unverifiable note
@@ -380,8 +380,8 @@ def test_splice_seats_name_their_own_disks_after_a_reshuffle() -> None:
     both.reject("ann: hand disk r", "splice.hurricane.reshuffle")  # ben holds red now
     both.do("ann: hand disk g")
     assert [both.seat(name).disk for name in ("ann", "ben", "cy")] == ["g", "r", None]
-    assert [seat["disk"] for seat in both.view("cy")["players"]] == ["?", "?", "?"]  # neither named disk reaches cy
-    assert [seat["disk"] for seat in both.view("ann")["players"]] == ["g", "?", "?"]  # ann sees her own only
+    assert [seat.disk for seat in both.view("cy").players] == ["?", "?", "?"]  # neither named disk reaches cy
+    assert [seat.disk for seat in both.view("ann").players] == ["g", "?", "?"]  # ann sees her own only
     both.do("ben: draw 8")
 
 
@@ -502,9 +502,9 @@ def test_splice_no_seat_ever_sees_another_seats_hidden_component() -> None:
                 assert _splice_hidden(concealed, viewer) == [], (where, event.seq, viewer)
                 shown = spec.view(state, viewer)
                 assert shown == spec.view(concealed, viewer), (where, event.seq, viewer)
-                for entry in shown["players"]:
-                    if entry["name"] != viewer:
-                        assert set(entry["hand"]) <= {"?"}, (where, event.seq, viewer)
+                for entry in shown.players:
+                    if entry.name != viewer:
+                        assert set(entry.hand) <= {"?"}, (where, event.seq, viewer)
 
 
 # --------------------------------------------------------------------------- the command line

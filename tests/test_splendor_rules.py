@@ -510,8 +510,8 @@ def test_splendor_reserve_blind():
     assert NEXT2 not in permit.message  # the ruling is read out at the table: it never names the hidden card
     assert game.seat("ann").reserved == (f"~{NEXT2}",) and game.tokens("ann") == {"y": 1}
     assert game.face_up(2) == L2 and game.state.deck_size[1] == 25
-    assert SPLENDOR.view(game.state, "ben")["players"][0]["reserved"] == ["?2"]
-    assert SPLENDOR.view(game.state, "ann")["players"][0]["reserved"] == [NEXT2]
+    assert SPLENDOR.view(game.state, "ben").players[0].reserved == ["?2"]
+    assert SPLENDOR.view(game.state, "ann").players[0].reserved == [NEXT2]
 
     game = table_game()  # table mode: nobody at the table saw the card
     permit = game.accept(CardReserved(player="ann", level=2))
@@ -669,7 +669,7 @@ def test_splendor_buy_blind_reserve():
     game.do("ann: reserve deck 1", "ben: reserve 1w0-b2k2", CardRevealed(card="1w0-b3"))
     game.do("ann: take b b", "ben: take w g r")
     assert game.seat("ann").reserved == ("?1",) and game.tokens("ann") == {"b": 2, "y": 1}
-    assert SPLENDOR.view(game.state, "ann")["players"][0]["reserved"] == ["?1"]
+    assert SPLENDOR.view(game.state, "ann").players[0].reserved == ["?1"]
     assert not any("1r0-b2g1" in move for move in game.legal())  # the log cannot list a buy of an unseen card
 
     # 1w0-b2k2 is ben's reserve and 2w3-w6 is a level-2 card: neither can be ann's blind level-1 card

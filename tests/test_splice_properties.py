@@ -95,8 +95,8 @@ def check_conserved(state: State) -> None:
 
 def check_gold(state: State) -> None:
     view = SPLICE.view(state, None)
-    for entry, seat in zip(view["players"], state.players):
-        assert entry["gold"] == gold_of(seat.sets, seat.doubles, state.stack)
+    for entry, seat in zip(view.players, state.players):
+        assert entry.gold == gold_of(seat.sets, seat.doubles, state.stack)
 
 
 def check_purchase(before: State, event: MapsBought) -> None:

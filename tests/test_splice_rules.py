@@ -374,7 +374,7 @@ def test_splice_coins_sets():
     game = game_with(FIVE, NINES)
     game.do("ann: draw")
     assert game.accept("ann: play 5-5 2-3-4").rule == "splice.coins.sets"
-    assert game.seat("ann").sets == ("5-5", "2-3-4") and game.view()["players"][0]["gold"] == 19
+    assert game.seat("ann").sets == ("5-5", "2-3-4") and game.view().players[0].gold == 19
 
 
 def test_splice_coins_wild():
@@ -384,7 +384,7 @@ def test_splice_coins_wild():
     assert ruling.rule == "splice.coins.wild"
     assert ruling.message == "'w5-w5' is all wild cards: a set holds at least one coin card"
     game.accept("ann: play w5-5 2-3-w4")
-    assert game.seat("ann").sets == ("5-w5", "2-3-w4") and SPLICE.view(game.state, None)["players"][0]["gold"] == 19
+    assert game.seat("ann").sets == ("5-w5", "2-3-w4") and SPLICE.view(game.state, None).players[0].gold == 19
 
 
 def test_splice_coins_double():
@@ -393,10 +393,10 @@ def test_splice_coins_double():
     assert game.accept("ann: play double").rule == "splice.coins.double"  # alone, no sets in play
     quiet_turn(game)
     game.do("ann: draw", "ann: play 5-5 double", "ann: draw")
-    assert game.view()["players"][0]["gold"] == 20  # two Doubles double once (double-stack=no)
+    assert game.view().players[0].gold == 20  # two Doubles double once (double-stack=no)
     stacked = game_with(["double", "double", "5", "5", "1"], NINES, pile=["7", "1", "2", "3"], double_stack="yes")
     stacked.do("ann: draw", "ann: play 5-5 double double")
-    assert stacked.view()["players"][0]["gold"] == 40
+    assert stacked.view().players[0].gold == 40
 
 
 # ---------------------------------------------------------------------------- special cards
@@ -454,11 +454,11 @@ def test_splice_piracy_nothing():
 
 def test_splice_piracy_laid():
     game = pirate_position()
-    assert game.view()["players"][1]["gold"] == 2 * (18 + 21)
+    assert game.view().players[1].gold == 2 * (18 + 21)
     game.do("ann: draw", "ann: piracy ben double")
-    players = game.view()["players"]
+    players = game.view().players
     assert game.seat("ann").doubles == 1 and game.seat("ben").doubles == 0
-    assert players[1]["gold"] == 39  # ben's sets lose the doubling with their last Double
+    assert players[1].gold == 39  # ben's sets lose the doubling with their last Double
     assert game.state.pile[-1].known == ("piracy",)
     finish_turn(game)
     game.do("ben: draw")
@@ -468,7 +468,7 @@ def test_splice_piracy_laid():
     finish_turn(game)
     quiet_turn(game)
     game.do("ann: draw", "ann: piracy ben 9-9")
-    assert game.view()["players"][0]["gold"] == 36
+    assert game.view().players[0].gold == 36
 
 
 def test_splice_skull_redraw():
@@ -523,7 +523,7 @@ def test_splice_spot_skip():
     assert game.state.pile[-1].known == ("spot",) and game.seat("ben").spots == 0
     three = open_game(("ann", "ben", "cy"), hands=[["spot", "1", "2", "3", "4"], NINES, FIVE], pile=["5", "6", "7", "8"])
     three.do("ann: draw", "ann: spot cy")
-    assert three.to_act()[0] == "ben" and three.view()["players"][2]["loses_next_turn"] is True
+    assert three.to_act()[0] == "ben" and three.view().players[2].loses_next_turn is True
     quiet_turn(three)
     assert three.to_act()[0] == "ann" and three.seat("cy").spots == 0
 
@@ -557,7 +557,7 @@ def test_splice_hurricane_reshuffle():
     game = game_with(FIVE, NINES, pile=["hurricane", "7"], disks=["r", "b"])
     assert game.refuse(DisksDealt(disks=["g", "y"], unused=["r", "b", "p"])).rule == "splice.hurricane.reshuffle"
     game.do("ann: draw")
-    assert game.state.centre == 1 and game.view()["hurricanes"]["in_centre"] == 1
+    assert game.state.centre == 1 and game.view().hurricanes.in_centre == 1
     assert game.refuse(DisksDealt(disks=["g", "g"], unused=["r", "b", "p"])).rule == "splice.hurricane.reshuffle"
     assert game.accept(DisksDealt(disks=["g", "y"], unused=["r", "b", "p"])).rule == "splice.hurricane.reshuffle"
     assert [p.disk for p in game.state.players] == ["g", "y"] and game.state.pile[-1].known == ("hurricane",)
@@ -569,7 +569,7 @@ def test_splice_hurricane_start():
     game = game_with(FIVE, NINES, pile=["hurricane", "7"])
     assert game.permits("ann: draw").rule == "splice.hurricane.start"
     game.do("ann: draw")
-    assert game.view()["pending"]["why"] == "Hurricane: ann drew the Hurricane at the start of the turn; then ann has lost the turn"
+    assert game.view().pending.why == "Hurricane: ann drew the Hurricane at the start of the turn; then ann has lost the turn"
     game.do(DisksDealt(disks=["g", "y"], unused=["r", "b", "p"]))
     assert game.to_act()[0] == "ben" and game.state.phase == "start"
     assert game.hand("ann") == sorted(FIVE) and game.state.turns == 1  # no play, no refill
@@ -603,7 +603,7 @@ def test_splice_hurricane_skull():
 
 def test_splice_hurricane_deal():
     game = game_with(["hurricane", "1", "2", "3", "4"], NINES, pile=["5", "6"])
-    assert game.state.phase == "storm" and game.view()["pending"]["why"] == (
+    assert game.state.phase == "storm" and game.view().pending.why == (
         "Hurricane: ann was dealt the Hurricane; then each player dealt a Hurricane draws a replacement; ann loses the first turn")
     game.do(DisksDealt(disks=["g", "y"], unused=["r", "b", "p"]))
     assert game.permits("ann: draw").rule == "splice.hurricane.deal"
@@ -622,7 +622,7 @@ def test_splice_hurricane_replacement():
     assert game.permits("ben: draw").rule == "splice.hurricane.replacement"
     game.do("ben: draw")
     assert game.seat("ben").forfeit  # ben was next to play
-    assert game.view()["pending"]["why"].endswith("then ben draws again and, being next to play, forfeits that turn")
+    assert game.view().pending.why.endswith("then ben draws again and, being next to play, forfeits that turn")
     game.do(DisksDealt(disks=["g", "y"], unused=["r", "b", "p"]), "ben: draw")
     assert game.seat("ben").hand.size == 5 and game.to_act()[0] == "ann" and game.state.turns == 2
     # three players: cy, not next, merely replaces the card; play goes on to ben, after ann
@@ -934,7 +934,7 @@ def small_maps_race(**options: object) -> Game:
 
 def test_splice_end_all_bought():
     game = small_maps_race()
-    assert game.state.end_seat == 1 and game.view()["final_round"] and game.to_act()[0] == "ann"
+    assert game.state.end_seat == 1 and game.view().final_round and game.to_act()[0] == "ann"
     quiet_turn(game)  # ann's last turn: the round is finished
     assert game.state.phase == "over" and game.state.ended == "all-bought"
     outcome = SPLICE.outcome(game.state)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import msgspec
 import pytest
 from rich.console import Console
 
@@ -118,19 +119,18 @@ def test_stats_reports_on_split(db: Path, tally: Any) -> None:
 
 def test_the_board_draws_every_part_of_the_view() -> None:
     _, frames = record.replay(FIXTURES[-1], 120)
-    view = SPLIT.view(frames[-1].state, "ana")
-    view["seq"] = 120
+    view = msgspec.structs.replace(SPLIT.view(frames[-1].state, "ana"), seq=120)
     out = Console(file=io.StringIO(), width=100, markup=False, highlight=False, color_system=None)
     draw(view, out)
     text = out.file.getvalue()  # type: ignore[attr-defined]
     assert text.startswith("Split after #120, round 1 of 3") and "as seen by ana" in text
-    assert "discard row (bottom to top): " + " ".join(view["row"]) in text
-    for entry in view["players"]:
-        assert entry["name"] in text
+    assert "discard row (bottom to top): " + " ".join(view.row) in text
+    for entry in view.players:
+        assert entry.name in text
         for kind in ("perfect", "strong", "weak"):
-            for match in entry["matches"][kind]:
+            for match in entry.matches[kind]:
                 assert match in text
     assert "score pads" in text and "minus" in text
     for name in ("ben", "cy", "dee"):
-        hidden = next(p for p in view["players"] if p["name"] == name)["hidden"]
+        hidden = next(p for p in view.players if p.name == name).hidden
         assert f"{hidden} hidden" in text

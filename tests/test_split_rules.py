@@ -30,7 +30,7 @@ def test_split_setup_deal():
     assert permit.rule == "split.setup.deal" and permit.message == "the deal of round 1 is recorded"
     state = game.state
     assert [p.hand.size for p in state.players] == [9, 9] and state.row == (cards[18],)
-    assert state.pile_size == 104 - 18 - 1 == len(state.pile) and game.view()["reference"] == 4
+    assert state.pile_size == 104 - 18 - 1 == len(state.pile) and game.view().reference == 4
     # table mode: the pile is face down, so a deal cannot name it
     table = Game(mode="table")
     table.reject(RoundDealt(row="7HL", pile=["7HR"]), "split.setup.deal")
@@ -41,9 +41,9 @@ def test_split_setup_deal():
 
 def test_split_setup_dealer():
     game = standard()
-    assert game.view()["dealer"] == "ben" and game.to_act()[0] == "ann"
+    assert game.view().dealer == "ben" and game.to_act()[0] == "ann"
     three = Game(seats=("ann", "ben", "cy")).deal()
-    assert three.view()["dealer"] == "cy" and three.to_act() == ("ann", "ann to draw from the pile or take from the discard row")
+    assert three.view().dealer == "cy" and three.to_act() == ("ann", "ann to draw from the pile or take from the discard row")
 
 
 def test_split_setup_incomplete():
@@ -68,7 +68,7 @@ def test_split_deal_not_expected():
 def test_split_turn_order():
     game = standard()
     game.do("draw", "discard 8HL")
-    assert game.to_act()[0] == "ben" and game.view()["turn"] == 2
+    assert game.to_act()[0] == "ben" and game.view().turn == 2
     game.do("ben: draw", "ben: discard 4HL")
     assert game.to_act()[0] == "ann" and game.state.turns == 2
 
@@ -132,7 +132,7 @@ def test_split_draw_last_card():
     assert permit.rule == "split.draw.last-card" and "the round ends" in permit.message
     result = game.state.results[-1]
     assert (result.ended, result.ender, result.left, result.minus) == ("pile", 0, (10, 9), (10, 9))
-    assert game.state.phase == "deal" and game.view()["results"][0]["by"] == "ann"
+    assert game.state.phase == "deal" and game.view().results[0].by == "ann"
     assert game.seat("ann").pad[-1] == 10 and game.seat("ben").pad[-1] == 9
     # the strong bonus's draw of the last card ends the round too: ben holds 2HL, 2DR (both red)
     strong = small()
@@ -271,7 +271,7 @@ def test_split_match_types():
     game.do("skip")
     assert game.accept("match 5HL 5SR").message == "ann may play the weak match 5HL+5SR"
     game.do("skip")
-    assert game.view()["players"][0]["matches"] == {"perfect": ["2HL+2HR"], "strong": ["7HL+7DR"], "weak": ["5HL+5SR"]}
+    assert game.view().players[0].matches == {"perfect": ["2HL+2HR"], "strong": ["7HL+7DR"], "weak": ["5HL+5SR"]}
 
 
 # ---------------------------------------------------------------------------- upgrades
@@ -313,7 +313,7 @@ def test_split_upgrade_take():
 def test_split_upgrade_replaced():
     moves = ("draw", "match 7HL 7DR", "skip", "upgrade 7HR over 7DR", "skip")
     under = standard().do(*moves)
-    assert under.seat("ann").matches == (("7HL", "7HR", "7DR"),) and under.view()["players"][0]["under"] == ["7DR"]
+    assert under.seat("ann").matches == (("7HL", "7HR", "7DR"),) and under.view().players[0].under == ["7DR"]
     hand = standard(replaced_half="hand").do(*moves)
     assert hand.seat("ann").matches == (("7HL", "7HR"),) and "7DR" in hand.seat("ann").hand.known
     discard = standard(replaced_half="discard").do(*moves)
@@ -322,9 +322,9 @@ def test_split_upgrade_replaced():
 
 def test_split_upgrade_bonus():
     with_bonus = standard().do("draw", "match 7HL 7DR", "skip", "upgrade 7HR over 7DR")
-    assert with_bonus.state.phase == "bonus" and with_bonus.view()["bonus"] == "perfect"
+    assert with_bonus.state.phase == "bonus" and with_bonus.view().bonus == "perfect"
     without = standard(upgrade_bonus="no").do("draw", "match 7HL 7DR", "skip", "upgrade 7HR over 7DR")
-    assert without.state.phase == "play" and without.view()["bonus"] is None
+    assert without.state.phase == "play" and without.view().bonus is None
     without.reject("minus ben", "split.bonus.wrong-kind")
 
 
@@ -356,7 +356,7 @@ def test_split_bonus_perfect():
     assert game.reject("minus ann", "split.bonus.perfect").message == "ann must choose another player at this table, not ann"
     permit = game.accept("minus ben")
     assert permit.message == "ann chooses ben, who marks a minus box"
-    assert game.seat("ben").pad[-1] == 1 and game.view()["players"][1]["score"] == -5
+    assert game.seat("ben").pad[-1] == 1 and game.view().players[1].score == -5
     assert game.state.penalties == (0, 1)
 
 
@@ -445,12 +445,12 @@ def test_split_round_score():
     # ben: the laid 3SL+3SR marks the row of 3; 7 cards left in hand are 7 minus boxes
     assert ben[row["3"]] == 1 and ben[-1] == 7
     assert pad_total(deck, ann) == 20 and pad_total(deck, ben) == 5 - 35
-    assert game.state.results[-1].scores == (20, -30) and game.view()["players"][1]["rounds"] == [-30]
+    assert game.state.results[-1].scores == (20, -30) and game.view().players[1].rounds == [-30]
 
 
 def test_split_round_next_dealer():
     game = out_on_first_turn().do("discard 8HL", "ben: done")
-    assert game.view()["dealer"] == "ann"
+    assert game.view().dealer == "ann"
     game.deal()
     assert game.to_act()[0] == "ben" and game.state.round == 2
     # the pile ran out: by the option
@@ -459,7 +459,7 @@ def test_split_round_next_dealer():
         for _ in range(2):
             pile_out.do("draw", f"discard {pile_out.seat('ann').hand.known[0]}", "ben: draw", f"ben: discard {pile_out.seat('ben').hand.known[0]}")
         pile_out.do("draw")  # ann draws the last card; ben dealt round 1
-        assert pile_out.view()["dealer"] == dealer, option
+        assert pile_out.view().dealer == dealer, option
 
 
 def test_split_game_rounds():

@@ -1,15 +1,20 @@
 """The board of any game without its own: the view's common keys as a heading, every other key as a
 line (cut at the board's width), and the players as a table whose columns are the keys of the players'
-entries. What every board shares lives here too: the heading, the anchor, and the size a board fits."""
+entries (walked as the view's JSON has them, so any game's view is drawn). What every board shares lives
+here too: the heading, the anchor, and the size a board fits."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import msgspec
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from tally.core.views import View
 
 # keys every view has (docs/architecture.md); drawn in the heading, the players table, or by print_view
 COMMON = ("game", "mode", "viewer", "phase", "turn", "to_act", "expected", "players", "outcome", "seq", "fingerprint")
@@ -58,19 +63,19 @@ def cell(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def anchor(view: dict[str, Any]) -> str:
+def anchor(view: View) -> str:
     """The position as a table writes it down: its seq and the first digits of the log's fingerprint there,
-    `#12 3fa9c1d0` (just `#12` for a view that does not carry the fingerprint)."""
-    fingerprint = view.get("fingerprint")
-    return f"#{view.get('seq', '?')}" + (f" {fingerprint[:ANCHOR_DIGITS]}" if fingerprint else "")
+    `#12 3fa9c1d0` (just `#12` for a view that does not carry the fingerprint, `#?` for one placed nowhere)."""
+    seq = view.seq if isinstance(view.seq, int) else "?"
+    fingerprint = view.fingerprint if isinstance(view.fingerprint, str) else None
+    return f"#{seq}" + (f" {fingerprint[:ANCHOR_DIGITS]}" if fingerprint else "")
 
 
-def heading(view: dict[str, Any], title: str, where: str = "") -> Text:
+def heading(view: View, title: str, where: str = "") -> Text:
     """Every board's first line: `<title> after #12 3fa9c1d0, <where>, turn 4 as seen by ana (table mode)`."""
-    viewer = f" as seen by {view['viewer']}" if view.get("viewer") else ""
+    viewer = f" as seen by {view.viewer}" if view.viewer else ""
     where = f", {where}" if where else ""
-    return Text(f"{title} after {anchor(view)}{where}, turn {view.get('turn', '?')}{viewer} "
-                f"({view.get('mode', '?')} mode)", style="bold")
+    return Text(f"{title} after {anchor(view)}{where}, turn {view.turn}{viewer} ({view.mode} mode)", style="bold")
 
 
 def clipped(text: str) -> Text:
@@ -79,12 +84,13 @@ def clipped(text: str) -> Text:
     return Text(text if len(text) <= WIDTH else text[: WIDTH - 1] + "…")
 
 
-def draw(view: dict[str, Any], out: Console) -> None:
-    out.print(heading(view, view.get("game", "?")))
-    for key, value in view.items():
+def draw(view: View, out: Console) -> None:
+    out.print(heading(view, view.game))
+    keys: dict[str, Any] = msgspec.to_builtins(view)  # a view this board does not know: its keys, as --json has them
+    for key, value in keys.items():
         if key not in COMMON:
             out.print(clipped(f"{key.replace('_', ' ')}: {cell(value)}"))
-    players = view.get("players") or []
+    players: list[dict[str, Any]] = keys["players"]
     if players:
         columns: list[str] = []
         for entry in players:

@@ -3,13 +3,16 @@ players (tokens against the limit, bonuses, cards, nobles, reserves), within 80 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from .generic import heading
+
+if TYPE_CHECKING:  # the view's type, for the checker: the board draws from the view alone
+    from tally.core.games.splendor.view import SplendorView
 
 STYLE = {"w": "bold white", "b": "bold blue", "g": "bold green", "r": "bold red", "k": "bold bright_black", "y": "bold yellow"}
 
@@ -52,33 +55,33 @@ def _grid(*headers: str, right: tuple[str, ...] = ()) -> Table:
     return table
 
 
-def draw(view: dict[str, Any], out: Console) -> None:
+def draw(view: SplendorView, out: Console) -> None:
     out.print(heading(view, "Splendor"))
-    out.print(Text("supply  ").append_text(tokens(view["bank"], zero=True)))
+    out.print(Text("supply  ").append_text(tokens(view.bank, zero=True)))
     nobles = Text("nobles  ")
-    for i, noble in enumerate(view["nobles"]):
+    for i, noble in enumerate(view.nobles):
         nobles.append("  " if i else "").append_text(code(noble))
-    out.print(nobles if view["nobles"] else Text("nobles  -"))
+    out.print(nobles if view.nobles else Text("nobles  -"))
     board = _grid("level", "deck", *(f"slot {slot + 1}" for slot in range(4)), right=("level", "deck"))
     for level in ("3", "2", "1"):
-        board.add_row(level, str(view["decks"][level]), *[card(c) for c in view["board"][level]])
+        board.add_row(level, str(view.decks[level]), *[card(c) for c in view.board[level]])
     out.print(board)
-    limit = view.get("token_limit", 10)
+    limit = view.token_limit
     players = _grid("player", "pts", "tokens", "held", "bonus", "cards", "nobles", "resv",
                     right=("pts", "held", "cards", "nobles", "resv"))
-    for p in view["players"]:
-        held = sum(p["tokens"].values())
+    for p in view.players:
+        held = sum(p.tokens.values())
         players.add_row(
-            p["name"], str(p["points"]), tokens(p["tokens"], zero=True),
-            Text(f"{held}/{limit}", style="bold red" if held > limit else ""), tokens(p["bonus"], zero=True),
-            str(len(p["cards"])), str(len(p["nobles"])), str(len(p["reserved"])),
+            p.name, str(p.points), tokens(p.tokens, zero=True),
+            Text(f"{held}/{limit}", style="bold red" if held > limit else ""), tokens(p.bonus, zero=True),
+            str(len(p.cards)), str(len(p.nobles)), str(len(p.reserved)),
         )
     out.print(players)
-    for p in view["players"]:  # what does not fit a column: the nobles and reserves themselves
+    for p in view.players:  # what does not fit a column: the nobles and reserves themselves
         details = []
-        if p["nobles"]:
-            details.append(Text("nobles ").append_text(Text(" ").join(code(n) for n in p["nobles"])))
-        if p["reserved"]:
-            details.append(Text("reserved ").append_text(Text(" ").join(card(c) for c in p["reserved"])))
+        if p.nobles:
+            details.append(Text("nobles ").append_text(Text(" ").join(code(n) for n in p.nobles)))
+        if p.reserved:
+            details.append(Text("reserved ").append_text(Text(" ").join(card(c) for c in p.reserved)))
         if details:
-            out.print(Text(f"  {p['name']}: ").append_text(Text("; ").join(details)))
+            out.print(Text(f"  {p.name}: ").append_text(Text("; ").join(details)))

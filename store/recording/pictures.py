@@ -6,15 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
 from tally.core.model import GameSpec
+from tally.core.views import View
 
 from tally.store.recording.results import board_at, frame_board
 from tally.store.recording.service import Frame, Position
 
 
-def picture_of(spec: GameSpec, view: dict[str, Any]) -> str:
+def picture_of(spec: GameSpec, view: View) -> str:
     """The SVG document of a view (a board's, or what an API answered for a seat: drawn from it alone)."""
     return spec.picture(view)
 

@@ -14,6 +14,7 @@ import msgspec
 
 from tally.core.model import SHARED_NOTATION, SHARED_RULES, Event, GameSpec, NotationForm, RuleDoc, Ruling
 from tally.core.model import Outcome as GameOutcome
+from tally.core.views import View
 
 from tally.store.logs import log as logfile
 from tally.store.logs.logstore import LogStore
@@ -248,7 +249,7 @@ class ReplayReport(msgspec.Struct):
 
     seq: Annotated[int, _("the last event replayed")]
     steps: Annotated[list[ReplayStep], _("per event: `seq`, `type`, `text` (in notation), `to_act` after it, `voided`")]
-    state: Annotated[dict[str, Any], _("the table after the last event (as `tally state --json`)")]
+    state: Annotated[View, _("the table after the last event (as `tally state --json`)")]
     outcome: Annotated[Optional[FinalScores], _("`scores`, `winners`, `reason` when the game is over, else null")]
 
 
@@ -257,8 +258,7 @@ def replay_report(pos: Position, frames: list[Frame]) -> ReplayReport:
     result = spec.outcome(state)
     steps = [ReplayStep(f.seq, f.type, f.text, spec.to_act(f.state)[0], f.voided) for f in frames]
     final = FinalScores(result.scores, result.winners, result.reason) if result else None
-    view = spec.view(state, None)
-    view["seq"], view["fingerprint"] = pos.seq, pos.log.fingerprint_at(pos.seq)
+    view = placed(spec.view(state, None), pos.seq, pos.log.fingerprint_at(pos.seq))
     return ReplayReport(pos.seq, steps, view, final)
 
 
@@ -322,7 +322,7 @@ def damaged_log_report(error: logfile.LogError) -> DamagedLogReport:
 class Board(msgspec.Struct):
     """What an interface draws of a position: the game's view, and what is due next in words."""
 
-    view: dict[str, Any]
+    view: View  # its `seq` and `fingerprint` set (`placed`)
     seq: int
     scores_line: Optional[str]  # the result, once the game is over
     pending: Optional[str]  # an obligation to settle before play goes on
@@ -342,9 +342,15 @@ def frame_board(pos: Position, frame: Frame, viewer: str | None = None) -> Board
     return board_at(pos.spec, frame.state, frame.seq, pos.log.fingerprint_at(frame.seq), viewer)
 
 
+def placed(view: View, seq: int, fingerprint: str | None) -> View:
+    """A game's view at a position of its log: `seq` and `fingerprint` set, so that its JSON ends with them (after
+    the game's own keys, as it always has) and a board's heading shows them."""
+    struct: Any = view  # a Struct (every game's view is one), which the protocol `View` cannot say
+    return msgspec.structs.replace(struct, seq=seq, fingerprint=fingerprint)
+
+
 def board_at(spec: GameSpec, state: Any, seq: int, fingerprint: str | None, viewer: str | None = None) -> Board:
-    view = spec.view(state, viewer)
-    view["seq"], view["fingerprint"] = seq, fingerprint
+    view = placed(spec.view(state, viewer), seq, fingerprint)
     ended = spec.outcome(state)
     who, what = spec.to_act(state)
     return Board(view, seq, ended.scores_line() if ended else None, spec.pending(state), who, what)

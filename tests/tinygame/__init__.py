@@ -30,7 +30,7 @@ __all__ = ["EVENTS", "SPEC", "NumberSaid", "State", "TinyGame"]
 
 
 @bound(__name__)
-class TinyGame(GameSpec[State]):
+class TinyGame(GameSpec[State, _view.TenView]):
     name = "tinygame"
     title = "Ten"
     rules_version = "1"

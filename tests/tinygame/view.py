@@ -3,12 +3,35 @@
 
 from __future__ import annotations
 
-from typing import Any
+import msgspec
+from msgspec import UNSET, UnsetType
 
 from tally.core.model import Outcome
-from tally.core.views import view_envelope
+from tally.core.views import common
 
 from .state import State, turn
+
+
+class TenPlayer(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+
+
+class TenView(msgspec.Struct, frozen=True, kw_only=True):
+    """What every seat sees (`core.views.View`): the common keys, and the running total against the target."""
+
+    game: str
+    mode: str
+    viewer: str | None
+    phase: str
+    turn: int
+    to_act: str
+    expected: str
+    total: int
+    target: int
+    players: list[TenPlayer]
+    outcome: Outcome | None
+    seq: int | UnsetType = UNSET
+    fingerprint: str | None | UnsetType = UNSET
 
 
 def outcome(state: State) -> Outcome | None:
@@ -25,8 +48,8 @@ def to_act(state: State) -> tuple[str, str]:
     return state.player_name, f"{state.player_name} says 1 or 2"
 
 
-def view(state: State, seat: str | None) -> dict[str, Any]:
-    return view_envelope(
-        "tinygame", state.mode, seat, state.phase, turn(state), to_act(state), [{"name": name} for name in state.seats],
-        outcome(state), {"total": state.total, "target": state.target},
+def view(state: State, seat: str | None) -> TenView:
+    return TenView(
+        **common("tinygame", state.mode, seat, state.phase, turn(state), to_act(state), outcome(state)),
+        total=state.total, target=state.target, players=[TenPlayer(name=name) for name in state.seats],
     )

@@ -52,7 +52,7 @@ __all__ = [
 
 
 @bound(__name__)
-class Array(GameSpec[State]):
+class Array(GameSpec[State, _view.ArrayView]):
     name = "array"
     title = "Array"
     rules_version = "1"

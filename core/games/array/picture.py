@@ -8,10 +8,9 @@ viewer may not see (`?`) is a card back.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ... import svg
 from ...text import plural
+from .view import ArrayCard, ArrayPlayer, ArrayTree, ArrayView
 
 ROW_H, JOIN = 22, 8  # a card's height and the gap that shows a join
 LABEL_W = 34  # the `#n` column
@@ -27,8 +26,8 @@ def _action_words(code: str) -> str:
     return "✱SLAM" if code == "slam" else f"✱S{code[1:]}"
 
 
-def _paints(view: dict[str, Any]) -> dict[str, svg.Colour]:
-    return {letter: svg.colour(name, i) for i, (letter, name) in enumerate(view["colours"].items())}
+def _paints(view: ArrayView) -> dict[str, svg.Colour]:
+    return {letter: svg.colour(name, i) for i, (letter, name) in enumerate(view.colours.items())}
 
 
 def _bar(x: float, y: float, code: str, seg: float, height: float, paints: dict[str, svg.Colour],
@@ -52,31 +51,31 @@ def _width(code: str, seg: float) -> float:
     return max(2 * seg, svg.text_width(_action_words(code), svg.SMALL) + 6) if _is_action(code) else len(code) * seg
 
 
-def _placed(cards: list[dict[str, Any]], seg: float) -> dict[int, float]:
+def _placed(cards: list[ArrayCard], seg: float) -> dict[int, float]:
     """Each card's left edge, relative to the root's, so that joined segments sit one above the other."""
     left: dict[int, float] = {}
     for entry in cards:
-        parent = entry["parent"]
+        parent = entry.parent
         if parent is None or parent not in left:
-            left[entry["n"]] = 0
+            left[entry.n] = 0
             continue
-        above = next(c["card"] for c in cards if c["n"] == parent)
-        via = entry["via"] or ""
-        left[entry["n"]] = left[parent] + seg * (above.find(via) - entry["card"].find(via))
+        above = next(c.card for c in cards if c.n == parent)
+        via = entry.via or ""
+        left[entry.n] = left[parent] + seg * (above.find(via) - entry.card.find(via))
     return left
 
 
-def _array(canvas: svg.Canvas, array: dict[str, Any], paints: dict[str, svg.Colour], names: dict[str, str]) -> None:
-    cards = array["cards"]
+def _array(canvas: svg.Canvas, array: ArrayTree, paints: dict[str, svg.Colour], names: dict[str, str]) -> None:
+    cards = array.cards
     room = canvas.width - 2 * svg.MARGIN - LABEL_W
     seg = SEGMENTS[-1]
     for seg in SEGMENTS:
         left = _placed(cards, seg)
-        span = max(left[c["n"]] + _width(c["card"], seg) for c in cards) - min(left.values())
+        span = max(left[c.n] + _width(c.card, seg) for c in cards) - min(left.values())
         if span <= room:
             break
     shift = svg.MARGIN + LABEL_W - min(left.values())
-    canvas.add(svg.text(svg.MARGIN, canvas.y + 12, f"array of #{array['root']} · {plural(array['size'], 'card')}",
+    canvas.add(svg.text(svg.MARGIN, canvas.y + 12, f"array of #{array.root} · {plural(array.size, 'card')}",
                         svg.SMALL, weight="bold", fill=svg.MUTED))
     canvas.y += 16
     rows: dict[int, float] = {}
@@ -84,18 +83,18 @@ def _array(canvas: svg.Canvas, array: dict[str, Any], paints: dict[str, svg.Colo
     joins: list[str] = []  # drawn first, so that a join passing behind a card in between never hides its letters
     bars: list[str] = []
     for entry in cards:
-        n = entry["n"]
+        n = entry.n
         # an array wider than the phone is kept inside it; its joins are still drawn between the touching segments
-        x = min(max(left[n] + shift, svg.MARGIN + LABEL_W), canvas.width - svg.MARGIN - _width(entry["card"], seg))
+        x = min(max(left[n] + shift, svg.MARGIN + LABEL_W), canvas.width - svg.MARGIN - _width(entry.card, seg))
         y = canvas.y
         rows[n], xs[n] = y, x
         bars.append(svg.text(svg.MARGIN, y + 15, f"#{n}", svg.SMALL, weight="bold"))
-        parent = entry["parent"]
-        if parent in rows:
-            above = next(c["card"] for c in cards if c["n"] == parent)
-            via = entry["via"] or ""
+        parent = entry.parent
+        if parent is not None and parent in rows:
+            above = next(c.card for c in cards if c.n == parent)
+            via = entry.via or ""
             top_x = xs[parent] + seg * above.find(via) + seg / 2
-            bottom_x = x + seg * entry["card"].find(via) + seg / 2
+            bottom_x = x + seg * entry.card.find(via) + seg / 2
             join = [svg.title(f"#{n} touches #{parent} on {names.get(via, via)}"),
                     svg.element("polyline", {"points": f"{svg.number(top_x)},{svg.number(rows[parent] + ROW_H)} "
                                              f"{svg.number(top_x)},{svg.number(y - JOIN / 2)} "
@@ -103,8 +102,8 @@ def _array(canvas: svg.Canvas, array: dict[str, Any], paints: dict[str, svg.Colo
                                              f"{svg.number(bottom_x)},{svg.number(y)}",
                                              "fill": "none", "stroke": svg.INK, "stroke-width": 3})]
             joins.append(svg.group(join, class_="join", data_join=f"{parent}-{n}"))
-        opened = ", ".join(names.get(letter, letter) for letter in entry["open"]) or "none"
-        bars.append(_bar(x, y, entry["card"], seg, ROW_H, paints, names, f"#{n}, open: {opened}"))
+        opened = ", ".join(names.get(letter, letter) for letter in entry.open) or "none"
+        bars.append(_bar(x, y, entry.card, seg, ROW_H, paints, names, f"#{n}, open: {opened}"))
         canvas.y += ROW_H + JOIN
     canvas.add(*joins, *bars)
     canvas.y += 4
@@ -127,56 +126,56 @@ def _cards(canvas: svg.Canvas, codes: list[str], label: str, paints: dict[str, s
     canvas.y += SMALL_H + 6 if codes else 0
 
 
-def _player(canvas: svg.Canvas, view: dict[str, Any], player: dict[str, Any], paints: dict[str, svg.Colour],
+def _player(canvas: svg.Canvas, view: ArrayView, player: ArrayPlayer, paints: dict[str, svg.Colour],
             names: dict[str, str]) -> None:
-    name = player["name"]
-    marker = "▶ " if view["to_act"] == name else ""
-    status = "eliminated" if player["out"] else ("playing" if player["playing"] else "sitting out")
+    name = player.name
+    marker = "▶ " if view.to_act == name else ""
+    status = "eliminated" if player.out else ("playing" if player.playing else "sitting out")
     canvas.y += svg.NORMAL + 2
     canvas.add(svg.text(svg.MARGIN, canvas.y, f"{marker}{name}", svg.NORMAL + 1, weight="bold"))
-    summary = f"{player['total']} points · {plural(player['cards'], 'card')} · {status}"
-    if player["slams"]:
-        summary += f" · SLAM {player['slams']}"
-    canvas.add(svg.text(canvas.width - svg.MARGIN, canvas.y, summary, svg.SMALL, "end", data_value=player["total"]))
+    summary = f"{player.total} points · {plural(player.cards, 'card')} · {status}"
+    if player.slams:
+        summary += f" · SLAM {player.slams}"
+    canvas.add(svg.text(canvas.width - svg.MARGIN, canvas.y, summary, svg.SMALL, "end", data_value=player.total))
     canvas.y += 6
-    _cards(canvas, player["hand"], f"in {name}'s hand", paints, names, name)
-    if player["shown"]:
+    _cards(canvas, player.hand, f"in {name}'s hand", paints, names, name)
+    if player.shown:
         canvas.add(svg.text(svg.MARGIN, canvas.y + 12, "shown at the round's end", svg.SMALL, fill=svg.MUTED))
         canvas.y += 16
-        _cards(canvas, player["shown"], f"{name} showed", paints, names)
+        _cards(canvas, player.shown, f"{name} showed", paints, names)
     canvas.rule()
 
 
-def draw(view: dict[str, Any]) -> str:
+def draw(view: ArrayView) -> str:
     """The view as an SVG document, about 390 px wide and as tall as it needs."""
-    who = view["viewer"] or "the referee"
+    who = view.viewer or "the referee"
     paints = _paints(view)
-    names = dict(view["colours"])
-    canvas = svg.Canvas(f"Array, round {view['round']}, turn {view['turn']}, as {who} sees it: {view['expected']}")
-    canvas.heading(f"Array · round {view['round']} · turn {view['turn']}")
-    canvas.paragraph(f"{view['expected']} · dealer {view['dealer']} · {plural(view['deck'], 'card')} in the pile · "
-                     f"out at {view['threshold']}")
-    if view["outcome"]:
-        canvas.paragraph(view["outcome"]["reason"], svg.NORMAL, svg.INK)
+    names = dict(view.colours)
+    canvas = svg.Canvas(f"Array, round {view.round}, turn {view.turn}, as {who} sees it: {view.expected}")
+    canvas.heading(f"Array · round {view.round} · turn {view.turn}")
+    canvas.paragraph(f"{view.expected} · dealer {view.dealer} · {plural(view.deck, 'card')} in the pile · "
+                     f"out at {view.threshold}")
+    if view.outcome:
+        canvas.paragraph(view.outcome.reason, svg.NORMAL, svg.INK)
     x: float = svg.MARGIN
     for letter, name in names.items():
         words = f"{letter} {name}"
         canvas.add(svg.chip(x, canvas.y, paints[letter], words, f"{letter} is {name}"))
         x += svg.chip_width(words) + 4
-    canvas.add(svg.card_back(canvas.width - svg.MARGIN - 44, canvas.y - 2, 44, 20, f"the pile: {plural(view['deck'], 'card')}",
-                             str(view["deck"]), view["deck"], "pile"))
+    canvas.add(svg.card_back(canvas.width - svg.MARGIN - 44, canvas.y - 2, 44, 20, f"the pile: {plural(view.deck, 'card')}",
+                             str(view.deck), view.deck, "pile"))
     canvas.y += 24
-    if not view["arrays"]:
+    if not view.arrays:
         canvas.add(svg.text(svg.MARGIN, canvas.y + 14, "no card on the table yet", svg.SMALL, fill=svg.MUTED))
         canvas.y += 20
-    for array in view["arrays"]:
+    for array in view.arrays:
         _array(canvas, array, paints, names)
-    for key, label in (("given", "action cards given this round"), ("returned", "cards back to the pile")):
-        if view[key]:
+    for cards, label in ((view.given, "action cards given this round"), (view.returned, "cards back to the pile")):
+        if cards:
             canvas.add(svg.text(svg.MARGIN, canvas.y + 12, label, svg.SMALL, fill=svg.MUTED))
             canvas.y += 16
-            _cards(canvas, view[key], label, paints, names)
+            _cards(canvas, cards, label, paints, names)
     canvas.rule()
-    for player in view["players"]:
+    for player in view.players:
         _player(canvas, view, player, paints, names)
     return canvas.render()

@@ -8,6 +8,7 @@ again on every turn. The same draws give the same events and final state as `cor
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ...engine import _played
 from ...model import Event, GameSpec, GameStarted
@@ -36,7 +37,7 @@ class _Follower:
 
 
 def play_drawn(
-    spec: GameSpec[State], started: GameStarted, below: Callable[[int], int], shuffle: Callable[[list[str]], list[str]],
+    spec: GameSpec[State, Any], started: GameStarted, below: Callable[[int], int], shuffle: Callable[[list[str]], list[str]],
     limit: int,
 ) -> tuple[list[Event], State]:
     """`core.engine.play_drawn` for Array: each move drawn as `pick_move` draws it and applied by the reducer, a

@@ -6,14 +6,90 @@ only). A card the log has not seen is `?`.
 
 from __future__ import annotations
 
-from typing import Any
+import msgspec
+from msgspec import UNSET, UnsetType
 
 from ...model import Outcome
 from ...text import plural
-from ...views import view_envelope
+from ...views import common
 from ...views import waiting_on as _waiting_on
 from .components import DEAL, card_text
 from .state import Result, State, array_tree, arrays, open_colours, turn
+
+
+class ArrayPlayer(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's entry: total, whether playing this round or eliminated, the hand (`?` for a card not shown),
+    its size, the cards shown at a round's end, SLAM points received this round."""
+
+    name: str
+    total: int
+    playing: bool
+    out: bool
+    hand: list[str]
+    cards: int
+    shown: list[str]
+    slams: int
+
+
+class ArrayCard(msgspec.Struct, frozen=True, kw_only=True):
+    """A card of an array: its number, code, the card it was laid against and the colour they join on (None for
+    the array's first card), its open segments' colour letters."""
+
+    n: int
+    card: str
+    parent: int | None
+    via: str | None
+    open: str
+
+
+class ArrayTree(msgspec.Struct, frozen=True, kw_only=True):
+    """An array: its lowest-numbered card, its size, its cards in tree order."""
+
+    root: int
+    size: int
+    cards: list[ArrayCard]
+
+
+class ArrayRound(msgspec.Struct, frozen=True, kw_only=True):
+    """A finished round, by seat name."""
+
+    round: int
+    dealer: str
+    ended: str
+    winners: list[str]
+    points: dict[str, int]
+    left: dict[str, list[str]]
+    totals: dict[str, int]
+    eliminated: list[str]
+    sudden_death: bool
+
+
+class ArrayView(msgspec.Struct, frozen=True, kw_only=True):
+    """What one seat sees (`core.views.View`), its keys in the order `--json` has always printed them."""
+
+    game: str
+    mode: str
+    viewer: str | None
+    phase: str
+    turn: int
+    to_act: str
+    expected: str
+    round: int
+    dealer: str
+    threshold: int
+    end: str
+    sudden_death: bool
+    colours: dict[str, str]
+    deck: int
+    arrays: list[ArrayTree]
+    anchors: list[int]
+    given: list[str]
+    returned: list[str]
+    players: list[ArrayPlayer]
+    rounds: list[ArrayRound]
+    outcome: Outcome | None
+    seq: int | UnsetType = UNSET
+    fingerprint: str | None | UnsetType = UNSET
 
 
 def _names(state: State, seats: tuple[int, ...] | list[int]) -> str:
@@ -28,67 +104,64 @@ def _hand(state: State, seat: int, viewer: str | None) -> list[str]:
     return list(zone.known) + ["?"] * zone.unknown
 
 
-def _array_view(state: State, group: list[int]) -> dict[str, Any]:
+def _array_view(state: State, group: list[int]) -> ArrayTree:
     cards = []
     for number, parent, colour in array_tree(state, group):
-        cards.append({
-            "n": number,
-            "card": state.placed[number - 1],
-            "parent": parent or None,
-            "via": colour or None,
-            "open": open_colours(state, number),
-        })
-    return {"root": min(group), "size": len(group), "cards": cards}
+        cards.append(ArrayCard(
+            n=number,
+            card=state.placed[number - 1],
+            parent=parent or None,
+            via=colour or None,
+            open=open_colours(state, number),
+        ))
+    return ArrayTree(root=min(group), size=len(group), cards=cards)
 
 
-def _round_view(state: State, result: Result) -> dict[str, Any]:
+def _round_view(state: State, result: Result) -> ArrayRound:
     seats = state.seats
-    return {
-        "round": result.round,
-        "dealer": seats[result.dealer],
-        "ended": result.ended,
-        "winners": [seats[s] for s in result.winners],
-        "points": {seats[s]: result.points[s] for s in result.playing},
-        "left": {seats[s]: list(result.left[s]) for s in result.playing},
-        "totals": {seats[s]: result.totals[s] for s in result.playing},
-        "eliminated": [seats[s] for s in result.eliminated],
-        "sudden_death": result.sudden,
-    }
+    return ArrayRound(
+        round=result.round,
+        dealer=seats[result.dealer],
+        ended=result.ended,
+        winners=[seats[s] for s in result.winners],
+        points={seats[s]: result.points[s] for s in result.playing},
+        left={seats[s]: list(result.left[s]) for s in result.playing},
+        totals={seats[s]: result.totals[s] for s in result.playing},
+        eliminated=[seats[s] for s in result.eliminated],
+        sudden_death=result.sudden,
+    )
 
 
-def view(state: State, seat: str | None) -> dict[str, Any]:
+def view(state: State, seat: str | None) -> ArrayView:
     """What `seat` may see (None: everything the log knows)."""
     players = []
     for index, name in enumerate(state.seats):
         shown = list(state.left[index]) if state.left else []
-        players.append({
-            "name": name,
-            "total": state.totals[index],
-            "playing": index in state.playing and state.phase != "over",
-            "out": index in state.out,
-            "hand": _hand(state, index, seat),
-            "cards": state.hands[index].size,
-            "shown": shown,
-            "slams": state.slams[index] if state.slams else 0,
-        })
-    return view_envelope(
-        "array", state.mode, seat, state.phase, turn(state), to_act(state), players, outcome(state),
-        {
-            "round": state.round,
-            "dealer": state.seats[state.dealer],
-            "threshold": state.threshold,
-            "end": state.end if state.end != "hands" else f"hands ({state.hands_limit})",
-            "sudden_death": state.sudden,
-            "colours": {letter: name for letter, name in zip(state.box.colours, state.box.names)},
-            "deck": state.deck_size,
-            "arrays": [_array_view(state, group) for group in arrays(state)],
-            "anchors": list(state.anchors),
-            "given": list(state.played),
-            "returned": list(state.returned),
-        },
-        after_players={
-            "rounds": [_round_view(state, r) for r in state.results],
-        },
+        players.append(ArrayPlayer(
+            name=name,
+            total=state.totals[index],
+            playing=index in state.playing and state.phase != "over",
+            out=index in state.out,
+            hand=_hand(state, index, seat),
+            cards=state.hands[index].size,
+            shown=shown,
+            slams=state.slams[index] if state.slams else 0,
+        ))
+    return ArrayView(
+        **common("array", state.mode, seat, state.phase, turn(state), to_act(state), outcome(state)),
+        round=state.round,
+        dealer=state.seats[state.dealer],
+        threshold=state.threshold,
+        end=state.end if state.end != "hands" else f"hands ({state.hands_limit})",
+        sudden_death=state.sudden,
+        colours={letter: name for letter, name in zip(state.box.colours, state.box.names)},
+        deck=state.deck_size,
+        arrays=[_array_view(state, group) for group in arrays(state)],
+        anchors=list(state.anchors),
+        given=list(state.played),
+        returned=list(state.returned),
+        players=players,
+        rounds=[_round_view(state, r) for r in state.results],
     )
 
 

@@ -52,7 +52,7 @@ __all__ = [
 
 
 @bound(__name__)
-class Splendor(GameSpec[State]):
+class Splendor(GameSpec[State, _view.SplendorView]):
     name = "splendor"
     title = "Splendor"
     rules_version = "1"

@@ -8,11 +8,11 @@ card back marked with its level. A card's code says everything on its face (`1w0
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ... import svg
 from ...text import plural
 from .components import COLOUR_NAMES, COLOURS, GEMS, NOBLE_POINTS
+from .view import SplendorPlayer, SplendorView
 
 _CARD = re.compile(r"^([1-9])([a-z])(\d+)-((?:[a-z]\d+)*)$")
 _COST = re.compile(r"([a-z])(\d+)")
@@ -83,16 +83,16 @@ def _row_of_nobles(canvas: svg.Canvas, codes: list[str]) -> None:
     canvas.y += NOBLE_H + GAP
 
 
-def _levels(canvas: svg.Canvas, view: dict[str, Any]) -> None:
-    for level in sorted(view["board"], reverse=True):
-        left = view["decks"].get(level, 0)
+def _levels(canvas: svg.Canvas, view: SplendorView) -> None:
+    for level in sorted(view.board, reverse=True):
+        left = view.decks.get(level, 0)
         x = svg.MARGIN
         deck_w = canvas.width - 2 * svg.MARGIN - 4 * (CARD_W + GAP)
         canvas.add(svg.card_back(x, canvas.y, deck_w, CARD_H, f"level {level} deck: {plural(left, 'card')} left", str(left),
                                    left, "pile"))
         canvas.add(svg.text(x + deck_w / 2, canvas.y + 16, f"L{level}", svg.SMALL, "middle", "bold", "#ffffff"))
         x += deck_w + GAP
-        for code in view["board"][level]:
+        for code in view.board[level]:
             canvas.add(_card(x, canvas.y, code) if code else _slot(x, canvas.y, level))
             x += CARD_W + GAP
         canvas.y += CARD_H + GAP
@@ -140,49 +140,49 @@ def _owned(canvas: svg.Canvas, cards: list[str]) -> None:
     canvas.y += tallest * (STRIP_H + 2) + (2 if tallest else 0)
 
 
-def _player(canvas: svg.Canvas, view: dict[str, Any], player: dict[str, Any]) -> None:
-    name = player["name"]
-    marker = "▶ " if view["to_act"] == name else ""
+def _player(canvas: svg.Canvas, view: SplendorView, player: SplendorPlayer) -> None:
+    name = player.name
+    marker = "▶ " if view.to_act == name else ""
     canvas.y += svg.NORMAL + 2
     canvas.add(svg.text(svg.MARGIN, canvas.y, f"{marker}{name}", svg.NORMAL + 1, weight="bold"))
-    summary = f"{plural(player['points'], 'point')} · {plural(len(player['cards']), 'card')} · {plural(len(player['nobles']), 'noble')}"
+    summary = f"{plural(player.points, 'point')} · {plural(len(player.cards), 'card')} · {plural(len(player.nobles), 'noble')}"
     canvas.add(svg.text(canvas.width - svg.MARGIN, canvas.y, summary, svg.SMALL, "end"))
     canvas.y += 4
-    _tokens(canvas, player["tokens"], "tokens", f"{name} holds")
-    _tokens(canvas, player["bonus"], "bonus", f"{name} has a bonus of")
+    _tokens(canvas, player.tokens, "tokens", f"{name} holds")
+    _tokens(canvas, player.bonus, "bonus", f"{name} has a bonus of")
     canvas.y += 2
-    _owned(canvas, player["cards"])
-    if player["reserved"]:
+    _owned(canvas, player.cards)
+    if player.reserved:
         canvas.add(svg.text(svg.MARGIN, canvas.y + 12, "reserved", svg.SMALL, fill=svg.MUTED))
         canvas.y += 16
         x = svg.MARGIN
-        for entry in player["reserved"]:
+        for entry in player.reserved:
             if entry.startswith("?"):
                 canvas.add(svg.card_back(x, canvas.y, CARD_W, CARD_H, f"a level-{entry[1:]} card {name} reserved blind", f"L{entry[1:]}"))
             else:
                 canvas.add(_card(x, canvas.y, entry))
             x += CARD_W + GAP
         canvas.y += CARD_H + GAP
-    if player["nobles"]:
+    if player.nobles:
         canvas.add(svg.text(svg.MARGIN, canvas.y + 12, "nobles", svg.SMALL, fill=svg.MUTED))
         canvas.y += 16
-        _row_of_nobles(canvas, player["nobles"])
+        _row_of_nobles(canvas, player.nobles)
     canvas.rule()
 
 
-def draw(view: dict[str, Any]) -> str:
+def draw(view: SplendorView) -> str:
     """The view as an SVG document, about 390 px wide and as tall as it needs."""
-    who = view["viewer"] or "the referee"
-    canvas = svg.Canvas(f"Splendor, turn {view['turn']}, as {who} sees it: {view['expected']}")
-    canvas.heading(f"Splendor · turn {view['turn']}")
-    canvas.paragraph(view["expected"] + (" · the last round is on" if view["end_triggered"] else ""))
-    if view["outcome"]:
-        canvas.paragraph(view["outcome"]["reason"], svg.NORMAL, svg.INK)
-    if view["nobles"]:
-        _row_of_nobles(canvas, view["nobles"])
+    who = view.viewer or "the referee"
+    canvas = svg.Canvas(f"Splendor, turn {view.turn}, as {who} sees it: {view.expected}")
+    canvas.heading(f"Splendor · turn {view.turn}")
+    canvas.paragraph(view.expected + (" · the last round is on" if view.end_triggered else ""))
+    if view.outcome:
+        canvas.paragraph(view.outcome.reason, svg.NORMAL, svg.INK)
+    if view.nobles:
+        _row_of_nobles(canvas, view.nobles)
     _levels(canvas, view)
-    _bank(canvas, view["bank"])
+    _bank(canvas, view.bank)
     canvas.rule()
-    for player in view["players"]:
+    for player in view.players:
         _player(canvas, view, player)
     return canvas.render()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import accumulate
 from operator import or_
+from typing import Any
 
 import msgspec
 
@@ -22,7 +23,7 @@ from .state import NOBLE_MINIMUM, Seat, State
 
 
 def play_drawn(
-    spec: GameSpec[State], started: GameStarted, below: Callable[[int], int], shuffle: Callable[[list[str]], list[str]],
+    spec: GameSpec[State, Any], started: GameStarted, below: Callable[[int], int], shuffle: Callable[[list[str]], list[str]],
     limit: int,
 ) -> tuple[list[Event], State]:
     """`core.engine.play_drawn` for Splendor: the same events and final state for the same draws, each move drawn

@@ -6,11 +6,12 @@ see (another player's blind reserve shows only its level).
 
 from __future__ import annotations
 
-from typing import Any
+import msgspec
+from msgspec import UNSET, UnsetType
 
 from ...model import Outcome
 from ...text import plural
-from ...views import view_envelope
+from ...views import common
 from ...views import waiting_on as _waiting_on
 from .components import CARDS, COLOURS, FACE_UP, GEMS, NOBLE_POINTS, TOKEN_LIMIT
 from .state import State, qualifying_nobles, turn
@@ -20,7 +21,42 @@ def colour_map(counts: tuple[int, ...], letters: str = COLOURS) -> dict[str, int
     return {letters[i]: counts[i] for i in range(len(letters))}
 
 
-def view(state: State, seat: str | None) -> dict[str, Any]:
+class SplendorPlayer(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's entry: points, tokens and bonuses by colour letter, cards bought, reserves (another player's
+    blind reserve as `?LEVEL`), nobles."""
+
+    name: str
+    points: int
+    tokens: dict[str, int]
+    bonus: dict[str, int]
+    cards: list[str]
+    reserved: list[str]
+    nobles: list[str]
+
+
+class SplendorView(msgspec.Struct, frozen=True, kw_only=True):
+    """What one seat sees (`core.views.View`), its keys in the order `--json` has always printed them."""
+
+    game: str
+    mode: str
+    viewer: str | None
+    phase: str
+    turn: int
+    to_act: str
+    expected: str
+    bank: dict[str, int]
+    board: dict[str, list[str | None]]  # level ("1".."3") -> the face-up slots, None for an empty one
+    decks: dict[str, int]
+    nobles: list[str]
+    players: list[SplendorPlayer]
+    end_triggered: bool
+    token_limit: int
+    outcome: Outcome | None
+    seq: int | UnsetType = UNSET
+    fingerprint: str | None | UnsetType = UNSET
+
+
+def view(state: State, seat: str | None) -> SplendorView:
     """What `seat` may see (None: everything the log knows). Others' blind reserves show only their level."""
     players = []
     for name, p in zip(state.seats, state.players):
@@ -32,28 +68,25 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                 shown = entry
             reserved.append(shown)
         players.append(
-            {
-                "name": name,
-                "points": p.points,
-                "tokens": colour_map(p.tokens),
-                "bonus": colour_map(p.bonus, GEMS),
-                "cards": list(p.cards),
-                "reserved": reserved,
-                "nobles": list(p.nobles),
-            }
+            SplendorPlayer(
+                name=name,
+                points=p.points,
+                tokens=colour_map(p.tokens),
+                bonus=colour_map(p.bonus, GEMS),
+                cards=list(p.cards),
+                reserved=reserved,
+                nobles=list(p.nobles),
+            )
         )
-    return view_envelope(
-        "splendor", state.mode, seat, state.phase, turn(state), to_act(state), players, outcome(state),
-        {
-            "bank": colour_map(state.bank),
-            "board": {str(lvl + 1): list(row) for lvl, row in enumerate(state.board)},
-            "decks": {str(lvl + 1): n for lvl, n in enumerate(state.deck_size)},
-            "nobles": list(state.nobles),
-        },
-        after_players={
-            "end_triggered": state.end_triggered,
-            "token_limit": TOKEN_LIMIT,
-        },
+    return SplendorView(
+        **common("splendor", state.mode, seat, state.phase, turn(state), to_act(state), outcome(state)),
+        bank=colour_map(state.bank),
+        board={str(lvl + 1): list(row) for lvl, row in enumerate(state.board)},
+        decks={str(lvl + 1): n for lvl, n in enumerate(state.deck_size)},
+        nobles=list(state.nobles),
+        players=players,
+        end_triggered=state.end_triggered,
+        token_limit=TOKEN_LIMIT,
     )
 
 

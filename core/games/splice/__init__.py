@@ -60,7 +60,7 @@ __all__ = [
 
 
 @bound(__name__)
-class Splice(GameSpec[State]):
+class Splice(GameSpec[State, _view.SpliceView]):
     name = "splice"
     title = "Splice (house rules)"
     rules_version = "1"

@@ -6,10 +6,9 @@ is a card back. A colour is always drawn with its letter, a map piece with its c
 
 from __future__ import annotations
 
-from typing import Any
-
 from ... import svg
 from ...text import plural
+from .view import SplicePlayer, SpliceView
 
 CARD_W, CARD_H, GAP = 44, 52, 4
 PIECE = 30
@@ -21,8 +20,8 @@ SPECIAL = {  # code: what the face shows, its caption, what a screen reader says
 }
 
 
-def _paints(view: dict[str, Any]) -> dict[str, svg.Colour]:
-    return {letter: svg.colour(name, i) for i, (letter, name) in enumerate(view["colours"].items())}
+def _paints(view: SpliceView) -> dict[str, svg.Colour]:
+    return {letter: svg.colour(name, i) for i, (letter, name) in enumerate(view.colours.items())}
 
 
 def _card(x: float, y: float, code: str, where: str) -> str:
@@ -111,64 +110,65 @@ def _pieces(canvas: svg.Canvas, codes: list[str], paints: dict[str, svg.Colour],
     return x
 
 
-def _player(canvas: svg.Canvas, view: dict[str, Any], player: dict[str, Any], paints: dict[str, svg.Colour],
+def _player(canvas: svg.Canvas, view: SpliceView, player: SplicePlayer, paints: dict[str, svg.Colour],
             names: dict[str, str]) -> None:
-    name = player["name"]
-    marker = "▶ " if view["to_act"] == name else ""
+    name = player.name
+    marker = "▶ " if view.to_act == name else ""
     canvas.y += svg.NORMAL + 2
     canvas.add(svg.text(svg.MARGIN, canvas.y, f"{marker}{name}", svg.NORMAL + 1, weight="bold"))
-    summary = f"{player['gold']} gold · {plural(player['doubles'], 'double')} · {plural(player['black_spots'], 'black spot')}"
-    if player["loses_next_turn"]:
+    summary = f"{player.gold} gold · {plural(player.doubles, 'double')} · {plural(player.black_spots, 'black spot')}"
+    if player.loses_next_turn:
         summary += " · loses the next turn"
-    canvas.add(svg.text(canvas.width - svg.MARGIN, canvas.y, summary, svg.SMALL, "end", data_value=player["gold"]))
+    canvas.add(svg.text(canvas.width - svg.MARGIN, canvas.y, summary, svg.SMALL, "end", data_value=player.gold))
     canvas.y += 6
-    canvas.add(_disk(svg.MARGIN, canvas.y, player["disk"], paints, names, f"{name}'s disk"))
+    canvas.add(_disk(svg.MARGIN, canvas.y, player.disk, paints, names, f"{name}'s disk"))
     canvas.add(svg.text(svg.MARGIN + PIECE + 8, canvas.y + 19, "map pieces", svg.SMALL, fill=svg.MUTED))
-    _pieces(canvas, player["map_pieces"], paints, names, f"{name}'s map pieces", svg.MARGIN + PIECE + 76)
+    _pieces(canvas, player.map_pieces, paints, names, f"{name}'s map pieces", svg.MARGIN + PIECE + 76)
     canvas.y += PIECE + GAP
-    _hand(canvas, player["hand"], name)
-    _sets(canvas, player["sets"], name)
+    _hand(canvas, player.hand, name)
+    _sets(canvas, player.sets, name)
     canvas.rule()
 
 
-def draw(view: dict[str, Any]) -> str:
+def draw(view: SpliceView) -> str:
     """The view as an SVG document, about 390 px wide and as tall as it needs."""
-    who = view["viewer"] or "the referee"
+    who = view.viewer or "the referee"
     paints = _paints(view)
-    names = dict(view["colours"])
-    canvas = svg.Canvas(f"Splice, turn {view['turn']}, as {who} sees it: {view['expected']}")
-    canvas.heading(f"Splice · turn {view['turn']}" + (" · final round" if view["final_round"] else ""))
-    canvas.paragraph(view["expected"])
-    if view["pending"]:
-        canvas.paragraph(f"{view['pending']['obligation']} ({view['pending']['by']}): {view['pending']['why']}")
-    if view["outcome"]:
-        canvas.paragraph(view["outcome"]["reason"], svg.NORMAL, svg.INK)
+    names = dict(view.colours)
+    canvas = svg.Canvas(f"Splice, turn {view.turn}, as {who} sees it: {view.expected}")
+    canvas.heading(f"Splice · turn {view.turn}" + (" · final round" if view.final_round else ""))
+    canvas.paragraph(view.expected)
+    pending = view.pending
+    if pending:
+        canvas.paragraph(f"{pending.obligation} ({pending.by}): {pending.why}")
+    if view.outcome:
+        canvas.paragraph(view.outcome.reason, svg.NORMAL, svg.INK)
     x: float = svg.MARGIN
     for letter, name in names.items():
         words = f"{letter} {name}"
         canvas.add(svg.chip(x, canvas.y, paints[letter], words, f"{letter} is {name}"))
         x += svg.chip_width(words) + 4
     canvas.y += 24
-    for x, label, count in ((svg.MARGIN, "draw pile", view["draw_pile"]), (svg.MARGIN + 120, "map pile", view["map_pile"])):
+    for x, label, count in ((svg.MARGIN, "draw pile", view.draw_pile), (svg.MARGIN + 120, "map pile", view.map_pile)):
         canvas.add(svg.card_back(x, canvas.y, CARD_W, CARD_H, f"the {label}: {plural(count, 'card')}", str(count), count, "pile"))
         canvas.add(svg.text(x + CARD_W + 6, canvas.y + 30, label, svg.SMALL, fill=svg.MUTED))
-    hurricanes = view["hurricanes"]
-    canvas.add(svg.text(canvas.width - svg.MARGIN, canvas.y + 14, f"hurricanes: {hurricanes['in_play']} in play",
+    hurricanes = view.hurricanes
+    canvas.add(svg.text(canvas.width - svg.MARGIN, canvas.y + 14, f"hurricanes: {hurricanes.in_play} in play",
                         svg.SMALL, "end"))
-    canvas.add(svg.text(canvas.width - svg.MARGIN, canvas.y + 30, f"{hurricanes['in_centre']} in the centre", svg.SMALL, "end"))
+    canvas.add(svg.text(canvas.width - svg.MARGIN, canvas.y + 30, f"{hurricanes.in_centre} in the centre", svg.SMALL, "end"))
     canvas.y += CARD_H + GAP
-    if view["unused_disks"]:
+    if view.unused_disks:
         canvas.add(svg.text(svg.MARGIN, canvas.y + 19, "unused disks", svg.SMALL, fill=svg.MUTED))
         x = svg.MARGIN + 84
-        for code in view["unused_disks"]:
+        for code in view.unused_disks:
             canvas.add(_disk(x, canvas.y, code, paints, names, "unused"))
             x += PIECE + GAP
         canvas.y += PIECE + GAP
-    if view["map_laid"]:
+    if view.map_laid:
         canvas.add(svg.text(svg.MARGIN, canvas.y + 19, "map laid", svg.SMALL, weight="bold"))
-        _pieces(canvas, view["map_laid"], paints, names, "the map laid", svg.MARGIN + 84)
+        _pieces(canvas, view.map_laid, paints, names, "the map laid", svg.MARGIN + 84)
         canvas.y += PIECE + GAP
     canvas.rule()
-    for player in view["players"]:
+    for player in view.players:
         _player(canvas, view, player, paints, names)
     return canvas.render()

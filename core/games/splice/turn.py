@@ -63,7 +63,7 @@ def _owed(state: State) -> str:
     found = obligation(state)
     if found is None:
         return _expected(state)
-    return f"{found['by']} must {found['obligation']} first ({found['why']})"
+    return f"{found.by} must {found.obligation} first ({found.why})"
 
 
 def _name(state: State, player: str) -> str:

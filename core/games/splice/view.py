@@ -7,12 +7,13 @@ the unused disks. A card or disk the log itself never saw is `?`.
 
 from __future__ import annotations
 
-from typing import Any
+import msgspec
+from msgspec import UNSET, UnsetType
 
 from ...knowledge import Zone
 from ...model import Outcome
 from ...text import plural
-from ...views import view_envelope
+from ...views import common
 from ...views import waiting_on as _waiting_on
 from .components import MAP_LIMIT
 from .state import State, gold, pile_size, turn
@@ -55,39 +56,100 @@ def _storm_consequence(state: State) -> str:
     return f"{drawer} draws a card to replace it"
 
 
-def obligation(state: State) -> dict[str, Any] | None:
+class Obligation(msgspec.Struct, frozen=True, kw_only=True):
+    """An open obligation (the view's `pending`): what must be done, by whom (a seat or `table`), and why."""
+
+    obligation: str
+    by: str
+    why: str
+
+
+class SplicePlayer(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's entry: disk (`?` when hidden or unknown), hand, coin sets in play, Doubles, gold, map pieces,
+    Black Spots, whether the next turn is lost."""
+
+    name: str
+    disk: str
+    hand: list[str]
+    sets: list[str]
+    doubles: int
+    gold: int
+    map_pieces: list[str]
+    black_spots: int
+    loses_next_turn: bool
+
+
+class Hurricanes(msgspec.Struct, frozen=True, kw_only=True):
+    in_play: int
+    in_centre: int
+
+
+class Stall(msgspec.Struct, frozen=True, kw_only=True):
+    quiet_turns: int
+    limit: int
+
+
+class SpliceView(msgspec.Struct, frozen=True, kw_only=True):
+    """What one seat sees (`core.views.View`), its keys in the order `--json` has always printed them."""
+
+    game: str
+    mode: str
+    viewer: str | None
+    phase: str
+    turn: int
+    to_act: str
+    expected: str
+    current: str
+    pending: Obligation | None
+    draw_pile: int
+    map_pile: int
+    unused_disks: list[str]
+    colours: dict[str, str]
+    hurricanes: Hurricanes
+    stall: Stall
+    final_round: bool
+    map_laid: list[str]
+    players: list[SplicePlayer]
+    outcome: Outcome | None
+    seq: int | UnsetType = UNSET
+    fingerprint: str | None | UnsetType = UNSET
+
+
+def obligation(state: State) -> Obligation | None:
     """The open obligation, who owes it and why (None while a player is simply to draw or play)."""
     phase = state.phase
     current = state.player_name
     if phase == "storm":
         drawer = state.seats[state.storm_seat] if state.storm_seat >= 0 else "?"
-        return {
-            "obligation": "shuffle the gemstone disks",
-            "by": "table",
-            "why": f"Hurricane: {drawer} {_STORM_WHY.get(state.storm, 'drew it')}; then {_storm_consequence(state)}",
-        }
+        return Obligation(
+            obligation="shuffle the gemstone disks",
+            by="table",
+            why=f"Hurricane: {drawer} {_STORM_WHY.get(state.storm, 'drew it')}; then {_storm_consequence(state)}",
+        )
     if phase == "draw":
         head = state.owed[0]
         count = min(head.count, pile_size(state.pile))
         why = _DRAW_WHY[head.case].format(size=state.hand_size, current=current)
-        return {"obligation": f"draw {plural(count, 'card')}", "by": state.seats[head.seat], "why": why}
+        return Obligation(obligation=f"draw {plural(count, 'card')}", by=state.seats[head.seat], why=why)
     if phase == "pick":
         source = state.seats[state.pick_from]
         what = f"the card {current} draws blind from {source}'s hand" if state.pick == "hand" else f"the map piece {current} takes from {source} by Piracy"
-        return {"obligation": "pick a card at random", "by": "table", "why": what}
+        return Obligation(obligation="pick a card at random", by="table", why=what)
     if phase == "discard":
         excess = state.player.hand.size - state.hand_size
-        return {"obligation": f"discard {plural(excess, 'card')}", "by": current, "why": f"the hand is over {state.hand_size} at the end of the turn"}
+        return Obligation(obligation=f"discard {plural(excess, 'card')}", by=current,
+                          why=f"the hand is over {state.hand_size} at the end of the turn")
     if phase == "maps":
         excess = state.player.maps.size - MAP_LIMIT
-        return {"obligation": f"return {plural(excess, 'map piece')}", "by": current, "why": f"more than {MAP_LIMIT} map pieces"}
+        return Obligation(obligation=f"return {plural(excess, 'map piece')}", by=current, why=f"more than {MAP_LIMIT} map pieces")
     if phase == "reveal":
         who = next(name for name, p in zip(state.seats, state.players) if not p.revealed)
-        return {"obligation": "show disk and map pieces", "by": who, "why": f"the game ended without a map ({state.ended}), no-map=most-matching"}
+        return Obligation(obligation="show disk and map pieces", by=who,
+                          why=f"the game ended without a map ({state.ended}), no-map=most-matching")
     return None
 
 
-def view(state: State, seat: str | None) -> dict[str, Any]:
+def view(state: State, seat: str | None) -> SpliceView:
     """What `seat` may see (None: everything the log knows)."""
     players = []
     box = state.box
@@ -98,32 +160,31 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         shown = mine or p.revealed or index == state.winner  # a laid map shows its owner's disk
         disk = p.disk if shown and p.disk is not None else "?"
         players.append(
-            {
-                "name": name,
-                "disk": disk,
-                "hand": _shown(p.hand, seat is None or seat == name),  # shown to no one else, at the end neither
-                "sets": list(p.sets),
-                "doubles": p.doubles,
-                "gold": gold(state, p),
-                "map_pieces": _shown(p.maps, mine or p.revealed),
-                "black_spots": p.spots,
-                "loses_next_turn": p.forfeit or p.spots > 0,
-            }
+            SplicePlayer(
+                name=name,
+                disk=disk,
+                hand=_shown(p.hand, seat is None or seat == name),  # shown to no one else, at the end neither
+                sets=list(p.sets),
+                doubles=p.doubles,
+                gold=gold(state, p),
+                map_pieces=_shown(p.maps, mine or p.revealed),
+                black_spots=p.spots,
+                loses_next_turn=p.forfeit or p.spots > 0,
+            )
         )
-    return view_envelope(
-        "splice", state.mode, seat, state.phase, turn(state), to_act(state), players, outcome(state),
-        {
-            "current": state.player_name,
-            "pending": obligation(state),
-            "draw_pile": pile_size(state.pile),
-            "map_pile": pile_size(state.map_pile),
-            "unused_disks": _shown(state.unused, seat is None),
-            "colours": {c: n for c, n in zip(box.colours, box.names)},
-            "hurricanes": {"in_play": state.copies.get("hurricane", 0), "in_centre": state.centre},
-            "stall": {"quiet_turns": state.quiet, "limit": state.stall_rounds * len(state.seats)},
-            "final_round": state.end_seat >= 0,
-            "map_laid": list(state.laid),
-        },
+    return SpliceView(
+        **common("splice", state.mode, seat, state.phase, turn(state), to_act(state), outcome(state)),
+        current=state.player_name,
+        pending=obligation(state),
+        draw_pile=pile_size(state.pile),
+        map_pile=pile_size(state.map_pile),
+        unused_disks=_shown(state.unused, seat is None),
+        colours={c: n for c, n in zip(box.colours, box.names)},
+        hurricanes=Hurricanes(in_play=state.copies.get("hurricane", 0), in_centre=state.centre),
+        stall=Stall(quiet_turns=state.quiet, limit=state.stall_rounds * len(state.seats)),
+        final_round=state.end_seat >= 0,
+        map_laid=list(state.laid),
+        players=players,
     )
 
 
@@ -189,10 +250,10 @@ def to_act(state: State) -> tuple[str, str]:
     if phase == "storm":
         found = obligation(state)
         how = "tally shuffles them" if state.mode == "open" else "enter `reshuffle`"
-        return "table", f"the gemstone disks must be shuffled and drawn again before anything else ({how}): {found['why'] if found else 'Hurricane'}"
+        return "table", f"the gemstone disks must be shuffled and drawn again before anything else ({how}): {found.why if found else 'Hurricane'}"
     if phase == "pick":
         found = obligation(state)
-        return "table", f"tally picks {found['why'] if found else 'a card'} at random"
+        return "table", f"tally picks {found.why if found else 'a card'} at random"
     if phase == "start":
         if state.pile:
             return current, f"{current} must draw: the top card of the Draw Pile (`draw`) or a card blind from another hand (`draw from PLAYER`)"
@@ -202,7 +263,7 @@ def to_act(state: State) -> tuple[str, str]:
         return current, f"{current} to play coin sets, one Special Card, buy map pieces or lay down a map; or {rest}"
     found = obligation(state)
     assert found is not None
-    return found["by"], f"{found['by']} must {found['obligation']}: {found['why']}"
+    return found.by, f"{found.by} must {found.obligation}: {found.why}"
 
 
 def waiting_on(state: State) -> tuple[str, ...]:
@@ -265,4 +326,7 @@ def narrate(before: State, after: State) -> list[str]:
     return notes
 
 
-__all__ = ["narrate", "obligation", "outcome", "pending", "to_act", "view"]
+__all__ = [
+    "Hurricanes", "Obligation", "SplicePlayer", "SpliceView", "Stall", "narrate", "obligation", "outcome", "pending",
+    "to_act", "view",
+]

@@ -54,7 +54,7 @@ __all__ = [
 
 
 @bound(__name__)
-class Split(GameSpec[State]):
+class Split(GameSpec[State, _view.SplitView]):
     name = "split"
     title = "Split"
     rules_version = "1"

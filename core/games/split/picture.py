@@ -7,10 +7,9 @@ a suit is drawn with its symbol beside its colour.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ... import svg
 from ...text import plural
+from .view import SplitPlayer, SplitView
 
 CARD_W, CARD_H, GAP = 32, 46, 4
 SUITS = {"S": ("♠", "#1a1a1a"), "H": ("♥", "#b8281e"), "D": ("♦", "#b8281e"), "C": ("♣", "#1a1a1a")}
@@ -54,10 +53,10 @@ def _row(canvas: svg.Canvas, codes: list[str], what: str, hidden: int = 0, whose
     canvas.y += (CARD_H + GAP) if items else 0
 
 
-def _matches(canvas: svg.Canvas, player: dict[str, Any]) -> None:
+def _matches(canvas: svg.Canvas, player: SplitPlayer) -> None:
     """Each match as its two halves touching; grade by grade, a label before each line."""
     for grade in GRADES:
-        pairs = player["matches"][grade]
+        pairs = player.matches[grade]
         if not pairs:
             continue
         canvas.add(svg.text(svg.MARGIN, canvas.y + 12, f"{grade} ({len(pairs)})", svg.SMALL, fill=svg.MUTED))
@@ -68,47 +67,47 @@ def _matches(canvas: svg.Canvas, player: dict[str, Any]) -> None:
                 x = svg.MARGIN
                 canvas.y += CARD_H + GAP
             for half in pair.split("+"):
-                canvas.add(_half(x, canvas.y, half, f"{player['name']}'s {grade} match {pair}"))
+                canvas.add(_half(x, canvas.y, half, f"{player.name}'s {grade} match {pair}"))
                 x += CARD_W
             x += 2 * GAP
         canvas.y += CARD_H + GAP
-    if player["under"]:
+    if player.under:
         canvas.add(svg.text(svg.MARGIN, canvas.y + 12, "covered by upgrades", svg.SMALL, fill=svg.MUTED))
         canvas.y += 16
-        _row(canvas, player["under"], f"under {player['name']}'s matches")
+        _row(canvas, player.under, f"under {player.name}'s matches")
 
 
-def _player(canvas: svg.Canvas, view: dict[str, Any], player: dict[str, Any]) -> None:
-    name = player["name"]
-    marker = "▶ " if view["to_act"] == name else ""
+def _player(canvas: svg.Canvas, view: SplitView, player: SplitPlayer) -> None:
+    name = player.name
+    marker = "▶ " if view.to_act == name else ""
     canvas.y += svg.NORMAL + 2
     canvas.add(svg.text(svg.MARGIN, canvas.y, f"{marker}{name}", svg.NORMAL + 1, weight="bold"))
     canvas.add(svg.text(canvas.width - svg.MARGIN, canvas.y,
-                        f"score {player['score']} · {plural(player['hand_size'], 'card')} in hand", svg.SMALL, "end"))
+                        f"score {player.score} · {plural(player.hand_size, 'card')} in hand", svg.SMALL, "end"))
     canvas.y += 6
-    _row(canvas, player["hand"], f"in {name}'s hand", player["hidden"], name)
+    _row(canvas, player.hand, f"in {name}'s hand", player.hidden, name)
     _matches(canvas, player)
     canvas.rule()
 
 
-def _pad(canvas: svg.Canvas, view: dict[str, Any]) -> None:
+def _pad(canvas: svg.Canvas, view: SplitView) -> None:
     """The score pads side by side: marks per row, the minus row, this round's score and each round's."""
-    players = view["players"]
+    players = view.players
     label_w = 70
     column = (canvas.width - 2 * svg.MARGIN - label_w) / max(1, len(players))
     height = 16
     canvas.add(svg.text(svg.MARGIN, canvas.y + 13, "score pad", svg.NORMAL, weight="bold"))
     for i, player in enumerate(players):
-        canvas.add(svg.text(svg.MARGIN + label_w + (i + 0.5) * column, canvas.y + 13, player["name"], svg.SMALL, "middle", "bold"))
+        canvas.add(svg.text(svg.MARGIN + label_w + (i + 0.5) * column, canvas.y + 13, player.name, svg.SMALL, "middle", "bold"))
     canvas.y += height + 2
-    rows = [row["name"] for row in view["pad"]["rows"]] + ["minus"]
-    lines: list[tuple[str, list[int | str]]] = [(f"row {name}", [p["pad"].get(name, 0) for p in players]) for name in rows]
-    lines.append(("this round", [p["score"] for p in players]))
-    for result in view["results"]:
-        lines.append((f"round {result['round']}", [result["scores"].get(p["name"], "") for p in players]))
-    if view["results"]:
-        last = view["results"][-1]["totals"]
-        lines.append(("total", [last.get(p["name"], "") for p in players]))
+    rows = [row.name for row in view.pad.rows] + ["minus"]
+    lines: list[tuple[str, list[int | str]]] = [(f"row {name}", [p.pad.get(name, 0) for p in players]) for name in rows]
+    lines.append(("this round", [p.score for p in players]))
+    for result in view.results:
+        lines.append((f"round {result.round}", [result.scores.get(p.name, "") for p in players]))
+    if view.results:
+        last = view.results[-1].totals
+        lines.append(("total", [last.get(p.name, "") for p in players]))
     for n, (label, cells) in enumerate(lines):
         y = canvas.y
         if n % 2 == 0:
@@ -123,23 +122,23 @@ def _pad(canvas: svg.Canvas, view: dict[str, Any]) -> None:
     canvas.y += GAP
 
 
-def draw(view: dict[str, Any]) -> str:
+def draw(view: SplitView) -> str:
     """The view as an SVG document, about 390 px wide and as tall as it needs."""
-    who = view["viewer"] or "the referee"
-    canvas = svg.Canvas(f"Split, round {view['round']}, turn {view['turn']}, as {who} sees it: {view['expected']}")
-    canvas.heading(f"Split · round {view['round']} of {view['rounds']} · turn {view['turn']}")
-    canvas.paragraph(f"{view['expected']} · dealer {view['dealer']} · {plural(view['pile'], 'card')} in the pile")
-    if view["outcome"]:
-        canvas.paragraph(view["outcome"]["reason"], svg.NORMAL, svg.INK)
-    canvas.add(svg.text(svg.MARGIN, canvas.y + 12, f"discard row ({len(view['row'])})", svg.SMALL, fill=svg.MUTED))
+    who = view.viewer or "the referee"
+    canvas = svg.Canvas(f"Split, round {view.round}, turn {view.turn}, as {who} sees it: {view.expected}")
+    canvas.heading(f"Split · round {view.round} of {view.rounds} · turn {view.turn}")
+    canvas.paragraph(f"{view.expected} · dealer {view.dealer} · {plural(view.pile, 'card')} in the pile")
+    if view.outcome:
+        canvas.paragraph(view.outcome.reason, svg.NORMAL, svg.INK)
+    canvas.add(svg.text(svg.MARGIN, canvas.y + 12, f"discard row ({len(view.row)})", svg.SMALL, fill=svg.MUTED))
     canvas.y += 16
-    if view["row"]:
-        _row(canvas, view["row"], "in the discard row")
+    if view.row:
+        _row(canvas, view.row, "in the discard row")
     else:
         canvas.add(svg.text(svg.MARGIN, canvas.y + 12, "empty", svg.SMALL, fill=svg.MUTED))
         canvas.y += 18
     canvas.rule()
-    for player in view["players"]:
+    for player in view.players:
         _player(canvas, view, player)
     _pad(canvas, view)
     return canvas.render()

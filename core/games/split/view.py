@@ -7,11 +7,12 @@ row and the score pads are public.
 
 from __future__ import annotations
 
-from typing import Any
+import msgspec
+from msgspec import UNSET, UnsetType
 
 from ...model import Outcome
 from ...text import plural
-from ...views import view_envelope
+from ...views import common
 from ...views import waiting_on as _waiting_on
 from .components import GRADES, HAND, PERFECT, STRONG, WEAK, grade, pad_total
 from .state import State, scores, turn
@@ -29,7 +30,71 @@ def _pad(state: State, marks: tuple[int, ...]) -> dict[str, int]:
     return shown
 
 
-def view(state: State, seat: str | None) -> dict[str, Any]:
+class SplitPlayer(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's entry: the hand the viewer may see and its size, matches by type, the halves covered by
+    upgrades, the score pad (marks per row and `minus`), this round's score and each round's."""
+
+    name: str
+    hand: list[str]
+    hand_size: int
+    hidden: int
+    matches: dict[str, list[str]]  # perfect | strong | weak -> `7HL+7HR`
+    under: list[str]
+    pad: dict[str, int]
+    score: int
+    rounds: list[int]
+
+
+class PadRow(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    boxes: list[int]
+
+
+class Pad(msgspec.Struct, frozen=True, kw_only=True):
+    """The score pad's printed rows and minus boxes."""
+
+    rows: list[PadRow]
+    minus: list[int]
+
+
+class RoundScores(msgspec.Struct, frozen=True, kw_only=True):
+    """A round scored: how it ended, by whom, each player's score and running total."""
+
+    round: int
+    ended: str
+    by: str
+    scores: dict[str, int]
+    totals: dict[str, int]
+
+
+class SplitView(msgspec.Struct, frozen=True, kw_only=True):
+    """What one seat sees (`core.views.View`), its keys in the order `--json` has always printed them."""
+
+    game: str
+    mode: str
+    viewer: str | None
+    phase: str
+    round: int
+    rounds: int
+    turn: int
+    to_act: str
+    expected: str
+    dealer: str
+    pile: int
+    row: list[str]
+    reference: int
+    bonus: str | None
+    must_play: str | None
+    laying: list[str]
+    pad: Pad
+    results: list[RoundScores]
+    players: list[SplitPlayer]
+    outcome: Outcome | None
+    seq: int | UnsetType = UNSET
+    fingerprint: str | None | UnsetType = UNSET
+
+
+def view(state: State, seat: str | None) -> SplitView:
     """What `seat` may see (None: everything the log knows)."""
     deck = state.deck
     players = []
@@ -41,47 +106,44 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             matches[GRADES[grade(deck, match[0], match[1])]].append("+".join(match[:2]))
             under.extend(match[2:])
         players.append(
-            {
-                "name": name,
-                "hand": hand,
-                "hand_size": p.hand.size,
-                "hidden": p.hand.size - len(hand),
-                "matches": matches,
-                "under": under,
-                "pad": _pad(state, p.pad),
-                "score": pad_total(deck, p.pad),
-                "rounds": [result.scores[index] for result in state.results],
-            }
+            SplitPlayer(
+                name=name,
+                hand=hand,
+                hand_size=p.hand.size,
+                hidden=p.hand.size - len(hand),
+                matches=matches,
+                under=under,
+                pad=_pad(state, p.pad),
+                score=pad_total(deck, p.pad),
+                rounds=[result.scores[index] for result in state.results],
+            )
         )
-    return view_envelope(
-        "split", state.mode, seat, state.phase, turn(state), to_act(state), players, outcome(state),
-        {
-            "dealer": state.seats[state.dealer],
-            "pile": state.pile_size,
-            "row": list(state.row),
-            "reference": deck.reference,
-            "bonus": GRADES[state.bonus] if state.phase == "bonus" else None,
-            "must_play": state.must_play,
-            "laying": [state.seats[s] for s in state.laying],
-            "pad": {
-                "rows": [{"name": row.name, "boxes": list(row.boxes)} for row in deck.rows],
-                "minus": list(deck.minus),
-            },
-            "results": [
-                {
-                    "round": r.round,
-                    "ended": r.ended,
-                    "by": state.seats[r.ender],
-                    "scores": dict(zip(state.seats, r.scores)),
-                    "totals": dict(zip(state.seats, r.totals)),
-                }
-                for r in state.results
-            ],
-        },
-        after_phase={
-            "round": state.round,
-            "rounds": state.rounds,
-        },
+    return SplitView(
+        **common("split", state.mode, seat, state.phase, turn(state), to_act(state), outcome(state)),
+        round=state.round,
+        rounds=state.rounds,
+        dealer=state.seats[state.dealer],
+        pile=state.pile_size,
+        row=list(state.row),
+        reference=deck.reference,
+        bonus=GRADES[state.bonus] if state.phase == "bonus" else None,
+        must_play=state.must_play,
+        laying=[state.seats[s] for s in state.laying],
+        pad=Pad(
+            rows=[PadRow(name=row.name, boxes=list(row.boxes)) for row in deck.rows],
+            minus=list(deck.minus),
+        ),
+        results=[
+            RoundScores(
+                round=r.round,
+                ended=r.ended,
+                by=state.seats[r.ender],
+                scores=dict(zip(state.seats, r.scores)),
+                totals=dict(zip(state.seats, r.totals)),
+            )
+            for r in state.results
+        ],
+        players=players,
     )
 
 
