@@ -17,6 +17,7 @@ from .names import check_names
 from .text import quote
 
 if TYPE_CHECKING:  # core/views.py reads `Outcome` from here: the bound below is for the type checker alone
+    from .naming import Naming, Piece
     from .views import View
 
 Verdict = Literal["legal", "illegal", "unverifiable"]
@@ -418,6 +419,25 @@ class GameSpec(Generic[S, V]):
         """The view as an SVG picture, drawn from the view alone with `core/svg.py` (picture)."""
         raise NotImplementedError
 
+    def pieces(self, state: S) -> list[Piece]:
+        """Every piece of the game's box a move may name (a card, a noble, a gem, a map piece), in the game's order,
+        each in the group the game sorts it into: what the card picker shows (naming). Default: none."""
+        return []
+
+    def naming(self, state: S) -> list[Naming]:
+        """The moves due now that name pieces but that the listing cannot enumerate (a dealt hand, a whole setup's
+        reveals), each with what every place may take, on the table as the caller knows it (naming). Default: none."""
+        return []
+
+    def draw_piece(self, view: V, code: str) -> str:
+        """One piece of the box as a small SVG picture, as the game's `picture` draws it, for the card picker
+        (picture). Default: a card showing its code."""
+        from .svg import card, document, text
+
+        width = max(40.0, len(code) * 9.0 + 10)
+        face = card(1, 1, width, 48, code, code, [text(width / 2 + 1, 30, code, anchor="middle", weight="bold")])
+        return document(width + 2, 50, code, [face])
+
     def check_options(self, options: dict[str, str]) -> list[str]:
         """Problems with a set of options, each naming the option and what was expected."""
         known = {opt.key: opt for opt in self.options}
@@ -473,13 +493,13 @@ CONTRACT: tuple[str, ...] = (
     "start", "check", "permit", "is_voidable", "apply", "legal_moves", "pick_move", "play_drawn", "shuffles", "deal",
     "parse", "format", "view", "conceal", "turn", "outcome", "to_act", "waiting_on", "pending", "narrate",
     "check_manifest", "table_transcript",
-    "picture",
+    "picture", "pieces", "naming", "draw_piece",
 )
 
 # the members a game may leave out: GameSpec's own method above is then its default (the docs' checklist names them)
 OPTIONAL = frozenset({
     "is_voidable", "pick_move", "play_drawn", "shuffles", "deal", "conceal", "waiting_on", "pending", "narrate",
-    "check_manifest", "table_transcript",
+    "check_manifest", "table_transcript", "pieces", "naming", "draw_piece",
 })
 
 # where each function of the contract lives in a game's folder: member -> (module, function)
@@ -509,9 +529,12 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "table_transcript": ("transcript", "table_transcript"),
     "history": ("history", "HISTORY"),
     "picture": ("picture", "draw"),
+    "pieces": ("naming", "pieces"),
+    "naming": ("naming", "naming"),
+    "draw_piece": ("picture", "draw_piece"),
 }
 # what recording a move never needs: loaded on first use, so `tally move` does not pay for importing it
-LATE = frozenset({"table_transcript", "history", "picture", "play_drawn"})
+LATE = frozenset({"table_transcript", "history", "picture", "play_drawn", "pieces", "naming", "draw_piece"})
 
 
 class _Late:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 WIDTH = 390  # a phone's width in CSS pixels; the viewBox lets the picture scale to any other
 MARGIN = 8
@@ -51,6 +51,23 @@ MUTED = "#555555"
 PAPER = "#fdfdf8"
 LINE = "#6b6b6b"
 BACK = "#3b4a6b"
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+PlayerT = TypeVar("PlayerT", bound=_Named)
+
+
+def own_first(players: Iterable[PlayerT], viewer: str | None) -> tuple[PlayerT | None, list[PlayerT]]:
+    """A seat's own entry and every other player's, in seat order: a seat's picture draws its own seat first, under
+    the heading, so that a phone shows the seat its own hand without scrolling past the table; the host's picture
+    and a watcher's (no seat of theirs) draw every seat in order (`None` first)."""
+    listed = list(players)
+    own = next((player for player in listed if viewer and player.name == viewer), None)
+    return own, [player for player in listed if player is not own]
 
 
 def colour(name: str, index: int = 0) -> Colour:

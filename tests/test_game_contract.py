@@ -28,7 +28,7 @@ import tinygame
 ROOT = Path(__file__).resolve().parent.parent
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 MODULES = ("__init__", "data", "components", "events", "state", "rules", "reducer", "moves", "notation", "view",
-           "history", "transcript", "picture")
+           "history", "transcript", "picture", "naming")
 VIEW_KEYS = {"game", "mode", "viewer", "phase", "turn", "to_act", "expected", "players", "outcome"}
 GAMES = registry.names()
 TEST_ONLY: dict[str, GameSpec] = {"tinygame": tinygame.SPEC}

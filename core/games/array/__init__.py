@@ -39,6 +39,7 @@ from .state import Result, State, arrays, joins, open_segments
 
 if TYPE_CHECKING:  # what recording a move never needs: `bound` reads it on first use
     from . import history as _history
+    from . import naming as _naming
     from . import picture as _picture
     from . import playout as _playout
     from . import transcript as _transcript
@@ -91,6 +92,9 @@ class Array(GameSpec[State, _view.ArrayView]):
         play_drawn = staticmethod(_playout.play_drawn)
         history = _history.HISTORY
         picture = staticmethod(_picture.draw)
+        draw_piece = staticmethod(_picture.draw_piece)
+        pieces = staticmethod(_naming.pieces)
+        naming = staticmethod(_naming.naming)
 
 
 SPEC = ARRAY = Array()

@@ -157,6 +157,9 @@ def draw(view: ArrayView) -> str:
                      f"out at {view.threshold}")
     if view.outcome:
         canvas.paragraph(view.outcome.reason, svg.NORMAL, svg.INK)
+    own, others = svg.own_first(view.players, view.viewer)
+    if own:
+        _player(canvas, view, own, paints, names)
     x: float = svg.MARGIN
     for letter, name in names.items():
         words = f"{letter} {name}"
@@ -176,6 +179,13 @@ def draw(view: ArrayView) -> str:
             canvas.y += 16
             _cards(canvas, cards, label, paints, names)
     canvas.rule()
-    for player in view.players:
+    for player in others:
         _player(canvas, view, player, paints, names)
     return canvas.render()
+
+
+def draw_piece(view: ArrayView, code: str) -> str:
+    """One card as a hand shows it, for the card picker: its colour segments with their letters, or an action card."""
+    width = _width(code, SEGMENTS[0])
+    face = _bar(1, 1, code, SEGMENTS[0], ROW_H + 6, _paints(view), dict(view.colours), "a card")
+    return svg.document(width + 2, ROW_H + 8, f"the card {code}", [face])

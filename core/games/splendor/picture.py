@@ -178,11 +178,23 @@ def draw(view: SplendorView) -> str:
     canvas.paragraph(view.expected + (" · the last round is on" if view.end_triggered else ""))
     if view.outcome:
         canvas.paragraph(view.outcome.reason, svg.NORMAL, svg.INK)
+    own, others = svg.own_first(view.players, view.viewer)
+    if own:
+        _player(canvas, view, own)
     if view.nobles:
         _row_of_nobles(canvas, view.nobles)
     _levels(canvas, view)
     _bank(canvas, view.bank)
     canvas.rule()
-    for player in view.players:
+    for player in others:
         _player(canvas, view, player)
     return canvas.render()
+
+
+def draw_piece(view: SplendorView, code: str) -> str:
+    """One piece as the board draws it, for the card picker: a card, a noble or a gem (a token of its colour)."""
+    if code in COLOURS:
+        return svg.document(32, 32, f"a {_name(code)} gem", [svg.disk(16, 16, 14, _paint(code), code, f"a {_name(code)} gem", code)])
+    if _CARD.match(code):
+        return svg.document(CARD_W + 2, CARD_H + 2, f"the card {code}", [_card(1, 1, code)])
+    return svg.document(NOBLE_W + 2, NOBLE_H + 2, f"the noble {code}", [_noble(1, 1, code)])

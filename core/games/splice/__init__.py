@@ -47,6 +47,7 @@ from .state import Owed, Seat, State, gold, pile_size
 
 if TYPE_CHECKING:  # what recording a move never needs: `bound` reads it on first use
     from . import history as _history
+    from . import naming as _naming
     from . import picture as _picture
     from . import transcript as _transcript
 
@@ -98,6 +99,9 @@ class Splice(GameSpec[State, _view.SpliceView]):
         table_transcript = staticmethod(_transcript.table_transcript)
         history = _history.HISTORY
         picture = staticmethod(_picture.draw)
+        draw_piece = staticmethod(_picture.draw_piece)
+        pieces = staticmethod(_naming.pieces)
+        naming = staticmethod(_naming.naming)
 
     def check_started(self, started: GameStarted) -> list[str]:
         """The kernel's checks, and one of Splice's own: every player needs a gemstone disk."""

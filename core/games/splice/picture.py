@@ -143,6 +143,9 @@ def draw(view: SpliceView) -> str:
         canvas.paragraph(f"{pending.obligation} ({pending.by}): {pending.why}")
     if view.outcome:
         canvas.paragraph(view.outcome.reason, svg.NORMAL, svg.INK)
+    own, others = svg.own_first(view.players, view.viewer)
+    if own:
+        _player(canvas, view, own, paints, names)
     x: float = svg.MARGIN
     for letter, name in names.items():
         words = f"{letter} {name}"
@@ -169,6 +172,16 @@ def draw(view: SpliceView) -> str:
         _pieces(canvas, view.map_laid, paints, names, "the map laid", svg.MARGIN + 84)
         canvas.y += PIECE + GAP
     canvas.rule()
-    for player in view.players:
+    for player in others:
         _player(canvas, view, player, paints, names)
     return canvas.render()
+
+
+def draw_piece(view: SpliceView, code: str) -> str:
+    """One piece as the board draws it, for the card picker: a deck card, a map piece or a gemstone disk."""
+    paints, names = _paints(view), dict(view.colours)
+    if code in names:
+        return svg.document(PIECE + 2, PIECE + 2, f"the {names[code]} disk", [_disk(1, 1, code, paints, names, "a disk")])
+    if len(code) == 2 and code[0] in names and code[1:].isdigit():
+        return svg.document(PIECE + 2, PIECE + 2, f"the map piece {code}", [_piece(1, 1, code, paints, names, "a map piece")])
+    return svg.document(CARD_W + 2, CARD_H + 2, f"the card {code}", [_card(1, 1, code, "a card")])

@@ -42,6 +42,7 @@ from .state import RoundResult, Seat, State, unlocated
 
 if TYPE_CHECKING:  # what recording a move never needs: `bound` reads it on first use
     from . import history as _history
+    from . import naming as _naming
     from . import picture as _picture
     from . import transcript as _transcript
 
@@ -92,6 +93,9 @@ class Split(GameSpec[State, _view.SplitView]):
         table_transcript = staticmethod(_transcript.table_transcript)
         history = _history.HISTORY
         picture = staticmethod(_picture.draw)
+        draw_piece = staticmethod(_picture.draw_piece)
+        pieces = staticmethod(_naming.pieces)
+        naming = staticmethod(_naming.naming)
 
     def check_started(self, started: GameStarted) -> list[str]:
         """The shared checks, then whether the box holds enough half-cards for this many players."""

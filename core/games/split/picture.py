@@ -130,6 +130,9 @@ def draw(view: SplitView) -> str:
     canvas.paragraph(f"{view.expected} · dealer {view.dealer} · {plural(view.pile, 'card')} in the pile")
     if view.outcome:
         canvas.paragraph(view.outcome.reason, svg.NORMAL, svg.INK)
+    own, others = svg.own_first(view.players, view.viewer)
+    if own:
+        _player(canvas, view, own)
     canvas.add(svg.text(svg.MARGIN, canvas.y + 12, f"discard row ({len(view.row)})", svg.SMALL, fill=svg.MUTED))
     canvas.y += 16
     if view.row:
@@ -138,7 +141,12 @@ def draw(view: SplitView) -> str:
         canvas.add(svg.text(svg.MARGIN, canvas.y + 12, "empty", svg.SMALL, fill=svg.MUTED))
         canvas.y += 18
     canvas.rule()
-    for player in view.players:
+    for player in others:
         _player(canvas, view, player)
     _pad(canvas, view)
     return canvas.render()
+
+
+def draw_piece(view: SplitView, code: str) -> str:
+    """One half-card as the board draws it, for the card picker."""
+    return svg.document(CARD_W + 2, CARD_H + 2, f"the half-card {code}", [_half(1, 1, code, "a half-card")])

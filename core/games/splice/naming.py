@@ -1,0 +1,75 @@
+"""What a Splice seat names by tapping pieces (the card picker, `core/naming.py`): the deck's cards (the coins by
+value, the wild and special cards, the wild map pieces), the map pieces by colour and the gemstone disks; and the
+moves the listing cannot enumerate: a seat's own dealt hand (and its disk, when `disks` left it out), and a draw of
+several cards named by a seat that names its own (a refill: too many ways to list).
+
+Computed on the table as the caller knows it: the cards offered are the copies the caller cannot locate."""
+
+from __future__ import annotations
+
+from ...knowledge import unlocated
+from ...naming import Naming, Piece, Slot, counted, hand
+from .seating import draws, drawable
+from .state import State, located_cards, located_disks, pile_size
+
+
+def _card_group(code: str) -> list[str]:
+    if code.isdigit():
+        return ["coins"]
+    if code.startswith("x"):
+        return ["wild map pieces"]
+    return ["other cards"]
+
+
+def pieces(state: State) -> list[Piece]:
+    """The deck's cards (coins by value, then the other cards, then the wild map pieces), the map pieces colour by
+    colour, and the disks."""
+    box = state.box
+    cards = sorted(box.copies, key=lambda code: (not code.isdigit(), code.startswith("x"), code.zfill(3)))
+    found = [Piece(code, _card_group(code)) for code in cards]
+    found += [Piece(piece, ["map pieces", box.colour_name(piece[0])]) for piece in box.pieces]
+    found += [Piece(colour, ["disks"]) for colour in box.colours]
+    return found
+
+
+def _cards_unlocated(state: State) -> dict[str, int]:
+    return unlocated(state.box.copies, located_cards(state))
+
+
+def _owed_hand(state: State, name: str) -> Naming | None:
+    """A seat's dealt hand (the Hurricanes left out) with its disk when the log does not know it yet."""
+    seat = state.players[state.seats.index(name)]
+    if not seat.hand.unknown:
+        return None  # only the disk is owed: the listing names each colour
+    pool = {code: n for code, n in _cards_unlocated(state).items() if code != "hurricane"}
+    named = hand(name, seat.hand.unknown, pool)
+    if seat.disk is None:
+        held = located_disks(state)
+        disks = counted(colour for colour in state.box.colours if not held[colour])
+        named = Naming(named.kind, named.player, named.head, f"{named.words}, and the disk if not named yet",
+                       [*named.slots, Slot("disk", 0, 1, disks, "disk")])
+    return named
+
+
+def _owed_draw(state: State) -> Naming | None:
+    """A seated seat's draw of several cards the listing could not enumerate (a Hurricane ends a draw early)."""
+    owed = state.owed[0]
+    name = state.seats[owed.seat]
+    count = min(owed.count, pile_size(state.pile))
+    if state.mode != "table" or name not in state.seated or count < 2 or draws(state, count):
+        return None
+    copies = _cards_unlocated(state)
+    pool = {code: copies.get(code, 0) for code in drawable(state)}
+    return Naming("draw", name, f"{name}: draw", f"the {count} cards {name} draws ({owed.case}): a Hurricane last",
+                  [Slot("cards drawn", 1, count, pool)])
+
+
+def naming(state: State) -> list[Naming]:
+    """The hands owed by seats that name their own, and a seated seat's draw of several cards."""
+    found: list[Naming | None] = []
+    if state.hands_owed:
+        found = [_owed_hand(state, name) for name in state.hands_owed]
+    elif state.phase == "draw" and state.owed:
+        found = [_owed_draw(state)]
+    return [named for named in found if named is not None]
+
