@@ -24,6 +24,7 @@ from tally.store.logs import log as logfile
 from tally.store.serving import seats as seating
 from tally.store.serving import tables as folder
 from tally.store.logs.logstore import is_database_url
+from tally.store.recording import picking
 from tally.store.recording.results import EventLine, GamesReport, ListingReport, MoveReport, NewReport, NoteReport, games, new_report
 from tally.store.recording.service import Conflict, GameRecord, IllegalLog, MoveResult, UsageError
 
@@ -161,6 +162,27 @@ async def list_moves(request: Request) -> Response:
     game = the_game(request)
     who = caller(request, game)
     return answer(await locked(game, lambda: game.listing(who.viewer)))
+
+
+@endpoint("GET", GAME + "/names", "anyone", None,
+          [(200, picking.NamesReport, "what the caller may name now by tapping pieces (the page's card picker), as it "
+                                      "knows the table: its listing's moves that name pieces, and the moves the listing "
+                                      "cannot enumerate (a dealt hand)")])
+async def list_names(request: Request) -> Response:
+    """The moves the caller may make by naming pieces: a seat's own and the table's entries (the host: everyone's)."""
+    game = the_game(request)
+    who = caller(request, game)
+    return answer(await locked(game, lambda: game.names(who.viewer)))
+
+
+@endpoint("GET", GAME + "/pieces", "anyone", None,
+          [(200, picking.PiecesReport, "every piece of the game's box a move may name, grouped as the game groups "
+                                       "them, each drawn as the board draws it (what `game_started` states: the same for "
+                                       "every caller)")])
+async def list_pieces(request: Request) -> Response:
+    """The box's pieces and their pictures, for the card picker."""
+    game = the_game(request)
+    return answer(await locked(game, game.pieces))
 
 
 @endpoint("POST", GAME + "/moves", "host, a seat (its own moves and the table's entries)", bodies.Move,
@@ -460,7 +482,7 @@ def counted_stream(hub: Service, client: str) -> Callable[..., Response]:
 
 
 ROUTES: list[BaseRoute] = [
-    list_games, create_game, show_game, list_moves, record_move, rule_move, undo_move, amend_move, add_note,
+    list_games, create_game, show_game, list_moves, list_names, list_pieces, record_move, rule_move, undo_move, amend_move, add_note,
     list_conflicts, catalog, list_seats, make_link, claim_seat, new_code, join_seat, list_events, stream_events,
 ]
 from .library import ROUTES as LIBRARY  # noqa: E402  (the library's routes, `/api/library/...`, use this module's parts)

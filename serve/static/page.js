@@ -230,7 +230,7 @@ async function startGame() {
 // --------------------------------------------------------------------------- one game
 
 const table = {
-  id: null, me: null, seq: null, fingerprint: null, seats: [], moves: [], waiting: [], view: null, lastSeq: 0,
+  id: null, me: null, seq: null, fingerprint: null, seats: [], moves: [], namings: [], waiting: [], view: null, lastSeq: 0,
   refreshing: null, again: false, opened: new Set(), place: null, link: null,
 };
 
@@ -277,34 +277,18 @@ function drawMoves(listed) {
   const list = document.getElementById("move-list");
   const moves = listed.map((move) => move.trim()).filter(isMine);
   list.replaceChildren(...moves.map((move) => el("option", { value: move })));
-  if (!moves.length) {
-    const others = table.waiting.filter((seat) => seat !== table.me.seat).join(", ");
-    const why = table.me.kind === "watcher" ? "Join a seat to record moves."
-      : table.view && table.view.outcome ? "The game is over."
-      : isDue() ? "Yours to enter: no move can be listed for it. Type it in “Any move” below, as the line above says."
-      : `No move of yours is due now${others ? `: waiting for ${others}` : ""}.`;
-    box.replaceChildren(el("p", { class: "none" }, why));
+  // the moves that name cards are entered with the card picker (picker.js): the caller's own and the table's
+  const namings = table.namings.filter((naming) => isMine(naming.player ? `${naming.player}: ` : ""));
+  if (moves.length || namings.length) {
+    box.replaceChildren(...movesPanel(moves, namings));
     return;
   }
-  const groups = new Map();
-  for (const move of moves) {
-    const kind = kindOf(move);
-    if (!groups.has(kind)) groups.set(kind, []);
-    groups.get(kind).push(move);
-  }
-  // Folded by kind, so the board stays in sight under a few rows; a kind the player opened stays open on redraws.
-  const unfold = groups.size === 1 || moves.length <= 6;
-  box.replaceChildren(...[...groups].map(([kind, group]) => {
-    const buttons = el("div", { class: "buttons" }, ...group.map((move) =>
-      el("button", { type: "button", "data-move": move, onclick: () => { table.place = null; record(move); } }, shortened(move))));
-    const details = el("details", { class: "group", "data-kind": kind, open: unfold || table.opened.has(kind) },
-      el("summary", null, kind, el("span", { class: "count" }, `(${group.length})`)), buttons);
-    details.addEventListener("toggle", () => {
-      if (details.open) table.opened.add(kind);
-      else table.opened.delete(kind);
-    });
-    return details;
-  }));
+  const others = table.waiting.filter((seat) => seat !== table.me.seat).join(", ");
+  const why = table.me.kind === "watcher" ? "Join a seat to record moves."
+    : table.view && table.view.outcome ? "The game is over."
+    : isDue() ? "Yours to enter: no move can be listed for it. Type it in “Any move” below, as the line above says."
+    : `No move of yours is due now${others ? `: waiting for ${others}` : ""}.`;
+  box.replaceChildren(el("p", { class: "none" }, why));
 }
 
 function shortened(move) {
@@ -369,10 +353,12 @@ async function refresh() {
     do {
       table.again = false;
       // the view, the listing and the picture at once; one of an older seq than the view is read again
-      const [state, moves, drawn] = await Promise.all([
+      const [state, moves, drawn, names] = await Promise.all([
         api("GET", `/api/games/${encodeURIComponent(table.id)}`, undefined, table.me.token),
         api("GET", `/api/games/${encodeURIComponent(table.id)}/moves`, undefined, table.me.token),
         fetchBoard(),
+        api("GET", `/api/games/${encodeURIComponent(table.id)}/names`, undefined, table.me.token),
+        loadPieces(table.id, table.me.token),
       ]);
       if (state.status !== 200) {
         say("bad", [`The game cannot be read: ${errorText(state.body)}`]);
@@ -384,6 +370,8 @@ async function refresh() {
       table.fingerprint = view.fingerprint;
       const listed = moves.status === 200 && moves.body.seq === view.seq;
       table.moves = listed ? (moves.body.moves || []) : [];
+      table.namings = names.status === 200 && names.body.seq === view.seq ? names.body.namings : [];
+      if (names.status === 200 && names.body.seq !== view.seq) table.again = true;
       // several seats may be due at once (each naming its own dealt hand): the listing says which
       table.waiting = listed ? (moves.body.waiting_on || []) : (view.to_act ? [view.to_act] : []);
       if ((moves.status === 200 && moves.body.seq !== view.seq) || (drawn.ok && drawn.seq !== view.seq)) table.again = true;

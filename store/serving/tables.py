@@ -23,6 +23,7 @@ from tally.store.recording.results import Board, EventLine, ListingReport, board
 from tally.store.logs.logstore import LogStore
 from tally.store.logs.places import place_of
 from tally.store.serving.seats import Seats
+from tally.store.recording.picking import NamesReport, PiecesReport, names, pieces
 from tally.store.recording.secrecy import WATCHER, hidden_text, is_known_to
 from tally.store.recording.service import GameRecord, MoveResult, describe, describe_start, seat_moves
 
@@ -202,6 +203,15 @@ class Game:
     def listing(self, viewer: str | None) -> ListingReport:
         record = self.record
         return numbered(record.spec, record.state, record.seq, seat_moves(record.spec, record.state, viewer))
+
+    def names(self, viewer: str | None) -> NamesReport:
+        """What `viewer` may name now by tapping pieces, on the table as it knows it (`picking.names`)."""
+        record = self.record
+        return names(record.spec, record.state, record.seq, viewer)
+
+    def pieces(self) -> PiecesReport:
+        """The pieces of the game's box, drawn (the same for every caller)."""
+        return pieces(self.record.spec, self.record.state)
 
     def event_lines(self, viewer: str | None, after: int) -> EventsReport:
         return EventsReport(self.timeline.seq, self.timeline.lines(viewer, after))
