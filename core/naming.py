@@ -25,7 +25,6 @@ import msgspec
 
 from .model import Event
 
-UNSEEN = "?"  # a piece named without being seen (a card drawn face down), where the notation allows it
 _ENVELOPE = frozenset({"type", "seq", "at", "prev", "unit", "salt", "player"})
 
 
@@ -59,7 +58,9 @@ class Choice(msgspec.Struct, frozen=True):
 class Naming(msgspec.Struct, frozen=True):
     """A move that names pieces. `kind` is its first word (the group of buttons it belongs with), `player` whose move
     it is (None: the table's entry), `head` the text before its pieces, `words` what to name in words. A listed
-    naming has `choices` (only those moves may be chosen); a composed one has none and `compose` writes its text."""
+    naming has `choices` (only those moves may be chosen); a composed one has none and `compose` writes its text.
+    A composed naming that `takes_listed` enters at once what the listed moves of its kind and player enter one at
+    a time (a whole setup's reveals, the one-card reveals): those are offered through it alone."""
 
     kind: str
     player: str | None
@@ -67,7 +68,7 @@ class Naming(msgspec.Struct, frozen=True):
     words: str
     slots: list[Slot]
     choices: list[Choice] | None = None
-    unseen: bool = False  # composed: `?` may stand for a piece the caller did not see (a card drawn face down)
+    takes_listed: bool = False
 
 
 def compose(naming: Naming, picks: Sequence[Sequence[str]]) -> str:
@@ -95,7 +96,7 @@ def counted(codes: Iterable[str]) -> dict[str, int]:
 # --------------------------------------------------------------------------- listed namings
 
 
-def _places(event: Event, pieces: frozenset[str]) -> tuple[tuple[str, ...], list[list[str]], tuple[str, ...]]:
+def places(event: Event, pieces: frozenset[str]) -> tuple[tuple[str, ...], list[list[str]], tuple[str, ...]]:
     """The fields of `event` that name pieces of the box (a code, or a list of codes), the pieces each names, and the
     event's other fields that are set (the moves of one naming may differ in their values, a level, a target or a
     position, but not in which are set: a face-up reserve and a blind one are two namings)."""
@@ -142,7 +143,7 @@ def listed(format_move: Any, moves: Sequence[Event], pieces: Iterable[str]) -> l
     box = frozenset(pieces)
     found: dict[tuple[type, str | None, tuple[str, ...], tuple[str, ...]], list[tuple[str, list[list[str]]]]] = {}
     for event in moves:
-        names, picks, rest = _places(event, box)
+        names, picks, rest = places(event, box)
         if not names:
             continue
         key = (type(event), getattr(event, "player", None), names, rest)

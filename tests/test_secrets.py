@@ -24,6 +24,7 @@ from tally.core.engine import Table, judge
 from tally.core.model import Event, GameStarted
 from tally.serve.app import create_app
 from tally.store.logs import log as logfile
+from tally.store.recording import picking
 from tally.store.recording.secrecy import WATCHER, hidden_text, is_known_to, salted
 from tally.store.recording.service import describe, seat_moves
 
@@ -204,8 +205,8 @@ async def answers(http: Any, app: Any, headers: dict[str, str], probes: list[str
         return answer.status_code
 
     async def reads() -> None:
-        for path in ("/api/games", "/api/games/g", "/api/games/g/moves", "/api/games/g/events?after=0",
-                     "/games/g/picture.svg"):
+        for path in ("/api/games", "/api/games/g", "/api/games/g/moves", "/api/games/g/names", "/api/games/g/pieces",
+                     "/api/games/g/events?after=0", "/games/g/picture.svg"):
             await ask("GET", path)
 
     await reads()
@@ -321,6 +322,46 @@ def test_every_game_has_twins_to_tell_apart(game: str) -> None:
     exchanged (a walk over a game where nothing is hidden would prove nothing)."""
     found = sum(_case(game, seed, 0.5, seed, seed % 2 == 1, tell_apart=False) is not None for seed in range(8))
     assert found >= 4, found
+
+
+# --------------------------------------------------------------------------- the card picker
+
+
+def _picked(spec: Any, log: list[Event], viewer: str) -> Any:
+    """What the card picker offers `viewer` at the end of `log` (`GET .../names`'s answer), and the box's pieces."""
+    table = Table(spec, log[0])  # type: ignore[arg-type]
+    for event in log[1:]:
+        table.apply(event)
+    return msgspec.to_builtins(picking.names(spec, table.state, len(log), viewer)), \
+        msgspec.to_builtins(picking.pieces(spec, table.state))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seats_card_picker_cannot_tell_twin_games_apart(game: str) -> None:
+    """What the picker offers a seat (every piece it cannot locate, wherever it lies, and the moves its own listing
+    holds) is the same in twin games that seat cannot tell apart, over many seeds and positions where something is
+    offered; in twins it can tell apart (a card it holds exchanged with one it cannot see) the offer differs somewhere,
+    so the comparison would see a leak."""
+    spec = registry.get(game)
+    offered = differed = 0
+    for seed in range(6):
+        events = seated_game(game, seed, seed % 2 == 0)
+        rng = random.Random(seed)
+        # positions where a seat is to move: its picker has something to offer then
+        cuts = [cut for cut in range(3, len(events)) if getattr(events[cut], "player", None)]
+        for cut in rng.sample(cuts, min(4, len(cuts))):
+            viewer = events[cut].player  # type: ignore[attr-defined]
+            for tell_apart in (False, True):
+                found = twin_of(spec, events, cut, viewer, rng, tell_apart)
+                if found is None:
+                    continue
+                one, other = _picked(spec, events[:cut], viewer), _picked(spec, found[0], viewer)
+                if tell_apart:
+                    differed += one != other
+                else:
+                    assert one == other, (seed, cut, viewer)
+                    offered += bool(one[0]["namings"])
+    assert offered >= 4 and differed >= 1, (offered, differed)
 
 
 # --------------------------------------------------------------------------- the hash chain

@@ -43,8 +43,8 @@ function namingPlayer(naming) {
 }
 
 function covers(naming, move) {
-  // a composed naming takes every listed move of its kind and player (a whole setup's reveal, the one-card reveals)
-  return !naming.choices && kindOf(move) === naming.kind && playerOf(move) === namingPlayer(naming);
+  // a composed naming may take every listed move of its kind and player (a whole setup's reveal, the one-card reveals)
+  return naming.takes_listed && kindOf(move) === naming.kind && playerOf(move) === namingPlayer(naming);
 }
 
 function movesPanel(moves, namings) {

@@ -35,7 +35,8 @@ class NamesReport(msgspec.Struct):
         "named: `name`, `least`..`most` pieces, `pool` of code -> copies that may still be named, `before`: the "
         "words written before its pieces) and either `choices` (the listed moves it stands for, each `move` with its "
         "`picks`, slot by slot: only these may be chosen) or null (composed: the move is `head`, then each slot's "
-        "`before` and pieces, space-separated; `unseen`: `?` may stand for a piece not seen)")]
+        "`before` and pieces, space-separated, judged when recorded; `takes_listed`: it enters at once what the listed "
+        "moves of its kind and player would one at a time, and those are offered through it alone)")]
 
 
 class DrawnPiece(msgspec.Struct):
@@ -59,12 +60,12 @@ def is_for(naming: Naming, viewer: str | None) -> bool:
 def names(spec: GameSpec, state: Any, seq: int, viewer: str | None) -> NamesReport:
     """The namings `viewer` (None: the host) may make at `state` (after event `seq`): the game's composed namings on
     the table as the viewer knows it, then the listed ones of the viewer's own listing, but for a kind and player a
-    composed naming covers (a whole setup's `reveal` offers every card the one-card reveals would)."""
+    composed naming takes (a whole setup's `reveal` offers every card the one-card reveals would)."""
     known = state if viewer is None else spec.conceal(state, viewer)
     seats = set(getattr(known, "seats", ()))
     box = [piece.code for piece in spec.pieces(known) if piece.code not in seats]  # `spot ben`: ben is no piece
     composed = [naming for naming in spec.naming(known) if is_for(naming, viewer)]
-    covered = {(naming.kind, naming.player) for naming in composed}  # a composed naming takes its kind's listed moves
+    covered = {(naming.kind, naming.player) for naming in composed if naming.takes_listed}
     found = [naming for naming in listed(spec.format, seat_moves(spec, state, viewer), box)
              if is_for(naming, viewer) and (naming.kind, naming.player) not in covered]
     return NamesReport(seq, composed + found)

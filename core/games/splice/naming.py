@@ -7,10 +7,13 @@ Computed on the table as the caller knows it: the cards offered are the copies t
 
 from __future__ import annotations
 
-from ...knowledge import unlocated
+from ...knowledge import can_reveal, unlocated
 from ...naming import Naming, Piece, Slot, counted, hand
+from .events import MapsBought
+from .moves import purchases
+from .notation import format_event
 from .seating import draws, drawable
-from .state import State, located_cards, located_disks, pile_size
+from .state import State, located_cards, located_disks, located_pieces, pile_size
 
 
 def _card_group(code: str) -> list[str]:
@@ -64,12 +67,52 @@ def _owed_draw(state: State) -> Naming | None:
                   [Slot("cards drawn", 1, count, pool)])
 
 
+def _pile_top(state: State, count: int) -> dict[str, int]:
+    """The map pieces the top `count` of the Map Pile may be: those the log knows there, and any unlocated piece if
+    some of them are unseen."""
+    pieces: set[str] = set()
+    unseen = False
+    left = count
+    for segment in state.map_pile:
+        if left <= 0:
+            break
+        pieces.update(segment.known)
+        unseen = unseen or segment.unknown > 0
+        left -= len(segment.known) + segment.unknown
+    if unseen:
+        placed = located_pieces(state)
+        pieces.update(p for p in state.box.pieces if can_reveal(p, state.box.piece_copies, placed))
+    return counted(sorted(pieces))
+
+
+def _purchases(state: State) -> list[Naming]:
+    """A seated seat's purchases of several map pieces, naming the pieces it takes (one is listed for each piece it
+    may be; several are too many ways to list), one naming per way to pay."""
+    who = state.seats[state.current]
+    seat = state.players[state.current]
+    if state.mode != "table" or who not in state.seated or not seat.sets:
+        return []
+    found = []
+    for count, paid in enumerate(purchases(state, seat)[:pile_size(state.map_pile)], 1):
+        if count < 2:
+            continue
+        pool = _pile_top(state, count)
+        for forms, used in paid:
+            head = format_event(MapsBought(player=who, count=count, paid=forms, doubles=used, pieces=[None] * count))
+            found.append(Naming("buy", who, head, f"{head}: the {count} map pieces taken",
+                                [Slot("map pieces", count, count, pool, "as")]))
+    return found
+
+
 def naming(state: State) -> list[Naming]:
-    """The hands owed by seats that name their own, and a seated seat's draw of several cards."""
+    """The hands owed by seats that name their own, a seated seat's draw of several cards and its purchases of
+    several map pieces."""
     found: list[Naming | None] = []
     if state.hands_owed:
         found = [_owed_hand(state, name) for name in state.hands_owed]
     elif state.phase == "draw" and state.owed:
         found = [_owed_draw(state)]
+    elif state.phase == "play":
+        found = list(_purchases(state))
     return [named for named in found if named is not None]
 

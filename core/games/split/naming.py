@@ -28,7 +28,7 @@ def naming(state: State) -> list[Naming]:
         pool = counted(unlocated(state))
         return [hand(name, HAND, pool) for name in state.owed]
     if state.phase == "deal" and state.mode == "table" and state.seated:
-        pool = counted(unlocated(state))
+        pool = counted(state.deck.cards)  # a new round deals the whole deck again
         slots = [Slot("the card that starts the discard row", 1, 1, pool)]
         slots += [Slot(f"{name}'s hand, if the recorder saw it", 0, HAND, pool, f"| {name}")
                   for name in state.seats if name not in state.seated]
