@@ -155,8 +155,13 @@ def wait_seq(page: Any, seq: int) -> None:
 
 
 def tap(page: Any, move: str) -> None:
-    """Tap a legal move's button, opening its group first when it is folded away."""
+    """Tap a legal move's button, opening its group first when it is folded away; a move a card picker makes (its
+    group is long) is entered there (`enter`)."""
     assert '"' not in move and "\\" not in move, move
+    page.locator("#moves").wait_for()
+    if not page.locator(f'#moves button[data-move="{move}"]').count() and _picker_heads(page, move):
+        enter(page, move)
+        return
     button = page.locator(f'#moves button[data-move="{move}"]')
     button.wait_for(state="attached")
     if not button.is_visible():
@@ -169,8 +174,103 @@ def button_for(page: Any, recorded: str) -> str:
     """The page's move that records `recorded` (a move as the log holds it): the same text, or, where this seat
     cannot see the card (a draw from the pile, which tally deals in open mode), the listed move it completes."""
     listed = [m for m in (b.get_attribute("data-move") for b in page.locator("#moves button[data-move]").all()) if m]
-    if recorded in listed:
+    if recorded in listed or _picker_heads(page, recorded):
         return recorded
     fits = [m for m in listed if recorded.startswith(m + " ")]
     assert fits, f"no button for {recorded!r} among {listed}"
     return max(fits, key=len)
+
+
+# --------------------------------------------------------------------------- the card picker (issue 34)
+
+MOST_BUTTONS = 12  # no unfolded group of the page shows more move buttons than this
+
+
+def opened(page: Any, node: Any) -> int:
+    """Open every folded group around `node` (outermost first), as a thumb does: the taps it took."""
+    taps = 0
+    closed = node.evaluate("n => { const out = []; for (let d = n.closest('details'); d; d = d.parentElement.closest('details'))"
+                           " if (!d.open) out.unshift(d); out.forEach((d, i) => d.dataset.opening = String(i)); return out.length; }")
+    for index in range(closed):
+        page.locator(f"#moves details[data-opening='{index}'] > summary").click()
+        taps += 1
+    page.evaluate("() => document.querySelectorAll('#moves [data-opening]').forEach(d => delete d.dataset.opening)")
+    return taps
+
+
+def _picker_heads(page: Any, move: str) -> list[str]:
+    """The heads of the page's pickers that `move` starts with."""
+    heads = page.eval_on_selector_all("#moves .picker", "ps => ps.map(p => p.dataset.head)")
+    return [head for head in heads if move.startswith(head + " ")]
+
+
+def _picker_for(page: Any, move: str) -> Any:
+    """The picker whose move's head `move` starts with (the longest such head)."""
+    heads = page.eval_on_selector_all("#moves .picker", "ps => ps.map(p => p.dataset.head)")
+    fits = [head for head in heads if move.startswith(head + " ")]
+    assert fits, f"no button and no picker for {move!r} (pickers: {heads})"
+    head = max(fits, key=len)
+    return page.locator("#moves .picker").nth(heads.index(head))
+
+
+def _pick(page: Any, picker: Any, code: str) -> int:
+    """Tap one piece in the picker: its group's tabs first, another place of the move if this one does not take it."""
+    taps = 0
+    group = page.evaluate("code => picking.pieces.get(code).group", code)
+    for attempt in range(picker.locator("button.slot").count() + 1):
+        for name in group:
+            tab = picker.locator(f'button.tab[data-group="{name}"]')
+            if tab.count() and "active" not in (tab.get_attribute("class") or ""):
+                tab.click()
+                taps += 1
+        piece = picker.locator(f'.pieces button[data-piece="{code}"]')
+        if piece.count():
+            piece.click()
+            return taps + 1
+        picker.locator("button.slot").nth(attempt).click()
+        taps += 1
+    raise AssertionError(f"{code} cannot be picked")
+
+
+def enter(page: Any, move: str) -> int:
+    """Enter `move` as a player does, with no typing: its button, or its cards tapped in a picker and Record; the taps
+    it took (a folded group opened counts)."""
+    assert '"' not in move and "\\" not in move, move
+    page.locator("#moves").wait_for()
+    button = page.locator(f'#moves button[data-move="{move}"]:not(.confirm)')
+    if button.count():
+        taps = opened(page, button.first)
+        button.first.click()
+        return taps + 1
+    picker = _picker_for(page, move)
+    taps = opened(page, picker)
+    head = picker.get_attribute("data-head")
+    for word in move[len(head):].replace("+", " ").split():
+        if page.evaluate("code => picking.pieces.has(code)", word):
+            taps += _pick(page, picker, word)
+    record = picker.locator(f'button[data-move="{move}"]')
+    assert record.count() == 1, f"the picker does not make {move!r}: {picker.inner_text()}"
+    record.click()
+    return taps + 1
+
+
+def walls(page: Any) -> list[int]:
+    """The sizes of the groups of move buttons shown unfolded that are longer than a dozen (none, on a phone)."""
+    return page.evaluate("""() => [...document.querySelectorAll('#moves .buttons')]
+        .filter((b) => b.offsetParent !== null)
+        .map((b) => [...b.querySelectorAll('button[data-move]')].filter((x) => x.offsetParent !== null).length)
+        .filter((n) => n > %d)""" % MOST_BUTTONS)
+
+
+def own_hand_bottom(page: Any, seat: str) -> float | None:
+    """Where the page's picture ends the first card of `seat`'s own hand (or its first token, in a game without a
+    hand), in CSS pixels from the top of the page; None when none is drawn."""
+    return page.evaluate("""(seat) => {
+        const titled = [...document.querySelectorAll('#board svg g')].filter((g) => {
+            const t = g.querySelector(':scope > title');
+            return t && (t.textContent.startsWith(`in ${seat}'s hand`) || t.textContent.startsWith(`${seat} holds`));
+        });
+        if (!titled.length) return null;
+        const box = titled[0].getBoundingClientRect();
+        return box.bottom + window.scrollY;
+    }""", seat)

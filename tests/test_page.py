@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 import array_helpers
-from page_helpers import GAMES, PHONE, ROOT, button_for, cut_log, join, need_chromium, open_page, serving, tap, wait_seq
+from page_helpers import (GAMES, PHONE, ROOT, button_for, cut_log, enter, join, need_chromium, open_page, serving, tap,
+                          wait_seq, walls)
 from test_pictures import SHOWN
 from tally.store.recording import record
 from tally.store.recording.results import check
@@ -194,7 +195,8 @@ def test_a_page_reads_a_replaced_log_again(browser: Any, tmp_path: Path) -> None
 
 def test_every_phone_owing_its_hand_is_told_it_is_due(browser: Any, tmp_path: Path) -> None:
     """Array with both seats seated: the deal leaves each its hand, and both are due at once (the listing's
-    `waiting_on`), not only the first seat `to_act` names. Each types its own; once ben has, his page waits on ana."""
+    `waiting_on`), not only the first seat `to_act` names. Each is offered its own hand to tap (issue 34: the card
+    picker) and no other's; ben taps his, ana types hers; once ben has, his page waits on ana."""
     with serving(tmp_path) as served:
         status, made = served.api("POST", "/api/games", {"id": "g", "game": "array", "players": ["ana", "ben"],
                                                            "seated": ["ana", "ben"]})
@@ -206,23 +208,27 @@ def test_every_phone_owing_its_hand_is_told_it_is_due(browser: Any, tmp_path: Pa
             wait_seq(page, 1)
             assert page.get_attribute("#banner", "class") == "banner mine", seat
             assert page.inner_text("#banner").startswith("#1 ") and "Your turn: ana, ben to name" in page.inner_text("#banner")
-            assert page.inner_text("#moves").startswith("Yours to enter: no move can be listed for it.")
+            owed = page.eval_on_selector_all("#moves .picker", "ps => ps.map(p => [p.dataset.kind, p.dataset.player])")
+            assert owed == [["hand", seat]], owed
         ana, ben = pages["ana"], pages["ben"]
-        ben.fill("#move-text", f"ben: hand {' '.join(array_helpers.BEN)}")
-        ben.click("#typed button[type=submit]")
+        enter(ben, f"ben: hand {' '.join(array_helpers.BEN)}")
         for page in (ana, ben):
             wait_seq(page, 2)
         assert ben.get_attribute("#banner", "class") == "banner"
         assert ben.inner_text("#moves") == "No move of yours is due now: waiting for ana."
         assert ana.get_attribute("#banner", "class") == "banner mine"
-        assert ana.inner_text("#moves").startswith("Yours to enter:")
+        assert ana.locator("#moves .picker[data-kind=hand]").count() == 1
         ana.fill("#move-text", f"ana: hand {' '.join(array_helpers.ANN)}")
         ana.click("#typed button[type=submit]")
         for page in (ana, ben):
             wait_seq(page, 3)
-            # the starting card is the table's to turn over: any phone may enter it, and no seat is due
+            # the starting card is the table's to turn over: any phone may enter it, and no seat is due; 31 cards
+            # may come up, so they are the picker's, not a wall of buttons
             assert page.get_attribute("#banner", "class") == "banner"
-            assert page.locator('#moves button[data-move="start br"]').count() == 1
+            assert page.locator('#moves .picker[data-kind=start] button[data-piece="br"]').count() == 1
+            assert walls(page) == []
+        tap(ana, "start br")
+        wait_seq(ben, 4)
         assert not ana.errors and not ben.errors
     assert check(tmp_path / "g.jsonl").ok
 

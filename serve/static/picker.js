@@ -24,13 +24,19 @@ function pieceOrder(code) {
   return order < 0 ? Number.MAX_SAFE_INTEGER : order;
 }
 
-function pictureOf(code) {
+function pictureOf(code, tallest) {
+  // the piece as the board draws it, no taller than `tallest` px (a Splendor card shrinks, a half-card does not)
   const piece = picking.pieces.get(code);
   if (!piece) return el("span", { class: "face" }, code);
   const parsed = new DOMParser().parseFromString(piece.svg, "image/svg+xml").documentElement;
   if (parsed.nodeName !== "svg") return el("span", { class: "face" }, code);
   for (const script of parsed.querySelectorAll("script")) script.remove();
   const node = document.importNode(parsed, true);
+  const width = Number(node.getAttribute("width")) || tallest;
+  const height = Number(node.getAttribute("height")) || tallest;
+  const scale = Math.min(1, tallest / height);
+  node.setAttribute("width", String(Math.round(width * scale)));
+  node.setAttribute("height", String(Math.round(height * scale)));
   node.setAttribute("aria-hidden", "true");
   node.removeAttribute("role");
   return node;
@@ -66,15 +72,29 @@ function movesPanel(moves, namings) {
     const listed = new Set(pickers.flatMap((naming) => (naming.choices || []).map((choice) => choice.move)));
     const rest = group.filter((move) => !listed.has(move) && !composed.some((naming) => covers(naming, move)));
     const count = composed.length && !group.length ? "" : `(${group.length})`;
+    // a lone picker is shown open; several (a draw from the pile, one from another hand) each fold under its words
+    const alone = pickers.length === 1 && !rest.length;
     const details = el("details", { class: "group", "data-kind": kind, open: unfold || composed.length > 0 || table.opened.has(kind) },
       el("summary", null, kind, el("span", { class: "count" }, count)),
-      ...pickers.map((naming) => pickerNode(naming)), ...folded(rest, 1));
+      ...pickers.map((naming) => (alone || !naming.choices ? pickerNode(naming) : foldedPicker(naming))), ...folded(rest, 1));
     details.addEventListener("toggle", () => {
       if (details.open) table.opened.add(kind);
       else table.opened.delete(kind);
     });
     return details;
   });
+}
+
+function foldedPicker(naming) {
+  const key = `picker:${namingKey(naming)}`;
+  const fold = el("details", { class: "fold", "data-fold": naming.head, open: table.opened.has(key) },
+    el("summary", null, shortened(naming.words), el("span", { class: "count" }, `(${naming.choices.length})`)),
+    pickerNode(naming));
+  fold.addEventListener("toggle", () => {
+    if (fold.open) table.opened.add(key);
+    else table.opened.delete(key);
+  });
+  return fold;
 }
 
 function buttonsOf(moves) {
@@ -238,7 +258,7 @@ function chosenStrip(node, naming, state) {
         state.picks[slot].splice(at, 1);
         state.active = Math.min(state.active, slot);
         drawPicker(node, naming, state);
-      } }, pictureOf(code), el("span", { class: "code" }, code))));
+      } }, pictureOf(code, 40), el("span", { class: "code" }, code))));
 }
 
 function groupOf(code) {
@@ -279,7 +299,7 @@ function pieceGrid(node, naming, state, available) {
       onclick: () => {
         state.picks[state.active].push(code);
         redraw(node, naming, state);
-      } }, pictureOf(code), el("span", { class: "code" }, code), left > 1 ? el("span", { class: "copies" }, `×${left}`) : null);
+      } }, pictureOf(code, 64), el("span", { class: "code" }, code), left > 1 ? el("span", { class: "copies" }, `×${left}`) : null);
   }));
 }
 
