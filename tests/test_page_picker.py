@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from page_helpers import GAMES as GAMES_DIR
 from page_helpers import MOST_BUTTONS, enter, join, need_chromium, open_page, own_hand_bottom, serving, walls, wait_seq
 from serve_helpers import write_log
 from tally.core import registry
@@ -139,3 +140,49 @@ def test_a_table_of_phones_enters_hands_reveals_and_draws_by_taps(browser: Any, 
     assert {"draw", "reserve"} & set(taps), taps
     if game == "splendor":
         assert taps["reveal"][0] <= 16 + 2 * 16 + 1, taps  # sixteen cards, their level and colour tabs, one Record
+
+
+# --------------------------------------------------------------------------- no wall of buttons, anywhere
+
+FIXTURES = {"split": "split-seated-3p", "splendor": "splendor-table-3p", "array": "array-table-3p",
+            "splice": "splice-seated-3p"}
+
+
+def unoffered(page: Any, served: Any, ident: str) -> list[str]:
+    """The host's legal moves its page offers in no way: neither a button nor a picker's choice, nor in a composed
+    picker that takes its kind (each is on the page, once its group is opened)."""
+    status, listing = served.api("GET", f"/api/games/{ident}/moves")
+    assert status == 200
+    status, names = served.api("GET", f"/api/games/{ident}/names")
+    assert status == 200
+    buttons = set(page.eval_on_selector_all("#moves button[data-move]", "bs => bs.map(b => b.dataset.move)"))
+    heads = set(page.eval_on_selector_all("#moves .picker", "ps => ps.map(p => p.dataset.head)"))
+    shown = [naming for naming in names["namings"] if naming["head"] in heads]
+    chosen = {choice["move"] for naming in shown for choice in naming["choices"] or []}
+    taken = {(naming["kind"], naming["player"]) for naming in shown if naming["takes_listed"]}
+
+    def player(move: str) -> str | None:
+        head, _, rest = move.partition(": ")
+        return head if rest and " " not in head else None
+
+    return [move for move in listing["moves"]
+            if move not in buttons and move not in chosen and (kind_of(move), player(move)) not in taken]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_position_shows_a_wall_of_buttons(browser: Any, tmp_path: Path, game: str) -> None:
+    """At positions spread over a bundled game, the host's page, phone-sized (it shows every seat's moves): no
+    unfolded group of more than a dozen buttons, and every legal move is a button or a picker's choice."""
+    lines = (GAMES_DIR / f"{FIXTURES[game]}.jsonl").read_bytes().splitlines(keepends=True)
+    cuts = sorted({2, 3, 4, 6, 10, *range(12, len(lines) - 1, max(1, len(lines) // 6))})
+    for cut in cuts:
+        (tmp_path / f"at{cut}.jsonl").write_bytes(b"".join(lines[:cut]))
+    with serving(tmp_path) as served:
+        for cut in cuts:
+            ident = f"at{cut}"
+            host = open_page(browser, served, ident, PHONE, host=True)
+            wait_seq(host, cut)
+            assert walls(host) == [], (ident, walls(host))
+            assert unoffered(host, served, ident) == [], ident
+            assert host.errors == []
+            host.context.close()

@@ -85,16 +85,19 @@ function movesPanel(moves, namings) {
   });
 }
 
-function foldedPicker(naming) {
-  const key = `picker:${namingKey(naming)}`;
-  const fold = el("details", { class: "fold", "data-fold": naming.head, open: table.opened.has(key) },
-    el("summary", null, shortened(naming.words), el("span", { class: "count" }, `(${naming.choices.length})`)),
-    pickerNode(naming));
+function kept(key, summary, ...children) {
+  // a fold the player opened stays open when another seat's move redraws the page
+  const fold = el("details", { class: "fold", "data-fold": key, open: table.opened.has(`fold:${key}`) }, summary, ...children);
   fold.addEventListener("toggle", () => {
-    if (fold.open) table.opened.add(key);
-    else table.opened.delete(key);
+    if (fold.open) table.opened.add(`fold:${key}`);
+    else table.opened.delete(`fold:${key}`);
   });
   return fold;
+}
+
+function foldedPicker(naming) {
+  return kept(namingKey(naming), el("summary", null, shortened(naming.words),
+    el("span", { class: "count" }, `(${naming.choices.length})`)), pickerNode(naming));
 }
 
 function buttonsOf(moves) {
@@ -103,7 +106,8 @@ function buttonsOf(moves) {
 }
 
 function folded(moves, depth) {
-  // At most MOST_BUTTONS buttons side by side: a longer run is folded by its next word (`reserve deck` -> 1, 2, 3).
+  // At most MOST_BUTTONS buttons side by side: a longer run is folded by its next word (`reserve deck` -> 1, 2, 3),
+  // the words that only one move has shown as buttons beside the folds
   if (!moves.length) return [];
   if (moves.length <= MOST_BUTTONS) return [buttonsOf(moves)];
   const words = (move) => shortened(move).split(" ");
@@ -114,16 +118,18 @@ function folded(moves, depth) {
     by.get(key).push(move);
   }
   if (by.size === 1 && moves.every((move) => words(move).length > depth + 1)) return folded(moves, depth + 1);
-  if (by.size === 1) return [...chunks(moves)];
-  return [...by].map(([key, part]) => el("details", { class: "fold", "data-fold": key },
-    el("summary", null, key, el("span", { class: "count" }, `(${part.length})`)), ...folded(part, depth + 1)));
+  if (by.size === 1 || by.size > MOST_BUTTONS) return [...chunks(moves)];
+  const alone = [...by.values()].filter((part) => part.length === 1).map((part) => part[0]);
+  const folds = [...by].filter(([, part]) => part.length > 1).map(([key, part]) =>
+    kept(key, el("summary", null, key, el("span", { class: "count" }, `(${part.length})`)), ...folded(part, depth + 1)));
+  return alone.length ? [buttonsOf(alone), ...folds] : folds;
 }
 
 function* chunks(moves) {
   // moves that no word tells apart, folded a dozen at a time
   for (let at = 0; at < moves.length; at += MOST_BUTTONS) {
     const part = moves.slice(at, at + MOST_BUTTONS);
-    yield el("details", { class: "fold" }, el("summary", null, `${shortened(part[0])} …`,
+    yield kept(`${part[0]} …`, el("summary", null, `${shortened(part[0])} …`,
       el("span", { class: "count" }, `(${part.length})`)), buttonsOf(part));
   }
 }
