@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations_with_replacement
+from math import comb
 
 from ...knowledge import can_reveal
 from ...model import Event, Ruling, illegal
@@ -176,9 +177,9 @@ def draws(state: State, count: int) -> list[list[str | None]]:
     found: list[list[str | None]] = []
     if count == 1:
         return [[c] for c in drawable(state)]
-    ways = [list(combo) for combo in combinations_with_replacement(kinds, count)]
-    if len(ways) > LISTED:
+    if comb(len(kinds) + count - 1, count) > LISTED:  # counted before they are built: a refill of 5 has 42,504
         return []
+    ways = [list(combo) for combo in combinations_with_replacement(kinds, count)]
     for combo in ways:
         cards: list[str | None] = list(combo)
         if draw_problem(state, cards) is None:
