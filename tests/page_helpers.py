@@ -213,7 +213,7 @@ def _picker_for(page: Any, move: str) -> Any:
     return page.locator("#moves .picker").nth(heads.index(head))
 
 
-def _pick(page: Any, picker: Any, code: str) -> int:
+def pick_piece(page: Any, picker: Any, code: str) -> int:
     """Tap one piece in the picker: its group's tabs first, another place of the move if this one does not take it."""
     taps = 0
     group = page.evaluate("code => picking.pieces.get(code).group", code)
@@ -247,7 +247,7 @@ def enter(page: Any, move: str) -> int:
     head = picker.get_attribute("data-head")
     for word in move[len(head):].replace("+", " ").split():
         if page.evaluate("code => picking.pieces.has(code)", word):
-            taps += _pick(page, picker, word)
+            taps += pick_piece(page, picker, word)
     record = picker.locator(f'button[data-move="{move}"]')
     assert record.count() == 1, f"the picker does not make {move!r}: {picker.inner_text()}"
     record.click()

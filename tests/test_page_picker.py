@@ -15,7 +15,8 @@ import msgspec
 import pytest
 
 from page_helpers import GAMES as GAMES_DIR
-from page_helpers import MOST_BUTTONS, enter, join, need_chromium, open_page, own_hand_bottom, serving, walls, wait_seq
+from page_helpers import (MOST_BUTTONS, enter, join, need_chromium, open_page, own_hand_bottom, pick_piece, serving, walls,
+                          wait_seq)
 from serve_helpers import write_log
 from tally.core import registry
 from tally.core.engine import Table
@@ -186,3 +187,30 @@ def test_no_position_shows_a_wall_of_buttons(browser: Any, tmp_path: Path, game:
             assert unoffered(host, served, ident) == [], ident
             assert host.errors == []
             host.context.close()
+
+
+def test_what_a_phone_picked_survives_another_seats_move(browser: Any, tmp_path: Path) -> None:
+    """p1 has tapped two cards of its hand when p3's hand arrives and redraws p1's page: the two are still picked, and
+    p1 finishes its hand from there."""
+    events = opening("split")
+    write_log(tmp_path / "g.jsonl", events[:2])  # the deal: every seat owes its hand
+    spec = registry.get("split")
+    hands = {e.player: spec.format(e) for e in events if kind_of(spec.format(e)) == "hand"}  # type: ignore[attr-defined]
+    with serving(tmp_path) as served:
+        code = served.join_code("g")
+        p1, p3 = (open_page(browser, served, "g", PHONE) for _ in range(2))
+        join(p1, "p1", code)
+        join(p3, "p3", code)
+        cards = hands["p1"].split(" ")[2:]
+        picker = p1.locator("#moves .picker[data-kind=hand]")
+        for card in cards[:2]:
+            pick_piece(p1, picker, card)
+        enter(p3, hands["p3"])
+        wait_seq(p1, 3)
+        picker = p1.locator("#moves .picker[data-kind=hand]")
+        assert picker.locator("[data-picked]").evaluate_all("bs => bs.map(b => b.dataset.picked)") == cards[:2]
+        for card in cards[2:]:
+            pick_piece(p1, picker, card)
+        picker.locator(f'button[data-move="{hands["p1"]}"]').click()
+        wait_seq(p3, 4)
+        assert not p1.errors and not p3.errors

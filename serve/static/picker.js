@@ -141,14 +141,27 @@ function namingKey(naming) {
 }
 
 function stateOf(naming) {
-  // what the player picked so far, kept across redraws (another seat's move redraws the page meanwhile)
+  // what the player picked so far, kept across redraws (another seat's move redraws the page meanwhile), less what
+  // the table now offers no more (a card another seat just laid)
   const key = namingKey(naming);
   let state = picking.states.get(key);
-  if (!state || state.picks.length !== naming.slots.length) {
+  if (state && state.picks.length === naming.slots.length) prune(naming, state);
+  if (!state || state.picks.length !== naming.slots.length || (naming.choices && !compatible(naming, state.picks).length)) {
     state = { picks: naming.slots.map(() => []), active: 0, path: [] };
     picking.states.set(key, state);
   }
   return state;
+}
+
+function prune(naming, state) {
+  const used = new Map();
+  state.picks = state.picks.map((chosen, i) => chosen.filter((code) => {
+    const count = (used.get(code) || 0) + 1;
+    if (count > (naming.slots[i].pool[code] || 0)) return false;
+    used.set(code, count);
+    return true;
+  }));
+  state.active = Math.min(state.active, naming.slots.length - 1);
 }
 
 function counts(codes) {
