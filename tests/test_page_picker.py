@@ -24,6 +24,7 @@ from tally.core.model import Event
 from tally.core.naming import kind_of
 from tally.store.logs import log as logfile
 from tally.store.recording.results import check
+from test_page import small_targets
 from test_picking import seated
 
 PHONE = {"width": 390, "height": 844}
@@ -100,6 +101,9 @@ def play(browser: Any, folder: Path, game: str, ident: str, events: list[Event],
             phones[seat] = open_page(browser, served, ident, PHONE)
             join(phones[seat], seat, code)
         host = open_page(browser, served, ident, PHONE, host=True)
+        for phone in phones.values():  # the pickers' cards and tabs are thumb-sized too
+            wait_seq(phone, start)
+            assert small_targets(phone) == []
         seq = start
         for player, move, count in page_moves(game, events, start, end):
             page = phones[player] if player else host

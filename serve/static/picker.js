@@ -8,7 +8,7 @@
 "use strict";
 
 const MOST_BUTTONS = 12;  // no group shows more buttons than this unfolded: a longer one becomes pickers or folds
-const picking = { pieces: new Map(), game: null, states: new Map() };
+const picking = { pieces: new Map(), order: new Map(), game: null, states: new Map() };
 
 async function loadPieces(id, token) {
   // The box's pieces never change during a game: read once per page.
@@ -16,12 +16,14 @@ async function loadPieces(id, token) {
   const answer = await api("GET", `/api/games/${encodeURIComponent(id)}/pieces`, undefined, token);
   if (answer.status !== 200) return;
   picking.game = id;
-  for (const piece of answer.body.pieces || []) picking.pieces.set(piece.code, piece);
+  for (const piece of answer.body.pieces || []) {
+    picking.order.set(piece.code, picking.pieces.size);
+    picking.pieces.set(piece.code, piece);
+  }
 }
 
 function pieceOrder(code) {
-  const order = [...picking.pieces.keys()].indexOf(code);
-  return order < 0 ? Number.MAX_SAFE_INTEGER : order;
+  return picking.order.has(code) ? picking.order.get(code) : Number.MAX_SAFE_INTEGER;
 }
 
 function pictureOf(code, tallest) {
@@ -44,13 +46,9 @@ function pictureOf(code, tallest) {
 
 // --------------------------------------------------------------------------- the moves, grouped
 
-function namingPlayer(naming) {
-  return naming.player === null || naming.player === undefined ? null : naming.player;
-}
-
 function covers(naming, move) {
   // a composed naming may take every listed move of its kind and player (a whole setup's reveal, the one-card reveals)
-  return naming.takes_listed && kindOf(move) === naming.kind && playerOf(move) === namingPlayer(naming);
+  return naming.takes_listed && kindOf(move) === naming.kind && playerOf(move) === (naming.player ?? null);
 }
 
 function movesPanel(moves, namings) {
