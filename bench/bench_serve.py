@@ -335,6 +335,31 @@ def memory_per_game(source: Path, games: int) -> float:
     return (after - before) / (games - 1)
 
 
+def shown(locator: Any) -> Any:
+    """The element with every group folded around it opened."""
+    locator.evaluate("e => { for (let d = e.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }")
+    return locator
+
+
+def tap_a_move(page: Any) -> bool:
+    """A legal move tapped as a player would: its button, or a card picker's first cards and its Record (the clock
+    runs from the last tap); False when there is none."""
+    button = page.locator("#moves button[data-move]:not(.confirm)").first
+    if button.count():
+        shown(button).click()
+        return True
+    for _ in range(20):  # a card at a time until the picker makes a move
+        record = page.locator("#moves .picker button.confirm[data-move]").first
+        if record.count():
+            shown(record).click()
+            return True
+        piece = page.locator("#moves .picker .pieces button[data-piece]").first
+        if not piece.count():
+            return False
+        shown(piece).click()
+    return False
+
+
 def bench_page(url: str, token: str, folder: Path, source: Path, loads: int, taps: int) -> dict[str, float] | None:
     """The page's first load and a tap's arrival on another page, in a real browser (None without chromium)."""
     chromium = shutil.which("chromium")
@@ -382,12 +407,8 @@ def bench_page(url: str, token: str, folder: Path, source: Path, loads: int, tap
         for _ in range(taps):
             seq = host.locator("body").get_attribute("data-seq")
             other.locator(f"body[data-seq='{seq}']").wait_for(state="attached")
-            button = host.locator("#moves button[data-move]").first
-            if not button.count():
+            if not tap_a_move(host):
                 break  # the game is over
-            if not button.is_visible():
-                host.locator("#moves details summary").first.click()
-            button.click()
             other.locator(f"body:not([data-seq='{seq}'])").wait_for(state="attached")
             arrivals.append((other.evaluate("() => window.redrawn") - host.evaluate("() => window.tapped")) / 1000)
             # the other page may redraw from its stream before the host's page has its own answer: the next tap
