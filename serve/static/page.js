@@ -358,7 +358,6 @@ async function refresh() {
         api("GET", `/api/games/${encodeURIComponent(table.id)}/moves`, undefined, table.me.token),
         fetchBoard(),
         api("GET", `/api/games/${encodeURIComponent(table.id)}/names`, undefined, table.me.token),
-        loadPieces(table.id, table.me.token),
       ]);
       if (state.status !== 200) {
         say("bad", [`The game cannot be read: ${errorText(state.body)}`]);
@@ -371,6 +370,7 @@ async function refresh() {
       const listed = moves.status === 200 && moves.body.seq === view.seq;
       table.moves = listed ? (moves.body.moves || []) : [];
       table.namings = names.status === 200 && names.body.seq === view.seq ? names.body.namings : [];
+      if (table.namings.length) await loadPieces(table.id, table.me.token);  // the box's pictures, read once
       if (names.status === 200 && names.body.seq !== view.seq) table.again = true;
       // several seats may be due at once (each naming its own dealt hand): the listing says which
       table.waiting = listed ? (moves.body.waiting_on || []) : (view.to_act ? [view.to_act] : []);
