@@ -21,7 +21,8 @@ from tally.store.library import folding as library_ingest
 from tally.store.recording import record
 from tally.store.recording.simulate import simulate
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 START = {"type": "game_started", "seq": 1, "at": "2026-11-30T10:00:00.000Z", "game": "splendor", "rules": "1",
          "seats": ["ana", "ben"], "mode": "table", "options": {"take-fewer": "when-short", "stuck": "pass", "target": "15"},
          "manifest": "splendor-base-2014"}

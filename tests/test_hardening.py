@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _lines(path: Path) -> list[bytes]:

@@ -18,7 +18,8 @@ import pytest
 
 from tally.store.recording.simulate import simulate
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 SQL_DOC = ROOT / "docs" / "sql.md"
 TALLY = [sys.executable, "-c", "from tally.cli.main import main; main()"]
 
