@@ -12,6 +12,8 @@ import json
 import os
 import shutil
 import string
+import subprocess
+import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,8 +24,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from support import FIXTURES, Result, run_tally
+from support.logs import start_log, stderr_line
 from tally.cli.docs import ERROR_JSON_KEYS, EXIT_CODES, JSON_KEYS
 from tally.core.games.splendor import SPLENDOR
+from tally.store.recording import record
 
 RULINGS = FIXTURES / "rulings" / "splendor"
 DAMAGED_KEYS = set(next(keys for title, keys in ERROR_JSON_KEYS.items() if title.startswith("damaged log")))
@@ -590,3 +594,66 @@ def test_simulate_refuses_bad_arguments(tmp_path: Path) -> None:
     assert "needs 2-4 players" in failed(cli("simulate", "splendor", "--games", "1", "--seed", "1", "--players", "5", "--out", str(out)), 2)
     assert "unknown game" in failed(cli("simulate", "chess", "--games", "1", "--seed", "1", "--out", str(out)), 2)
     assert "unknown option" in failed(cli("simulate", "splendor", "--games", "1", "--seed", "1", "--out", str(out), "-o", "x=1"), 2)
+
+
+# --------------------------------------------------------------------------- what reaches the terminal (issue 7)
+
+
+def run_bytes(*args: bytes, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+    """`tally ARGS` with raw bytes as arguments (not UTF-8, as a shell can pass them)."""
+    return subprocess.run([sys.executable.encode(), b"-c", b"from tally.cli.main import main; main()", *args],
+                          capture_output=True, timeout=timeout, env=dict(os.environ, COLUMNS="100", NO_COLOR="1"))
+
+
+def test_finding_4_control_characters_in_notes_reasons_and_names_never_reach_the_terminal(tmp_path: Path, tally: Any) -> None:
+    path = tmp_path / "g.jsonl"
+    assert tally("new", "splendor", str(path), "-p", "ana", "-p", "ben", "--seed", "1").exit_code == 0
+    hostile = "\x1b]0;title\x07\x1b[2J"
+    assert tally("note", str(path), hostile).exit_code == 0
+    assert tally("move", str(path), "take r g b").exit_code == 0
+    undone = tally("undo", str(path), "--reason", "\x1b[31moops\u202e\nfake line")
+    assert undone.exit_code == 0 and undone.stdout.count("\n") == 2
+    outputs = [undone.stdout]
+    for command in (["replay", str(path)], ["replay", str(path), "--json"], ["state", str(path)], ["check", str(path)],
+                    ["moves", str(path)]):
+        result = tally(*command)
+        assert result.exit_code == 0, result
+        outputs.append(result.stdout)
+    text = "".join(outputs)
+    for raw in ("\x1b", "\x07", "\u202e"):
+        assert raw not in text
+    replay = outputs[1]
+    assert "note: \\x1b]0;title\\x07\\x1b[2J" in replay
+    assert "void #4: \\x1b[31moops\\u202e\\nfake line" in replay
+    doc = json.loads(outputs[2])  # JSON escapes them, and decodes to the very text recorded
+    assert [s["text"] for s in doc["steps"]][2:4] == [f"note: {hostile}", "ana: take r g b"]
+
+    db = tmp_path / "library.duckdb"
+    assert tally("ingest", str(path), "--db", str(db)).exit_code == 0
+    for command in (["sql", "SELECT line, payload FROM events", "--db", str(db)], ["stats", "--db", str(db)],
+                    ["sql", "SELECT payload->>'text' FROM events WHERE type = 'noted'", "--db", str(db), "--json"]):
+        result = tally(*command)
+        assert result.exit_code == 0 and "\x1b" not in result.stdout and "\x07" not in result.stdout, result
+    shown = tally("sql", "SELECT payload->>'text' AS t FROM events WHERE type = 'noted'", "--db", str(db))
+    assert "\\x1b]0;title\\x07\\x1b[2J" in shown.stdout
+
+
+def test_finding_4_a_log_from_elsewhere_with_an_escape_in_a_name_is_refused_without_printing_it(tmp_path: Path, tally: Any) -> None:
+    path = start_log(tmp_path / "g.jsonl", seats=["\x1b[31mred", "ben"])
+    for command in ("state", "replay", "check"):
+        result = tally(command, str(path))
+        assert result.exit_code == 3 and "U+001B" in stderr_line(result) and "\x1b" not in result.stderr + result.stdout
+
+
+def test_finding_5_an_argument_that_is_not_utf8_is_a_usage_error(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    record.new_game(path, "splendor", ["ana", "ben"], seed=1)
+    before = path.read_bytes()
+    noted = run_bytes(b"note", str(path).encode(), b"bad \xff byte")
+    assert noted.returncode == 2, noted
+    assert noted.stderr == (b"tally: argument 3 (b'bad \\xff byte') is not valid UTF-8 (byte 0xff at offset 4): "
+                            b"tally reads its arguments as UTF-8 text; rename a file whose name is not UTF-8\n")
+    assert path.read_bytes() == before
+    new = run_bytes(b"new", b"splendor", str(tmp_path / "x.jsonl").encode(), b"-p", b"\xff", b"-p", b"ben")
+    assert new.returncode == 2 and new.stderr.count(b"\n") == 1 and b"argument 5" in new.stderr
+    assert not (tmp_path / "x.jsonl").exists()

@@ -19,6 +19,8 @@ from tally.core.text import plural, quote
 from tally.store.logs import log as logfile
 from tally.store.recording import record
 
+from support.logs import nested, start_log, stderr_line
+
 START = {"type": "game_started", "seq": 1, "at": "2026-11-30T10:00:00.000Z", "game": "splendor", "rules": "1",
          "seats": ["ana", "ben"], "mode": "table", "options": {"take-fewer": "when-short", "stuck": "pass", "target": "15"},
          "manifest": "splendor-base-2014"}
@@ -302,3 +304,85 @@ def test_a_step_about_seated_seats_runs_only_for_the_kinds_it_answers_while_nobo
     assert check(seated, Said(player="ann")) == [] and seen == ["Named", "Said"]  # seated: it runs for every kind
     assert guards.judge_turn(unseated, Said(player="ann")) is None and seen == ["Named", "Said"]
     assert guards.judge_turn(seated, Said(player="ann")) is None and seen == ["Named", "Said", "Said"]
+
+
+# --------------------------------------------------------------------------- refused by the real tally (issues 7, 16)
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"options": {**START["options"], "target": "abc"}}, "option target='abc'"),
+        ({"options": {**START["options"], "target": "99999999999999999999"}}, "option target='99999999999999999999'"),
+        ({"rules": "2"}, "rules '2'"),
+        ({"manifest": "x"}, "manifest 'x'"),
+        ({"options": {}}, "take-fewer, stuck, target not stated"),
+        ({"options": {**START["options"], "take-fewer": "sometimes"}}, "option take-fewer='sometimes'"),
+        ({"options": {**START["options"], "target": "-5"}}, "option target='-5'"),
+        ({"seats": ["ana", "ana"]}, "'ana' twice"),
+        ({"seats": ["table", "nobody"]}, "'table' cannot be a player's name"),
+    ],
+)
+def test_finding_2_game_started_values_are_validated(tmp_path: Path, tally: Any, changes: dict, message: str) -> None:
+    path = start_log(tmp_path / "g.jsonl", **changes)
+    before = path.read_bytes()
+    for command in (["check", str(path)], ["move", str(path), "reveal w4b4"], ["state", str(path)]):
+        result = tally(*command)
+        assert result.exit_code == 3, (command, result)
+        assert stderr_line(result).startswith(f"tally: {path}:1: game_started is not a valid start: ") and message in result.stderr
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "names, message",
+    [
+        (["\x1b[31mred", "ben"], "control or invisible character (U+001B)"),
+        (["ana", "Ana"], "'Ana' and 'ana' look alike"),
+        (["ana", "аna"], "mixes Cyrillic and Latin"),
+        (["а\u043dа", "aha"], "look alike"),
+        (["a\tb", "ben"], "U+0009"),
+        (["a\nb", "ben"], "U+000A"),
+        (["a\u200bb", "ben"], "U+200B"),
+        (["a\u202eb", "ben"], "U+202E"),
+        (["--json", "ben"], "starts with '-'"),
+        (["-p", "ben"], "starts with '-'"),
+    ],
+)
+def test_finding_4_bad_names_are_refused_at_new(tmp_path: Path, tally: Any, names: list[str], message: str) -> None:
+    path = tmp_path / "g.jsonl"
+    args = ["new", "splendor", str(path)]
+    for name in names:
+        args += ["-p", name] if not name.startswith("-") else [f"--player={name}"]
+    result = tally(*args)
+    assert result.exit_code == 2, result
+    assert message in stderr_line(result) and "\x1b" not in result.stderr and "\u202e" not in result.stderr
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("pair", [("lan", "Ian"), ("Ivy", "lvy"), ("arn", "am"), ("Vern", "vem"), ("bob", "b0b")])
+def test_finding_10_look_alike_names_are_refused_at_one_table(tmp_path: Path, tally: Any, pair: tuple[str, str]) -> None:
+    path = tmp_path / "g.jsonl"
+    result = tally("new", "splendor", str(path), "-p", pair[0], "-p", pair[1])
+    assert result.exit_code == 2 and "look alike" in result.stderr, result
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("pair", [("ian", "lan"), ("ana", "ama"), ("mia", "nia")])
+def test_finding_10_names_that_only_share_a_reading_sit_together(tmp_path: Path, tally: Any, pair: tuple[str, str]) -> None:
+    assert tally("new", "splendor", str(tmp_path / "g.jsonl"), "-p", pair[0], "-p", pair[1]).exit_code == 0
+
+
+@pytest.mark.parametrize("suffix", [".json", ".toml"])
+def test_finding_2_a_manifest_nested_1000_deep_is_a_usage_error(tmp_path: Path, tally: Any, suffix: str) -> None:
+    manifest = tmp_path / f"deep{suffix}"
+    if suffix == ".json":
+        manifest.write_text('{"id":"x","cards":' + nested(1000) + "}")
+    else:
+        manifest.write_text('id = "x"\ncards = ' + nested(1000) + "\n")
+    result = tally("new", "splendor", str(tmp_path / "g.jsonl"), "-p", "ana", "-p", "ben", "--manifest", str(manifest))
+    assert result.exit_code == 2 and "nested more than 30 levels deep" in result.stderr, result
+    dotted = tmp_path / "dotted.toml"  # nesting without a bracket
+    dotted.write_text("id = 'x'\n" + ".".join(f"k{i}" for i in range(1000)) + " = 1\n")
+    result = tally("new", "splendor", str(tmp_path / "g.jsonl"), "-p", "ana", "-p", "ben", "--manifest", str(dotted))
+    assert result.exit_code == 2 and "nested more than 30 levels deep" in result.stderr, result
+    assert not (tmp_path / "g.jsonl").exists()

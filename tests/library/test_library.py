@@ -8,8 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +30,12 @@ from tally.core.model import Event, Voided
 from tally.store import library
 from tally.store.recording import record
 from tally.store.logs import log as logfile
+from tally.store.library import folding as library_ingest
 from tally.store.library.folding import fold_judged, game_id_of
 from tally.store.recording.simulate import simulate
 
 from support import ROOT
+from support.logs import START, start_log, stderr_line
 
 FIXTURE_GAMES = sorted((ROOT / "fixtures" / "games").glob("splendor-*.jsonl"))  # the projections tested here are Splendor's
 SQL_DOC = ROOT / "docs" / "sql.md"
@@ -755,3 +763,271 @@ def test_the_ingest_benchmark_runs(tmp_path: Path) -> None:
         assert game["events"] > 0 and game["ingest_eps"] > 0 and game["ratio"] > 0
     assert summary["scale"]["events"] >= 4000 and summary["scale"]["charts"] == 7
     assert summary["scale"]["sql_ms"] > 0 and summary["scale"]["stats_ms"] > 0 and summary["scale"]["stats_report_ms"] > 0
+
+
+# --------------------------------------------------------------------------- one bad log in an ingest (issue 7)
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("good")
+    simulate("splendor", 30, 7, folder, players=2)
+    return folder
+
+
+BAD_STARTS = {
+    "solo": ({"seats": ["solo"]}, "Splendor needs 2-4 players, got 1"),
+    "no-seats": ({"seats": []}, "Splendor needs 2-4 players, got 0"),
+    "nine-seats": ({"seats": [f"p{i}" for i in range(1, 10)]}, "Splendor needs 2-4 players, got 9"),
+    "target-abc": ({"options": {**START["options"], "target": "abc"}}, "option target='abc'"),
+}
+
+
+@pytest.mark.parametrize("order", ["bad-first", "bad-last"])
+def test_finding_1_one_bad_log_never_stops_an_ingest(tmp_path: Path, good: Path, tally: Any, order: str) -> None:
+    bad = [start_log(tmp_path / f"{name}.jsonl", **changes) for name, (changes, _) in BAD_STARTS.items()]
+    db = tmp_path / "library.duckdb"
+    paths = [*map(str, bad), str(good)] if order == "bad-first" else [str(good), *map(str, bad)]
+    result = tally("ingest", *paths, "--db", str(db), "--json")
+    assert result.exit_code == 3, result
+    doc = json.loads(result.stdout)
+    assert doc["games_added"] == 30 and doc["files"] == 34
+    assert {(r["path"], r["line"], r["kind"]) for r in doc["rejected"]} == {(str(p), 1, "damaged") for p in bad}
+    for path, (_, why) in zip(bad, BAD_STARTS.values()):
+        reported = [line for line in result.stderr.splitlines() if line.startswith(f"tally: rejected {path}:1: ")]
+        assert len(reported) == 1 and why in reported[0], result.stderr
+    assert library.query(db, "SELECT count(*) FROM games").rows().__next__()[0] == 30
+
+
+def test_finding_1_a_log_tally_fails_on_is_set_aside_and_the_others_are_stored(
+    tmp_path: Path, good: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beyond the damaged logs the reader refuses: should folding one log fail (a bug), or DuckDB refuse one
+    log's rows, that log alone is rejected and every other log of the task is stored."""
+    logs = sorted(good.glob("*.jsonl"))
+    unlucky, refused = str(logs[3]), str(logs[17])
+    real_one, real_game = library_ingest._one, library_ingest._game
+
+    def failing_one(result: Any, rows: Any, path: str, gid: Any, known: Any) -> None:
+        if path == unlucky:
+            raise KeyError(1)  # what the campaign saw
+        real_one(result, rows, path, gid, known)
+
+    def unstorable_game(rows: Any, gid: str, log: Any, *rest: Any) -> None:
+        real_game(rows, gid, log, *rest)
+        if log.path == refused:
+            rows.games["options"][-1] = "{not json"  # DuckDB refuses the cast to JSON
+
+    monkeypatch.setattr(library_ingest, "_one", failing_one)
+    monkeypatch.setattr(library_ingest, "_game", unstorable_game)
+    summary = library.ingest(tmp_path / "library.duckdb", [good], jobs=1)
+    assert summary.games_added == 28
+    rejected = {r.path: r for r in summary.rejected}
+    assert set(rejected) == {unlucky, refused}
+    assert rejected[unlucky].kind == "error" and "KeyError: 1" in rejected[unlucky].message
+    assert rejected[refused].kind == "error" and "the library refused its rows" in rejected[refused].message
+
+
+# --------------------------------------------------------------------------- ingest killed, empty or busy (issue 16)
+
+
+TALLY = [sys.executable, "-c", "from tally.cli.main import main; main()"]
+
+
+def _run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*TALLY, *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "COLUMNS": "100", "NO_COLOR": "1", **env})
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("logs")
+    for game in ("splendor", "split", "array", "splice"):
+        simulate(game, 30, 1, folder / game)
+    return folder
+
+
+def _ppid(pid: int) -> int | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def _session(pid: int) -> list[int]:
+    """The processes of the session `pid` leads (every process an ingest started, however deep)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == pid and fields[0] != "Z":  # field 6 of stat: the session id
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
+def test_finding_3_kill_9_of_an_ingest_leaves_no_worker_and_no_open_output(tmp_path: Path, logs: Path) -> None:
+    proc = subprocess.Popen([*TALLY, "ingest", str(logs), "--db", str(tmp_path / "lib.duckdb"), "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the two workers are running
+            workers = [pid for pid in _session(proc.pid) if pid != proc.pid and _ppid(pid) == proc.pid
+                       and b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+            if len(workers) >= 2 or proc.poll() is not None:
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None and len(workers) >= 2, "the ingest ended before its workers could be seen"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        ended: list[bytes] = []
+        reader = threading.Thread(target=lambda: ended.append(proc.stdout.read() + proc.stderr.read()), daemon=True)  # type: ignore[union-attr]
+        reader.start()
+        reader.join(15)
+        assert ended, "stdout/stderr stayed open after kill -9: a worker still holds them"
+        deadline = time.monotonic() + 10
+        while _session(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _session(proc.pid) == [], "processes of the killed ingest are still running"
+    finally:
+        for pid in _session(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()  # type: ignore[union-attr]
+        proc.stderr.close()  # type: ignore[union-attr]
+    again = _run("ingest", str(logs), "--db", str(tmp_path / "lib.duckdb"))  # what was committed stays; it resumes
+    assert again.returncode == 0, again
+    counted = _run("sql", "--db", str(tmp_path / "lib.duckdb"), "--format", "csv", "SELECT count(*) FROM games")
+    assert counted.returncode == 0 and counted.stdout.splitlines()[-1] == "120", counted
+
+
+def test_finding_7_a_library_stopped_before_its_first_commit_says_so(tmp_path: Path, logs: Path) -> None:
+    db = tmp_path / "lib.duckdb"
+    duckdb.connect(str(db)).close()  # what an ingest killed before its first commit leaves: a file, no tables
+    for command in (["sql", "--db", str(db), "SELECT count(*) FROM games"], ["stats", "--db", str(db)],
+                    ["export", "--db", str(db), "--to", str(tmp_path / "out")]):
+        result = _run(*command)
+        assert result.returncode == 2 and "the library holds no tables yet" in result.stderr, (command, result)
+        assert result.stderr.count("\n") == 1 and "Catalog Error" not in result.stderr
+    assert _run("ingest", str(logs / "split"), "--db", str(db)).returncode == 0
+    counted = _run("sql", "--db", str(db), "--format", "csv", "SELECT count(*) FROM games")
+    assert counted.returncode == 0 and counted.stdout.splitlines()[-1] == "30", counted
+
+
+def _holder(db: Path, seconds: float) -> subprocess.Popen[str]:
+    """A process holding the library's write lock, as a running ingest does."""
+    code = f"import duckdb, time; con = duckdb.connect({str(db)!r}); print('held', flush=True); time.sleep({seconds})"
+    holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    return holder
+
+
+def test_finding_8_a_busy_library_waits_then_exits_5(tmp_path: Path, logs: Path) -> None:
+    db = tmp_path / "lib.duckdb"
+    assert _run("ingest", str(logs / "splendor"), "--db", str(db)).returncode == 0
+    game_id = _run("sql", "--db", str(db), "--format", "csv", "SELECT min(game_id) FROM games").stdout.splitlines()[-1]
+    holder = _holder(db, 60)
+    try:
+        for command in (["sql", "--db", str(db), "SELECT count(*) FROM games"], ["stats", "--db", str(db)],
+                        ["ingest", str(logs / "split"), "--db", str(db)], ["replay", game_id, "--db", str(db)]):
+            began = time.monotonic()
+            result = _run(*command, TALLY_BUSY_TIMEOUT="1")
+            assert result.returncode == 5, (command, result)
+            assert time.monotonic() - began >= 1.0  # it waited
+            assert result.stderr.count("\n") == 1 and "the library is busy" in result.stderr, result
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()  # type: ignore[union-attr]
+
+
+def test_finding_8_a_command_waits_for_the_ingest_to_finish(tmp_path: Path, logs: Path) -> None:
+    db = tmp_path / "lib.duckdb"
+    assert _run("ingest", str(logs / "splendor"), "--db", str(db)).returncode == 0
+    holder = _holder(db, 1.5)
+    try:
+        result = _run("sql", "--db", str(db), "--format", "csv", "SELECT count(*) FROM games", TALLY_BUSY_TIMEOUT="30")
+        assert result.returncode == 0 and result.stdout.splitlines()[-1] == "30", result
+        grown = _run("ingest", str(logs / "split"), "--db", str(db), TALLY_BUSY_TIMEOUT="30")
+        assert grown.returncode == 0, grown
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()  # type: ignore[union-attr]
+
+
+# --------------------------------------------------------------------------- tally sql: limits, sandbox (issues 7, 16)
+
+
+def test_finding_6_sql_empty_queries_and_limits(tmp_path: Path, good: Path, tally: Any) -> None:
+    db = tmp_path / "library.duckdb"
+    library.ingest(db, [good])
+    for empty in ("", " ", ";"):
+        result = tally("sql", empty, "--db", str(db))
+        assert result.exit_code == 2 and "empty query" in stderr_line(result), result
+    began = time.perf_counter()
+    endless = tally("sql", "SELECT count(*) FROM range(100000000000)", "--db", str(db), "--timeout", "1")
+    assert endless.exit_code == 2 and "stopped after the time limit of 1 s" in stderr_line(endless)
+    assert time.perf_counter() - began < 60
+    limit = tally("sql", "SELECT current_setting('memory_limit') AS m", "--db", str(db), "--format", "csv")
+    assert limit.exit_code == 0 and limit.stdout.splitlines()[1] in ("1.8 GiB", "1.9 GiB", "2.0 GiB"), limit.stdout
+    hungry = tally("sql", "SELECT string_agg(x::VARCHAR, ',') FROM range(20000000) t(x)", "--db", str(db),
+                   "--memory-limit", "40MB", "--format", "csv")
+    assert hungry.exit_code == 2 and "more memory than its limit of 40MB" in stderr_line(hungry), hungry
+    lifted = tally("sql", "SET memory_limit = '100GB'", "--db", str(db))
+    assert lifted.exit_code == 2 and "locked" in stderr_line(lifted)
+
+
+def test_finding_6_the_cli_defaults_are_the_documented_limits() -> None:
+    from tally.cli import docs
+
+    text = docs.render()
+    assert f"| `{library.SQL_TIMEOUT}` |" in text.split("`--timeout <float>`")[1].splitlines()[0]
+    assert f"| `{library.SQL_MEMORY}` |" in text.split("`--memory-limit <str>`")[1].splitlines()[0]
+    assert "60 seconds" in (ROOT / "docs" / "sql.md").read_text() and "2GB" in (ROOT / "docs" / "sql.md").read_text()
+
+
+def _documented(kind: str) -> list[str]:
+    """The statements named in the **Refused** or **Accepted** item of docs/sql.md's `tally sql` section."""
+    section = SQL_DOC.read_text(encoding="utf-8").split("## `tally sql`", 1)[1]
+    item = section.split(f"- **{kind}**", 1)[1].split("\n- **", 1)[0].split("\n\n", 1)[0]
+    statements = [text for text in re.findall(r"`([^`]+)`", " ".join(item.split())) if " " in text or text.isupper()]
+    assert len(statements) >= 10, statements
+    return statements
+
+
+@pytest.fixture(scope="module")
+def sql_library(tmp_path_factory: pytest.TempPathFactory, logs: Path) -> Path:
+    db = tmp_path_factory.mktemp("lib") / "lib.duckdb"
+    assert _run("ingest", str(logs / "splendor"), "--db", str(db)).returncode == 0
+    return db
+
+
+@pytest.mark.parametrize("statement", _documented("Refused"))
+def test_finding_9_what_docs_sql_md_says_is_refused_is_refused(sql_library: Path, statement: str, tmp_path: Path) -> None:
+    before = sql_library.read_bytes()
+    result = subprocess.run([*TALLY, "sql", "--db", str(sql_library), statement], capture_output=True, text=True,
+                            timeout=120, cwd=tmp_path)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, (statement, result)
+    assert sql_library.read_bytes() == before and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("statement", _documented("Accepted"))
+def test_finding_9_what_docs_sql_md_says_is_accepted_is_accepted(sql_library: Path, statement: str, tmp_path: Path) -> None:
+    before = sql_library.read_bytes()
+    result = subprocess.run([*TALLY, "sql", "--db", str(sql_library), statement], capture_output=True, text=True,
+                            timeout=120, cwd=tmp_path)
+    assert result.returncode == 0, (statement, result)
+    assert sql_library.read_bytes() == before and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("text", ["-- x", "--x", "-- SELECT 1"])
+def test_finding_9_a_query_of_only_a_comment_is_a_query_not_an_option(sql_library: Path, text: str) -> None:
+    result = _run("sql", "--db", str(sql_library), text)
+    assert result.returncode == 2 and "empty query" in result.stderr and "No such option" not in result.stderr, result
+    assert _run("sql", "--db", str(sql_library), "--format", "csv", "-- a comment first\nSELECT 42").stdout.splitlines()[-1] == "42"

@@ -35,6 +35,7 @@ from tally.store.logs.repair import repair as repair_log
 from tally.store.recording import record
 
 from support import ROOT
+from support.logs import joined_lines, line_of, log_lines, nested, splendor_log, stderr_line
 
 FORMAT_DOC = ROOT / "docs" / "format.md"
 
@@ -928,3 +929,202 @@ def test_format_doc_examples_are_real_splendor_events() -> None:
         assert msgspec.json.encode(event) == line.encode(), line
     wanted = {"game_started", "voided", "amended", "noted"} | {e.__struct_config__.tag for e in sp.EVENTS}  # type: ignore[attr-defined]
     assert seen == wanted
+
+
+# --------------------------------------------------------------------------- what readers refuse (issues 7, 16)
+
+
+def _rechained(lines: list[bytes]) -> bytes:
+    """Lines given the prev chain their (rewritten) bytes call for, each ending in CRLF: the finding's forger."""
+    out: list[bytes] = []
+    for line in lines:
+        event = json.loads(line)
+        if out:
+            event["prev"] = hashlib.sha256(out[-1]).hexdigest()
+        out.append(line_of(event) + b"\r")  # the CR becomes part of the line's bytes, and of its hash
+    return b"".join(line + b"\n" for line in out)
+
+
+def test_finding_7_tampering_is_refused(tmp_path: Path, tally: Any) -> None:
+    path = tmp_path / "source.jsonl"
+    record.new_game(path, "splendor", ["ana", "ben"], seed=1)
+    assert record.move(path, "take r g b").accepted
+    data = path.read_bytes()
+    lines = data[:-1].split(b"\n")
+    variants = {
+        "crlf-last-line": (data[:-1] + b"\r\n", 3, "a carriage return (\\r)"),
+        "duplicate-key": (b"\n".join(lines[:2] + [lines[2][:-1] + b',"player":"ben"}']) + b"\n", 3, "the key 'player' appears twice"),
+        "trailing-whitespace": (b"\n".join(lines[:2] + [lines[2] + b"  "]) + b"\n", 3, "before or after the JSON object"),
+        "crlf-rechained": (_rechained(lines), 1, "a carriage return (\\r)"),
+    }
+    for name, (content, line, message) in variants.items():
+        target = tmp_path / f"{name}.jsonl"
+        target.write_bytes(content)
+        checked = tally("check", str(target))
+        assert checked.exit_code == 3 and stderr_line(checked).startswith(f"tally: {target}:{line}: ") and message in checked.stderr, (name, checked)
+        moved = tally("move", str(target), "ben: take w w")  # nothing is appended to such a log
+        assert moved.exit_code == 3 and target.read_bytes() == content, (name, moved)
+
+
+def test_finding_8_logs_written_before_units_read_as_before(tally: Any) -> None:
+    for fixture in sorted((ROOT / "fixtures" / "games").glob("*.jsonl")):
+        assert b'"unit"' not in fixture.read_bytes()  # recorded before format 2
+        assert tally("check", str(fixture)).exit_code == 0
+
+
+def test_finding_9_special_files_are_refused_at_once(tmp_path: Path, tally: Any) -> None:
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder.jsonl"
+    folder.mkdir()
+    cases = [(fifo, "a FIFO (named pipe), not a regular file"), (folder, "a directory, not a regular file"),
+             (Path("/dev/zero"), "a character device, not a regular file")]
+    for path, message in cases:
+        for command in (["check", str(path)], ["move", str(path), "take r g b"], ["state", str(path)],
+                        ["replay", str(path)], ["note", str(path), "hi"], ["repair", str(path)]):
+            result = tally(*command)  # the subprocess timeout (120 s) would fail a blocked command
+            assert result.exit_code == 3, (command, result)
+            assert stderr_line(result) == f"tally: {path}: {message}: a log is a regular file\n", (command, result)
+    ingested = tally("ingest", str(fifo), str(tmp_path), "--db", str(tmp_path / "library.duckdb"))
+    assert ingested.exit_code == 3 and f"tally: rejected {fifo}: a FIFO" in ingested.stderr
+    manifest = tally("new", "splendor", str(tmp_path / "g.jsonl"), "-p", "ana", "-p", "ben", "--manifest", str(fifo))
+    assert manifest.exit_code == 2 and "a FIFO (named pipe)" in stderr_line(manifest)
+
+
+GAMES = sorted(p.name for p in (ROOT / "core" / "games").iterdir() if (p / "__init__.py").exists())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_finding_2_a_line_nested_1000_deep_is_exit_3_for_every_reader(tmp_path: Path, tally: Any, game: str) -> None:
+    path = tmp_path / f"{game}.jsonl"
+    assert tally("new", game, str(path), "-p", "ana", "-p", "ben").exit_code == 0
+    lines = log_lines(path)
+    deep = ('{"type":"noted","seq":%d,"at":"2026-01-01T00:00:00.000Z","prev":"%s","text":%s}'
+            % (len(lines) + 1, "0" * 64, nested(1000))).encode()
+    path.write_bytes(joined_lines(lines + [deep]))
+    damaged = path.read_bytes()
+    for command in (["check"], ["moves"], ["state"], ["replay"], ["repair"], ["move", "note hi"], ["note", "hi"]):
+        result = tally(command[0], str(path), *command[1:])
+        assert result.exit_code == 3, (command, result)
+        assert f"{path}:{len(lines) + 1}: nested more than 32 levels deep" in result.stderr, (command, result.stderr)
+    assert path.read_bytes() == damaged
+    ingested = tally("ingest", str(path), "--db", str(tmp_path / "library.duckdb"))
+    assert ingested.exit_code == 3 and "internal" not in ingested.stderr and "nested more than 32" in ingested.stderr, ingested
+
+
+def test_events_after_line_1_are_typed_all_the_way_down() -> None:
+    """The reader decodes lines 2.. before measuring their depth (docs/format.md, "Limits"): safe only while no
+    event type holds a field of any type (`Any`), where the typed decoder would follow the nesting."""
+    import msgspec
+
+    from tally.core import registry
+    from tally.core.model import SHARED_EVENTS, GameStarted
+
+    def walk(info: Any, seen: set[int]) -> None:
+        assert not isinstance(info, msgspec.inspect.AnyType), info
+        if id(info) in seen:
+            return
+        seen.add(id(info))
+        for name in ("item_type", "key_type", "value_type"):
+            if hasattr(info, name):
+                walk(getattr(info, name), seen)
+        for item in getattr(info, "item_types", ()) or getattr(info, "types", ()):
+            walk(item, seen)
+        for field in getattr(info, "fields", ()):
+            walk(field.type, seen)
+
+    for spec in registry.specs():
+        for kind in [*SHARED_EVENTS, *spec.events]:
+            if kind is not GameStarted:
+                walk(msgspec.inspect.type_info(kind), set())
+
+
+# --------------------------------------------------------------------------- anchors and times
+
+
+def _fingerprints(tally: Any, path: Path) -> list[str]:
+    import hashlib
+
+    return [hashlib.sha256(line).hexdigest() for line in log_lines(path)]
+
+
+def test_anchors_hold_for_the_log_they_were_taken_from(tmp_path: Path, tally: Any) -> None:
+    path = splendor_log(tmp_path, tally)
+    prints = _fingerprints(tally, path)
+    checked = tally("check", str(path), "--expect", f"3:{prints[2][:8]}", "--expect", f"5:{prints[4].upper()}")
+    assert checked.exit_code == 0 and f"fingerprint {prints[-1]}" in checked.stdout, checked
+
+
+@pytest.mark.parametrize("tamper", ["cut", "rewritten", "forked"])
+def test_an_anchor_detects_what_the_chain_cannot(tmp_path: Path, tally: Any, tamper: str) -> None:
+    path = splendor_log(tmp_path, tally)
+    prints = _fingerprints(tally, path)
+    lines = log_lines(path)
+    if tamper == "cut":  # the last two lines removed: a valid, shorter log
+        path.write_bytes(joined_lines(lines[:3]))
+    else:
+        other = splendor_log(tmp_path, tally, "other.jsonl") if tamper == "forked" else None
+        if other is not None:  # another branch from line 4 on: ben took other gems
+            path.write_bytes(joined_lines(lines[:3]))
+            assert tally("move", str(path), "take k k").exit_code == 0
+            assert tally("move", str(path), "take r g b").exit_code == 0
+        else:  # a careful forger rewrites a note into line 3 and chains everything after it anew
+            import hashlib
+
+            events = [json.loads(line) for line in lines]
+            events[2]["gems"] = ["r", "g", "k"]
+            rewritten = []
+            for event in events:
+                if rewritten:
+                    event["prev"] = hashlib.sha256(rewritten[-1]).hexdigest()
+                rewritten.append(json.dumps(event, separators=(",", ":")).encode())
+            path.write_bytes(joined_lines(rewritten))
+    assert tally("check", str(path)).exit_code in (0, 1)  # the chain alone accepts it
+    checked = tally("check", str(path), "--expect", f"5:{prints[4][:8]}")
+    assert checked.exit_code == 3 and checked.stderr.count("\n") == 1, checked
+    assert "anchor 5:" in checked.stderr and ("ends at line 3" if tamper == "cut" else "fingerprint is now") in checked.stderr
+    doc = json.loads(tally("check", str(path), "--expect", f"5:{prints[4][:8]}", "--json").stdout)
+    assert doc["ok"] is False and doc["error"] == "damaged"
+
+
+@pytest.mark.parametrize("bad", ["5", "5:abc", "x:12345678", "0:12345678", "5:1234567g", "5:" + "0" * 65])
+def test_an_anchor_must_name_a_line_and_8_hex_digits(tmp_path: Path, tally: Any, bad: str) -> None:
+    path = splendor_log(tmp_path, tally)
+    checked = tally("check", str(path), "--expect", bad)
+    assert checked.exit_code == 2 and "--expect" in checked.stderr, checked
+
+
+def test_times_that_go_backwards_are_warnings_of_check(tmp_path: Path, tally: Any) -> None:
+    import hashlib
+
+    path = splendor_log(tmp_path, tally)
+    events = [json.loads(line) for line in log_lines(path)]
+    events[3]["at"] = "2020-01-01T00:00:00.000Z"
+    rewritten: list[bytes] = []
+    for event in events:
+        if rewritten:
+            event["prev"] = hashlib.sha256(rewritten[-1]).hexdigest()
+        rewritten.append(json.dumps(event, separators=(",", ":")).encode())
+    path.write_bytes(joined_lines(rewritten))
+    checked = tally("check", str(path))
+    assert checked.exit_code == 0, checked
+    assert "#4 warning: recorded at 2020-01-01T00:00:00.000Z, before line 3" in checked.stdout
+    assert "[log.at-backwards]" in checked.stdout and "#5" not in checked.stdout
+    doc = json.loads(tally("check", str(path), "--json").stdout)
+    assert [w["seq"] for w in doc["warnings"] if w["rule"] == "log.at-backwards"] == [4]
+
+
+def test_tail_anchor_is_the_verified_anchor_read_from_the_end_only(tmp_path: Path) -> None:
+    from tally.store.logs import anchors
+    from tally.store.logs import log as logfile
+
+    for fixture in sorted((ROOT / "fixtures" / "games").glob("*.jsonl")):
+        log = logfile.read(fixture)
+        assert anchors.tail_anchor(fixture) == log.anchor == (len(log.events), log.fingerprint)
+        assert all(log.fingerprint_at(seq) == log.events[seq].prev for seq in range(1, len(log.events)))
+    long_line = tmp_path / "long.jsonl"  # a last line longer than the first chunk read from the end
+    from tally.store.recording import record
+
+    record.new_game(long_line, "splendor", ["ana", "ben"], seed=1)
+    record.note(long_line, "x" * 200_000)
+    assert anchors.tail_anchor(long_line) == logfile.read(long_line).anchor
