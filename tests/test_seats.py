@@ -284,13 +284,23 @@ def test_array_other_seats_stay_unverifiable_where_they_are_today() -> None:
 
 
 def test_array_a_splatter_to_a_seat_names_what_it_picks_up() -> None:
+    """The giver does not see the cards a seated receiver picks up: ben names them himself, right after (a recorder
+    who saw them may still name them with the Splatter)."""
     game = seated(array_helpers.Game(("ann", "ben"), "table"), "ben")
     game.do("deal ben: " + " ".join(array_helpers.BEN), "start br", "splice bry@1.r", "ben: splice bo@1.b")
     assert game.state.player_name == "ann"
-    game.reject("s2 ben", "core.seat.unnamed")  # ben picks up two cards: he names them
-    assert game.refuse("s2 ben draws bo").rule == "array.draw.top"  # two cards, not one
-    _in_full(game, "s2 ben draws bo oy")
+    assert game.refuse("s2 ben draws bo").rule == "array.draw.top"  # named with the Splatter: two cards, not one
+    _in_full(game, "s2 ben")
+    assert (game.state.picking, game.state.picks) == ("ben", 2) and game.state.hands[1].unknown == 2
+    game.reject("ben: lay gy@1.g", "array.pickup.owed")  # nothing before ben names them
+    assert game.refuse("ben: pick up bo").rule == "array.draw.top"  # two cards, not one
+    _in_full(game, "ben: pick up bo oy")
     assert sorted(game.hand("ben")) == sorted(array_helpers.BEN + ["oy"])  # bo laid, then bo and oy picked up
+    assert game.state.hands[1].unknown == 0 and game.state.picking == ""
+    recorder = seated(array_helpers.Game(("ann", "ben"), "table"), "ben")
+    recorder.do("deal ben: " + " ".join(array_helpers.BEN), "start br", "splice bry@1.r", "ben: splice bo@1.b")
+    _in_full(recorder, "s2 ben draws bo oy")
+    assert recorder.state.picking == "" and sorted(recorder.hand("ben")) == sorted(array_helpers.BEN + ["oy"])
 
 
 # --------------------------------------------------------------------------- Splice
