@@ -255,8 +255,9 @@ class Due(msgspec.Struct, frozen=True, kw_only=True):
     `seat` is the seat that owes it, or `table` for an entry of the table's (a deal, the starting card, a reveal),
     which `by` names the seat whose device is asked to make it (the dealer; None: any seat's). `what` says what is
     owed in words that read the same on every device ("the dealt hand (9 cards)"). `form` is the game's documented
-    notation form that writes it (one of its `NOTATION` forms, `PLAYER: hand CARDS`) where no listed move can (a
-    hand of nine cards has too many sets to list); None where the listed moves are the way to make it."""
+    notation form to type it in (one of its `NOTATION` forms, `PLAYER: hand CARDS`) where the listed moves may not
+    hold it (a hand of nine cards, or cards a seat draws, have too many sets to list); None where the listed moves
+    are the way to make it."""
 
     seat: str
     what: str

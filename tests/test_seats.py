@@ -467,7 +467,10 @@ def _splice_hidden(state: Any, viewer: str) -> list[str]:
             found.append(f"{name}'s hand or pieces")
         if seat.disk is not None and not seat.revealed and index != state.winner:  # a laid map shows its disk
             found.append(f"{name}'s disk")
-    if any(zone.known for zone in state.pile + state.map_pile) or state.unused.known:
+    # a Hurricane resolved goes to the bottom of the Draw Pile in sight of all (in table mode the log knows nothing
+    # else of the pile that a seat may not know)
+    public = {"hurricane"} if state.mode == "table" else set()
+    if any(set(zone.known) - public for zone in state.pile) or any(z.known for z in state.map_pile) or state.unused.known:
         found.append("a pile or the unused disks")
     if state.fresh not in (None, "?") and state.player_name != viewer:
         found.append("the card drawn this turn")
