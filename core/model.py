@@ -418,7 +418,7 @@ class GameSpec(Generic[S, V]):
         or nobody acts (view). A seat's device shows it that a move of its own is due. Default: the seat `to_act`
         names, if a seat."""
         who = self.to_act(state)[0]
-        return () if who in ("table", "nobody") else (who,)
+        return () if who in (TABLE, NOBODY) else (who,)
 
     def owed(self, state: S) -> tuple[Due, ...]:
         """Who owes what now, each as a `Due` (view): every seat the table waits on (`waiting_on`), in seat order, and
