@@ -21,7 +21,8 @@ import pytest
 
 from tally.core import registry
 from tally.core.history import History
-from tally.core.model import BINDINGS, CONTRACT, LATE, OPTIONAL, Event, GameSpec, GameStarted
+from tally.core.engine import Table
+from tally.core.model import BINDINGS, CONTRACT, LATE, OPTIONAL, Due, Event, GameSpec, GameStarted
 
 from support import ROOT, tinygame
 from support.rule_ids import rule_ids_used
@@ -434,6 +435,29 @@ def test_every_game_says_what_ended_it_and_what_is_pending(game: str) -> None:
         assert pending is None or isinstance(pending, str)
 
 
+@pytest.mark.parametrize("game", SPECS)
+def test_every_game_says_who_owes_what_as_its_seats_are_waited_on(game: str) -> None:
+    """At every step of random games, open and as a seated table records them: `owed` names exactly the seats
+    `waiting_on` names (and the table's entry, its `by` a seat), each form one of the game's documented notation
+    forms, and nothing once the game is over."""
+    spec = spec_of(game)
+    forms = {form.form for form in spec.notation}
+    for seed in range(2):
+        events, _ = random_playout(spec, spec.min_seats + seed, random.Random(f"owed:{seed}"))
+        seats = tuple(events[0].seats)  # type: ignore[attr-defined]
+        for log in (events, spec.table_transcript(events, seated=seats if game in GAMES else ())):
+            started = log[0]
+            assert isinstance(started, GameStarted)
+            table = Table(spec, msgspec.structs.replace(started, seq=1))
+            for seq, event in enumerate(log[1:], 2):
+                table.apply(msgspec.structs.replace(event, seq=seq))
+                owed, state = spec.owed(table.state), table.state
+                assert {due.seat for due in owed} - {"table"} == set(spec.waiting_on(state)), (seq, owed)
+                assert all(due.form is None or due.form in forms for due in owed), (seq, owed)
+                assert all(due.by is None or (due.seat == "table" and due.by in seats) for due in owed), (seq, owed)
+                assert (owed == ()) == (spec.to_act(state)[0] == "nobody"), (seq, owed)
+
+
 def test_a_game_may_leave_every_optional_member_to_the_kernel() -> None:
     """Ten leaves every optional member out (`OPTIONAL`): each is GameSpec's default, and the game still plays, is
     judged, conceals nothing and is transcribed as it is."""
@@ -447,4 +471,6 @@ def test_a_game_may_leave_every_optional_member_to_the_kernel() -> None:
     events, state = playout(spec, started, lambda n: 0, lambda pile: pile, 100)
     assert spec.outcome(state) is not None and spec.conceal(state, "ann") is state and spec.pending(state) is None
     assert spec.waiting_on(spec.start(started)) == ("ann",) and spec.check_manifest("other") != []
+    begun = spec.start(started)
+    assert spec.owed(begun) == (Due(seat="ann", what=spec.to_act(begun)[1]),) and spec.owed(state) == ()
     assert [type(e) for e in spec.table_transcript(events)] == [type(e) for e in events]

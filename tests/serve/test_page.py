@@ -206,23 +206,25 @@ def test_every_phone_owing_its_hand_is_told_it_is_due(browser: Any, tmp_path: Pa
             wait_seq(page, 1)
             assert page.get_attribute("#banner", "class") == "banner mine", seat
             assert page.inner_text("#banner").startswith("#1 ") and "Your turn: ana, ben to name" in page.inner_text("#banner")
-            assert page.inner_text("#moves").startswith("Yours to enter: no move can be listed for it.")
+            assert page.text_content("#owed") == "Yours to enter: the dealt hand of round 1 (7 cards). Type it as hand CARD ...Type it"
         ana, ben = pages["ana"], pages["ben"]
         ben.fill("#move-text", f"ben: hand {' '.join(array_helpers.BEN)}")
         ben.click("#typed button[type=submit]")
         for page in (ana, ben):
             wait_seq(page, 2)
         assert ben.get_attribute("#banner", "class") == "banner"
-        assert ben.inner_text("#moves") == "No move of yours is due now: waiting for ana."
+        assert ben.inner_text("#moves") == "No move of yours is due now: waiting for ana to enter the dealt hand of round 1 (7 cards)."
         assert ana.get_attribute("#banner", "class") == "banner mine"
-        assert ana.inner_text("#moves").startswith("Yours to enter:")
+        assert ana.text_content("#owed").startswith("Yours to enter:")
         ana.fill("#move-text", f"ana: hand {' '.join(array_helpers.ANN)}")
         ana.click("#typed button[type=submit]")
         for page in (ana, ben):
             wait_seq(page, 3)
-            # the starting card is the table's to turn over: any phone may enter it, and no seat is due
-            assert page.get_attribute("#banner", "class") == "banner"
+            # the starting card is the table's to turn over: any phone may enter it, the dealer's is asked to
             assert page.locator('#moves button[data-move="start br"]').count() == 1
+        assert ana.get_attribute("#banner", "class") == "banner" and "Waiting on ben" in ana.inner_text("#banner")
+        assert ben.get_attribute("#banner", "class") == "banner mine"
+        assert ben.text_content("#owed") == "For the table, yours to enter: the starting card of round 1."
         assert not ana.errors and not ben.errors
     assert check(tmp_path / "g.jsonl").ok
 

@@ -284,13 +284,23 @@ def test_array_other_seats_stay_unverifiable_where_they_are_today() -> None:
 
 
 def test_array_a_splatter_to_a_seat_names_what_it_picks_up() -> None:
+    """The giver does not see the cards a seated receiver picks up: ben names them himself, right after (a recorder
+    who saw them may still name them with the Splatter)."""
     game = seated(array_helpers.Game(("ann", "ben"), "table"), "ben")
     game.do("deal ben: " + " ".join(array_helpers.BEN), "start br", "splice bry@1.r", "ben: splice bo@1.b")
     assert game.state.player_name == "ann"
-    game.reject("s2 ben", "core.seat.unnamed")  # ben picks up two cards: he names them
-    assert game.refuse("s2 ben draws bo").rule == "array.draw.top"  # two cards, not one
-    _in_full(game, "s2 ben draws bo oy")
+    assert game.refuse("s2 ben draws bo").rule == "array.draw.top"  # named with the Splatter: two cards, not one
+    _in_full(game, "s2 ben")
+    assert (game.state.picking, game.state.picks) == ("ben", 2) and game.state.hands[1].unknown == 2
+    game.reject("ben: lay gy@1.g", "array.pickup.owed")  # nothing before ben names them
+    assert game.refuse("ben: pick up bo").rule == "array.draw.top"  # two cards, not one
+    _in_full(game, "ben: pick up bo oy")
     assert sorted(game.hand("ben")) == sorted(array_helpers.BEN + ["oy"])  # bo laid, then bo and oy picked up
+    assert game.state.hands[1].unknown == 0 and game.state.picking == ""
+    recorder = seated(array_helpers.Game(("ann", "ben"), "table"), "ben")
+    recorder.do("deal ben: " + " ".join(array_helpers.BEN), "start br", "splice bry@1.r", "ben: splice bo@1.b")
+    _in_full(recorder, "s2 ben draws bo oy")
+    assert recorder.state.picking == "" and sorted(recorder.hand("ben")) == sorted(array_helpers.BEN + ["oy"])
 
 
 # --------------------------------------------------------------------------- Splice
@@ -457,7 +467,10 @@ def _splice_hidden(state: Any, viewer: str) -> list[str]:
             found.append(f"{name}'s hand or pieces")
         if seat.disk is not None and not seat.revealed and index != state.winner:  # a laid map shows its disk
             found.append(f"{name}'s disk")
-    if any(zone.known for zone in state.pile + state.map_pile) or state.unused.known:
+    # a Hurricane resolved goes to the bottom of the Draw Pile in sight of all (in table mode the log knows nothing
+    # else of the pile that a seat may not know)
+    public = {"hurricane"} if state.mode == "table" else set()
+    if any(set(zone.known) - public for zone in state.pile) or any(z.known for z in state.map_pile) or state.unused.known:
         found.append("a pile or the unused disks")
     if state.fresh not in (None, "?") and state.player_name != viewer:
         found.append("the card drawn this turn")

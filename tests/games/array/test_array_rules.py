@@ -9,6 +9,8 @@ here fails it.
 
 from __future__ import annotations
 
+import msgspec
+
 from tally.core.games.array import (
     ARRAY,
     ActionGiven,
@@ -20,6 +22,8 @@ from tally.core.games.array import (
     TimeCalled,
     arrays,
 )
+from tally.core.engine import Table
+from tally.core.games.array.events import PickedUp
 from tally.core.model import Noted, Voided
 
 from support.array_helpers import ANN, BEN, Game, deal_event, documented_position, open_game, rest_of_box, table_game
@@ -499,6 +503,52 @@ def test_array_action_splatter() -> None:
     assert table.permit(f"{who}: s5 {other}").message == f"{who} may give Splatter 5 to {other}, who picks up 2 cards"
     table.do(f"{who}: s5 {other}")
     assert table.state.deck_size == 0 and table.state.hands[table.state.seats.index(other)].size == size + 2
+
+
+def _seated_splatter(drawn: str = "") -> Game:
+    """ann and ben (seated) in table mode, both hands named, br turned, ann's first move made: then ann gives ben
+    Splatter 2 (the cards named with it when `drawn` is given, as a recorder who saw them would)."""
+    game = Game(("ann", "ben"), "table")
+    game.started = msgspec.structs.replace(game.started, seated=["ann", "ben"])
+    game.table = Table(ARRAY, game.started)
+    game.do(f"ann: hand {' '.join(ANN)}", f"ben: hand {' '.join(BEN)}", "start br", "splice bor@1.b oy ry",
+            "ben: splice gr@1.r")
+    return game.do(f"s3 ben{drawn}")
+
+
+def test_array_pickup_owed() -> None:
+    game = _seated_splatter()
+    ben = game.state.hands[1]
+    assert (game.state.picking, game.state.picks, ben.unknown) == ("ben", 3, 3)
+    assert ARRAY.to_act(game.state) == ("ben", "ben to name the 3 cards the Splatter made them pick up (PLAYER: pick up CARD ...)")
+    assert ARRAY.waiting_on(game.state) == ("ben",) and ARRAY.legal_moves(game.state) == []
+    ruling = game.ruling("ben: splice gy@3.y")
+    assert (ruling.rule, ruling.verdict) == ("array.pickup.owed", "illegal")
+    assert ruling.message == "ben first names the 3 cards the Splatter made them pick up (ben: pick up CARD ...)"
+    assert game.ruling("time").rule == "array.pickup.owed"
+    parsed = ARRAY.parse(game.state, "pick up bg oy ry")  # a bare pick-up is the seat's that owes one
+    assert parsed == [PickedUp(player="ben", cards=["bg", "oy", "ry"])] == ARRAY.parse(game.state, "ben: pickup bg oy ry")
+    assert ARRAY.format(parsed[0]) == "ben: pick up bg oy ry"
+    assert game.permit("pick up bg oy ry").rule == "array.pickup.owed"
+    assert game.ruling("pick up bg oy").rule == "array.draw.top"  # three cards, not two
+    game.do("pick up bg oy ry")
+    assert game.hand("ben") == BEN[1:] + ["bg", "oy", "ry"] and game.state.picking == ""
+    assert game.state.player_name == "ben"  # picking up is not a turn: ben plays next, as after any Splatter
+    named = _seated_splatter(" draws bg oy ry")  # a recorder who saw the cards named them with the Splatter
+    assert named.state.picking == "" and named.hand("ben") == BEN[1:] + ["bg", "oy", "ry"]
+
+
+def test_array_pickup_not_owed() -> None:
+    game = _seated_splatter()
+    ruling = game.ruling("ann: pick up bg oy ry")
+    assert (ruling.rule, ruling.verdict) == ("array.pickup.not-owed", "illegal")
+    assert ruling.message == "ann has picked up no cards to name: only ben names the cards they picked up"
+    game.do("ben: pick up bg oy ry")
+    again = game.ruling("ben: pick up go")
+    assert (again.rule, again.message) == ("array.pickup.not-owed",
+                                           "ben has picked up no cards to name: no Splatter left cards to name")
+    unseated = table_game(("ann", "ben"), "br")  # nobody seated: a pick-up is never owed
+    assert unseated.ruling("ben: pick up bo").rule == "array.pickup.not-owed"
 
 
 def test_array_action_slam() -> None:
