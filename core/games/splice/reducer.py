@@ -530,7 +530,7 @@ REDUCERS.on(TurnPassed, _apply_pass)
 REDUCERS.on(MapsReturned, _apply_return)
 REDUCERS.on(HoldingsRevealed, _apply_reveal)
 # the state after a checked event, then whatever follows by itself (the end of a turn, the next draw): each reducer
-# walks on itself, so a fold calls it with no dispatch of its own (`referee.reducers_of`)
+# walks on itself, so a fold calls it with no dispatch of its own (`dispatch.reducers_of`)
 apply = REDUCERS.seal().apply
 
 
