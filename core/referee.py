@@ -1,15 +1,13 @@
 """The referee's plumbing, written once for every game: guards and reducers registered per event kind.
 
-A game states, for each of its event kinds, the guards that may forbid it (in their fixed order) and the
-reducer that applies it, each typed on that event's class, so a guard reads `event.gems` with no cast. The
-kernel then judges every event in one shape: the game over first (read off the state's phase), then the
-game's turn (its steps in order, among them the kernel's own decisions: `OutOfTurn`, whether the event's
-player is the one to act, and `Pending`, whether something is pending that the event does not settle; the game
-gives only their words), then the kind's own guards. A kind of the game's `events` left without a guard or a
-reducer is an error when the game is imported, never a silent pass at play.
+A game states, for each of its event kinds, the guards that may forbid it (in their fixed order) and the reducer
+that applies it, each typed on that event's class, so a guard reads `event.gems` with no cast. `Guards.check` judges
+every event in one shape: the game over first (read off the state's phase), then the game's turn (its steps in
+order, among them the kernel's own decisions: `OutOfTurn`, whether the event's player is the one to act, and
+`Pending`, whether something is pending that the event does not settle; the game gives only their words), then the
+kind's own guards. A kind left without a guard or a reducer is an error when the game is imported.
 
-This module says what a ruling is, plainly, and `Guards.check` judges so. A fold judges every event of every log
-read, so `dispatch.py` compiles the same rules into one function per kind and phase; its tests hold it to this.
+This is the plain path, written to be read. A fold runs the same rules compiled (`dispatch.py`), held to these.
 """
 
 from __future__ import annotations
@@ -74,16 +72,10 @@ class Pending(Generic[S]):
     having allowed those) is refused under `rule` with the game's `words(state, event)` and `facts(state)`.
     `kinds`: the only kinds it can refuse (as `concerns` declares of a game's step); the others skip it."""
 
-    def __init__(
-        self,
-        phases: Iterable[str],
-        rule: str,
-        words: Callable[[S, Event], str],
-        *,
-        facts: Callable[[S], dict[str, Any]] = lambda state: {},
-        settles: Callable[[S, Event], bool] = lambda state, event: False,
-        kinds: Iterable[type[Event]] | None = None,
-    ):
+    def __init__(self, phases: Iterable[str], rule: str, words: Callable[[S, Event], str], *,
+                 facts: Callable[[S], dict[str, Any]] = lambda state: {},
+                 settles: Callable[[S, Event], bool] = lambda state, event: False,
+                 kinds: Iterable[type[Event]] | None = None):
         self.phases = frozenset(phases)
         self.rule, self.words, self.facts, self.settles = rule, words, facts, settles
         if kinds is not None:
@@ -100,14 +92,8 @@ class Supposing:
     `cleared` (what records an obligation) reset. Only the kinds named, by a seat at the table that `seated`
     admits, and not while the state's phase is one of `not_in` (a table not laid out yet), are judged so."""
 
-    def __init__(
-        self,
-        phases: dict[type[Event], str],
-        *,
-        cleared: dict[str, Any] | None = None,
-        not_in: Iterable[str] = (),
-        seated: Callable[[Any, int], bool] = lambda state, seat: True,
-    ):
+    def __init__(self, phases: dict[type[Event], str], *, cleared: dict[str, Any] | None = None,
+                 not_in: Iterable[str] = (), seated: Callable[[Any, int], bool] = lambda state, seat: True):
         self.phases, self.cleared = dict(phases), dict(cleared or {})
         self.not_in, self.seated = frozenset(not_in), seated
 
@@ -181,23 +167,12 @@ class Guards(Generic[S]):
     steps in the order they run before the kind's own guards, the game's functions (the step of the turn, the
     table's entries) and the kernel's `OutOfTurn` and `Pending`; the first ruling refuses, `ALLOWED` ends the turn."""
 
-    def __init__(
-        self,
-        game: str,
-        events: Iterable[type[Event]],
-        *,
-        turn: Iterable[TurnStep[S]],
-        over_words: Callable[[S], str] = lambda state: "the game is over",
-        over_facts: Callable[[S], dict[str, Any]] = lambda state: {},
-        supposing: Supposing | None = None,
-    ):
-        self.game = game
-        self.events = tuple(events)
-        self.over_rule = f"{game}.turn.game-over"
-        self.out_of_turn_rule = f"{game}.turn.out-of-turn"
-        self.turn = tuple(turn)
-        self.over_words, self.over_facts = over_words, over_facts
-        self.supposing = supposing
+    def __init__(self, game: str, events: Iterable[type[Event]], *, turn: Iterable[TurnStep[S]],
+                 over_words: Callable[[S], str] = lambda state: "the game is over",
+                 over_facts: Callable[[S], dict[str, Any]] = lambda state: {}, supposing: Supposing | None = None):
+        self.game, self.events, self.turn = game, tuple(events), tuple(turn)
+        self.over_rule, self.out_of_turn_rule = f"{game}.turn.game-over", f"{game}.turn.out-of-turn"
+        self.over_words, self.over_facts, self.supposing = over_words, over_facts, supposing
         self.by_kind: dict[type[Event], tuple[Callable[[S, Any], Found], ...]] = {}  # each kind's guards, in order
 
     def on(self, kind: type[E], *guards: Callable[[S, E], Found]) -> None:
@@ -290,8 +265,7 @@ class Reducers(Generic[R]):
     """The reducer of each of one game's event kinds, and `apply`: the state after a checked event."""
 
     def __init__(self, game: str, events: Iterable[type[Event]]):
-        self.game = game
-        self.events = tuple(events)
+        self.game, self.events = game, tuple(events)
         self.by_kind: dict[type[Event], Callable[[R, Any], R]] = {}
 
     def on(self, kind: type[E], reduce: Callable[[R, E], R]) -> None:
