@@ -16,7 +16,7 @@ copies in play minus the cards the log has located bound what may be revealed (`
 
 from collections import Counter
 from itertools import islice
-from typing import Iterable, Sequence, cast
+from typing import Iterable, Sequence
 
 import msgspec
 
@@ -182,8 +182,6 @@ def take_top(pile: tuple[Zone, ...], entries: Iterable[str | None], ordered: boo
 def hand_add(zone: Zone, cards: Sequence[str | None]) -> Zone:
     """A zone with cards added: the known ones named, the rest unknown."""
     unknown = cards.count(None)
-    if not unknown:  # every entry is a card (a hand refill, a card picked): `Zone.add` written out
-        return Zone(zone.known + cast("tuple[str, ...]", tuple(cards)), zone.unknown)
     return zone.add([c for c in cards if c is not None], unknown)
 
 
