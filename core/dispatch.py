@@ -2,7 +2,7 @@
 
 `referee.py` says what a ruling is and `engine.Table` how a log folds, each written to be read. A fold judges and
 applies every event of every log read (`tally check`, a replay, the library's ingest), so this module writes the
-same work out for speed, and decides nothing of its own: `tests/test_dispatch.py` holds it to the plain path over
+same work out for speed, and decides nothing of its own: `tests/core/test_dispatch.py` holds it to the plain path over
 random playouts of every game, legal moves and moves judged where they were not made.
 
 - `judges(spec, state)`: kind -> phase -> one function judging that kind in that phase as `Guards.check` does,
