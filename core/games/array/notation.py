@@ -463,7 +463,7 @@ def format_event(event: Event) -> str:
 from ...model import NotationForm  # noqa: E402
 
 # every form of the notation with its meaning and examples (`tally rules array --notation`); the notation table of
-# docs/rules/array.md agrees with it, and every example parses (tests/test_notation_forms.py)
+# docs/rules/array.md agrees with it, and every example parses (tests/core/test_notation_forms.py)
 NOTATION: tuple[NotationForm, ...] = (
     NotationForm("splice LAY [LAY ...]", "a whole Splice: the first lay is Splice 1, the others Splice 2 onto the card just laid; then the move ends",
                  ("splice gy@5", "splice gy@gr", "splice bgy@5 by.b oy", "splice bry@ry")),
