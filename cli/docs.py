@@ -61,7 +61,8 @@ def _rules_keys() -> dict[str, str]:
 
 JSON_KEYS["rules"] = _rules_keys()
 JSON_KEYS["serve"] = {"url": "the address it serves (with --port 0, the free port it took)",
-                      "token": "the host token: send it as `Authorization: Bearer TOKEN` to start games and hand out seats"}
+                      "token": "the host token: send it as `Authorization: Bearer TOKEN` to start games and hand out seats",
+                      "host_link": "the host's link, the page that holds the host token (`URL/#token=TOKEN`): keep it to yourself"}
 # a board's view is the game's own document (docs/rules/<game>.md); these are the keys of the first game's
 JSON_KEYS["state"] = {
     "game": "the game's name",
