@@ -200,7 +200,9 @@ class Recorder:
             return
         if not result.accepted:
             self.refused += 0 if asked else 1
-            refusal = ("illegal: " + "; ".join(result.messages), "red")
+            # no rule forbade a stale move: it was typed against a table the log has moved on from, and not judged
+            verdict = "stale" if result.is_stale else "illegal"
+            refusal = (f"{verdict}: " + "; ".join(result.messages), "red")
             if result.is_stale and self.interactive:  # the log was re-read: the table as it is now, then why
                 self.board(lines=[refusal])
                 return

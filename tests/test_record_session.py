@@ -152,6 +152,45 @@ def test_a_session_notices_another_writer_and_never_judges_an_unseen_table(tmp_p
     assert len(events_of(log)) == 5
 
 
+def test_a_stale_move_in_the_session_is_not_called_illegal(tmp_path: Path) -> None:
+    """No rule forbade a move typed against a table the log has moved on from: `tally record` says it is stale,
+    never `illegal:`, and records nothing."""
+    import io
+
+    from rich.console import Console
+
+    from tally.cli.session import Recorder
+
+    log = tmp_path / "game.jsonl"
+    record.new_game(log, "splendor", ["ana", "ben"], seed=3)
+    out = Console(file=io.StringIO(), width=80, color_system=None)
+    recorder = Recorder(Session(log), out, interactive=False)
+    recorder.run_line("take r g b")
+    assert record.move(log, "ben: take w b k").accepted  # another terminal
+    recorder.run_line("take r g b")
+    said = out.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    refusal = next(line for line in said if "[core.append.stale]" in line)
+    assert refusal.startswith("stale: the log moved on") and "illegal" not in refusal, said
+    assert recorder.refused == 1 and len(events_of(log)) == 4
+
+
+def test_a_reveal_of_three_cards_is_echoed_as_the_three_events_recorded(tmp_path: Path) -> None:
+    """`tally move` and `tally record` echo exactly the events a move recorded: three cards revealed in one move
+    are three events, each named once, in the log's order."""
+    log = tmp_path / "game.jsonl"
+    record.new_game(log, "splendor", ["ana", "ben"], mode="table")
+    moved = subprocess.run([*TALLY, "move", str(log), "reveal", "w4b4", "b3g3r3", "r4k4"], capture_output=True, text=True)
+    assert moved.returncode == 0, moved.stderr
+    assert moved.stdout.splitlines()[:3] == ["#2 recorded: reveal w4b4", "#3 recorded: reveal b3g3r3",
+                                             "#4 recorded: reveal r4k4"], moved.stdout
+    typed = subprocess.run([*TALLY, "record", str(log)], input="reveal 1k0-w1b1g1r1 1w0-b3 1g0-r3\n",
+                           capture_output=True, text=True)
+    assert typed.returncode == 0, typed.stderr
+    assert typed.stdout.splitlines()[0] == "#5-7 recorded: reveal 1k0-w1b1g1r1; reveal 1w0-b3; reveal 1g0-r3"
+    logged = [(e["seq"], e.get("card")) for e in events_of(log)[1:]]
+    assert logged[-3:] == [(5, "1k0-w1b1g1r1"), (6, "1w0-b3"), (7, "1g0-r3")], logged
+
+
 def test_a_session_reads_the_log_under_the_writers_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a write between reading the log and noting its identity would pair an old fold with the new file, and the
     # next move would be appended after the wrong tail: the session reads, folds and notes under the lock
