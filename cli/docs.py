@@ -345,7 +345,7 @@ def render() -> str:
         "```",
         "",
         "Off a terminal (standard input a pipe or a file) it reads one line at a time and prints one result line per",
-        "move (`#12 recorded: ...`, `illegal: ...`, `cannot read ...`), so a session can be scripted; it exits with 1",
+        "move (`#12 recorded: ...`, `illegal: ...`, `stale: ...`, `cannot read ...`), so a session can be scripted; it exits with 1",
         "when a move was refused (every other move is recorded), else 0.",
         "",
         "## Commands",
@@ -359,9 +359,12 @@ def render() -> str:
 
 
 def session_help() -> str:
+    from tally.core.text import wrapped
+
     from .session import HELP
 
-    return HELP
+    first, _, commands = HELP.partition("\n")
+    return "\n".join([first, *wrapped(commands, 80)])  # the commands as an 80-column terminal shows them
 
 
 def main() -> None:
