@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator, List, Optional, TypeVar, cast
 
 import typer
 
-from tally.core.text import json_escape, visible, wrapped
+from tally.core.text import json_escape, visible
 
 from .startup import App
 
@@ -193,6 +193,8 @@ def listing(seq: int, expected: str, moves: list[str], kind: str | None = None, 
         return head + ["  (no legal moves)"]
     if every or kind is not None or len(numbered) <= LISTED:
         return head + [f"{number:3d}. {text}" for number, text in numbered]
+    from .wrap import wrapped  # a summary only: `tally move` never pays for it
+
     return [line for said in head + _summary(numbered, how) for line in wrapped(said, WIDTH)]
 
 

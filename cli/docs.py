@@ -132,7 +132,7 @@ JSON_KEYS.update({
                  "store: the lines are copied as they are)",
     },
     "chart": {
-        "svg": "the SVG file written",
+        "svg": "the SVG file written (with `--svg`), else null: the chart was drawn in the terminal",
         "game": "the game type",
         "turns": "turns played",
         "finished": "whether the game is over",
@@ -359,9 +359,8 @@ def render() -> str:
 
 
 def session_help() -> str:
-    from tally.core.text import wrapped
-
     from .session import HELP
+    from .wrap import wrapped
 
     first, _, commands = HELP.partition("\n")
     return "\n".join([first, *wrapped(commands, 80)])  # the commands as an 80-column terminal shows them

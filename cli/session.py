@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Iterator
 from rich.console import Console
 from rich.text import Text
 
-from tally.core.text import quote, visible, wrapped
+from tally.core.text import quote, visible
 from tally.store.recording import record
 from tally.store.recording.session import Session
 
@@ -25,6 +25,7 @@ from .app import listing as numbered
 from .app import rule_texts
 from .boards.generic import anchor
 from .render import console, print_view
+from .wrap import wrapped
 
 COMMANDS = ("moves", "state", "replay", "step", "undo", "amend", "note", "help", "quit")
 HELP = """\

@@ -169,6 +169,41 @@ def test_tally_chart_writes_the_svg(tmp_path: Path, db: Path, tally: Any) -> Non
     assert missing.exit_code == 3 and "Traceback" not in missing.stderr
 
 
+@pytest.mark.parametrize("name", ["split-3p", "splendor-4p", "array-open-4p"])
+def test_tally_chart_draws_in_the_terminal_without_svg(tmp_path: Path, tally: Any, name: str) -> None:
+    """Without `--svg`, `tally chart LOG` draws the game in the terminal within 80 columns: every player's mark at
+    the height of each score the SVG chart draws, the round boundaries on the turns' axis, a legend, the moments."""
+    from tally.cli.text_chart import BOTH, MARKS, PLOT_ROWS, ROUND
+
+    path = ROOT / "fixtures" / "games" / f"{name}.jsonl"
+    done = tally("chart", str(path))
+    assert done.exit_code == 0 and done.stderr == "", done
+    played = course_of_log(path)
+    chart = game_chart(played)
+    lines = done.stdout.splitlines()
+    assert lines[0] == chart.title and max(map(len, lines)) <= 80, lines
+    plot = lines[2:2 + PLOT_ROWS]
+    axis = lines[2 + PLOT_ROWS]
+    players = list(dict.fromkeys(row[0] for row in chart.rows))
+    legend = next(line for line in lines if line.startswith(f"{MARKS[0]} {players[0]}"))
+    assert all(f"{MARKS[i]} {player}" in legend for i, player in enumerate(players)), legend
+    for i, player in enumerate(players):  # each player's mark is drawn (or shares a cell, `&`)
+        assert any(MARKS[i] in line for line in plot) or any(BOTH in line for line in plot), player
+    assert axis.count(ROUND) == len({turn for _, turn in played.rounds}), axis
+    for moment in played.moments:
+        assert any(moment.what.split(":")[0] in line for line in lines[3 + PLOT_ROWS:]), moment.what
+    labelled = [(number, float(line.split("┤")[0])) for number, line in enumerate(plot) if "┤" in line]
+    (row_a, value_a), (row_b, value_b) = labelled[0], labelled[-1]
+    start = axis.index("└") + 1
+    last = start + len(axis[start:]) - 1
+    for i, player in enumerate(players):  # the last score of each player, read back from the plot
+        score = [row[2] for row in chart.rows if row[0] == player][-1]
+        row = round(row_a + (value_a - score) / (value_a - value_b) * (row_b - row_a))
+        assert plot[row][last:last + 1] in (MARKS[i], BOTH), (player, score, plot[row])
+    again = tally("chart", str(path), "--json")
+    assert json.loads(again.stdout)["svg"] is None and json.loads(again.stdout)["turns"] == played.turns
+
+
 # --------------------------------------------------------------------------- aliases, CSV, SVG files
 
 
