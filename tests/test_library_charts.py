@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -233,45 +232,6 @@ def test_stats_writes_its_charts_and_every_section_as_csv(tmp_path: Path, db: Pa
     assert (tmp_path / "csv" / "splendor_most_bought.csv").exists() and (tmp_path / "csv" / "chart_rivalries.csv").exists()
     text = tally("stats", "--db", str(db))
     assert "simulated games left out" in text.stdout and f"({report['rests_on']['players']} finished games" in text.stdout
-
-
-# --------------------------------------------------------------------------- BG Stats
-
-
-def check_bgstats_play(play: dict[str, Any]) -> None:
-    """The play format BG Stats documents for plays pushed to it by other apps ("Push plays to BG Stats from other
-    apps or websites", bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/)."""
-    assert set(play) <= {"sourceName", "sourcePlayId", "playDate", "durationMin", "game", "players", "board", "location"}
-    assert isinstance(play["sourceName"], str) and play["sourceName"]
-    assert isinstance(play["sourcePlayId"], str) and play["sourcePlayId"]
-    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
-    assert isinstance(play["durationMin"], int) and play["durationMin"] >= 0
-    game = play["game"]
-    assert set(game) <= {"name", "bggId", "sourceGameId", "highestWins", "noPoints"} and isinstance(game["name"], str)
-    assert isinstance(game["highestWins"], bool) and isinstance(game["noPoints"], bool)
-    assert play["players"]
-    for player in play["players"]:
-        assert set(player) <= {"name", "sourcePlayerId", "score", "winner", "rank", "startPlayer", "role"}
-        assert isinstance(player["name"], str) and isinstance(player["winner"], bool) and isinstance(player["startPlayer"], bool)
-        assert player["score"] is None or isinstance(player["score"], (int, float))
-        assert isinstance(player["rank"], int) and player["rank"] >= 1
-    assert sum(p["startPlayer"] for p in play["players"]) == 1
-
-
-def test_the_bgstats_export_is_the_documented_play_format(tmp_path: Path, db: Path, tally: Any) -> None:
-    out = tmp_path / "bg"
-    done = tally("export", "--db", str(db), "--to", str(out), "--format", "bgstats", "--json")
-    assert done.exit_code == 0, done
-    finished = dict(rows(db, "SELECT game_id, winners FROM games WHERE finished AND NOT simulated"))
-    files = sorted(out.iterdir())
-    assert json.loads(done.stdout)["files"] == len(files) == len(finished)
-    for path in files:
-        play = json.loads(path.read_text())
-        check_bgstats_play(play)
-        assert sorted(p["sourcePlayerId"] for p in play["players"] if p["winner"]) == sorted(finished[play["sourcePlayId"]])
-        assert all(p["rank"] == 1 for p in play["players"] if p["winner"])
-        seats = rows(db, f"SELECT player, score FROM seats WHERE game_id = '{play['sourcePlayId']}' ORDER BY seat")
-        assert [(p["sourcePlayerId"], p["score"]) for p in play["players"]] == [(n, float(s)) for n, s in seats]
 
 
 # --------------------------------------------------------------------------- the games as a list (a library page's)
