@@ -147,6 +147,42 @@ def _gid(path: Path) -> str:
     return game_id_of(path.read_bytes().split(b"\n", 1)[0])
 
 
+@pytest.mark.parametrize("fixture", [p.stem for p in FIXTURES])
+def test_a_games_moments_name_their_player_once_and_never_cover_each_other(fixture: str) -> None:
+    """Each moment of a game's chart says what the narration said, naming its player once (never `ana ana reached
+    15 points`), and no moment's marker overlaps another's."""
+    played = course_of_log(ROOT / "fixtures" / "games" / f"{fixture}.jsonl")
+    drawn = marks(game_chart(played).svg, "moment")
+    assert len(drawn) == len(played.moments)
+    said = sorted((int(m.attrib["data-value"]), m.find(f"{NS}title").text or "") for m in drawn)  # type: ignore[union-attr]
+    assert said == sorted((m.turn, f"turn {m.turn}: {m.what}") for m in played.moments)
+    for _, title in said:
+        words = title.split(": ", 1)[1].split()
+        assert all(a != b for a, b in zip(words, words[1:])), title
+    circles = [(float(c.attrib["cx"]), float(c.attrib["cy"]), float(c.attrib["r"]))
+               for m in drawn for c in m.iter(f"{NS}circle")]
+    for i, (x, y, r) in enumerate(circles):
+        for x2, y2, r2 in circles[i + 1:]:
+            assert (x - x2) ** 2 + (y - y2) ** 2 >= (r + r2) ** 2, ("overlapping moments", (x, y), (x2, y2))
+
+
+def test_no_label_of_a_library_chart_is_cut(db: Path) -> None:
+    """Every bar's and every row's label is written whole (a long one on a line of its own), within the picture."""
+    for chart in library_charts(db, simulated=True):
+        root = ET.fromstring(chart.svg)
+        width = float(root.attrib["viewBox"].split()[2])
+        written = texts(chart.svg)
+        assert "…" not in written, chart.key
+        for group in (g for g in root.iter(f"{NS}g") if g.attrib.get("class") in ("bar", "ranked")):
+            inside = " ".join(" ".join(t.text or "" for t in group.iter(f"{NS}text")).split())
+            assert " ".join(group.attrib["data-label"].split()) in inside, (chart.key, group.attrib["data-label"])
+        for text in root.iter(f"{NS}text"):  # what starts at the left margin fits the width (numbers end bars)
+            if text.attrib.get("text-anchor") is None:
+                assert float(text.attrib["x"]) + len(text.text or "") * 11 * 0.62 <= width + 1, (chart.key, text.text)
+        for cell in marks(chart.svg, "cell"):  # head to head: every player's name whole, in a row or a column
+            assert cell.attrib["data-series"] in written and cell.attrib["data-label"] in written
+
+
 def test_split_rounds_and_splendor_nobles_are_marked() -> None:
     split = course_of_log(ROOT / "fixtures" / "games" / "split-3p.jsonl")
     assert [number for number, _ in split.rounds] == [2, 3]
