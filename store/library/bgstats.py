@@ -149,8 +149,7 @@ def play(done: Finished, zone: tzinfo) -> BgPlay | Skipped:
     lower = spec.history.lower_wins
     ranks = _ranks(done.scores, done.won, lower)
     players = [BgPlayer(name=done.people[i], sourcePlayerId=done.seats[i], winner=bool(done.won[i]), startPlayer=i == 0,
-                        score=msgspec.UNSET if done.scores[i] is None else done.scores[i],
-                        rank=ranks.get(i, msgspec.UNSET)) for i in range(len(done.seats))]
+                        score=_known(done.scores[i]), rank=ranks.get(i, msgspec.UNSET)) for i in range(len(done.seats))]
     game = BgGame(name=spec.title, sourceGameId=done.game, highestWins=not lower,
                   noPoints=all(score is None for score in done.scores),
                   bggId=spec.bgg_id if spec.bgg_id is not None else msgspec.UNSET)
@@ -159,6 +158,11 @@ def play(done: Finished, zone: tzinfo) -> BgPlay | Skipped:
         minutes = round((done.ended_at - done.started_at).total_seconds() / 60)
     return BgPlay(sourceName=SOURCE, sourcePlayId=done.game_id, playDate=done.started_at.astimezone(zone).strftime(DATE),
                   durationMin=minutes, game=game, players=players)
+
+
+def _known(score: int | None) -> int | msgspec.UnsetType:
+    """A score as the play gives it: left out (unset), never `null`, when the game does not know it."""
+    return msgspec.UNSET if score is None else score
 
 
 def _ranks(scores: list[int | None], won: list[bool], lower: bool) -> dict[int, int]:
