@@ -238,7 +238,7 @@ class Recorder:
 
 def say(out: Console, text: str, style: str = "", wrap: bool = False) -> None:
     """Lines of the session: on a terminal (or with `wrap`) broken between words to its width, a continued line
-    indented (`core.text.wrapped`), never left to the terminal to cut mid-word; off a terminal one line each, so
+    indented (`wrap.wrapped`), never left to the terminal to cut mid-word; off a terminal one line each, so
     a scripted session reads one result line per move."""
     shown = "\n".join(map(visible, text.split("\n")))  # our own line breaks stay; a player's text cannot break lines
     if wrap or out.is_terminal:

@@ -262,8 +262,8 @@ def _said(player: Any, what: str) -> str:
 
 
 def _clear_of(placed: list[tuple[float, float]], x: float, y: float, highest: float) -> float:
-    """Where a moment's marker goes: at `y` over its point, or the nearest height, stepping up (then down, past
-    the plot's top) by its size, where it overlaps no marker already placed."""
+    """Where a moment's marker goes: at `y` over its point, else the nearest height above or below it, a marker's
+    size at a time and never above `highest`, where it overlaps no marker already placed."""
     apart = 2 * MOMENT_R + 1
 
     def free(at: float) -> bool:
