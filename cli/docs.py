@@ -61,7 +61,8 @@ def _rules_keys() -> dict[str, str]:
 
 JSON_KEYS["rules"] = _rules_keys()
 JSON_KEYS["serve"] = {"url": "the address it serves (with --port 0, the free port it took)",
-                      "token": "the host token: send it as `Authorization: Bearer TOKEN` to start games and hand out seats"}
+                      "token": "the host token: send it as `Authorization: Bearer TOKEN` to start games and hand out seats",
+                      "host_link": "the host's link, the page that holds the host token (`URL/#token=TOKEN`): keep it to yourself"}
 # a board's view is the game's own document (docs/rules/<game>.md); these are the keys of the first game's
 JSON_KEYS["state"] = {
     "game": "the game's name",
@@ -131,7 +132,7 @@ JSON_KEYS.update({
                  "store: the lines are copied as they are)",
     },
     "chart": {
-        "svg": "the SVG file written",
+        "svg": "the SVG file written (with `--svg`), else null: the chart was drawn in the terminal",
         "game": "the game type",
         "turns": "turns played",
         "finished": "whether the game is over",
@@ -344,7 +345,7 @@ def render() -> str:
         "```",
         "",
         "Off a terminal (standard input a pipe or a file) it reads one line at a time and prints one result line per",
-        "move (`#12 recorded: ...`, `illegal: ...`, `cannot read ...`), so a session can be scripted; it exits with 1",
+        "move (`#12 recorded: ...`, `illegal: ...`, `stale: ...`, `cannot read ...`), so a session can be scripted; it exits with 1",
         "when a move was refused (every other move is recorded), else 0.",
         "",
         "## Commands",
@@ -359,8 +360,10 @@ def render() -> str:
 
 def session_help() -> str:
     from .session import HELP
+    from .wrap import wrapped
 
-    return HELP
+    first, _, commands = HELP.partition("\n")
+    return "\n".join([first, *wrapped(commands, 80)])  # the commands as an 80-column terminal shows them
 
 
 def main() -> None:

@@ -318,6 +318,7 @@ class GameSpec(Generic[S, V]):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    bgg_id: ClassVar[int | None] = None  # the game's id on BoardGameGeek, where it has one (a BG Stats play names it)
     rules_version: ClassVar[str]
     manifest: ClassVar[str]
     min_seats: ClassVar[int]
@@ -507,7 +508,7 @@ def pick_listed(moves: Sequence[Event], below: Callable[[int], int]) -> Event | 
 
 # the members a game binds (docs/architecture.md's contract table lists the same names)
 CONTRACT: tuple[str, ...] = (
-    "name", "title", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
+    "name", "title", "bgg_id", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
     "state_type", "rules", "notation", "history", "upcasters",
     "start", "check", "permit", "is_voidable", "apply", "legal_moves", "pick_move", "play_drawn", "shuffles", "deal",
     "parse", "format", "view", "conceal", "turn", "outcome", "to_act", "waiting_on", "owed", "pending",
@@ -517,7 +518,7 @@ CONTRACT: tuple[str, ...] = (
 
 # the members a game may leave out: GameSpec's own method above is then its default (the docs' checklist names them)
 OPTIONAL = frozenset({
-    "is_voidable", "pick_move", "play_drawn", "shuffles", "deal", "conceal", "waiting_on", "owed", "pending",
+    "bgg_id", "is_voidable", "pick_move", "play_drawn", "shuffles", "deal", "conceal", "waiting_on", "owed", "pending",
     "narrate", "check_manifest", "table_transcript",
 })
 

@@ -249,16 +249,47 @@ def seat_link(game: folder.Game, secret: str) -> str:
 
 
 def qr_of(request: Request, link: str) -> str:
-    """A link of this server as a QR code (SVG, drawn here by segno: no network), made absolute with the address the
-    caller used: the host opens its page at the address the phones reach."""
+    """A link of this server as a QR code, made absolute with the address the caller used: the host opens its page
+    at the address the phones reach."""
+    return qr_svg(str(request.base_url).rstrip("/") + link, "a seat's link: open it on the phone that takes the seat")
+
+
+def qr_svg(link: str, title: str, error: str = "m") -> str:
+    """A link as a QR code: an SVG document, drawn here by segno (no network)."""
     import io
 
     import segno
 
     drawn = io.BytesIO()
-    segno.make(str(request.base_url).rstrip("/") + link, error="m").save(
-        drawn, kind="svg", scale=4, border=2, xmldecl=False, title="a seat's link: open it on the phone that takes the seat")
+    segno.make(link, error=error).save(drawn, kind="svg", scale=4, border=2, xmldecl=False, title=title)
     return drawn.getvalue().decode()
+
+
+@endpoint("GET", GAME + "/bgstats", "anyone", None,
+          [(200, bodies.BgStatsPlay, "the finished game as a BG Stats play, the link that logs it and its QR code; "
+                                     "`?timezone=ZONE` (an IANA name, as the phone's browser names its own) dates it, "
+                                     "else the server's time zone"),
+           (400, _E, "`serve.timezone`: not a time zone"),
+           (409, _E, "`serve.game.unfinished`: the game is not over; `serve.play.undated`: its start has no valid "
+                     "time, so no play date")])
+async def bgstats_play(request: Request) -> Response:
+    """What a finished game's page shows under "Log in BG Stats": the play as `tally export --format bgstats`
+    makes it (store/library/bgstats.py), its link and a QR code of it for a phone to scan."""
+    from tally.store.library import bgstats
+
+    game = the_game(request)
+    caller(request, game)
+    try:
+        zone, named = bgstats.time_zone(request.query_params.get("timezone") or None)
+    except bgstats.UnknownZone as error:
+        raise Refused(400, "serve.timezone", f"timezone: {error}") from None
+    made = await locked(game, lambda: game.play(zone))
+    if made is None:
+        raise Refused(409, "serve.game.unfinished", "the game is not over: a play is logged once it is")
+    if isinstance(made, bgstats.Skipped):
+        raise Refused(409, "serve.play.undated", f"this game cannot be logged in BG Stats: {made.why}")
+    qr = await run_in_threadpool(qr_svg, made.link, "the play: open it on the phone that has BG Stats", "l")
+    return answer(bodies.BgStatsPlay(made.link, qr, msgspec.to_builtins(made.play), named))
 
 
 @endpoint("GET", GAME + "/seats", "host", None,
@@ -461,7 +492,7 @@ def counted_stream(hub: Service, client: str) -> Callable[..., Response]:
 
 ROUTES: list[BaseRoute] = [
     list_games, create_game, show_game, list_moves, record_move, rule_move, undo_move, amend_move, add_note,
-    list_conflicts, catalog, list_seats, make_link, claim_seat, new_code, join_seat, list_events, stream_events,
+    list_conflicts, catalog, bgstats_play, list_seats, make_link, claim_seat, new_code, join_seat, list_events, stream_events,
 ]
 from .library import ROUTES as LIBRARY  # noqa: E402  (the library's routes, `/api/library/...`, use this module's parts)
 

@@ -117,6 +117,17 @@ class Linked(msgspec.Struct):
     qr: Annotated[str, _("the link as a QR code: an SVG document, the link made absolute with the address the caller used")]
 
 
+class BgStatsPlay(msgspec.Struct):
+    """`GET .../bgstats`: the finished game as a play of BG Stats (store/library/bgstats.py, as `tally export
+    --format bgstats` writes it)."""
+
+    link: Annotated[str, _("the link that logs the play in BG Stats, opened on the phone that has it: "
+                           "`https://app.bgstatsapp.com/createPlay.html?data=` and the play's JSON, URL-encoded")]
+    qr: Annotated[str, _("that link as a QR code (an SVG document): another phone scans it")]
+    play: Annotated[Any, _("the play's JSON, as the link holds it (BG Stats' fields: docs/sql.md, Export)")]
+    timezone: Annotated[str, _("the time zone of its `playDate`: `?timezone=` (an IANA name), else the server's")]
+
+
 class Error(msgspec.Struct):
     """Every refusal that is not a ruling on a move."""
 

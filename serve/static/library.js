@@ -66,14 +66,15 @@ function offerChoices(known, people) {
 }
 
 function gameItem(game) {
+  // the name the host gave the game first (three games of one evening are told apart by it), then its kind
   const when = game.started_at ? game.started_at.slice(0, 10) : "no date";
-  const facts = [when, game.players.join(", ")];
+  const facts = [game.game, when, game.players.join(", ")];
   if (game.winners.length) facts.push(`won by ${game.winners.join(", ")}`);
   else if (!game.finished) facts.push("unfinished");
   if (game.turns !== null) facts.push(`${game.turns} turns`);
   return el("li", { "data-game-id": game.game_id },
     el("a", { href: `/library/games/${encodeURIComponent(game.game_id)}` },
-      el("strong", null, game.game), game.simulated ? el("span", { class: "tag" }, "simulated") : null,
+      el("strong", { class: "name" }, game.name), game.simulated ? el("span", { class: "tag" }, "simulated") : null,
       el("span", { class: "meta" }, facts.join(" · "))));
 }
 
@@ -230,7 +231,9 @@ async function startStoredGame() {
   }
   const detail = answer.body;
   const game = detail.game;
-  document.getElementById("title").textContent = `${game.game} · ${game.started_at ? game.started_at.slice(0, 10) : "no date"}`;
+  document.getElementById("title").textContent =
+    `${game.name} · ${game.game} · ${game.started_at ? game.started_at.slice(0, 10) : "no date"}`;
+  document.title = `tally: ${game.name}`;
   document.getElementById("banner").replaceChildren(
     el("span", { class: "pos" }, game.game_id),
     `${game.players.join(", ")}${game.simulated ? " · simulated" : ""} · `,

@@ -392,6 +392,7 @@ async function refresh() {
       table.owed = listed ? (moves.body.owed || []) : [];
       if ((moves.status === 200 && moves.body.seq !== view.seq) || (drawn.ok && drawn.seq !== view.seq)) table.again = true;
       drawBanner(view);
+      await showBgStats(view);
       drawMoves(table.moves);
       drawBoard(drawn);
       if (table.me.kind === "host") await showConflicts();
@@ -405,6 +406,37 @@ async function refresh() {
   } finally {
     table.refreshing = null;
   }
+}
+
+async function showBgStats(view) {
+  // A finished game's play for BG Stats: the server makes it and its link (as `tally export --format bgstats`
+  // does), dated in this phone's time zone; asked once per position.
+  const section = document.getElementById("bgstats");
+  if (!view.outcome) {
+    section.hidden = true;
+    table.bgstats = null;
+    return;
+  }
+  if (table.bgstats === table.seq) return;
+  table.bgstats = table.seq;
+  const path = `/api/games/${encodeURIComponent(table.id)}/bgstats`;
+  const zone = (Intl.DateTimeFormat().resolvedOptions() || {}).timeZone;
+  let answer = await api("GET", zone ? `${path}?timezone=${encodeURIComponent(zone)}` : path, undefined, table.me.token);
+  if (answer.status === 400 && zone) answer = await api("GET", path, undefined, table.me.token);  // a zone the server lacks
+  const link = document.getElementById("bgstats-link");
+  section.hidden = false;
+  if (answer.status !== 200) {
+    link.hidden = true;
+    document.getElementById("bgstats-qr").replaceChildren();
+    document.getElementById("bgstats-note").textContent = errorText(answer.body);
+    return;
+  }
+  const pushed = answer.body;
+  link.hidden = false;
+  link.href = pushed.link;
+  document.getElementById("bgstats-qr").replaceChildren(qrNode(pushed.qr, "the play's link for BG Stats as a QR code"));
+  document.getElementById("bgstats-note").textContent =
+    `Played ${pushed.play.playDate} (${pushed.timezone})${pushed.play.durationMin !== undefined ? `, ${pushed.play.durationMin} min` : ""}.`;
 }
 
 async function showConflicts() {

@@ -286,7 +286,7 @@ class SimulateReport(msgspec.Struct):
     events: Annotated[int, _("events written in all")]
     moves: Annotated[int, _("moves played in all")]
     finished: Annotated[int, _("games that reached their end")]
-    wins_by_seat: Annotated[dict[str, int], _("wins per seat (`seat1`, ...), a shared victory counting for each winner")]
+    wins_by_seat: Annotated[dict[str, int], _("wins per seat, by the name the logs give it (`p1` is the first seat, `p2` the second, ...); a shared victory counts for each winner")]
     out: Annotated[str, _("the folder of the logs")]
 
 

@@ -11,8 +11,9 @@ what the caller may not know is shown only by its seq, type and player (`is_know
 from __future__ import annotations
 
 import threading
+from datetime import tzinfo
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import msgspec
 
@@ -25,6 +26,9 @@ from tally.store.logs.places import place_of
 from tally.store.serving.seats import Seats
 from tally.store.recording.secrecy import WATCHER, hidden_text, is_known_to
 from tally.store.recording.service import GameRecord, MoveResult, describe, describe_start, seat_moves
+
+if TYPE_CHECKING:
+    from tally.store.library.bgstats import Pushed, Skipped
 
 
 
@@ -205,6 +209,17 @@ class Game:
 
     def event_lines(self, viewer: str | None, after: int) -> EventsReport:
         return EventsReport(self.timeline.seq, self.timeline.lines(viewer, after))
+
+    def play(self, zone: tzinfo) -> Pushed | Skipped | None:
+        """The game as a BG Stats play and the link that logs it, dated in `zone` (`store/library/bgstats.py`, as
+        the export makes it); Skipped when its start has no valid time; None while the game is not over."""
+        from tally.store.library import bgstats
+
+        record = self.record
+        if record.spec.outcome(record.state) is None:
+            return None
+        done = bgstats.finished_of_log(record.store.read(), record.state)
+        return None if done is None else bgstats.pushed(done, zone)
 
 
 class Tables:

@@ -93,13 +93,15 @@ def screens(path: Path):  # type: ignore[no-untyped-def]
     from tally.store.recording import record
     from tally.store.recording.results import frame_board
 
-    def terminal() -> Console:
-        return Console(file=io.StringIO(), width=TERMINAL[0], markup=False, highlight=False, color_system=None)
+    def terminal(width: int = TERMINAL[0]) -> Console:
+        return Console(file=io.StringIO(), width=width, markup=False, highlight=False, color_system=None)
 
     pos, frames = record.replay(path)
     for frame in frames:
         shown = frame_board(pos, frame)
-        board, whole = terminal(), terminal()
+        # the board drawn on a wider console (a wide terminal, or `tally state` piped at 100 columns) must still
+        # keep within 80: no line of it is left to the console to fold
+        board, whole = terminal(200), terminal()
         print_view(shown.view, board, footer=False)
         screen(whole, shown, [(f"#{frame.seq} recorded: {frame.text}", "bold")])
         whole.print(prompt_for(shown))

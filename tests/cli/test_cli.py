@@ -492,11 +492,39 @@ def test_moves_lists_the_legal_moves_in_a_fixed_order(case: str) -> None:
     log = RULINGS / f"{case}.jsonl"
     document = one_document(cli("moves", str(log), "--json"))
     assert document["moves"] == _moves_in_process(log)
-    text = cli("moves", str(log))
+    text = cli("moves", str(log), "--all")
     listed = [line.split(". ", 1)[1] for line in text.stdout.splitlines()[1:] if ". " in line]
     assert listed == document["moves"]
+    shown = cli("moves", str(log)).stdout.splitlines()
+    assert len(shown) <= 22 and max(map(len, shown)) <= 80, "a long listing fits a terminal, summarised"
+    for line in shown[1:]:  # every move it shows has the number `tally move LOG N` records it by
+        number, dot, move = line.strip().partition(". ")
+        if dot and number.isdigit():
+            assert document["moves"][int(number) - 1] == move, line
     for move in document["moves"][:25]:  # every listed move is one `tally rule` accepts
         assert cli("rule", str(log), move).exit_code == 0, move
+
+
+def test_a_long_listing_is_summarised_by_kind_and_listed_whole_on_request() -> None:
+    """`tally moves` of a position with hundreds of legal moves fits a terminal: each kind's first and last move
+    with how many lie between, numbered as the whole listing; `--kind KIND` lists one kind, `--all` every move."""
+    log = FIXTURES / "games" / "split-table-4p.jsonl"
+    every = one_document(cli("moves", str(log), "--at", "148", "--json"))["moves"]
+    assert len(every) > 200
+    shown = cli("moves", str(log), "--at", "148").stdout.splitlines()
+    assert len(shown) <= 22 and max(map(len, shown)) <= 80, shown
+    assert shown[1] == f"{len(every)} legal moves, summarised by kind (one kind: --kind KIND, every one: --all):"
+    kinds = {move.split(": ", 1)[1].split()[0] for move in every}
+    for kind in kinds:
+        numbers = [i for i, move in enumerate(every, 1) if move.split(": ", 1)[1].startswith(kind + " ")]
+        assert f"{numbers[0]:3d}. {every[numbers[0] - 1]}" in shown and f"{numbers[-1]:3d}. {every[numbers[-1] - 1]}" in shown
+        assert any(line.strip().startswith(f"... {len(numbers) - 2} more {kind} (") for line in shown), kind
+    discards = cli("moves", str(log), "--at", "148", "--kind", "discard").stdout.splitlines()[1:]
+    assert discards == [f"{i:3d}. {move}" for i, move in enumerate(every, 1) if ": discard " in move]
+    listed = cli("moves", str(log), "--at", "148", "--all").stdout.splitlines()[1:]
+    assert listed == [f"{i:3d}. {move}" for i, move in enumerate(every, 1)]
+    none = cli("moves", str(log), "--at", "148", "--kind", "take").stdout.splitlines()
+    assert none[1].startswith("  (no legal move of kind take: the kinds now are ")
 
 
 def test_moves_is_the_same_in_every_process(game: Path) -> None:

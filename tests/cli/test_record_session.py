@@ -120,7 +120,7 @@ def test_a_scripted_session_reports_refusals_and_exits_1(tmp_path: Path) -> None
     assert out[0].startswith("illegal: the setup is not complete") and out[0].endswith("[splendor.setup.incomplete]")
     assert out[1] == "legal: reveal w4b4 is possible [splendor.setup.deal] (nothing recorded)"
     assert out[2].startswith("illegal: noble w4b4 is already laid out")
-    assert out[3].startswith("after #1: the table must reveal the setup") and out[4] == "  1. reveal w4b4"
+    assert out[3].startswith("after #1: the table must reveal the setup") and "  1. reveal w4b4" in out[4:9]
     assert any(line.startswith("no player 'nobody'") for line in out)
     assert any(line.startswith("illegal: nothing to void") for line in out)
     assert out[-1].startswith("cannot read 'bogus move': unknown move 'bogus'")
@@ -151,6 +151,98 @@ def test_a_session_notices_another_writer_and_never_judges_an_unseen_table(tmp_p
     assert session.seq == 4 and not session.changed(), "the refusal re-read the log"
     assert session.move("ana: take w b k").accepted
     assert len(events_of(log)) == 5
+
+
+def test_a_stale_move_in_the_session_is_not_called_illegal(tmp_path: Path) -> None:
+    """No rule forbade a move typed against a table the log has moved on from: `tally record` says it is stale,
+    never `illegal:`, and records nothing."""
+    import io
+
+    from rich.console import Console
+
+    from tally.cli.session import Recorder
+
+    log = tmp_path / "game.jsonl"
+    record.new_game(log, "splendor", ["ana", "ben"], seed=3)
+    out = Console(file=io.StringIO(), width=80, color_system=None)
+    recorder = Recorder(Session(log), out, interactive=False)
+    recorder.run_line("take r g b")
+    assert record.move(log, "ben: take w b k").accepted  # another terminal
+    recorder.run_line("take r g b")
+    said = out.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    refusal = next(line for line in said if "[core.append.stale]" in line)
+    assert refusal.startswith("stale: the log moved on") and "illegal" not in refusal, said
+    assert recorder.refused == 1 and len(events_of(log)) == 4
+
+
+def test_a_reveal_of_three_cards_is_echoed_as_the_three_events_recorded(tmp_path: Path) -> None:
+    """`tally move` and `tally record` echo exactly the events a move recorded: three cards revealed in one move
+    are three events, each named once, in the log's order."""
+    log = tmp_path / "game.jsonl"
+    record.new_game(log, "splendor", ["ana", "ben"], mode="table")
+    moved = subprocess.run([*TALLY, "move", str(log), "reveal", "w4b4", "b3g3r3", "r4k4"], capture_output=True, text=True)
+    assert moved.returncode == 0, moved.stderr
+    assert moved.stdout.splitlines()[:3] == ["#2 recorded: reveal w4b4", "#3 recorded: reveal b3g3r3",
+                                             "#4 recorded: reveal r4k4"], moved.stdout
+    typed = subprocess.run([*TALLY, "record", str(log)], input="reveal 1k0-w1b1g1r1 1w0-b3 1g0-r3\n",
+                           capture_output=True, text=True)
+    assert typed.returncode == 0, typed.stderr
+    assert typed.stdout.splitlines()[0] == "#5-7 recorded: reveal 1k0-w1b1g1r1; reveal 1w0-b3; reveal 1g0-r3"
+    logged = [(e["seq"], e.get("card")) for e in events_of(log)[1:]]
+    assert logged[-3:] == [(5, "1k0-w1b1g1r1"), (6, "1w0-b3"), (7, "1g0-r3")], logged
+
+
+def test_the_session_wraps_its_text_between_words_to_an_80_column_terminal(tmp_path: Path) -> None:
+    """On a terminal 80 columns wide the session's help, its refusals and error lists, its rule texts and what is
+    due next are broken between words, each line within 80 columns, a continued line indented: the terminal never
+    cuts a word."""
+    import io
+
+    from rich.console import Console
+
+    from tally.cli.session import HELP, Recorder
+
+    log = tmp_path / "game.jsonl"
+    record.new_game(log, "splendor", ["ana", "ben"], seed=3)
+    out = Console(file=io.StringIO(), width=80, color_system=None, force_terminal=True, legacy_windows=False)
+    recorder = Recorder(Session(log), out, interactive=False)
+    for line in ("help", "bogus move", "buy 1.1", "take r r r r", "?take r g", "moves", "state"):
+        recorder.run_line(line)
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.file.getvalue()).splitlines()  # type: ignore[attr-defined]
+    assert max(map(len, shown)) <= 80, [line for line in shown if len(line) > 80]
+    words = set(" ".join(shown).split())
+    for said in (HELP.replace("GAME", "splendor"),):  # every word of the help whole, none cut in two
+        assert set(said.split()) <= words, set(said.split()) - words
+    refusal = next(i for i, line in enumerate(shown) if line.startswith("cannot read 'bogus move'"))
+    assert shown[refusal + 1].startswith("  ") and len(shown[refusal]) > 60, shown[refusal:refusal + 2]
+    assert any(line.startswith("  N               the move numbered N") for line in shown)
+    assert any(line.startswith(" " * 18 + "(refused as stale") for line in shown), "under its description"
+
+
+def test_moves_in_the_session_is_summarised_and_listed_whole_on_request(tmp_path: Path) -> None:
+    """`moves` summarises a listing longer than a screen by kind; `moves all` lists every move, `moves KIND` one
+    kind, numbered alike, and a number then records the move it names."""
+    import io
+
+    from rich.console import Console
+
+    from tally.cli.session import Recorder
+
+    log = tmp_path / "game.jsonl"
+    record.new_game(log, "splendor", ["ana", "ben"], seed=3)
+    every = record.moves(log).moves
+    assert len(every) > 20
+
+    def said(line: str) -> list[str]:
+        out = Console(file=io.StringIO(), width=80, color_system=None)
+        recorder = Recorder(Session(log), out, interactive=False)
+        recorder.run_line(line)
+        return out.file.getvalue().splitlines()  # type: ignore[attr-defined]
+
+    assert len(said("moves")) <= 22 and any("more take" in line for line in said("moves"))
+    assert said("moves all")[1:] == [f"{i:3d}. {move}" for i, move in enumerate(every, 1)]
+    assert said("moves reserve")[1:] == [f"{i:3d}. {move}" for i, move in enumerate(every, 1) if ": reserve " in move]
+    assert said("moves reserve 2") == ["moves takes nothing, `all`, or a kind of move (`moves take`)"]
 
 
 def test_a_session_reads_the_log_under_the_writers_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

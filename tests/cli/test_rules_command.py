@@ -4,6 +4,7 @@ rule's text on every ruling (the read model's `rule_text`, shared by every inter
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -76,10 +77,24 @@ def test_the_notation_is_printed_with_examples(game: str) -> None:
         for example in form.examples:
             assert example in " ".join(text.split()), example
     assert "every game also reads:" in text and "MOVE + MOVE" in text
+    lines = text.splitlines()
+    for form in spec.notation:  # each example on a line of its own, never joined by ` | ` (notation itself)
+        if form.examples:
+            first = lines.index(f"  {form.form}") + 1 + sum(1 for _ in _meaning_lines(lines, form.form))
+            assert lines[first] == f"      e.g. {form.examples[0]}", (form.form, lines[first])
+            assert lines[first + 1:first + len(form.examples)] == [f"           {e}" for e in form.examples[1:]]
     document = json.loads(invoke("rules", game, "--notation", "--json").stdout)
     assert set(document) == {"game", "title", "forms", "shared"}
     assert [f["form"] for f in document["forms"]] == [f.form for f in spec.notation]
     assert document["forms"][0]["examples"] == list(spec.notation[0].examples)
+
+
+def _meaning_lines(lines: list[str], form: str) -> Iterator[str]:
+    """The lines of a form's meaning under its head (indented 6, before its examples)."""
+    for line in lines[lines.index(f"  {form}") + 1:]:
+        if not line.startswith("      ") or line.startswith("      e.g. "):
+            return
+        yield line
 
 
 def test_notation_takes_no_rule_id() -> None:

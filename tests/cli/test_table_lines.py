@@ -129,7 +129,7 @@ def test_the_session_shows_a_stale_refusal_with_where_the_log_is_now(game: Path)
     assert record.move(game, "take r g b").accepted  # another terminal
     recorder.run_line("1")
     text = out.file.getvalue()  # type: ignore[attr-defined]
-    assert "illegal: the log moved on" in text and "it is now at #3" in text and "[core.append.stale]" in text
+    assert "stale: the log moved on" in text and "it is now at #3" in text and "[core.append.stale]" in text
     assert "the log changed on disk" not in text
     assert recorder.session.seq == 3, "the refusal re-read the log"
 

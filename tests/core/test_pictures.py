@@ -210,3 +210,16 @@ def test_an_svg_that_cannot_be_written_is_one_line(tally, tmp_path: Path) -> Non
     result = tally("state", str(log), "--svg", str(tmp_path / "missing" / "board.svg"))
     assert result.exit_code == 3 and result.stdout == ""
     assert result.stderr.startswith("tally: ") and result.stderr.count("\n") == 1 and "No such file" in result.stderr
+
+
+@pytest.mark.parametrize("name", [f for f in FIXTURES if f.startswith("splendor")])
+def test_a_finished_splendor_game_says_no_round_is_on(name: str) -> None:
+    """The last round is announced while it is played, and no longer once the game is over."""
+    spec, steps = frames(name)
+    said = {index: " ".join(t.text or "" for t in ET.fromstring(picture("splendor")(spec.view(step.state, None)))
+                            .iter(f"{NS}text")) for index, step in enumerate(steps)}
+    over = [index for index, step in enumerate(steps) if spec.outcome(step.state) is not None]
+    playing_last = [index for index, step in enumerate(steps)
+                    if step.state.end_triggered and spec.outcome(step.state) is None]
+    assert over and all("last round is on" not in said[index] for index in over)
+    assert all("the last round is on" in said[index] for index in playing_last)

@@ -648,6 +648,26 @@ def fingerprint(db: Path) -> str:
     return hashlib.sha256(db.read_bytes()).hexdigest()
 
 
+def test_a_per_turn_report_says_what_each_point_rests_on_and_stops_before_too_few(tmp_path: Path, tally: Any) -> None:
+    """Fewer games last long: each row of the average points after the k-th turn says how many games it rests on,
+    and the report stops after the last turn at least half of them reach (the averages past it stand on the
+    longest games alone, and would read as if points went down)."""
+    played = simulate("splendor", 24, 9, tmp_path / "sims", players=2)
+    db = tmp_path / "lib.duckdb"
+    library.ingest(db, played.files)
+    reached = dict(library.query(db, "SELECT player_turn, count(DISTINCT game_id) FROM splendor_turns "
+                                     "GROUP BY player_turn ORDER BY player_turn").rows())
+    most = max(reached.values())
+    progression = library.stats(db, "splendor", simulated=True)["progression"]["splendor"]
+    assert [(row["player_turn"], row["games"]) for row in progression] == [
+        (turn, games) for turn, games in reached.items() if games * 2 >= most]
+    assert max(reached) > progression[-1]["player_turn"], "the sample has games longer than the report goes"
+    text = tally("stats", "--db", str(db), "--simulated", "--game", "splendor").stdout
+    heading = next(line for line in text.splitlines() if "k-th turn" in line)
+    columns = text.splitlines()[text.splitlines().index(heading) + 1].split()
+    assert columns[:2] == ["turn", "games"], columns
+
+
 def test_sql_prints_a_table_csv_or_json(small_library: Path, tally: Any) -> None:
     query = "SELECT game_id, players, options, started_at, finished FROM games ORDER BY game_id"
     table = tally("sql", query, "--db", str(small_library))
@@ -724,7 +744,7 @@ def test_stats_report(small_library: Path, tally: Any) -> None:
     assert sum(p["wins"] for p in report["players"]) >= 3
     assert {(s["players"], s["seat"]) for s in report["seats"]} <= {(n, s) for n in (2, 3, 4) for s in range(1, n + 1)}
     progression = report["progression"]["splendor"]
-    assert progression[0]["player_turn"] == 1 and progression[-1]["winners"] >= 15 - 0.5 * 15
+    assert progression[0]["player_turn"] == 1 and progression[0]["games"] == 3
     bought = report["most_bought"]["splendor"]
     assert len(bought) == 10 and bought[0]["bought"] >= bought[-1]["bought"]
     assert library.stats(small_library, "splendor", simulated=True)["games"] == 3

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -149,6 +148,42 @@ def _gid(path: Path) -> str:
     return game_id_of(path.read_bytes().split(b"\n", 1)[0])
 
 
+@pytest.mark.parametrize("fixture", [p.stem for p in FIXTURES])
+def test_a_games_moments_name_their_player_once_and_never_cover_each_other(fixture: str) -> None:
+    """Each moment of a game's chart says what the narration said, naming its player once (never `ana ana reached
+    15 points`), and no moment's marker overlaps another's."""
+    played = course_of_log(ROOT / "fixtures" / "games" / f"{fixture}.jsonl")
+    drawn = marks(game_chart(played).svg, "moment")
+    assert len(drawn) == len(played.moments)
+    said = sorted((int(m.attrib["data-value"]), m.find(f"{NS}title").text or "") for m in drawn)  # type: ignore[union-attr]
+    assert said == sorted((m.turn, f"turn {m.turn}: {m.what}") for m in played.moments)
+    for _, title in said:
+        words = title.split(": ", 1)[1].split()
+        assert all(a != b for a, b in zip(words, words[1:])), title
+    circles = [(float(c.attrib["cx"]), float(c.attrib["cy"]), float(c.attrib["r"]))
+               for m in drawn for c in m.iter(f"{NS}circle")]
+    for i, (x, y, r) in enumerate(circles):
+        for x2, y2, r2 in circles[i + 1:]:
+            assert (x - x2) ** 2 + (y - y2) ** 2 >= (r + r2) ** 2, ("overlapping moments", (x, y), (x2, y2))
+
+
+def test_no_label_of_a_library_chart_is_cut(db: Path) -> None:
+    """Every bar's and every row's label is written whole (a long one on a line of its own), within the picture."""
+    for chart in library_charts(db, simulated=True):
+        root = ET.fromstring(chart.svg)
+        width = float(root.attrib["viewBox"].split()[2])
+        written = texts(chart.svg)
+        assert "…" not in written, chart.key
+        for group in (g for g in root.iter(f"{NS}g") if g.attrib.get("class") in ("bar", "ranked")):
+            inside = " ".join(" ".join(t.text or "" for t in group.iter(f"{NS}text")).split())
+            assert " ".join(group.attrib["data-label"].split()) in inside, (chart.key, group.attrib["data-label"])
+        for text in root.iter(f"{NS}text"):  # what starts at the left margin fits the width (numbers end bars)
+            if text.attrib.get("text-anchor") is None:
+                assert float(text.attrib["x"]) + len(text.text or "") * 11 * 0.62 <= width + 1, (chart.key, text.text)
+        for cell in marks(chart.svg, "cell"):  # head to head: every player's name whole, in a row or a column
+            assert cell.attrib["data-series"] in written and cell.attrib["data-label"] in written
+
+
 def test_split_rounds_and_splendor_nobles_are_marked() -> None:
     split = course_of_log(ROOT / "fixtures" / "games" / "split-3p.jsonl")
     assert [number for number, _ in split.rounds] == [2, 3]
@@ -168,6 +203,41 @@ def test_tally_chart_writes_the_svg(tmp_path: Path, db: Path, tally: Any) -> Non
     assert again.read_bytes() == out.read_bytes()
     missing = tally("chart", str(tmp_path / "nothing.jsonl"), "--svg", str(out))
     assert missing.exit_code == 3 and "Traceback" not in missing.stderr
+
+
+@pytest.mark.parametrize("name", ["split-3p", "splendor-4p", "array-open-4p"])
+def test_tally_chart_draws_in_the_terminal_without_svg(tmp_path: Path, tally: Any, name: str) -> None:
+    """Without `--svg`, `tally chart LOG` draws the game in the terminal within 80 columns: every player's mark at
+    the height of each score the SVG chart draws, the round boundaries on the turns' axis, a legend, the moments."""
+    from tally.cli.text_chart import BOTH, MARKS, PLOT_ROWS, ROUND
+
+    path = ROOT / "fixtures" / "games" / f"{name}.jsonl"
+    done = tally("chart", str(path))
+    assert done.exit_code == 0 and done.stderr == "", done
+    played = course_of_log(path)
+    chart = game_chart(played)
+    lines = done.stdout.splitlines()
+    assert lines[0] == chart.title and max(map(len, lines)) <= 80, lines
+    plot = lines[2:2 + PLOT_ROWS]
+    axis = lines[2 + PLOT_ROWS]
+    players = list(dict.fromkeys(row[0] for row in chart.rows))
+    legend = next(line for line in lines if line.startswith(f"{MARKS[0]} {players[0]}"))
+    assert all(f"{MARKS[i]} {player}" in legend for i, player in enumerate(players)), legend
+    for i, player in enumerate(players):  # each player's mark is drawn (or shares a cell, `&`)
+        assert any(MARKS[i] in line for line in plot) or any(BOTH in line for line in plot), player
+    assert axis.count(ROUND) == len({turn for _, turn in played.rounds}), axis
+    for moment in played.moments:
+        assert any(moment.what.split(":")[0] in line for line in lines[3 + PLOT_ROWS:]), moment.what
+    labelled = [(number, float(line.split("┤")[0])) for number, line in enumerate(plot) if "┤" in line]
+    (row_a, value_a), (row_b, value_b) = labelled[0], labelled[-1]
+    start = axis.index("└") + 1
+    last = start + len(axis[start:]) - 1
+    for i, player in enumerate(players):  # the last score of each player, read back from the plot
+        score = [row[2] for row in chart.rows if row[0] == player][-1]
+        row = round(row_a + (value_a - score) / (value_a - value_b) * (row_b - row_a))
+        assert plot[row][last:last + 1] in (MARKS[i], BOTH), (player, score, plot[row])
+    again = tally("chart", str(path), "--json")
+    assert json.loads(again.stdout)["svg"] is None and json.loads(again.stdout)["turns"] == played.turns
 
 
 # --------------------------------------------------------------------------- aliases, CSV, SVG files
@@ -199,45 +269,6 @@ def test_stats_writes_its_charts_and_every_section_as_csv(tmp_path: Path, db: Pa
     assert (tmp_path / "csv" / "splendor_most_bought.csv").exists() and (tmp_path / "csv" / "chart_rivalries.csv").exists()
     text = tally("stats", "--db", str(db))
     assert "simulated games left out" in text.stdout and f"({report['rests_on']['players']} finished games" in text.stdout
-
-
-# --------------------------------------------------------------------------- BG Stats
-
-
-def check_bgstats_play(play: dict[str, Any]) -> None:
-    """The play format BG Stats documents for plays pushed to it by other apps ("Push plays to BG Stats from other
-    apps or websites", bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/)."""
-    assert set(play) <= {"sourceName", "sourcePlayId", "playDate", "durationMin", "game", "players", "board", "location"}
-    assert isinstance(play["sourceName"], str) and play["sourceName"]
-    assert isinstance(play["sourcePlayId"], str) and play["sourcePlayId"]
-    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
-    assert isinstance(play["durationMin"], int) and play["durationMin"] >= 0
-    game = play["game"]
-    assert set(game) <= {"name", "bggId", "sourceGameId", "highestWins", "noPoints"} and isinstance(game["name"], str)
-    assert isinstance(game["highestWins"], bool) and isinstance(game["noPoints"], bool)
-    assert play["players"]
-    for player in play["players"]:
-        assert set(player) <= {"name", "sourcePlayerId", "score", "winner", "rank", "startPlayer", "role"}
-        assert isinstance(player["name"], str) and isinstance(player["winner"], bool) and isinstance(player["startPlayer"], bool)
-        assert player["score"] is None or isinstance(player["score"], (int, float))
-        assert isinstance(player["rank"], int) and player["rank"] >= 1
-    assert sum(p["startPlayer"] for p in play["players"]) == 1
-
-
-def test_the_bgstats_export_is_the_documented_play_format(tmp_path: Path, db: Path, tally: Any) -> None:
-    out = tmp_path / "bg"
-    done = tally("export", "--db", str(db), "--to", str(out), "--format", "bgstats", "--json")
-    assert done.exit_code == 0, done
-    finished = dict(rows(db, "SELECT game_id, winners FROM games WHERE finished AND NOT simulated"))
-    files = sorted(out.iterdir())
-    assert json.loads(done.stdout)["files"] == len(files) == len(finished)
-    for path in files:
-        play = json.loads(path.read_text())
-        check_bgstats_play(play)
-        assert sorted(p["sourcePlayerId"] for p in play["players"] if p["winner"]) == sorted(finished[play["sourcePlayId"]])
-        assert all(p["rank"] == 1 for p in play["players"] if p["winner"])
-        seats = rows(db, f"SELECT player, score FROM seats WHERE game_id = '{play['sourcePlayId']}' ORDER BY seat")
-        assert [(p["sourcePlayerId"], p["score"]) for p in play["players"]] == [(n, float(s)) for n, s in seats]
 
 
 # --------------------------------------------------------------------------- the games as a list (a library page's)

@@ -338,6 +338,43 @@ def test_without_the_host_token_the_page_says_whose_the_library_is(browser: Any,
     assert "the library holds no game 0123456789abcdef (serve.library.game.unknown)" in host.inner_text("#said")
 
 
+CHART_TEXTS = """figure => {
+  const frame = figure.querySelector("svg").getBoundingClientRect();
+  return [...figure.querySelectorAll("svg text")].map((text) => {
+    const box = text.getBoundingClientRect();
+    return {text: text.textContent, left: box.left - frame.left, right: frame.right - box.right,
+            height: box.height};
+  });
+}"""
+
+
+def test_at_390_px_the_list_names_each_game_and_no_chart_label_is_cut(browser: Any, served: Any, db: Path) -> None:
+    """On a phone 390 px wide the list names each game as its host did (its log's name) beside its kind, and every
+    chart's text is whole, within the chart and at least 9 px high: no label is cut or runs off the screen."""
+    page = library_page(browser, served, {"width": 390, "height": 844}, "/library?simulated=all")
+    ready(page, "simulated=all")
+    names = {str(gid): str(name) for gid, name in rows(db, "SELECT game_id, source FROM games")}
+    for item in page.locator("#library-games li").all():
+        name = Path(names[str(item.get_attribute("data-game-id"))]).stem
+        assert item.locator("strong.name").inner_text() == name
+    assert page.locator("#charts figure").count() == len(library_charts(db, simulated=True))
+    for figure in page.locator("#charts figure").all():
+        for text in figure.evaluate(CHART_TEXTS):
+            assert "…" not in text["text"], text
+            assert text["left"] >= -0.5 and text["right"] >= -0.5, (figure.get_attribute("data-chart"), text)
+            assert text["height"] >= 9, (figure.get_attribute("data-chart"), text)
+        chart = figure.get_attribute("data-chart")
+        labels = figure.evaluate("f => [...f.querySelectorAll('g.bar')].map((g) => [g.dataset.label, g.textContent])")
+        for label, inside in labels:
+            assert " ".join(label.split()) in " ".join(inside.split()), (chart, label)
+    fits(page, 390)
+    gid = game_of(db, "split")
+    game = library_page(browser, served, {"width": 390, "height": 844}, f"/library/games/{gid}")
+    at_step(game, 1)
+    assert game.inner_text("#title").startswith("split-3p · split · ")
+    assert page.errors == [] and game.errors == []
+
+
 def test_golden_library_game_page(browser: Any, served: Any, db: Path, request: pytest.FixtureRequest) -> None:
     gid = game_of(db, "splendor")
     page = library_page(browser, served, {"width": 390, "height": 844}, f"/library/games/{gid}")

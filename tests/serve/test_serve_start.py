@@ -127,3 +127,24 @@ def test_wrong_links_count_as_guesses(tmp_path: Path) -> None:
             assert answers[:5] == [403] * 5 and answers[5:] == [429, 429]
 
     run(scenario())
+
+
+def test_serve_json_names_the_host_link(tmp_path: Path) -> None:
+    """`tally serve --json` prints the host link beside the address and the token: the page that holds the token,
+    as the text output prints it."""
+    import httpx
+
+    process = subprocess.Popen([str(Path(sys.executable).parent / "tally"), "serve", str(tmp_path), "--port", "0",
+                                "--json"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert process.stdout is not None
+        started = json.loads(process.stdout.readline())
+        assert set(started) == {"url", "token", "host_link"}
+        assert started["host_link"] == f"{started['url']}/#token={started['token']}"
+        page = httpx.get(started["host_link"].split("#")[0], timeout=10)
+        assert page.status_code == 200 and "tally" in page.text
+    finally:
+        process.kill()
+        process.wait(30)
+        if process.stdout is not None:
+            process.stdout.close()

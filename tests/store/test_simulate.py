@@ -92,3 +92,22 @@ def test_a_generator_that_draws_otherwise_is_asked_itself() -> None:
 
     below, _ = draws(Counted(1))
     assert below(5) == 0
+
+
+def test_wins_are_reported_by_the_names_the_logs_give_the_seats(tmp_path: Path) -> None:
+    """`tally simulate`'s wins by seat use the logs' own player names (p1, p2, ...), counted from the logs."""
+    from typer.testing import CliRunner
+
+    from tally.cli.main import app
+
+    done = CliRunner().invoke(app, ["simulate", "splendor", "--games", "6", "--seed", "3", "--out", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    counted: dict[str, int] = {}
+    for path in sorted(tmp_path.glob("*.jsonl")):
+        report = record.check(path)
+        assert report.outcome is not None
+        for winner in report.outcome.winners:
+            counted[winner] = counted.get(winner, 0) + 1
+    assert counted and all(name.startswith("p") for name in counted)
+    said = done.output.splitlines()[1]
+    assert said == "wins by seat: " + ", ".join(f"{name} {counted[name]}" for name in sorted(counted)), said
