@@ -12,8 +12,8 @@ from typing import Any
 from urllib.parse import unquote
 from zoneinfo import ZoneInfo
 
-from page_helpers import GAMES, WAIT, cut_log, serving
-from test_bgstats import CREATE_PLAY, check_play
+from support.page_helpers import GAMES, WAIT, cut_log, serving
+from support.bgstats import CREATE_PLAY, check_play
 from test_page import browser  # noqa: F401  (the module's browser, a fixture)
 
 
