@@ -37,7 +37,7 @@ GAMES = registry.names()
 # the games whose table-mode deal may leave the seated hands for each seat to name itself (`hand_named`)
 BY_SEAT: dict[str, Callable[[list[Event]], list[Event]]] = {
     "split": split_helpers.hands_by_seat, "array": array_helpers.hands_by_seat, "splice": splice_helpers.hands_by_seat}
-ENVELOPE = frozenset({"type", "seq", "at", "prev", "unit", "salt"})
+ENVELOPE = frozenset({"type", "seq", "at", "prev", "unit", "salt", "by"})
 
 
 # --------------------------------------------------------------------------- twins
