@@ -25,6 +25,7 @@ from tally.store.serving import seats as seating
 from tally.store.serving import tables as folder
 from tally.store.logs.logstore import is_database_url
 from tally.store.recording.corrections import HistoryReport
+from tally.store.recording.pictures import OutlineReport, outline_of
 from tally.store.recording.results import EventLine, GamesReport, ListingReport, MoveReport, NewReport, NoteReport, PreviewReport, games, new_report, preview_report
 from tally.store.recording.service import Conflict, GameRecord, IllegalLog, MoveResult, UsageError
 
@@ -162,6 +163,21 @@ async def show_game(request: Request) -> Response:
     game = the_game(request)
     who = caller(request, game)
     return answer((await locked(game, lambda: game.board(who.viewer))).view)
+
+
+@endpoint("GET", GAME + "/outline", "anyone", None,
+          [(200, OutlineReport, "the board in words, from the same view `GET /api/games/{id}` answers the caller: whose turn, "
+                                "each player and what they hold, the table, the result; what the page lists for a screen reader")])
+async def show_outline(request: Request) -> Response:
+    """The table as the caller may see it, as a structured, labelled outline (`core/outline.py`)."""
+    game = the_game(request)
+    who = caller(request, game)
+
+    def work() -> OutlineReport:
+        shown = game.board(who.viewer)
+        return outline_of(shown.view, shown.seq)
+
+    return answer(await locked(game, work))
 
 
 @endpoint("GET", GAME + "/moves", "anyone", None, [(200, ListingReport, "as `tally moves --json` (`--as` the caller's seat)")])
@@ -387,7 +403,8 @@ HISTORY_PAGE, HISTORY_MOST = 30, 200
 @endpoint("GET", GAME + "/history", "anyone", None,
           [(200, HistoryReport, "the table's history: every event before `?before=SEQ` (default: all), newest first, at most "
                                 "`?limit=N` (default 30, at most 200), as the caller may read it: who moved, whose device "
-                                "entered it, what voided or replaced it, and whether the caller may undo or amend it")])
+                                "entered it, what voided or replaced it, and whether the caller may undo or amend it"),
+           (400, _E, "`serve.seq`: `before` or `limit` is no whole number; `serve.limit`: `limit` above 200")])
 async def list_history(request: Request) -> Response:
     """The table's history, a page at a time, from which a seat corrects its own events and the host any."""
     game = the_game(request)
@@ -495,7 +512,7 @@ def counted_stream(hub: Service, client: str) -> Callable[..., Response]:
 
 
 ROUTES: list[BaseRoute] = [
-    list_games, create_game, show_game, list_moves, record_move, rule_move, undo_move, amend_move, add_note,
+    list_games, create_game, show_game, show_outline, list_moves, record_move, rule_move, undo_move, amend_move, add_note,
     list_conflicts, catalog, list_seats, make_link, claim_seat, new_code, join_seat, list_events, list_history, stream_events,
 ]
 from .library import ROUTES as LIBRARY  # noqa: E402  (the library's routes, `/api/library/...`, use this module's parts)

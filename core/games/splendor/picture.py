@@ -175,7 +175,7 @@ def draw(view: SplendorView) -> str:
     who = view.viewer or "the referee"
     canvas = svg.Canvas(f"Splendor, turn {view.turn}, as {who} sees it: {view.expected}")
     canvas.heading(f"Splendor · turn {view.turn}")
-    canvas.paragraph(view.expected + (" · the last round is on" if view.end_triggered else ""))
+    canvas.paragraph(view.expected + (" · the last round is on" if view.end_triggered and not view.outcome else ""))
     if view.outcome:
         canvas.paragraph(view.outcome.reason, svg.NORMAL, svg.INK)
     if view.nobles:
