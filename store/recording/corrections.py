@@ -52,13 +52,16 @@ class Correction(msgspec.Struct):
     old: Annotated[str, _("that event in notation")]
     new: Annotated[list[str], _("what replaces it, in notation (empty: it is voided)")]
     by: Annotated[Optional[str], _("the seat whose device entered it; null: the host or a terminal")]
+    player: Annotated[Optional[str], _("whose move it is; null for a table's entry")] = None
 
 
 def preview_text(corrections: Iterable[Correction]) -> str:
-    """What a correction would do, in the words the page asks with: `this voids #41 reveal 1w0-b2k2, entered by ana`."""
+    """What a correction would do, in the words the page asks with: `this voids #41 reveal 1w0-b2k2, entered by ana`
+    (who entered it is said where the event does not say it already: a table's entry, or a move the host entered
+    is said by nothing)."""
     parts = []
     for item in corrections:
-        entered = f", entered by {item.by}" if item.by is not None else ""
+        entered = f", entered by {item.by}" if item.by is not None and item.by != item.player else ""
         if item.new:
             parts.append(f"this replaces #{item.target} {item.old}{entered}, with {'; '.join(item.new)}")
         else:

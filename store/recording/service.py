@@ -499,7 +499,8 @@ class GameRecord:
                                       seq=played.refused_seq or table.last_seq + 1)
                 assert victim is not None  # a void is legal only when there is an effective event to take back
                 lines.append(f"void #{target}: {describe(spec, victim)} ({reason})")
-                corrections.append(Correction(target, describe(spec, victim), [], self.entered.get(target)))
+                corrections.append(Correction(target, describe(spec, victim), [], self.entered.get(target),
+                                              getattr(victim, "player", None)))
             return MoveResult(accepted=True, text="undo", events=played.events, rulings=played.rulings, lines=lines,
                               seq=played.events[0].seq, states=played.states, corrections=corrections)
 
@@ -577,7 +578,8 @@ class GameRecord:
             line = f"amend #{target}: {old} -> {'; '.join(new)}"
         return MoveResult(accepted=True, text=word, events=played.events, rulings=played.rulings,
                           lines=[f"{line} ({reason})"], seq=played.events[0].seq, states=played.states,
-                          corrections=[Correction(target, old, new, self.entered.get(target))])
+                          corrections=[Correction(target, old, new, self.entered.get(target),
+                                                  getattr(victim, "player", None))])
 
     def _correction_refused_as_known(self, table: Table, proposed: Amended, word: str, seat: str,
                                      rulings: list[Ruling]) -> MoveResult:
