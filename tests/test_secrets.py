@@ -205,8 +205,11 @@ async def answers(http: Any, app: Any, headers: dict[str, str], probes: list[str
 
     async def reads() -> None:
         for path in ("/api/games", "/api/games/g", "/api/games/g/moves", "/api/games/g/events?after=0",
-                     "/games/g/picture.svg"):
+                     "/games/g/picture.svg", "/api/games/g/outline", "/api/games/g/history?limit=200"):
             await ask("GET", path)
+        # what an undo would take back (a seat's own last event), asked and not done
+        now = (await http.get("/api/games/g", headers=headers)).json()["seq"]
+        await ask("POST", "/api/games/g/undo", {"reason": "asked", "expected_seq": now, "preview": True})
 
     await reads()
     status, lines = await Stream(app, f"/api/games/g/stream?after={max(0, seq - 4)}", headers).read(min(seq, 4), 5.0)
