@@ -218,8 +218,9 @@ SHARED_RULES: tuple[RuleDoc, ...] = (
             "no other move is made."),
     RuleDoc("core.seat.hand-not-owed", "Only a seated seat whose dealt hand the deal left unnamed names it, and only "
             "once: a seat names no other seat's hand."),
-    RuleDoc("core.seat.other", "A seat's device (`tally serve`) records, takes back and corrects only that seat's own "
-            "moves and the table's entries (a reveal, a deal): never another seat's move. The host may record any."),
+    RuleDoc("core.seat.other", "A seat's device (`tally serve`) records only that seat's own moves and the table's "
+            "entries (a reveal, a deal), and takes back or corrects only its own: its moves and the entries it entered "
+            "itself, never another seat's; its plain undo takes back its own last one. The host may record and correct any."),
     RuleDoc("core.seat.others-secret", "A seat's device enters the table's entries, but none that names another seat's "
             "hidden cards (a deal naming every hand, the disks every seat drew): each seat names its own, from its own "
             "device."),
