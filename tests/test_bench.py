@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_spine_benchmark_runs(tmp_path: Path) -> None:
@@ -21,6 +22,18 @@ def test_spine_benchmark_runs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     for line in ("ratio warm / typer", "session move at 300 events", "simulate moves/s", "check events/s"):
         assert line in done.stdout
+
+
+def test_fold_benchmark_runs(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_fold.py"), "--quick", "--json"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for game in ("splendor", "split", "array", "splice"):
+        assert f"{game}: fold events/s compiled" in done.stdout and f"{game}: check events/s compiled" in done.stdout
+    assert "splendor: reducer._apply_take (_seat_done): plain helper / copy" in done.stdout, done.stdout
+    summary = json.loads(done.stdout.splitlines()[-1])
+    assert set(summary["games"]) == {"splendor", "split", "array", "splice"}
+    assert all(figures["fold_plain_over_compiled"] > 0 for figures in summary["games"].values())
 
 
 def test_serve_benchmark_runs(tmp_path: Path) -> None:

@@ -203,7 +203,7 @@ class Game:
 
     def listing(self, viewer: str | None) -> ListingReport:
         record = self.record
-        return numbered(record.spec, record.state, record.seq, seat_moves(record.spec, record.state, viewer))
+        return numbered(record.spec, record.state, record.seq, seat_moves(record.spec, record.state, viewer), viewer)
 
     def event_lines(self, viewer: str | None, after: int) -> EventsReport:
         return EventsReport(self.timeline.seq, self.timeline.lines(viewer, after))
