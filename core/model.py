@@ -31,13 +31,16 @@ class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields
     is set on the first of several lines appended by one command, to how many they are, so that a reader
     can tell a whole append from one a power cut stopped at a line boundary; `salt` is random hex that the
     record service (store/, never core) puts on a line holding what some seat may not see, so that the hash of
-    that line, which every seat is shown as the fingerprint, cannot be matched by trying each card it could hold."""
+    that line, which every seat is shown as the fingerprint, cannot be matched by trying each card it could hold.
+    `by` names the seat whose device entered the line (`tally serve`), absent when the host or a terminal did: who
+    entered a table's entry (a reveal, a deal) is told by nothing else, and a seat takes back only its own."""
 
     seq: int = 0
     at: str = ""
     prev: str | None = None
     unit: int = 1
     salt: str | None = None
+    by: str | None = None
 
 
 class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
@@ -215,8 +218,9 @@ SHARED_RULES: tuple[RuleDoc, ...] = (
             "no other move is made."),
     RuleDoc("core.seat.hand-not-owed", "Only a seated seat whose dealt hand the deal left unnamed names it, and only "
             "once: a seat names no other seat's hand."),
-    RuleDoc("core.seat.other", "A seat's device (`tally serve`) records, takes back and corrects only that seat's own "
-            "moves and the table's entries (a reveal, a deal): never another seat's move. The host may record any."),
+    RuleDoc("core.seat.other", "A seat's device (`tally serve`) records only that seat's own moves and the table's "
+            "entries (a reveal, a deal), and takes back or corrects only its own: its moves and the entries it entered "
+            "itself, never another seat's; its plain undo takes back its own last one. The host may record and correct any."),
     RuleDoc("core.seat.others-secret", "A seat's device enters the table's entries, but none that names another seat's "
             "hidden cards (a deal naming every hand, the disks every seat drew): each seat names its own, from its own "
             "device."),

@@ -50,6 +50,8 @@ class Undo(Body):
     reason: Annotated[str, _("why the event is voided (kept in the log)")]
     expected_seq: Annotated[int, _("the seq the caller last saw")]
     turn: Annotated[bool, _("void every event of the last turn (host only)")] = False
+    preview: Annotated[bool, _("true: say what the undo would take back (a seat's: its own last event), judged as it would be, "
+                               "and record nothing")] = False
 
 
 class Amend(Body):
@@ -59,6 +61,8 @@ class Amend(Body):
     reason: Annotated[str, _("why (kept in the log)")]
     expected_seq: Annotated[int, _("the seq the caller last saw")]
     move: Annotated[Optional[str], _("the move that replaces it; null voids it")] = None
+    preview: Annotated[bool, _("true: say what the correction would take back and put in its place, judged as it would be, "
+                               "and record nothing")] = False
 
 
 class Note(Body):

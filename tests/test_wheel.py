@@ -49,7 +49,8 @@ def test_the_installed_wheel_shows_every_games_rules_and_notation(tmp_path: Path
     assert str(tmp_path / "env") in where, "the installed package, not the checkout"
     page = "from importlib.resources import files; print(*sorted(p.name for p in files('tally.serve').joinpath('static').iterdir()))"
     assert run(python, "-c", page, cwd=elsewhere).stdout.split() == [
-        "game.html", "index.html", "library-game.html", "library.html", "library.js", "page.css", "page.js"]
+        "answers.js", "game.html", "history.js", "index.html", "library-game.html", "library.html", "library.js",
+        "offline.js", "outline.js", "page.css", "page.js"]
     for game in registry.names():
         spec = registry.get(game)
         rules = run(tally, "rules", game, cwd=elsewhere).stdout

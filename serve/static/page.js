@@ -77,8 +77,10 @@ async function api(method, path, body, token) {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),
                                    cache: "no-store" });
   } catch (error) {
+    if (typeof markOffline === "function") markOffline();  // offline.js (the game's page)
     return { status: 0, body: { message: `the host cannot be reached (${error.message})` } };
   }
+  if (typeof markOnline === "function") markOnline();
   let parsed = null;
   const text = await response.text();
   try {
@@ -247,6 +249,7 @@ function say(kind, lines, rulings) {
   else document.querySelector(".act").prepend(said);
   said.hidden = false;
   said.className = `said ${kind}`;
+  said.dataset.seq = String(table.seq ?? 0);  // cleared by the next event (answers.js); a write's answer says where
   said.replaceChildren(...lines.map((line, i) => (i ? `\n${line}` : line)));
   for (const ruling of rulings || []) {
     said.append(el("span", { class: "rule", "data-rule": ruling.rule },
@@ -395,9 +398,12 @@ async function refresh() {
       await showBgStats(view);
       drawMoves(table.moves);
       drawBoard(drawn);
+      showOutline();
       if (table.me.kind === "host") await showConflicts();
       // what this page shows now, for whom: a redraw is whole once these are set
       document.body.dataset.viewer = table.me.seat || table.me.kind;
+      clearStaleAnswer(table.seq);
+      historyMoved(table.seq);
       document.body.dataset.seq = String(table.seq);
     } while (table.again);
   })();
@@ -478,16 +484,9 @@ function explain(answer, what) {
   say("bad", [`The host refused it (${answer.status || "no answer"}): ${errorText(body)}`]);
 }
 
-function announce(report, fallback, typed) {
-  // What was recorded, as the server shows this caller the lines; the caller's own move in the words it tapped
-  // (a line may be hidden from a seat when it changed something the seat cannot see, such as a refill's deck).
-  const lines = [];
-  const events = (report.events || []).map((e, i) => (i === 0 && typed ? { seq: e.seq, text: typed } : e))
-    .filter((e) => !/\(hidden\)$/.test(e.text));
-  lines.push(events.length ? `Recorded: ${events.map((e) => `#${e.seq} ${e.text}`).join("; ")}` : fallback);
-  for (const consequence of report.consequences || []) lines.push(consequence);
-  if (report.outcome) lines.push(`The game is over: ${report.outcome.reason} (${scoresOf(report.outcome)})`);
-  say("good", lines, (report.rulings || []).filter((r) => r.verdict === "unverifiable"));
+function announce(report, fallback) {
+  // exactly the events recorded, as the server words each for this caller (answers.js)
+  say("good", echoLines(report, fallback), (report.rulings || []).filter((r) => r.verdict === "unverifiable"));
 }
 
 async function busy(work) {
@@ -501,20 +500,29 @@ async function busy(work) {
 }
 
 async function post(path, body, what, onDone) {
-  const answer = await api("POST", `/api/games/${encodeURIComponent(table.id)}/${path}`,
-                           { ...body, expected_seq: table.seq }, table.me.token);
+  return deliver(path, { ...body, expected_seq: table.seq }, what, onDone);
+}
+
+async function deliver(path, sent, what, onDone, resent) {
+  // `sent` holds the expected_seq of the moment of the tap: a tap made offline is kept so (offline.js) and sent later
+  const answer = await api("POST", `/api/games/${encodeURIComponent(table.id)}/${path}`, sent, table.me.token);
+  if (answer.status === 0) {
+    if (!resent) keepOffline(path, sent, what, onDone);
+    return 0;
+  }
   if (answer.status === 200 || answer.status === 201) {
     onDone(answer.body || {});
   } else {
     explain(answer, what);
   }
+  markAnswer(answeredAt(answer, sent.expected_seq));
   await refresh();
   return answer.status;
 }
 
 function record(move) {
   return busy(() => post("moves", { move }, `"${move}"`, (report) => {
-    announce(report, `Recorded: ${move}`, move);
+    announce(report, `Recorded: ${move}`);
     document.getElementById("move-text").value = "";
   }));
 }
@@ -751,6 +759,7 @@ async function follow(signal) {
       if (table.lastSeq) headers["Last-Event-ID"] = String(table.lastSeq);
       const response = await fetch(`/api/games/${encodeURIComponent(table.id)}/stream`, { headers, signal, cache: "no-store" });
       if (!response.ok || !response.body) throw new Error(`stream ${response.status}`);
+      markOnline();
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";
       for (;;) {
@@ -766,6 +775,7 @@ async function follow(signal) {
       }
     } catch (error) {
       if (signal.aborted) return;
+      if (!navigator.onLine) markOffline();
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
@@ -843,10 +853,7 @@ async function showGame() {
     event.preventDefault();
     table.place = event.currentTarget;
     const reason = document.getElementById("undo-reason").value.trim();
-    busy(() => post("undo", { reason }, "the undo", (report) => {
-      announce(report, "Undone.");
-      document.getElementById("undo-reason").value = "";
-    }));
+    busy(() => previewCorrection("undo", { reason }));  // history.js: shows what it takes back, asks once
   });
   document.getElementById("amend-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -854,7 +861,7 @@ async function showGame() {
     const seq = Number(document.getElementById("amend-seq").value);
     const move = document.getElementById("amend-move").value.trim();
     const reason = document.getElementById("amend-reason").value.trim();
-    busy(() => post("amend", { target: seq, move: move || null, reason }, "the amendment", (report) => announce(report, `Amended event ${seq}.`)));
+    busy(() => previewCorrection("amend", { target: seq, move: move || null, reason }));
   });
   document.getElementById("note-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -874,6 +881,7 @@ async function showGame() {
   document.getElementById("move-phone").addEventListener("click", () => busy(movePhone));
   document.getElementById("notation").addEventListener("toggle", showNotation);
   document.getElementById("new-code").addEventListener("click", () => busy(newCode));
+  wireHistory();
   if (table.link) await claimSeat(table.link);
   await settle();
 }

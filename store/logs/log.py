@@ -398,6 +398,8 @@ def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
         raise LogError(path, 1, "the first line must have seq 1 and no prev", "log.first-line")
     if encode(started) != first:
         raise _not_canonical(path, 1, first, started)
+    if started.by is not None:
+        raise LogError(path, 1, "by: the start names no seat that entered it (the seats are not taken yet)", "log.by")
     if not _at_format()(started.at):
         raise LogError(path, 1, f"at {quote(started.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ", "log.at")
     try:
@@ -411,6 +413,7 @@ def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
     at_format = _at_format()
     events: list[Event] = [started]
     append = events.append
+    seats = frozenset(started.seats)
     prev = sha256_hex(first)
     seq = 1
     unit_start, unit_end = 1, started.unit  # the unit the last line read belongs to: its first and last seq
@@ -455,6 +458,9 @@ def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
             if salt is not None and not (len(salt) >= 32 and _is_hex(salt)):
                 raise LogError(path, seq, f"salt {quote(salt)}: expected at least 32 lowercase hex digits (128 random bits)",
                                "log.salt")
+            if event.by is not None and event.by not in seats:
+                raise LogError(path, seq, f"by {quote(event.by)}: expected the seat whose device entered the line, one "
+                               f"of {', '.join(started.seats)}", "log.by")
             unit = event.unit
             if unit != 1:
                 if unit < 1:

@@ -15,6 +15,7 @@ from tally.core.notation import check_chain_part, player_of, read_count
 from tally.core.text import quote
 
 from tally.store.logs import cache
+from tally.store.recording.corrections import Correction
 from tally.store.recording.secrecy import names_others_secret
 
 STALE = "core.append.stale"  # the ruling id of an append whose caller saw an older log
@@ -41,6 +42,8 @@ class MoveResult(msgspec.Struct, kw_only=True):
     consequences: list[str] = []  # what followed without being an event: a noble's visit, the end of a round
     states: list[Any] = []  # the state after each of `events`, as the fold that judged them left it
     ending: GameOutcome | None = None  # the game's outcome when the move ended it
+    corrections: list[Correction] = []  # an undo's or amend's: each event it takes back or replaces, old and new
+    preview: bool = False  # judged and answered, never appended (a correction's preview)
 
     @property
     def messages(self) -> list[str]:
@@ -334,4 +337,4 @@ def read_correction(spec: GameSpec, state: Any, text: str, reading: Reading | No
 
 def payload(event: Event) -> msgspec.Raw:
     """A game event as an `amended` line holds it: its type and fields, without the envelope."""
-    return msgspec.Raw(msgspec.json.encode(msgspec.structs.replace(event, seq=0, at="", prev=None, unit=1, salt=None)))
+    return msgspec.Raw(msgspec.json.encode(msgspec.structs.replace(event, seq=0, at="", prev=None, unit=1, salt=None, by=None)))

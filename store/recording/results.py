@@ -18,6 +18,7 @@ from tally.core.views import View
 
 from tally.store.logs import log as logfile
 from tally.store.logs.logstore import LogStore
+from tally.store.recording.corrections import Correction, preview_text
 from tally.store.recording.service import Frame, GameRecord, IllegalLog, MoveResult, Position, UsageError
 
 
@@ -156,6 +157,23 @@ def move_report(result: MoveResult) -> MoveReport:
         result.notation.render() if result.notation else None, result.notation_kind, result.fingerprint, result.seq,
         result.to_act[0], result.to_act[1], list(result.consequences), result.ending,
     )
+
+
+class PreviewReport(msgspec.Struct):
+    """A correction's preview (`POST .../undo` or `.../amend` with `preview`): what it would take back and put in its
+    place, judged exactly as the correction itself would be; nothing is recorded."""
+
+    preview: Annotated[str, _("what it would do, in words: `this voids #41 reveal 1w0-b2k2, entered by ana`, `this replaces #29 "
+                              "ben: take w b r, entered by ben, with ben: take w b k`")]
+    corrections: Annotated[list[Correction], _("each event it would take back or replace: `target`, `old` and `new` in notation, "
+                                               "`by` the seat whose device entered it (null: the host or a terminal)")]
+    seq: Annotated[int, _("the log's last seq it was judged at")]
+    to_act: Annotated[str, _("who would act after it")]
+    expected: Annotated[str, _("what would be expected after it, in words")]
+
+
+def preview_report(result: MoveResult, seq: int) -> PreviewReport:
+    return PreviewReport(preview_text(result.corrections), list(result.corrections), seq, *result.to_act)
 
 
 class NoteReport(msgspec.Struct):

@@ -25,6 +25,7 @@ from tally.core.text import quote
 from tally.store.logs import log as logfile
 from tally.store.logs import logstore
 from tally.store.errors import IllegalLog, StaleAppend, UsageError  # noqa: F401  (the service's names, as callers import them)
+from tally.store.recording.corrections import Correction, is_own, last_own, whose
 from tally.store.recording.secrecy import hidden_text, known_to, listed_for, may_read, salted, seat_listing
 from tally.store.recording.judging import MOVE_SEPARATOR, STALE, SEAT_CONFLICT, SEAT_OTHER, MoveResult, Reading, describe, fresh_shuffle, is_move_number, listing_range, listing_refusal, parse_move, payload, play, propose, read_correction, stale_at  # noqa: F401  (re-exported: the service's names, as callers import them from here)
 
@@ -209,7 +210,7 @@ def _differs(table: Table, known: MoveResult, result: MoveResult) -> bool:
     table mode, where nothing is dealt after it): then what the seat meant is not what would be recorded."""
     if table.started.mode != "table":
         return False
-    strip = {"seq": 0, "at": "", "prev": None, "unit": 1}
+    strip = {"seq": 0, "at": "", "prev": None, "unit": 1, "by": None}
     return [msgspec.structs.replace(e, **strip) for e in known.events] != \
         [msgspec.structs.replace(e, **strip) for e in result.events]
 
@@ -240,6 +241,7 @@ class GameRecord:
         self.complete = False  # the fold holds the undo history (judged from the log, not resumed from the cache)
         self.conflicts: list[Conflict] = []  # the newest seats' moves refused as `core.seat.conflict`, for the host
         self.conflicts_ever = 0  # how many there were, kept or not: what a host's stream watches
+        self.entered: dict[int, str] = {}  # seq -> the seat whose device entered that line (the envelope's `by`)
 
     # ------------------------------------------------------------------ opening
 
@@ -296,6 +298,7 @@ class GameRecord:
         log = locked.read()
         self._table = judged(log)
         self.last_hash, self.last_line, self.complete = log.last_hash, log.last_line, True
+        self.entered = {event.seq: event.by for event in log.events if event.by is not None}
         self.identity = locked.identity()
         locked.remember(log.started, self._table.last_seq, log.last_hash, log.last_line, self._table.state)
 
@@ -367,7 +370,7 @@ class GameRecord:
     # ------------------------------------------------------------------ writing: one transaction
 
     def _transaction(self, word: str, seen: tuple[int | None, str | None], history: bool, act: "Act",
-                     first: Callable[[Table], MoveResult | None] | None = None) -> MoveResult:
+                     first: Callable[[Table], MoveResult | None] | None = None, write: bool = True) -> MoveResult:
         """Every write of the log, a move, an undo, a correction or a note, as one transaction. Under the writer's
         lock the fold is brought to the log's tail (`history`: with its undo stack); `first` may refuse before
         anything else (a move number against a listing); a caller that saw another position (`seen`: its seq and
@@ -375,7 +378,8 @@ class GameRecord:
         applies it there. A refusal leaves the fold as it was; what `act` applied is appended in one write, every
         line holding a secret salted, and the cache kept warm. An append that lost the race at the store (another
         server took the seq) is refused as stale too. `act.answer`, when given, words the result for its caller
-        (a seat's: what it may read), refused or recorded."""
+        (a seat's: what it may read), refused or recorded. Every line a seat's act appends names that seat (`by`).
+        `write` False: a preview, judged and answered exactly so, the fold put back and nothing appended."""
         try:
             with self.store.writer() as locked:
                 table = self._sync(locked, history)
@@ -390,17 +394,26 @@ class GameRecord:
                 result.path = self.path
                 if not result.accepted:
                     table.restore(before)
+                elif not write:
+                    result.preview = True
+                    answered = getattr(act, "answer", None)
+                    result = answered(result, before[0], table) if answered is not None else result
+                    table.restore(before)
+                    return result
                 else:
-                    appended = self._write(locked, table, before, result.events)
+                    appended = self._write(locked, table, before, result.events, getattr(act, "seat", None))
                     result.events, result.fingerprint = appended.events, appended.fingerprint
                 answer = getattr(act, "answer", None)
                 return answer(result, before[0], table) if answer is not None else result
         except StaleAppend as error:
             return stale(self, word, f"#{error.seq}")
 
-    def _write(self, locked: logstore.LogWriter, table: Table, before: Any, events: list[Event]) -> logfile.Appended:
-        """Append the events already applied to `table` in one write and keep the cache warm; on a failed
-        write the table goes back to `before`."""
+    def _write(self, locked: logstore.LogWriter, table: Table, before: Any, events: list[Event],
+               by: str | None = None) -> logfile.Appended:
+        """Append the events already applied to `table` in one write (each naming `by`, the seat whose device
+        entered it, when one did) and keep the cache warm; on a failed write the table goes back to `before`."""
+        if by is not None:
+            events = [msgspec.structs.replace(event, by=by) for event in events]
         try:
             written = salted(table.spec, table.started.seats, before[0], events)
             appended = locked.append(events[0].seq - 1, self.last_hash, written)
@@ -415,6 +428,8 @@ class GameRecord:
             table.restore(before)
             raise
         self.last_hash, self.last_line = appended.fingerprint, appended.last_line
+        if by is not None:
+            self.entered.update((event.seq, by) for event in appended.events)
         self.identity = locked.identity()
         locked.remember(table.started, table.last_seq, appended.fingerprint, appended.last_line, table.state)
         return appended
@@ -453,90 +468,118 @@ class GameRecord:
 
     def undo(
         self, reason: str, turn: bool = False, expect_seq: int | None = None, expect_fingerprint: str | None = None,
-        seat: str | None = None,
+        seat: str | None = None, preview: bool = False,
     ) -> MoveResult:
         """Void the last effective event, or with `turn` every event of the last turn, newest first
-        (append-only: the voided lines stay in the log). `seat`: asked from that seat's device, which takes back
-        only its own events and the table's entries it saw (`core.seat.other`)."""
+        (append-only: the voided lines stay in the log). `seat`: asked from that seat's device, which takes back its
+        own last event (its move, or an entry it entered: `corrections.is_own`), not whatever was recorded last;
+        when other events came after it, as a correction that they must survive (`correct`), and refused
+        (`core.seat.other`) when it has none. `preview`: judged and answered, nothing appended."""
         if not reason.strip():
             raise UsageError("an undo must say why the event is voided (the reason is kept in the log)")
 
         def act(table: Table) -> MoveResult:
             spec = table.spec
+            if seat is not None and not turn:
+                own = last_own([(event.seq, event) for event in table.effective], self.entered, seat)
+                if own is None:
+                    return self._nothing_own(table, seat)
+                if own != table.last_effective_seq:
+                    return self._corrected(table, own, reason, None, seat, "undo")
             played = Played()
             lines: list[str] = []  # each voided event in notation
+            corrections: list[Correction] = []
             for target in (table.last_turn() if turn else [table.last_effective_seq or 0]) or [0]:
                 proposed = Voided(target=target, reason=reason)
                 victim = table.last_effective_event
-                refused = None if seat is None else _seat_may_correct(table, target, seat)
+                refused = None if seat is None else _seat_may_correct(table, target, seat, self.entered)
                 if refused is not None or not table.take(proposed, played):
                     return MoveResult(accepted=False, text="undo", events=[proposed],
                                       rulings=[refused] if refused else played.refused,
                                       seq=played.refused_seq or table.last_seq + 1)
                 assert victim is not None  # a void is legal only when there is an effective event to take back
                 lines.append(f"void #{target}: {describe(spec, victim)} ({reason})")
+                corrections.append(Correction(target, describe(spec, victim), [], self.entered.get(target),
+                                              getattr(victim, "player", None)))
             return MoveResult(accepted=True, text="undo", events=played.events, rulings=played.rulings, lines=lines,
-                              seq=played.events[0].seq, states=played.states)
+                              seq=played.events[0].seq, states=played.states, corrections=corrections)
 
-        return self._transaction("undo", (expect_seq, expect_fingerprint), True, _Acted(act, seat))
+        return self._transaction("undo", (expect_seq, expect_fingerprint), True, _Acted(act, seat), write=not preview)
+
+    def _nothing_own(self, table: Table, seat: str) -> MoveResult:
+        """A seat's plain undo when no effective event is its own: refused, naming whose the last one is."""
+        last, event = table.last_effective_seq, table.last_effective_event
+        if last is None or event is None:  # nothing at all to take back: the kernel's words
+            played = Played()
+            table.take(Voided(target=0, reason="-"), played)
+            return MoveResult(accepted=False, text="undo", rulings=played.refused, seq=table.last_seq + 1)
+        ruling = illegal(SEAT_OTHER, f"{seat} has no move of their own to take back: the last, #{last}, is "
+                         f"{whose(event, self.entered.get(last))}; the host can", seat=seat, target=last)
+        return MoveResult(accepted=False, text="undo", rulings=[ruling], seq=table.last_seq + 1)
 
     def correct(
         self, target: int, reason: str, move: str | None = None, expect_seq: int | None = None,
-        expect_fingerprint: str | None = None, seat: str | None = None,
+        expect_fingerprint: str | None = None, seat: str | None = None, preview: bool = False,
     ) -> MoveResult:
         """Void the effective event `target` (any, not only the last), or with `move` replace it by the events
         of that move (read at the position before `target`). Appends an `amended` correction (a plain
         `voided` when the last effective event is voided); refused, appending nothing, when an event after
         `target` would become illegal (the ruling names the first one).
 
-        `seat`: asked from that seat's device. It corrects only its own events and the table's entries it saw, the
-        replacement is read and held as its move would be (`Reading`), and a refusal is judged again on what the
-        seat knows: what that finds is the answer, else the correction contradicts another seat's hidden cards
-        (`core.seat.conflict`, as a move's)."""
+        `seat`: asked from that seat's device. It corrects only its own events (its moves and the entries it
+        entered), the replacement is read and held as its move would be (`Reading`), and a refusal is judged again on
+        what the seat knows: what that finds is the answer, else the correction contradicts another seat's hidden
+        cards (`core.seat.conflict`, as a move's). `preview`: judged and answered, nothing appended."""
         if not reason.strip():
             raise UsageError("a correction must say why (the reason is kept in the log)")
         word = "undo" if move is None else "amend"
+        return self._transaction(word, (expect_seq, expect_fingerprint), True,
+                                 _Acted(lambda table: self._corrected(table, target, reason, move, seat, word), seat),
+                                 write=not preview)
 
-        def act(table: Table) -> MoveResult:
-            spec = table.spec
-            seq = table.last_seq + 1
-            victim = table.effective_event(target)
-            refused = None if seat is None else _seat_may_correct(table, target, seat)
-            if refused is not None:
-                return MoveResult(accepted=False, text=word, rulings=[refused], seq=seq)
-            proposed: Event
-            if move is None and target == table.last_effective_seq:
-                proposed = Voided(seq=seq, target=target, reason=reason)
-            else:
-                replacement: list[Event] = []
-                before_target = table.state_before(target)
-                if move is not None and before_target is not None:
-                    if seat is None:
-                        parsed = read_correction(spec, before_target, move)
-                    else:
-                        parsed = read_correction(spec, known_to(spec, before_target, seat), move, seat_reading(table, seat))
-                    if isinstance(parsed, NotationError):
-                        return MoveResult(accepted=False, text=move, notation=parsed, seq=target)
-                    if isinstance(parsed, Ruling):
-                        return MoveResult(accepted=False, text=move, rulings=[parsed], seq=target)
-                    replacement = parsed
-                proposed = Amended(seq=seq, target=target, reason=reason, events=[payload(e) for e in replacement])
-            played = Played()
-            if not table.take(proposed, played):
-                if seat is not None and isinstance(proposed, Amended):
-                    return self._correction_refused_as_known(table, proposed, word, seat, played.refused)
-                return MoveResult(accepted=False, text=word, events=[proposed], rulings=played.refused,
-                                  seq=played.refused_seq)
-            assert victim is not None  # a correction is legal only of an effective event
-            line = f"void #{target}: {describe(spec, victim)}"
-            if isinstance(proposed, Amended) and proposed.events:
-                replaced = table.replacement(proposed)
-                shown = "; ".join(describe(spec, e) for e in replaced) if isinstance(replaced, list) else ""
-                line = f"amend #{target}: {describe(spec, victim)} -> {shown}"
-            return MoveResult(accepted=True, text=word, events=played.events, rulings=played.rulings,
-                              lines=[f"{line} ({reason})"], seq=played.events[0].seq, states=played.states)
-
-        return self._transaction(word, (expect_seq, expect_fingerprint), True, _Acted(act, seat))
+    def _corrected(self, table: Table, target: int, reason: str, move: str | None, seat: str | None,
+                   word: str) -> MoveResult:
+        """A correction of `target` judged and applied on the fold (`correct`'s act)."""
+        spec = table.spec
+        seq = table.last_seq + 1
+        victim = table.effective_event(target)
+        refused = None if seat is None else _seat_may_correct(table, target, seat, self.entered)
+        if refused is not None:
+            return MoveResult(accepted=False, text=word, rulings=[refused], seq=seq)
+        proposed: Event
+        if move is None and target == table.last_effective_seq:
+            proposed = Voided(seq=seq, target=target, reason=reason)
+        else:
+            replacement: list[Event] = []
+            before_target = table.state_before(target)
+            if move is not None and before_target is not None:
+                if seat is None:
+                    parsed = read_correction(spec, before_target, move)
+                else:
+                    parsed = read_correction(spec, known_to(spec, before_target, seat), move, seat_reading(table, seat))
+                if isinstance(parsed, NotationError):
+                    return MoveResult(accepted=False, text=move, notation=parsed, seq=target)
+                if isinstance(parsed, Ruling):
+                    return MoveResult(accepted=False, text=move, rulings=[parsed], seq=target)
+                replacement = parsed
+            proposed = Amended(seq=seq, target=target, reason=reason, events=[payload(e) for e in replacement])
+        played = Played()
+        if not table.take(proposed, played):
+            if seat is not None and isinstance(proposed, Amended):
+                return self._correction_refused_as_known(table, proposed, word, seat, played.refused)
+            return MoveResult(accepted=False, text=word, events=[proposed], rulings=played.refused,
+                              seq=played.refused_seq)
+        assert victim is not None  # a correction is legal only of an effective event
+        old, new = describe(spec, victim), []
+        line = f"void #{target}: {old}"
+        if isinstance(proposed, Amended) and proposed.events:
+            replaced = table.replacement(proposed)
+            new = [describe(spec, e) for e in replaced] if isinstance(replaced, list) else []
+            line = f"amend #{target}: {old} -> {'; '.join(new)}"
+        return MoveResult(accepted=True, text=word, events=played.events, rulings=played.rulings,
+                          lines=[f"{line} ({reason})"], seq=played.events[0].seq, states=played.states,
+                          corrections=[Correction(target, old, new, self.entered.get(target),
+                                                  getattr(victim, "player", None))])
 
     def _correction_refused_as_known(self, table: Table, proposed: Amended, word: str, seat: str,
                                      rulings: list[Ruling]) -> MoveResult:
@@ -555,9 +598,10 @@ class GameRecord:
         return self._conflict(seat, word, rulings, table)
 
     def note(
-        self, text: str, player: str | None = None, expect_seq: int | None = None, expect_fingerprint: str | None = None
+        self, text: str, player: str | None = None, expect_seq: int | None = None, expect_fingerprint: str | None = None,
+        seat: str | None = None,
     ) -> MoveResult:
-        """A free remark for the record; it changes nothing in the game."""
+        """A free remark for the record; it changes nothing in the game. `seat`: written from that seat's device."""
 
         def act(table: Table) -> MoveResult:
             named = player
@@ -569,7 +613,7 @@ class GameRecord:
             return MoveResult(accepted=True, text="note", events=[event], lines=[describe(table.spec, event)],
                               seq=event.seq, states=[table.state])
 
-        return self._transaction("note", (expect_seq, expect_fingerprint), False, _Acted(act, None))
+        return self._transaction("note", (expect_seq, expect_fingerprint), False, _Acted(act, seat))
 
     def _conflict(self, seat: str, text: str, rulings: list[Ruling], table: Table) -> MoveResult:
         """A seat's move that the whole table forbids though the seat's own knowledge allows it: kept for the host,
@@ -674,20 +718,14 @@ def table_known_to(table: Table, seat: str) -> Table:
     return Table.resume(table.spec, table.started, known_to(table.spec, table.state, seat), table.last_seq)
 
 
-def _seat_may_correct(table: Table, target: int, seat: str) -> Ruling | None:
-    """A seat takes back or corrects only its own events, and the table's entries it could read (a deal that
-    named other seats' hands is the host's to correct); None when it may, or when the kernel refuses anyway."""
+def _seat_may_correct(table: Table, target: int, seat: str, entered: dict[int, str]) -> Ruling | None:
+    """A seat takes back or corrects only its own events: its moves, and the table's entries its device entered
+    (`entered`: the envelope's `by`); None when it may, or when the kernel refuses anyway."""
     event = table.effective_event(target)
     if event is None:
         return None
-    player = getattr(event, "player", None)
-    if player == seat:
+    by = entered.get(target)
+    if is_own(event, by, seat):
         return None
-    if player is None:
-        if may_read(table.spec, table.state_before(target), [event], seat)[0]:
-            return None
-        whose = "a table's entry it cannot read"
-    else:
-        whose = f"{player}'s"
-    return illegal(SEAT_OTHER, f"{seat} takes back or corrects only their own moves and the table's entries they "
-                   f"saw, not #{target} ({whose}); the host can", seat=seat, target=target)
+    return illegal(SEAT_OTHER, f"{seat} takes back or corrects only their own moves and the entries they entered, not "
+                   f"#{target} ({whose(event, by)}); the host can", seat=seat, target=target)

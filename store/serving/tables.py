@@ -23,6 +23,8 @@ from tally.core.model import Event, GameStarted
 from tally.store.recording.results import Board, EventLine, ListingReport, board, board_at, numbered
 from tally.store.logs.logstore import LogStore
 from tally.store.logs.places import place_of
+from tally.store.recording import corrections
+from tally.store.recording.corrections import HistoryReport
 from tally.store.serving.seats import Seats
 from tally.store.recording.secrecy import WATCHER, hidden_text, is_known_to
 from tally.store.recording.service import GameRecord, MoveResult, describe, describe_start, seat_moves
@@ -184,7 +186,7 @@ class Game:
 
     def recorded(self, result: MoveResult) -> None:
         """A write of this server's record service, told to the timeline (the streams read it from there)."""
-        if result.accepted and result.events:
+        if result.accepted and result.events and not result.preview:
             record = self.record
             self.timeline.extend(list(result.events), list(result.states), record.fold.snapshot(),
                                  record.store.look_after(record.identity))
@@ -220,6 +222,12 @@ class Game:
             return None
         done = bgstats.finished_of_log(record.store.read(), record.state)
         return None if done is None else bgstats.pushed(done, zone)
+
+    def history(self, viewer: str | None, before: int | None, limit: int) -> HistoryReport:
+        """The table's history as `viewer` may read it (None: the host), newest first, a page of it."""
+        texts = [line.text for line in self.timeline.lines(viewer)]
+        seat = None if viewer in (None, WATCHER) else viewer
+        return corrections.history(self.record.spec, self.timeline.events, texts, seat, viewer is None, before, limit)
 
 
 class Tables:

@@ -37,7 +37,7 @@ GAMES = registry.names()
 # the games whose table-mode deal may leave the seated hands for each seat to name itself (`hand_named`)
 BY_SEAT: dict[str, Callable[[list[Event]], list[Event]]] = {
     "split": split_helpers.hands_by_seat, "array": array_helpers.hands_by_seat, "splice": splice_helpers.hands_by_seat}
-ENVELOPE = frozenset({"type", "seq", "at", "prev", "unit", "salt"})
+ENVELOPE = frozenset({"type", "seq", "at", "prev", "unit", "salt", "by"})
 
 
 # --------------------------------------------------------------------------- twins
@@ -205,8 +205,11 @@ async def answers(http: Any, app: Any, headers: dict[str, str], probes: list[str
 
     async def reads() -> None:
         for path in ("/api/games", "/api/games/g", "/api/games/g/moves", "/api/games/g/events?after=0",
-                     "/games/g/picture.svg"):
+                     "/games/g/picture.svg", "/api/games/g/outline", "/api/games/g/history?limit=200"):
             await ask("GET", path)
+        # what an undo would take back (a seat's own last event), asked and not done
+        now = (await http.get("/api/games/g", headers=headers)).json()["seq"]
+        await ask("POST", "/api/games/g/undo", {"reason": "asked", "expected_seq": now, "preview": True})
 
     await reads()
     status, lines = await Stream(app, f"/api/games/g/stream?after={max(0, seq - 4)}", headers).read(min(seq, 4), 5.0)
