@@ -140,3 +140,24 @@ def load(key: str, kept: Kept, spec_for: Callable[[str], GameSpec]) -> Resumable
     except Exception:  # a cache from another version of tally, or no file: the log is the truth
         return None
     return Resumable(spec, started, state, point.seq, point.line_hash, point.offset, point.last_line)
+
+
+def derived(key: str, name: str) -> bytes | None:
+    """What was worked out once from a log and kept beside its checkpoints under `name` (a library game's course,
+    under its fingerprint), or None."""
+    try:
+        return (_folder(key) / f"{name}.kept").read_bytes()
+    except OSError:
+        return None
+
+
+def keep_derived(key: str, name: str, data: bytes) -> None:
+    """Keep `data` beside a log's checkpoints under `name`. Best effort."""
+    target = _folder(key) / f"{name}.kept"
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_bytes(data)
+        os.replace(temporary, target)
+    except OSError:
+        pass
