@@ -373,9 +373,10 @@ def _replay_steps(lines: StoredLines, after: int, limit: int) -> StepsPage:
             started = tail.started
             shown.append(ReplayStep(1, "game_started", describe_start(started),
                                     tail.spec.to_act(Table(tail.spec, started).state)[0], False))
+        spec = _spec_of(lines)
         for event, before, state in positions.steps(lines, max(after, 1), upto):
-            frame = Frame(event.seq, event, state, event.seq in voided, _spec_of(lines), before)
-            shown.append(ReplayStep(frame.seq, frame.type, frame.text, frame.spec.to_act(state)[0], frame.voided))
+            frame = Frame(event.seq, event, state, event.seq in voided, spec, before)
+            shown.append(ReplayStep(frame.seq, frame.type, frame.text, spec.to_act(state)[0], frame.voided))
     last = shown[-1].seq if shown else upto
     return StepsPage(shown, lines.events, last if last < lines.events else None)
 

@@ -136,7 +136,7 @@ def load(key: str, kept: Kept, spec_for: Callable[[str], GameSpec]) -> Resumable
         spec = spec_for(started.game)
         if spec.check_started(started):
             return None
-        state = msgspec.msgpack.decode(point.state, type=spec.state_type)
+        state: Any = msgspec.msgpack.decode(point.state, type=spec.state_type)
     except Exception:  # a cache from another version of tally, or no file: the log is the truth
         return None
     return Resumable(spec, started, state, point.seq, point.line_hash, point.offset, point.last_line)

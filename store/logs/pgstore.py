@@ -240,6 +240,7 @@ class PostgresWriter:
 
     def __init__(self, store: "PostgresStore"):
         self.store = store
+        self.name = store.name
         self.conn = store.connection()
         try:
             row = self.conn.execute("SELECT seq, fingerprint FROM tally_games WHERE game = %s FOR UPDATE",
@@ -256,10 +257,6 @@ class PostgresWriter:
         with reaching(self.store.url):
             lines = _read(self.conn, self.store.name, self.store.game)
         return logfile.parse_lines(self.store.name, b"".join(line + b"\n" for line in lines))
-
-    @property
-    def name(self) -> str:
-        return self.store.name
 
     def first_line(self) -> bytes:
         with reaching(self.store.url):
