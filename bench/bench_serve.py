@@ -58,10 +58,11 @@ from tally.store.logs import log as logfile  # noqa: E402
 from tally.store.recording.results import check  # noqa: E402
 
 
-def start(folder: Path | str, token: str | None = None, *options: str, program: str | None = None
-          ) -> tuple[subprocess.Popen[str], str, str, float]:
+def start(folder: Path | str, token: str | None = None, *options: str, program: str | None = None,
+          probe: str = "/api/games") -> tuple[subprocess.Popen[str], str, str, float]:
     """`tally serve` on a folder, or on a database URL (`--store`), with `options`; `token`: the host token it shares;
-    `program`: another installation's `tally` (default: this one's)."""
+    `program`: another installation's `tally` (default: this one's); `probe`: the request that says it answers (the
+    list of games opens every game: `/api/catalog` opens none)."""
     import os
 
     began = time.perf_counter()
@@ -75,7 +76,7 @@ def start(folder: Path | str, token: str | None = None, *options: str, program: 
     with httpx.Client(base_url=line["url"]) as http:
         while True:
             try:
-                http.get("/api/games")
+                http.get(probe)
                 break
             except httpx.TransportError:
                 time.sleep(0.01)

@@ -25,7 +25,7 @@ def long_events(length: int, seed: int = 0, players: int = 4) -> list[msgspec.St
         if len(events) >= length:
             marks = units(spec, events)
             end = 0
-            while end + marks[end] <= length:
+            while end < len(marks) and end + marks[end] <= length:
                 end += marks[end]
             return list(events[:end])
     raise AssertionError(f"no random Splice game reached {length} events")

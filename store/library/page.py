@@ -332,8 +332,9 @@ def _tail(lines: StoredLines) -> Reached:
 
 
 def _course(lines: StoredLines) -> Course:
-    """How the game went, for its chart: kept on disk beside the game's checkpoints under its fingerprint, worked
-    out once (the whole log folded, which leaves the checkpoints behind too) on the first visit of this machine."""
+    """How the game went, for its chart (its turns sampled, `charts.sampled`): kept on disk beside the game's
+    checkpoints under its fingerprint, worked out once (the whole log folded, which leaves the checkpoints behind
+    too) on the first visit of this machine."""
     from tally.core.history import Course, course, course_of_steps
     from tally.core.model import Amended, Noted, Voided
     from tally.store.logs import checkpoints
@@ -341,7 +342,7 @@ def _course(lines: StoredLines) -> Course:
 
     first = lines.first_line()
     key = positions.key_of(first)
-    name = f"course-{lines.fingerprint[:16]}"
+    name = f"course-{MOST_TURNS}-{lines.fingerprint[:16]}"  # sampled as the chart draws it: small to read back
     kept = checkpoints.derived(key, name)
     if kept is not None:
         try:
@@ -354,6 +355,7 @@ def _course(lines: StoredLines) -> Course:
         played = course(spec, started, table.effective)
     else:
         played = course_of_steps(spec, started, [step for step in whole.steps if type(step[0]) is not Noted], table.state)
+    played = sampled(played)
     checkpoints.keep_derived(key, name, msgspec.msgpack.encode(played))
     return played
 
@@ -412,7 +414,7 @@ def game_detail(db: Path | str, game_id: str) -> GameDetail | None:
         result = tail.spec.outcome(tail.table.state)
         final = FinalScores(result.scores, result.winners, result.reason) if result else None
         page = _replay_steps(lines, 0, STEPS)
-        return GameDetail(row, game_chart(sampled(_course(lines))), page.steps, final, page.last, page.next)
+        return GameDetail(row, game_chart(_course(lines)), page.steps, final, page.last, page.next)
 
     found: GameDetail = _details.get((*_key(lines), msgspec.json.encode(row)), work)
     return found
