@@ -36,6 +36,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import shutil
 import statistics
@@ -605,6 +606,8 @@ async def club_night(url: str, token: str, where: Path | str, tables: int, secon
     arrivals: list[float] = []
     acknowledged: dict[str, list[int]] = {}
     sent: dict[tuple[int, int], tuple[float, str]] = {}  # (table, seq): when its POST was sent, by which seat
+    refused = [0]  # moves the referee refused (422): a seat's move that another seat's hidden cards forbid
+    requests = [0]
     stop = asyncio.Event()
     async with httpx.AsyncClient(base_url=url, headers=auth, timeout=60, limits=limits) as http:
         phones: list[Phone] = []
@@ -636,8 +639,17 @@ async def club_night(url: str, token: str, where: Path | str, tables: int, secon
                 f"127.2.{number // 10 // 250}.{number // 10 % 250 + 1}", None, None, watching, ready, stop)))
             await ready.wait()
         memory_open = rss_kib(pid)
-        used = cpu_seconds(pid)
+        used, mine_used = cpu_seconds(pid), time.process_time()
         until = time.perf_counter() + seconds
+        lags: list[float] = []
+
+        async def lagging() -> None:  # how late this process's event loop wakes: the clients' own delay
+            while time.perf_counter() < until:
+                began = time.perf_counter()
+                await asyncio.sleep(0.01)
+                lags.append(time.perf_counter() - began - 0.01)
+
+        lag_task = asyncio.create_task(lagging())
 
         async def tapping(phone: Phone) -> None:
             rng = random.Random(f"{phone.table}:{phone.seat}")
@@ -645,6 +657,15 @@ async def club_night(url: str, token: str, where: Path | str, tables: int, secon
             ident = f"{prefix}{phone.table}"
             await asyncio.sleep(rng.uniform(0, tap))
             while time.perf_counter() < until:
+                try:
+                    await tap_once(phone, rng, mine, ident)
+                except httpx.TransportError as error:
+                    errors.append(f"{type(error).__name__}: {error}")
+                await asyncio.sleep(tap * rng.uniform(0.5, 1.5))
+
+        async def tap_once(phone: Phone, rng: random.Random, mine: dict[str, str], ident: str) -> None:
+            if True:
+                requests[0] += 1
                 listed = await http.get(f"/api/games/{ident}/moves", headers=mine)
                 if listed.status_code != 200:
                     errors.append(f"moves {listed.status_code} {listed.text[:120]}")
@@ -652,6 +673,7 @@ async def club_night(url: str, token: str, where: Path | str, tables: int, secon
                     listing = listed.json()
                     move = own[rng.randrange(len(own))]
                     began = time.perf_counter()
+                    requests[0] += 1
                     answer = await http.post(f"/api/games/{ident}/moves", headers=mine,
                                              json={"move": move, "expected_seq": listing["seq"]})
                     if answer.status_code == 201:
@@ -659,12 +681,14 @@ async def club_night(url: str, token: str, where: Path | str, tables: int, secon
                         for event in answer.json()["events"]:
                             sent[(phone.table, event["seq"])] = (began, phone.seat)
                             acknowledged.setdefault(ident, []).append(event["seq"])
+                    elif answer.status_code == 422:  # refused by the referee: an answer, not an error
+                        refused[0] += 1
                     elif answer.status_code != 409:  # a lost race is a phone's, not an error
                         errors.append(f"move {answer.status_code} {answer.text[:120]}")
-                await asyncio.sleep(tap * rng.uniform(0.5, 1.5))
 
         await asyncio.gather(*(tapping(phone) for phone in phones))
-        cpu = cpu_seconds(pid) - used
+        cpu, client_cpu = cpu_seconds(pid) - used, time.process_time() - mine_used
+        await lag_task
         await asyncio.sleep(2.0)  # the last moves reach every stream
         stop.set()
         for task in followers:
@@ -699,7 +723,9 @@ async def club_night(url: str, token: str, where: Path | str, tables: int, secon
             "trip p99": percentile(trips, 99) if trips else 0.0, "arrival p50": percentile(arrivals, 50) if arrivals else 0.0,
             "arrival p99": percentile(arrivals, 99) if arrivals else 0.0, "arrivals": len(arrivals), "errors": len(errors),
             "first errors": errors[:3], "exact": exact, "lost": lost, "twice": twice, "streams": len(phones) + watchers,
-            "memory per game KiB": (memory_open - memory_before) / max(1, tables - 1), "cpu": cpu / seconds}
+            "memory per game KiB": (memory_open - memory_before) / max(1, tables - 1), "cpu": cpu / seconds,
+            "client cpu": client_cpu / seconds, "cpu per request": cpu / max(1, requests[0]),
+            "load": os.getloadavg()[0], "lag p99": percentile(lags, 99) if lags else 0.0, "refused": refused[0]}
 
 
 def bench_club(where: str | None, tables: int, seconds: float, tap: float, watchers: int) -> None:
@@ -713,7 +739,7 @@ def bench_club(where: str | None, tables: int, seconds: float, tap: float, watch
     label = "PostgreSQL" if where else "folder"
     results = []
     for count, watching in ((1, 0), (tables, 0), (tables, watchers)):
-        with tempfile.TemporaryDirectory() as scratch:
+        with tempfile.TemporaryDirectory(dir=os.environ.get("TALLY_BENCH_DIR")) as scratch:
             served: Path | str = where if where else Path(scratch)
             process, url, token, _ = start(served, None, "--max-streams", str(tables * 4 + watchers + 64),
                                            "--max-streams-per-client", "10", probe="/api/catalog")
@@ -731,7 +757,13 @@ def bench_club(where: str | None, tables: int, seconds: float, tap: float, watch
             name += f" + {result['streams'] - result['tables'] * 4} watchers"
         print(f"club night, {label}, {name}, {seconds:.0f} s, a tap every ~{tap:.0f} s: {result['moves']} moves, "
               f"{result['errors']} errors, {result['lost']} events lost on a stream, {result['twice']} twice, "
-              f"logs exact: {result['exact']}, server CPU {result['cpu'] * 100:.0f} % of a core")
+              f"logs exact: {result['exact']}, {result['refused']} refused by the referee (422); server CPU "
+              f"{result['cpu'] * 100:.0f} % of a core, the phones' (this process) {result['client cpu'] * 100:.0f} %, "
+              f"their event loop late by {result['lag p99'] * 1000:.0f} ms at p99; the machine's load "
+              f"{result['load']:.1f} on {os.cpu_count()} cores")
+        print(f"  server CPU per request (the taps' reads and moves, and what the streams send): "
+              f"{result['cpu per request'] * 1000:.2f} ms (x{result['cpu per request'] / max(one['cpu per request'], 1e-9):.2f} "
+              f"one table's)")
         for key in ("trip", "arrival"):
             what = "move round trip" if key == "trip" else "arrival on the other phones"
             print(f"  {what:<28} p50 {result[f'{key} p50'] * 1000:7.1f} ms  p99 {result[f'{key} p99'] * 1000:7.1f} ms"

@@ -61,6 +61,12 @@ _POINT = msgspec.msgpack.Decoder(Point)
 _ENCODER = msgspec.msgpack.Encoder()
 
 
+def _thread() -> int:
+    import threading  # not on `tally move`'s path until a checkpoint is due
+
+    return threading.get_ident()
+
+
 def key_of(first_line_hash: str) -> str:
     """The folder of a log's checkpoints: the first 16 hex digits of its first line's SHA-256 (a library game id)."""
     return first_line_hash[:16]
@@ -117,7 +123,7 @@ def save(key: str, seq: int, line_hash: str, offset: int, last_line: int, starte
     point = Point(FORMAT, seq, line_hash, offset, last_line, _ENCODER.encode(started), _ENCODER.encode(state))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_suffix(f".{os.getpid()}.tmp")
+        temporary = target.with_suffix(f".{os.getpid()}.{_thread()}.tmp")  # a server's threads may race
         temporary.write_bytes(_ENCODER.encode(point))
         os.replace(temporary, target)
     except OSError:
@@ -156,7 +162,7 @@ def keep_derived(key: str, name: str, data: bytes) -> None:
     target = _folder(key) / f"{name}.kept"
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_suffix(f".{os.getpid()}.tmp")
+        temporary = target.with_suffix(f".{os.getpid()}.{_thread()}.tmp")
         temporary.write_bytes(data)
         os.replace(temporary, target)
     except OSError:

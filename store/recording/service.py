@@ -328,11 +328,11 @@ class GameRecord:
     def _resume(self, locked: logstore.LogWriter, since: int | None) -> None:
         """The fold at the log's tail from the latest checkpoint (at or before line `since`, when given), its undo
         history from there; the whole log read when that cannot be done (a damaged log: the read says why)."""
-        from tally.store.recording import positions
-
         old = self._position()
         if old is None and self._resumed_from_cache(locked):
             return
+        from tally.store.recording import positions  # not on `tally move`'s path while the state cache serves
+
         try:
             reached = positions.reach(locked, since=since)
         except positions.NotClean:
