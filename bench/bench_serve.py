@@ -28,6 +28,15 @@ this process, on the same cores), so on a loaded machine they are pessimistic.
    in full): a seated table-mode Splendor game cut at 250 events, the next moves of its transcript posted 10 a copy
    by the seat that makes them and, on other copies, by the host; each move's dispute (`POST .../rule`) asked by
    its seat and by the host: p50 and p99 of each, and seat / host as a ratio measured in the same run.
+9. a club night (`--club`, `--club-only`; a small one with --quick): one table, then 100 tables of 4 phones (Splice,
+   4 seats, open, played on), each phone with its own address, holding its seat's stream open and tapping every
+   ~3 s (it reads its seat's moves and records one when it is its turn), then the same with 1,000 idle watcher
+   streams, each against a fresh `tally serve` on a folder and (with --store) on a PostgreSQL database: the move's
+   round trip and its arrival on the table's other phones, p50 and p99 against one table's (goal: p99 at most 3x),
+   errors (a lost race, 409, and a refusal by the referee, 422, are answers), events lost or twice on any stream,
+   every log exact, memory per open game (the server's RSS), the server's CPU per request, and the phones' own CPU
+   and event-loop lag with the machine's load: on a shared machine the server may get a small share of a core,
+   and the latencies say so more than they say what the server costs.
 """
 
 from __future__ import annotations
