@@ -21,7 +21,7 @@ this process, on the same cores), so on a loaded machine they are pessimistic.
    with 1,000 idle watcher streams open (10 from each of 100 loopback addresses, as many phones), as a ratio in the
    same run; and the server's CPU while those streams idle (an idle stream should cost nothing: no polling).
 8. `tally serve --store URL` (with `--store`; skipped without a PostgreSQL server): 1 and then 2 server processes
-   on one database (a throwaway cluster, tests/pg_cluster.py), the same 50 tables x 4 devices (device d talks to
+   on one database (a throwaway cluster, tests/support/pg_cluster.py), the same 50 tables x 4 devices (device d talks to
    server d mod N), and a move posted to the first server arriving on a stream of the last (NOTIFY between them):
    moves acknowledged per second, p50 and p99 of the arrival, every log exact.
 8. a seat's move and dispute against the host's (issue 32: a seat's move is judged on what that seat knows, then
@@ -511,7 +511,7 @@ def arrivals_between(first: str, last: str, token: str, moves: int) -> dict[str,
 def bench_database(tables: int, seconds: float, moves: int) -> None:
     """Part 6: 1 and 2 servers on one database of a throwaway cluster."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    from pg_cluster import Cluster, find_server
+    from support.pg_cluster import Cluster, find_server
 
     server = find_server()
     if server is None:

@@ -428,7 +428,7 @@ def _played(
     moved: Callable[[Any, Event, Any], None] | None = None,
 ) -> tuple[list[Event], Any]:
     """The playout loop: `pick(state, below)` is each move. The moves come from the game's own move generator, so
-    they are applied without being judged again (`tests/test_simulate_moves.py` judges such playouts of every
+    they are applied without being judged again (`tests/core/test_simulate_moves.py` judges such playouts of every
     game), and with no undo stack: a playout is written, never voided. `moved(before, move, after)`, if given, is
     told of each move (a game's playout that keeps an index of the table from move to move, as Array's does)."""
     chance, state = dealt(spec, spec.start(started), shuffle)

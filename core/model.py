@@ -245,6 +245,38 @@ class Outcome(msgspec.Struct, frozen=True):
         return f"scores: {scores}; {'winners' if len(self.winners) > 1 else 'winner'}: {', '.join(self.winners)}"
 
 
+TABLE = "table"  # `to_act`'s word for the table: chance, a deal, a reveal that no one seat's turn owes
+NOBODY = "nobody"  # `to_act`'s word once no one is to act (the game is over)
+
+
+class Due(msgspec.Struct, frozen=True, kw_only=True):
+    """One thing the table waits for now (a game's `owed`): who owes it, what, and how it is written.
+
+    `seat` is the seat that owes it, or `table` for an entry of the table's (a deal, the starting card, a reveal),
+    which `by` names the seat whose device is asked to make it (the dealer; None: any seat's). `what` says what is
+    owed in words that read the same on every device ("the dealt hand (9 cards)"). `form` is the game's documented
+    notation form to type it in (one of its `NOTATION` forms, `PLAYER: hand CARDS`) where the listed moves may not
+    hold it (a hand of nine cards, or cards a seat draws, have too many sets to list); None where the listed moves
+    are the way to make it."""
+
+    seat: str
+    what: str
+    form: str | None = None
+    by: str | None = None
+
+
+def turn_dues(acting: tuple[str, str], waiting: Sequence[str]) -> tuple[Due, ...]:
+    """What is owed in an ordinary step of a game (GameSpec's default `owed`): each seat of `waiting` (the game's
+    `waiting_on`) owes what `acting` (its `to_act`) says, moves listed; the table owes it when the table acts (any
+    seat's device); nothing once nobody acts."""
+    who, what = acting
+    if who == NOBODY:
+        return ()
+    if who == TABLE:
+        return (Due(seat=TABLE, what=what),)
+    return tuple(Due(seat=seat, what=what) for seat in waiting)
+
+
 def resolve_options(options: tuple[Option, ...], given: dict[str, str]) -> dict[str, str]:
     """Every option's value: the one given, else its documented default."""
     return {opt.key: given.get(opt.key, opt.default) for opt in options}
@@ -386,7 +418,14 @@ class GameSpec(Generic[S, V]):
         or nobody acts (view). A seat's device shows it that a move of its own is due. Default: the seat `to_act`
         names, if a seat."""
         who = self.to_act(state)[0]
-        return () if who in ("table", "nobody") else (who,)
+        return () if who in (TABLE, NOBODY) else (who,)
+
+    def owed(self, state: S) -> tuple[Due, ...]:
+        """Who owes what now, each as a `Due` (view): every seat the table waits on (`waiting_on`), in seat order, and
+        an entry of the table's with the seat asked to make it; empty once nobody acts. A seat's device says from it
+        what that seat must enter, the dealer's what the table enters, and the banner every seat still owing.
+        Default: each seat of `waiting_on` owes what `to_act` says, or the table does (any seat's device)."""
+        return turn_dues(self.to_act(state), self.waiting_on(state))
 
     def pending(self, state: S) -> str | None:
         """The obligation that must be settled before play goes on (tokens to return, a noble to choose, a card
@@ -471,15 +510,15 @@ CONTRACT: tuple[str, ...] = (
     "name", "title", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
     "state_type", "rules", "notation", "history", "upcasters",
     "start", "check", "permit", "is_voidable", "apply", "legal_moves", "pick_move", "play_drawn", "shuffles", "deal",
-    "parse", "format", "view", "conceal", "turn", "outcome", "to_act", "waiting_on", "pending", "narrate",
-    "check_manifest", "table_transcript",
+    "parse", "format", "view", "conceal", "turn", "outcome", "to_act", "waiting_on", "owed", "pending",
+    "narrate", "check_manifest", "table_transcript",
     "picture",
 )
 
 # the members a game may leave out: GameSpec's own method above is then its default (the docs' checklist names them)
 OPTIONAL = frozenset({
-    "is_voidable", "pick_move", "play_drawn", "shuffles", "deal", "conceal", "waiting_on", "pending", "narrate",
-    "check_manifest", "table_transcript",
+    "is_voidable", "pick_move", "play_drawn", "shuffles", "deal", "conceal", "waiting_on", "owed", "pending",
+    "narrate", "check_manifest", "table_transcript",
 })
 
 # where each function of the contract lives in a game's folder: member -> (module, function)
@@ -503,6 +542,7 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "outcome": ("view", "outcome"),
     "to_act": ("view", "to_act"),
     "waiting_on": ("view", "waiting_on"),
+    "owed": ("view", "owed"),
     "pending": ("view", "pending"),
     "narrate": ("view", "narrate"),
     "check_manifest": ("components", "check_manifest"),

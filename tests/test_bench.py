@@ -6,8 +6,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_spine_benchmark_runs(tmp_path: Path) -> None:

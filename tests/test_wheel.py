@@ -15,7 +15,8 @@ import pytest
 
 from tally.core import registry
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 
 pytestmark = pytest.mark.wheel
 

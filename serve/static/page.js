@@ -230,7 +230,7 @@ async function startGame() {
 // --------------------------------------------------------------------------- one game
 
 const table = {
-  id: null, me: null, seq: null, fingerprint: null, seats: [], moves: [], waiting: [], view: null, lastSeq: 0,
+  id: null, me: null, seq: null, fingerprint: null, seats: [], moves: [], waiting: [], owed: [], view: null, lastSeq: 0,
   refreshing: null, again: false, opened: new Set(), place: null, link: null,
 };
 
@@ -277,13 +277,14 @@ function drawMoves(listed) {
   const list = document.getElementById("move-list");
   const moves = listed.map((move) => move.trim()).filter(isMine);
   list.replaceChildren(...moves.map((move) => el("option", { value: move })));
+  const prompt = owedPrompt();
   if (!moves.length) {
-    const others = table.waiting.filter((seat) => seat !== table.me.seat).join(", ");
     const why = table.me.kind === "watcher" ? "Join a seat to record moves."
       : table.view && table.view.outcome ? "The game is over."
+      : prompt ? null
       : isDue() ? "Yours to enter: no move can be listed for it. Type it in “Any move” below, as the line above says."
-      : `No move of yours is due now${others ? `: waiting for ${others}` : ""}.`;
-    box.replaceChildren(el("p", { class: "none" }, why));
+      : `No move of yours is due now${waitingFor()}.`;
+    box.replaceChildren(...[prompt, why && el("p", { class: "none" }, why)].filter(Boolean));
     return;
   }
   const groups = new Map();
@@ -294,7 +295,7 @@ function drawMoves(listed) {
   }
   // Folded by kind, so the board stays in sight under a few rows; a kind the player opened stays open on redraws.
   const unfold = groups.size === 1 || moves.length <= 6;
-  box.replaceChildren(...[...groups].map(([kind, group]) => {
+  box.replaceChildren(...(prompt ? [prompt] : []), ...[...groups].map(([kind, group]) => {
     const buttons = el("div", { class: "buttons" }, ...group.map((move) =>
       el("button", { type: "button", "data-move": move, onclick: () => { table.place = null; record(move); } }, shortened(move))));
     const details = el("details", { class: "group", "data-kind": kind, open: unfold || table.opened.has(kind) },
@@ -317,8 +318,9 @@ function scoresOf(outcome) {
 }
 
 function isDue() {
-  // this page's seat is one the table waits on: the seat to act, or one still to name its own hidden cards
-  return Boolean(table.me.seat) && table.waiting.includes(table.me.seat);
+  // this page's seat is one the table waits on: the seat to act, one still to name its own hidden cards, or the
+  // seat asked to make the table's entry (the dealer)
+  return Boolean(table.me.seat) && (table.waiting.includes(table.me.seat) || myDues().length > 0);
 }
 
 function drawBanner(view) {
@@ -330,6 +332,7 @@ function drawBanner(view) {
   const pos = el("span", { class: "pos", "data-seq": table.seq }, `#${table.seq} ${(table.fingerprint || "").slice(0, 8)}`);
   const words = over ? `Game over: ${view.outcome.reason}` : (mine ? `Your turn: ${view.expected}` : view.expected);
   banner.replaceChildren(pos, " ", el("span", { class: "expected" }, words));
+  if (!over) drawOwing(banner, view);
   if (over) banner.append(el("span", { class: "pending" }, scoresOf(view.outcome)));
   else if (typeof view.pending === "string" && view.pending) banner.append(el("span", { class: "pending" }, `pending: ${view.pending}`));
 }
@@ -386,6 +389,7 @@ async function refresh() {
       table.moves = listed ? (moves.body.moves || []) : [];
       // several seats may be due at once (each naming its own dealt hand): the listing says which
       table.waiting = listed ? (moves.body.waiting_on || []) : (view.to_act ? [view.to_act] : []);
+      table.owed = listed ? (moves.body.owed || []) : [];
       if ((moves.status === 200 && moves.body.seq !== view.seq) || (drawn.ok && drawn.seq !== view.seq)) table.again = true;
       drawBanner(view);
       drawMoves(table.moves);
@@ -617,6 +621,82 @@ async function settle() {
   // the stream resumes exactly after what was just drawn: the events before it are in the picture already
   table.lastSeq = table.seq || 0;
   restartStream();
+}
+
+// --------------------------------------------------------------------------- what each seat owes
+
+// The listing's `owed` (the server works it out, on what this caller knows): who owes what now, and the documented
+// form that types it where no button can. The page only shows it: each seat its own, the dealer the table's entry,
+// the banner every seat still owing.
+
+const TABLE = "table";
+
+function myDues() {
+  // what this page is asked to enter: a seat's own, and the table's entry it is asked to make (or any seat may, where
+  // only typing makes it); the host's page makes any table's entry
+  const me = table.me;
+  if (me.kind === "host") return table.owed.filter((due) => due.seat === TABLE);
+  if (me.kind !== "seat") return [];
+  return table.owed.filter((due) => due.seat === me.seat
+    || (due.seat === TABLE && (due.by === me.seat || (due.by === null && due.form))));
+}
+
+function owingNames() {
+  // every seat the table waits on, in the listing's order: a seat owing, or the seat asked to make the table's entry
+  const names = table.owed.map((due) => (due.seat === TABLE ? due.by || "the table" : due.seat));
+  return [...new Set(names)];
+}
+
+function drawOwing(banner, view) {
+  // named only where the line above does not say it already: several seats owe, or another than the one to act
+  const names = owingNames();
+  if (!names.length || (names.length === 1 && names[0] === view.to_act)) return;
+  banner.append(el("span", { class: "owing", "data-owing": names.join(",") }, `Waiting on ${names.join(", ")}`));
+}
+
+function waitingFor() {
+  // who the others are, for a page that owes nothing now, and what they enter where it is no turn's move (a hand, the
+  // deal): the line above says what a turn is
+  const others = table.owed.filter((due) => due.seat !== table.me.seat);
+  if (!others.length) return "";
+  const said = [...new Set(others.map((due) => {
+    const who = due.seat === TABLE ? due.by || "the table" : due.seat;
+    return due.form || due.seat === TABLE ? `${who} to enter ${due.what}` : who;
+  }))];
+  return `: waiting for ${said.join(said.some((words) => words.includes(" to enter ")) ? "; " : ", ")}`;
+}
+
+function typedForm(form) {
+  // a bare move on a seat's page is its own: the form without `PLAYER: `
+  return form.replace(/^PLAYER:\s*/, "");
+}
+
+function owedPrompt() {
+  // what this page must enter that is no turn's move (the banner says a turn): a hand or cards to type, and how, with
+  // a tap that starts typing it in the form's words; the table's entry it is asked to make
+  const mine = myDues().filter((due) => due.form || due.seat === TABLE);
+  if (!mine.length) return null;
+  return el("div", { class: "owed", id: "owed" }, ...mine.map((due) => {
+    const form = due.form ? typedForm(due.form) : null;
+    const whose = due.seat === TABLE ? "For the table, yours to enter" : "Yours to enter";
+    return el("p", { "data-owed": due.seat, "data-form": form },
+      `${whose}: ${due.what}`, form ? ". Type it as " : ".", form ? el("code", null, form) : null,
+      form ? el("button", { type: "button", class: "quiet", "data-type": form, onclick: () => startTyping(form) }, "Type it")
+        : null);
+  }));
+}
+
+function startTyping(form) {
+  // the form's first words (up to its first placeholder in capitals) in the text box, to go on from
+  const input = document.getElementById("move-text");
+  const words = [];
+  for (const word of form.split(/\s+/)) {
+    if (/^[A-Z\[]/.test(word)) break;
+    words.push(word);
+  }
+  input.value = words.length ? `${words.join(" ")} ` : "";
+  input.focus();
+  input.scrollIntoView({ block: "center" });
 }
 
 // --------------------------------------------------------------------------- the live stream

@@ -164,24 +164,21 @@ def read_part(spec: GameSpec, state: Any, part: str, reading: Reading | None) ->
     if reading is None:
         return parse_move(spec, state, part)
     seat, seats = reading.seat, list(state.seats)
-    if not reading.own:
-        asked = parse_move(spec, state, part, reading.listing)
-        if not isinstance(asked, NotationError):
-            reading.read.append(spec.format(asked[0]) if is_move_number(part) else part.strip())
-        return asked
     named = player_of(part, seats)
+    bare = isinstance(named, tuple) and named[0] is None and not is_move_number(part)
+    if not reading.own:
+        asked, text = _as_the_seats(spec, state, part.strip(), parse_move(spec, state, part, reading.listing), seat, bare,
+                                    mine_only=True)
+        if not isinstance(asked, NotationError):
+            reading.read.append(spec.format(asked[0]) if is_move_number(part) else text)
+        return asked
     if isinstance(named, tuple) and named[0] not in (None, seat):
         return _not_yours(seat, [named[0]], part)
     text = part.strip()
     parsed = parse_move(spec, state, text, reading.listing)
     if is_move_number(text) and not isinstance(parsed, NotationError):
         text = spec.format(parsed[0])
-    bare = isinstance(named, tuple) and named[0] is None and not is_move_number(part)
-    if bare and (isinstance(parsed, NotationError) or _others(parsed, seat)):
-        # a seat's device sends its own moves: `hand ...` on cy's phone is cy's hand, not the move of whoever acts now
-        again = parse_move(spec, state, f"{seat}: {text}")
-        if not isinstance(again, NotationError) and not _others(again, seat):
-            parsed, text = again, f"{seat}: {text}"
+    parsed, text = _as_the_seats(spec, state, text, parsed, seat, bare)
     if isinstance(parsed, NotationError):
         return parsed
     others = _others(parsed, seat)
@@ -189,6 +186,21 @@ def read_part(spec: GameSpec, state: Any, part: str, reading: Reading | None) ->
         return _not_yours(seat, others, part)
     reading.read.append(text)
     return parsed
+
+
+def _as_the_seats(spec: GameSpec, state: Any, text: str, parsed: list[Event] | NotationError, seat: str, bare: bool,
+                  mine_only: bool = False) -> tuple[list[Event] | NotationError, str]:
+    """A move without `PLAYER:` from a seat's device is that seat's: `hand ...` on cy's phone is cy's hand, never the
+    move of whoever the game reads a bare move as (the player to act, the first seat owing a hand). Read so when the
+    bare reading names another seat or cannot be read; the bare reading stays for what names no seat (the table's
+    entries: a deal, a reveal) and where the seat's reading cannot be read either (its error is no more telling).
+    `mine_only` (a question): the seat's reading only where it can be read, else the move as written."""
+    if not bare or not (isinstance(parsed, NotationError) or _others(parsed, seat)):
+        return parsed, text
+    mine = parse_move(spec, state, f"{seat}: {text}")
+    if isinstance(mine, NotationError) and (mine_only or isinstance(parsed, NotationError)):
+        return parsed, text
+    return mine, f"{seat}: {text}"
 
 
 def _others(events: list[Event], seat: str) -> list[str]:

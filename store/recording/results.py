@@ -12,7 +12,7 @@ from typing import Annotated, Any, Optional, Sequence
 
 import msgspec
 
-from tally.core.model import SHARED_NOTATION, SHARED_RULES, Event, GameSpec, NotationForm, RuleDoc, Ruling
+from tally.core.model import SHARED_NOTATION, SHARED_RULES, Due, Event, GameSpec, NotationForm, RuleDoc, Ruling
 from tally.core.model import Outcome as GameOutcome
 from tally.core.views import View
 
@@ -173,6 +173,11 @@ class ListingReport(msgspec.Struct):
     expected: Annotated[str, _("what is expected, in words")]
     moves: Annotated[list[str], _("every legal move in notation, in the game's fixed order")]
     waiting_on: Annotated[list[str], _("the seats the table waits on: the seat to act, or every seat still to name its own hidden cards (in any order, each from its own device); empty when the table or nobody acts")]
+    owed: Annotated[list[Due], _("who owes what now (the game's `owed`, on the table as the caller knows it), one entry per "
+                                 "debt: `seat` (a seat, or `table` for an entry of the table's), `what` (in words), "
+                                 "`form` (the game's notation form that writes it where no listed move can, `PLAYER: hand "
+                                 "CARDS`; null where the listed moves make it) and `by` (for the table's entry, the seat "
+                                 "whose device is asked to make it, the dealer; null: any seat's)")] = []
 
 
 class CheckWarning(msgspec.Struct):
@@ -373,11 +378,16 @@ def listing(record: GameRecord) -> ListingReport:
     return numbered(record.spec, record.state, record.seq)
 
 
-def numbered(spec: GameSpec, state: Any, seq: int, legal: list[Event] | None = None) -> ListingReport:
-    """The legal moves at a state (after event `seq`) in notation, numbered as a move number selects them."""
+def numbered(spec: GameSpec, state: Any, seq: int, legal: list[Event] | None = None,
+             viewer: str | None = None) -> ListingReport:
+    """The legal moves at a state (after event `seq`) in notation, numbered as a move number selects them, and who
+    owes what, worked out on the table as `viewer` knows it (a seat, `secrecy.WATCHER`; None: as the log knows it),
+    so that it tells a seat nothing of another seat's hidden cards."""
     who, what = spec.to_act(state)
     moves = spec.legal_moves(state) if legal is None else legal
-    return ListingReport(seq, who, what, [spec.format(m) for m in moves], list(spec.waiting_on(state)))
+    known = state if viewer is None else spec.conceal(state, viewer)
+    return ListingReport(seq, who, what, [spec.format(m) for m in moves], list(spec.waiting_on(state)),
+                         list(spec.owed(known)))
 
 
 # --------------------------------------------------------------------------- a game's rules and notation

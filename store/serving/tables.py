@@ -229,7 +229,7 @@ class Game:
 
     def listing(self, viewer: str | None) -> ListingReport:
         record = self.record
-        return numbered(record.spec, record.state, record.seq, seat_moves(record.spec, record.state, viewer))
+        return numbered(record.spec, record.state, record.seq, seat_moves(record.spec, record.state, viewer), viewer)
 
     def event_lines(self, viewer: str | None, after: int, limit: int = PAGE) -> EventsReport:
         """A page of the event lines after `after`, with the `after` of the next one."""

@@ -22,6 +22,7 @@ from .events import (
     CardShown,
     CardSpliced,
     HandNamed,
+    PickedUp,
     RoundDealt,
     Sliced,
     StarterTurned,
@@ -30,7 +31,7 @@ from .events import (
     TurnPassed,
 )
 from .rules import OPTIONS
-from .state import SEGMENTS, Result, State, after, picked_up
+from .state import SEGMENTS, Result, State, after, picked_up, picks_owed
 
 replace = msgspec.structs.replace  # not state.replace's call around it: a fold copies the state once per event or more
 
@@ -86,6 +87,8 @@ def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...
         sudden=sudden,
         went_out=-1,
         left=(),
+        picking="",
+        picks=0,
         owed=tuple(state.seats[seat] for seat in playing if state.seats[seat] in state.seated) if table else (),
         **scored,
     )
@@ -260,6 +263,7 @@ def _apply_give(state: State, event: ActionGiven) -> State:
     hands[seat] = hands[seat].remove(event.card)
     slams = state.slams
     deck, size = state.deck, state.deck_size
+    picking, picks = state.picking, state.picks
     if event.card == "slam":
         slams = slams[:target] + (slams[target] + SLAM_POINTS,) + slams[target + 1 :]
     else:
@@ -267,18 +271,29 @@ def _apply_give(state: State, event: ActionGiven) -> State:
         if state.mode == "open":
             hands[target] = hands[target].add(deck[:count])
             deck = deck[count:]
-        elif event.drawn:  # picked up by a seated seat, who names them
+        elif event.drawn:  # picked up by a seated seat, named with the Splatter
             hands[target] = hands[target].add(event.drawn)
-        else:
+        else:  # unseen; a seated receiver names them next (`picked_up`)
             hands[target] = hands[target].add(unknown=count)
+            if picks_owed(state, event):
+                picking, picks = event.target, count
         size -= count
     if not hands[seat].size:
         state = replace(state, hands=tuple(hands), slams=slams, deck=deck, deck_size=size,
-                        played=state.played + (event.card,), passes=0)
+                        played=state.played + (event.card,), passes=0, picking=picking, picks=picks)
         return _round_over(state, seat)
     return replace(state, hands=tuple(hands), slams=slams, deck=deck, deck_size=size, played=state.played + (event.card,),
                    passes=0, phase="play", anchors=(), current=_next_seat(state, seat), turns=state.turns + 1,
-                   round_turns=state.round_turns + 1)
+                   round_turns=state.round_turns + 1, picking=picking, picks=picks)
+
+
+def _apply_picked(state: State, event: PickedUp) -> State:
+    """The cards a seated seat picked up, named: the unknown cards the Splatter put in its hand become them."""
+    seat = state.seats.index(event.player)
+    hands = list(state.hands)
+    hand = hands[seat]
+    hands[seat] = Zone(hand.known + tuple(event.cards), hand.unknown - len(event.cards))
+    return replace(state, hands=tuple(hands), picking="", picks=0)
 
 
 def _apply_pass(state: State, event: TurnPassed) -> State:
@@ -412,6 +427,7 @@ REDUCERS.on(Sliced, _apply_slice)
 REDUCERS.on(TurnEnded, _apply_done)
 REDUCERS.on(CardDrawn, _apply_draw)
 REDUCERS.on(ActionGiven, _apply_give)
+REDUCERS.on(PickedUp, _apply_picked)
 REDUCERS.on(TurnPassed, _apply_pass)
 REDUCERS.on(CardShown, _apply_show)
 REDUCERS.on(TimeCalled, _apply_time)
