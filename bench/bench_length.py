@@ -1,7 +1,7 @@
 """Benchmark: what an answer about a game costs against the game's length (issue 36); run
 `python bench/bench_length.py` (add --quick for a smoke run, --svg FILE for the chart as a picture).
 
-Random Splice games under house rules that let a game run on (tests/long_games.py), of 100 to 20,000 events, are
+Random Splice games under house rules that let a game run on (tests/support/long_games.py), of 100 to 20,000 events, are
 served by a real `tally serve FOLDER --db LIBRARY --port 0` on loopback (its own process; the client runs here, on
 the same cores) and ingested into its history library. For each answer a table or the library page asks, the server
 is started afresh and each game is asked once, shortest first, after one request about a small other game (the
@@ -44,7 +44,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 from bench_serve import start  # noqa: E402
-from long_games import write_long_game  # noqa: E402
+from support.long_games import write_long_game  # noqa: E402
 
 LENGTHS = [100, 200, 400, 800, 1600, 3200, 6400, 14000, 20000]
 QUICK = [100, 400, 1600]
@@ -250,7 +250,7 @@ def catching(work: Path, lengths: list[int], store: bool, repeats: int) -> None:
     report_catch_up("a folder, `tally move` on the served file", catch_up(str(folder), lengths, folder, repeats))
     if not store:
         return
-    from pg_cluster import Cluster, find_server
+    from support.pg_cluster import Cluster, find_server
 
     server = find_server()
     if server is None:

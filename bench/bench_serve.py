@@ -861,7 +861,7 @@ def clubs(store: bool, tables: int, seconds: float, tap: float, watchers: int) -
     if not store:
         return
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    from pg_cluster import Cluster, find_server
+    from support.pg_cluster import Cluster, find_server
 
     server = find_server()
     if server is None:
