@@ -209,17 +209,22 @@ class Folding(Protocol):
 
     def apply(self, event: Event) -> None: ...
 
+    floor: int
+
     def keep_undo(self, events: list[Event], stop: Event) -> None: ...
 
-
-# what `fold` found: the seq of the first illegal event (None: none), the rulings forbidding it, the notes on the way
-Folded = tuple["int | None", list[Ruling], list[tuple[int, Ruling]]]
+    def reaches_below(self, event: Event) -> bool: ...
 
 
-def fold(table: Folding, events: list[Event], watch: Callable[[Event, Any, Any], None] | None,
+# what `fold` found: the seq of the first illegal event (None: none), the rulings forbidding it, the notes on the way,
+# and the seq a correction would take back below a resumed fold's floor (`engine.Judgement.reaches`)
+Folded = tuple["int | None", list[Ruling], list[tuple[int, Ruling]], "int | None"]
+
+
+def fold(table: Folding, events: list[Event], after: list[Event], watch: Callable[[Event, Any, Any], None] | None,
          kept: list[tuple[Event, Any, Any]] | None, undoable: bool) -> Folded:
-    """`engine.judge` of a game that `compiles`, on `table` (its first event folded): the same answer, the table
-    left as the plain loop leaves it. A game's own kinds go straight to their judge and reducer, the table's state
+    """`engine.judge` of a game that `compiles`, on `table` (the log's `events` folded up to `after`, the events
+    still to fold): the same answer, the table left as the plain loop leaves it. A game's own kinds go straight to their judge and reducer, the table's state
     and last seq kept in locals; the shared events go through the table."""
     spec = table.spec
     warnings: list[tuple[int, Ruling]] = []
@@ -229,16 +234,19 @@ def fold(table: Folding, events: list[Event], watch: Callable[[Event, Any, Any],
     state = table.state
     last = table.last_seq
     keeping = undoable
-    for event in events[1:]:
+    for event in after:
         kind = type(event)
         if kind in _SHARED:
             if not keeping and (kind is Voided or kind is Amended):
                 table.keep_undo(events, event)
                 keeping = True
             table.state, table.last_seq = state, last
+            if table.floor and table.reaches_below(event):
+                target = event.target if isinstance(event, (Voided, Amended)) else table.floor
+                return event.seq, [], warnings, min(target, table.floor)
             rulings = check(event)
             if any(r.verdict == "illegal" for r in rulings):
-                return event.seq, rulings, warnings
+                return event.seq, rulings, warnings, None
             warnings.extend((event.seq, r) for r in rulings)
             before = state
             apply(event)
@@ -249,7 +257,7 @@ def fold(table: Folding, events: list[Event], watch: Callable[[Event, Any, Any],
                 rulings = [found] if isinstance(found, Ruling) else found
                 if any(r.verdict == "illegal" for r in rulings):
                     table.state, table.last_seq = state, last
-                    return event.seq, rulings, warnings
+                    return event.seq, rulings, warnings, None
                 warnings.extend((event.seq, r) for r in rulings)
             before = state
             last = event.seq
@@ -261,4 +269,4 @@ def fold(table: Folding, events: list[Event], watch: Callable[[Event, Any, Any],
         if kept is not None:
             kept.append((event, before, state))
     table.state, table.last_seq = state, last
-    return None, [], warnings
+    return None, [], warnings, None

@@ -51,7 +51,7 @@ class Played(msgspec.Struct):
 class Table:
     """The fold of one game's log so far. Mutable as an accumulator; every state in it is frozen."""
 
-    __slots__ = ("spec", "started", "state", "_undo", "last_seq", "_amending")
+    __slots__ = ("spec", "started", "state", "_undo", "last_seq", "_amending", "floor")
 
     def __init__(self, spec: GameSpec, started: GameStarted):
         self.spec = spec
@@ -60,6 +60,7 @@ class Table:
         self._undo: Undo = []
         self.last_seq = started.seq
         self._amending: tuple[Amended, Undo, Any] | None = None  # the correction `check` just re-judged
+        self.floor = 0  # the seq it was resumed at (`resume`): its undo stack holds only the effective events after it
 
     def check(self, event: Event) -> list[Ruling]:
         """Rulings that forbid `event` now (empty when it is legal), plus unverifiable notes."""
@@ -254,11 +255,21 @@ class Table:
 
     @classmethod
     def resume(cls, spec: GameSpec, started: GameStarted, state: Any, last_seq: int) -> "Table":
-        """A fold restored from a cached state: it can judge and apply, but holds no undo history."""
+        """A fold restored from a cached state: it can judge and apply, but holds no undo history before `last_seq`
+        (its `floor`): the events applied from then on are undoable."""
         table = cls.__new__(cls)
         table.spec, table.started, table.state, table._undo, table.last_seq = spec, started, state, [], last_seq
-        table._amending = None
+        table._amending, table.floor = None, last_seq
         return table
+
+    def reaches_below(self, event: Event) -> bool:
+        """Whether a correction (`voided`, `amended`) would take back an event before the resumed fold's `floor`,
+        which its undo stack does not hold: it can be judged only on a fold resumed earlier (or from the start)."""
+        if isinstance(event, Voided):
+            return not self._undo and self.floor > 0
+        if isinstance(event, Amended):
+            return event.target <= self.floor
+        return False
 
     def snapshot(self) -> tuple[Any, int, list[tuple[int, Any, Event]]]:
         return self.state, self.last_seq, list(self._undo)  # a copy: a tentative void pops the stack
@@ -460,11 +471,12 @@ class Judgement(msgspec.Struct):
     failed_seq: int | None = None
     rulings: list[Ruling] = []
     warnings: list[tuple[int, Ruling]] = []
+    reaches: int | None = None  # a resumed fold's judgement stopped by a correction reaching before it (`judge`)
 
 
 def judge(
     spec: GameSpec, events: list[Event], watch: Callable[[Event, Any, Any], None] | None = None,
-    kept: list[tuple[Event, Any, Any]] | None = None, undoable: bool = True,
+    kept: list[tuple[Event, Any, Any]] | None = None, undoable: bool = True, start: Table | None = None,
 ) -> tuple[Judgement, Table]:
     """Check every event in order against the fold before it; stop at the first illegal one.
 
@@ -475,25 +487,44 @@ def judge(
     no undo stack, so each state is let go as soon as the next is made, until a void or a correction needs the
     stack (`Table.keep_undo`). The table returned then knows its effective events only if the log has one.
 
+    `start`: a fold resumed at some line (`Table.resume`, from a checkpoint), judged on: `events` are the events after
+    it, no `game_started`. A correction that reaches before its `floor` (`Table.reaches_below`) stops the judgement
+    there, not ok, with `reaches` set to the seq it would take back: judge again from a fold resumed before it.
+
     What it finds is `judge_plainly`'s; a game whose `check` is the kernel's `Guards.check` (every registered
     game) is folded by `dispatch.fold`, which writes the same loop out for speed.
     """
     if not compiles(spec):
-        return judge_plainly(spec, events, watch, kept)
-    table = Table(spec, _first(events[0]))
-    failed, rulings, warnings = fold_compiled(table, events, watch, kept, undoable)
-    return Judgement(failed is None, len(events), failed, rulings, warnings), table
+        return judge_plainly(spec, events, watch, kept, start)
+    table, after, undoable = _begun(spec, events, start, undoable)
+    failed, rulings, warnings, reaches = fold_compiled(table, events, after, watch, kept, undoable)
+    return Judgement(failed is None, len(events), failed, rulings, warnings, reaches), table
+
+
+def _begun(spec: GameSpec, events: list[Event], start: Table | None, undoable: bool) -> tuple[Table, list[Event], bool]:
+    """The table a judgement begins on and the events it folds: from the log's start, or resumed (then undoable)."""
+    if start is None:
+        return Table(spec, _first(events[0])), events[1:], undoable
+    return start, events, True
+
+
+def _reach(table: Table, event: Event) -> int:
+    """The seq a correction reaching below a resumed fold's floor would take back (`Judgement.reaches`)."""
+    target = event.target if isinstance(event, (Voided, Amended)) else table.floor
+    return min(target, table.floor)
 
 
 def judge_plainly(
     spec: GameSpec, events: list[Event], watch: Callable[[Event, Any, Any], None] | None = None,
-    kept: list[tuple[Event, Any, Any]] | None = None,
+    kept: list[tuple[Event, Any, Any]] | None = None, start: Table | None = None,
 ) -> tuple[Judgement, Table]:
     """`judge` as `Table.step` does it, event after event: what a fold means."""
-    table = Table(spec, _first(events[0]))
+    table, after, _ = _begun(spec, events, start, True)
     warnings: list[tuple[int, Ruling]] = []
-    for event in events[1:]:
+    for event in after:
         before = table.state
+        if table.floor and table.reaches_below(event):
+            return Judgement(False, len(events), event.seq, [], warnings, _reach(table, event)), table
         rulings = table.check(event)
         if any(r.verdict == "illegal" for r in rulings):
             return Judgement(False, len(events), event.seq, rulings, warnings), table

@@ -419,13 +419,26 @@ async def join_seat(request: Request) -> Response:
 
 
 @endpoint("GET", GAME + "/events", "anyone", None,
-          [(200, folder.EventsReport, "the events after `?after=SEQ` (default 0), as the caller may see them")])
+          [(200, folder.EventsReport, "a page of the events after `?after=SEQ` (default 0), at most `?limit=N` of them "
+                                      f"(1 to {folder.MOST}, default {folder.PAGE}; fewer when their text passes "
+                                      f"{folder.PAGE_BYTES // 1024} KB), as the caller may see them; `next`: the `after` "
+                                      "of the next page, null at the log's end"),
+           (400, _E, "`serve.seq`: `after` or `limit` is not a whole number (`limit`: 1 to the most)")])
 async def list_events(request: Request) -> Response:
-    """The events after a seq, to catch up."""
+    """The events after a seq, a page at a time, to catch up: each page costs the same however long the game."""
     game = the_game(request)
     who = caller(request, game)
     after = seq_param(request.query_params.get("after"), "after")
-    return answer(await locked(game, lambda: game.event_lines(who.viewer, after)))
+    limit = limit_param(request.query_params.get("limit"))
+    return answer(await locked(game, lambda: game.event_lines(who.viewer, after, limit)))
+
+
+def limit_param(text: Optional[str]) -> int:
+    if text is None or text == "":
+        return folder.PAGE
+    if not text.isascii() or not text.isdigit() or len(text) > 9 or not 1 <= int(text) <= folder.MOST:
+        raise Refused(400, "serve.seq", f"limit is a whole number from 1 to {folder.MOST}")
+    return int(text)
 
 
 HISTORY_PAGE, HISTORY_MOST = 30, 200

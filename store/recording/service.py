@@ -22,6 +22,7 @@ from tally.core.model import Amended, Event, GameSpec, GameStarted, NotationErro
 from tally.core.notation import seat_named
 from tally.core.text import quote
 
+from tally.store.logs import checkpoints
 from tally.store.logs import log as logfile
 from tally.store.logs import logstore
 from tally.store.errors import IllegalLog, StaleAppend, UsageError  # noqa: F401  (the service's names, as callers import them)
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
     import random
 
 Mode = Literal["open", "table"]
+
+
+Follower = Callable[[list[tuple[Event, Any, Any]], bool], None]  # (steps taken on, whether the log was replaced)
 
 
 class Position(msgspec.Struct):
@@ -167,9 +171,10 @@ def describe_start(started: GameStarted) -> str:
 # --------------------------------------------------------------------------- reading a log
 
 
-def judged(log: logfile.Log, events: list[Event] | None = None) -> Table:
-    """The log (or its first `events`) judged event by event and folded; IllegalLog at the first illegal one."""
-    judgement, table = judge(log.spec, log.events if events is None else events)
+def judged(log: logfile.Log, events: list[Event] | None = None, kept: list[tuple[Event, Any, Any]] | None = None) -> Table:
+    """The log (or its first `events`) judged event by event and folded; IllegalLog at the first illegal one. `kept`:
+    each event with the state before and after it appended (`engine.judge`)."""
+    judgement, table = judge(log.spec, log.events if events is None else events, kept=kept)
     if not judgement.ok:
         raise IllegalLog(log.path, judgement.failed_seq or 0, judgement.rulings[0])
     return table
@@ -239,6 +244,10 @@ class GameRecord:
         self.last_line = 0
         self.identity: Any = None
         self.complete = False  # the fold holds the undo history (judged from the log, not resumed from the cache)
+        self.size = 0  # the log's bytes through its last line (where a file's next line begins)
+        self.key: str | None = None  # the log's checkpoints (`checkpoints.key_of`), once known
+        self.generation = 0  # how many times the fold was read again from a log that was not an extension of it
+        self.follower: Follower | None = None  # told of every event the fold takes on (`follow`)
         self.conflicts: list[Conflict] = []  # the newest seats' moves refused as `core.seat.conflict`, for the host
         self.conflicts_ever = 0  # how many there were, kept or not: what a host's stream watches
         self.entered: dict[int, str] = {}  # seq -> the seat whose device entered that line (the envelope's `by`)
@@ -290,33 +299,138 @@ class GameRecord:
         return MoveResult(accepted=True, text="new", events=stamped, fingerprint=fingerprint, to_act=spec.to_act(table.state),
                           path=logstore.name_of(path))
 
+    @classmethod
+    def follow(cls, path: "Path | str | logstore.LogStore", follower: "Follower | None" = None) -> "GameRecord":
+        """The log's fold at its tail, for a reader that stays (a server): from the state cache or the latest
+        checkpoint (`positions`), judging only the lines after it; the whole log only when neither serves (then it
+        leaves checkpoints behind). Its undo history begins there (a void or a correction reaching further back reads
+        the log whole). `follower(steps, replaced)` is told of every event the fold takes on from then on."""
+        record = cls(path)
+        record.follower = follower
+        with record.store.writer() as locked:
+            record._resume(locked, None)
+        return record
+
     def reload(self) -> None:
         with self.store.writer() as locked:
             self._read(locked)
 
     def _read(self, locked: logstore.LogWriter) -> None:
+        """The whole log read and judged (the fold complete: its undo history from line 1)."""
+        old = self._position()
         log = locked.read()
-        self._table = judged(log)
-        self.last_hash, self.last_line, self.complete = log.last_hash, log.last_line, True
+        kept: list[Any] | None = [] if self.follower is not None and old is not None else None
+        table = self._table = judged(log, None, kept)
+        self.last_hash, self.last_line, self.size, self.complete = log.last_hash, log.last_line, log.size, True
         self.entered = {event.seq: event.by for event in log.events if event.by is not None}
         self.identity = locked.identity()
-        locked.remember(log.started, self._table.last_seq, log.last_hash, log.last_line, self._table.state)
+        locked.remember(log.started, table.last_seq, log.last_hash, log.last_line, table.state)
+        if old is not None and kept is not None:
+            self._moved_on(old, log.events, kept, log.last_hash)
+
+    def _resume(self, locked: logstore.LogWriter, since: int | None) -> None:
+        """The fold at the log's tail from the latest checkpoint (at or before line `since`, when given), its undo
+        history from there; the whole log read when that cannot be done (a damaged log: the read says why)."""
+        old = self._position()
+        if old is None and self._resumed_from_cache(locked):
+            return
+        from tally.store.recording import positions  # not on `tally move`'s path while the state cache serves
+
+        try:
+            reached = positions.reach(locked, since=since)
+        except positions.NotClean:
+            self._read(locked)
+            return
+        table = self._table = reached.table
+        self.last_hash, self.last_line, self.size, self.complete = reached.line_hash, reached.last_line, reached.offset, False
+        self.key, self.identity = reached.key, locked.identity()
+        locked.remember(table.started, table.last_seq, self.last_hash, self.last_line, table.state)
+        if old is not None:
+            self._moved_on(old, [step[0] for step in reached.steps], reached.steps, reached.line_hash)
+
+    def _resumed_from_cache(self, locked: logstore.LogWriter) -> bool:
+        """The fold at the tail from the state cache, when it can be trusted (a file's, written by its last writer)."""
+        cached = locked.cached(registry.get)
+        if cached is None:
+            return False
+        spec, started, state, entry = cached
+        self._table = Table.resume(spec, started, state, entry.last_seq)
+        self.last_hash, self.last_line, self.complete, self.identity = entry.last_hash, entry.last_line, False, locked.identity()
+        self.size = entry.size
+        return True
+
+    def _position(self) -> tuple[int, str] | None:
+        return None if self._table is None else (self._table.last_seq, self.last_hash)
+
+    def _moved_on(self, old: tuple[int, str], events: list[Event], steps: list[Any], last_hash: str) -> None:
+        """The follower told of a fold read again: the steps after what it had (`old`: seq and hash) when the log is an
+        extension of it (the line after it names it, or the log still ends with it), else that it was replaced."""
+        if self.follower is None:
+            return
+        seq, line_hash = old
+        after = [step for step in steps if step[0].seq > seq]
+        following = next((event for event in events if event.seq == seq + 1), None)
+        extends = (following.prev == line_hash if following is not None
+                   else self.seq == seq and last_hash == line_hash)
+        if extends and (len(after) == self.seq - seq):
+            if after:
+                self.follower(after, False)
+            return
+        self.generation += 1
+        self.follower([], True)
 
     def _sync(self, locked: logstore.LogWriter, history: bool) -> Table:
-        """The fold at the log's tail: kept when the file is as this record last saw it, else from the cache
-        when it can be trusted (and no undo history is needed), else by judging the whole log."""
+        """The fold at the log's tail: kept when the log is as this record last saw it; else the lines appended since
+        read and judged on it; else from the cache when it can be trusted (and no undo history is needed), or a
+        checkpoint; else by judging the whole log."""
         identity = locked.identity()
-        if self._table is not None and identity == self.identity and (self.complete or not history):
-            return self._table
-        cached = None if history else locked.cached(registry.get)
-        if cached is None:
+        table = self._table
+        if table is not None and (self.complete or not history):
+            if identity == self.identity or self._caught_up(locked, table, identity):
+                return table
+        if history:
             self._read(locked)
+        elif self.follower is not None or self._table is not None:
+            self._resume(locked, self.seq if self._table is not None else None)
         else:
-            spec, started, state, entry = cached
-            self._table = Table.resume(spec, started, state, entry.last_seq)
-            self.last_hash, self.last_line, self.complete, self.identity = entry.last_hash, entry.last_line, False, identity
+            self._resume(locked, None)  # the state cache first, a command's usual case
         assert self._table is not None
         return self._table
+
+    def _caught_up(self, locked: logstore.LogWriter, table: Table, identity: Any) -> bool:
+        """The lines appended since this record last read or wrote the log, read and judged on its fold (work in
+        proportion to them); False, the fold untouched, when the log is no longer an extension of what it read (or is
+        damaged, or a correction reaches back before the fold's undo history): the caller reads it again."""
+        from tally.store.recording import positions
+
+        seq, line_hash = table.last_seq, self.last_hash
+        data = locked.lines_after(seq, self.size)
+        try:
+            run = logfile.continued(self.path, data, table.spec, seq, line_hash, seats=tuple(table.started.seats))
+        except logfile.LogError:
+            return False
+        positions.Work.read += len(run.events)
+        if not run.clean or (not run.events and not locked.ends_at(seq, line_hash, self.size, self.last_line)):
+            return False
+        before = table.snapshot()
+        steps: list[Any] = []
+        judgement, _ = judge(table.spec, run.events, kept=steps, start=table)
+        positions.Work.judged += len(steps)
+        if not judgement.ok:
+            table.restore(before)
+            return False
+        if run.events:
+            self.last_hash, self.last_line = run.last_hash, run.last_line
+        self.entered.update((event.seq, event.by) for event in run.events if event.by is not None)
+        offset = self.size
+        self.size += sum(run.sizes)
+        self.identity = identity
+        locked.remember(table.started, table.last_seq, self.last_hash, self.last_line, table.state)
+        if self.key is not None:
+            positions.keep_due_steps(self.key, table.started, seq, offset, steps, run.sizes, self.last_hash)
+        if steps and self.follower is not None:
+            self.follower(steps, False)
+        return True
 
     @property
     def fold(self) -> Table:
@@ -341,6 +455,15 @@ class GameRecord:
         """Whether the log is no longer what this record last read or wrote (another process wrote to it)."""
         identity = self.store.identity()
         return identity is None or identity != self.identity
+
+    def catch_up(self) -> bool:
+        """The fold brought up to the log when another writer changed it: the lines appended since read and judged
+        alone (work in proportion to them); a log replaced read again (from a checkpoint). True if it changed."""
+        if self._table is not None and not self.changed():
+            return False
+        with self.store.writer() as locked:
+            self._sync(locked, history=False)
+        return True
 
     # ------------------------------------------------------------------ acting
 
@@ -403,6 +526,7 @@ class GameRecord:
                 else:
                     appended = self._write(locked, table, before, result.events, getattr(act, "seat", None))
                     result.events, result.fingerprint = appended.events, appended.fingerprint
+                    self._told(before[0], appended.events, result.states)
                 answer = getattr(act, "answer", None)
                 return answer(result, before[0], table) if answer is not None else result
         except StaleAppend as error:
@@ -430,9 +554,29 @@ class GameRecord:
         self.last_hash, self.last_line = appended.fingerprint, appended.last_line
         if by is not None:
             self.entered.update((event.seq, by) for event in appended.events)
+        self.size += sum(appended.sizes)
         self.identity = locked.identity()
         locked.remember(table.started, table.last_seq, appended.fingerprint, appended.last_line, table.state)
+        if checkpoints.is_due(appended.events[0].seq, appended.events[-1].seq):
+            checkpoints.save(self._key(locked), table.last_seq, appended.fingerprint, self.size, appended.last_line,
+                             table.started, table.state)
         return appended
+
+    def _key(self, locked: logstore.LogWriter) -> str:
+        """The log's checkpoints' key (its first line's hash), read once."""
+        if self.key is None:
+            self.key = checkpoints.key_of(logfile.sha256_hex(locked.first_line()))
+        return self.key
+
+    def _told(self, before: Any, events: list[Event], states: list[Any]) -> None:
+        """The follower told of the events this record just appended, with the state before and after each."""
+        if self.follower is None:
+            return
+        if len(states) != len(events):  # pragma: no cover - every accepted write gives the state after each event
+            self.generation += 1
+            self.follower([], True)
+            return
+        self.follower(list(zip(events, [before, *states[:-1]], states)), False)
 
     # ------------------------------------------------------------------ the writes
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,6 +28,7 @@ from tally.serve.app import create_app
 from tally.store import library
 from tally.store.library.charts import library_charts
 from tally.store.recording.pictures import frame_name, write_replay_pictures
+from tally.store.recording.results import replay_report
 from tally.store.recording.simulate import simulate
 
 FIXTURES = ["splendor-2p", "split-3p", "array-open-4p", "splice-open-2p"]
@@ -99,8 +101,14 @@ def test_a_game_is_its_chart_and_its_replay_drawn_as_tally_replay_svg_draws_it(d
     gid = game_of(db, "splendor")
     detail = ok(db, f"/api/library/games/{gid}")
     pos, frames = library.replay(db, gid)
-    assert [s["seq"] for s in detail["steps"]] == [f.seq for f in frames]
-    assert [s["text"] for s in detail["steps"]] == [f.text for f in frames]
+    steps, page = detail["steps"], detail
+    assert len(steps) <= 100 and detail["last"] == frames[-1].seq
+    while page["next"] is not None:  # the rest of the replay, a page at a time
+        page = ok(db, f"/api/library/games/{gid}/steps?after={page['next']}&limit=37")
+        assert len(page["steps"]) <= 37 and page["last"] == frames[-1].seq
+        steps += page["steps"]
+    report = replay_report(pos, frames)
+    assert steps == msgspec.to_builtins(report.steps)  # as `tally replay --json` gives them
     assert detail["game"]["game_id"] == gid and detail["game"]["finished"] is True
     assert detail["outcome"]["scores"] == pos.spec.outcome(pos.table.state).scores
     ET.fromstring(detail["chart"]["svg"])
@@ -315,6 +323,9 @@ def test_a_game_steps_by_buttons_keys_and_number(browser: Any, served: Any, db: 
     page.keyboard.press("Home")
     at_step(page, 1)
     page.click("#steps-panel summary")
+    assert page.locator("#steps li[data-seq]").count() == min(100, len(frames))  # a page of steps, then more on asking
+    while page.locator(f"#steps li[data-seq='{middle + 1}']").count() == 0:
+        page.click("#more-steps button")
     page.click(f"#steps li[data-seq='{middle + 1}'] button")
     at_step(page, middle + 1)
     if size == PHONE:
