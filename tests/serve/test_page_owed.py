@@ -88,7 +88,8 @@ def test_each_phone_is_told_what_it_owes_at_a_seated_deal(browser: Any, tmp_path
             seq += 1
             for other in pages.values():
                 wait_seq(other, seq)
-            assert f"#{seq} hand {' '.join(HANDS[seat])}" in page.inner_text("#said")
+            # the echo is the event recorded (issue 35), which names whose hand the bare move was
+            assert f"#{seq} {seat}: hand {' '.join(HANDS[seat])}" in page.inner_text("#said")
             assert page.locator("#owed").count() == 0
             if seat == "cy":
                 assert ana.get_attribute("#banner .owing", "data-owing") == "ana,ben"
