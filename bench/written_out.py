@@ -72,4 +72,29 @@ COPIES: list[Copy] = [
 """, """\
     return _seat_done(state, seat, {"bank": bank, "passes": 0}, _end_of_turn)
 """),
+    Copy("splendor", "reducer", "_apply_return", "_seat_done", "apply", """\
+    if state.gap is None:
+        following = _next_seat(state, seat, tw + tb + tg + tr + tk + ty)
+        if following is not None:
+            return _replace(
+                state, players=_seated(players, current, seat), bank=bank, current=following, phase="action",
+                end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
+    state = with_seat(state, current, seat, bank=bank)
+    return state if state.gap else _nobles_then_next(state)
+""", """\
+    return _seat_done(state, seat, {"bank": bank}, _nobles_then_next)
+"""),
+    Copy("split", "state", "plays_with", "is_pairable", "check", """\
+    if size - 2 >= 1:
+        info = state.deck.info
+        rank, _, side, _ = info[card]
+        any_side = state.halves == "any"
+        for other in hand:
+            o = info[other]
+            if o[0] == rank and other != card and (any_side or o[2] != side):
+                return True
+""", """\
+    if size - 2 >= 1 and any(is_pairable(state, card, other) for other in hand):
+        return True
+"""),
 ]
