@@ -21,13 +21,22 @@ this process, on the same cores), so on a loaded machine they are pessimistic.
    with 1,000 idle watcher streams open (10 from each of 100 loopback addresses, as many phones), as a ratio in the
    same run; and the server's CPU while those streams idle (an idle stream should cost nothing: no polling).
 8. `tally serve --store URL` (with `--store`; skipped without a PostgreSQL server): 1 and then 2 server processes
-   on one database (a throwaway cluster, tests/pg_cluster.py), the same 50 tables x 4 devices (device d talks to
+   on one database (a throwaway cluster, tests/support/pg_cluster.py), the same 50 tables x 4 devices (device d talks to
    server d mod N), and a move posted to the first server arriving on a stream of the last (NOTIFY between them):
    moves acknowledged per second, p50 and p99 of the arrival, every log exact.
 8. a seat's move and dispute against the host's (issue 32: a seat's move is judged on what that seat knows, then
    in full): a seated table-mode Splendor game cut at 250 events, the next moves of its transcript posted 10 a copy
    by the seat that makes them and, on other copies, by the host; each move's dispute (`POST .../rule`) asked by
    its seat and by the host: p50 and p99 of each, and seat / host as a ratio measured in the same run.
+9. a club night (`--club`, `--club-only`; a small one with --quick): one table, then 100 tables of 4 phones (Splice,
+   4 seats, open, played on), each phone with its own address, holding its seat's stream open and tapping every
+   ~3 s (it reads its seat's moves and records one when it is its turn), then the same with 1,000 idle watcher
+   streams, each against a fresh `tally serve` on a folder and (with --store) on a PostgreSQL database: the move's
+   round trip and its arrival on the table's other phones, p50 and p99 against one table's (goal: p99 at most 3x),
+   errors (a lost race, 409, and a refusal by the referee, 422, are answers), events lost or twice on any stream,
+   every log exact, memory per open game (the server's RSS), the server's CPU per request, and the phones' own CPU
+   and event-loop lag with the machine's load: on a shared machine the server may get a small share of a core,
+   and the latencies say so more than they say what the server costs.
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import shutil
 import statistics
@@ -58,10 +68,11 @@ from tally.store.logs import log as logfile  # noqa: E402
 from tally.store.recording.results import check  # noqa: E402
 
 
-def start(folder: Path | str, token: str | None = None, *options: str, program: str | None = None
-          ) -> tuple[subprocess.Popen[str], str, str, float]:
+def start(folder: Path | str, token: str | None = None, *options: str, program: str | None = None,
+          probe: str = "/api/games") -> tuple[subprocess.Popen[str], str, str, float]:
     """`tally serve` on a folder, or on a database URL (`--store`), with `options`; `token`: the host token it shares;
-    `program`: another installation's `tally` (default: this one's)."""
+    `program`: another installation's `tally` (default: this one's); `probe`: the request that says it answers (the
+    list of games opens every game: `/api/catalog` opens none)."""
     import os
 
     began = time.perf_counter()
@@ -75,7 +86,7 @@ def start(folder: Path | str, token: str | None = None, *options: str, program: 
     with httpx.Client(base_url=line["url"]) as http:
         while True:
             try:
-                http.get("/api/games")
+                http.get(probe)
                 break
             except httpx.TransportError:
                 time.sleep(0.01)
@@ -344,12 +355,12 @@ def shown(locator: Any) -> Any:
 def tap_a_move(page: Any) -> bool:
     """A legal move tapped as a player would: its button, or a card picker's first cards and its Record (the clock
     runs from the last tap); False when there is none."""
-    button = page.locator("#moves button[data-move]:not(.confirm)").first
+    button = page.locator("#moves button[data-move]:not(.record)").first
     if button.count():
         shown(button).click()
         return True
     for _ in range(20):  # a card at a time until the picker makes a move
-        record = page.locator("#moves .picker button.confirm[data-move]").first
+        record = page.locator("#moves .picker button.record[data-move]").first
         if record.count():
             shown(record).click()
             return True
@@ -521,7 +532,7 @@ def arrivals_between(first: str, last: str, token: str, moves: int) -> dict[str,
 def bench_database(tables: int, seconds: float, moves: int) -> None:
     """Part 6: 1 and 2 servers on one database of a throwaway cluster."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    from pg_cluster import Cluster, find_server
+    from support.pg_cluster import Cluster, find_server
 
     server = find_server()
     if server is None:
@@ -550,11 +561,257 @@ def bench_database(tables: int, seconds: float, moves: int) -> None:
                   f"logs exact: {busy['exact']}")
 
 
+# --------------------------------------------------------------------------- a club night
+
+
+LONG = {"stall-rounds": 999, "all-bought": "play-on"}  # Splice played on: no table's game ends during the night
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+class Phone:
+    """One seat's phone: its token, its stream's arrivals (seq: when it came, and how many times) and its source
+    address (each phone its own, as phones are: the server caps streams per address)."""
+
+    def __init__(self, table: int, seat: str, token: str, address: str):
+        self.table, self.seat, self.token, self.address = table, seat, token, address
+        self.arrived: dict[int, float] = {}
+        self.counted: dict[int, int] = {}
+        self.broken: list[str] = []
+
+
+async def follow_stream(port: int, path: str, token: str | None, after: int, address: str,
+                        arrived: dict[int, float] | None, counted: dict[int, int] | None, broken: list[str],
+                        ready: asyncio.Event, stop: asyncio.Event) -> None:
+    """A stream read over a plain socket from `address` (cheap enough for 1,400 in this process): each `id:` line's
+    arrival noted; anything but a 200 or a cut before `stop` noted as broken."""
+    writer = None
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
+        auth = f"Authorization: Bearer {token}\r\n" if token else ""
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Last-Event-ID: {after}\r\n\r\n".encode())
+        status = await reader.readline()
+        if not status.startswith(b"HTTP/1.1 200"):
+            broken.append(status.decode(errors="replace").strip())
+            ready.set()
+            return
+        while (await reader.readline()) not in (b"\r\n", b""):
+            pass
+        ready.set()
+        while not stop.is_set():
+            line = await reader.readline()
+            if not line:
+                if not stop.is_set():
+                    broken.append("the stream ended")
+                return
+            if line.startswith(b"id: ") and arrived is not None and counted is not None:
+                seq = int(line[4:])
+                arrived.setdefault(seq, time.perf_counter())
+                counted[seq] = counted.get(seq, 0) + 1
+    except (OSError, ValueError) as error:
+        broken.append(f"{type(error).__name__}: {error}")
+        ready.set()
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+async def club_night(url: str, token: str, where: Path | str, tables: int, seconds: float, tap: float,
+                     watchers: int, pid: int, prefix: str) -> dict[str, Any]:
+    """`tables` tables of 4 phones (Splice, 4 seats, open), every phone holding its seat's stream open and tapping
+    every `tap` seconds or so (±50%): it reads its seat's moves and, when it has one (its turn), records it. Also
+    `watchers` idle watcher streams (10 per address). What each move's round trip took, when it arrived on each
+    of the table's other phones, the errors, and whether every phone's stream and every log holds exactly the
+    acknowledged events, each once."""
+    port = int(url.rsplit(":", 1)[1])
+    auth = {"Authorization": f"Bearer {token}"}
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+    errors: list[str] = []
+    trips: list[float] = []
+    arrivals: list[float] = []
+    acknowledged: dict[str, list[int]] = {}
+    sent: dict[tuple[int, int], tuple[float, str]] = {}  # (table, seq): when its POST was sent, by which seat
+    refused = [0]  # moves the referee refused (422): a seat's move that another seat's hidden cards forbid
+    requests = [0]
+    stop = asyncio.Event()
+    async with httpx.AsyncClient(base_url=url, headers=auth, timeout=60, limits=limits) as http:
+        phones: list[Phone] = []
+        starts: dict[int, int] = {}
+        memory_before = 0
+        for t in range(tables):
+            if t == 1:
+                memory_before = rss_kib(pid)  # after the first table: the game's modules imported
+            ident = f"{prefix}{t}"
+            made = await http.post("/api/games", json={"id": ident, "game": "splice", "players": ["p1", "p2", "p3", "p4"],
+                                                       "mode": "open", "seed": t, "options": LONG})
+            assert made.status_code == 201, made.text
+            starts[t] = int((await http.get(f"/api/games/{ident}")).json()["seq"])
+            for number, seat in enumerate(["p1", "p2", "p3", "p4"]):
+                given = (await http.post(f"/api/games/{ident}/join", json={"seat": seat})).json()["token"]
+                phones.append(Phone(t, seat, given, f"127.1.{t // 60}.{(t % 60) * 4 + number + 1}"))
+        followers = []
+        for phone in phones:
+            ready = asyncio.Event()
+            followers.append(asyncio.create_task(follow_stream(
+                port, f"/api/games/{prefix}{phone.table}/stream", phone.token, starts[phone.table], phone.address,
+                phone.arrived, phone.counted, phone.broken, ready, stop)))
+            await ready.wait()
+        watching: list[str] = []
+        for number in range(watchers):
+            ready = asyncio.Event()
+            followers.append(asyncio.create_task(follow_stream(
+                port, f"/api/games/{prefix}{number % tables}/stream", None, starts[number % tables],
+                f"127.2.{number // 10 // 250}.{number // 10 % 250 + 1}", None, None, watching, ready, stop)))
+            await ready.wait()
+        memory_open = rss_kib(pid)
+        used, mine_used = cpu_seconds(pid), time.process_time()
+        until = time.perf_counter() + seconds
+        lags: list[float] = []
+
+        async def lagging() -> None:  # how late this process's event loop wakes: the clients' own delay
+            while time.perf_counter() < until:
+                began = time.perf_counter()
+                await asyncio.sleep(0.01)
+                lags.append(time.perf_counter() - began - 0.01)
+
+        lag_task = asyncio.create_task(lagging())
+
+        async def tapping(phone: Phone) -> None:
+            rng = random.Random(f"{phone.table}:{phone.seat}")
+            mine = {"Authorization": f"Bearer {phone.token}"}
+            ident = f"{prefix}{phone.table}"
+            await asyncio.sleep(rng.uniform(0, tap))
+            while time.perf_counter() < until:
+                try:
+                    await tap_once(phone, rng, mine, ident)
+                except httpx.TransportError as error:
+                    errors.append(f"{type(error).__name__}: {error}")
+                await asyncio.sleep(tap * rng.uniform(0.5, 1.5))
+
+        async def tap_once(phone: Phone, rng: random.Random, mine: dict[str, str], ident: str) -> None:
+            if True:
+                requests[0] += 1
+                listed = await http.get(f"/api/games/{ident}/moves", headers=mine)
+                if listed.status_code != 200:
+                    errors.append(f"moves {listed.status_code} {listed.text[:120]}")
+                elif own := [m for m in listed.json()["moves"] if m.startswith(f"{phone.seat}: ")]:  # its turn
+                    listing = listed.json()
+                    move = own[rng.randrange(len(own))]
+                    began = time.perf_counter()
+                    requests[0] += 1
+                    answer = await http.post(f"/api/games/{ident}/moves", headers=mine,
+                                             json={"move": move, "expected_seq": listing["seq"]})
+                    if answer.status_code == 201:
+                        trips.append(time.perf_counter() - began)
+                        for event in answer.json()["events"]:
+                            sent[(phone.table, event["seq"])] = (began, phone.seat)
+                            acknowledged.setdefault(ident, []).append(event["seq"])
+                    elif answer.status_code == 422:  # refused by the referee: an answer, not an error
+                        refused[0] += 1
+                    elif answer.status_code != 409:  # a lost race is a phone's, not an error
+                        errors.append(f"move {answer.status_code} {answer.text[:120]}")
+
+        await asyncio.gather(*(tapping(phone) for phone in phones))
+        cpu, client_cpu = cpu_seconds(pid) - used, time.process_time() - mine_used
+        await lag_task
+        await asyncio.sleep(2.0)  # the last moves reach every stream
+        stop.set()
+        for task in followers:
+            task.cancel()
+        await asyncio.gather(*followers, return_exceptions=True)
+    for phone in phones:
+        errors.extend(f"stream of {prefix}{phone.table}/{phone.seat}: {b}" for b in phone.broken)
+        for seq, arrived in phone.arrived.items():
+            origin = sent.get((phone.table, seq))
+            if origin is not None and origin[1] != phone.seat:
+                arrivals.append(arrived - origin[0])
+    errors.extend(f"a watcher's stream: {b}" for b in watching)
+    exact, lost, twice = True, 0, 0
+    for t in range(tables):
+        ident = f"{prefix}{t}"
+        if isinstance(where, Path):
+            events = logfile.read(where / f"{ident}.jsonl").events
+        else:
+            from tally.store.logs.pgstore import PostgresStore
+
+            events = PostgresStore(where, ident).read().events
+        logged = [e.seq for e in events if e.seq > starts[t]]
+        if sorted(acknowledged.get(ident, [])) != [s for s in logged if s in set(acknowledged.get(ident, []))] or \
+                len(set(acknowledged.get(ident, []))) != len(acknowledged.get(ident, [])):
+            exact = False
+        for phone in phones:
+            if phone.table == t:
+                lost += len(set(logged) - set(phone.counted))
+                twice += sum(1 for count in phone.counted.values() if count > 1)
+    moves = len(trips)
+    return {"tables": tables, "moves": moves, "trip p50": percentile(trips, 50) if trips else 0.0,
+            "trip p99": percentile(trips, 99) if trips else 0.0, "arrival p50": percentile(arrivals, 50) if arrivals else 0.0,
+            "arrival p99": percentile(arrivals, 99) if arrivals else 0.0, "arrivals": len(arrivals), "errors": len(errors),
+            "first errors": errors[:3], "exact": exact, "lost": lost, "twice": twice, "streams": len(phones) + watchers,
+            "memory per game KiB": (memory_open - memory_before) / max(1, tables - 1), "cpu": cpu / seconds,
+            "client cpu": client_cpu / seconds, "cpu per request": cpu / max(1, requests[0]),
+            "load": os.getloadavg()[0], "lag p99": percentile(lags, 99) if lags else 0.0, "refused": refused[0]}
+
+
+def bench_club(where: str | None, tables: int, seconds: float, tap: float, watchers: int) -> None:
+    """Part 9: one table, then `tables` tables, then `tables` tables with `watchers` idle watchers, against one fresh
+    `tally serve` each (a folder, or the PostgreSQL database `where`), each figure against the one table's."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < tables * 4 + watchers + 512:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, tables * 4 + watchers + 2048), hard))
+    label = "PostgreSQL" if where else "folder"
+    results = []
+    for count, watching in ((1, 0), (tables, 0), (tables, watchers)):
+        with tempfile.TemporaryDirectory(dir=os.environ.get("TALLY_BENCH_DIR")) as scratch:
+            served: Path | str = where if where else Path(scratch)
+            process, url, token, _ = start(served, None, "--max-streams", str(tables * 4 + watchers + 64),
+                                           "--max-streams-per-client", "10", probe="/api/catalog")
+            try:
+                prefix = f"club{len(results)}-"
+                results.append(asyncio.run(club_night(url, token, served, count, seconds, tap, watching, process.pid,
+                                                      prefix)))
+            finally:
+                process.terminate()
+                process.wait(30)
+    one = results[0]
+    for result in results:
+        name = f"{result['tables']} table{'s' if result['tables'] > 1 else ''}"
+        if result["streams"] > result["tables"] * 4:
+            name += f" + {result['streams'] - result['tables'] * 4} watchers"
+        print(f"club night, {label}, {name}, {seconds:.0f} s, a tap every ~{tap:.0f} s: {result['moves']} moves, "
+              f"{result['errors']} errors, {result['lost']} events lost on a stream, {result['twice']} twice, "
+              f"logs exact: {result['exact']}, {result['refused']} refused by the referee (422); server CPU "
+              f"{result['cpu'] * 100:.0f} % of a core, the phones' (this process) {result['client cpu'] * 100:.0f} %, "
+              f"their event loop late by {result['lag p99'] * 1000:.0f} ms at p99; the machine's load "
+              f"{result['load']:.1f} on {os.cpu_count()} cores")
+        print(f"  server CPU per request (the taps' reads and moves, and what the streams send): "
+              f"{result['cpu per request'] * 1000:.2f} ms (x{result['cpu per request'] / max(one['cpu per request'], 1e-9):.2f} "
+              f"one table's)")
+        for key in ("trip", "arrival"):
+            what = "move round trip" if key == "trip" else "arrival on the other phones"
+            print(f"  {what:<28} p50 {result[f'{key} p50'] * 1000:7.1f} ms  p99 {result[f'{key} p99'] * 1000:7.1f} ms"
+                  f"  (p99 x{result[f'{key} p99'] / max(one[f'{key} p99'], 1e-9):.2f} one table's; goal <= 3x)")
+        if result["tables"] > 1 and result["streams"] == result["tables"] * 4:
+            print(f"  memory per open game (the server's RSS: its record, its timeline, 4 seats' streams): "
+                  f"{result['memory per game KiB']:.0f} KiB")
+        if result["first errors"]:
+            print(f"  first errors: {result['first errors']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a smoke run: fewer moves, 5 tables for 3 s")
     parser.add_argument("--store", action="store_true", help="also part 7: 1 and 2 servers on one PostgreSQL database")
     parser.add_argument("--store-only", action="store_true", help="only part 7")
+    parser.add_argument("--club", action="store_true", help="also part 9: a club night (100 tables, 4 phones each)")
+    parser.add_argument("--club-only", action="store_true", help="only part 9 (with --store: on PostgreSQL too)")
     parser.add_argument("--against", metavar="TALLY", help="only part 8, against another installation's `tally` "
                         "(before and after a change, alternately in one run)")
     args = parser.parse_args()
@@ -564,6 +821,10 @@ def main() -> None:
         return
     if args.store_only:
         bench_database(tables, seconds, moves)
+        return
+    club = (3, 4.0, 1.0, 30) if args.quick else (100, 20.0, 3.0, 1000)
+    if args.club_only:
+        clubs(args.store, *club)
         return
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch) / "served"
@@ -611,6 +872,24 @@ def main() -> None:
         print(f"server CPU with {streams} idling  {idle['idle cpu'] * 100:6.1f} % of a core")
     if args.store:
         bench_database(tables, seconds, moves)
+    if args.club or args.quick:
+        clubs(args.store, *club)
+
+
+def clubs(store: bool, tables: int, seconds: float, tap: float, watchers: int) -> None:
+    """Part 9 on a folder, and (`store`) on a throwaway PostgreSQL cluster."""
+    bench_club(None, tables, seconds, tap, watchers)
+    if not store:
+        return
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from support.pg_cluster import Cluster, find_server
+
+    server = find_server()
+    if server is None:
+        print("club night on PostgreSQL: no server installed, skipped")
+        return
+    with Cluster(server) as cluster:
+        bench_club(cluster.new_database(), tables, seconds, tap, watchers)
 
 
 if __name__ == "__main__":

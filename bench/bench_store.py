@@ -12,7 +12,7 @@
    PostgreSQL after `tally import` (events per second), then each ingested again (nothing changed: the files
    are all read and hashed again, while the store's ingest reads only its fingerprints).
 
-Without `--url`, a throwaway cluster of the installed PostgreSQL server is started (tests/pg_cluster.py) and
+Without `--url`, a throwaway cluster of the installed PostgreSQL server is started (tests/support/pg_cluster.py) and
 stopped at the end. Figures depend on the machine and what else runs on it: compare the stores within a run.
 """
 
@@ -153,7 +153,7 @@ def main() -> None:
     cluster = None
     url = options.url
     if url is None:
-        from pg_cluster import Cluster, find_server
+        from support.pg_cluster import Cluster, find_server
 
         server = find_server()
         if server is None:

@@ -166,10 +166,64 @@ def rule_texts(rulings: Any) -> list[str]:
     return [f"  rule {line.rule}: {line.text}" if line.text else f"  rule {line.rule}" for line in ruling_lines(rulings)]
 
 
-def listing(seq: int, expected: str, moves: list[str]) -> list[str]:
-    """The legal moves, numbered as a move number selects them (`tally moves`, `moves` in a session)."""
-    return [f"after #{seq}: {expected}", *(f"{i:3d}. {text}" for i, text in enumerate(moves, 1))] + (
-        [] if moves else ["  (no legal moves)"])
+WIDTH = 80  # a summary's lines are wrapped to a terminal this wide
+LISTED = 20  # a listing of more legal moves than this is summarised by kind: it would scroll past the screen
+FEW = 4  # a kind of this many moves or fewer is listed whole in a summary
+
+
+def kind_of(move: str) -> str:
+    """A move's kind: its first word after the player's name (`ana: lay or@3.r` is a `lay`)."""
+    head, colon, rest = move.partition(": ")
+    return (rest if colon and " " not in head else move).split(" ", 1)[0]
+
+
+def listing(seq: int, expected: str, moves: list[str], kind: str | None = None, every: bool = False,
+            how: str = "") -> list[str]:
+    """The legal moves, numbered as a move number selects them (`tally moves`, `moves` in a session): every one
+    when they are few (or with `every`), those of one `kind`, else a summary by kind, each kind's numbers and a
+    few of its moves; `how` says how to list every move or one kind."""
+    numbered = list(enumerate(moves, 1))
+    if kind is not None:
+        numbered = [(number, text) for number, text in numbered if kind_of(text) == kind]
+        if not numbered:
+            kinds = ", ".join(dict.fromkeys(map(kind_of, moves))) or "none"
+            return [f"after #{seq}: {expected}", f"  (no legal move of kind {kind}: the kinds now are {kinds})"]
+    head = [f"after #{seq}: {expected}"]
+    if not numbered:
+        return head + ["  (no legal moves)"]
+    if every or kind is not None or len(numbered) <= LISTED:
+        return head + [f"{number:3d}. {text}" for number, text in numbered]
+    from .wrap import wrapped  # a summary only: `tally move` never pays for it
+
+    return [line for said in head + _summary(numbered, how) for line in wrapped(said, WIDTH)]
+
+
+def _summary(numbered: list[tuple[int, str]], how: str) -> list[str]:
+    """A long listing by kind, in the listing's order: a kind of `FEW` moves or fewer whole, a larger one as its
+    first and last move with how many lie between, numbered as the whole listing numbers them."""
+    kinds: dict[str, list[tuple[int, str]]] = {}
+    for number, text in numbered:
+        kinds.setdefault(kind_of(text), []).append((number, text))
+    lines = [f"{len(numbered)} legal moves, summarised by kind{f' ({how})' if how else ''}:"]
+    for name, found in kinds.items():
+        if len(found) <= FEW:
+            lines += [f"{number:3d}. {text}" for number, text in found]
+            continue
+        (first, said), (last, ending) = found[0], found[-1]
+        between = _ranges([number for number, _ in found[1:-1]])
+        lines += [f"{first:3d}. {said}", f"     ... {len(found) - 2} more {name} ({between})", f"{last:3d}. {ending}"]
+    return lines
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Move numbers as ranges: 1-48, 52, 60-61."""
+    spans: list[list[int]] = []
+    for number in numbers:
+        if spans and number == spans[-1][1] + 1:
+            spans[-1][1] = number
+        else:
+            spans.append([number, number])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
 
 # --------------------------------------------------------------------------- every command, in its place
 

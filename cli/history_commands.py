@@ -1,4 +1,4 @@
-"""History you can look at: `tally chart LOG --svg FILE` (one game's chart), `tally alias NAME PERSON`, and the
+"""History you can look at: `tally chart LOG` (one game's chart, in the terminal or `--svg FILE`), `tally alias NAME PERSON`, and the
 files `tally stats --svg DIR --csv DIR` writes. duckdb is imported only inside the commands."""
 
 from __future__ import annotations
@@ -64,11 +64,14 @@ def _columns(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
 @waits_for_library
 def chart_command(
     log: str = typer.Argument(..., help="A log file, or with --db a game id (or a unique prefix of it) in the library."),
-    svg: Path = typer.Option(..., "--svg", help="The SVG file to write."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Write the chart to this SVG file instead of drawing it here."),
     db: Optional[Path] = typer.Option(None, "--db", help="Read the game from this history library instead of a file."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Draw one game: each player's score over the turns, the round boundaries and the moments that decided it."""
+    """Draw one game: each player's score over the turns, the round boundaries and the moments that decided it.
+
+    Drawn in the terminal (within 80 columns), or with --svg as an SVG picture."""
+    from tally.core import registry
     from tally.store.library.charts import course_in_library, course_of_log, game_chart
 
     if db is not None:
@@ -78,14 +81,23 @@ def chart_command(
     else:
         played = course_of_log(log)
     chart = game_chart(played)
-    if svg.is_dir():
-        raise fail(EXIT_USAGE, f"{svg}: a folder; give the SVG file to write")
-    svg.write_text(chart.svg, encoding="utf-8")
+    if svg is not None:
+        if svg.is_dir():
+            raise fail(EXIT_USAGE, f"{svg}: a folder; give the SVG file to write")
+        svg.write_text(chart.svg, encoding="utf-8")
     if as_json:
-        emit({"svg": str(svg), "game": played.game, "turns": played.turns, "finished": played.finished,
-              "points": len(played.points), "rounds": len(played.rounds), "moments": [m.what for m in played.moments]})
+        emit({"svg": None if svg is None else str(svg), "game": played.game, "turns": played.turns,
+              "finished": played.finished, "points": len(played.points), "rounds": len(played.rounds),
+              "moments": [m.what for m in played.moments]})
         return
-    say(f"wrote {svg}: {played.game}, {played.turns} turns, {len(played.moments)} moments marked")
+    if svg is not None:
+        say(f"wrote {svg}: {played.game}, {played.turns} turns, {len(played.moments)} moments marked")
+        return
+    from .text_chart import draw
+
+    label = registry.get(played.game).history.score_label
+    for line in draw(chart.title, chart.rows, played.rounds, [(m.turn, m.what) for m in played.moments], label):
+        say(line)
 
 
 @app.command("alias")

@@ -436,7 +436,12 @@ def _report_table(section: dict[str, Any], rows: list[dict[str, Any]], games: in
 def export_command(
     to: Path = typer.Option(..., "--to", help="A new or empty folder."),
     format: str = typer.Option("jsonl", "--format", help="jsonl (each game as <game id>.jsonl), parquet (every table) or "
-                               "bgstats (each finished game played at a table as a BG Stats play, <game id>.json)."),
+                               "bgstats (each finished game played at a table as a BG Stats play, <game id>.json, and "
+                               "the link that logs it in BG Stats, <game id>.link)."),
+    zone: Optional[str] = typer.Option(
+        None, "--timezone", metavar="ZONE",
+        help="bgstats: the time zone of the plays' dates, an IANA name (Europe/Copenhagen, UTC); default: this "
+             "machine's."),
     game: Optional[str] = GameOption,
     db: Optional[Path] = DbOption,
     store: Optional[str] = typer.Option(
@@ -444,12 +449,17 @@ def export_command(
         help="Export the games of this PostgreSQL log store instead (each as <game id>.jsonl, byte for byte)."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Write the library back out: every game as its byte-identical log, or every table as Parquet partitioned by game."""
+    """Write the library back out: every game as its byte-identical log, every table as Parquet partitioned by game,
+    or every finished game as a BG Stats play and its link.
+
+    BG Stats takes a play only as a link opened on the phone (`<game id>.link`): open each there, or scan it from a
+    finished game's page of `tally serve`. A game without a valid start time is skipped, with a warning."""
     from tally.store import library
 
     if store is not None:
-        if format != "jsonl" or game is not None or db is not None:
-            raise fail(EXIT_USAGE, "--store exports every game of the store as JSONL: without --format, --game or --db")
+        if format != "jsonl" or game is not None or db is not None or zone is not None:
+            raise fail(EXIT_USAGE, "--store exports every game of the store as JSONL: without --format, --game, --db "
+                                   "or --timezone")
         from tally.store.logs import pgstore
 
         written = list(pgstore.export(_database(store), to))
@@ -461,14 +471,21 @@ def export_command(
         say(f"exported {len(written)} games ({events} events) from {pgstore.safe_url(store)} to {to}: {len(written)} logs")
         return
 
-    result = library.export(library.resolve_db(db), to, format, game)
+    result = library.export(library.resolve_db(db), to, format, game, zone)
+    for skipped in result.skipped:  # a warning on stderr: the export itself succeeded
+        sys.stderr.write(f"tally: warning: {visible(skipped.game_id)} skipped: {visible(skipped.why)}\n")
     if as_json:
-        emit({"db": result.db, "to": result.to, "format": result.format, "games": result.games, "events": result.events,
-              "files": len(result.files)})
+        document: dict[str, Any] = {"db": result.db, "to": result.to, "format": result.format, "games": result.games,
+                                    "events": result.events, "files": len(result.files)}
+        if format == "bgstats":
+            document.update(timezone=result.timezone, skipped=[{"game_id": s.game_id, "why": s.why} for s in result.skipped])
+        emit(document)
         return
     what = {"jsonl": "logs", "parquet": "Parquet files", "bgstats": "BG Stats plays"}[format]
     if format == "bgstats":
-        say(f"exported {result.games} finished games from {result.db} to {result.to}: {len(result.files)} {what}")
+        left = f" ({len(result.skipped)} skipped: no valid date)" if result.skipped else ""
+        say(f"exported {result.games} finished games from {result.db} to {result.to}: {result.games} {what} (.json) "
+            f"and their links (.link; open one on the phone with BG Stats), dated in {result.timezone}{left}")
         return
     say(f"exported {result.games} games ({result.events} events) from {result.db} to {result.to}: {len(result.files)} {what}")
     if format == "parquet":

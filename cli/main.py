@@ -216,16 +216,22 @@ def moves_command(
     at: Optional[int] = typer.Option(None, "--at", help="List the legal moves after event SEQ."),
     as_player: Optional[str] = typer.Option(
         None, "--as", help="The moves as this player knows the table: their own cards named, the others' hidden."),
+    every: bool = typer.Option(False, "--all", help="List every move, however many (a long listing is summarised by kind)."),
+    kind: Optional[str] = typer.Option(None, "--kind", help="List every move of this kind only (its first word: take, buy, ...)."),
     as_json: bool = JsonOption,
 ) -> None:
-    """List the legal moves now, in a fixed order."""
+    """List the legal moves now, in a fixed order, numbered (`tally move LOG N` records move N).
+
+    More than 20 are summarised by kind (each kind's numbers, count, first and last move): --kind KIND lists one
+    kind, --all every move; --json always lists every move."""
     from tally.store.recording import record
 
     listed = record.moves(log, at, as_player)
     if as_json:
         emit(listed)
         return
-    for line in listing(listed.seq, listed.expected, listed.moves):
+    for line in listing(listed.seq, listed.expected, listed.moves, kind, every,
+                        "one kind: --kind KIND, every one: --all"):
         say(line)
 
 

@@ -7,7 +7,7 @@ every game shares: the console, the result or what is expected next, and the rep
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import msgspec
 from rich.console import Console
@@ -16,6 +16,7 @@ from rich.text import Text
 from tally.core.text import visible
 
 from .boards import board_for
+from .boards.generic import WIDTH
 
 if TYPE_CHECKING:
     from tally.core.views import View
@@ -49,11 +50,20 @@ def _shown(data: Any) -> Any:
     return data
 
 
+def narrowed(out: Console) -> Console:
+    """A console onto the same output at most `WIDTH` columns wide: a board stays within an 80-column terminal
+    whatever the console's own width (a wider terminal, output piped at 100 columns)."""
+    if out.width <= WIDTH:
+        return out
+    return Console(file=out.file, width=WIDTH, color_system=cast(Any, out.color_system), force_terminal=out.is_terminal,
+                   no_color=out.no_color, markup=False, highlight=False, emoji=False, legacy_windows=False)
+
+
 def print_view(view: View, out: Console | None = None, footer: bool = True) -> None:
-    """The game's board, then (with `footer`) the result or what is expected next."""
+    """The game's board (within `WIDTH` columns), then (with `footer`) the result or what is expected next."""
     out = out or console()
     view = shown(view)
-    board_for(view.game)(view, out)
+    board_for(view.game)(view, narrowed(out))
     if not footer:
         return
     if view.outcome:

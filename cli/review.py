@@ -128,7 +128,10 @@ def ok_lines(report: Any) -> list[str]:
         kind = "warning" if warning.rule.startswith("log.") else "unverifiable"
         lines.append(f"#{warning.seq} {kind}: {warning.message} [{warning.rule}]")
     ended = f"; {report.outcome.reason}" if report.outcome else "; not finished"
-    lines.append(f"ok: {report.events} events, all legal{ended}")
+    # an unverifiable event is neither legal nor illegal: the verdict counts them, never calls them legal
+    doubtful = len({warning.seq for warning in report.warnings if not warning.rule.startswith("log.")})
+    verdict = "all legal" if not doubtful else f"none illegal, {doubtful} unverifiable"
+    lines.append(f"ok: {report.events} events, {verdict}{ended}")
     lines.append(f"fingerprint {report.fingerprint}")
     return lines
 

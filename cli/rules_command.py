@@ -63,8 +63,8 @@ def _form(form: NotationEntry) -> None:
     say()
     say(f"  {form.form}")
     _wrapped(form.meaning, "      ")
-    if form.examples:
-        _wrapped("e.g. " + " | ".join(form.examples), "      ")
+    for number, example in enumerate(form.examples):  # one per line: ` | ` could be read as notation itself
+        say(("      e.g. " if number == 0 else "           ") + example)
 
 
 def _wrapped(text: str, indent: str) -> None:

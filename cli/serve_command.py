@@ -55,7 +55,7 @@ def serve_command(
 
     Prints the address and the host's link, holding the host token (who starts games and hands out seats;
     $TALLY_HOST_TOKEN, when set, is the token: give every server behind one address the same); with --json
-    one line {"url": ..., "token": ...}. Plain HTTP shows every token, code and card to anyone on the network:
+    one line {"url": ..., "token": ..., "host_link": ...}. Plain HTTP shows every token, code and card to anyone on the network:
     serve HTTPS with --ssl-certfile and --ssl-keyfile, or behind a reverse proxy (docs/security.md). Stop it
     with Ctrl-C."""
     import socket
@@ -123,11 +123,12 @@ def serve_command(
         shown = f"[{bind}]" if family == socket.AF_INET6 else bind
         url = f"{scheme}://{shown}:{bound}"
         token = served.state.host_token
+        host_link = f"{url}/#token={token}"
         if as_json:
-            print(json_text({"url": url, "token": token}), flush=True)
+            print(json_text({"url": url, "token": token, "host_link": host_link}), flush=True)
         else:
             say(f"serving {directory if store is None else safe_url(store)} at {url}")
-            say(f"host link (keep it to yourself): {url}/#token={token}")
+            say(f"host link (keep it to yourself): {host_link}")
             print(end="", flush=True)
         config = uvicorn.Config(served, log_level="warning", access_log=False, lifespan="off", http=protocol_for(gate),
                                 ssl_keyfile=str(ssl_keyfile) if ssl_keyfile else None,

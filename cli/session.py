@@ -25,19 +25,18 @@ from .app import listing as numbered
 from .app import rule_texts
 from .boards.generic import anchor
 from .render import console, print_view
+from .wrap import wrapped
 
 COMMANDS = ("moves", "state", "replay", "step", "undo", "amend", "note", "help", "quit")
 HELP = """\
 Type a move in the game's notation (`tally rules GAME --notation`; every rule: `tally rules GAME`), or:
-  N               the move numbered N in the listing `moves` last showed (refused as stale
-                  once the log has moved on since: type `moves` again)
+  N               the move numbered N in the listing `moves` last showed (refused as stale once the log has moved on since: type `moves` again)
   MOVE + MOVE     several moves at once, e.g. a buy and the refill it makes due
   ?MOVE           ask for a ruling; nothing is recorded
-  moves           the legal moves now, numbered
+  moves [KIND]    the legal moves now, numbered (a long listing summarised by kind; `moves all`: every one, `moves KIND`: those of one kind)
   state [as P]    the table (as player P may see it)
   replay [N]      the last N events (default 10)
-  step [#N]       step through the game from the start (or from event N), the board after
-                  each event: Enter for the next, q to stop stepping
+  step [#N]       step through the game from the start (or from event N), the board after each event: Enter for the next, q to stop stepping
   undo [turn] [REASON]
                   void the last event (with `turn`: the whole last turn); the reason is kept
   undo #N [REASON]
@@ -45,7 +44,7 @@ Type a move in the game's notation (`tally rules GAME --notation`; every rule: `
   amend #N MOVE   replace event N by MOVE, if every later event stays legal
   note TEXT       a remark for the record
   help            this text
-  quit            leave (Ctrl-D too); every move is already saved"""
+  quit            leave (Ctrl-D too); every move is already saved"""  # one line each: `say` wraps it to the terminal
 UNDO_REASON = "undone at the table"
 AMEND_REASON = "corrected at the table"
 
@@ -113,10 +112,10 @@ class Recorder:
         try:
             if word in ("quit", "exit"):
                 return False
-            if word == "help":
-                self.say(HELP.replace("GAME", self.session.table.started.game))
+            if word == "help":  # for a person, even off a terminal: wrapped
+                say(self.out, HELP.replace("GAME", self.session.table.started.game), wrap=True)
             elif word == "moves":
-                self.list_moves()
+                self.list_moves(rest)
             elif word == "state":
                 self.show_state(rest)
             elif word == "replay":
@@ -138,9 +137,14 @@ class Recorder:
             self.refused += 1
         return True
 
-    def list_moves(self) -> None:
+    def list_moves(self, rest: str = "") -> None:
+        """`moves` (a long listing summarised by kind), `moves all` or `moves KIND`."""
+        if len(rest.split()) > 1:
+            raise record.UsageError("moves takes nothing, `all`, or a kind of move (`moves take`)")
         listed = self.session.listing()  # the listing a bare number now refers to
-        for line in numbered(listed.seq, listed.expected, listed.moves):
+        kind = rest if rest and rest != "all" else None
+        for line in numbered(listed.seq, listed.expected, listed.moves, kind, rest == "all",
+                             "one kind: `moves KIND`, every one: `moves all`"):
             self.say(line)
 
     def show_state(self, rest: str) -> None:
@@ -200,7 +204,9 @@ class Recorder:
             return
         if not result.accepted:
             self.refused += 0 if asked else 1
-            refusal = ("illegal: " + "; ".join(result.messages), "red")
+            # no rule forbade a stale move: it was typed against a table the log has moved on from, and not judged
+            verdict = "stale" if result.is_stale else "illegal"
+            refusal = (f"{verdict}: " + "; ".join(result.messages), "red")
             if result.is_stale and self.interactive:  # the log was re-read: the table as it is now, then why
                 self.board(lines=[refusal])
                 return
@@ -230,8 +236,13 @@ class Recorder:
             self.say(f"final {result.ending.scores_line()}")
 
 
-def say(out: Console, text: str, style: str = "") -> None:
+def say(out: Console, text: str, style: str = "", wrap: bool = False) -> None:
+    """Lines of the session: on a terminal (or with `wrap`) broken between words to its width, a continued line
+    indented (`wrap.wrapped`), never left to the terminal to cut mid-word; off a terminal one line each, so
+    a scripted session reads one result line per move."""
     shown = "\n".join(map(visible, text.split("\n")))  # our own line breaks stay; a player's text cannot break lines
+    if wrap or out.is_terminal:
+        shown = "\n".join(wrapped(shown, out.width))
     out.print(Text(shown, style=style), soft_wrap=True)
 
 

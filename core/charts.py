@@ -13,6 +13,7 @@ marker shape and a dash pattern together, never by colour alone; every mark has 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -23,6 +24,8 @@ SHAPES = ("circle", "square", "triangle", "diamond", "down", "plus")
 DASHES = (None, "6 3", "2 3", "8 3 2 3", "4 4", "1 2")
 PLOT_LEFT, PLOT_RIGHT, PLOT_HEIGHT = 46, 12, 220
 ROW = 24  # one bar or one ranked line
+LABEL_SHARE = 0.4  # the most of a chart's width a column of labels may take beside its bars
+MOMENT_R = 8  # a moment's numbered marker
 
 
 def _row(row: Any, keys: Sequence[str]) -> tuple[Any, ...]:
@@ -232,15 +235,17 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
         canvas.add(svg.group(marks, class_="series", data_series=name))
     canvas.y = top + PLOT_HEIGHT + 38
     listed = [_row(m, ("turn", "player", "what")) for m in moments]
+    placed: list[tuple[float, float]] = []  # the moments' markers drawn so far: a new one never covers one of them
     for number, (turn, player, what) in enumerate(sorted(listed, key=lambda m: (m[0], str(m[1]))), 1):
-        said = f"{player} {what}" if player else str(what)  # a moment may belong to nobody (a round's end)
+        said = _said(player, str(what))
         x = at_x(turn)
         scores = dict(series.get(str(player), []))
-        y = at_y(scores[turn]) if turn in scores else top + 8
+        y = _clear_of(placed, x, (at_y(scores[turn]) if turn in scores else top + 8) - 14, top + MOMENT_R)
+        placed.append((x, y))
         canvas.add(svg.group([
             svg.title(f"{x_label} {turn}: {said}"),
-            svg.element("circle", {"cx": x, "cy": y - 14, "r": 8, "fill": "#ffffff", "stroke": svg.INK}),
-            svg.text(x, y - 10, number, svg.SMALL, "middle", "bold"),
+            svg.element("circle", {"cx": x, "cy": y, "r": MOMENT_R, "fill": "#ffffff", "stroke": svg.INK}),
+            svg.text(x, y + 4, number, svg.SMALL, "middle", "bold"),
         ], class_="moment", data_value=turn, data_series=player))
         for piece in svg.wrap(f"{number} · {x_label} {turn} · {said}", canvas.width - 2 * svg.MARGIN, svg.SMALL):
             canvas.y += svg.SMALL + 4
@@ -248,12 +253,39 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
     return canvas.render()
 
 
+def _said(player: Any, what: str) -> str:
+    """A moment in words, naming its player once: `what` as it is when it names the player already (a game's
+    narration does: `ana reached 15 points`) or belongs to nobody (a round's end), else after the player's name."""
+    if not player or re.search(rf"(?<!\w){re.escape(str(player))}(?!\w)", what):
+        return what
+    return f"{player} {what}"
+
+
+def _clear_of(placed: list[tuple[float, float]], x: float, y: float, highest: float) -> float:
+    """Where a moment's marker goes: at `y` over its point, else the nearest height above or below it, a marker's
+    size at a time and never above `highest`, where it overlaps no marker already placed."""
+    apart = 2 * MOMENT_R + 1
+
+    def free(at: float) -> bool:
+        return all((x - px) ** 2 + (at - py) ** 2 >= apart ** 2 for px, py in placed)
+
+    for step in range(len(placed) + 1):
+        for at in (y - step * apart, y + step * apart):
+            if at >= highest and free(at):
+                return round(at, 2)
+    return round(y, 2)
+
+
 def _bar_rows(canvas: svg.Canvas, rows: list[tuple[str, float, str]], unit: str, kind: str, numbered: bool = False) -> None:
     """Horizontal bars, one per row, numbers at their ends (easy to read on a phone). Bars are labelled on their
     left; a ranked list's long labels (a game's date and kind) get a line of their own above the bar instead."""
     names = [f"{rank}. {label}" + (f" · {detail}" if detail else "") if numbered else label
              for rank, (label, _, detail) in enumerate(rows, 1)]
-    label_w = 14.0 if numbered else min(150, max(svg.text_width(name, svg.SMALL) for name in names) + 8)
+    widest = max(svg.text_width(name, svg.SMALL) for name in names) + 8
+    # a label never cut: when the longest does not fit beside its bar (at most LABEL_SHARE of the width), every
+    # label gets a line of its own above its bar, as a ranked list's do
+    stacked = numbered or widest > canvas.width * LABEL_SHARE
+    label_w = 14.0 if numbered else 0.0 if stacked else widest
     high = max([value for _, value, _ in rows] + [0])
     low = min([value for _, value, _ in rows] + [0])
     left = svg.MARGIN + label_w
@@ -269,16 +301,14 @@ def _bar_rows(canvas: svg.Canvas, rows: list[tuple[str, float, str]], unit: str,
     start = canvas.y
     for rank, (label, value, detail) in enumerate(rows, 1):
         header: list[str] = []
-        if numbered:
+        shown = ""
+        if stacked:
             for piece in svg.wrap(names[rank - 1], canvas.width - 2 * svg.MARGIN, svg.SMALL):
                 canvas.y += svg.SMALL + 3
                 header.append(svg.text(svg.MARGIN, canvas.y, piece, svg.SMALL))
             canvas.y += 1
-            shown = ""
         else:
             shown = names[rank - 1]
-            while svg.text_width(shown, svg.SMALL) > label_w - 6 and len(shown) > 4:
-                shown = shown[:-2] + "…"
         y = canvas.y
         x0, x1 = sorted((zero, zero + value * scale))
         words = ends(value, detail)
@@ -337,31 +367,42 @@ def head_to_head(rows: Iterable[Any], title: str, note: str = "") -> str:
     if not wins:
         return _empty(canvas)
     players = sorted({name for pair in wins for name in pair})
-    label_w = min(110, max(svg.text_width(name, svg.SMALL) for name in players) + 10)
-    cell = min(44, (canvas.width - 2 * svg.MARGIN - label_w) / len(players))
+    # no name is cut: a column too narrow for every name is headed by the player's number, which the row says too
+    # (`1 ana`); a row's name too long for its column is wrapped onto more lines, its row made taller
+    cell = min(44, (canvas.width - 2 * svg.MARGIN - 60) / len(players))
+    numbered = any(svg.text_width(name, svg.SMALL) > cell - 2 for name in players)
+    heads = [str(i) if numbered else name for i, name in enumerate(players, 1)]
+    rows = [f"{i} {name}" if numbered else name for i, name in enumerate(players, 1)]
+    label_w = min(canvas.width * LABEL_SHARE, max(svg.text_width(name, svg.SMALL) for name in rows) + 10)
+    cell = min(cell, (canvas.width - 2 * svg.MARGIN - label_w) / len(players))
     most = max(wins.values())
-    canvas.paragraph("each cell: how often the row's player beat the column's player")
+    canvas.paragraph("each cell: how often the row's player beat the column's player" +
+                     (" (a column is headed by its player's number)" if numbered else ""))
     top = canvas.y + 4
-    for j, name in enumerate(players):  # column heads, cut to the cell's width
-        shown = name if svg.text_width(name, svg.SMALL) <= cell - 2 else name[: max(1, int((cell - 2) / (svg.SMALL * svg.CHAR_WIDTH)))]
-        canvas.add(svg.group([svg.title(name), svg.text(svg.MARGIN + label_w + (j + 0.5) * cell, top + 12, shown,
+    for j, (name, head) in enumerate(zip(players, heads)):
+        canvas.add(svg.group([svg.title(name), svg.text(svg.MARGIN + label_w + (j + 0.5) * cell, top + 12, head,
                                                        svg.SMALL, "middle", "bold")]))
     top += 18
+    y = top
     for i, row_name in enumerate(players):
-        y = top + i * cell
-        canvas.add(svg.text(svg.MARGIN, y + cell / 2 + 4, row_name, svg.SMALL, weight="bold"))
+        said = svg.wrap(rows[i], label_w - 8, svg.SMALL)
+        height = max(cell, len(said) * (svg.SMALL + 3) + 6)
+        for number, piece in enumerate(said):
+            canvas.add(svg.text(svg.MARGIN, y + height / 2 + 4 + (number - (len(said) - 1) / 2) * (svg.SMALL + 3),
+                                piece, svg.SMALL, weight="bold"))
         for j, column in enumerate(players):
             x = svg.MARGIN + label_w + j * cell
             if row_name == column:
-                canvas.add(svg.rect(x, y, cell, cell, "#eeeeee", "#ffffff", 0))
+                canvas.add(svg.rect(x, y, cell, height, "#eeeeee", "#ffffff", 0))
                 continue
             count = wins.get((row_name, column), 0)
             shade = 0.12 + 0.88 * count / most if most else 0
             canvas.add(svg.group([
                 svg.title(f"{row_name} beat {column} {svg.number(count)} times"),
-                svg.rect(x, y, cell, cell, svg.colour("blue").fill, "#ffffff", 0, fill_opacity=round(shade, 2)),
-                svg.text(x + cell / 2, y + cell / 2 + 4, _amount(count), svg.NORMAL, "middle", "bold",
+                svg.rect(x, y, cell, height, svg.colour("blue").fill, "#ffffff", 0, fill_opacity=round(shade, 2)),
+                svg.text(x + cell / 2, y + height / 2 + 4, _amount(count), svg.NORMAL, "middle", "bold",
                          "#ffffff" if shade > 0.55 else svg.INK),
             ], class_="cell", data_series=row_name, data_label=column, data_value=count))
-    canvas.y = top + len(players) * cell + 6
+        y += height
+    canvas.y = y + 6
     return canvas.render()

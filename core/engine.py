@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Union
 import msgspec
 
 from .model import Amended, Event, GameSpec, GameStarted, Noted, Ruling, Voided, illegal, legal
-from .referee import guards_of, reducers_of
+from .dispatch import check_of, compiles, fold as fold_compiled, reducers_of
 from .text import quote
 
 
@@ -51,7 +51,7 @@ class Played(msgspec.Struct):
 class Table:
     """The fold of one game's log so far. Mutable as an accumulator; every state in it is frozen."""
 
-    __slots__ = ("spec", "started", "state", "_undo", "last_seq", "_amending")
+    __slots__ = ("spec", "started", "state", "_undo", "last_seq", "_amending", "floor")
 
     def __init__(self, spec: GameSpec, started: GameStarted):
         self.spec = spec
@@ -60,6 +60,7 @@ class Table:
         self._undo: Undo = []
         self.last_seq = started.seq
         self._amending: tuple[Amended, Undo, Any] | None = None  # the correction `check` just re-judged
+        self.floor = 0  # the seq it was resumed at (`resume`): its undo stack holds only the effective events after it
 
     def check(self, event: Event) -> list[Ruling]:
         """Rulings that forbid `event` now (empty when it is legal), plus unverifiable notes."""
@@ -210,8 +211,8 @@ class Table:
         replacement = self.replacement(event)
         if isinstance(replacement, Ruling):
             return [replacement]
-        check, apply = self.spec.check, self.spec.apply
         state = self._undo[index][1]
+        check, apply = check_of(self.spec, state), self.spec.apply  # every later event judged again: the fast path
         undo = self._undo[:index]
         for new in replacement:
             if steps is not None:
@@ -254,11 +255,21 @@ class Table:
 
     @classmethod
     def resume(cls, spec: GameSpec, started: GameStarted, state: Any, last_seq: int) -> "Table":
-        """A fold restored from a cached state: it can judge and apply, but holds no undo history."""
+        """A fold restored from a cached state: it can judge and apply, but holds no undo history before `last_seq`
+        (its `floor`): the events applied from then on are undoable."""
         table = cls.__new__(cls)
         table.spec, table.started, table.state, table._undo, table.last_seq = spec, started, state, [], last_seq
-        table._amending = None
+        table._amending, table.floor = None, last_seq
         return table
+
+    def reaches_below(self, event: Event) -> bool:
+        """Whether a correction (`voided`, `amended`) would take back an event before the resumed fold's `floor`,
+        which its undo stack does not hold: it can be judged only on a fold resumed earlier (or from the start)."""
+        if isinstance(event, Voided):
+            return not self._undo and self.floor > 0
+        if isinstance(event, Amended):
+            return event.target <= self.floor
+        return False
 
     def snapshot(self) -> tuple[Any, int, list[tuple[int, Any, Event]]]:
         return self.state, self.last_seq, list(self._undo)  # a copy: a tentative void pops the stack
@@ -267,6 +278,17 @@ class Table:
         """Go back to a snapshot: tentative events (a question, not a record) leave no trace."""
         self.state, self.last_seq, undo = snapshot
         self._undo[:] = undo
+
+    def keep_undo(self, events: list[Event], stop: Event) -> None:
+        """The undo stack a fold keeping one would hold just before `stop` (of `events`, the log this table folds),
+        rebuilt by the trusting `apply` of the events before it (they were judged): a fold that kept none meets a
+        void or a correction."""
+        table = Table(self.spec, self.started)
+        for event in events[1:]:
+            if event is stop:
+                break
+            table.apply(event)
+        self._undo[:] = table._undo
 
     @property
     def last_effective_seq(self) -> int | None:
@@ -417,7 +439,7 @@ def _played(
     moved: Callable[[Any, Event, Any], None] | None = None,
 ) -> tuple[list[Event], Any]:
     """The playout loop: `pick(state, below)` is each move. The moves come from the game's own move generator, so
-    they are applied without being judged again (`tests/test_simulate_moves.py` judges such playouts of every
+    they are applied without being judged again (`tests/core/test_simulate_moves.py` judges such playouts of every
     game), and with no undo stack: a playout is written, never voided. `moved(before, move, after)`, if given, is
     told of each move (a game's playout that keeps an index of the table from move to move, as Array's does)."""
     chance, state = dealt(spec, spec.start(started), shuffle)
@@ -449,89 +471,67 @@ class Judgement(msgspec.Struct):
     failed_seq: int | None = None
     rulings: list[Ruling] = []
     warnings: list[tuple[int, Ruling]] = []
+    reaches: int | None = None  # a resumed fold's judgement stopped by a correction reaching before it (`judge`)
 
 
 def judge(
     spec: GameSpec, events: list[Event], watch: Callable[[Event, Any, Any], None] | None = None,
-    kept: list[tuple[Event, Any, Any]] | None = None, undoable: bool = True,
+    kept: list[tuple[Event, Any, Any]] | None = None, undoable: bool = True, start: Table | None = None,
 ) -> tuple[Judgement, Table]:
     """Check every event in order against the fold before it; stop at the first illegal one.
 
     `watch(event, before, after)` sees every applied event with the states around it (projections); `kept` gets
     the same `(event, before, after)` appended, without a call of Python per event (a replay's frames).
 
-    `undoable=False`, for a caller that reads only the end of the fold (`tally check`, ingest): the table keeps no
-    undo stack, so each state is let go as soon as the next is made, until a void or a correction needs the stack;
-    then it is rebuilt by folding the events before it again. The table returned is then undoable, and knows its
-    effective events, only if the log has a void or a correction.
+    `undoable=False`, for a caller that reads only the end of the fold (`tally check`, ingest): the table may keep
+    no undo stack, so each state is let go as soon as the next is made, until a void or a correction needs the
+    stack (`Table.keep_undo`). The table returned then knows its effective events only if the log has one.
+
+    `start`: a fold resumed at some line (`Table.resume`, from a checkpoint), judged on: `events` are the events after
+    it, no `game_started`. A correction that reaches before its `floor` (`Table.reaches_below`) stops the judgement
+    there, not ok, with `reaches` set to the seq it would take back: judge again from a fold resumed before it.
+
+    What it finds is `judge_plainly`'s; a game whose `check` is the kernel's `Guards.check` (every registered
+    game) is folded by `dispatch.fold`, which writes the same loop out for speed.
     """
-    table = Table(spec, _first(events[0]))
+    if not compiles(spec):
+        return judge_plainly(spec, events, watch, kept, start)
+    table, after, undoable = _begun(spec, events, start, undoable)
+    failed, rulings, warnings, reaches = fold_compiled(table, events, after, watch, kept, undoable)
+    return Judgement(failed is None, len(events), failed, rulings, warnings, reaches), table
+
+
+def _begun(spec: GameSpec, events: list[Event], start: Table | None, undoable: bool) -> tuple[Table, list[Event], bool]:
+    """The table a judgement begins on and the events it folds: from the log's start, or resumed (then undoable)."""
+    if start is None:
+        return Table(spec, _first(events[0])), events[1:], undoable
+    return start, events, True
+
+
+def _reach(table: Table, event: Event) -> int:
+    """The seq a correction reaching below a resumed fold's floor would take back (`Judgement.reaches`)."""
+    target = event.target if isinstance(event, (Voided, Amended)) else table.floor
+    return min(target, table.floor)
+
+
+def judge_plainly(
+    spec: GameSpec, events: list[Event], watch: Callable[[Event, Any, Any], None] | None = None,
+    kept: list[tuple[Event, Any, Any]] | None = None, start: Table | None = None,
+) -> tuple[Judgement, Table]:
+    """`judge` as `Table.step` does it, event after event: what a fold means."""
+    table, after, _ = _begun(spec, events, start, True)
     warnings: list[tuple[int, Ruling]] = []
-    check, apply, undo = table.check, table.apply, table._undo
-    reduce = reducers_of(spec.apply, spec.events)  # spec.apply's own dispatch, done here: one call fewer per event
-    guards = guards_of(spec.check)
-    # the judge of each kind in each phase (a log's seats never change), else the game's own check for every one
-    judges: Any = guards.judges(table.state) if guards is not None else _Same(_Same(spec.check))
-    state = table.state
-    last = table.last_seq
-    keeping = undoable
-    for event in events[1:]:
-        # a game's own kinds go straight to their judge and reducer: Table.check's and Table.apply's common case,
-        # written out (the table's state and last seq kept in locals) because this loop runs once per event of every
-        # log read
-        kind = type(event)
-        if kind in _SHARED:
-            if not keeping and (kind is Voided or kind is Amended):
-                undo[:] = _undo_before(event, events, spec, table.started)
-                keeping = True
-            table.state, table.last_seq = state, last
-            rulings = check(event)
-            if any(r.verdict == "illegal" for r in rulings):
-                return Judgement(False, len(events), event.seq, rulings, warnings), table
-            warnings.extend((event.seq, r) for r in rulings)
-            before = state
-            apply(event)
-            state, last = table.state, event.seq
-        else:
-            found = judges[kind][state.phase](state, event)
-            if found:  # None or no ruling (a guard's empty list): legal, nothing to note
-                rulings = [found] if isinstance(found, Ruling) else found
-                if any(r.verdict == "illegal" for r in rulings):
-                    table.state, table.last_seq = state, last
-                    return Judgement(False, len(events), event.seq, rulings, warnings), table
-                warnings.extend((event.seq, r) for r in rulings)
-            before = state
-            last = event.seq
-            if keeping:
-                undo.append((last, before, event))
-            state = reduce[kind](before, event)
-        if watch is not None:
-            watch(event, before, state)
-        if kept is not None:
-            kept.append((event, before, state))
-    table.state, table.last_seq = state, last
-    return Judgement(True, len(events), None, [], warnings), table
-
-
-def _undo_before(stop: Event, events: list[Event], spec: GameSpec, started: GameStarted) -> Undo:
-    """The undo stack a fold keeping one would hold just before `stop`, the log's first void or correction: the
-    events before it applied again by the trusting `Table.apply` (they were judged)."""
-    table = Table(spec, started)
-    for event in events[1:]:
-        if event is stop:
-            break
+    for event in after:
+        before = table.state
+        if table.floor and table.reaches_below(event):
+            return Judgement(False, len(events), event.seq, [], warnings, _reach(table, event)), table
+        rulings = table.check(event)
+        if any(r.verdict == "illegal" for r in rulings):
+            return Judgement(False, len(events), event.seq, rulings, warnings), table
+        warnings.extend((event.seq, r) for r in rulings)
         table.apply(event)
-    return table._undo
-
-
-class _Same:
-    """A lookup giving the same value for any key: a game's own `check` (not the kernel's `Guards`) looked up as a fold
-    looks up a judge, for every kind and phase."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any):
-        self.value = value
-
-    def __getitem__(self, key: Any) -> Any:
-        return self.value
+        if watch is not None:
+            watch(event, before, table.state)
+        if kept is not None:
+            kept.append((event, before, table.state))
+    return Judgement(True, len(events), None, [], warnings), table

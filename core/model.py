@@ -32,13 +32,16 @@ class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields
     is set on the first of several lines appended by one command, to how many they are, so that a reader
     can tell a whole append from one a power cut stopped at a line boundary; `salt` is random hex that the
     record service (store/, never core) puts on a line holding what some seat may not see, so that the hash of
-    that line, which every seat is shown as the fingerprint, cannot be matched by trying each card it could hold."""
+    that line, which every seat is shown as the fingerprint, cannot be matched by trying each card it could hold.
+    `by` names the seat whose device entered the line (`tally serve`), absent when the host or a terminal did: who
+    entered a table's entry (a reveal, a deal) is told by nothing else, and a seat takes back only its own."""
 
     seq: int = 0
     at: str = ""
     prev: str | None = None
     unit: int = 1
     salt: str | None = None
+    by: str | None = None
 
 
 class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
@@ -216,8 +219,9 @@ SHARED_RULES: tuple[RuleDoc, ...] = (
             "no other move is made."),
     RuleDoc("core.seat.hand-not-owed", "Only a seated seat whose dealt hand the deal left unnamed names it, and only "
             "once: a seat names no other seat's hand."),
-    RuleDoc("core.seat.other", "A seat's device (`tally serve`) records, takes back and corrects only that seat's own "
-            "moves and the table's entries (a reveal, a deal): never another seat's move. The host may record any."),
+    RuleDoc("core.seat.other", "A seat's device (`tally serve`) records only that seat's own moves and the table's "
+            "entries (a reveal, a deal), and takes back or corrects only its own: its moves and the entries it entered "
+            "itself, never another seat's; its plain undo takes back its own last one. The host may record and correct any."),
     RuleDoc("core.seat.others-secret", "A seat's device enters the table's entries, but none that names another seat's "
             "hidden cards (a deal naming every hand, the disks every seat drew): each seat names its own, from its own "
             "device."),
@@ -244,6 +248,38 @@ class Outcome(msgspec.Struct, frozen=True):
         """`scores: ana 15, ben 11; winner: ana` (`winners:` on a shared victory)."""
         scores = ", ".join(f"{name} {score}" for name, score in self.scores.items())
         return f"scores: {scores}; {'winners' if len(self.winners) > 1 else 'winner'}: {', '.join(self.winners)}"
+
+
+TABLE = "table"  # `to_act`'s word for the table: chance, a deal, a reveal that no one seat's turn owes
+NOBODY = "nobody"  # `to_act`'s word once no one is to act (the game is over)
+
+
+class Due(msgspec.Struct, frozen=True, kw_only=True):
+    """One thing the table waits for now (a game's `owed`): who owes it, what, and how it is written.
+
+    `seat` is the seat that owes it, or `table` for an entry of the table's (a deal, the starting card, a reveal),
+    which `by` names the seat whose device is asked to make it (the dealer; None: any seat's). `what` says what is
+    owed in words that read the same on every device ("the dealt hand (9 cards)"). `form` is the game's documented
+    notation form to type it in (one of its `NOTATION` forms, `PLAYER: hand CARDS`) where the listed moves may not
+    hold it (a hand of nine cards, or cards a seat draws, have too many sets to list); None where the listed moves
+    are the way to make it."""
+
+    seat: str
+    what: str
+    form: str | None = None
+    by: str | None = None
+
+
+def turn_dues(acting: tuple[str, str], waiting: Sequence[str]) -> tuple[Due, ...]:
+    """What is owed in an ordinary step of a game (GameSpec's default `owed`): each seat of `waiting` (the game's
+    `waiting_on`) owes what `acting` (its `to_act`) says, moves listed; the table owes it when the table acts (any
+    seat's device); nothing once nobody acts."""
+    who, what = acting
+    if who == NOBODY:
+        return ()
+    if who == TABLE:
+        return (Due(seat=TABLE, what=what),)
+    return tuple(Due(seat=seat, what=what) for seat in waiting)
 
 
 def resolve_options(options: tuple[Option, ...], given: dict[str, str]) -> dict[str, str]:
@@ -287,6 +323,7 @@ class GameSpec(Generic[S, V]):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    bgg_id: ClassVar[int | None] = None  # the game's id on BoardGameGeek, where it has one (a BG Stats play names it)
     rules_version: ClassVar[str]
     manifest: ClassVar[str]
     min_seats: ClassVar[int]
@@ -387,7 +424,14 @@ class GameSpec(Generic[S, V]):
         or nobody acts (view). A seat's device shows it that a move of its own is due. Default: the seat `to_act`
         names, if a seat."""
         who = self.to_act(state)[0]
-        return () if who in ("table", "nobody") else (who,)
+        return () if who in (TABLE, NOBODY) else (who,)
+
+    def owed(self, state: S) -> tuple[Due, ...]:
+        """Who owes what now, each as a `Due` (view): every seat the table waits on (`waiting_on`), in seat order, and
+        an entry of the table's with the seat asked to make it; empty once nobody acts. A seat's device says from it
+        what that seat must enter, the dealer's what the table enters, and the banner every seat still owing.
+        Default: each seat of `waiting_on` owes what `to_act` says, or the table does (any seat's device)."""
+        return turn_dues(self.to_act(state), self.waiting_on(state))
 
     def pending(self, state: S) -> str | None:
         """The obligation that must be settled before play goes on (tokens to return, a noble to choose, a card
@@ -488,18 +532,18 @@ def pick_listed(moves: Sequence[Event], below: Callable[[int], int]) -> Event | 
 
 # the members a game binds (docs/architecture.md's contract table lists the same names)
 CONTRACT: tuple[str, ...] = (
-    "name", "title", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
+    "name", "title", "bgg_id", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
     "state_type", "rules", "notation", "history", "upcasters",
     "start", "check", "permit", "is_voidable", "apply", "legal_moves", "pick_move", "play_drawn", "shuffles", "deal",
-    "parse", "format", "view", "conceal", "turn", "outcome", "to_act", "waiting_on", "pending", "narrate",
-    "check_manifest", "table_transcript",
+    "parse", "format", "view", "conceal", "turn", "outcome", "to_act", "waiting_on", "owed", "pending",
+    "narrate", "check_manifest", "table_transcript",
     "picture", "pieces", "naming", "draw_piece",
 )
 
 # the members a game may leave out: GameSpec's own method above is then its default (the docs' checklist names them)
 OPTIONAL = frozenset({
-    "is_voidable", "pick_move", "play_drawn", "shuffles", "deal", "conceal", "waiting_on", "pending", "narrate",
-    "check_manifest", "table_transcript", "pieces", "naming", "draw_piece",
+    "bgg_id", "is_voidable", "pick_move", "play_drawn", "shuffles", "deal", "conceal", "waiting_on", "owed", "pending",
+    "narrate", "check_manifest", "table_transcript", "pieces", "naming", "draw_piece",
 })
 
 # where each function of the contract lives in a game's folder: member -> (module, function)
@@ -523,6 +567,7 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "outcome": ("view", "outcome"),
     "to_act": ("view", "to_act"),
     "waiting_on": ("view", "waiting_on"),
+    "owed": ("view", "owed"),
     "pending": ("view", "pending"),
     "narrate": ("view", "narrate"),
     "check_manifest": ("components", "check_manifest"),

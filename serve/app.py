@@ -25,7 +25,9 @@ from tally.store.serving import seats as seating
 from tally.store.serving import tables as folder
 from tally.store.logs.logstore import is_database_url
 from tally.store.recording import picking
-from tally.store.recording.results import EventLine, GamesReport, ListingReport, MoveReport, NewReport, NoteReport, games, new_report
+from tally.store.recording.corrections import HistoryReport
+from tally.store.recording.pictures import OutlineReport, outline_of
+from tally.store.recording.results import EventLine, GamesReport, ListingReport, MoveReport, NewReport, NoteReport, PreviewReport, games, new_report, preview_report
 from tally.store.recording.service import Conflict, GameRecord, IllegalLog, MoveResult, UsageError
 
 from . import bodies
@@ -75,8 +77,16 @@ async def written(request: Request, kind: type[Any], what: str, write: Callable[
         return respond(result)
 
     response: Response = await locked(game, work)
-    hub_of(request).notify(game.id)
+    if not getattr(asked, "preview", False):
+        hub_of(request).notify(game.id)
     return response
+
+
+def previewed(result: MoveResult) -> Response:
+    """A correction's answer: its preview (200, nothing recorded), or what was recorded or refused (`judged`)."""
+    if result.preview:
+        return answer(preview_report(result, result.seq - 1), 200)
+    return judged(result)
 
 
 GAME = "/api/games/{id}"
@@ -156,6 +166,21 @@ async def show_game(request: Request) -> Response:
     return answer((await locked(game, lambda: game.board(who.viewer))).view)
 
 
+@endpoint("GET", GAME + "/outline", "anyone", None,
+          [(200, OutlineReport, "the board in words, from the same view `GET /api/games/{id}` answers the caller: whose turn, "
+                                "each player and what they hold, the table, the result; what the page lists for a screen reader")])
+async def show_outline(request: Request) -> Response:
+    """The table as the caller may see it, as a structured, labelled outline (`core/outline.py`)."""
+    game = the_game(request)
+    who = caller(request, game)
+
+    def work() -> OutlineReport:
+        shown = game.board(who.viewer)
+        return outline_of(shown.view, shown.seq)
+
+    return answer(await locked(game, work))
+
+
 @endpoint("GET", GAME + "/moves", "anyone", None, [(200, ListingReport, "as `tally moves --json` (`--as` the caller's seat)")])
 async def list_moves(request: Request) -> Response:
     """The legal moves now, as the caller knows the table."""
@@ -220,26 +245,32 @@ async def rule_move(request: Request) -> Response:
     return await locked(game, work)
 
 
-@endpoint("POST", GAME + "/undo", "host, a seat (its own last event)", bodies.Undo,
-          [(201, MoveReport, "the last effective event (or turn) voided, as `tally undo --json`"),
-           (403, _E, "`serve.seat.other`"), (409, _E, "`core.append.stale`"), (422, MoveReport, "refused: `rulings`")])
+@endpoint("POST", GAME + "/undo", "host, a seat (its own last event: its move, or an entry its device entered)", bodies.Undo,
+          [(201, MoveReport, "the last effective event (or turn) voided, as `tally undo --json`; a seat's own last event, "
+                             "voided or, when events came after it, corrected away (refused if one of them would become illegal)"),
+           (200, PreviewReport, "with `preview`: what it would take back, nothing recorded"),
+           (403, _E, "`serve.seat.other`: the seat has no event of its own to take back"), (409, _E, "`core.append.stale`"),
+           (422, MoveReport, "refused: `rulings`")])
 async def undo_move(request: Request) -> Response:
-    """Void the last effective event (append-only)."""
+    """Void the caller's last effective event (append-only): the host's, whatever was recorded last; a seat's, its own."""
     def undo(record: GameRecord, who: Caller, asked: bodies.Undo) -> MoveResult:
         if asked.turn:
             host_only(who)
-        return record.undo(asked.reason, asked.turn, expect_seq=asked.expected_seq, seat=who.seat)
+        return record.undo(asked.reason, asked.turn, expect_seq=asked.expected_seq, seat=who.seat, preview=asked.preview)
 
-    return await written(request, bodies.Undo, "undo", undo)
+    return await written(request, bodies.Undo, "undo", undo, previewed)
 
 
-@endpoint("POST", GAME + "/amend", "host, a seat (its own event)", bodies.Amend,
-          [(201, MoveReport, "corrected, as `tally amend --json`"), (400, MoveReport, "unreadable replacement"),
-           (403, _E, "`serve.seat.other`"), (409, _E, "`core.append.stale`"), (422, MoveReport, "refused: `rulings`")])
+@endpoint("POST", GAME + "/amend", "host (any event), a seat (its own: its move, or an entry its device entered)", bodies.Amend,
+          [(201, MoveReport, "corrected, as `tally amend --json`: the event's line names the old move and the new"),
+           (200, PreviewReport, "with `preview`: what it would take back and put in its place, nothing recorded"),
+           (400, MoveReport, "unreadable replacement"), (403, _E, "`serve.seat.other`: not the seat's own event"),
+           (409, _E, "`core.append.stale`"), (422, MoveReport, "refused: `rulings`")])
 async def amend_move(request: Request) -> Response:
     """Void or replace any past event; refused when a later event would become illegal."""
     return await written(request, bodies.Amend, "amend", lambda record, who, asked: record.correct(
-        asked.target, asked.reason, asked.move, expect_seq=asked.expected_seq, seat=who.seat))
+        asked.target, asked.reason, asked.move, expect_seq=asked.expected_seq, seat=who.seat, preview=asked.preview),
+        previewed)
 
 
 @endpoint("POST", GAME + "/notes", "host, a seat (its note)", bodies.Note,
@@ -252,7 +283,8 @@ async def add_note(request: Request) -> Response:
         return answer(NoteReport(result.events[0].seq, result.fingerprint), 201)
 
     return await written(request, bodies.Note, "add a note",
-                         lambda record, who, asked: record.note(asked.text, who.seat, expect_seq=asked.expected_seq), noted)
+                         lambda record, who, asked: record.note(asked.text, who.seat, expect_seq=asked.expected_seq,
+                                                                seat=who.seat), noted)
 
 
 @endpoint("GET", GAME + "/conflicts", "host", None,
@@ -271,16 +303,47 @@ def seat_link(game: folder.Game, secret: str) -> str:
 
 
 def qr_of(request: Request, link: str) -> str:
-    """A link of this server as a QR code (SVG, drawn here by segno: no network), made absolute with the address the
-    caller used: the host opens its page at the address the phones reach."""
+    """A link of this server as a QR code, made absolute with the address the caller used: the host opens its page
+    at the address the phones reach."""
+    return qr_svg(str(request.base_url).rstrip("/") + link, "a seat's link: open it on the phone that takes the seat")
+
+
+def qr_svg(link: str, title: str, error: str = "m") -> str:
+    """A link as a QR code: an SVG document, drawn here by segno (no network)."""
     import io
 
     import segno
 
     drawn = io.BytesIO()
-    segno.make(str(request.base_url).rstrip("/") + link, error="m").save(
-        drawn, kind="svg", scale=4, border=2, xmldecl=False, title="a seat's link: open it on the phone that takes the seat")
+    segno.make(link, error=error).save(drawn, kind="svg", scale=4, border=2, xmldecl=False, title=title)
     return drawn.getvalue().decode()
+
+
+@endpoint("GET", GAME + "/bgstats", "anyone", None,
+          [(200, bodies.BgStatsPlay, "the finished game as a BG Stats play, the link that logs it and its QR code; "
+                                     "`?timezone=ZONE` (an IANA name, as the phone's browser names its own) dates it, "
+                                     "else the server's time zone"),
+           (400, _E, "`serve.timezone`: not a time zone"),
+           (409, _E, "`serve.game.unfinished`: the game is not over; `serve.play.undated`: its start has no valid "
+                     "time, so no play date")])
+async def bgstats_play(request: Request) -> Response:
+    """What a finished game's page shows under "Log in BG Stats": the play as `tally export --format bgstats`
+    makes it (store/library/bgstats.py), its link and a QR code of it for a phone to scan."""
+    from tally.store.library import bgstats
+
+    game = the_game(request)
+    caller(request, game)
+    try:
+        zone, named = bgstats.time_zone(request.query_params.get("timezone") or None)
+    except bgstats.UnknownZone as error:
+        raise Refused(400, "serve.timezone", f"timezone: {error}") from None
+    made = await locked(game, lambda: game.play(zone))
+    if made is None:
+        raise Refused(409, "serve.game.unfinished", "the game is not over: a play is logged once it is")
+    if isinstance(made, bgstats.Skipped):
+        raise Refused(409, "serve.play.undated", f"this game cannot be logged in BG Stats: {made.why}")
+    qr = await run_in_threadpool(qr_svg, made.link, "the play: open it on the phone that has BG Stats", "l")
+    return answer(bodies.BgStatsPlay(made.link, qr, msgspec.to_builtins(made.play), named))
 
 
 @endpoint("GET", GAME + "/seats", "host", None,
@@ -378,13 +441,46 @@ async def join_seat(request: Request) -> Response:
 
 
 @endpoint("GET", GAME + "/events", "anyone", None,
-          [(200, folder.EventsReport, "the events after `?after=SEQ` (default 0), as the caller may see them")])
+          [(200, folder.EventsReport, "a page of the events after `?after=SEQ` (default 0), at most `?limit=N` of them "
+                                      f"(1 to {folder.MOST}, default {folder.PAGE}; fewer when their text passes "
+                                      f"{folder.PAGE_BYTES // 1024} KB), as the caller may see them; `next`: the `after` "
+                                      "of the next page, null at the log's end"),
+           (400, _E, "`serve.seq`: `after` or `limit` is not a whole number (`limit`: 1 to the most)")])
 async def list_events(request: Request) -> Response:
-    """The events after a seq, to catch up."""
+    """The events after a seq, a page at a time, to catch up: each page costs the same however long the game."""
     game = the_game(request)
     who = caller(request, game)
     after = seq_param(request.query_params.get("after"), "after")
-    return answer(await locked(game, lambda: game.event_lines(who.viewer, after)))
+    limit = limit_param(request.query_params.get("limit"))
+    return answer(await locked(game, lambda: game.event_lines(who.viewer, after, limit)))
+
+
+def limit_param(text: Optional[str]) -> int:
+    if text is None or text == "":
+        return folder.PAGE
+    if not text.isascii() or not text.isdigit() or len(text) > 9 or not 1 <= int(text) <= folder.MOST:
+        raise Refused(400, "serve.seq", f"limit is a whole number from 1 to {folder.MOST}")
+    return int(text)
+
+
+HISTORY_PAGE, HISTORY_MOST = 30, 200
+
+
+@endpoint("GET", GAME + "/history", "anyone", None,
+          [(200, HistoryReport, "the table's history: every event before `?before=SEQ` (default: all), newest first, at most "
+                                "`?limit=N` (default 30, at most 200), as the caller may read it: who moved, whose device "
+                                "entered it, what voided or replaced it, and whether the caller may undo or amend it"),
+           (400, _E, "`serve.seq`: `before` or `limit` is no whole number; `serve.limit`: `limit` above 200")])
+async def list_history(request: Request) -> Response:
+    """The table's history, a page at a time, from which a seat corrects its own events and the host any."""
+    game = the_game(request)
+    who = caller(request, game)
+    before = request.query_params.get("before")
+    limit = seq_param(request.query_params.get("limit"), "limit") or HISTORY_PAGE
+    if limit > HISTORY_MOST:
+        raise Refused(400, "serve.limit", f"limit is at most {HISTORY_MOST}")
+    start = seq_param(before, "before") if before else None
+    return answer(await locked(game, lambda: game.history(who.viewer, start, limit)))
 
 
 def seq_param(text: Optional[str], name: str) -> int:
@@ -482,8 +578,9 @@ def counted_stream(hub: Service, client: str) -> Callable[..., Response]:
 
 
 ROUTES: list[BaseRoute] = [
-    list_games, create_game, show_game, list_moves, list_names, list_pieces, record_move, rule_move, undo_move, amend_move, add_note,
-    list_conflicts, catalog, list_seats, make_link, claim_seat, new_code, join_seat, list_events, stream_events,
+    list_games, create_game, show_game, show_outline, list_moves, list_names, list_pieces, record_move, rule_move,
+    undo_move, amend_move, add_note, list_conflicts, catalog, bgstats_play, list_seats, make_link, claim_seat, new_code,
+    join_seat, list_events, list_history, stream_events,
 ]
 from .library import ROUTES as LIBRARY  # noqa: E402  (the library's routes, `/api/library/...`, use this module's parts)
 

@@ -50,6 +50,8 @@ class Undo(Body):
     reason: Annotated[str, _("why the event is voided (kept in the log)")]
     expected_seq: Annotated[int, _("the seq the caller last saw")]
     turn: Annotated[bool, _("void every event of the last turn (host only)")] = False
+    preview: Annotated[bool, _("true: say what the undo would take back (a seat's: its own last event), judged as it would be, "
+                               "and record nothing")] = False
 
 
 class Amend(Body):
@@ -59,6 +61,8 @@ class Amend(Body):
     reason: Annotated[str, _("why (kept in the log)")]
     expected_seq: Annotated[int, _("the seq the caller last saw")]
     move: Annotated[Optional[str], _("the move that replaces it; null voids it")] = None
+    preview: Annotated[bool, _("true: say what the correction would take back and put in its place, judged as it would be, "
+                               "and record nothing")] = False
 
 
 class Note(Body):
@@ -115,6 +119,17 @@ class Linked(msgspec.Struct):
     seat: Annotated[str, _("the seat")]
     link: Annotated[str, _("its one-time link, `/games/ID#seat=SECRET`: the device that opens it takes the seat, and the device that held it before is shut out")]
     qr: Annotated[str, _("the link as a QR code: an SVG document, the link made absolute with the address the caller used")]
+
+
+class BgStatsPlay(msgspec.Struct):
+    """`GET .../bgstats`: the finished game as a play of BG Stats (store/library/bgstats.py, as `tally export
+    --format bgstats` writes it)."""
+
+    link: Annotated[str, _("the link that logs the play in BG Stats, opened on the phone that has it: "
+                           "`https://app.bgstatsapp.com/createPlay.html?data=` and the play's JSON, URL-encoded")]
+    qr: Annotated[str, _("that link as a QR code (an SVG document): another phone scans it")]
+    play: Annotated[Any, _("the play's JSON, as the link holds it (BG Stats' fields: docs/sql.md, Export)")]
+    timezone: Annotated[str, _("the time zone of its `playDate`: `?timezone=` (an IANA name), else the server's")]
 
 
 class Error(msgspec.Struct):

@@ -1,6 +1,6 @@
 """Generate docs/api.md from the route table and the structs: `python -m tally.serve.docs > docs/api.md`.
 
-tests/test_serve_docs.py fails when docs/api.md differs from `render()`."""
+tests/serve/test_serve_docs.py fails when docs/api.md differs from `render()`."""
 
 from __future__ import annotations
 

@@ -73,7 +73,8 @@ async def list_library_games(request: Request) -> Response:
 
 
 @endpoint("GET", LIBRARY + "/games/{id}", "host", None,
-          [(200, shelf.GameDetail, "the game's row, its chart (`game_chart`), every step of its replay, its result"),
+          [(200, shelf.GameDetail, "the game's row, its chart (`game_chart`), the first page of its replay's steps "
+                                   f"(at most {shelf.STEPS}; `next`: where `GET .../steps` goes on), its result"),
            (400, _E, "`serve.library.game-id`: not a game id"), (404, _E, "`serve.library.game.unknown`; `serve.library.missing`"),
            HOST])
 async def show_library_game(request: Request) -> Response:
@@ -83,6 +84,31 @@ async def show_library_game(request: Request) -> Response:
     if found is None:
         raise Refused(404, "serve.library.game.unknown", f"the library holds no game {ident}")
     return answer(found)
+
+
+@endpoint("GET", LIBRARY + "/games/{id}/steps", "host", None,
+          [(200, shelf.StepsPage, "a page of the replay's steps: those after `?after=SEQ` (default 0), at most "
+                                  f"`?limit=N` (1 to {shelf.MOST_STEPS}, default {shelf.STEPS}); `next`: the `after` of "
+                                  "the next page, null at the last step"),
+           (400, _E, "`serve.library.game-id`; `serve.library.step`: `after` or `limit` is no whole number in range"),
+           (404, _E, "`serve.library.game.unknown`; `serve.library.missing`"), HOST])
+async def list_library_steps(request: Request) -> Response:
+    """The steps of a stored game's replay, a page at a time (each page costs the same however long the game)."""
+    ident = _game_id(request)
+    after = _whole(request.query_params.get("after"), 0, 10**9, 0, "after")
+    limit = _whole(request.query_params.get("limit"), 1, shelf.MOST_STEPS, shelf.STEPS, "limit")
+    found = await _asked(request, lambda db: shelf.steps_page(db, ident, after, limit))
+    if found is None:
+        raise Refused(404, "serve.library.game.unknown", f"the library holds no game {ident}")
+    return answer(found)
+
+
+def _whole(text: str | None, low: int, high: int, default: int, name: str) -> int:
+    if text is None or text == "":
+        return default
+    if not text.isascii() or not text.isdigit() or len(text) > 9 or not low <= int(text) <= high:
+        raise Refused(400, "serve.library.step", f"{name} is a whole number from {low} to {high}")
+    return int(text)
 
 
 @endpoint("GET", LIBRARY + "/games/{id}/steps/{seq}", "host", None,
@@ -118,7 +144,7 @@ async def list_library_charts(request: Request) -> Response:
     return answer(await _asked(request, lambda db: shelf.library_charts_of(db, words, _game_names())))
 
 
-ROUTES = [list_library_games, show_library_game, show_library_step, list_library_charts]
+ROUTES = [list_library_games, show_library_game, list_library_steps, show_library_step, list_library_charts]
 
 
 def warm_up(app: Any) -> None:

@@ -3,44 +3,17 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from bundled import TextSnapshot
-
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "fixtures"
+from support import run_tally
+from support.bundled import TextSnapshot
 
 
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     # the state cache is per user; tests must never read or leave entries outside their sandbox
     monkeypatch.setenv("TALLY_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-
-
-class Result:
-    def __init__(self, code: int, stdout: str, stderr: str):
-        self.exit_code, self.stdout, self.stderr = code, stdout, stderr
-
-    def __repr__(self) -> str:
-        return f"Result(exit={self.exit_code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
-
-
-def run_tally(*args: str, cwd: Path | None = None) -> Result:
-    """Run `tally ARGS` as a real process (the way users do), with this interpreter."""
-    env = dict(os.environ, COLUMNS="100", NO_COLOR="1")
-    proc = subprocess.run(
-        [sys.executable, "-c", "from tally.cli.main import main; main()", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-    )
-    return Result(proc.returncode, proc.stdout, proc.stderr)
 
 
 @pytest.fixture
@@ -57,9 +30,9 @@ def text_snapshot(snapshot):  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="session")
 def pg_cluster():  # type: ignore[no-untyped-def]
-    """A throwaway PostgreSQL cluster on a loopback port for this test process (tests/pg_cluster.py); skipped when
+    """A throwaway PostgreSQL cluster on a loopback port for this test process (tests/support/pg_cluster.py); skipped when
     no server is installed, except in CI, where .ci/run installs one."""
-    from pg_cluster import Cluster, find_server
+    from support.pg_cluster import Cluster, find_server
 
     server = find_server()
     if server is None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_quick_fault_run_loses_nothing_and_never_exits_4(tmp_path: Path) -> None:

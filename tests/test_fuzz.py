@@ -45,7 +45,8 @@ from tally.store import library
 from tally.store.logs import log as logfile
 from tally.store.recording.simulate import simulate
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 GAMES = registry.names()
 SCALE = float(os.environ.get("TALLY_FUZZ_SCALE", "1"))  # e.g. 20 for a long hunt on a developer's machine
 FUZZ = settings(

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 LAYERS = {"core": 0, "store": 1, "cli": 2}
 SERVER = ("starlette", "uvicorn", "sse_starlette")  # imported only by serve/ and the command that runs it
 # what core may import: pure standard library pieces and msgspec; no I/O, clock, randomness or UI

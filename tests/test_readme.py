@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def readme_commands() -> list[str]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("core", "store", "cli", "serve")
 MOST_IGNORES = 20
 

@@ -15,7 +15,8 @@ import pytest
 
 from tally.core import registry
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 
 pytestmark = pytest.mark.wheel
 
@@ -48,7 +49,8 @@ def test_the_installed_wheel_shows_every_games_rules_and_notation(tmp_path: Path
     assert str(tmp_path / "env") in where, "the installed package, not the checkout"
     page = "from importlib.resources import files; print(*sorted(p.name for p in files('tally.serve').joinpath('static').iterdir()))"
     assert run(python, "-c", page, cwd=elsewhere).stdout.split() == [
-        "game.html", "index.html", "library-game.html", "library.html", "library.js", "page.css", "page.js", "picker.js"]
+        "answers.js", "game.html", "history.js", "index.html", "library-game.html", "library.html", "library.js",
+        "offline.js", "outline.js", "page.css", "page.js", "picker.js"]
     for game in registry.names():
         spec = registry.get(game)
         rules = run(tally, "rules", game, cwd=elsewhere).stdout

@@ -159,8 +159,12 @@ def draw(view: ArrayView, out: Console) -> None:
     for entry in view.rounds[-1:]:  # the totals are in the players' table; earlier rounds in `tally replay`
         how = f"{entry.winners[0]} went out" if entry.ended == "out" else "blocked"
         sudden = " (sudden death)" if entry.sudden_death else ""
-        points = ", ".join(f"{name} +{n}" for name, n in entry.points.items())
-        gone = f"; eliminated: {', '.join(entry.eliminated)}" if entry.eliminated else ""
-        bottom.append(Text(f"round {entry.round}{sudden}, dealer {entry.dealer}: {how}; {points}{gone}"))
+        parts = [Text(f"round {entry.round}{sudden}, dealer {entry.dealer}: {how};"),
+                 *(Text(f"{name} +{n},") for name, n in entry.points.items())]
+        parts[-1] = Text(parts[-1].plain.rstrip(","))
+        if entry.eliminated:
+            parts[-1].append(";")
+            parts.append(Text(f"eliminated: {', '.join(entry.eliminated)}"))
+        bottom += folded(parts, separator=" ")  # within WIDTH columns, whatever the console's width
     for part in [*top, *arrays(view, colours, ROWS - height(*top, *bottom)), *bottom]:
         out.print(part)

@@ -66,14 +66,15 @@ function offerChoices(known, people) {
 }
 
 function gameItem(game) {
+  // the name the host gave the game first (three games of one evening are told apart by it), then its kind
   const when = game.started_at ? game.started_at.slice(0, 10) : "no date";
-  const facts = [when, game.players.join(", ")];
+  const facts = [game.game, when, game.players.join(", ")];
   if (game.winners.length) facts.push(`won by ${game.winners.join(", ")}`);
   else if (!game.finished) facts.push("unfinished");
   if (game.turns !== null) facts.push(`${game.turns} turns`);
   return el("li", { "data-game-id": game.game_id },
     el("a", { href: `/library/games/${encodeURIComponent(game.game_id)}` },
-      el("strong", null, game.game), game.simulated ? el("span", { class: "tag" }, "simulated") : null,
+      el("strong", { class: "name" }, game.name), game.simulated ? el("span", { class: "tag" }, "simulated") : null,
       el("span", { class: "meta" }, facts.join(" · "))));
 }
 
@@ -154,21 +155,18 @@ function startLibrary() {
 
 // --------------------------------------------------------------------------- one stored game
 
-const replay = { id: null, token: null, steps: [], at: null, asked: 0 };
+// The replay's steps are every event, #1 to #last: stepping needs no list. The list of steps is read a page at a
+// time (GET .../steps?after=), as it is opened and as "More steps" asks: a long game's page costs what a short one's does.
+const replay = { id: null, token: null, last: 0, next: null, at: null, asked: 0 };
 
 function storedId() {
   const parts = window.location.pathname.split("/").filter(Boolean);
   return decodeURIComponent(parts[2] || "");
 }
 
-function stepIndex(seq) {
-  return replay.steps.findIndex((step) => step.seq === seq);
-}
-
 async function showStep(seq) {
-  const index = stepIndex(seq);
-  if (index < 0) {
-    refusal("No such step", { body: { message: `the replay has steps #1 to #${replay.steps.at(-1).seq}` } });
+  if (!Number.isInteger(seq) || seq < 1 || seq > replay.last) {
+    refusal("No such step", { body: { message: `the replay has steps #1 to #${replay.last}` } });
     return;
   }
   const asked = ++replay.asked;  // only the last step asked for is drawn, however the answers arrive
@@ -186,17 +184,17 @@ async function showStep(seq) {
     el("span", { class: "pos" }, `#${step.seq} of ${step.last}`), " ", step.text,
     step.to_act ? el("span", { class: "meta" }, ` · then ${step.to_act}`) : null);
   document.getElementById("jump-seq").value = String(step.seq);
-  document.getElementById("prev").disabled = index === 0;
-  document.getElementById("first").disabled = index === 0;
-  document.getElementById("next").disabled = index === replay.steps.length - 1;
-  document.getElementById("last").disabled = index === replay.steps.length - 1;
+  document.getElementById("prev").disabled = step.seq === 1;
+  document.getElementById("first").disabled = step.seq === 1;
+  document.getElementById("next").disabled = step.seq === replay.last;
+  document.getElementById("last").disabled = step.seq === replay.last;
   for (const item of document.querySelectorAll("#steps li")) item.classList.toggle("here", item.dataset.seq === String(step.seq));
   document.body.dataset.step = String(step.seq);
 }
 
 function stepBy(delta) {
-  const index = stepIndex(replay.at) + delta;
-  if (index >= 0 && index < replay.steps.length) showStep(replay.steps[index].seq);
+  const seq = replay.at + delta;
+  if (seq >= 1 && seq <= replay.last) showStep(seq);
 }
 
 function onKey(event) {
@@ -209,11 +207,36 @@ function onKey(event) {
     stepBy(moves[event.key]);
   } else if (event.key === "Home") {
     event.preventDefault();
-    showStep(replay.steps[0].seq);
+    showStep(1);
   } else if (event.key === "End") {
     event.preventDefault();
-    showStep(replay.steps.at(-1).seq);
+    showStep(replay.last);
   }
+}
+
+function listSteps(steps, next) {
+  // the steps of a page appended to the list, then "More steps" while the replay has more
+  const list = document.getElementById("steps");
+  const more = document.getElementById("more-steps");
+  if (more) more.remove();
+  list.append(...steps.map((step) =>
+    el("li", { "data-seq": step.seq, class: [step.voided ? "voided" : "", step.seq === replay.at ? "here" : ""].join(" ").trim() || null },
+      el("button", { type: "button", class: "step", onclick: () => showStep(step.seq) }, `#${step.seq} ${step.text}`))));
+  replay.next = next;
+  if (next !== null) {
+    list.append(el("li", { id: "more-steps" }, el("button", { type: "button", class: "quiet", onclick: moreSteps },
+      `More steps (#${next + 1} to #${replay.last})`)));
+  }
+}
+
+async function moreSteps() {
+  if (replay.next === null) return;
+  const answer = await api("GET", `/api/library/games/${encodeURIComponent(replay.id)}/steps?after=${replay.next}`, undefined, replay.token);
+  if (answer.status !== 200) {
+    refusal("The steps could not be read", answer);
+    return;
+  }
+  listSteps(answer.body.steps, answer.body.next);
 }
 
 async function startStoredGame() {
@@ -230,7 +253,9 @@ async function startStoredGame() {
   }
   const detail = answer.body;
   const game = detail.game;
-  document.getElementById("title").textContent = `${game.game} · ${game.started_at ? game.started_at.slice(0, 10) : "no date"}`;
+  document.getElementById("title").textContent =
+    `${game.name} · ${game.game} · ${game.started_at ? game.started_at.slice(0, 10) : "no date"}`;
+  document.title = `tally: ${game.name}`;
   document.getElementById("banner").replaceChildren(
     el("span", { class: "pos" }, game.game_id),
     `${game.players.join(", ")}${game.simulated ? " · simulated" : ""} · `,
@@ -238,17 +263,14 @@ async function startStoredGame() {
       : "unfinished");
   document.getElementById("chart").replaceChildren(el("figure", { class: "chart", "data-chart": detail.chart.key },
     svgNode(detail.chart.svg, detail.chart.title), el("figcaption", null, detail.chart.title)));
-  replay.steps = detail.steps;
-  const last = detail.steps.at(-1).seq;
-  document.getElementById("jump-seq").max = String(last);
-  document.getElementById("jump-last").textContent = `of ${last}`;
-  document.getElementById("steps").replaceChildren(...detail.steps.map((step) =>
-    el("li", { "data-seq": step.seq, class: step.voided ? "voided" : null },
-      el("button", { type: "button", class: "step", onclick: () => showStep(step.seq) }, `#${step.seq} ${step.text}`))));
+  replay.last = detail.last;
+  document.getElementById("jump-seq").max = String(replay.last);
+  document.getElementById("jump-last").textContent = `of ${replay.last}`;
+  listSteps(detail.steps, detail.next);
   document.getElementById("prev").addEventListener("click", () => stepBy(-1));
   document.getElementById("next").addEventListener("click", () => stepBy(1));
-  document.getElementById("first").addEventListener("click", () => showStep(replay.steps[0].seq));
-  document.getElementById("last").addEventListener("click", () => showStep(replay.steps.at(-1).seq));
+  document.getElementById("first").addEventListener("click", () => showStep(1));
+  document.getElementById("last").addEventListener("click", () => showStep(replay.last));
   document.getElementById("jump").addEventListener("submit", (event) => {
     event.preventDefault();
     const seq = Number(document.getElementById("jump-seq").value);
@@ -256,7 +278,7 @@ async function startStoredGame() {
   });
   document.addEventListener("keydown", onKey);
   document.body.dataset.ready = "game";
-  await showStep(replay.steps[0].seq);
+  await showStep(1);
 }
 
 if (document.body.dataset.page === "library") startLibrary();

@@ -77,8 +77,10 @@ async function api(method, path, body, token) {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),
                                    cache: "no-store" });
   } catch (error) {
+    if (typeof markOffline === "function") markOffline();  // offline.js (the game's page)
     return { status: 0, body: { message: `the host cannot be reached (${error.message})` } };
   }
+  if (typeof markOnline === "function") markOnline();
   let parsed = null;
   const text = await response.text();
   try {
@@ -230,8 +232,8 @@ async function startGame() {
 // --------------------------------------------------------------------------- one game
 
 const table = {
-  id: null, me: null, seq: null, fingerprint: null, seats: [], moves: [], namings: [], waiting: [], view: null, lastSeq: 0,
-  refreshing: null, again: false, opened: new Set(), place: null, link: null,
+  id: null, me: null, seq: null, fingerprint: null, seats: [], moves: [], namings: [], waiting: [], owed: [], view: null,
+  lastSeq: 0, refreshing: null, again: false, opened: new Set(), place: null, link: null,
 };
 
 function gameId() {
@@ -247,6 +249,7 @@ function say(kind, lines, rulings) {
   else document.querySelector(".act").prepend(said);
   said.hidden = false;
   said.className = `said ${kind}`;
+  said.dataset.seq = String(table.seq ?? 0);  // cleared by the next event (answers.js); a write's answer says where
   said.replaceChildren(...lines.map((line, i) => (i ? `\n${line}` : line)));
   for (const ruling of rulings || []) {
     said.append(el("span", { class: "rule", "data-rule": ruling.rule },
@@ -277,18 +280,19 @@ function drawMoves(listed) {
   const list = document.getElementById("move-list");
   const moves = listed.map((move) => move.trim()).filter(isMine);
   list.replaceChildren(...moves.map((move) => el("option", { value: move })));
+  const prompt = owedPrompt();
   // the moves that name cards are entered with the card picker (picker.js): the caller's own and the table's
-  const namings = table.namings.filter((naming) => isMine(naming.player ? `${naming.player}: ` : ""));
-  if (moves.length || namings.length) {
-    box.replaceChildren(...movesPanel(moves, namings));
+  const namings = table.namings.filter(isMyNaming);
+  if (!moves.length && !namings.length) {
+    const why = table.me.kind === "watcher" ? "Join a seat to record moves."
+      : table.view && table.view.outcome ? "The game is over."
+      : prompt ? null
+      : isDue() ? "Yours to enter: no move can be listed for it. Type it in “Any move” below, as the line above says."
+      : `No move of yours is due now${waitingFor()}.`;
+    box.replaceChildren(...[prompt, why && el("p", { class: "none" }, why)].filter(Boolean));
     return;
   }
-  const others = table.waiting.filter((seat) => seat !== table.me.seat).join(", ");
-  const why = table.me.kind === "watcher" ? "Join a seat to record moves."
-    : table.view && table.view.outcome ? "The game is over."
-    : isDue() ? "Yours to enter: no move can be listed for it. Type it in “Any move” below, as the line above says."
-    : `No move of yours is due now${others ? `: waiting for ${others}` : ""}.`;
-  box.replaceChildren(el("p", { class: "none" }, why));
+  box.replaceChildren(...(prompt ? [prompt] : []), ...movesPanel(moves, namings));
 }
 
 function shortened(move) {
@@ -301,8 +305,9 @@ function scoresOf(outcome) {
 }
 
 function isDue() {
-  // this page's seat is one the table waits on: the seat to act, or one still to name its own hidden cards
-  return Boolean(table.me.seat) && table.waiting.includes(table.me.seat);
+  // this page's seat is one the table waits on: the seat to act, one still to name its own hidden cards, or the
+  // seat asked to make the table's entry (the dealer)
+  return Boolean(table.me.seat) && (table.waiting.includes(table.me.seat) || myDues().length > 0);
 }
 
 function drawBanner(view) {
@@ -314,6 +319,7 @@ function drawBanner(view) {
   const pos = el("span", { class: "pos", "data-seq": table.seq }, `#${table.seq} ${(table.fingerprint || "").slice(0, 8)}`);
   const words = over ? `Game over: ${view.outcome.reason}` : (mine ? `Your turn: ${view.expected}` : view.expected);
   banner.replaceChildren(pos, " ", el("span", { class: "expected" }, words));
+  if (!over) drawOwing(banner, view);
   if (over) banner.append(el("span", { class: "pending" }, scoresOf(view.outcome)));
   else if (typeof view.pending === "string" && view.pending) banner.append(el("span", { class: "pending" }, `pending: ${view.pending}`));
 }
@@ -374,13 +380,18 @@ async function refresh() {
       if (names.status === 200 && names.body.seq !== view.seq) table.again = true;
       // several seats may be due at once (each naming its own dealt hand): the listing says which
       table.waiting = listed ? (moves.body.waiting_on || []) : (view.to_act ? [view.to_act] : []);
+      table.owed = listed ? (moves.body.owed || []) : [];
       if ((moves.status === 200 && moves.body.seq !== view.seq) || (drawn.ok && drawn.seq !== view.seq)) table.again = true;
       drawBanner(view);
+      await showBgStats(view);
       drawMoves(table.moves);
       drawBoard(drawn);
+      showOutline();
       if (table.me.kind === "host") await showConflicts();
       // what this page shows now, for whom: a redraw is whole once these are set
       document.body.dataset.viewer = table.me.seat || table.me.kind;
+      clearStaleAnswer(table.seq);
+      historyMoved(table.seq);
       document.body.dataset.seq = String(table.seq);
     } while (table.again);
   })();
@@ -389,6 +400,37 @@ async function refresh() {
   } finally {
     table.refreshing = null;
   }
+}
+
+async function showBgStats(view) {
+  // A finished game's play for BG Stats: the server makes it and its link (as `tally export --format bgstats`
+  // does), dated in this phone's time zone; asked once per position.
+  const section = document.getElementById("bgstats");
+  if (!view.outcome) {
+    section.hidden = true;
+    table.bgstats = null;
+    return;
+  }
+  if (table.bgstats === table.seq) return;
+  table.bgstats = table.seq;
+  const path = `/api/games/${encodeURIComponent(table.id)}/bgstats`;
+  const zone = (Intl.DateTimeFormat().resolvedOptions() || {}).timeZone;
+  let answer = await api("GET", zone ? `${path}?timezone=${encodeURIComponent(zone)}` : path, undefined, table.me.token);
+  if (answer.status === 400 && zone) answer = await api("GET", path, undefined, table.me.token);  // a zone the server lacks
+  const link = document.getElementById("bgstats-link");
+  section.hidden = false;
+  if (answer.status !== 200) {
+    link.hidden = true;
+    document.getElementById("bgstats-qr").replaceChildren();
+    document.getElementById("bgstats-note").textContent = errorText(answer.body);
+    return;
+  }
+  const pushed = answer.body;
+  link.hidden = false;
+  link.href = pushed.link;
+  document.getElementById("bgstats-qr").replaceChildren(qrNode(pushed.qr, "the play's link for BG Stats as a QR code"));
+  document.getElementById("bgstats-note").textContent =
+    `Played ${pushed.play.playDate} (${pushed.timezone})${pushed.play.durationMin !== undefined ? `, ${pushed.play.durationMin} min` : ""}.`;
 }
 
 async function showConflicts() {
@@ -430,16 +472,9 @@ function explain(answer, what) {
   say("bad", [`The host refused it (${answer.status || "no answer"}): ${errorText(body)}`]);
 }
 
-function announce(report, fallback, typed) {
-  // What was recorded, as the server shows this caller the lines; the caller's own move in the words it tapped
-  // (a line may be hidden from a seat when it changed something the seat cannot see, such as a refill's deck).
-  const lines = [];
-  const events = (report.events || []).map((e, i) => (i === 0 && typed ? { seq: e.seq, text: typed } : e))
-    .filter((e) => !/\(hidden\)$/.test(e.text));
-  lines.push(events.length ? `Recorded: ${events.map((e) => `#${e.seq} ${e.text}`).join("; ")}` : fallback);
-  for (const consequence of report.consequences || []) lines.push(consequence);
-  if (report.outcome) lines.push(`The game is over: ${report.outcome.reason} (${scoresOf(report.outcome)})`);
-  say("good", lines, (report.rulings || []).filter((r) => r.verdict === "unverifiable"));
+function announce(report, fallback) {
+  // exactly the events recorded, as the server words each for this caller (answers.js)
+  say("good", echoLines(report, fallback), (report.rulings || []).filter((r) => r.verdict === "unverifiable"));
 }
 
 async function busy(work) {
@@ -453,20 +488,29 @@ async function busy(work) {
 }
 
 async function post(path, body, what, onDone) {
-  const answer = await api("POST", `/api/games/${encodeURIComponent(table.id)}/${path}`,
-                           { ...body, expected_seq: table.seq }, table.me.token);
+  return deliver(path, { ...body, expected_seq: table.seq }, what, onDone);
+}
+
+async function deliver(path, sent, what, onDone, resent) {
+  // `sent` holds the expected_seq of the moment of the tap: a tap made offline is kept so (offline.js) and sent later
+  const answer = await api("POST", `/api/games/${encodeURIComponent(table.id)}/${path}`, sent, table.me.token);
+  if (answer.status === 0) {
+    if (!resent) keepOffline(path, sent, what, onDone);
+    return 0;
+  }
   if (answer.status === 200 || answer.status === 201) {
     onDone(answer.body || {});
   } else {
     explain(answer, what);
   }
+  markAnswer(answeredAt(answer, sent.expected_seq));
   await refresh();
   return answer.status;
 }
 
 function record(move) {
   return busy(() => post("moves", { move }, `"${move}"`, (report) => {
-    announce(report, `Recorded: ${move}`, move);
+    announce(report, `Recorded: ${move}`);
     document.getElementById("move-text").value = "";
   }));
 }
@@ -607,6 +651,82 @@ async function settle() {
   restartStream();
 }
 
+// --------------------------------------------------------------------------- what each seat owes
+
+// The listing's `owed` (the server works it out, on what this caller knows): who owes what now, and the documented
+// form that types it where no button can. The page only shows it: each seat its own, the dealer the table's entry,
+// the banner every seat still owing.
+
+const TABLE = "table";
+
+function myDues() {
+  // what this page is asked to enter: a seat's own, and the table's entry it is asked to make (or any seat may, where
+  // only typing makes it); the host's page makes any table's entry
+  const me = table.me;
+  if (me.kind === "host") return table.owed.filter((due) => due.seat === TABLE);
+  if (me.kind !== "seat") return [];
+  return table.owed.filter((due) => due.seat === me.seat
+    || (due.seat === TABLE && (due.by === me.seat || (due.by === null && due.form))));
+}
+
+function owingNames() {
+  // every seat the table waits on, in the listing's order: a seat owing, or the seat asked to make the table's entry
+  const names = table.owed.map((due) => (due.seat === TABLE ? due.by || "the table" : due.seat));
+  return [...new Set(names)];
+}
+
+function drawOwing(banner, view) {
+  // named only where the line above does not say it already: several seats owe, or another than the one to act
+  const names = owingNames();
+  if (!names.length || (names.length === 1 && names[0] === view.to_act)) return;
+  banner.append(el("span", { class: "owing", "data-owing": names.join(",") }, `Waiting on ${names.join(", ")}`));
+}
+
+function waitingFor() {
+  // who the others are, for a page that owes nothing now, and what they enter where it is no turn's move (a hand, the
+  // deal): the line above says what a turn is
+  const others = table.owed.filter((due) => due.seat !== table.me.seat);
+  if (!others.length) return "";
+  const said = [...new Set(others.map((due) => {
+    const who = due.seat === TABLE ? due.by || "the table" : due.seat;
+    return due.form || due.seat === TABLE ? `${who} to enter ${due.what}` : who;
+  }))];
+  return `: waiting for ${said.join(said.some((words) => words.includes(" to enter ")) ? "; " : ", ")}`;
+}
+
+function typedForm(form) {
+  // a bare move on a seat's page is its own: the form without `PLAYER: `
+  return form.replace(/^PLAYER:\s*/, "");
+}
+
+function owedPrompt() {
+  // what this page must enter that is no turn's move (the banner says a turn): a hand or cards to type, and how, with
+  // a tap that starts typing it in the form's words; the table's entry it is asked to make
+  const mine = myDues().filter((due) => due.form || due.seat === TABLE);
+  if (!mine.length) return null;
+  return el("div", { class: "owed", id: "owed" }, ...mine.map((due) => {
+    const form = due.form ? typedForm(due.form) : null;
+    const whose = due.seat === TABLE ? "For the table, yours to enter" : "Yours to enter";
+    return el("p", { "data-owed": due.seat, "data-form": form },
+      `${whose}: ${due.what}`, form ? ". Type it as " : ".", form ? el("code", null, form) : null,
+      form ? el("button", { type: "button", class: "quiet", "data-type": form, onclick: () => startTyping(form) }, "Type it")
+        : null);
+  }));
+}
+
+function startTyping(form) {
+  // the form's first words (up to its first placeholder in capitals) in the text box, to go on from
+  const input = document.getElementById("move-text");
+  const words = [];
+  for (const word of form.split(/\s+/)) {
+    if (/^[A-Z\[]/.test(word)) break;
+    words.push(word);
+  }
+  input.value = words.length ? `${words.join(" ")} ` : "";
+  input.focus();
+  input.scrollIntoView({ block: "center" });
+}
+
 // --------------------------------------------------------------------------- the live stream
 
 let stream = null;
@@ -627,6 +747,7 @@ async function follow(signal) {
       if (table.lastSeq) headers["Last-Event-ID"] = String(table.lastSeq);
       const response = await fetch(`/api/games/${encodeURIComponent(table.id)}/stream`, { headers, signal, cache: "no-store" });
       if (!response.ok || !response.body) throw new Error(`stream ${response.status}`);
+      markOnline();
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";
       for (;;) {
@@ -642,6 +763,7 @@ async function follow(signal) {
       }
     } catch (error) {
       if (signal.aborted) return;
+      if (!navigator.onLine) markOffline();
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
@@ -719,10 +841,7 @@ async function showGame() {
     event.preventDefault();
     table.place = event.currentTarget;
     const reason = document.getElementById("undo-reason").value.trim();
-    busy(() => post("undo", { reason }, "the undo", (report) => {
-      announce(report, "Undone.");
-      document.getElementById("undo-reason").value = "";
-    }));
+    busy(() => previewCorrection("undo", { reason }));  // history.js: shows what it takes back, asks once
   });
   document.getElementById("amend-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -730,7 +849,7 @@ async function showGame() {
     const seq = Number(document.getElementById("amend-seq").value);
     const move = document.getElementById("amend-move").value.trim();
     const reason = document.getElementById("amend-reason").value.trim();
-    busy(() => post("amend", { target: seq, move: move || null, reason }, "the amendment", (report) => announce(report, `Amended event ${seq}.`)));
+    busy(() => previewCorrection("amend", { target: seq, move: move || null, reason }));
   });
   document.getElementById("note-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -750,6 +869,7 @@ async function showGame() {
   document.getElementById("move-phone").addEventListener("click", () => busy(movePhone));
   document.getElementById("notation").addEventListener("toggle", showNotation);
   document.getElementById("new-code").addEventListener("click", () => busy(newCode));
+  wireHistory();
   if (table.link) await claimSeat(table.link);
   await settle();
 }

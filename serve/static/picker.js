@@ -46,6 +46,16 @@ function pictureOf(code, tallest) {
 
 // --------------------------------------------------------------------------- the moves, grouped
 
+function isMyNaming(naming) {
+  // whose picker a page shows: a seat its own moves; the table's listed entries on any page that makes the table's
+  // entries (they stand for its buttons); a table's entry no button makes (a deal naming its card) on the page asked
+  // to make it (the dealer's), the host's, or any seat's when no seat is asked
+  if (naming.player || naming.choices) return isMine(naming.player ? `${naming.player}: ` : "");
+  if (table.me.kind === "host") return true;
+  if (table.me.kind !== "seat") return false;
+  return !table.owed.some((due) => due.seat === TABLE && due.by && due.by !== table.me.seat);
+}
+
 function covers(naming, move) {
   // a composed naming may take every listed move of its kind and player (a whole setup's reveal, the one-card reveals)
   return naming.takes_listed && kindOf(move) === naming.kind && playerOf(move) === (naming.player ?? null);
@@ -334,17 +344,17 @@ function confirmRow(node, naming, state) {
   const move = !isComplete(naming, state) ? null
     : naming.choices ? exact(naming, state.picks)[0].move : composeMove(naming, state.picks);
   // the button says the move it records (the whole text in `data-move`), so nothing is recorded unseen
-  const record = el("button", { type: "button", class: "confirm", "data-move": move, disabled: !move,
-    onclick: () => confirm(naming, move) }, move ? `Record ${shortened(move)}` : "Record");
+  const record = el("button", { type: "button", class: "record", "data-move": move, disabled: !move,
+    onclick: () => recordPicked(naming, move) }, move ? `Record ${shortened(move)}` : "Record");
   return el("div", { class: "row" }, record, clear);
 }
 
 function buttonsFor(naming, moves) {
   return el("div", { class: "buttons" }, ...moves.map((move) => el("button", { type: "button", "data-move": move,
-    onclick: () => confirm(naming, move) }, shortened(move))));
+    onclick: () => recordPicked(naming, move) }, shortened(move))));
 }
 
-async function confirm(naming, move) {
+async function recordPicked(naming, move) {
   // recorded as any move is; once the table moved on past it, the picks are done with
   const before = table.seq;
   table.place = null;

@@ -60,6 +60,23 @@ def course_in_library(db: Path | str, game_id: str) -> Course:
     return course_of(f"{db}#{gid}", data)
 
 
+MOST_TURNS = 120  # turns a game's chart draws at most: a long game's turns are sampled, so its chart stays small
+MOST_MOMENTS = 40  # moments listed under it at most: a long game's latest
+
+
+def sampled(played: Course, turns: int = MOST_TURNS, moments: int = MOST_MOMENTS) -> Course:
+    """`played` with at most `turns` turns of points (evenly spaced, the first and the last kept) and its last
+    `moments` moments: what a chart of a game of any length draws in about the same room."""
+    import msgspec
+
+    every = sorted({point.turn for point in played.points})
+    if len(every) <= turns and len(played.moments) <= moments:
+        return played
+    kept = set(every) if len(every) <= turns else {every[round(i * (len(every) - 1) / (turns - 1))] for i in range(turns)}
+    return msgspec.structs.replace(played, points=[point for point in played.points if point.turn in kept],
+                                   moments=played.moments[-moments:])
+
+
 def game_chart(played: Course, title: str | None = None) -> Chart:
     """Each player's score over the turns, the round boundaries and the moments that decided it."""
     from tally.core import registry

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from typing import Annotated
 
 import duckdb
 import msgspec
@@ -14,9 +15,13 @@ from tally.store.library.schema import LibraryError, _duck_message, connect_read
 
 
 class LibraryGame(msgspec.Struct):
-    """One game of the library, as listed: its players as the aliases name them, its winners, its length."""
+    """One game of the library, as listed: the name the host gave it, its players as the aliases name them, its
+    winners, its length."""
 
     game_id: str
+    name: Annotated[str, msgspec.Meta(description=(
+        "the name the game was given where it was recorded: its log's file name without `.jsonl` (`friday` for "
+        "`games/friday.jsonl`, the id `tally serve`'s host gave it), or its id in a PostgreSQL log store"))]
     game: str
     started_at: str | None
     players: list[str]
@@ -34,6 +39,18 @@ class GameList(msgspec.Struct):
     games: list[LibraryGame]
     total: int
     filters: dict[str, str | bool | None]
+
+
+def name_of(source: str | None, game_id: str) -> str:
+    """The name a game was given where it was recorded, read from where the library last ingested it: a log file's
+    name without `.jsonl` (`games/friday.jsonl`: friday), a PostgreSQL store's game id (`postgresql://...#friday`);
+    its library id when the library does not know where it came from."""
+    if not source:
+        return game_id
+    if source.startswith(("postgresql://", "postgres://")):  # `URL#GAME` (pgstore.game_url)
+        return source.rsplit("#", 1)[-1] or game_id
+    name = source.replace("\\", "/").rsplit("/", 1)[-1]
+    return name.removesuffix(".jsonl") or game_id
 
 
 def games(db: Path | str, game: str | None = None, player: str | None = None, since: date | None = None,
@@ -73,19 +90,20 @@ def games(db: Path | str, game: str | None = None, player: str | None = None, si
         rows = con.execute(f"""
             WITH page AS (SELECT * FROM games g WHERE {condition}
                           ORDER BY g.started_at DESC NULLS LAST, g.game_id LIMIT {int(limit)} OFFSET {int(offset)})
-            SELECT g.game_id, g.game, strftime(g.started_at, '%Y-%m-%dT%H:%M:%SZ'),
+            SELECT g.game_id, g.source, g.game, strftime(g.started_at, '%Y-%m-%dT%H:%M:%SZ'),
                    list(coalesce(a.player, s.player) ORDER BY s.seat),
                    list(coalesce(a.player, s.player) ORDER BY s.seat) FILTER (WHERE s.won),
                    g.finished, g.simulated, g.events, g.turns, g.result
             FROM page g JOIN seats s USING (game_id) LEFT JOIN aliases a ON a.name = s.player
-            GROUP BY g.game_id, g.game, g.started_at, g.finished, g.simulated, g.events, g.turns, g.result
+            GROUP BY g.game_id, g.source, g.game, g.started_at, g.finished, g.simulated, g.events, g.turns, g.result
             ORDER BY g.started_at DESC NULLS LAST, g.game_id""", params).fetchall()
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
     finally:
         con.close()
-    listed = [LibraryGame(gid, kind, at, people, won or [], bool(done), bool(sim), int(events), turns, result)
-              for gid, kind, at, people, won, done, sim, events, turns, result in rows]
+    listed = [LibraryGame(gid, name_of(source, gid), kind, at, people, won or [], bool(done), bool(sim), int(events),
+                          turns, result)
+              for gid, source, kind, at, people, won, done, sim, events, turns, result in rows]
     filters: dict[str, str | bool | None] = {"game": game, "player": player,
                                              "since": since.isoformat() if since is not None else None,
                                              "until": until.isoformat() if until is not None else None,

@@ -26,15 +26,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 import duckdb
 import msgspec
 
-from tally.store.library.charts import Chart, game_chart
+from tally.core.engine import Table
+
+from tally.store.library.charts import MOST_TURNS, Chart, game_chart, sampled
 from tally.store.library.games import GameList, LibraryGame, games
 from tally.store.library.schema import LibraryError, _duck_message, connect_read_only
 from tally.store.recording.results import FinalScores, ReplayStep
+from tally.store.recording.service import Frame
 
 if TYPE_CHECKING:
     from tally.core.history import Course
 
-    from tally.store.recording.service import Frame, Position
+    from tally.store.recording.positions import Reached
 
 
 def _(text: str) -> Any:
@@ -200,15 +203,30 @@ def listed(db: Path | str, chosen: Filters, game_names: list[str]) -> ListPage:
 # --------------------------------------------------------------------------- one game
 
 
+STEPS = 100  # steps in a page of a stored game's replay, unless asked for another number
+MOST_STEPS = 1000
+
+
 class GameDetail(msgspec.Struct):
-    """One stored game: its row of the list, its chart, every step of its replay and the result."""
+    """One stored game: its row of the list, its chart, the first page of its replay's steps and the result."""
 
     game: Annotated[LibraryGame, _("the game's row of the list (`GET /api/library/games`)")]
     chart: Annotated[Chart, _("each player's score over the turns, the rounds and the deciding moments: `svg`, and "
-                              "the `rows` (player, turn, score) it was drawn from")]
-    steps: Annotated[list[ReplayStep], _("every event of the replay: `seq`, `type`, `text` (in notation), `to_act` "
-                                         "after it, `voided` (as `tally replay --json`)")]
+                              "the `rows` (player, turn, score) it was drawn from (a long game's turns sampled: at most "
+                              f"{MOST_TURNS} of them, the last included)")]
+    steps: Annotated[list[ReplayStep], _("the first page of the replay's steps (`GET .../steps` gives the others): `seq`, "
+                                         "`type`, `text` (in notation), `to_act` after it, `voided` (as `tally replay --json`)")]
     outcome: Annotated[FinalScores | None, _("`scores`, `winners`, `reason` when the game is over, else null")]
+    last: Annotated[int, _("the replay's last step")] = 0
+    next: Annotated[int | None, _("the `after` of the next page of steps, or null when `steps` holds them all")] = None
+
+
+class StepsPage(msgspec.Struct):
+    """A page of a stored game's replay steps."""
+
+    steps: Annotated[list[ReplayStep], _("`seq`, `type`, `text` (in notation), `to_act` after it, `voided`")]
+    last: Annotated[int, _("the replay's last step")]
+    next: Annotated[int | None, _("the `after` of the next page, or null at the replay's last step")]
 
 
 class StepPicture(msgspec.Struct):
@@ -226,20 +244,57 @@ def is_game_id(text: str) -> bool:
     return GAME_ID.fullmatch(text) is not None
 
 
-def _stored(db: Path | str, game_id: str) -> tuple[LibraryGame, str] | None:
-    """A stored game's row and fingerprint, or None when the library holds no game of that id."""
+class StoredLines:
+    """A stored game's lines, read from the library's `events` table a page at a time (`logstore.Lines`): what
+    `positions` folds from a checkpoint, so that a step or a page of a long game reads only the lines near it."""
+
+    def __init__(self, db: Path | str, game_id: str, events: int, fingerprint: str, size: int):
+        self.db, self.game_id, self.events, self.fingerprint, self.size = db, game_id, events, fingerprint, size
+        self.name = f"{db}#{game_id}"
+
+    def _lines(self, sql: str, params: list[Any]) -> list[str]:
+        con = connect_read_only(self.db)
+        try:
+            return [row[0] for row in con.execute(sql, [self.game_id, *params]).fetchall()]
+        except duckdb.Error as error:
+            raise LibraryError(self.db, f"cannot read the library: {_duck_message(error)}") from None
+        finally:
+            con.close()
+
+    def first_line(self) -> bytes:
+        found = self._lines("SELECT line FROM events WHERE game_id = ? AND seq = 1", [])
+        return found[0].encode() if found else b""
+
+    def lines_after(self, seq: int, offset: int, upto: int | None = None) -> bytes:
+        found = self._lines("SELECT line FROM events WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+                            [seq, self.events if upto is None else upto])
+        return "".join(line + "\n" for line in found).encode()
+
+    def ends_at(self, seq: int, line_hash: str, offset: int, last_line: int) -> bool:
+        return (seq, line_hash) == (self.events, self.fingerprint)
+
+    def extent(self) -> tuple[int | None, int | None]:
+        return self.events, self.size
+
+
+def _stored(db: Path | str, game_id: str, with_row: bool = True) -> tuple[LibraryGame | None, StoredLines] | None:
+    """A stored game's row (`with_row`) and its lines, or None when the library holds no game of that id."""
     hold(db)
     con = connect_read_only(db)
     try:
-        found = con.execute("SELECT fingerprint FROM games WHERE game_id = ?", [game_id]).fetchall()
+        found = con.execute("SELECT events, fingerprint, size FROM games WHERE game_id = ?", [game_id]).fetchall()
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
     finally:
         con.close()
     if not found:
         return None
+    events, fingerprint, size = found[0]
+    lines = StoredLines(db, game_id, int(events), str(fingerprint), int(size))
+    if not with_row:
+        return None, lines
     row = games(db, game_id=game_id, simulated=None, limit=1).games
-    return (row[0], str(found[0][0])) if row else None
+    return (row[0], lines) if row else None
 
 
 class _Kept:
@@ -261,13 +316,143 @@ class _Kept:
         return value
 
 
-_replays, _details, _charts = _Kept(KEPT), _Kept(KEPT), _Kept(KEPT)
+_tails, _details, _charts = _Kept(KEPT), _Kept(KEPT), _Kept(KEPT)
 
 
-def _replayed(db: Path | str, game_id: str, fingerprint: str) -> tuple[Position, list[Frame]]:
-    from tally.store.library.read import replay
+def _key(lines: StoredLines) -> tuple[Any, ...]:
+    return str(Path(lines.db).resolve()), lines.game_id, lines.fingerprint
 
-    return _replays.get((str(Path(db).resolve()), game_id, fingerprint), lambda: replay(db, game_id))
+
+def _tail(lines: StoredLines) -> Reached:
+    """The stored game folded to its last line, from its last checkpoint (kept while the page asks)."""
+    from tally.store.recording import positions
+
+    found: Reached = _tails.get(_key(lines), lambda: positions.reach(lines))
+    return found
+
+
+def _course(lines: StoredLines) -> Course:
+    """How the game went, for its chart (its turns sampled, `charts.sampled`): kept on disk beside the game's
+    checkpoints under its fingerprint, worked out once (the whole log folded, which leaves the checkpoints behind
+    too) on the first visit of this machine."""
+    from tally.core.history import Course, course, course_of_steps
+    from tally.core.model import Amended, Noted, Voided
+    from tally.store.logs import checkpoints
+    from tally.store.recording import positions
+
+    first = lines.first_line()
+    key = positions.key_of(first)
+    name = f"course-{MOST_TURNS}-{lines.fingerprint[:16]}"  # sampled as the chart draws it: small to read back
+    kept = checkpoints.derived(key, name)
+    if kept is not None:
+        try:
+            return msgspec.msgpack.decode(kept, type=Course)
+        except msgspec.DecodeError:
+            pass
+    whole = positions.reach(lines, since=1)
+    spec, started, table = whole.spec, whole.started, whole.table
+    if any(type(step[0]) is Voided or type(step[0]) is Amended for step in whole.steps):
+        played = course(spec, started, table.effective)
+    else:
+        played = course_of_steps(spec, started, [step for step in whole.steps if type(step[0]) is not Noted], table.state)
+    played = sampled(played)
+    checkpoints.keep_derived(key, name, msgspec.msgpack.encode(played))
+    return played
+
+
+def _replay_steps(lines: StoredLines, after: int, limit: int) -> StepsPage:
+    """The steps after `after` (at most `limit`), folded from the checkpoint before them; `voided` as the library
+    records it (a later void or correction takes the event back)."""
+    from tally.store.recording import positions
+    from tally.store.recording.service import describe_start
+
+    upto = min(lines.events, after + limit)
+    shown: list[ReplayStep] = []
+    if after < upto:
+        voided = _voided(lines, after, upto)
+        if after == 0:
+            tail = _tail(lines)
+            started = tail.started
+            shown.append(ReplayStep(1, "game_started", describe_start(started),
+                                    tail.spec.to_act(Table(tail.spec, started).state)[0], False))
+        spec = _spec_of(lines)
+        for event, before, state in positions.steps(lines, max(after, 1), upto):
+            frame = Frame(event.seq, event, state, event.seq in voided, spec, before)
+            shown.append(ReplayStep(frame.seq, frame.type, frame.text, spec.to_act(state)[0], frame.voided))
+    last = shown[-1].seq if shown else upto
+    return StepsPage(shown, lines.events, last if last < lines.events else None)
+
+
+def _spec_of(lines: StoredLines) -> Any:
+    return _tail(lines).spec
+
+
+def _voided(lines: StoredLines, after: int, upto: int) -> set[int]:
+    con = connect_read_only(lines.db)
+    try:
+        rows = con.execute("SELECT seq FROM events WHERE game_id = ? AND seq > ? AND seq <= ? AND voided",
+                           [lines.game_id, after, upto]).fetchall()
+    except duckdb.Error as error:
+        raise LibraryError(lines.db, f"cannot read the library: {_duck_message(error)}") from None
+    finally:
+        con.close()
+    return {int(row[0]) for row in rows}
+
+
+def game_detail(db: Path | str, game_id: str) -> GameDetail | None:
+    """A stored game's page (None when the library holds no game of that id): its row, its chart (the game's course,
+    its turns sampled when there are many), the first page of its replay's steps and its result. Its cost does not
+    grow with the game's length once the game was seen on this machine (`_course`)."""
+    stored = _stored(db, game_id)
+    if stored is None:
+        return None
+    row, lines = stored
+    assert row is not None
+
+    def work() -> GameDetail:
+        tail = _tail(lines)
+        result = tail.spec.outcome(tail.table.state)
+        final = FinalScores(result.scores, result.winners, result.reason) if result else None
+        page = _replay_steps(lines, 0, STEPS)
+        return GameDetail(row, game_chart(_course(lines)), page.steps, final, page.last, page.next)
+
+    found: GameDetail = _details.get((*_key(lines), msgspec.json.encode(row)), work)
+    return found
+
+
+def steps_page(db: Path | str, game_id: str, after: int, limit: int = STEPS) -> StepsPage | None:
+    """A page of a stored game's replay steps (None when the library holds no game of that id)."""
+    stored = _stored(db, game_id, with_row=False)
+    if stored is None:
+        return None
+    return _replay_steps(stored[1], after, limit)
+
+
+def step_picture(db: Path | str, game_id: str, seq: int) -> StepPicture | None:
+    """The board after event `seq` of a stored game's replay (None when the library holds no such game); the
+    referee's table, all of it: the library is the host's (its games' full logs). IndexError: no such step. Folded
+    from the checkpoint before it."""
+    from tally.store.recording import positions
+    from tally.store.recording.pictures import picture_of
+    from tally.store.recording.results import board_at
+
+    stored = _stored(db, game_id, with_row=False)
+    if stored is None:
+        return None
+    lines = stored[1]
+    if not 1 <= seq <= lines.events:
+        raise IndexError(f"no step #{seq}: the replay has steps #1 to #{lines.events}")
+    reached = positions.reach(lines, seq, since=max(seq - 1, 1))
+    spec, state = reached.spec, reached.table.state
+    if seq == 1:
+        from tally.store.recording.service import describe_start
+
+        text = describe_start(reached.started)
+    else:
+        event, before, _ = reached.steps[-1]
+        text = Frame(seq, event, state, False, spec, before).text
+    shown = board_at(spec, state, seq, reached.line_hash, None)
+    return StepPicture(game_id, seq, lines.events, text, spec.to_act(state)[0], picture_of(spec, shown.view))
 
 
 def _stamp(db: Path | str) -> tuple[Any, ...]:
@@ -280,58 +465,6 @@ def _stamp(db: Path | str) -> tuple[Any, ...]:
         except OSError:
             found.append(None)
     return tuple(found)
-
-
-def _course(pos: Position, frames: list[Frame]) -> Course:
-    """How the game went (`core.history.course`), read off the replay's frames (the whole replay) where they are the
-    fold of its effective events: in a log without corrections every game event is effective, each frame holds the
-    state after its event and the frame before it the state before. A log with corrections is folded again."""
-    from tally.core.history import course, course_of_steps
-    from tally.core.model import Amended, Noted, Voided
-
-    if any(type(event) is Voided or type(event) is Amended for event in pos.log.events):
-        return course(pos.spec, pos.log.started, pos.table.effective)
-    steps = [(frame.event, before.state, frame.state) for before, frame in zip(frames, frames[1:])
-             if frame.event is not None and type(frame.event) is not Noted]
-    return course_of_steps(pos.spec, pos.log.started, steps, frames[-1].state)
-
-
-def game_detail(db: Path | str, game_id: str) -> GameDetail | None:
-    """A stored game's page (None when the library holds no game of that id): its chart from the same fold as its
-    replay (`core.history.course` over the judged events, as `library_charts.course_in_library` reads it)."""
-    from tally.store.recording.results import replay_report
-
-    stored = _stored(db, game_id)
-    if stored is None:
-        return None
-    row, fingerprint = stored
-
-    def work() -> GameDetail:
-        pos, frames = _replayed(db, game_id, fingerprint)
-        report = replay_report(pos, frames)
-        return GameDetail(row, game_chart(_course(pos, frames)), report.steps, report.outcome)
-
-    found: GameDetail = _details.get((str(Path(db).resolve()), game_id, fingerprint, msgspec.json.encode(row)), work)
-    return found
-
-
-def step_picture(db: Path | str, game_id: str, seq: int) -> StepPicture | None:
-    """The board after event `seq` of a stored game's replay (None when the library holds no such game); the
-    referee's table, all of it: the library is the host's (its games' full logs). IndexError: no such step."""
-    from tally.store.recording.pictures import picture_of
-    from tally.store.recording.results import frame_board
-
-    stored = _stored(db, game_id)
-    if stored is None:
-        return None
-    pos, frames = _replayed(db, game_id, stored[1])
-    at = {frame.seq: frame for frame in frames}
-    if seq not in at:
-        raise IndexError(f"no step #{seq}: the replay has steps #1 to #{frames[-1].seq}")
-    frame = at[seq]
-    shown = frame_board(pos, frame, None)
-    return StepPicture(game_id, seq, frames[-1].seq, frame.text, pos.spec.to_act(frame.state)[0],
-                       picture_of(pos.spec, shown.view))
 
 
 def warm_up(db: Path | str) -> None:

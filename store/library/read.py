@@ -68,6 +68,8 @@ class Exported(msgspec.Struct):
     games: int
     events: int
     files: list[str]
+    timezone: str | None = None  # bgstats: the zone the play dates are in
+    skipped: list[Any] = []  # bgstats: the finished games that cannot be plays (`bgstats.Skipped`)
 
 
 def _empty_target(to: Path) -> None:
@@ -76,25 +78,25 @@ def _empty_target(to: Path) -> None:
     to.mkdir(parents=True, exist_ok=True)
 
 
-def export(db: Path | str, to: Path | str, format: str = "jsonl", game: str | None = None) -> Exported:
+def export(db: Path | str, to: Path | str, format: str = "jsonl", game: str | None = None,
+           zone: str | None = None) -> Exported:
     """Write every game back as `<game id>.jsonl` (byte-identical logs), every table as hive-partitioned Parquet, or
-    every finished game that was played (not simulated) as a BG Stats play, `<game id>.json` (store/library/bgstats.py)."""
+    every finished game that was played (not simulated) as a BG Stats play, `<game id>.json`, and the link that logs
+    it in BG Stats, `<game id>.link`, its date in the time zone `zone` (default: this machine's;
+    store/library/bgstats.py)."""
     if format not in ("jsonl", "parquet", "bgstats"):
         raise usage_error(f"--format {format!r}: expected jsonl, parquet or bgstats")
+    if zone is not None and format != "bgstats":
+        raise usage_error("--timezone dates the plays of --format bgstats: give it with that format only")
+    if format == "bgstats":
+        return _export_plays(db, Path(to), game, zone)
     target = Path(to)
     con = connect_read_only(db)
     try:
         where, params = ("WHERE g.game = ?", [game]) if game else ("", [])
         games, events = con.execute(f"SELECT count(*), coalesce(sum(events), 0) FROM games g {where}", params).fetchall()[0]
         _empty_target(target)
-        if format == "bgstats":  # finished games only (a play has a result), simulated ones left out
-            from tally.store.library import bgstats as library_bgstats
-
-            con.close()
-            played = library_bgstats.plays(db, game)
-            files = library_bgstats.write(played, target)
-            games, events = len(played), 0
-        elif format == "jsonl":
+        if format == "jsonl":
             files = _export_jsonl(con, target, where, params)
         else:
             con.close()
@@ -102,6 +104,24 @@ def export(db: Path | str, to: Path | str, format: str = "jsonl", game: str | No
     finally:
         con.close()
     return Exported(str(db), str(target), format, games, int(events), files)
+
+
+def _export_plays(db: Path | str, target: Path, game: str | None, zone: str | None) -> Exported:
+    """Every finished game played at a table (not simulated) as a BG Stats play and its link; a game without a
+    valid start time is skipped (`skipped` says which and why)."""
+    from tally.store.library import bgstats
+
+    try:
+        tz, named = bgstats.time_zone(zone)
+    except bgstats.UnknownZone as error:
+        raise usage_error(f"--timezone {error}") from None
+    finished = bgstats.finished_in_library(db, game)
+    _empty_target(target)
+    made = [bgstats.pushed(done, tz) for done in finished]
+    plays = [one for one in made if isinstance(one, bgstats.Pushed)]
+    skipped = [one for one in made if isinstance(one, bgstats.Skipped)]
+    files = bgstats.write(plays, target)
+    return Exported(str(db), str(target), "bgstats", len(plays), 0, files, named, skipped)
 
 
 def _export_jsonl(con: duckdb.DuckDBPyConnection, target: Path, where: str, params: list[Any]) -> list[str]:

@@ -35,7 +35,8 @@ class Entry(msgspec.Struct):
     state: bytes
 
 
-def _folder() -> Path:
+def folder() -> Path:
+    """Where the cache lives (the state cache, the listings, and the checkpoints of `checkpoints.py`)."""
     configured = os.environ.get("TALLY_CACHE_DIR")
     if configured:
         return Path(configured)
@@ -45,7 +46,7 @@ def _folder() -> Path:
 
 def _file_for(path: str) -> Path:
     key = logfile.sha256_hex(os.path.realpath(path).encode())[:32]
-    return _folder() / f"{key}.state"
+    return folder() / f"{key}.state"
 
 
 _ENTRY = msgspec.msgpack.Decoder(Entry)

@@ -383,8 +383,20 @@ def _verify(path: str, lines: list[bytes], size: int) -> Log:
 
 
 def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
-    encode = _ENCODER.encode
-    first = lines[0]
+    started, spec = start_of(path, lines[0])
+    events: list[Event] = [started]
+    if started.unit < 1:
+        raise LogError(path, 1, f"unit {started.unit}: a unit has at least 2 lines", "log.unit-size")
+    seq, prev, unit_start, unit_end = _verify_run(path, lines, 1, spec, events, 1, sha256_hex(lines[0]), 1, started.unit,
+                                                          tuple(started.seats))
+    if unit_end > seq:
+        intact = sum(len(line) + 1 for line in lines[: unit_start - 1])
+        raise TornUnit(path, unit_start, unit_end - unit_start + 1, seq - unit_start + 1, intact)
+    return Log(path, spec, events, prev, size, len(lines[-1]) + 1)
+
+
+def start_of(path: str, first: bytes) -> tuple[GameStarted, GameSpec]:
+    """Line 1 checked as docs/format.md says: a canonical `game_started` at seq 1 of a game tally knows."""
     if json_depth(first) > MAX_DEPTH:
         raise LogError(path, 1, _too_deep(), "log.depth")
     try:
@@ -396,8 +408,10 @@ def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
         raise LogError(path, 1, f"expected a game_started line: {error}", "log.first-line" if rule == "log.event" else rule) from None
     if started.seq != 1 or started.prev is not None:
         raise LogError(path, 1, "the first line must have seq 1 and no prev", "log.first-line")
-    if encode(started) != first:
+    if _ENCODER.encode(started) != first:
         raise _not_canonical(path, 1, first, started)
+    if started.by is not None:
+        raise LogError(path, 1, "by: the start names no seat that entered it (the seats are not taken yet)", "log.by")
     if not _at_format()(started.at):
         raise LogError(path, 1, f"at {quote(started.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ", "log.at")
     try:
@@ -407,17 +421,22 @@ def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
     problems = spec.check_started(started)
     if problems:
         raise LogError(path, 1, "game_started is not a valid start: " + "; ".join(problems), "log.start")
+    return started, spec
+
+
+def _verify_run(path: str, lines: list[bytes], begin: int, spec: GameSpec, events: list[Event], seq: int, prev: str,
+                unit_start: int, unit_end: int, seats: tuple[str, ...]) -> tuple[int, str, int, int]:
+    """The lines `lines[begin:]` checked as the lines after seq `seq`, whose line hashes to `prev`, inside the unit of
+    lines `unit_start`-`unit_end` (the unit the line at `seq` belongs to), of a game of `seats`; each event appended to
+    `events`. Returns the
+    last seq, its line's hash and the unit it lies in, whose end may lie past the lines given (a unit cut short)."""
+    encode = _ENCODER.encode
     decode = decoder_for(spec).decode
     at_format = _at_format()
-    events: list[Event] = [started]
     append = events.append
-    prev = sha256_hex(first)
-    seq = 1
-    unit_start, unit_end = 1, started.unit  # the unit the last line read belongs to: its first and last seq
-    if unit_end < 1:
-        raise LogError(path, 1, f"unit {started.unit}: a unit has at least 2 lines", "log.unit-size")
+    allowed = frozenset(seats)
     try:
-        for line in lines[1:]:
+        for line in lines[begin:] if begin else lines:
             seq += 1
             try:
                 # safe to try before measuring: the events after line 1 are typed all the way down (no Any), so
@@ -455,6 +474,9 @@ def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
             if salt is not None and not (len(salt) >= 32 and _is_hex(salt)):
                 raise LogError(path, seq, f"salt {quote(salt)}: expected at least 32 lowercase hex digits (128 random bits)",
                                "log.salt")
+            if event.by is not None and event.by not in allowed:
+                raise LogError(path, seq, f"by {quote(event.by)}: expected the seat whose device entered the line, one "
+                               f"of {', '.join(seats)}", "log.by")
             unit = event.unit
             if unit != 1:
                 if unit < 1:
@@ -471,10 +493,47 @@ def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
         error.intact_lines = unit_start - 1 if inside else seq - 1
         error.unit_end = unit_end if inside else None
         raise
-    if unit_end > seq:
-        intact = sum(len(line) + 1 for line in lines[: unit_start - 1])
-        raise TornUnit(path, unit_start, unit_end - unit_start + 1, seq - unit_start + 1, intact)
-    return Log(path, spec, events, prev, size, len(lines[-1]) + 1)
+    return seq, prev, unit_start, unit_end
+
+
+class Continued(msgspec.Struct):
+    """Lines verified as the continuation of a log from a known line (`continued`): their events, the last line's
+    hash, each line's length in bytes (newline included), whether the last line ends a unit, and how many bytes
+    followed the last newline (a line being written, or cut short)."""
+
+    events: list[Event]
+    last_hash: str
+    sizes: list[int]
+    whole: bool
+    trailing: int
+
+    @property
+    def last_line(self) -> int:
+        return self.sizes[-1] if self.sizes else 0
+
+    @property
+    def clean(self) -> bool:
+        """Whether the lines end a log as a whole write leaves it: nothing after the last newline, the last unit whole."""
+        return self.whole and not self.trailing
+
+
+def continued(path: str, data: bytes, spec: GameSpec, seq: int, prev: str, unit_end: int | None = None, *,
+              seats: tuple[str, ...]) -> Continued:
+    """The complete lines of `data` verified, as `parse_lines` verifies them, as the lines after line `seq` (which
+    hashes to `prev` and ends a unit, or lies in the unit ending at line `unit_end`: line 1 of a game whose start
+    was written with its deal); bytes after the last newline are left out. LogError at the first that is not
+    (the caller reads the whole log to say exactly what is wrong: a log rewritten, damaged or cut short)."""
+    keep = data.rfind(b"\n") + 1
+    lines = data[:keep].split(b"\n")
+    lines.pop()
+    if not lines:
+        return Continued([], prev, [], unit_end is None or unit_end <= seq, len(data))
+    if b"\r" in data[:keep]:
+        raise LogError(path, seq + 1, "a carriage return (\\r): lines end with \\n alone", "log.carriage-return")
+    events: list[Event] = []
+    last, last_hash, _, unit_end = _verify_run(path, lines, 0, spec, events, seq, prev, seq,
+                                               seq if unit_end is None else unit_end, seats)
+    return Continued(events, last_hash, [len(line) + 1 for line in lines], unit_end <= last, len(data) - keep)
 
 
 _HEX = frozenset("0123456789abcdef")
@@ -525,6 +584,11 @@ def stamp(events: list[Event], after_seq: int, after_hash: str | None, at: str) 
     return stamped, b"".join(chunks)
 
 
+def line_sizes(payload: bytes) -> list[int]:
+    """The byte length of each line of an append's bytes, newline included."""
+    return [len(line) + 1 for line in payload.split(b"\n")[:-1]]
+
+
 def _write_all(fd: int, payload: bytes) -> None:
     written = os.write(fd, payload)
     if written != len(payload):  # a short write on a regular file means the disk is full: never leave it torn
@@ -561,6 +625,7 @@ class Appended(msgspec.Struct):
     events: list[Event]
     fingerprint: str
     last_line: int  # byte length of the new last line, newline included
+    sizes: list[int] = []  # byte length of each appended line, newline included
 
 
 class Locked:
@@ -587,7 +652,7 @@ class Locked:
         _write_all(self.fd, payload)
         os.fsync(self.fd)
         last = payload[payload.rfind(b"\n", 0, len(payload) - 1) + 1 :]
-        return Appended(stamped, sha256_hex(last[:-1]), len(last))
+        return Appended(stamped, sha256_hex(last[:-1]), len(last), line_sizes(payload))
 
     def close(self) -> None:
         fcntl.flock(self.fd, fcntl.LOCK_UN)

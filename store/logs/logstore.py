@@ -33,7 +33,32 @@ from tally.store.logs import log as logfile
 from tally.store.errors import StaleAppend, UsageError
 
 
-class LogWriter(Protocol):
+class Lines(Protocol):
+    """A log's lines read from a known position on (`store/recording/positions.py` folds from checkpoints through
+    it): its first line, the lines after one, and whether it ends at one. Every log store and its writer offer it."""
+
+    name: str
+
+    def first_line(self) -> bytes:
+        """Line 1's bytes, without the newline (empty when the log has no whole first line)."""
+        ...
+
+    def lines_after(self, seq: int, offset: int, upto: int | None = None) -> bytes:
+        """The bytes of the lines after line `seq` (which ends `offset` bytes into the log), through line `upto`
+        (None: to the end, bytes after the last newline included): unverified, the caller checks their chain."""
+        ...
+
+    def ends_at(self, seq: int, line_hash: str, offset: int, last_line: int) -> bool:
+        """Whether the log's last line is line `seq`, ending `offset` bytes in, `last_line` bytes long with its newline,
+        and hashing to `line_hash`."""
+        ...
+
+    def extent(self) -> tuple[int | None, int | None]:
+        """What is known cheaply of the log's length: its last seq and its size in bytes (None: not known so)."""
+        ...
+
+
+class LogWriter(Lines, Protocol):
     def read(self) -> logfile.Log: ...
 
     def append(self, after_seq: int, after_hash: str, events: list[Event]) -> logfile.Appended: ...
@@ -49,7 +74,7 @@ class LogWriter(Protocol):
     def __exit__(self, *exc: object) -> None: ...
 
 
-class LogStore(Protocol):
+class LogStore(Lines, Protocol):
     name: str  # what messages name the log by: its path, or its game id in a database
 
     def read(self) -> logfile.Log: ...
@@ -105,12 +130,53 @@ def _last_line_hash(fd: int) -> str | None:
         chunk *= 2
 
 
+def _first_line(fd: int) -> bytes:
+    """The file's first line without its newline, read a block at a time (empty when it has no whole line)."""
+    data, chunk = b"", 4096
+    while True:
+        piece = os.pread(fd, chunk, len(data))
+        if not piece:
+            return b""
+        data += piece
+        end = data.find(b"\n")
+        if end >= 0:
+            return data[:end]
+        chunk *= 2
+
+
+def _lines_after(fd: int, offset: int, count: int | None) -> bytes:
+    """The bytes from `offset` on: to the end (`count` None), or through the `count`-th newline, read a block at a time."""
+    if count is None:
+        return os.pread(fd, max(0, os.fstat(fd).st_size - offset), offset)
+    data, chunk, seen = b"", 65536, 0
+    while True:
+        piece = os.pread(fd, chunk, offset + len(data))
+        if not piece:
+            return data
+        start = len(data)
+        data += piece
+        seen += piece.count(b"\n")
+        if seen >= count:
+            end = start
+            for _ in range(count - (seen - piece.count(b"\n"))):
+                end = data.index(b"\n", end) + 1
+            return data[:end]
+        chunk *= 2
+
+
+def _ends_at(fd: int, line_hash: str, offset: int, last_line: int) -> bool:
+    if os.fstat(fd).st_size != offset or last_line < 1 or offset < last_line:
+        return False
+    line = os.pread(fd, last_line, offset - last_line)
+    return line.endswith(b"\n") and logfile.sha256_hex(line[:-1]) == line_hash
+
+
 class JsonlWriter:
     """`log.Locked` (the file's exclusive flock) with the state cache beside it."""
 
     def __init__(self, path: str):
         self.locked = logfile.Locked(path)
-        self.path = self.locked.path
+        self.path = self.name = self.locked.path
 
     def read(self) -> logfile.Log:
         return self.locked.read()
@@ -127,6 +193,18 @@ class JsonlWriter:
 
     def cached(self, spec_for: Callable[[str], Any]) -> Any:
         return cache.load(self.path, self.locked.fd, spec_for)
+
+    def first_line(self) -> bytes:
+        return _first_line(self.locked.fd)
+
+    def lines_after(self, seq: int, offset: int, upto: int | None = None) -> bytes:
+        return _lines_after(self.locked.fd, offset, None if upto is None else upto - seq)
+
+    def ends_at(self, seq: int, line_hash: str, offset: int, last_line: int) -> bool:
+        return _ends_at(self.locked.fd, line_hash, offset, last_line)
+
+    def extent(self) -> tuple[int | None, int | None]:
+        return None, os.fstat(self.locked.fd).st_size
 
     def remember(self, started: GameStarted, last_seq: int, last_hash: str, last_line: int, state: Any) -> None:
         cache.save(self.path, self.locked.fd, started, last_seq, last_hash, last_line, state)
@@ -161,6 +239,40 @@ class JsonlStore:
 
     def read(self) -> logfile.Log:
         return logfile.read(self.name)
+
+    def _shared(self, read: Callable[[int], Any]) -> Any:
+        """`read(fd)` of the file under a shared lock (a writer appends under the exclusive one)."""
+        import fcntl
+
+        try:
+            fd = logfile.open_regular(self.name, os.O_RDONLY)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH)
+                return read(fd)
+            finally:
+                os.close(fd)
+        except logfile.LogError:
+            raise
+        except OSError as error:
+            raise logfile.LogError(self.name, None, f"cannot read it: {error.strerror or error}", "log.unreadable") from None
+
+    def first_line(self) -> bytes:
+        found: bytes = self._shared(_first_line)
+        return found
+
+    def lines_after(self, seq: int, offset: int, upto: int | None = None) -> bytes:
+        found: bytes = self._shared(lambda fd: _lines_after(fd, offset, None if upto is None else upto - seq))
+        return found
+
+    def ends_at(self, seq: int, line_hash: str, offset: int, last_line: int) -> bool:
+        found: bool = self._shared(lambda fd: _ends_at(fd, line_hash, offset, last_line))
+        return found
+
+    def extent(self) -> tuple[int | None, int | None]:
+        try:
+            return None, os.stat(self.name).st_size
+        except OSError:
+            return None, None
 
     def events_after(self, seq: int) -> list[Event]:
         return [event for event in logfile.read(self.name).events if event.seq > seq]

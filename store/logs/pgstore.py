@@ -111,9 +111,22 @@ def _notify(conn: psycopg.Connection[Any], game: str, seq: int) -> None:
     conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game} {seq}"))
 
 
-def _read(conn: psycopg.Connection[Any], name: str, game: str, after: int = 0) -> list[bytes]:
-    rows = conn.execute("SELECT line FROM tally_lines WHERE game = %s AND seq > %s ORDER BY seq", (game, after)).fetchall()
+def _read(conn: psycopg.Connection[Any], name: str, game: str, after: int = 0, upto: int | None = None) -> list[bytes]:
+    if upto is None:
+        rows = conn.execute("SELECT line FROM tally_lines WHERE game = %s AND seq > %s ORDER BY seq", (game, after)).fetchall()
+    else:
+        rows = conn.execute("SELECT line FROM tally_lines WHERE game = %s AND seq > %s AND seq <= %s ORDER BY seq",
+                            (game, after, upto)).fetchall()
     return [bytes(row[0]) for row in rows]
+
+
+def _first(conn: psycopg.Connection[Any], game: str) -> bytes:
+    row = conn.execute("SELECT line FROM tally_lines WHERE game = %s AND seq = 1", (game,)).fetchone()
+    return b"" if row is None else bytes(row[0])
+
+
+def _joined(lines: list[bytes]) -> bytes:
+    return b"".join(line + b"\n" for line in lines)
 
 
 _pool: dict[tuple[str, int, bool], psycopg.Connection[Any]] = {}
@@ -227,6 +240,7 @@ class PostgresWriter:
 
     def __init__(self, store: "PostgresStore"):
         self.store = store
+        self.name = store.name
         self.conn = store.connection()
         try:
             row = self.conn.execute("SELECT seq, fingerprint FROM tally_games WHERE game = %s FOR UPDATE",
@@ -243,6 +257,20 @@ class PostgresWriter:
         with reaching(self.store.url):
             lines = _read(self.conn, self.store.name, self.store.game)
         return logfile.parse_lines(self.store.name, b"".join(line + b"\n" for line in lines))
+
+    def first_line(self) -> bytes:
+        with reaching(self.store.url):
+            return _first(self.conn, self.store.game)
+
+    def lines_after(self, seq: int, offset: int, upto: int | None = None) -> bytes:
+        with reaching(self.store.url):
+            return _joined(_read(self.conn, self.store.name, self.store.game, seq, upto))
+
+    def ends_at(self, seq: int, line_hash: str, offset: int, last_line: int) -> bool:
+        return (self.seq, self.fingerprint) == (seq, line_hash)  # the row locked: the game's last seq and fingerprint
+
+    def extent(self) -> tuple[int | None, int | None]:
+        return self.seq, None
 
     def append(self, after_seq: int, after_hash: str, events: list[Event]) -> logfile.Appended:
         """The events stamped after (after_seq, after_hash) and committed in one transaction; StaleAppend when
@@ -263,7 +291,7 @@ class PostgresWriter:
             _roll_back(self.conn)
             raise
         self.seq, self.fingerprint = after_seq + len(lines), fingerprint
-        return logfile.Appended(stamped, fingerprint, len(lines[-1]) + 1)
+        return logfile.Appended(stamped, fingerprint, len(lines[-1]) + 1, [len(line) + 1 for line in lines])
 
     def _commit(self, game: str, after_seq: int, after_hash: str, lines: list[bytes], fingerprint: str) -> None:
         try:
@@ -339,6 +367,21 @@ class PostgresStore:
 
     def raw(self) -> bytes:
         return b"".join(line + b"\n" for line in self._lines())
+
+    def first_line(self) -> bytes:
+        with reaching(self.url):
+            return _first(pooled(self.url, autocommit=True), self.game)
+
+    def lines_after(self, seq: int, offset: int, upto: int | None = None) -> bytes:
+        with reaching(self.url):
+            return _joined(_read(pooled(self.url, autocommit=True), self.name, self.game, seq, upto))
+
+    def ends_at(self, seq: int, line_hash: str, offset: int, last_line: int) -> bool:
+        return self.identity() == (seq, line_hash)
+
+    def extent(self) -> tuple[int | None, int | None]:
+        seen = self.identity()
+        return (None if seen is None else seen[0]), None
 
     def events_after(self, seq: int) -> list[Event]:
         return [event for event in self.read().events if event.seq > seq]

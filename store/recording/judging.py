@@ -15,6 +15,7 @@ from tally.core.notation import check_chain_part, player_of, read_count
 from tally.core.text import quote
 
 from tally.store.logs import cache
+from tally.store.recording.corrections import Correction
 from tally.store.recording.secrecy import names_others_secret
 
 STALE = "core.append.stale"  # the ruling id of an append whose caller saw an older log
@@ -41,6 +42,8 @@ class MoveResult(msgspec.Struct, kw_only=True):
     consequences: list[str] = []  # what followed without being an event: a noble's visit, the end of a round
     states: list[Any] = []  # the state after each of `events`, as the fold that judged them left it
     ending: GameOutcome | None = None  # the game's outcome when the move ended it
+    corrections: list[Correction] = []  # an undo's or amend's: each event it takes back or replaces, old and new
+    preview: bool = False  # judged and answered, never appended (a correction's preview)
 
     @property
     def messages(self) -> list[str]:
@@ -164,24 +167,21 @@ def read_part(spec: GameSpec, state: Any, part: str, reading: Reading | None) ->
     if reading is None:
         return parse_move(spec, state, part)
     seat, seats = reading.seat, list(state.seats)
-    if not reading.own:
-        asked = parse_move(spec, state, part, reading.listing)
-        if not isinstance(asked, NotationError):
-            reading.read.append(spec.format(asked[0]) if is_move_number(part) else part.strip())
-        return asked
     named = player_of(part, seats)
+    bare = isinstance(named, tuple) and named[0] is None and not is_move_number(part)
+    if not reading.own:
+        asked, text = _as_the_seats(spec, state, part.strip(), parse_move(spec, state, part, reading.listing), seat, bare,
+                                    mine_only=True)
+        if not isinstance(asked, NotationError):
+            reading.read.append(spec.format(asked[0]) if is_move_number(part) else text)
+        return asked
     if isinstance(named, tuple) and named[0] not in (None, seat):
         return _not_yours(seat, [named[0]], part)
     text = part.strip()
     parsed = parse_move(spec, state, text, reading.listing)
     if is_move_number(text) and not isinstance(parsed, NotationError):
         text = spec.format(parsed[0])
-    bare = isinstance(named, tuple) and named[0] is None and not is_move_number(part)
-    if bare and (isinstance(parsed, NotationError) or _others(parsed, seat)):
-        # a seat's device sends its own moves: `hand ...` on cy's phone is cy's hand, not the move of whoever acts now
-        again = parse_move(spec, state, f"{seat}: {text}")
-        if not isinstance(again, NotationError) and not _others(again, seat):
-            parsed, text = again, f"{seat}: {text}"
+    parsed, text = _as_the_seats(spec, state, text, parsed, seat, bare)
     if isinstance(parsed, NotationError):
         return parsed
     others = _others(parsed, seat)
@@ -189,6 +189,21 @@ def read_part(spec: GameSpec, state: Any, part: str, reading: Reading | None) ->
         return _not_yours(seat, others, part)
     reading.read.append(text)
     return parsed
+
+
+def _as_the_seats(spec: GameSpec, state: Any, text: str, parsed: list[Event] | NotationError, seat: str, bare: bool,
+                  mine_only: bool = False) -> tuple[list[Event] | NotationError, str]:
+    """A move without `PLAYER:` from a seat's device is that seat's: `hand ...` on cy's phone is cy's hand, never the
+    move of whoever the game reads a bare move as (the player to act, the first seat owing a hand). Read so when the
+    bare reading names another seat or cannot be read; the bare reading stays for what names no seat (the table's
+    entries: a deal, a reveal) and where the seat's reading cannot be read either (its error is no more telling).
+    `mine_only` (a question): the seat's reading only where it can be read, else the move as written."""
+    if not bare or not (isinstance(parsed, NotationError) or _others(parsed, seat)):
+        return parsed, text
+    mine = parse_move(spec, state, f"{seat}: {text}")
+    if isinstance(mine, NotationError) and (mine_only or isinstance(parsed, NotationError)):
+        return parsed, text
+    return mine, f"{seat}: {text}"
 
 
 def _others(events: list[Event], seat: str) -> list[str]:
@@ -322,4 +337,4 @@ def read_correction(spec: GameSpec, state: Any, text: str, reading: Reading | No
 
 def payload(event: Event) -> msgspec.Raw:
     """A game event as an `amended` line holds it: its type and fields, without the envelope."""
-    return msgspec.Raw(msgspec.json.encode(msgspec.structs.replace(event, seq=0, at="", prev=None, unit=1, salt=None)))
+    return msgspec.Raw(msgspec.json.encode(msgspec.structs.replace(event, seq=0, at="", prev=None, unit=1, salt=None, by=None)))

@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Annotated
+
+import msgspec
+
 from tally.core.model import GameSpec
+from tally.core.outline import Outline, outline
 from tally.core.views import View
 
 from tally.store.recording.results import board_at, frame_board
@@ -16,6 +21,19 @@ from tally.store.recording.service import Frame, Position
 def picture_of(spec: GameSpec, view: View) -> str:
     """The SVG document of a view (a board's, or what an API answered for a seat: drawn from it alone)."""
     return spec.picture(view)
+
+
+class OutlineReport(msgspec.Struct):
+    """The board in words (`core/outline.py`), for a screen reader: the same view as the picture, as lists."""
+
+    seq: Annotated[int, msgspec.Meta(description="the position: after this event")]
+    outline: Annotated[Outline, msgspec.Meta(description="`title`, `turn` (what is expected, naming who acts), `players` and "
+                                                         "`table` (items: `text` and the `items` under it), `result` (null until the game is over)")]
+
+
+def outline_of(view: View, seq: int) -> OutlineReport:
+    """The outline of a view (what an API answered one caller: worded from it alone), at its position."""
+    return OutlineReport(seq, outline(view))
 
 
 def position_picture(pos: Position, viewer: str | None = None) -> str:

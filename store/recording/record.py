@@ -182,7 +182,7 @@ def moves(path: Path | str, at: int | None = None, viewer: str | None = None) ->
                                    f"none: the listing --as {viewer} hides cards the log knows, so name the move")
     from tally.store.recording.results import numbered
 
-    return numbered(spec, state, pos.seq, shown)
+    return numbered(spec, state, pos.seq, shown, viewer)
 
 
 def logs_in(paths: Sequence["Path | str | LogStore"]) -> list[Any]:

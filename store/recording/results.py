@@ -12,12 +12,13 @@ from typing import Annotated, Any, Optional, Sequence
 
 import msgspec
 
-from tally.core.model import SHARED_NOTATION, SHARED_RULES, Event, GameSpec, NotationForm, RuleDoc, Ruling
+from tally.core.model import SHARED_NOTATION, SHARED_RULES, Due, Event, GameSpec, NotationForm, RuleDoc, Ruling
 from tally.core.model import Outcome as GameOutcome
 from tally.core.views import View
 
 from tally.store.logs import log as logfile
 from tally.store.logs.logstore import LogStore
+from tally.store.recording.corrections import Correction, preview_text
 from tally.store.recording.service import Frame, GameRecord, IllegalLog, MoveResult, Position, UsageError
 
 
@@ -158,6 +159,23 @@ def move_report(result: MoveResult) -> MoveReport:
     )
 
 
+class PreviewReport(msgspec.Struct):
+    """A correction's preview (`POST .../undo` or `.../amend` with `preview`): what it would take back and put in its
+    place, judged exactly as the correction itself would be; nothing is recorded."""
+
+    preview: Annotated[str, _("what it would do, in words: `this voids #41 reveal 1w0-b2k2, entered by ana`, `this replaces #29 "
+                              "ben: take w b r, entered by ben, with ben: take w b k`")]
+    corrections: Annotated[list[Correction], _("each event it would take back or replace: `target`, `old` and `new` in notation, "
+                                               "`by` the seat whose device entered it (null: the host or a terminal)")]
+    seq: Annotated[int, _("the log's last seq it was judged at")]
+    to_act: Annotated[str, _("who would act after it")]
+    expected: Annotated[str, _("what would be expected after it, in words")]
+
+
+def preview_report(result: MoveResult, seq: int) -> PreviewReport:
+    return PreviewReport(preview_text(result.corrections), list(result.corrections), seq, *result.to_act)
+
+
 class NoteReport(msgspec.Struct):
     """`tally note`."""
 
@@ -173,6 +191,11 @@ class ListingReport(msgspec.Struct):
     expected: Annotated[str, _("what is expected, in words")]
     moves: Annotated[list[str], _("every legal move in notation, in the game's fixed order")]
     waiting_on: Annotated[list[str], _("the seats the table waits on: the seat to act, or every seat still to name its own hidden cards (in any order, each from its own device); empty when the table or nobody acts")]
+    owed: Annotated[list[Due], _("who owes what now (the game's `owed`, on the table as the caller knows it), one entry per "
+                                 "debt: `seat` (a seat, or `table` for an entry of the table's), `what` (in words), "
+                                 "`form` (the game's notation form that writes it where no listed move can, `PLAYER: hand "
+                                 "CARDS`; null where the listed moves make it) and `by` (for the table's entry, the seat "
+                                 "whose device is asked to make it, the dealer; null: any seat's)")] = []
 
 
 class CheckWarning(msgspec.Struct):
@@ -281,7 +304,7 @@ class SimulateReport(msgspec.Struct):
     events: Annotated[int, _("events written in all")]
     moves: Annotated[int, _("moves played in all")]
     finished: Annotated[int, _("games that reached their end")]
-    wins_by_seat: Annotated[dict[str, int], _("wins per seat (`seat1`, ...), a shared victory counting for each winner")]
+    wins_by_seat: Annotated[dict[str, int], _("wins per seat, by the name the logs give it (`p1` is the first seat, `p2` the second, ...); a shared victory counts for each winner")]
     out: Annotated[str, _("the folder of the logs")]
 
 
@@ -373,11 +396,16 @@ def listing(record: GameRecord) -> ListingReport:
     return numbered(record.spec, record.state, record.seq)
 
 
-def numbered(spec: GameSpec, state: Any, seq: int, legal: list[Event] | None = None) -> ListingReport:
-    """The legal moves at a state (after event `seq`) in notation, numbered as a move number selects them."""
+def numbered(spec: GameSpec, state: Any, seq: int, legal: list[Event] | None = None,
+             viewer: str | None = None) -> ListingReport:
+    """The legal moves at a state (after event `seq`) in notation, numbered as a move number selects them, and who
+    owes what, worked out on the table as `viewer` knows it (a seat, `secrecy.WATCHER`; None: as the log knows it),
+    so that it tells a seat nothing of another seat's hidden cards."""
     who, what = spec.to_act(state)
     moves = spec.legal_moves(state) if legal is None else legal
-    return ListingReport(seq, who, what, [spec.format(m) for m in moves], list(spec.waiting_on(state)))
+    known = state if viewer is None else spec.conceal(state, viewer)
+    return ListingReport(seq, who, what, [spec.format(m) for m in moves], list(spec.waiting_on(state)),
+                         list(spec.owed(known)))
 
 
 # --------------------------------------------------------------------------- a game's rules and notation

@@ -99,7 +99,7 @@ def _unnamed(value: Any, seats: set[str]) -> Any:
     return "\x00" if isinstance(value, str) and value not in seats else value
 
 
-_ENVELOPE = frozenset({"type", "seq", "at", "prev", "unit", "salt"})
+_ENVELOPE = frozenset({"type", "seq", "at", "prev", "unit", "salt", "by"})
 
 
 def known_to(spec: GameSpec, state: Any, seat: str) -> Any:

@@ -22,9 +22,11 @@ from tally.core.model import Amended, Event, GameSpec, GameStarted, NotationErro
 from tally.core.notation import seat_named
 from tally.core.text import quote
 
+from tally.store.logs import checkpoints
 from tally.store.logs import log as logfile
 from tally.store.logs import logstore
 from tally.store.errors import IllegalLog, StaleAppend, UsageError  # noqa: F401  (the service's names, as callers import them)
+from tally.store.recording.corrections import Correction, is_own, last_own, whose
 from tally.store.recording.secrecy import hidden_text, known_to, listed_for, may_read, salted, seat_listing
 from tally.store.recording.judging import MOVE_SEPARATOR, STALE, SEAT_CONFLICT, SEAT_OTHER, MoveResult, Reading, describe, fresh_shuffle, is_move_number, listing_range, listing_refusal, parse_move, payload, play, propose, read_correction, stale_at  # noqa: F401  (re-exported: the service's names, as callers import them from here)
 
@@ -32,6 +34,9 @@ if TYPE_CHECKING:
     import random
 
 Mode = Literal["open", "table"]
+
+
+Follower = Callable[[list[tuple[Event, Any, Any]], bool], None]  # (steps taken on, whether the log was replaced)
 
 
 class Position(msgspec.Struct):
@@ -166,9 +171,10 @@ def describe_start(started: GameStarted) -> str:
 # --------------------------------------------------------------------------- reading a log
 
 
-def judged(log: logfile.Log, events: list[Event] | None = None) -> Table:
-    """The log (or its first `events`) judged event by event and folded; IllegalLog at the first illegal one."""
-    judgement, table = judge(log.spec, log.events if events is None else events)
+def judged(log: logfile.Log, events: list[Event] | None = None, kept: list[tuple[Event, Any, Any]] | None = None) -> Table:
+    """The log (or its first `events`) judged event by event and folded; IllegalLog at the first illegal one. `kept`:
+    each event with the state before and after it appended (`engine.judge`)."""
+    judgement, table = judge(log.spec, log.events if events is None else events, kept=kept)
     if not judgement.ok:
         raise IllegalLog(log.path, judgement.failed_seq or 0, judgement.rulings[0])
     return table
@@ -209,7 +215,7 @@ def _differs(table: Table, known: MoveResult, result: MoveResult) -> bool:
     table mode, where nothing is dealt after it): then what the seat meant is not what would be recorded."""
     if table.started.mode != "table":
         return False
-    strip = {"seq": 0, "at": "", "prev": None, "unit": 1}
+    strip = {"seq": 0, "at": "", "prev": None, "unit": 1, "by": None}
     return [msgspec.structs.replace(e, **strip) for e in known.events] != \
         [msgspec.structs.replace(e, **strip) for e in result.events]
 
@@ -238,8 +244,13 @@ class GameRecord:
         self.last_line = 0
         self.identity: Any = None
         self.complete = False  # the fold holds the undo history (judged from the log, not resumed from the cache)
+        self.size = 0  # the log's bytes through its last line (where a file's next line begins)
+        self.key: str | None = None  # the log's checkpoints (`checkpoints.key_of`), once known
+        self.generation = 0  # how many times the fold was read again from a log that was not an extension of it
+        self.follower: Follower | None = None  # told of every event the fold takes on (`follow`)
         self.conflicts: list[Conflict] = []  # the newest seats' moves refused as `core.seat.conflict`, for the host
         self.conflicts_ever = 0  # how many there were, kept or not: what a host's stream watches
+        self.entered: dict[int, str] = {}  # seq -> the seat whose device entered that line (the envelope's `by`)
 
     # ------------------------------------------------------------------ opening
 
@@ -288,32 +299,138 @@ class GameRecord:
         return MoveResult(accepted=True, text="new", events=stamped, fingerprint=fingerprint, to_act=spec.to_act(table.state),
                           path=logstore.name_of(path))
 
+    @classmethod
+    def follow(cls, path: "Path | str | logstore.LogStore", follower: "Follower | None" = None) -> "GameRecord":
+        """The log's fold at its tail, for a reader that stays (a server): from the state cache or the latest
+        checkpoint (`positions`), judging only the lines after it; the whole log only when neither serves (then it
+        leaves checkpoints behind). Its undo history begins there (a void or a correction reaching further back reads
+        the log whole). `follower(steps, replaced)` is told of every event the fold takes on from then on."""
+        record = cls(path)
+        record.follower = follower
+        with record.store.writer() as locked:
+            record._resume(locked, None)
+        return record
+
     def reload(self) -> None:
         with self.store.writer() as locked:
             self._read(locked)
 
     def _read(self, locked: logstore.LogWriter) -> None:
+        """The whole log read and judged (the fold complete: its undo history from line 1)."""
+        old = self._position()
         log = locked.read()
-        self._table = judged(log)
-        self.last_hash, self.last_line, self.complete = log.last_hash, log.last_line, True
+        kept: list[Any] | None = [] if self.follower is not None and old is not None else None
+        table = self._table = judged(log, None, kept)
+        self.last_hash, self.last_line, self.size, self.complete = log.last_hash, log.last_line, log.size, True
+        self.entered = {event.seq: event.by for event in log.events if event.by is not None}
         self.identity = locked.identity()
-        locked.remember(log.started, self._table.last_seq, log.last_hash, log.last_line, self._table.state)
+        locked.remember(log.started, table.last_seq, log.last_hash, log.last_line, table.state)
+        if old is not None and kept is not None:
+            self._moved_on(old, log.events, kept, log.last_hash)
+
+    def _resume(self, locked: logstore.LogWriter, since: int | None) -> None:
+        """The fold at the log's tail from the latest checkpoint (at or before line `since`, when given), its undo
+        history from there; the whole log read when that cannot be done (a damaged log: the read says why)."""
+        old = self._position()
+        if old is None and self._resumed_from_cache(locked):
+            return
+        from tally.store.recording import positions  # not on `tally move`'s path while the state cache serves
+
+        try:
+            reached = positions.reach(locked, since=since)
+        except positions.NotClean:
+            self._read(locked)
+            return
+        table = self._table = reached.table
+        self.last_hash, self.last_line, self.size, self.complete = reached.line_hash, reached.last_line, reached.offset, False
+        self.key, self.identity = reached.key, locked.identity()
+        locked.remember(table.started, table.last_seq, self.last_hash, self.last_line, table.state)
+        if old is not None:
+            self._moved_on(old, [step[0] for step in reached.steps], reached.steps, reached.line_hash)
+
+    def _resumed_from_cache(self, locked: logstore.LogWriter) -> bool:
+        """The fold at the tail from the state cache, when it can be trusted (a file's, written by its last writer)."""
+        cached = locked.cached(registry.get)
+        if cached is None:
+            return False
+        spec, started, state, entry = cached
+        self._table = Table.resume(spec, started, state, entry.last_seq)
+        self.last_hash, self.last_line, self.complete, self.identity = entry.last_hash, entry.last_line, False, locked.identity()
+        self.size = entry.size
+        return True
+
+    def _position(self) -> tuple[int, str] | None:
+        return None if self._table is None else (self._table.last_seq, self.last_hash)
+
+    def _moved_on(self, old: tuple[int, str], events: list[Event], steps: list[Any], last_hash: str) -> None:
+        """The follower told of a fold read again: the steps after what it had (`old`: seq and hash) when the log is an
+        extension of it (the line after it names it, or the log still ends with it), else that it was replaced."""
+        if self.follower is None:
+            return
+        seq, line_hash = old
+        after = [step for step in steps if step[0].seq > seq]
+        following = next((event for event in events if event.seq == seq + 1), None)
+        extends = (following.prev == line_hash if following is not None
+                   else self.seq == seq and last_hash == line_hash)
+        if extends and (len(after) == self.seq - seq):
+            if after:
+                self.follower(after, False)
+            return
+        self.generation += 1
+        self.follower([], True)
 
     def _sync(self, locked: logstore.LogWriter, history: bool) -> Table:
-        """The fold at the log's tail: kept when the file is as this record last saw it, else from the cache
-        when it can be trusted (and no undo history is needed), else by judging the whole log."""
+        """The fold at the log's tail: kept when the log is as this record last saw it; else the lines appended since
+        read and judged on it; else from the cache when it can be trusted (and no undo history is needed), or a
+        checkpoint; else by judging the whole log."""
         identity = locked.identity()
-        if self._table is not None and identity == self.identity and (self.complete or not history):
-            return self._table
-        cached = None if history else locked.cached(registry.get)
-        if cached is None:
+        table = self._table
+        if table is not None and (self.complete or not history):
+            if identity == self.identity or self._caught_up(locked, table, identity):
+                return table
+        if history:
             self._read(locked)
+        elif self.follower is not None or self._table is not None:
+            self._resume(locked, self.seq if self._table is not None else None)
         else:
-            spec, started, state, entry = cached
-            self._table = Table.resume(spec, started, state, entry.last_seq)
-            self.last_hash, self.last_line, self.complete, self.identity = entry.last_hash, entry.last_line, False, identity
+            self._resume(locked, None)  # the state cache first, a command's usual case
         assert self._table is not None
         return self._table
+
+    def _caught_up(self, locked: logstore.LogWriter, table: Table, identity: Any) -> bool:
+        """The lines appended since this record last read or wrote the log, read and judged on its fold (work in
+        proportion to them); False, the fold untouched, when the log is no longer an extension of what it read (or is
+        damaged, or a correction reaches back before the fold's undo history): the caller reads it again."""
+        from tally.store.recording import positions
+
+        seq, line_hash = table.last_seq, self.last_hash
+        data = locked.lines_after(seq, self.size)
+        try:
+            run = logfile.continued(self.path, data, table.spec, seq, line_hash, seats=tuple(table.started.seats))
+        except logfile.LogError:
+            return False
+        positions.Work.read += len(run.events)
+        if not run.clean or (not run.events and not locked.ends_at(seq, line_hash, self.size, self.last_line)):
+            return False
+        before = table.snapshot()
+        steps: list[Any] = []
+        judgement, _ = judge(table.spec, run.events, kept=steps, start=table)
+        positions.Work.judged += len(steps)
+        if not judgement.ok:
+            table.restore(before)
+            return False
+        if run.events:
+            self.last_hash, self.last_line = run.last_hash, run.last_line
+        self.entered.update((event.seq, event.by) for event in run.events if event.by is not None)
+        offset = self.size
+        self.size += sum(run.sizes)
+        self.identity = identity
+        locked.remember(table.started, table.last_seq, self.last_hash, self.last_line, table.state)
+        if self.key is not None:
+            positions.keep_due_steps(self.key, table.started, seq, offset, steps, run.sizes, self.last_hash)
+        if steps and self.follower is not None:
+            self.follower(steps, False)
+        return True
 
     @property
     def fold(self) -> Table:
@@ -338,6 +455,15 @@ class GameRecord:
         """Whether the log is no longer what this record last read or wrote (another process wrote to it)."""
         identity = self.store.identity()
         return identity is None or identity != self.identity
+
+    def catch_up(self) -> bool:
+        """The fold brought up to the log when another writer changed it: the lines appended since read and judged
+        alone (work in proportion to them); a log replaced read again (from a checkpoint). True if it changed."""
+        if self._table is not None and not self.changed():
+            return False
+        with self.store.writer() as locked:
+            self._sync(locked, history=False)
+        return True
 
     # ------------------------------------------------------------------ acting
 
@@ -367,7 +493,7 @@ class GameRecord:
     # ------------------------------------------------------------------ writing: one transaction
 
     def _transaction(self, word: str, seen: tuple[int | None, str | None], history: bool, act: "Act",
-                     first: Callable[[Table], MoveResult | None] | None = None) -> MoveResult:
+                     first: Callable[[Table], MoveResult | None] | None = None, write: bool = True) -> MoveResult:
         """Every write of the log, a move, an undo, a correction or a note, as one transaction. Under the writer's
         lock the fold is brought to the log's tail (`history`: with its undo stack); `first` may refuse before
         anything else (a move number against a listing); a caller that saw another position (`seen`: its seq and
@@ -375,7 +501,8 @@ class GameRecord:
         applies it there. A refusal leaves the fold as it was; what `act` applied is appended in one write, every
         line holding a secret salted, and the cache kept warm. An append that lost the race at the store (another
         server took the seq) is refused as stale too. `act.answer`, when given, words the result for its caller
-        (a seat's: what it may read), refused or recorded."""
+        (a seat's: what it may read), refused or recorded. Every line a seat's act appends names that seat (`by`).
+        `write` False: a preview, judged and answered exactly so, the fold put back and nothing appended."""
         try:
             with self.store.writer() as locked:
                 table = self._sync(locked, history)
@@ -390,17 +517,27 @@ class GameRecord:
                 result.path = self.path
                 if not result.accepted:
                     table.restore(before)
+                elif not write:
+                    result.preview = True
+                    answered = getattr(act, "answer", None)
+                    result = answered(result, before[0], table) if answered is not None else result
+                    table.restore(before)
+                    return result
                 else:
-                    appended = self._write(locked, table, before, result.events)
+                    appended = self._write(locked, table, before, result.events, getattr(act, "seat", None))
                     result.events, result.fingerprint = appended.events, appended.fingerprint
+                    self._told(before[0], appended.events, result.states)
                 answer = getattr(act, "answer", None)
                 return answer(result, before[0], table) if answer is not None else result
         except StaleAppend as error:
             return stale(self, word, f"#{error.seq}")
 
-    def _write(self, locked: logstore.LogWriter, table: Table, before: Any, events: list[Event]) -> logfile.Appended:
-        """Append the events already applied to `table` in one write and keep the cache warm; on a failed
-        write the table goes back to `before`."""
+    def _write(self, locked: logstore.LogWriter, table: Table, before: Any, events: list[Event],
+               by: str | None = None) -> logfile.Appended:
+        """Append the events already applied to `table` in one write (each naming `by`, the seat whose device
+        entered it, when one did) and keep the cache warm; on a failed write the table goes back to `before`."""
+        if by is not None:
+            events = [msgspec.structs.replace(event, by=by) for event in events]
         try:
             written = salted(table.spec, table.started.seats, before[0], events)
             appended = locked.append(events[0].seq - 1, self.last_hash, written)
@@ -415,9 +552,31 @@ class GameRecord:
             table.restore(before)
             raise
         self.last_hash, self.last_line = appended.fingerprint, appended.last_line
+        if by is not None:
+            self.entered.update((event.seq, by) for event in appended.events)
+        self.size += sum(appended.sizes)
         self.identity = locked.identity()
         locked.remember(table.started, table.last_seq, appended.fingerprint, appended.last_line, table.state)
+        if checkpoints.is_due(appended.events[0].seq, appended.events[-1].seq):
+            checkpoints.save(self._key(locked), table.last_seq, appended.fingerprint, self.size, appended.last_line,
+                             table.started, table.state)
         return appended
+
+    def _key(self, locked: logstore.LogWriter) -> str:
+        """The log's checkpoints' key (its first line's hash), read once."""
+        if self.key is None:
+            self.key = checkpoints.key_of(logfile.sha256_hex(locked.first_line()))
+        return self.key
+
+    def _told(self, before: Any, events: list[Event], states: list[Any]) -> None:
+        """The follower told of the events this record just appended, with the state before and after each."""
+        if self.follower is None:
+            return
+        if len(states) != len(events):  # pragma: no cover - every accepted write gives the state after each event
+            self.generation += 1
+            self.follower([], True)
+            return
+        self.follower(list(zip(events, [before, *states[:-1]], states)), False)
 
     # ------------------------------------------------------------------ the writes
 
@@ -453,90 +612,118 @@ class GameRecord:
 
     def undo(
         self, reason: str, turn: bool = False, expect_seq: int | None = None, expect_fingerprint: str | None = None,
-        seat: str | None = None,
+        seat: str | None = None, preview: bool = False,
     ) -> MoveResult:
         """Void the last effective event, or with `turn` every event of the last turn, newest first
-        (append-only: the voided lines stay in the log). `seat`: asked from that seat's device, which takes back
-        only its own events and the table's entries it saw (`core.seat.other`)."""
+        (append-only: the voided lines stay in the log). `seat`: asked from that seat's device, which takes back its
+        own last event (its move, or an entry it entered: `corrections.is_own`), not whatever was recorded last;
+        when other events came after it, as a correction that they must survive (`correct`), and refused
+        (`core.seat.other`) when it has none. `preview`: judged and answered, nothing appended."""
         if not reason.strip():
             raise UsageError("an undo must say why the event is voided (the reason is kept in the log)")
 
         def act(table: Table) -> MoveResult:
             spec = table.spec
+            if seat is not None and not turn:
+                own = last_own([(event.seq, event) for event in table.effective], self.entered, seat)
+                if own is None:
+                    return self._nothing_own(table, seat)
+                if own != table.last_effective_seq:
+                    return self._corrected(table, own, reason, None, seat, "undo")
             played = Played()
             lines: list[str] = []  # each voided event in notation
+            corrections: list[Correction] = []
             for target in (table.last_turn() if turn else [table.last_effective_seq or 0]) or [0]:
                 proposed = Voided(target=target, reason=reason)
                 victim = table.last_effective_event
-                refused = None if seat is None else _seat_may_correct(table, target, seat)
+                refused = None if seat is None else _seat_may_correct(table, target, seat, self.entered)
                 if refused is not None or not table.take(proposed, played):
                     return MoveResult(accepted=False, text="undo", events=[proposed],
                                       rulings=[refused] if refused else played.refused,
                                       seq=played.refused_seq or table.last_seq + 1)
                 assert victim is not None  # a void is legal only when there is an effective event to take back
                 lines.append(f"void #{target}: {describe(spec, victim)} ({reason})")
+                corrections.append(Correction(target, describe(spec, victim), [], self.entered.get(target),
+                                              getattr(victim, "player", None)))
             return MoveResult(accepted=True, text="undo", events=played.events, rulings=played.rulings, lines=lines,
-                              seq=played.events[0].seq, states=played.states)
+                              seq=played.events[0].seq, states=played.states, corrections=corrections)
 
-        return self._transaction("undo", (expect_seq, expect_fingerprint), True, _Acted(act, seat))
+        return self._transaction("undo", (expect_seq, expect_fingerprint), True, _Acted(act, seat), write=not preview)
+
+    def _nothing_own(self, table: Table, seat: str) -> MoveResult:
+        """A seat's plain undo when no effective event is its own: refused, naming whose the last one is."""
+        last, event = table.last_effective_seq, table.last_effective_event
+        if last is None or event is None:  # nothing at all to take back: the kernel's words
+            played = Played()
+            table.take(Voided(target=0, reason="-"), played)
+            return MoveResult(accepted=False, text="undo", rulings=played.refused, seq=table.last_seq + 1)
+        ruling = illegal(SEAT_OTHER, f"{seat} has no move of their own to take back: the last, #{last}, is "
+                         f"{whose(event, self.entered.get(last))}; the host can", seat=seat, target=last)
+        return MoveResult(accepted=False, text="undo", rulings=[ruling], seq=table.last_seq + 1)
 
     def correct(
         self, target: int, reason: str, move: str | None = None, expect_seq: int | None = None,
-        expect_fingerprint: str | None = None, seat: str | None = None,
+        expect_fingerprint: str | None = None, seat: str | None = None, preview: bool = False,
     ) -> MoveResult:
         """Void the effective event `target` (any, not only the last), or with `move` replace it by the events
         of that move (read at the position before `target`). Appends an `amended` correction (a plain
         `voided` when the last effective event is voided); refused, appending nothing, when an event after
         `target` would become illegal (the ruling names the first one).
 
-        `seat`: asked from that seat's device. It corrects only its own events and the table's entries it saw, the
-        replacement is read and held as its move would be (`Reading`), and a refusal is judged again on what the
-        seat knows: what that finds is the answer, else the correction contradicts another seat's hidden cards
-        (`core.seat.conflict`, as a move's)."""
+        `seat`: asked from that seat's device. It corrects only its own events (its moves and the entries it
+        entered), the replacement is read and held as its move would be (`Reading`), and a refusal is judged again on
+        what the seat knows: what that finds is the answer, else the correction contradicts another seat's hidden
+        cards (`core.seat.conflict`, as a move's). `preview`: judged and answered, nothing appended."""
         if not reason.strip():
             raise UsageError("a correction must say why (the reason is kept in the log)")
         word = "undo" if move is None else "amend"
+        return self._transaction(word, (expect_seq, expect_fingerprint), True,
+                                 _Acted(lambda table: self._corrected(table, target, reason, move, seat, word), seat),
+                                 write=not preview)
 
-        def act(table: Table) -> MoveResult:
-            spec = table.spec
-            seq = table.last_seq + 1
-            victim = table.effective_event(target)
-            refused = None if seat is None else _seat_may_correct(table, target, seat)
-            if refused is not None:
-                return MoveResult(accepted=False, text=word, rulings=[refused], seq=seq)
-            proposed: Event
-            if move is None and target == table.last_effective_seq:
-                proposed = Voided(seq=seq, target=target, reason=reason)
-            else:
-                replacement: list[Event] = []
-                before_target = table.state_before(target)
-                if move is not None and before_target is not None:
-                    if seat is None:
-                        parsed = read_correction(spec, before_target, move)
-                    else:
-                        parsed = read_correction(spec, known_to(spec, before_target, seat), move, seat_reading(table, seat))
-                    if isinstance(parsed, NotationError):
-                        return MoveResult(accepted=False, text=move, notation=parsed, seq=target)
-                    if isinstance(parsed, Ruling):
-                        return MoveResult(accepted=False, text=move, rulings=[parsed], seq=target)
-                    replacement = parsed
-                proposed = Amended(seq=seq, target=target, reason=reason, events=[payload(e) for e in replacement])
-            played = Played()
-            if not table.take(proposed, played):
-                if seat is not None and isinstance(proposed, Amended):
-                    return self._correction_refused_as_known(table, proposed, word, seat, played.refused)
-                return MoveResult(accepted=False, text=word, events=[proposed], rulings=played.refused,
-                                  seq=played.refused_seq)
-            assert victim is not None  # a correction is legal only of an effective event
-            line = f"void #{target}: {describe(spec, victim)}"
-            if isinstance(proposed, Amended) and proposed.events:
-                replaced = table.replacement(proposed)
-                shown = "; ".join(describe(spec, e) for e in replaced) if isinstance(replaced, list) else ""
-                line = f"amend #{target}: {describe(spec, victim)} -> {shown}"
-            return MoveResult(accepted=True, text=word, events=played.events, rulings=played.rulings,
-                              lines=[f"{line} ({reason})"], seq=played.events[0].seq, states=played.states)
-
-        return self._transaction(word, (expect_seq, expect_fingerprint), True, _Acted(act, seat))
+    def _corrected(self, table: Table, target: int, reason: str, move: str | None, seat: str | None,
+                   word: str) -> MoveResult:
+        """A correction of `target` judged and applied on the fold (`correct`'s act)."""
+        spec = table.spec
+        seq = table.last_seq + 1
+        victim = table.effective_event(target)
+        refused = None if seat is None else _seat_may_correct(table, target, seat, self.entered)
+        if refused is not None:
+            return MoveResult(accepted=False, text=word, rulings=[refused], seq=seq)
+        proposed: Event
+        if move is None and target == table.last_effective_seq:
+            proposed = Voided(seq=seq, target=target, reason=reason)
+        else:
+            replacement: list[Event] = []
+            before_target = table.state_before(target)
+            if move is not None and before_target is not None:
+                if seat is None:
+                    parsed = read_correction(spec, before_target, move)
+                else:
+                    parsed = read_correction(spec, known_to(spec, before_target, seat), move, seat_reading(table, seat))
+                if isinstance(parsed, NotationError):
+                    return MoveResult(accepted=False, text=move, notation=parsed, seq=target)
+                if isinstance(parsed, Ruling):
+                    return MoveResult(accepted=False, text=move, rulings=[parsed], seq=target)
+                replacement = parsed
+            proposed = Amended(seq=seq, target=target, reason=reason, events=[payload(e) for e in replacement])
+        played = Played()
+        if not table.take(proposed, played):
+            if seat is not None and isinstance(proposed, Amended):
+                return self._correction_refused_as_known(table, proposed, word, seat, played.refused)
+            return MoveResult(accepted=False, text=word, events=[proposed], rulings=played.refused,
+                              seq=played.refused_seq)
+        assert victim is not None  # a correction is legal only of an effective event
+        old, new = describe(spec, victim), []
+        line = f"void #{target}: {old}"
+        if isinstance(proposed, Amended) and proposed.events:
+            replaced = table.replacement(proposed)
+            new = [describe(spec, e) for e in replaced] if isinstance(replaced, list) else []
+            line = f"amend #{target}: {old} -> {'; '.join(new)}"
+        return MoveResult(accepted=True, text=word, events=played.events, rulings=played.rulings,
+                          lines=[f"{line} ({reason})"], seq=played.events[0].seq, states=played.states,
+                          corrections=[Correction(target, old, new, self.entered.get(target),
+                                                  getattr(victim, "player", None))])
 
     def _correction_refused_as_known(self, table: Table, proposed: Amended, word: str, seat: str,
                                      rulings: list[Ruling]) -> MoveResult:
@@ -555,9 +742,10 @@ class GameRecord:
         return self._conflict(seat, word, rulings, table)
 
     def note(
-        self, text: str, player: str | None = None, expect_seq: int | None = None, expect_fingerprint: str | None = None
+        self, text: str, player: str | None = None, expect_seq: int | None = None, expect_fingerprint: str | None = None,
+        seat: str | None = None,
     ) -> MoveResult:
-        """A free remark for the record; it changes nothing in the game."""
+        """A free remark for the record; it changes nothing in the game. `seat`: written from that seat's device."""
 
         def act(table: Table) -> MoveResult:
             named = player
@@ -569,7 +757,7 @@ class GameRecord:
             return MoveResult(accepted=True, text="note", events=[event], lines=[describe(table.spec, event)],
                               seq=event.seq, states=[table.state])
 
-        return self._transaction("note", (expect_seq, expect_fingerprint), False, _Acted(act, None))
+        return self._transaction("note", (expect_seq, expect_fingerprint), False, _Acted(act, seat))
 
     def _conflict(self, seat: str, text: str, rulings: list[Ruling], table: Table) -> MoveResult:
         """A seat's move that the whole table forbids though the seat's own knowledge allows it: kept for the host,
@@ -674,20 +862,14 @@ def table_known_to(table: Table, seat: str) -> Table:
     return Table.resume(table.spec, table.started, known_to(table.spec, table.state, seat), table.last_seq)
 
 
-def _seat_may_correct(table: Table, target: int, seat: str) -> Ruling | None:
-    """A seat takes back or corrects only its own events, and the table's entries it could read (a deal that
-    named other seats' hands is the host's to correct); None when it may, or when the kernel refuses anyway."""
+def _seat_may_correct(table: Table, target: int, seat: str, entered: dict[int, str]) -> Ruling | None:
+    """A seat takes back or corrects only its own events: its moves, and the table's entries its device entered
+    (`entered`: the envelope's `by`); None when it may, or when the kernel refuses anyway."""
     event = table.effective_event(target)
     if event is None:
         return None
-    player = getattr(event, "player", None)
-    if player == seat:
+    by = entered.get(target)
+    if is_own(event, by, seat):
         return None
-    if player is None:
-        if may_read(table.spec, table.state_before(target), [event], seat)[0]:
-            return None
-        whose = "a table's entry it cannot read"
-    else:
-        whose = f"{player}'s"
-    return illegal(SEAT_OTHER, f"{seat} takes back or corrects only their own moves and the table's entries they "
-                   f"saw, not #{target} ({whose}); the host can", seat=seat, target=target)
+    return illegal(SEAT_OTHER, f"{seat} takes back or corrects only their own moves and the entries they entered, not "
+                   f"#{target} ({whose(event, by)}); the host can", seat=seat, target=target)

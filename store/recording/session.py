@@ -83,7 +83,7 @@ class Session:
 
         if self.viewer is None:
             return listing(self.record)
-        return numbered(self.spec, self.state, self.seq, self.moves())
+        return numbered(self.spec, self.state, self.seq, self.moves(), self.viewer)
 
     def listing(self) -> "ListingReport":
         """`numbered`, remembered as the listing a bare number refers to."""

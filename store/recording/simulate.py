@@ -158,7 +158,6 @@ def simulate(
         rng = random.Random(f"{seed}:{index}")
         count = players or rng.randint(spec.min_seats, spec.max_seats)
         events, state = playout(game, count, rng, options, manifest)
-        seats = [f"p{i + 1}" for i in range(count)]  # as playout seats them
         if mode == "table":  # played with every card known, recorded as the table saw it
             events = spec.table_transcript(events)
         events[0] = msgspec.structs.replace(events[0], simulated=True)  # never taken for a game people played
@@ -179,7 +178,7 @@ def simulate(
         result = spec.outcome(state)
         if result is not None:
             finished += 1
-            for winner in result.winners:
-                seat = f"seat{seats.index(winner) + 1}"
-                wins[seat] = wins.get(seat, 0) + 1
-    return SimulationSummary(game, games, total, moves, finished, files, dict(sorted(wins.items())))
+            for winner in result.winners:  # by the name the logs give the seat (p1 is the first seat)
+                wins[winner] = wins.get(winner, 0) + 1
+    return SimulationSummary(game, games, total, moves, finished, files,
+                             dict(sorted(wins.items(), key=lambda won: int(won[0][1:]))))  # p1, p2, ..., p10

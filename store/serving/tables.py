@@ -11,21 +11,26 @@ what the caller may not know is shown only by its seq, type and player (`is_know
 from __future__ import annotations
 
 import threading
+from datetime import tzinfo
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import msgspec
 
-from tally.core.engine import Table
 from tally.core.model import Event, GameStarted
 
 from tally.store.recording.results import Board, EventLine, ListingReport, board, board_at, numbered
 from tally.store.logs.logstore import LogStore
 from tally.store.logs.places import place_of
+from tally.store.recording import corrections
+from tally.store.recording.corrections import HistoryReport
 from tally.store.serving.seats import Seats
 from tally.store.recording.picking import NamesReport, PiecesReport, names, pieces
 from tally.store.recording.secrecy import WATCHER, hidden_text, is_known_to
 from tally.store.recording.service import GameRecord, MoveResult, describe, describe_start, seat_moves
+
+if TYPE_CHECKING:
+    from tally.store.library.bgstats import Pushed, Skipped
 
 
 
@@ -66,100 +71,124 @@ def damaged_summary(ident: str, damage: Damage) -> GameSummary:
 
 
 class EventsReport(msgspec.Struct):
-    """`GET /api/games/{id}/events`: the events after a seq, as the caller may see them."""
+    """`GET /api/games/{id}/events`: a page of the events after a seq, as the caller may see them."""
 
     seq: Annotated[int, _("the log's last seq")]
     events: Annotated[list[EventLine], _("`seq`, `type`, `text` (the event in notation; for an event holding what the caller may not know, only who did what kind of thing)")]
+    next: Annotated[Optional[int], _("the `after` of the next page (the last seq of this one), or null when this page "
+                                     "reaches the log's last seq")] = None
+
+
+PAGE = 200  # events in a page of `GET .../events` unless asked for fewer (or more, up to `MOST`)
+MOST = 1000
+PAGE_BYTES = 192 * 1024  # a page ends before its lines' text passes this (a long note): every answer stays small
+RECENT = 64  # the newest steps a timeline keeps in memory with each caller's lines (what its streams send next)
+
+Step = tuple[Event, Any, Any]
 
 
 class Timeline:
-    """The events of one log with the state after each, so that each caller's lines are worked out once.
+    """A served log's newest events with the state before and after each, so that each caller's lines of what was
+    just recorded are worked out once (the streams send them); older events are folded again on demand from the
+    checkpoint before them (`positions.steps`), a page at a time, so that neither memory nor an answer grows with
+    the game's length.
 
-    Whether the log grew is looked at cheaply: a file's inode, size and time of change (one `stat`), or for a game
-    of a database what the process's NOTIFY listener last heard of it (memory only: no query until something was
-    appended). A log that is no longer an extension of what was read (restored from a backup, rewritten: another
-    file, a shorter one, or another line at the last seq read) is read again from its start, and `generation`
-    counts each time, so that a reader following it (a stream) knows to start over."""
+    The record (`GameRecord.follow`) tells it of every event its fold takes on (`took`): this server's writes and
+    what another writer appended (read and judged alone). Whether the log changed is looked at cheaply (`size`: a
+    file's inode, size and time of change, one `stat`, or for a game of a database what the process's NOTIFY listener
+    last heard of it). A log that is no longer an extension of what was read (restored from a backup, rewritten) is
+    read again from a checkpoint, and `generation` counts each time, so that a reader following it (a stream) knows
+    to start over."""
 
-    def __init__(self, record: GameRecord):
-        self.record = record
-        self.events: list[Event] = []
-        self.states: list[Any] = []  # the state after each event of `events`
-        self._table: Table | None = None
-        self._lines: dict[str | None, list[EventLine]] = {}
+    def __init__(self) -> None:
+        self.record: GameRecord | None = None
+        self.recent: list[Step] = []
+        self._lines: dict[str | None, list[EventLine]] = {}  # each caller's lines of `recent`, as far as worked out
         self.size: Any = -1  # a file's (inode, size, mtime), or a database game's (seq, fingerprint), at the last look
-        self.fingerprint = ""  # the hash of the last line read: the next line's `prev` names it in an extension
         self.generation = 0  # how many times the log was found replaced
 
-    def catch_up(self) -> bool:
-        """Read what was appended since the last look (by this server or any other writer); True if anything
-        changed, a log found replaced included (then read from its start, `generation` moved on)."""
-        size = self.record.store.look()
-        if size is None or size == self.size:
-            return False
-        self.size = size
-        log = self.record.store.read()
-        replaced = bool(self.events) and not self._extended_by(log.events, log.last_hash)
+    @property
+    def _record(self) -> GameRecord:
+        assert self.record is not None
+        return self.record
+
+    def took(self, steps: list[Step], replaced: bool) -> None:
+        """The record's follower: the steps its fold took on, or (`replaced`) that it was read again from a log that
+        is not an extension of what it had."""
         if replaced:
-            self.events, self.states, self._table, self._lines = [], [], None, {}
+            self.recent, self._lines = [], {}
             self.generation += 1
-        fresh = log.events[len(self.events):]
-        for event in fresh:
-            if self._table is None:
-                assert isinstance(event, GameStarted)
-                self._table = Table(self.record.spec, event)
-            else:
-                self._table.apply(event)
-            self.events.append(event)
-            self.states.append(self._table.state)
-        self.fingerprint = log.last_hash
-        return bool(fresh) or replaced
-
-    def _extended_by(self, events: list[Event], last_hash: str) -> bool:
-        """Whether a log of `events` ending in a line of hash `last_hash` holds what was read, line for line."""
-        read = len(self.events)
-        if len(events) < read:
-            return False
-        return (last_hash if len(events) == read else events[read].prev) == self.fingerprint
-
-    def extend(self, events: list[Event], states: list[Any], snapshot: Any, size: Any) -> None:
-        """What this server just appended, without reading the log again or applying the events a second time: the
-        record service's fold gave the state after each (`states`) and its table (`snapshot`, with the undo history
-        a later void takes back from); `size` is what `look` sees right after the write. Read again when another
-        writer appended (or replaced the log) in between."""
-        if (not events or events[0].seq != len(self.events) + 1 or self._table is None
-                or events[0].prev != self.fingerprint or len(states) != len(events) or not self.record.complete):
-            self.size = -1
-            self.catch_up()
             return
-        self._table.restore(snapshot)
-        self.events.extend(events)
-        self.states.extend(states)
-        self.size = size
-        self.fingerprint = self.record.last_hash
+        self.recent.extend(steps)
+        dropped = len(self.recent) - RECENT
+        if dropped > 0:
+            del self.recent[:dropped]
+            for shown in self._lines.values():
+                del shown[:dropped]
 
     def is_behind(self) -> bool:
         """Whether the log changed since the last look: cheap enough for a server's watcher to ask often."""
-        return self.record.store.has_moved(self.size, len(self.events))
+        return self._record.store.has_moved(self.size, self.seq)
 
     @property
     def seq(self) -> int:
-        return len(self.events)
+        return self._record.seq
 
-    def lines(self, viewer: str | None, after: int = 0) -> list[EventLine]:
-        """The event lines after seq `after` as `viewer` may see them (None: the host, everything)."""
+    @property
+    def fingerprint(self) -> str:
+        return self._record.last_hash
+
+    def lines(self, viewer: str | None, after: int = 0, limit: int = PAGE) -> list[EventLine]:
+        """At most `limit` event lines after seq `after` as `viewer` may see them (None: the host, everything), fewer
+        when their text passes `PAGE_BYTES` (never none when there are any)."""
+        seq = self.seq
+        upto = min(seq, after + limit)
+        if upto <= after:
+            return []
+        oldest = self.recent[0][0].seq if self.recent else seq + 1
+        shown = self._older(viewer, after, min(upto, oldest - 1)) if after + 1 < oldest else []
+        if upto >= oldest:
+            shown += [line for line in self._recent_lines(viewer) if after < line.seq <= upto]
+        return _within_bytes(shown)
+
+    def _recent_lines(self, viewer: str | None) -> list[EventLine]:
         shown = self._lines.setdefault(viewer, [])
-        spec = self.record.spec
-        for index in range(len(shown), len(self.events)):
-            event = self.events[index]
-            if isinstance(event, GameStarted):  # the start is everyone's: the seats, the options, the box
-                text = describe_start(event)
-            elif viewer is None or is_known_to(spec, self.states[index - 1], self.states[index], event, viewer):
-                text = describe(spec, event)
-            else:
-                text = hidden_text(event)
-            shown.append(EventLine(event.seq, str(type(event).__struct_config__.tag), text))
-        return [line for line in shown if line.seq > after]
+        for step in self.recent[len(shown):]:
+            shown.append(self._line(viewer, step))
+        return shown
+
+    def _older(self, viewer: str | None, after: int, upto: int) -> list[EventLine]:
+        """The lines of events no longer in memory, folded again from the checkpoint before them."""
+        from tally.store.recording import positions
+
+        record = self._record
+        shown = [EventLine(1, "game_started", describe_start(record.fold.started))] if after == 0 else []
+        try:
+            steps = positions.steps(record.store, max(after, 1), upto)
+        except (positions.NotClean, IndexError):
+            return shown  # the log changed under the page: the next look reads it again
+        return shown + [self._line(viewer, step) for step in steps]
+
+    def _line(self, viewer: str | None, step: Step) -> EventLine:
+        event, before, after = step
+        spec = self._record.spec
+        if isinstance(event, GameStarted):  # the start is everyone's: the seats, the options, the box
+            text = describe_start(event)
+        elif viewer is None or is_known_to(spec, before, after, event, viewer):
+            text = describe(spec, event)
+        else:
+            text = hidden_text(event)
+        return EventLine(event.seq, str(type(event).__struct_config__.tag), text)
+
+
+def _within_bytes(lines: list[EventLine]) -> list[EventLine]:
+    """The first lines whose text stays within `PAGE_BYTES` (the first line always)."""
+    total = 0
+    for count, line in enumerate(lines):
+        total += len(line.text) + 48
+        if total > PAGE_BYTES and count:
+            return lines[:count]
+    return lines
 
 
 class Game:
@@ -167,24 +196,29 @@ class Game:
 
     def __init__(self, ident: str, store: LogStore, seats: Seats):
         self.id = ident
-        self.record = GameRecord.open(store)
         self.seats = seats
-        self.timeline = Timeline(self.record)
+        self.timeline = Timeline()
+        look = store.look()
+        self.record = GameRecord.follow(store, self.timeline.took)
+        self.timeline.record = self.record
+        self.timeline.size = look
         self.lock = threading.Lock()
-        self.timeline.catch_up()
 
     def sync(self) -> None:
-        """The record and the timeline brought up to the file (another writer may have appended)."""
-        if self.record.changed():
-            self.record.reload()
-        self.timeline.catch_up()
+        """The record (and its timeline) brought up to the log: what another writer appended is read and judged
+        alone; a log replaced is read again from a checkpoint."""
+        look = self.record.store.look()
+        if look is not None and look == self.timeline.size:
+            return
+        self.record.catch_up()
+        self.timeline.size = look
 
     def recorded(self, result: MoveResult) -> None:
-        """A write of this server's record service, told to the timeline (the streams read it from there)."""
-        if result.accepted and result.events:
+        """A write of this server's record service (the timeline took its events from the record): what `look` sees
+        now, without a second look."""
+        if result.accepted and result.events and not result.preview:
             record = self.record
-            self.timeline.extend(list(result.events), list(result.states), record.fold.snapshot(),
-                                 record.store.look_after(record.identity))
+            self.timeline.size = record.store.look_after(record.identity)
 
     def summary(self) -> GameSummary:
         record = self.record
@@ -202,7 +236,7 @@ class Game:
 
     def listing(self, viewer: str | None) -> ListingReport:
         record = self.record
-        return numbered(record.spec, record.state, record.seq, seat_moves(record.spec, record.state, viewer))
+        return numbered(record.spec, record.state, record.seq, seat_moves(record.spec, record.state, viewer), viewer)
 
     def names(self, viewer: str | None) -> NamesReport:
         """What `viewer` may name now by tapping pieces, on the table as it knows it (`picking.names`)."""
@@ -213,8 +247,35 @@ class Game:
         """The pieces of the game's box, drawn (the same for every caller)."""
         return pieces(self.record.spec, self.record.state)
 
-    def event_lines(self, viewer: str | None, after: int) -> EventsReport:
-        return EventsReport(self.timeline.seq, self.timeline.lines(viewer, after))
+    def event_lines(self, viewer: str | None, after: int, limit: int = PAGE) -> EventsReport:
+        """A page of the event lines after `after`, with the `after` of the next one."""
+        lines = self.timeline.lines(viewer, after, limit)
+        seq = self.timeline.seq
+        last = lines[-1].seq if lines else seq
+        return EventsReport(seq, lines, last if last < seq else None)
+
+    def play(self, zone: tzinfo) -> Pushed | Skipped | None:
+        """The game as a BG Stats play and the link that logs it, dated in `zone` (`store/library/bgstats.py`, as
+        the export makes it); Skipped when its start has no valid time; None while the game is not over."""
+        from tally.store.library import bgstats
+
+        record = self.record
+        if record.spec.outcome(record.state) is None:
+            return None
+        done = bgstats.finished_of_log(record.store.read(), record.state)
+        return None if done is None else bgstats.pushed(done, zone)
+
+    def history(self, viewer: str | None, before: int | None, limit: int) -> HistoryReport:
+        """The table's history as `viewer` may read it (None: the host), newest first, a page of it."""
+        events = self.record.store.read().events  # every event: which later line voided or replaced which
+        texts: list[str] = []
+        while len(texts) < len(events):
+            page = self.timeline.lines(viewer, len(texts))
+            if not page:
+                break
+            texts += [line.text for line in page]
+        seat = None if viewer in (None, WATCHER) else viewer
+        return corrections.history(self.record.spec, events[: len(texts)], texts, seat, viewer is None, before, limit)
 
 
 class Tables:

@@ -84,6 +84,7 @@ class Array(GameSpec[State, _view.ArrayView]):
     outcome = staticmethod(_view.outcome)
     to_act = staticmethod(_view.to_act)
     waiting_on = staticmethod(_view.waiting_on)
+    owed = staticmethod(_view.owed)
     pending = staticmethod(_view.pending)
     narrate = staticmethod(_view.narrate)
     check_manifest = staticmethod(_components.check_manifest)

@@ -7,7 +7,8 @@ cards laid against the freed segments (they take the next two numbers).
 
 Chance is data: in `open` mode tally deals each round (`round_dealt`: the hands, the cards turned over for
 the starting card, the pickup deck) and a draw names the card; in `table` mode the recorder turns the
-starting card (`starter_turned`), draws stay unknown, and at the end of a round each player with cards left
+starting card (`starter_turned`), draws stay unknown (a seated seat names its own, and the cards a Splatter
+made it pick up, `picked_up`), and at the end of a round each player with cards left
 shows them one by one (`card_shown`).
 """
 
@@ -79,6 +80,14 @@ class ActionGiven(Event, tag="action_given", frozen=True):
     drawn: list[str] = []
 
 
+class PickedUp(Event, tag="picked_up", frozen=True):
+    """Table mode: the cards a Splatter made a seated seat pick up, named by that seat (from its own device, which
+    alone sees them) before play goes on; the `action_given` before it named none."""
+
+    player: str = ""
+    cards: list[str] = []
+
+
 class TurnPassed(Event, tag="turn_passed", frozen=True):
     """The pickup deck is empty and the player can do nothing else."""
 
@@ -108,5 +117,6 @@ EVENTS: tuple[type[Event], ...] = (
     CardShown,
     TimeCalled,
     HandNamed,
+    PickedUp,
 )
-PLAYER_EVENTS = (CardSpliced, Sliced, TurnEnded, CardDrawn, ActionGiven, TurnPassed, CardShown, HandNamed)
+PLAYER_EVENTS = (CardSpliced, Sliced, TurnEnded, CardDrawn, ActionGiven, TurnPassed, CardShown, HandNamed, PickedUp)

@@ -31,7 +31,7 @@ from .events import (
 )
 from .rules import can_stop
 from .state import (
-    State, cards_picked_up, join_colour, joins, open_colours, open_segments, picked_up, possible_cards, unentered,
+    State, cards_picked_up, join_colour, joins, open_colours, open_segments, possible_cards, unentered,
 )
 
 
@@ -82,11 +82,8 @@ def _give_moves(state: State, who: str, actions: list[str]) -> list[Event]:
     moves: list[Event] = []
     targets = [state.seats[s] for s in state.playing if s != state.current]
     for card in actions:
-        drawn = cards_picked_up(state, card)
-        # a seated seat names the cards it picks up: too many sets of them to list, so such a give is not listed
-        unnamed = state.mode == "table" and picked_up(state, card) > 0
-        moves.extend(ActionGiven(player=who, card=card, target=target, drawn=drawn) for target in targets
-                     if not (unnamed and target in state.seated))
+        drawn = cards_picked_up(state, card)  # a seated receiver names its own next (`picked_up`): none here
+        moves.extend(ActionGiven(player=who, card=card, target=target, drawn=drawn) for target in targets)
     return moves
 
 
@@ -125,6 +122,8 @@ def _continue_moves(state: State) -> list[Event]:
 def legal_moves(state: State) -> list[Event]:
     phase = state.phase
     moves: list[Event]
+    if state.picking:  # the cards a seated seat picked up come first, and their sets are too many to list
+        return []
     if phase == "play":
         moves = _turn_moves(state)
     elif phase == "splice":
@@ -132,11 +131,13 @@ def legal_moves(state: State) -> list[Event]:
     elif phase == "starter":
         # a seated seat's hand comes first, and its sets of seven cards are too many to list
         moves = [] if unentered(state) else [StarterTurned(card=card) for card in possible_cards(state)]
-    elif phase == "show":
-        seat = state.owing[0]
-        name, hand = state.seats[seat], state.hands[seat]
-        cards = _codes(hand.known) + ([c for c in possible_cards(state) if c not in hand.known] if hand.unknown else [])
-        moves = [CardShown(player=name, card=card) for card in cards]
+    elif phase == "show":  # every seat with cards left shows them, in any order: each seat's, in seat order
+        moves = []
+        possible = possible_cards(state)
+        for seat in state.owing:
+            name, hand = state.seats[seat], state.hands[seat]
+            cards = _codes(hand.known) + ([c for c in possible if c not in hand.known] if hand.unknown else [])
+            moves.extend(CardShown(player=name, card=card) for card in cards)
     else:
         return []
     if state.end == "time" and not state.time_called:
@@ -190,6 +191,8 @@ def pick_move(state: State, below: Callable[[int], int]) -> Event | None:
     In a turn and during a move the splices and slices are counted and only the one drawn is built: they are
     most of the moves listed, and a playout uses one."""
     phase = state.phase
+    if state.picking:
+        return None
     if phase == "play":
         return _pick_turn(state, below)
     if phase == "splice":

@@ -31,6 +31,7 @@ from .events import (
     CardShown,
     CardSpliced,
     HandNamed,
+    PickedUp,
     RoundDealt,
     Sliced,
     StarterTurned,
@@ -53,6 +54,7 @@ USAGE = {
     "show": "show CARD ...",
     "time": "time",
     "hand": "PLAYER: hand CARD ...",
+    "pick": "PLAYER: pick up CARD ...",
 }
 MAX_NUMBER = 9999
 
@@ -347,6 +349,10 @@ def _seated_hands(state: State, args: list[str]) -> RoundDealt:
 
 
 def _default_player(state: State) -> str:
+    """Whose move a move without `PLAYER:` is: the seat owing the cards a Splatter made it pick up, else the first
+    with cards to show at a round's end, else the player whose turn it is."""
+    if state.picking:
+        return state.picking
     owing = state.owing  # (empty outside phase show)
     return state.seats[owing[0]] if owing else state.player_name
 
@@ -392,6 +398,12 @@ def _parse(state: State, raw: str) -> list[Event]:
         if not args:
             raise Unreadable("a hand is the cards dealt to the player", [USAGE["hand"]])
         return [HandNamed(player=who, cards=[_card(state.box, word) for word in args])]
+    if verb == "pick" and args[:1] == ["up"]:
+        verb, args = "pickup", args[1:]
+    if verb == "pickup":
+        if not args:
+            raise Unreadable("pick up which cards?", [USAGE["pick"]])
+        return [PickedUp(player=who, cards=[_card(state.box, word) for word in args])]
     if verb == "start":
         if not args:
             raise Unreadable("start with which card?", ["start bo"])
@@ -430,6 +442,8 @@ def format_event(event: Event) -> str:
         return prefix + f"show {event.card}"
     if isinstance(event, HandNamed):
         return prefix + "hand " + " ".join(event.cards)
+    if isinstance(event, PickedUp):
+        return prefix + "pick up " + " ".join(event.cards)
     if isinstance(event, StarterTurned):
         return f"start {event.card}"
     if isinstance(event, TimeCalled):
@@ -449,7 +463,7 @@ def format_event(event: Event) -> str:
 from ...model import NotationForm  # noqa: E402
 
 # every form of the notation with its meaning and examples (`tally rules array --notation`); the notation table of
-# docs/rules/array.md agrees with it, and every example parses (tests/test_notation_forms.py)
+# docs/rules/array.md agrees with it, and every example parses (tests/core/test_notation_forms.py)
 NOTATION: tuple[NotationForm, ...] = (
     NotationForm("splice LAY [LAY ...]", "a whole Splice: the first lay is Splice 1, the others Splice 2 onto the card just laid; then the move ends",
                  ("splice gy@5", "splice gy@gr", "splice bgy@5 by.b oy", "splice bry@ry")),
@@ -464,6 +478,8 @@ NOTATION: tuple[NotationForm, ...] = (
                  ("start br", "start slam br")),
     NotationForm("PLAYER: hand CARD ...", "table mode: a seated seat names its own hand dealt this round (7 cards), before the starting card",
                  ("ann: hand bor oy ry bry gry s3 slam",)),
+    NotationForm("PLAYER: pick up CARD ...", "table mode: a seated seat names the cards a Splatter made it pick up (also `pickup`)",
+                 ("ben: pick up bo gy ry",)),
     NotationForm("show CARD ...", "table mode, end of a round: the cards left in the player's hand", ("show bo s3",)),
     NotationForm("lay LAY ...", "steps: lay cards without ending the move", ("lay bry@3.y",)),
     NotationForm("cut A/B CARD CARD", "step: the slice itself, without ending the move", ("cut 2/4 bry gry",)),

@@ -1,7 +1,7 @@
 """Array's random playouts for `tally simulate`: the kernel's loop (`core.engine._played`) over `moves.pick_move` and
 the reducer, with the table's open segments and joins (`moves.Segments`) kept from move to move instead of walked
 again on every turn. The same draws give the same events and final state as `core.engine.play_drawn`
-(`tests/test_simulate_moves.py` holds the two together): whoever changes how a card is laid (`reducer._apply_lay`,
+(`tests/core/test_simulate_moves.py` holds the two together): whoever changes how a card is laid (`reducer._apply_lay`,
 `_apply_slice`) changes `Segments` too.
 """
 

@@ -22,6 +22,7 @@ from .events import (
     CardShown,
     CardSpliced,
     HandNamed,
+    PickedUp,
     RoundDealt,
     Sliced,
     StarterTurned,
@@ -30,7 +31,7 @@ from .events import (
     TurnPassed,
 )
 from .rules import OPTIONS
-from .state import SEGMENTS, Result, State, after, picked_up
+from .state import SEGMENTS, Result, State, after, picked_up, picks_owed
 
 replace = msgspec.structs.replace  # not state.replace's call around it: a fold copies the state once per event or more
 
@@ -86,6 +87,8 @@ def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...
         sudden=sudden,
         went_out=-1,
         left=(),
+        picking="",
+        picks=0,
         owed=tuple(state.seats[seat] for seat in playing if state.seats[seat] in state.seated) if table else (),
         **scored,
     )
@@ -156,46 +159,18 @@ def _laying(state: State, hands: tuple[Zone, ...], links: tuple[tuple[int, ...],
 
 
 def _apply_lay(state: State, event: CardSpliced) -> State:
-    """`card` laid against card #`to`'s `colour` segment as the next card: `_laying` written out here, with the hand's
-    `Zone.remove` and `_joined` (a lay is most events of every log)."""
+    """`card` laid against card #`to`'s `colour` segment as the next card."""
     card, to, colour = event.card, event.to, event.colour
     placed, links = state.placed, state.links
     number = len(placed) + 1
-    joined = list(links[to - 1])
-    joined[SEGMENTS[placed[to - 1]][colour][0]] = number
     _, before, after_ = SEGMENTS[card][colour]
-    laid = before + (to,) + after_
     table = list(links)
-    table[to - 1] = tuple(joined)
-    table.append(laid)
-    links = tuple(table)
-    placed = placed + (card,)
-    seat = state.current
+    table[to - 1] = _joined(links[to - 1], SEGMENTS[placed[to - 1]][colour][0], number)
+    table.append(before + (to,) + after_)
     hands = list(state.hands)
-    hand = hands[seat]
-    rest = list(hand.known)
-    try:
-        rest.remove(card)
-    except ValueError:  # not a card the log knew in the hand: one of its unknown cards, now revealed
-        hand = hands[seat] = Zone(hand.known, hand.unknown - 1)
-    else:
-        hand = hands[seat] = Zone(tuple(rest), hand.unknown)
-    if not hand.known and not hand.unknown:
-        state = replace(state, hands=tuple(hands), links=links, placed=placed,
-                        anchors=(number,) if state.phase == "play" else state.anchors, passes=0)
-        return _round_over(state, seat)
-    if state.phase == "play":  # Splice 1: the move goes on while the card just laid has an open segment
-        if before or after_:
-            return replace(state, hands=tuple(hands), links=links, placed=placed, phase="splice", anchors=(number,),
-                           passes=0)
-        anchors: tuple[int, ...] = ()
-    else:  # Splice 2: while the cards laid first have one
-        anchors = state.anchors
-        for anchor in anchors:
-            if 0 in table[anchor - 1]:  # (no pass since Splice 1, which set `passes` to 0)
-                return replace(state, hands=tuple(hands), links=links, placed=placed)
-    return replace(state, hands=tuple(hands), links=links, placed=placed, phase="play", anchors=(), passes=0,
-                   current=_next_seat(state, seat), turns=state.turns + 1, round_turns=state.round_turns + 1)
+    hands[state.current] = hands[state.current].remove(card)
+    anchors = (number,) if state.phase == "play" else state.anchors
+    return _laying(state, tuple(hands), tuple(table), placed + (card,), anchors)
 
 
 def _apply_slice(state: State, event: Sliced) -> State:
@@ -217,23 +192,12 @@ def _apply_slice(state: State, event: Sliced) -> State:
     hands = list(state.hands)
     seat = state.current
     hand = hands[seat]
-    rest = list(hand.known)
-    try:  # both known: `Zone.remove` twice, written out
-        rest.remove(x)
-        rest.remove(y)
-    except ValueError:
-        hands[seat] = hand.remove(x).remove(y)
-    else:
-        hands[seat] = Zone(tuple(rest), hand.unknown)
+    hands[seat] = hand.remove(x).remove(y)
     return _laying(state, tuple(hands), tuple(table), placed + (x, y), (first, first + 1))
 
 
 def _apply_done(state: State, event: TurnEnded) -> State:
-    following = state.current + 1  # `_next_seat` written out: a done ends most turns
-    if following == len(state.seats):
-        following = 0
-    if following not in state.playing:
-        following = after(state, state.current)
+    following = _next_seat(state, state.current)
     return replace(state, phase="play", anchors=(), current=following, turns=state.turns + 1,
                    round_turns=state.round_turns + 1, passes=0)
 
@@ -260,6 +224,7 @@ def _apply_give(state: State, event: ActionGiven) -> State:
     hands[seat] = hands[seat].remove(event.card)
     slams = state.slams
     deck, size = state.deck, state.deck_size
+    picking, picks = state.picking, state.picks
     if event.card == "slam":
         slams = slams[:target] + (slams[target] + SLAM_POINTS,) + slams[target + 1 :]
     else:
@@ -267,18 +232,29 @@ def _apply_give(state: State, event: ActionGiven) -> State:
         if state.mode == "open":
             hands[target] = hands[target].add(deck[:count])
             deck = deck[count:]
-        elif event.drawn:  # picked up by a seated seat, who names them
+        elif event.drawn:  # picked up by a seated seat, named with the Splatter
             hands[target] = hands[target].add(event.drawn)
-        else:
+        else:  # unseen; a seated receiver names them next (`picked_up`)
             hands[target] = hands[target].add(unknown=count)
+            if picks_owed(state, event):
+                picking, picks = event.target, count
         size -= count
     if not hands[seat].size:
         state = replace(state, hands=tuple(hands), slams=slams, deck=deck, deck_size=size,
-                        played=state.played + (event.card,), passes=0)
+                        played=state.played + (event.card,), passes=0, picking=picking, picks=picks)
         return _round_over(state, seat)
     return replace(state, hands=tuple(hands), slams=slams, deck=deck, deck_size=size, played=state.played + (event.card,),
                    passes=0, phase="play", anchors=(), current=_next_seat(state, seat), turns=state.turns + 1,
-                   round_turns=state.round_turns + 1)
+                   round_turns=state.round_turns + 1, picking=picking, picks=picks)
+
+
+def _apply_picked(state: State, event: PickedUp) -> State:
+    """The cards a seated seat picked up, named: the unknown cards the Splatter put in its hand become them."""
+    seat = state.seats.index(event.player)
+    hands = list(state.hands)
+    hand = hands[seat]
+    hands[seat] = Zone(hand.known + tuple(event.cards), hand.unknown - len(event.cards))
+    return replace(state, hands=tuple(hands), picking="", picks=0)
 
 
 def _apply_pass(state: State, event: TurnPassed) -> State:
@@ -412,6 +388,7 @@ REDUCERS.on(Sliced, _apply_slice)
 REDUCERS.on(TurnEnded, _apply_done)
 REDUCERS.on(CardDrawn, _apply_draw)
 REDUCERS.on(ActionGiven, _apply_give)
+REDUCERS.on(PickedUp, _apply_picked)
 REDUCERS.on(TurnPassed, _apply_pass)
 REDUCERS.on(CardShown, _apply_show)
 REDUCERS.on(TimeCalled, _apply_time)

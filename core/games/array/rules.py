@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
-from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, concerns, no_rule_of_its_own
+from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, answers_unseated, concerns, no_rule_of_its_own
 from ...seated import hands_owed, seat_index, seat_names_own_cards
 from ...text import plural, quote
 from .components import ACTION_CODES, DEAL, SLAM_POINTS, card_text, is_action, is_colour_card
@@ -21,6 +21,7 @@ from .events import (
     CardShown,
     CardSpliced,
     HandNamed,
+    PickedUp,
     RoundDealt,
     Sliced,
     StarterTurned,
@@ -63,7 +64,9 @@ RULES: tuple[RuleDoc, ...] = (
     RuleDoc("array.action.target", "An action card is given to another player who plays this round; it is then set aside and does not join the receiver's hand."),
     RuleDoc("array.action.next", "After an action card, play continues to the left of the player who gave it."),
     RuleDoc("array.draw.only-if-stuck", "If a player cannot Slice and Splice, Splice, or play an action card, they must draw a card from the pickup deck, which ends their turn; a player who can do one of those may not draw. In table mode the hand is unknown, and each card of it the log has not seen is a different copy of the box that the log has not located. A hand without a move holds only copies that give no move on their own, and at most one card with each colour of a join (two would give a slice): a draw is illegal when the hand holds more unseen cards than the largest such hand, legal when every hand of that many copies is without a move, and is otherwise recorded as unverifiable."),
-    RuleDoc("array.draw.top", "A card drawn or picked up is the top card of the pickup deck: in open mode the log knows which card it is; in table mode it is not recorded."),
+    RuleDoc("array.draw.top", "A card drawn or picked up is the top card of the pickup deck: in open mode the log knows which card it is; in table mode it is not recorded, except by a seated player, who names the cards they draw or pick up, as many as they took, each a card with a copy the log has not located."),
+    RuleDoc("array.pickup.owed", "In table mode a seated player given a Splatter names the cards they pick up, from their own device (the giver, who does not see them, names none), before anything else is played."),
+    RuleDoc("array.pickup.not-owed", "Only the seated player whom a Splatter made pick up cards names them, and only once."),
     RuleDoc("array.draw.empty-deck", "When the pickup deck is empty, a player who would have to draw passes instead, and may pass only then."),
     RuleDoc("array.round.end", "When a player has played all the cards in their hand the round is over; that player wins the round."),
     RuleDoc("array.round.blocked", "When every player in the round has passed in turn (the pickup deck is empty and no one can play), the round is blocked and ends; variant `blocked` says who scores."),
@@ -173,9 +176,26 @@ NO_MOVE_TO_END = Pending[State](
     kinds=[TurnEnded])
 
 
-# the turn: the seated hands owed before the starting card (kernel), the table's entries, a round not started or over
+@answers_unseated(PickedUp)  # with nobody seated no pick-up is owed: only one named is answered (refused)
+def check_pickup_owed(state: State, event: Event) -> Ruling | Allowed | None:
+    """The cards a Splatter made a seated seat pick up, named by that seat before anything else is played."""
+    picking = state.picking
+    if type(event) is PickedUp:
+        player = getattr(event, "player", "")
+        if player != picking:
+            whose = f"only {picking} names the cards they picked up" if picking else "no Splatter left cards to name"
+            return illegal("array.pickup.not-owed", f"{player} has picked up no cards to name: {whose}", player=player)
+        return ALLOWED
+    if not picking:
+        return None
+    return illegal("array.pickup.owed", f"{picking} first names the {plural(state.picks, 'card')} the Splatter made "
+                   f"them pick up ({picking}: pick up CARD ...)", player=picking, picks=state.picks)
+
+
+# the turn: the cards a Splatter made a seated seat pick up, named first; the seated hands owed before the starting card (kernel), the table's entries, a round not started or over
 # (kernel), whose move it is (kernel), the step (the move under way, or none to end)
 TURN = (
+    check_pickup_owed,
     hands_owed(HandNamed, dealt=(RoundDealt,)),
     seat_names_own_cards(unnamed),
     check_table_entry,
@@ -238,6 +258,11 @@ def _check_seated_hands(state: State, event: RoundDealt) -> Ruling | None:
 def check_hand(state: State, event: HandNamed) -> Ruling | None:
     """A seated seat's own hand (it owes one: `hands_owed`), judged as the deal naming it alone would be."""
     return _check_seated_hands(state, RoundDealt(hands={event.player: event.cards}))
+
+
+def check_picked_up(state: State, event: PickedUp) -> Ruling | None:
+    """The cards a seated seat picked up (it owes them: `check_pickup_owed`): as many as it took, each possible."""
+    return _check_picked(state, event.player, event.cards, state.picks)
 
 
 def check_starter(state: State, event: StarterTurned) -> Ruling | None:
@@ -540,7 +565,7 @@ GUARDS = Guards[State](
     # a refused move is also judged by its own rules, as if it were that player's turn (a player of the round)
     # with no move under way
     supposing=Supposing({CardSpliced: "play", Sliced: "play", CardDrawn: "play", ActionGiven: "play",
-                         TurnPassed: "play"}, cleared={"anchors": ()}, not_in=("deal", "starter", "over"),
+                         TurnPassed: "play"}, cleared={"anchors": (), "picking": "", "picks": 0}, not_in=("deal", "starter", "over"),
                         seated=lambda state, seat: seat in state.playing),
 )
 GUARDS.on(RoundDealt, check_dealt)
@@ -551,6 +576,7 @@ GUARDS.on(Sliced, check_slice)
 GUARDS.on(TurnEnded, no_rule_of_its_own)
 GUARDS.on(CardDrawn, check_draw)
 GUARDS.on(ActionGiven, check_give)
+GUARDS.on(PickedUp, check_picked_up)
 GUARDS.on(TurnPassed, check_pass)
 GUARDS.on(CardShown, check_show)
 GUARDS.on(TimeCalled, no_rule_of_its_own)
@@ -601,6 +627,8 @@ def permit(state: State, event: Event) -> Ruling:
         return legal("array.game.time", f"time is called: round {state.round} is the last")
     if isinstance(event, HandNamed):
         return legal("core.seat.hand-owed", f"{event.player} names their own dealt hand")
+    if isinstance(event, PickedUp):
+        return legal("array.pickup.owed", f"{event.player} names the {plural(len(event.cards), 'card')} they picked up")
     return legal("array.deal.hands", f"round {state.round} is dealt")
 
 

@@ -15,7 +15,7 @@ import msgspec
 from ...knowledge import Zone, can_reveal, unlocated
 from ...knowledge import located as _located
 from ...model import Event
-from .components import ACTION_CODES, Box, is_action, splatter
+from .components import Box, is_action, splatter
 from .events import ActionGiven, CardDrawn
 
 
@@ -75,6 +75,10 @@ class State(msgspec.Struct, frozen=True, gc=False):
     # table mode, phase starter: the seated seats of the round whose dealt hand is not named yet, in seat order; each
     # names it (`deal ana: CARD ...`, or `ana: hand CARD ...` from its own device) before the starting card is turned
     owed: tuple[str, ...] = ()
+    # table mode: the seated seat a Splatter made pick up cards it has not named yet (`picked_up`), and how many; the
+    # cards lie in its hand as unknown until it names them, before anything else is played
+    picking: str = ""
+    picks: int = 0
 
     @property
     def player_name(self) -> str:
@@ -382,17 +386,20 @@ def unentered(state: State) -> str | None:
 
 def unnamed(state: State, event: Event) -> tuple[str, str] | None:
     """The hidden card a seated seat left unnamed, as (seat, what to name), or None (`core.seat.unnamed`): the card
-    it drew, the cards a Splatter made it pick up. Its hand dealt this round it names before the starting card is
-    turned (`State.owed`, `core.seat.hand-owed`)."""
-    if isinstance(event, CardDrawn):
-        if event.card is None and event.player in state.seated:
-            return event.player, "name the card drawn (draw CARD)"
-    elif isinstance(event, ActionGiven):
-        # an action card first: this step runs before the guards that refuse giving any other card
-        if event.target in state.seated and not event.drawn and state.mode == "table" and event.card in ACTION_CODES \
-                and picked_up(state, event.card):
-            return event.target, f"name the cards picked up ({event.card} {event.target} draws CARD ...)"
+    it drew. Its hand dealt this round it names before the starting card is turned (`State.owed`,
+    `core.seat.hand-owed`), the cards a Splatter made it pick up right after the Splatter (`State.picking`,
+    `array.pickup.owed`)."""
+    if isinstance(event, CardDrawn) and event.card is None and event.player in state.seated:
+        return event.player, "name the card drawn (draw CARD)"
     return None
+
+
+def picks_owed(state: State, event: ActionGiven) -> int:
+    """How many cards a Splatter given in table mode leaves its seated receiver to name (`picked_up`), 0 when none:
+    the giver named them (`drawn`), the receiver names its own cards only if seated, or the deck had none left."""
+    if state.mode != "table" or event.drawn or event.target not in state.seated:
+        return 0
+    return picked_up(state, event.card)
 
 
 def conceal(state: State, seat: str | None) -> State:

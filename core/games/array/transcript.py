@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from ...model import Event, GameStarted
-from .events import ActionGiven, CardDrawn, CardShown, RoundDealt, StarterTurned
+from .events import ActionGiven, CardDrawn, CardShown, PickedUp, RoundDealt, StarterTurned
 from .reducer import apply, start
 
 
@@ -14,7 +14,8 @@ def table_transcript(events: list[Event], seated: tuple[str, ...] = ()) -> list[
     hand (before the starting card), its draws and the cards it picks up.
 
     The deal becomes the cards turned over for the starting card (`start`); a draw and the cards a
-    Splatter makes someone pick up are not seen (no card named); and at the end of each round every player
+    Splatter makes someone pick up are not seen (no card named: a seated receiver names them next, `picked_up`);
+    and at the end of each round every player
     with cards left shows them, one by one, in seat order.
     """
     started = events[0]
@@ -29,8 +30,10 @@ def table_transcript(events: list[Event], seated: tuple[str, ...] = ()) -> list[
             out.extend(StarterTurned(card=card) for card in event.turned)
         elif isinstance(event, CardDrawn) and event.player not in seated:
             out.append(msgspec.structs.replace(event, card=None))
-        elif isinstance(event, ActionGiven) and event.target not in seated:
+        elif isinstance(event, ActionGiven) and event.drawn:  # the giver does not see the cards picked up
             out.append(msgspec.structs.replace(event, drawn=[]))
+            if event.target in seated:  # a seated receiver names them itself, right after
+                out.append(PickedUp(player=event.target, cards=list(event.drawn)))
         else:
             out.append(event)
         rounds = len(state.results)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from ...model import Outcome
+from ...model import TABLE, Due, Outcome, turn_dues
 from ...text import plural
 from ...views import common
 from ...views import waiting_on as _waiting_on
@@ -208,6 +208,9 @@ def to_act(state: State) -> tuple[str, str]:
     phase = state.phase
     if phase == "over":
         return "nobody", f"the game is over ({state.ended})"
+    if state.picking:  # the cards a Splatter made a seated seat pick up, named by it before anything else
+        return state.picking, (f"{state.picking} to name the {plural(state.picks, 'card')} the Splatter made them pick "
+                               "up (PLAYER: pick up CARD ...)")
     dealer = state.seats[state.dealer]
     if phase == "deal":
         return "table", f"tally must deal round {state.round} (dealer {dealer})"
@@ -237,8 +240,29 @@ def to_act(state: State) -> tuple[str, str]:
 
 
 def waiting_on(state: State) -> tuple[str, ...]:
-    """The seats the table waits on: each seated seat still to name its dealt hand, else the seat to act."""
+    """The seats the table waits on: each seated seat still to name its dealt hand, every seat with cards left to
+    show at a round's end (they show them in any order), else the seat to act."""
+    if state.phase == "show" and not state.picking:
+        return tuple(state.seats[seat] for seat in state.owing)
     return _waiting_on(to_act(state), state.owed if state.phase == "starter" else ())
+
+
+def owed(state: State) -> tuple[Due, ...]:
+    """Who owes what: the seated seat a Splatter made pick up cards (typed: too many sets to list), each seated seat
+    still to name its dealt hand (typed), the starting card from the dealer's device, every seat's cards left to
+    show at a round's end; else the turn's move (all three listed)."""
+    if state.picking:
+        return (Due(seat=state.picking, what=f"the {plural(state.picks, 'card')} picked up after the Splatter",
+                    form="PLAYER: pick up CARD ..."),)
+    if state.phase == "starter" and state.owed:
+        return tuple(Due(seat=name, what=f"the dealt hand of round {state.round} ({DEAL} cards)",
+                         form="PLAYER: hand CARD ...") for name in state.owed)
+    if state.phase == "starter":
+        return (Due(seat=TABLE, what=f"the starting card of round {state.round}", by=state.seats[state.dealer]),)
+    if state.phase == "show":
+        return tuple(Due(seat=state.seats[seat], what=f"the {plural(state.hands[seat].size, 'card')} left in hand")
+                     for seat in state.owing)
+    return turn_dues(to_act(state), waiting_on(state))
 
 
 def _round_end(state: State, went_out: int, number: int | None = None) -> str:
@@ -251,7 +275,7 @@ def _round_end(state: State, went_out: int, number: int | None = None) -> str:
 def pending(state: State) -> str | None:
     """What must be settled before play goes on: the starting card to turn over, the hands left to show at the
     end of a round (table mode), or a move in progress (Splice 2 onto the cards just laid, or done)."""
-    if state.phase in ("starter", "show", "splice"):
+    if state.phase in ("starter", "show", "splice") or state.picking:
         return to_act(state)[1]
     return None
 

@@ -56,6 +56,7 @@ __all__ = [
 class Splendor(GameSpec[State, _view.SplendorView]):
     name = "splendor"
     title = "Splendor"
+    bgg_id = 148228  # boardgamegeek.com/boardgame/148228
     rules_version = "1"
     manifest = MANIFEST
     min_seats = 2

@@ -84,9 +84,6 @@ def check_manifest(manifest: str | dict[str, Any]) -> list[str]:
 _TOKEN_LETTERS = frozenset(COLOURS)
 _COUNTED: dict[tuple[str, ...], tuple[int, ...] | None] = {}  # a memo: the same few token lists recur
 _COUNTED_LIMIT = 4096
-# `COUNTED.get(tuple(tokens)) or token_counts(tokens)` is `token_counts(tokens)` without its call once the list was
-# met: asked by the guard and the reducer of nearly every event of a fold
-COUNTED = _COUNTED
 
 
 def token_counts(tokens: list[str]) -> tuple[int, ...] | None:

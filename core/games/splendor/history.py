@@ -125,18 +125,24 @@ def rounds(state: State, outcome: Outcome | None) -> list[tuple[Any, ...]]:
     return one_round(outcome, state.seats)
 
 
-# `tally stats`: average points after each player's k-th turn, winners against the others
+# `tally stats`: average points after each player's k-th turn, winners against the others, and how many games each
+# turn's averages rest on. Fewer games last long, so past the turn half of them reach the averages stand on the
+# longest games alone and would read as if points went down: the report stops there.
 _PROGRESSION_SQL = """
-SELECT t.player_turn,
-       avg(CASE WHEN s.won THEN t.points END) AS winners,
-       avg(CASE WHEN NOT s.won THEN t.points END) AS others,
-       count(DISTINCT t.game_id) AS games
-FROM splendor_turns t
-JOIN seats s ON s.game_id = t.game_id AND s.seat = t.seat
-JOIN games g ON g.game_id = t.game_id
-WHERE g.finished {where}
-GROUP BY t.player_turn
-ORDER BY t.player_turn
+WITH per_turn AS (
+    SELECT t.player_turn,
+           avg(CASE WHEN s.won THEN t.points END) AS winners,
+           avg(CASE WHEN NOT s.won THEN t.points END) AS others,
+           count(DISTINCT t.game_id) AS games
+    FROM splendor_turns t
+    JOIN seats s ON s.game_id = t.game_id AND s.seat = t.seat
+    JOIN games g ON g.game_id = t.game_id
+    WHERE g.finished {where}
+    GROUP BY t.player_turn
+)
+SELECT player_turn, winners, others, games FROM per_turn
+WHERE games * 2 >= (SELECT max(games) FROM per_turn)
+ORDER BY player_turn
 """
 
 _MOST_BOUGHT_SQL = """
@@ -162,10 +168,11 @@ HISTORY = History(
     reports=(
         Report(
             "progression",
-            "average points after each player's k-th turn (finished games)",
+            "average points after each player's k-th turn (finished games; up to the last turn half of them reach)",
             _PROGRESSION_SQL,
             (
                 Column("player_turn", "turn", "int"),
+                Column("games", "games", "int"),
                 Column("winners", "winners", "num", bar="green"),
                 Column("others", "others", "num", bar="yellow"),
             ),

@@ -266,7 +266,7 @@ def format_event(event: Event) -> str:
 from ...model import NotationForm  # noqa: E402
 
 # every form of the notation with its meaning and examples (`tally rules splendor --notation`); the notation table of
-# docs/rules/splendor.md agrees with it, and every example parses (tests/test_notation_forms.py)
+# docs/rules/splendor.md agrees with it, and every example parses (tests/core/test_notation_forms.py)
 NOTATION: tuple[NotationForm, ...] = (
     NotationForm("take TOKENS", "take gems", ("take r g b", "take r r", "take rgb", "take r2", "take 2 r")),
     NotationForm("reserve CARD", "reserve a face-up card", ("reserve 1k0-w1b1g1r1",)),

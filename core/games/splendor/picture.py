@@ -175,7 +175,8 @@ def draw(view: SplendorView) -> str:
     who = view.viewer or "the referee"
     canvas = svg.Canvas(f"Splendor, turn {view.turn}, as {who} sees it: {view.expected}")
     canvas.heading(f"Splendor · turn {view.turn}")
-    canvas.paragraph(view.expected + (" · the last round is on" if view.end_triggered else ""))
+    last_round = view.end_triggered and view.outcome is None  # once the game is over, no round is on
+    canvas.paragraph(view.expected + (" · the last round is on" if last_round else ""))
     if view.outcome:
         canvas.paragraph(view.outcome.reason, svg.NORMAL, svg.INK)
     own, others = svg.own_first(view.players, view.viewer)

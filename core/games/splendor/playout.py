@@ -1,7 +1,7 @@
 """Splendor's random playouts folded in place, for `tally simulate`: one game's state kept in lists changed in place
 (`_Table`) instead of a new frozen state per event, its affordable cards counted with bit masks over the box. The
 same draws give the same events and final state as the kernel's loop over `moves.pick_move` and `reducer.apply`
-(`tests/test_simulate_moves.py` holds the two together): whoever changes Splendor's reducer changes `_Table` too.
+(`tests/core/test_simulate_moves.py` holds the two together): whoever changes Splendor's reducer changes `_Table` too.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, concerns
 from ...seated import seat_names_own_cards
-from .components import CARDS, COLOUR_NAMES, GEMS, GOLD, INDEX, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, COUNTED, describe_tokens, spell, token_counts
+from .components import CARDS, COLOUR_NAMES, GEMS, GOLD, INDEX, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, describe_tokens, spell, token_counts
 from .events import (
     EVENTS,
     CardBought,
@@ -320,7 +320,7 @@ def _check_take_in_full(state: State, event: GemsTaken) -> Ruling | None:
 
 def check_reserve(state: State, event: CardReserved) -> Ruling | None:
     who = event.player
-    seat = state.players[state.current]  # `state.player` without its call
+    seat = state.player
     if len(seat.reserved) >= RESERVE_LIMIT:
         return illegal(
             "splendor.reserve.limit",
@@ -363,7 +363,7 @@ def check_reserve(state: State, event: CardReserved) -> Ruling | None:
 
 def check_buy(state: State, event: CardBought) -> list[Ruling] | None:
     who = event.player
-    seat = state.players[state.current]  # `state.player` without its call
+    seat = state.player
     card = CARDS.get(event.card)
     if card is None:
         return [illegal("splendor.buy.not-available", f"there is no card {event.card!r}", card=event.card)]
@@ -394,7 +394,7 @@ def check_buy(state: State, event: CardBought) -> list[Ruling] | None:
     tw, tb, tg, tr, tk, gold = tokens
     nw, nb, ng, nr, nk = (cw - bw if cw > bw else 0, cb - bb if cb > bb else 0, cg - bg if cg > bg else 0,
                           cr - br if cr > br else 0, ck - bk if ck > bk else 0)
-    paid = COUNTED.get(tuple(event.paid)) or token_counts(event.paid)  # `token_counts`, its memo asked inline
+    paid = token_counts(event.paid)
     if paid is not None:
         pw, pb, pg, pr, pk, py = paid
         # the usual case: an exact payment from tokens held (no gem overpaid, so gold then covers exactly what the
@@ -459,11 +459,11 @@ def _is_held_for_sure(state: State, blind: str) -> bool:
 
 
 def check_return(state: State, event: TokensReturned) -> Ruling | None:
-    seat = state.players[state.current]  # `state.player` without its call
+    seat = state.player
     tokens = seat.tokens
     tw, tb, tg, tr, tk, ty = tokens
     excess = tw + tb + tg + tr + tk + ty - TOKEN_LIMIT
-    back = COUNTED.get(tuple(event.tokens)) or token_counts(event.tokens)  # `token_counts`, its memo asked inline
+    back = token_counts(event.tokens)
     if back is None or not (back[0] <= tw and back[1] <= tb and back[2] <= tg and back[3] <= tr and back[4] <= tk
                             and back[5] <= ty):
         return illegal(

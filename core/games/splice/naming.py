@@ -12,7 +12,7 @@ from ...naming import Naming, Piece, Slot, counted, hand
 from .events import MapsBought
 from .moves import purchases
 from .notation import format_event
-from .seating import draws, drawable
+from .seating import draws
 from .state import State, located_cards, located_disks, located_pieces, pile_size
 
 
@@ -61,8 +61,7 @@ def _owed_draw(state: State) -> Naming | None:
     count = min(owed.count, pile_size(state.pile))
     if state.mode != "table" or name not in state.seated or count < 2 or draws(state, count):
         return None
-    copies = _cards_unlocated(state)
-    pool = {code: copies.get(code, 0) for code in drawable(state)}
+    pool = _cards_unlocated(state)  # every copy not located, a Hurricane among them: it ends the draw
     return Naming("draw", name, f"{name}: draw", f"the {count} cards {name} draws ({owed.case}): a Hurricane last",
                   [Slot("cards drawn", 1, count, pool)])
 

@@ -520,7 +520,7 @@ def format_event(event: Event) -> str:
 from ...model import NotationForm  # noqa: E402
 
 # every form of the notation with its meaning and examples (`tally rules splice --notation`); the notation table of
-# docs/rules/splice.md agrees with it, and every example parses (tests/test_notation_forms.py)
+# docs/rules/splice.md agrees with it, and every example parses (tests/core/test_notation_forms.py)
 NOTATION: tuple[NotationForm, ...] = (
     NotationForm("draw", "the draw that starts a turn, or every card owed (refill, Skull, replacement); open mode names the known cards",
                  ("draw",)),

@@ -157,17 +157,9 @@ def _apply_blind(state: State, event: BlindDrawn) -> State:
 def _hand_card_moved(state: State, source: int, me: int, card: str | None) -> tuple[tuple[Seat, ...], str]:
     players = list(state.players)
     giver = players[source]
-    zone = giver.hand
-    known = zone.known
-    seen: str | None
-    if card is not None and card in known:  # a card the log knows is there (tally's pick): `zone_remove` written out
-        index = known.index(card)
-        players[source] = replace(giver, hand=Zone(known[:index] + known[index + 1 :], zone.unknown))
-        seen = card
-    else:
-        hand, gone = zone_remove(zone, [card])
-        players[source] = replace(giver, hand=hand)
-        seen = gone[0]
+    hand, gone = zone_remove(giver.hand, [card])
+    players[source] = replace(giver, hand=hand)
+    seen = gone[0]
     seat = players[me]
     mine = seat.hand
     players[me] = replace(seat, hand=Zone(mine.known + (seen,), mine.unknown) if seen is not None else Zone(mine.known, mine.unknown + 1))
@@ -186,16 +178,8 @@ def _piece_moved(seats: tuple[Seat, ...], source: int, me: int, piece: str | Non
 
 def _apply_picked(state: State, event: CardPicked) -> State:
     kind, source = state.pick, state.pick_from
-    if kind == "hand":  # the card tally picked is known to be in that hand (`check_picked`): `_hand_card_moved` written out
-        card = event.card
-        me = state.current
-        changed = list(state.players)
-        giver, seat = changed[source], changed[me]
-        known = giver.hand.known
-        index = known.index(card)
-        changed[source] = replace(giver, hand=Zone(known[:index] + known[index + 1 :], giver.hand.unknown))
-        changed[me] = replace(seat, hand=Zone(seat.hand.known + (card,), seat.hand.unknown))
-        players = tuple(changed)
+    if kind == "hand":  # the card tally picked is known to be in that hand (`check_picked`)
+        players, card = _hand_card_moved(state, source, state.current, event.card)
         if not state.centre and not state.owed and state.stage == "play":  # the walk goes on to the play
             return replace(state, players=players, fresh=card, pick="", pick_from=-1, phase="play")
         return advance(replace(state, players=players, fresh=card, pick="", pick_from=-1))
@@ -332,15 +316,9 @@ def _apply_discard(state: State, event: CardsDiscarded) -> State:
     seat = players[who]
     zone = seat.hand
     cards = event.cards
-    if len(cards) == 1 and cards[0] in zone.known:  # one card the log knows is held: `zone_remove` written out
-        card = cards[0]
-        index = zone.known.index(card)
-        hand = Zone(zone.known[:index] + zone.known[index + 1 :], zone.unknown)
-        pile = state.pile + (Zone((card,)),)  # `put_bottom`
-    else:
-        hand, gone = zone_remove(zone, cards)
-        known = [c for c in gone if c is not None]
-        pile = put_bottom(state.pile, known, len(gone) - len(known))
+    hand, gone = zone_remove(zone, cards)
+    known = [c for c in gone if c is not None]
+    pile = put_bottom(state.pile, known, len(gone) - len(known))
     players = players[:who] + (replace(seat, hand=hand),) + players[who + 1 :]
     stage = state.stage
     if stage == "play":  # the turn's discard instead of a play
@@ -530,7 +508,7 @@ REDUCERS.on(TurnPassed, _apply_pass)
 REDUCERS.on(MapsReturned, _apply_return)
 REDUCERS.on(HoldingsRevealed, _apply_reveal)
 # the state after a checked event, then whatever follows by itself (the end of a turn, the next draw): each reducer
-# walks on itself, so a fold calls it with no dispatch of its own (`referee.reducers_of`)
+# walks on itself, so a fold calls it with no dispatch of its own (`dispatch.reducers_of`)
 apply = REDUCERS.seal().apply
 
 

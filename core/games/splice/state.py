@@ -16,7 +16,7 @@ copies in play minus the cards the log has located bound what may be revealed (`
 
 from collections import Counter
 from itertools import islice
-from typing import Iterable, Sequence, cast
+from typing import Iterable, Sequence
 
 import msgspec
 
@@ -182,8 +182,6 @@ def take_top(pile: tuple[Zone, ...], entries: Iterable[str | None], ordered: boo
 def hand_add(zone: Zone, cards: Sequence[str | None]) -> Zone:
     """A zone with cards added: the known ones named, the rest unknown."""
     unknown = cards.count(None)
-    if not unknown:  # every entry is a card (a hand refill, a card picked): `Zone.add` written out
-        return Zone(zone.known + cast("tuple[str, ...]", tuple(cards)), zone.unknown)
     return zone.add([c for c in cards if c is not None], unknown)
 
 
@@ -328,7 +326,8 @@ def conceal(state: State, seat: str | None) -> State:
     """The state as `seat` knows it: every other seat's hand and face-down map pieces only their sizes, its disk
     unknown until shown (or a map of its colour laid), the card it drew this turn unseen; in open mode, or when a seat enters its own cards (its
     discards, a hand a Skull sent down and its returned pieces are then known to the log), the piles and the
-    unused disks only their sizes. None: the state as the log knows it."""
+    unused disks only their sizes, but for the Hurricanes a table-mode game put back in sight of all. None: the state
+    as the log knows it."""
     if seat is None:
         return state
     players = tuple(
@@ -341,6 +340,15 @@ def conceal(state: State, seat: str | None) -> State:
     if state.mode != "open" and not state.seated:
         return msgspec.structs.replace(state, players=players, fresh=fresh)
     return msgspec.structs.replace(
-        state, players=players, fresh=fresh, pile=tuple(zone.concealed() for zone in state.pile),
+        state, players=players, fresh=fresh,
+        pile=tuple(_face_down(zone) if state.mode == "table" else zone.concealed() for zone in state.pile),
         map_pile=tuple(zone.concealed() for zone in state.map_pile), unused=state.unused.concealed(),
     )
+
+
+def _face_down(zone: Zone) -> Zone:
+    """A segment of the Draw Pile of a table-mode game as a seat knows it: its size, and the Hurricanes the table saw
+    put there (a Hurricane resolved goes to the bottom in sight of all: it is nobody's secret). In open mode the pile
+    is tally's deal, where a Hurricane lies is chance no seat has seen, and every card is concealed."""
+    storms = zone.known.count("hurricane")
+    return zone.concealed() if not storms else Zone(("hurricane",) * storms, zone.size - storms)

@@ -11,7 +11,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from ...knowledge import Zone
-from ...model import Outcome
+from ...model import Due, Outcome, turn_dues
 from ...text import plural
 from ...views import common
 from ...views import waiting_on as _waiting_on
@@ -270,6 +270,25 @@ def waiting_on(state: State) -> tuple[str, ...]:
     """The seats the table waits on: each seated seat still to name its hand or its disk drawn again, else the
     seat to act."""
     return _waiting_on(to_act(state), state.hands_owed if state.phase != "over" else ())
+
+
+def owed(state: State) -> tuple[Due, ...]:
+    """Who owes what: each seated seat still to name its dealt hand and disk, or its disk drawn again after a
+    Hurricane, a seated seat the cards it draws (typed: too many to list), a seat its disk and map pieces at the end
+    (typed: the log cannot list what it has not seen); else the turn's move or the table's entry (listed, from any
+    seat's device: Splice has no dealer)."""
+    if state.hands_owed and state.phase != "over":
+        what = "the disk drawn again after the Hurricane" if state.redrawn else (
+            "the dealt hand (and the disk, if `disks` left it out)")
+        return tuple(Due(seat=name, what=what, form="PLAYER: hand CARD ... [disk COLOUR]") for name in state.hands_owed)
+    found = obligation(state)
+    if state.phase == "draw" and found is not None and found.by in state.seated and state.mode == "table":
+        # a seat that names its cards drawn: the ways to draw several are too many to list
+        return (Due(seat=found.by, what=f"the cards of the {found.obligation.removeprefix('draw ')} drawn ({found.why})",
+                    form="draw CARD ..."),)
+    if state.phase == "reveal" and found is not None:  # the log cannot list what it has not seen
+        return (Due(seat=found.by, what="the disk and map pieces, shown", form="reveal COLOUR PIECES"),)
+    return turn_dues(to_act(state), waiting_on(state))
 
 
 def pending(state: State) -> str | None:

@@ -86,6 +86,7 @@ class Split(GameSpec[State, _view.SplitView]):
     outcome = staticmethod(_view.outcome)
     to_act = staticmethod(_view.to_act)
     waiting_on = staticmethod(_view.waiting_on)
+    owed = staticmethod(_view.owed)
     pending = staticmethod(_view.pending)
     narrate = staticmethod(_view.narrate)
     check_manifest = staticmethod(_components.check_manifest)

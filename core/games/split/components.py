@@ -256,6 +256,5 @@ def pad_total(deck: Deck, marks: tuple[int, ...]) -> int:
     """A pad's score: the first open box of every upper row, minus the first open box of the lower half."""
     upper = 0
     for row, marked in zip(deck.rows, marks):  # the upper rows (the minus boxes come last in `marks`)
-        boxes = row.boxes
-        upper += boxes[marked] if marked < len(boxes) else boxes[-1]  # box_value, written out: 13 rows a pad
+        upper += box_value(row.boxes, marked)
     return upper - box_value(deck.minus, marks[-1])

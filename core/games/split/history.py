@@ -121,18 +121,24 @@ def rounds(state: State, outcome: Outcome | None) -> list[tuple[Any, ...]]:
     return round_rows(seats, per_round, winners)
 
 
-# `tally stats`: the average total after each round, winners against the others; matches by type
+# `tally stats`: the average total after each round, winners against the others, and how many games each round's
+# averages rest on (a round only half the games reached would stand on those alone: the report stops before it);
+# matches by type
 _PROGRESSION_SQL = """
-SELECT r.round,
-       avg(CASE WHEN s.won THEN r.total END) AS winners,
-       avg(CASE WHEN NOT s.won THEN r.total END) AS others,
-       count(DISTINCT r.game_id) AS games
-FROM split_rounds r
-JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
-JOIN games g ON g.game_id = r.game_id
-WHERE g.finished {where}
-GROUP BY r.round
-ORDER BY r.round
+WITH per_round AS (
+    SELECT r.round,
+           avg(CASE WHEN s.won THEN r.total END) AS winners,
+           avg(CASE WHEN NOT s.won THEN r.total END) AS others,
+           count(DISTINCT r.game_id) AS games
+    FROM split_rounds r
+    JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
+    JOIN games g ON g.game_id = r.game_id
+    WHERE g.finished {where}
+    GROUP BY r.round
+)
+SELECT round, winners, others, games FROM per_round
+WHERE games * 2 >= (SELECT max(games) FROM per_round)
+ORDER BY round
 """
 
 _MATCH_TYPES_SQL = """
@@ -161,6 +167,7 @@ HISTORY = History(
             _PROGRESSION_SQL,
             (
                 Column("round", "round", "int"),
+                Column("games", "games", "int"),
                 Column("winners", "winners", "num", bar="green"),
                 Column("others", "others", "num", bar="yellow"),
             ),

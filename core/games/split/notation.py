@@ -198,7 +198,7 @@ def format_event(event: Event) -> str:
 from ...model import NotationForm  # noqa: E402
 
 # every form of the notation with its meaning and examples (`tally rules split --notation`); the notation table of
-# docs/rules/split.md agrees with it, and every example parses (tests/test_notation_forms.py)
+# docs/rules/split.md agrees with it, and every example parses (tests/core/test_notation_forms.py)
 NOTATION: tuple[NotationForm, ...] = (
     NotationForm("draw", "draw the pile's top card (open mode: tally names it; table mode: unseen)",
                  ("draw", "ben: draw")),

@@ -244,12 +244,7 @@ def _apply_discard(state: State, event: CardDiscarded) -> State:
     seat = players[i]
     hand = seat.hand
     card = event.card
-    known = list(hand.known)
-    try:  # `hand.remove(card)` written out: a discard is the commonest of Split's events
-        known.remove(card)
-        hand = Zone(tuple(known), hand.unknown)
-    except ValueError:
-        hand = Zone(hand.known, hand.unknown - 1)
+    hand = hand.remove(card)
     players[i] = Seat(hand, seat.matches, seat.pad)
     row = state.row + (card,)
     n = len(players)

@@ -320,12 +320,9 @@ def check_upgrade(state: State, event: MatchUpgraded) -> list[Ruling] | None:
         return [illegal("split.match.same-number", f"{card} cannot go over {over}: a match is always two halves of the same number")]
     if c[2] != o[2] and state.halves != "any":
         return [illegal("split.match.halves", f"{card} cannot replace {over}: an upgrade replaces the half of the same side (halves=left-right)")]
-    # `upgraded(state, match, card, over)`, written out on what is known here: one number, the side allowed
-    kept = match[1] if match[0] == over else match[0]
-    k, m0, m1 = info[kept], info[match[0]], info[match[1]]
-    new = PERFECT if k[1] == c[1] else (STRONG if k[3] == c[3] else WEAK)  # grade(deck, kept, card)
-    old = PERFECT if m0[1] == m1[1] else (STRONG if m0[3] == m1[3] else WEAK)  # grade(deck, *match[:2])
-    if card == over or new <= old:
+    if upgraded(state, match, card, over) is None:
+        kept = match[1] if match[0] == over else match[0]
+        new, old = grade(state.deck, kept, card), grade(state.deck, match[0], match[1])
         return [
             illegal(
                 "split.upgrade.stronger",

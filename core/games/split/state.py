@@ -233,11 +233,14 @@ def plays_with(state: State, card: str, hand: tuple[str, ...], size: int, found:
     """Whether `card` can be played now from a hand of `size` cards holding the known `hand` (`card` among
     them): in a match with another card of `hand`, or over a half of a match on the table, keeping a card
     in hand for the discard."""
+    # `is_pairable(state, card, other)` written out: a row taken is judged over every card of a hand, and with the
+    # plain call Split's fold is 5% slower on open logs (1% on table logs, whose hands are mostly unknown;
+    # bench/bench_fold.py)
     if size - 2 >= 1:
         info = state.deck.info
         rank, _, side, _ = info[card]
         any_side = state.halves == "any"
-        for other in hand:  # is_pairable(state, card, other), written out: a row taken is judged over every card
+        for other in hand:
             o = info[other]
             if o[0] == rank and other != card and (any_side or o[2] != side):
                 return True

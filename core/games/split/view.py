@@ -10,7 +10,7 @@ from __future__ import annotations
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from ...model import Outcome
+from ...model import TABLE, Due, Outcome, turn_dues
 from ...text import plural
 from ...views import common
 from ...views import waiting_on as _waiting_on
@@ -212,6 +212,19 @@ def to_act(state: State) -> tuple[str, str]:
 def waiting_on(state: State) -> tuple[str, ...]:
     """The seats the table waits on: each seated seat still to name its dealt hand, else the seat to act."""
     return _waiting_on(to_act(state), state.owed)
+
+
+def owed(state: State) -> tuple[Due, ...]:
+    """Who owes what: each seated seat still to name its dealt hand (typed: its sets of nine cards are too many to
+    list), or at a deal the table entering it from the dealer's device (the card that starts the row, typed); else
+    the turn's move, listed."""
+    if state.owed:
+        return tuple(Due(seat=name, what=f"the dealt hand ({HAND} cards)", form="PLAYER: hand CARDS")
+                     for name in state.owed)
+    if state.phase == "deal" and state.mode == "table":
+        return (Due(seat=TABLE, what=f"the deal of round {state.round + 1}: the card that starts the discard row",
+                    form="deal CARD | PLAYER CARDS ...", by=state.seats[state.dealer]),)
+    return turn_dues(to_act(state), waiting_on(state))
 
 
 def pending(state: State) -> str | None:
