@@ -136,7 +136,7 @@ def test_the_page_and_the_export_make_the_same_link(db: Path, tmp_path: Path) ->
     QR code of it; an unfinished game has none (409)."""
     import segno
 
-    from serve_helpers import client, run
+    from support.serve_helpers import client, run
 
     served = tmp_path / "served"
     served.mkdir()
