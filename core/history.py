@@ -156,6 +156,29 @@ class Course(msgspec.Struct, frozen=True):
     finished: bool
 
 
+def progression_sql(table: str, step: str, value: str) -> str:
+    """`tally stats`' progression report over a game's own `table`: the average `value` after each `step`, winners
+    against the others, and how many games each step's averages rest on. Fewer games last long, so past the step half
+    of them reach the averages would stand on the longest games alone (and read as if points went down): the report
+    stops there. `{where}` is left for the report's filter."""
+    return f"""
+WITH per_step AS (
+    SELECT t.{step},
+           avg(CASE WHEN s.won THEN t.{value} END) AS winners,
+           avg(CASE WHEN NOT s.won THEN t.{value} END) AS others,
+           count(DISTINCT t.game_id) AS games
+    FROM {table} t
+    JOIN seats s ON s.game_id = t.game_id AND s.seat = t.seat
+    JOIN games g ON g.game_id = t.game_id
+    WHERE g.finished {{where}}
+    GROUP BY t.{step}
+)
+SELECT {step}, winners, others, games FROM per_step
+WHERE games * 2 >= (SELECT max(games) FROM per_step)
+ORDER BY {step}
+"""
+
+
 def course(spec: Any, started: GameStarted, effective: list[Event]) -> Course:
     """The course of a game from its effective events (the fold's `Table.effective`, already judged):
     read off the states only, like a watcher. A moment is a line of the game's narration at an event

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ...history import Column, History, Report, one_round
+from ...history import Column, History, Report, one_round, progression_sql
 from ...model import Event, GameStarted, Outcome
 from .components import CARDS, GEMS, NOBLE_NAMES
 from .events import CardBought, CardReserved
@@ -125,25 +125,7 @@ def rounds(state: State, outcome: Outcome | None) -> list[tuple[Any, ...]]:
     return one_round(outcome, state.seats)
 
 
-# `tally stats`: average points after each player's k-th turn, winners against the others, and how many games each
-# turn's averages rest on. Fewer games last long, so past the turn half of them reach the averages stand on the
-# longest games alone and would read as if points went down: the report stops there.
-_PROGRESSION_SQL = """
-WITH per_turn AS (
-    SELECT t.player_turn,
-           avg(CASE WHEN s.won THEN t.points END) AS winners,
-           avg(CASE WHEN NOT s.won THEN t.points END) AS others,
-           count(DISTINCT t.game_id) AS games
-    FROM splendor_turns t
-    JOIN seats s ON s.game_id = t.game_id AND s.seat = t.seat
-    JOIN games g ON g.game_id = t.game_id
-    WHERE g.finished {where}
-    GROUP BY t.player_turn
-)
-SELECT player_turn, winners, others, games FROM per_turn
-WHERE games * 2 >= (SELECT max(games) FROM per_turn)
-ORDER BY player_turn
-"""
+_PROGRESSION_SQL = progression_sql("splendor_turns", "player_turn", "points")  # `tally stats`: core.history
 
 _MOST_BOUGHT_SQL = """
 SELECT b.card, any_value(b.level) AS level, any_value(b.bonus) AS bonus, any_value(b.points) AS points,

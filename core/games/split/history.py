@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ...history import Column, History, Report, round_rows
+from ...history import Column, History, Report, progression_sql, round_rows
 from ...model import Event, GameStarted, Outcome
 from .components import GRADES, box_value, grade
 from .events import MatchPlayed, MatchUpgraded
@@ -121,26 +121,9 @@ def rounds(state: State, outcome: Outcome | None) -> list[tuple[Any, ...]]:
     return round_rows(seats, per_round, winners)
 
 
-# `tally stats`: the average total after each round, winners against the others, and how many games each round's
-# averages rest on (a round only half the games reached would stand on those alone: the report stops before it);
-# matches by type
-_PROGRESSION_SQL = """
-WITH per_round AS (
-    SELECT r.round,
-           avg(CASE WHEN s.won THEN r.total END) AS winners,
-           avg(CASE WHEN NOT s.won THEN r.total END) AS others,
-           count(DISTINCT r.game_id) AS games
-    FROM split_rounds r
-    JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
-    JOIN games g ON g.game_id = r.game_id
-    WHERE g.finished {where}
-    GROUP BY r.round
-)
-SELECT round, winners, others, games FROM per_round
-WHERE games * 2 >= (SELECT max(games) FROM per_round)
-ORDER BY round
-"""
+_PROGRESSION_SQL = progression_sql("split_rounds", "round", "total")  # `tally stats`: core.history
 
+# matches by type
 _MATCH_TYPES_SQL = """
 SELECT m.kind, m.how, count(*) AS matches, count(DISTINCT m.game_id) AS games,
        avg(CASE WHEN s.won THEN 1.0 ELSE 0.0 END) AS player_win_rate
