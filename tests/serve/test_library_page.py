@@ -194,9 +194,10 @@ def test_the_library_is_the_hosts(db: Path, tmp_path: Path) -> None:
 
 
 LIBRARY_PATHS = st.sampled_from(["/api/library/games", "/api/library/charts", "/api/library/games/{id}",
-                                 "/api/library/games/{id}/steps/3", "/api/library/games/{id}/steps/", "/library",
+                                 "/api/library/games/{id}/steps/3", "/api/library/games/{id}/steps/",
+                                 "/api/library/games/{id}/steps", "/library",
                                  "/library/games/{id}", "/api/library/games/abcd", "/api/library", "/api/library/x"])
-WORDS = st.dictionaries(st.sampled_from(["game", "player", "since", "until", "simulated", "limit", "offset", "x"]),
+WORDS = st.dictionaries(st.sampled_from(["game", "player", "since", "until", "simulated", "limit", "offset", "after", "x"]),
                         st.sampled_from(["", "splendor", "ana", "2026-12-01", "all", "real", "simulated", "-1", "3",
                                          "10000000000", "%00", "é", "2026-1-1"]) | st.text(max_size=6), max_size=3)
 

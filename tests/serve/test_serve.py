@@ -210,19 +210,21 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 FIELDS = ["move", "expected_seq", "reason", "turn", "target", "text", "player", "seat", "code", "game", "players",
-          "options", "mode", "seed", "manifest", "id", "after", "link"]
+          "options", "mode", "seed", "manifest", "id", "after", "link", "preview", "name", "seats"]
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 10**20) | st.text(max_size=12),
                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
                     max_leaves=6)
 SEGMENTS = ["api", "games", "g", "moves", "rule", "undo", "amend", "notes", "code", "join", "events", "conflicts", "catalog",
-            "seats", "link", "claim", "picture.svg",
+            "seats", "link", "claim", "picture.svg", "history", "outline", "names", "pieces", "bgstats", "library",
+            "steps",
             "notation", "static", "page.css", "..", "%2e%2e", "g.jsonl", "", "x"]
 PATHS = st.lists(st.sampled_from(SEGMENTS) | st.text(alphabet="abc./%-_", max_size=6), max_size=5).map(
     lambda parts: "/" + "/".join(parts).lstrip("/"))  # "//x" is a URL with a host, not a path
 ROUTED = ["/api/games", "/api/games/g", "/api/games/g/moves", "/api/games/g/rule", "/api/games/g/undo",
           "/api/games/g/amend", "/api/games/g/notes", "/api/games/g/code", "/api/games/g/join", "/api/games/g/events",
           "/api/games/g/conflicts", "/api/catalog", "/api/games/g/seats", "/api/games/g/seats/ana/link",
-          "/api/games/g/seats/zed/link", "/api/games/g/claim",
+          "/api/games/g/seats/zed/link", "/api/games/g/claim", "/api/games/g/history", "/api/games/g/outline",
+          "/api/games/g/names", "/api/games/g/pieces", "/api/games/g/bgstats",
           "/games/g", "/games/g/picture.svg", "/games/g/notation", "/", "/api/games/nope/moves", "/api/games/..%2fg"]
 PATHS = st.sampled_from(ROUTED) | PATHS
 MOVES = st.sampled_from(["take r g b", "ana: take w b k", "ben: take r r", "buy 1b0-w1k2", "reserve deck 1", "pass",
@@ -232,7 +234,7 @@ SEATED_LOGS = sorted((ROOT / "fixtures" / "games").glob("*-seated-*.jsonl"))
 SAID = st.fixed_dictionaries({"move": MOVES}, optional={"expected_seq": st.none() | st.integers(-1, 400),
                                                       "reason": st.text(max_size=8), "target": st.integers(-1, 400),
                                                       "text": st.text(max_size=8), "seat": st.sampled_from(["ana", "ben", "zed"]),
-                                                      "turn": st.booleans()})
+                                                      "turn": st.booleans(), "preview": JSON})
 BODIES = (SAID.map(msgspec.json.encode) | st.dictionaries(st.sampled_from(FIELDS), JSON, max_size=4).map(msgspec.json.encode)
           | JSON.map(msgspec.json.encode) | st.binary(max_size=40))
 SEAT = {"Authorization": "Bearer SEAT"}  # stands for a seat's own token, taken before the request
@@ -247,7 +249,9 @@ HOSTS = st.sampled_from([None, "table", "127.0.0.1:8000", "[::1]", "evil.example
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE"]), path=PATHS, body=BODIES, headers=CALLERS,
-       query=st.sampled_from(["", "?after=3", "?after=-1", "?after=x", "?after=99999999999999999999"]),
+       query=st.sampled_from(["", "?after=3", "?after=-1", "?after=x", "?after=99999999999999999999", "?limit=0",
+                              "?limit=5&after=2", "?limit=99999999999999999999", "?before=3&limit=2", "?before=x",
+                              "?timezone=Mars/Base", "?timezone=UTC", "?timezone=../../etc", "?after=1&limit=-3"]),
        seated=st.sampled_from(SEATED_LOGS), kind=TYPES, host=HOSTS)
 def test_no_request_ends_in_a_500(tmp_path: Path, method: str, path: str, body: bytes, headers: dict[str, str],
                                   query: str, seated: Path, kind: str, host: str | None) -> None:
