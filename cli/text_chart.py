@@ -25,7 +25,8 @@ def _ticks(low: float, high: float) -> tuple[float, float, float]:
     raw = span / 4
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
-    return step, math.floor(low / step) * step, math.ceil(high / step) * step
+    bottom = math.floor(low / step) * step
+    return step, bottom, max(math.ceil(high / step) * step, bottom + step)  # every score alike (0 at the start): one step
 
 
 def _number(value: float) -> str:

@@ -302,8 +302,16 @@ def newer_command(draw: Any, prefix: bytes, path: Path) -> list[str]:
     number = st.sampled_from([seq, seq - 1, seq + 1, 0, 1]).map(str) | st.integers(-5, 10**6).map(str) | HUGE | st.text(max_size=6)
     hex_text = st.sampled_from([fingerprint[:8], fingerprint, fingerprint[:7], fingerprint[8:16]]) | HEX
     reason = st.text(max_size=20) | st.sampled_from(["misread", ""])
-    kind = draw(st.sampled_from(["expect", "chain", "amend", "undo", "check", "rules", "seat"]))
+    kind = draw(st.sampled_from(["expect", "chain", "amend", "undo", "check", "rules", "seat", "listing"]))
     game, seats = log.started.game, list(log.started.seats)
+    if kind == "listing":  # a long listing summarised, one kind of it, all of it; the game drawn in the terminal
+        if draw(st.booleans()):
+            return ["chart", str(path)]
+        words = sorted({text.split()[0] for text in moves if text.split()})
+        flags = draw(st.lists(st.sampled_from(["--all", "--json"]), max_size=2, unique=True))
+        if draw(st.booleans()):
+            flags += ["--kind", draw(st.sampled_from(words or ["take"]) | st.text(max_size=6))]
+        return ["moves", str(path), *flags]
     if kind == "rules":
         ids = [rule.id for rule in registry.get(game).rules]
         args = ["rules", draw(st.sampled_from([game, game.upper()]) | st.text(max_size=8))]
@@ -343,7 +351,7 @@ def test_the_newer_inputs_never_crash_and_a_refusal_appends_nothing(tmp_path: Pa
         path = fresh(tmp_path, prefix)
         args = data.draw(newer_command(prefix, path))
         run = assert_sane(tally(*args), sum(map(len, args)) + 200)
-        if run.code or args[0] in ("rule", "check", "rules", "moves", "state", "new"):
+        if run.code or args[0] in ("rule", "check", "rules", "moves", "state", "new", "chart"):
             assert path.read_bytes() == prefix, (run, "a refusal, a question or a check appends nothing")
         else:
             assert path.read_bytes().startswith(prefix) and len(path.read_bytes()) > len(prefix), run

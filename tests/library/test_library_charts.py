@@ -205,6 +205,16 @@ def test_tally_chart_writes_the_svg(tmp_path: Path, db: Path, tally: Any) -> Non
     assert missing.exit_code == 3 and "Traceback" not in missing.stderr
 
 
+def test_tally_chart_draws_a_game_where_every_score_is_alike(tmp_path: Path, tally: Any) -> None:
+    """A game just dealt (every score 0) is drawn, its axis one step high: the axis' ends were once equal and the
+    chart divided by their difference (found by fuzzing: an internal error, exit 4)."""
+    path = tmp_path / "dealt.jsonl"
+    assert tally("new", "split", str(path), "-p", "ana", "-p", "ben", "-p", "cy").exit_code == 0
+    done = tally("chart", str(path))
+    assert done.exit_code == 0 and done.stderr == "", done
+    assert max(map(len, done.stdout.splitlines())) <= 80 and "0 ┤" in done.stdout, done.stdout
+
+
 @pytest.mark.parametrize("name", ["split-3p", "splendor-4p", "array-open-4p"])
 def test_tally_chart_draws_in_the_terminal_without_svg(tmp_path: Path, tally: Any, name: str) -> None:
     """Without `--svg`, `tally chart LOG` draws the game in the terminal within 80 columns: every player's mark at
