@@ -348,8 +348,22 @@ def memory_per_game(source: Path, games: int) -> float:
 
 def shown(locator: Any) -> Any:
     """The element with every group folded around it opened."""
-    locator.evaluate("e => { for (let d = e.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }")
+    # a redraw may take the group out of the page between finding it and opening it: its parent is then null
+    locator.evaluate("e => { for (let d = e.closest('details'); d; d = d.parentElement?.closest('details')) d.open = true; }")
     return locator
+
+
+def tap(locator: Any) -> None:
+    """`locator` clicked with its folded groups opened; again if a redraw folded them between the two."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    for _ in range(2):
+        try:
+            shown(locator).click(timeout=5000)
+            return
+        except Timeout:
+            continue
+    shown(locator).click()
 
 
 def tap_a_move(page: Any) -> bool:
@@ -357,17 +371,17 @@ def tap_a_move(page: Any) -> bool:
     runs from the last tap); False when there is none."""
     button = page.locator("#moves button[data-move]:not(.record)").first
     if button.count():
-        shown(button).click()
+        tap(button)
         return True
     for _ in range(20):  # a card at a time until the picker makes a move
         record = page.locator("#moves .picker button.record[data-move]").first
         if record.count():
-            shown(record).click()
+            tap(record)
             return True
         piece = page.locator("#moves .picker .pieces button[data-piece]").first
         if not piece.count():
             return False
-        shown(piece).click()
+        tap(piece)
     return False
 
 

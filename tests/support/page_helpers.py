@@ -201,7 +201,7 @@ MOST_BUTTONS = 12  # no unfolded group of the page shows more move buttons than 
 def opened(page: Any, node: Any) -> int:
     """Open every folded group around `node` (outermost first), as a thumb does: the taps it took."""
     taps = 0
-    closed = node.evaluate("n => { const out = []; for (let d = n.closest('details'); d; d = d.parentElement.closest('details'))"
+    closed = node.evaluate("n => { const out = []; for (let d = n.closest('details'); d; d = d.parentElement?.closest('details'))"
                            " if (!d.open) out.unshift(d); out.forEach((d, i) => d.dataset.opening = String(i)); return out.length; }")
     for index in range(closed):
         page.locator(f"#moves details[data-opening='{index}'] > summary").click()
