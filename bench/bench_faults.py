@@ -35,8 +35,8 @@ from pathlib import Path
 
 from tally.core import registry
 from tally.store.logs import log as logfile
-from tally.store.recording import record
 from tally.store.logs.repair import repair
+from tally.store.recording import record
 from tally.store.recording.simulate import simulate
 
 BLOCK = 64
@@ -48,8 +48,10 @@ class Counts:
         self.cases = self.lost = self.exit4 = self.orphans = self.repaired = self.refused = 0
 
     def line(self, what: str) -> str:
-        return (f"{what:<28} cases {self.cases:>6}  repaired {self.repaired:>5}  refused {self.refused:>4}  "
-                f"events lost {self.lost}  exit 4 {self.exit4}  orphaned processes {self.orphans}")
+        return (
+            f"{what:<28} cases {self.cases:>6}  repaired {self.repaired:>5}  refused {self.refused:>4}  "
+            f"events lost {self.lost}  exit 4 {self.exit4}  orphaned processes {self.orphans}"
+        )
 
 
 def _units(data: bytes) -> list[tuple[int, int]]:
@@ -151,12 +153,17 @@ def hostile(folder: Path, game: str, counts: Counts) -> None:
     path = folder / f"hostile-{game}.jsonl"
     assert _run("new", game, str(path), "-p", "ana", "-p", "ben", "--seed", "3").returncode == 0
     lines = path.read_bytes()[:-1].split(b"\n")
-    deep = ('{"type":"noted","seq":%d,"at":"2026-01-01T00:00:00.000Z","prev":"%s","text":%s}'
-            % (len(lines) + 1, "0" * 64, "[" * 1000 + "]" * 1000)).encode()
+    deep = (
+        '{"type":"noted","seq":%d,"at":"2026-01-01T00:00:00.000Z","prev":"%s","text":%s}'
+        % (len(lines) + 1, "0" * 64, "[" * 1000 + "]" * 1000)
+    ).encode()
     first = json.loads(lines[0])
     first["unit"] = 40
-    cases = [lines + [deep], [json.dumps(first, separators=(",", ":")).encode()] + lines[1:],
-             lines[:-1] + [lines[-1][:10] + bytes(20) + lines[-1][30:]] + lines[-1:]]
+    cases = [
+        lines + [deep],
+        [json.dumps(first, separators=(",", ":")).encode()] + lines[1:],
+        lines[:-1] + [lines[-1][:10] + bytes(20) + lines[-1][30:]] + lines[-1:],
+    ]
     for damaged in cases:
         data = b"".join(line + b"\n" for line in damaged)
         for command in ("check", "repair", "state", "replay"):
@@ -188,8 +195,12 @@ def ingest_kills(folder: Path, n: int, rng: random.Random, counts: Counts) -> No
     for game in registry.names():
         simulate(game, 20, 1, logs / game)
     for trial in range(n):
-        proc = subprocess.Popen([*TALLY, "ingest", str(logs), "--db", str(folder / f"lib-{trial}.duckdb"), "--jobs", "2"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(
+            [*TALLY, "ingest", str(logs), "--db", str(folder / f"lib-{trial}.duckdb"), "--jobs", "2"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         time.sleep(rng.uniform(0.3, 2.0))
         proc.send_signal(signal.SIGKILL)
         proc.wait()

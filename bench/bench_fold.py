@@ -117,8 +117,9 @@ def seconds(work: Callable[[], Any], setting: Callable[[], Any] = nullcontext) -
         return time.process_time() - start
 
 
-def paired(fast: Callable[[], Any], plain: Callable[[], Any], rounds: int,
-           setting: Callable[[], Any] = nullcontext) -> tuple[float, float, float]:
+def paired(
+    fast: Callable[[], Any], plain: Callable[[], Any], rounds: int, setting: Callable[[], Any] = nullcontext
+) -> tuple[float, float, float]:
     """The median seconds of each side and the median of the pairs' ratios (plain / fast), timed in turn, each
     round in the other order than the last; `plain` runs in `setting`."""
     fasts, plains, ratios = [], [], []
@@ -156,7 +157,9 @@ def swapped(copy: Copy) -> Iterator[None]:
     guards = dispatch.guards_of(registry.get(copy.game).check)
     reducers = getattr(registry.get(copy.game).apply, "__self__")
     assert guards is not None
-    twin = {kind: tuple(copy.twin if g is copy.original else g for g in found) for kind, found in guards.by_kind.items()}
+    twin = {
+        kind: tuple(copy.twin if g is copy.original else g for g in found) for kind, found in guards.by_kind.items()
+    }
     put(guards, "by_kind", twin)
     put(guards, "turn", tuple(copy.twin if step is copy.original else step for step in guards.turn))
     put(reducers, "by_kind", {kind: copy.twin if r is copy.original else r for kind, r in reducers.by_kind.items()})
@@ -169,8 +172,9 @@ def swapped(copy: Copy) -> Iterator[None]:
         dispatch._JUDGES.pop(guards, None)
 
 
-def measure_copy(copy: Copy, spec: GameSpec, logs: list[list[Event]], pairs: list[Positions], rounds: int,
-                 results: dict[str, Any]) -> None:
+def measure_copy(
+    copy: Copy, spec: GameSpec, logs: list[list[Event]], pairs: list[Positions], rounds: int, results: dict[str, Any]
+) -> None:
     """The plain helper against the copy: on the game's fold of its open logs and of its table logs (a copy may
     matter in one only: a hand the log knows whole is judged card by card), and on the part the copy lives in."""
     part, name = (check_compiled, "check") if copy.part == "check" else (applied, "apply")
@@ -181,15 +185,19 @@ def measure_copy(copy: Copy, spec: GameSpec, logs: list[list[Event]], pairs: lis
     twin = lambda: swapped(copy)  # noqa: E731
     figures = {}
     for mode, chosen in (("open", logs[::2]), ("table", logs[1::2])):
-        _, _, figures[f"on_fold_{mode}"] = paired(lambda: fold_compiled(spec, chosen), lambda: fold_compiled(spec, chosen),
-                                                  rounds, twin)
+        _, _, figures[f"on_fold_{mode}"] = paired(
+            lambda: fold_compiled(spec, chosen), lambda: fold_compiled(spec, chosen), rounds, twin
+        )
     _, _, figures[f"on_{name}"] = paired(lambda: part(spec, pairs), lambda: part(spec, pairs), rounds, twin)
     pays = max(figures["on_fold_open"], figures["on_fold_table"]) >= THRESHOLD
     key = f"{copy.game}: {copy.where}"
     results["copies"][key] = {**{k: round(v, 3) for k, v in figures.items()}, "pays": pays}
-    print(f"{key}: plain helper / copy {figures['on_fold_open']:.3f} on the fold of open logs, "
-          f"{figures['on_fold_table']:.3f} of table logs, {figures[f'on_{name}']:.3f} on {name}"
-          f"{'' if pays else '  (does not pay)'}", flush=True)
+    print(
+        f"{key}: plain helper / copy {figures['on_fold_open']:.3f} on the fold of open logs, "
+        f"{figures['on_fold_table']:.3f} of table logs, {figures[f'on_{name}']:.3f} on {name}"
+        f"{'' if pays else '  (does not pay)'}",
+        flush=True,
+    )
 
 
 # --------------------------------------------------------------------------- the run
@@ -201,17 +209,29 @@ def bench_game(game: str, logs_count: int, rounds: int, seed: int, results: dict
     pairs = positions(spec, logs)
     events = sum(len(events) for events in logs)
     fast, plain, ratio = paired(lambda: fold_compiled(spec, logs), lambda: fold_plain(spec, logs), rounds)
-    check_fast, check_slow, check_ratio = paired(lambda: check_compiled(spec, pairs), lambda: check_plain(spec, pairs),
-                                                 rounds)
+    check_fast, check_slow, check_ratio = paired(
+        lambda: check_compiled(spec, pairs), lambda: check_plain(spec, pairs), rounds
+    )
     results["games"][game] = {
-        "events": events, "fold_eps": round(events / fast), "fold_plain_eps": round(events / plain),
-        "fold_plain_over_compiled": round(ratio, 3), "check_eps": round(events / check_fast),
-        "check_plain_eps": round(events / check_slow), "check_plain_over_compiled": round(check_ratio, 3)}
+        "events": events,
+        "fold_eps": round(events / fast),
+        "fold_plain_eps": round(events / plain),
+        "fold_plain_over_compiled": round(ratio, 3),
+        "check_eps": round(events / check_fast),
+        "check_plain_eps": round(events / check_slow),
+        "check_plain_over_compiled": round(check_ratio, 3),
+    }
     print(f"{game}: {len(logs)} logs, {events:,} events", flush=True)
-    print(f"{game}: fold events/s compiled {events / fast:,.0f}, plain {events / plain:,.0f}: "
-          f"plain / compiled {ratio:.3f}", flush=True)
-    print(f"{game}: check events/s compiled {events / check_fast:,.0f}, plain {events / check_slow:,.0f}: "
-          f"plain / compiled {check_ratio:.3f}", flush=True)
+    print(
+        f"{game}: fold events/s compiled {events / fast:,.0f}, plain {events / plain:,.0f}: "
+        f"plain / compiled {ratio:.3f}",
+        flush=True,
+    )
+    print(
+        f"{game}: check events/s compiled {events / check_fast:,.0f}, plain {events / check_slow:,.0f}: "
+        f"plain / compiled {check_ratio:.3f}",
+        flush=True,
+    )
     if copies:
         for copy in COPIES:
             if copy.game == game:

@@ -149,28 +149,45 @@ def run_ingest(paths: list[str], db: Path, jobs: int | None) -> dict:
     mine_after, theirs_after = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     assert not summary.rejected, summary.rejected[:3]
     cpu = lambda a, b: b.ru_utime + b.ru_stime - a.ru_utime - a.ru_stime  # noqa: E731
-    return {"events": summary.events_added, "games": summary.games_added, "seconds": seconds,
-            "workers": summary.workers if summary.apart else 0, "tasks": summary.tasks, "tasks_here": summary.tasks_here,
-            "writer_cpu_s": cpu(mine, mine_after), "workers_cpu_s": cpu(theirs, theirs_after),
-            "rss_samples": samples[1:], "worker_rss": workers, "peak_mb": peak_mb(), "db_mb": size_mb(db)}
+    return {
+        "events": summary.events_added,
+        "games": summary.games_added,
+        "seconds": seconds,
+        "workers": summary.workers if summary.apart else 0,
+        "tasks": summary.tasks,
+        "tasks_here": summary.tasks_here,
+        "writer_cpu_s": cpu(mine, mine_after),
+        "workers_cpu_s": cpu(theirs, theirs_after),
+        "rss_samples": samples[1:],
+        "worker_rss": workers,
+        "peak_mb": peak_mb(),
+        "db_mb": size_mb(db),
+    }
 
 
 def report(label: str, result: dict, baseline_rate: float) -> None:
     rate = result["events"] / result["seconds"]
     workers = result["workers"]
-    print(f"{label:19s}: {result['events']:,} events in {result['seconds']:.2f} s = {rate:,.0f} events/s "
-          f"({'1 process' if not workers else f'{workers} worker process' + ('es' if workers > 1 else '') + ' and the writer'}), ratio to read_json {rate / baseline_rate:.2f}")
+    how = "1 process" if not workers else f"{workers} worker process{'es' if workers > 1 else ''} and the writer"
+    print(
+        f"{label:19s}: {result['events']:,} events in {result['seconds']:.2f} s = {rate:,.0f} events/s "
+        f"({how}), ratio to read_json {rate / baseline_rate:.2f}"
+    )
     samples = result["rss_samples"]
     if len(samples) >= 4:
         quarter = max(1, len(samples) // 4)
-        print(f"{'':19s}  RSS after each of {len(samples)} tasks {min(samples):.0f}-{max(samples):.0f} MB "
-              f"(first quarter peak {max(samples[:quarter]):.0f} MB, last quarter {max(samples[-quarter:]):.0f} MB); "
-              f"peak {result['peak_mb']:.0f} MB" + (f"; workers {max(result['worker_rss']):.0f} MB at most"
-                                                      if result["worker_rss"] else ""))
+        print(
+            f"{'':19s}  RSS after each of {len(samples)} tasks {min(samples):.0f}-{max(samples):.0f} MB "
+            f"(first quarter peak {max(samples[:quarter]):.0f} MB, last quarter {max(samples[-quarter:]):.0f} MB); "
+            f"peak {result['peak_mb']:.0f} MB"
+            + (f"; workers {max(result['worker_rss']):.0f} MB at most" if result["worker_rss"] else "")
+        )
     print(f"{'':19s}  library {result['db_mb']:.0f} MB ({result['db_mb'] * 1e6 / result['events']:.0f} bytes/event)")
     if workers:
-        print(f"{'':19s}  the writer judged {result['tasks_here']} of {result['tasks']} tasks itself; CPU: the writer "
-              f"{result['writer_cpu_s']:.1f} s, the workers {result['workers_cpu_s']:.1f} s")
+        print(
+            f"{'':19s}  the writer judged {result['tasks_here']} of {result['tasks']} tasks itself; CPU: the writer "
+            f"{result['writer_cpu_s']:.1f} s, the workers {result['workers_cpu_s']:.1f} s"
+        )
 
 
 def child_peak(folder: Path, count: int, db: Path) -> dict:
@@ -191,15 +208,16 @@ def child_peak(folder: Path, count: int, db: Path) -> dict:
     script.write_text(code)
     if db.exists():
         db.unlink()
-    out = subprocess.run([sys.executable, str(script), str(folder), str(count), str(db)],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, str(script), str(folder), str(count), str(db)], capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def _later(line: bytes, years: int) -> bytes:
     """The line with the year of its `at` moved on."""
     a = line.index(b'"at":"') + 6
-    return line[:a] + str(int(line[a:a + 4]) + years).encode() + line[a + 4:]
+    return line[:a] + str(int(line[a : a + 4]) + years).encode() + line[a + 4 :]
 
 
 def replicate(source: Path, target: Path, events_per_game: int) -> int:
@@ -224,7 +242,7 @@ def replicate(source: Path, target: Path, events_per_game: int) -> int:
                 for i in range(1, len(lines)):
                     line = _later(lines[i], step * copy)
                     p = line.index(b'"prev":"') + 8
-                    line = line[:p] + prev + line[p + 64:]
+                    line = line[:p] + prev + line[p + 64 :]
                     lines[i] = line
                     prev = hashlib.sha256(line).hexdigest().encode()
                 (target / f"{game}-copy{copy:03d}-{path.name}").write_bytes(b"\n".join(lines) + b"\n")
@@ -270,16 +288,26 @@ def library_commands(db: Path) -> dict:
         began = time.perf_counter()
         drawn = library_charts(db, simulated=True)
         charts.append((time.perf_counter() - began) * 1000)
-    return {"import_typer_ms": median(typer_ms), "sql_ms": median(sql_ms), "stats_ms": median(stats_ms),
-            "stats_report_ms": min(inside), "charts_ms": min(charts), "charts": len(drawn)}
+    return {
+        "import_typer_ms": median(typer_ms),
+        "sql_ms": median(sql_ms),
+        "stats_ms": median(stats_ms),
+        "stats_report_ms": min(inside),
+        "charts_ms": min(charts),
+        "charts": len(drawn),
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200, help="games simulated of each game")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=None,
-                        help="ingest worker processes (default: measure both the automatic choice and 1 process)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="ingest worker processes (default: measure both the automatic choice and 1 process)",
+    )
     parser.add_argument("--scale", type=int, default=0, help="also ingest about this many events (e.g. 1000000)")
     parser.add_argument("--logs", type=Path, default=None, help="use these simulated logs instead of simulating")
     parser.add_argument("--no-memory", action="store_true", help="skip the fresh-process memory comparison")
@@ -298,15 +326,19 @@ def main() -> None:
             print(f"simulated {args.games} games of each of {', '.join(GAMES)} in {seconds:.1f} s")
         files = sorted(str(p) for p in folder.glob("*.jsonl"))
         size = sum(os.path.getsize(f) for f in files) / 1e6
-        print(f"{len(files)} logs, {size:.0f} MB, cpus available: {len(os.sched_getaffinity(0))}, "
-              f"load average {os.getloadavg()[0]:.1f}")
+        print(
+            f"{len(files)} logs, {size:.0f} MB, cpus available: {len(os.sched_getaffinity(0))}, "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
 
         rows, baseline = read_json_baseline(folder, work / "read_json.duckdb")
         baseline_rate = rows / baseline
         print(f"read_json baseline : {rows:,} rows in {baseline:.2f} s = {baseline_rate:,.0f} rows/s (every game)")
         events, seconds = check_only(files)
-        print(f"check only         : {events:,} events in {seconds:.2f} s = {events / seconds:,.0f} events/s "
-              f"(verify + judge every event, 1 process, nothing stored: the floor under ingest)")
+        print(
+            f"check only         : {events:,} events in {seconds:.2f} s = {events / seconds:,.0f} events/s "
+            f"(verify + judge every event, 1 process, nothing stored: the floor under ingest)"
+        )
         summary.update(read_json_rps=round(baseline_rate), check_eps=round(events / seconds))
         runs = [args.jobs] if args.jobs else [None, 1]
         for jobs in runs:
@@ -314,10 +346,16 @@ def main() -> None:
             report("tally ingest", result, baseline_rate)
             key = "ingest_auto" if jobs is None else f"ingest_{jobs}"
             rate = result["events"] / result["seconds"]
-            summary[key] = {"eps": round(rate), "ratio": round(rate / baseline_rate, 3), "workers": result["workers"],
-                            "tasks": result["tasks"], "tasks_here": result["tasks_here"],
-                            "writer_cpu_s": round(result["writer_cpu_s"], 2), "workers_cpu_s": round(result["workers_cpu_s"], 2),
-                            "rss_mb": [round(min(result["rss_samples"] or [0])), round(max(result["rss_samples"] or [0]))]}
+            summary[key] = {
+                "eps": round(rate),
+                "ratio": round(rate / baseline_rate, 3),
+                "workers": result["workers"],
+                "tasks": result["tasks"],
+                "tasks_here": result["tasks_here"],
+                "writer_cpu_s": round(result["writer_cpu_s"], 2),
+                "workers_cpu_s": round(result["workers_cpu_s"], 2),
+                "rss_mb": [round(min(result["rss_samples"] or [0])), round(max(result["rss_samples"] or [0]))],
+            }
         for game in GAMES:  # each game alone: its own read_json baseline, check floor and ingest, one process each
             mine = of_game(files, game)
             if not mine:
@@ -326,21 +364,33 @@ def main() -> None:
             checked, check_seconds = check_only(mine)
             result = run_ingest(mine, work / "library.duckdb", args.jobs)
             rate = result["events"] / result["seconds"]
-            print(f"{game:19s}: {result['events']:,} events; read_json {rows / seconds:,.0f} rows/s, check "
-                  f"{checked / check_seconds:,.0f} events/s, ingest {rate:,.0f} events/s "
-                  f"({result['workers'] or 1} process{'es' if result['workers'] > 1 else ''}), ratio to read_json "
-                  f"{rate / (rows / seconds):.2f}")
-            summary["games"][game] = {"events": result["events"], "read_json_rps": round(rows / seconds),
-                                      "check_eps": round(checked / check_seconds), "ingest_eps": round(rate),
-                                      "ratio": round(rate / (rows / seconds), 3)}
+            print(
+                f"{game:19s}: {result['events']:,} events; read_json {rows / seconds:,.0f} rows/s, check "
+                f"{checked / check_seconds:,.0f} events/s, ingest {rate:,.0f} events/s "
+                f"({result['workers'] or 1} process{'es' if result['workers'] > 1 else ''}), ratio to read_json "
+                f"{rate / (rows / seconds):.2f}"
+            )
+            summary["games"][game] = {
+                "events": result["events"],
+                "read_json_rps": round(rows / seconds),
+                "check_eps": round(checked / check_seconds),
+                "ingest_eps": round(rate),
+                "ratio": round(rate / (rows / seconds), 3),
+            }
 
         if not args.no_memory and len(files) >= 10:
             small = max(1, len(files) // 5)
             a = child_peak(folder, small, work / "small.duckdb")
             b = child_peak(folder, len(files), work / "full.duckdb")
-            print(f"fresh process peaks: {small} games {a['peak_mb']:.0f} MB, {len(files)} games {b['peak_mb']:.0f} MB "
-                  f"(x{b['peak_mb'] / a['peak_mb']:.2f} memory for x{len(files) / small:.0f} games; one process, no workers)")
-            summary["memory"] = {"small_mb": round(a["peak_mb"]), "full_mb": round(b["peak_mb"]), "games_ratio": len(files) / small}
+            print(
+                f"fresh process peaks: {small} games {a['peak_mb']:.0f} MB, {len(files)} games {b['peak_mb']:.0f} MB "
+                f"(x{b['peak_mb'] / a['peak_mb']:.2f} memory for x{len(files) / small:.0f} games; one process, no workers)"
+            )
+            summary["memory"] = {
+                "small_mb": round(a["peak_mb"]),
+                "full_mb": round(b["peak_mb"]),
+                "games_ratio": len(files) / small,
+            }
 
         if args.scale:
             scaled = work / "scale"
@@ -353,16 +403,25 @@ def main() -> None:
             (work / "read_json.duckdb").unlink(missing_ok=True)
             result = run_ingest(sorted(str(p) for p in scaled.glob("*.jsonl")), work / "scale.duckdb", args.jobs)
             report(f"scale ({events:,})", result, rows / seconds)
-            print(f"{'':19s}  {result['games']:,} games in {result['seconds']:.0f} s; read_json {rows / seconds:,.0f} rows/s")
+            print(
+                f"{'':19s}  {result['games']:,} games in {result['seconds']:.0f} s; read_json {rows / seconds:,.0f} rows/s"
+            )
             rate = result["events"] / result["seconds"]
-            summary["scale"] = {"events": result["events"], "games": result["games"], "eps": round(rate),
-                                "ratio": round(rate / (rows / seconds), 3), "workers": result["workers"]}
+            summary["scale"] = {
+                "events": result["events"],
+                "games": result["games"],
+                "eps": round(rate),
+                "ratio": round(rate / (rows / seconds), 3),
+                "workers": result["workers"],
+            }
             shutil.rmtree(scaled, ignore_errors=True)
             timed = library_commands(work / "scale.duckdb")
-            print(f"on {result['events']:,} events: tally sql {timed['sql_ms']:.0f} ms, tally stats {timed['stats_ms']:.0f} ms "
-                  f"per command (python -c 'import typer' {timed['import_typer_ms']:.0f} ms in the same run); the stats "
-                  f"report {timed['stats_report_ms']:.0f} ms and the {timed['charts']} library charts {timed['charts_ms']:.0f} ms "
-                  "inside one process")
+            print(
+                f"on {result['events']:,} events: tally sql {timed['sql_ms']:.0f} ms, tally stats {timed['stats_ms']:.0f} ms "
+                f"per command (python -c 'import typer' {timed['import_typer_ms']:.0f} ms in the same run); the stats "
+                f"report {timed['stats_report_ms']:.0f} ms and the {timed['charts']} library charts {timed['charts_ms']:.0f} ms "
+                "inside one process"
+            )
             summary["scale"].update(timed)
         if args.json:
             print(json.dumps(summary))

@@ -36,7 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 import httpx
 
@@ -44,6 +44,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 from bench_serve import start  # noqa: E402
+
 from support.long_games import write_long_game  # noqa: E402
 
 LENGTHS = [100, 200, 400, 800, 1600, 3200, 6400, 14000, 20000]
@@ -119,12 +120,22 @@ def resume(http: httpx.Client, ident: str, seq: int) -> tuple[float, int]:
     return time.perf_counter() - began, size
 
 
-ANSWERS = ["view", "moves", "move", "events first page", "events latest page", "stream resume", "library game page",
-           "library step", "library steps page"]
+ANSWERS = [
+    "view",
+    "moves",
+    "move",
+    "events first page",
+    "events latest page",
+    "stream resume",
+    "library game page",
+    "library step",
+    "library steps page",
+]
 
 
-def prepared(answer: str, http: httpx.Client, url: str, token: str, ident: str, gid: str,
-             seq: int) -> Callable[[], tuple[float, int]]:
+def prepared(
+    answer: str, http: httpx.Client, url: str, token: str, ident: str, gid: str, seq: int
+) -> Callable[[], tuple[float, int]]:
     """One request of kind `answer` about a game (`ident` served, `gid` in the library, `seq` its last event), ready to
     send: what it needs first (a move's listing) asked before."""
     game = f"/api/games/{ident}"
@@ -134,8 +145,9 @@ def prepared(answer: str, http: httpx.Client, url: str, token: str, ident: str, 
         return lambda: timed(lambda: http.get(game + "/moves"))
     if answer == "move":
         listing = http.get(game + "/moves").json()  # the move is then the first write
-        return lambda: timed(lambda: http.post(game + "/moves", json={"move": listing["moves"][0],
-                                                                      "expected_seq": listing["seq"]}))
+        return lambda: timed(
+            lambda: http.post(game + "/moves", json={"move": listing["moves"][0], "expected_seq": listing["seq"]})
+        )
     if answer == "events first page":
         return lambda: timed(lambda: http.get(game + "/events?after=0"))
     if answer == "events latest page":
@@ -152,8 +164,15 @@ def prepared(answer: str, http: httpx.Client, url: str, token: str, ident: str, 
 Cost = tuple[float, float, int]  # time to the answer, the server's CPU time for it, its bytes
 
 
-def one_round(folder: Path, db: Path, answers: list[str], games: dict[int, str], ids: dict[str, str],
-              seqs: dict[int, int], pristine: Path) -> dict[str, dict[int, Cost]]:
+def one_round(
+    folder: Path,
+    db: Path,
+    answers: list[str],
+    games: dict[int, str],
+    ids: dict[str, str],
+    seqs: dict[int, int],
+    pristine: Path,
+) -> dict[str, dict[int, Cost]]:
     """Each answer asked of each game as its first request after a fresh start of the server."""
     found: dict[str, dict[int, Cost]] = {}
     for answer in answers:
@@ -191,8 +210,11 @@ def svg_chart(rows: dict[str, dict[int, float]], title: str) -> str:
     """The same as a picture, drawn by tally's own chart of lines (each answer a line: x the length, y ms)."""
     from tally.core import charts
 
-    points = [(answer, length, round(seconds * 1000, 2)) for answer, values in rows.items()
-              for length, seconds in values.items()]
+    points = [
+        (answer, length, round(seconds * 1000, 2))
+        for answer, values in rows.items()
+        for length, seconds in values.items()
+    ]
     return charts.score_lines(points, title, y_label="ms", x_label="events in the game")
 
 
@@ -239,8 +261,10 @@ def report_catch_up(label: str, found: dict[int, tuple[float, int, int]]) -> Non
         cpu, read, judged = found[length]
         print(f"  {length:>6} events  {cpu * 1000:7.2f} ms  read {read}  judged {judged}")
     first, last = found[lengths[0]], found[lengths[-1]]
-    print(f"  {lengths[-1]} / {lengths[0]}: CPU {last[0] / max(first[0], 1e-9):.2f}x, work "
-          f"{(last[1] + last[2]) / max(1, first[1] + first[2]):.2f}x (goal: at most 2x)")
+    print(
+        f"  {lengths[-1]} / {lengths[0]}: CPU {last[0] / max(first[0], 1e-9):.2f}x, work "
+        f"{(last[1] + last[2]) / max(1, first[1] + first[2]):.2f}x (goal: at most 2x)"
+    )
 
 
 def catching(work: Path, lengths: list[int], store: bool, repeats: int) -> None:
@@ -279,7 +303,9 @@ def main() -> None:
     if options.catch_up_only:
         try:
             os.environ["TALLY_CACHE_DIR"] = str(work / "cache")
-            catching(work, [100, 10_000] if not options.quick else [100, 1000], options.store, 3 if options.quick else 9)
+            catching(
+                work, [100, 10_000] if not options.quick else [100, 1000], options.store, 3 if options.quick else 9
+            )
         finally:
             shutil.rmtree(work, ignore_errors=True)
         return
@@ -302,43 +328,71 @@ def main() -> None:
         shutil.rmtree(work / "cache", ignore_errors=True)  # the first read of each game on this machine, measured
         cold = one_round(folder, db, ["view", "library game page"], games, ids, seqs, pristine)
         measured = [one_round(folder, db, answers, games, ids, seqs, pristine) for _ in range(rounds)]
-        times = {answer: {n: statistics.median(r[answer][n][0] for r in measured) for n in lengths} for answer in answers}
-        cpus = {answer: {n: statistics.median(r[answer][n][1] for r in measured) for n in lengths} for answer in answers}
+        times = {
+            answer: {n: statistics.median(r[answer][n][0] for r in measured) for n in lengths} for answer in answers
+        }
+        cpus = {
+            answer: {n: statistics.median(r[answer][n][1] for r in measured) for n in lengths} for answer in answers
+        }
         sizes = {answer: max(r[answer][n][2] for r in measured for n in lengths) for answer in answers}
 
         def ratio(table: dict[str, dict[int, float]], answer: str, length: int) -> float:
             return table[answer][length] / max(table[answer][base], 1e-6)
 
         if options.svg:
-            Path(options.svg).write_text(svg_chart(cpus, "tally serve: the server's CPU time for a game's first answer "
-                                                         "after start, by the game's length"), encoding="utf-8")
+            Path(options.svg).write_text(
+                svg_chart(
+                    cpus,
+                    "tally serve: the server's CPU time for a game's first answer after start, by the game's length",
+                ),
+                encoding="utf-8",
+            )
         if options.json:
-            print(json.dumps({
-                "lengths": lengths,
-                "time_ms": {a: {str(n): round(t * 1000, 3) for n, t in v.items()} for a, v in times.items()},
-                "cpu_ms": {a: {str(n): round(t * 1000, 3) for n, t in v.items()} for a, v in cpus.items()},
-                "cpu_ratio": {a: round(ratio(cpus, a, long), 2) for a in answers},
-                "time_ratio": {a: round(ratio(times, a, long), 2) for a in answers},
-                "largest_bytes": sizes,
-                "cold_cpu_ms": {a: {str(n): round(v[n][1] * 1000, 1) for n in lengths} for a, v in cold.items()}}))
+            print(
+                json.dumps(
+                    {
+                        "lengths": lengths,
+                        "time_ms": {a: {str(n): round(t * 1000, 3) for n, t in v.items()} for a, v in times.items()},
+                        "cpu_ms": {a: {str(n): round(t * 1000, 3) for n, t in v.items()} for a, v in cpus.items()},
+                        "cpu_ratio": {a: round(ratio(cpus, a, long), 2) for a in answers},
+                        "time_ratio": {a: round(ratio(times, a, long), 2) for a in answers},
+                        "largest_bytes": sizes,
+                        "cold_cpu_ms": {
+                            a: {str(n): round(v[n][1] * 1000, 1) for n in lengths} for a, v in cold.items()
+                        },
+                    }
+                )
+            )
             return
-        print(f"games of {', '.join(map(str, lengths))} events (Splice, random, run on); {rounds} round(s) of fresh "
-              f"starts, median; the machine is shared: figures are noisy, ratios are of one run")
-        for name, table in (("the server's CPU time", cpus), ("time to the answer (loopback, client in this process)", times)):
+        print(
+            f"games of {', '.join(map(str, lengths))} events (Splice, random, run on); {rounds} round(s) of fresh "
+            f"starts, median; the machine is shared: figures are noisy, ratios are of one run"
+        )
+        for name, table in (
+            ("the server's CPU time", cpus),
+            ("time to the answer (loopback, client in this process)", times),
+        ):
             print()
             print(f"{name}, ms, for the first request about a game after start:")
             print(f"  {'answer':<22}" + "".join(f"{n:>8}" for n in lengths) + f"  {long}/{base} {lengths[-1]}/{base}")
             for answer in answers:
-                print(f"  {answer:<22}" + "".join(f"{table[answer][n] * 1000:8.1f}" for n in lengths)
-                      + f"  {ratio(table, answer, long):8.2f}x {ratio(table, answer, lengths[-1]):8.2f}x")
+                print(
+                    f"  {answer:<22}"
+                    + "".join(f"{table[answer][n] * 1000:8.1f}" for n in lengths)
+                    + f"  {ratio(table, answer, long):8.2f}x {ratio(table, answer, lengths[-1]):8.2f}x"
+                )
         worst = max(max(ratio(cpus, a, long), ratio(cpus, a, lengths[-1])) for a in answers)
         print()
         print("largest answer, KB: " + ", ".join(f"{a} {sizes[a] / 1024:.1f}" for a in answers))
-        print(f"goal: every answer about a game of {long}+ events at most 2x the same about {base} events (CPU time: worst "
-              f"{worst:.2f}x), none over 256 KB (largest {max(sizes.values()) / 1024:.1f} KB): "
-              f"{'met' if worst <= 2 and max(sizes.values()) < 256 * 1024 else 'NOT met'}")
+        print(
+            f"goal: every answer about a game of {long}+ events at most 2x the same about {base} events (CPU time: worst "
+            f"{worst:.2f}x), none over 256 KB (largest {max(sizes.values()) / 1024:.1f} KB): "
+            f"{'met' if worst <= 2 and max(sizes.values()) < 256 * 1024 else 'NOT met'}"
+        )
         print()
-        print("first read of each game on this machine (no checkpoint yet: the game folded whole, once), server CPU ms:")
+        print(
+            "first read of each game on this machine (no checkpoint yet: the game folded whole, once), server CPU ms:"
+        )
         for answer, values in cold.items():
             print(f"  {answer:<22}" + "".join(f"{values[n][1] * 1000:8.1f}" for n in lengths))
         print()

@@ -70,8 +70,10 @@ def build(events: int, games: int, seed: int, work: Path, db: Path) -> tuple[Pat
     prepared = time.perf_counter() - began
     result = run_ingest(sorted(str(p) for p in scaled.glob("*.jsonl")), db, None)
     shutil.rmtree(scaled, ignore_errors=True)
-    print(f"library: {result['events']:,} events, {result['games']:,} games ({made:,} events prepared in "
-          f"{prepared:.0f} s, ingested in {result['seconds']:.0f} s), {result['db_mb']:.0f} MB")
+    print(
+        f"library: {result['events']:,} events, {result['games']:,} games ({made:,} events prepared in "
+        f"{prepared:.0f} s, ingested in {result['seconds']:.0f} s), {result['db_mb']:.0f} MB"
+    )
     return db, {"events": result["events"], "games": result["games"], "ingest_s": round(result["seconds"], 1)}
 
 
@@ -80,8 +82,8 @@ def inside_duckdb(db: Path, runs: int) -> dict[str, Any]:
     from tally.store.library import report as library_stats
     from tally.store.library import stats
     from tally.store.library.charts import LOWER_WINS, _lower_wins, _queries, library_charts
-    from tally.store.library.schema import connect_read_only, stored_reports
     from tally.store.library.report import Scope
+    from tally.store.library.schema import connect_read_only, stored_reports
 
     con = connect_read_only(db)
     try:
@@ -100,7 +102,7 @@ def inside_duckdb(db: Path, runs: int) -> dict[str, Any]:
             began = time.perf_counter()
             found = original(connection, sql, params)
             words = " ".join(sql.split())
-            name = f"{len(timed_now) + 1:2d} {words[words.find('FROM'):][:40]}"
+            name = f"{len(timed_now) + 1:2d} {words[words.find('FROM') :][:40]}"
             timed_now.append(name)
             timed.setdefault(name, []).append((time.perf_counter() - began) * 1000)
             return found
@@ -120,7 +122,9 @@ def inside_duckdb(db: Path, runs: int) -> dict[str, Any]:
             for report in spec["reports"]:
                 query = report["sql"].format(where=scope.where(), limit=10)
                 worked_out[f"{spec['game']} {report['key']}"] = best_ms(lambda: con.execute(query).fetchall(), runs)
-        kept = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'report_rows'").fetchall()[0][0]
+        kept = con.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_name = 'report_rows'"
+        ).fetchall()[0][0]
         kept_rows = con.execute("SELECT count(*) FROM report_rows").fetchall()[0][0] if kept else 0
         # the library is held open by `con`: the report's own connection costs almost nothing, as on a warm server
         stats_report = best_ms(lambda: stats(db, simulated=True), runs)
@@ -128,9 +132,16 @@ def inside_duckdb(db: Path, runs: int) -> dict[str, Any]:
     finally:
         con.close()
     stats_whole = best_ms(lambda: stats(db, simulated=True), max(3, runs // 2))
-    return {"scan_ms": scan, "charts": charts, "stats_queries": report_queries, "reports_worked_out": worked_out,
-            "kept_reports": kept_rows, "stats_report_ms": stats_report, "charts_whole_ms": charts_whole,
-            "stats_whole_ms": stats_whole}
+    return {
+        "scan_ms": scan,
+        "charts": charts,
+        "stats_queries": report_queries,
+        "reports_worked_out": worked_out,
+        "kept_reports": kept_rows,
+        "stats_report_ms": stats_report,
+        "charts_whole_ms": charts_whole,
+        "stats_whole_ms": stats_whole,
+    }
 
 
 def commands(db: Path, runs: int, callgrind: bool) -> dict[str, dict[str, float]]:
@@ -143,13 +154,19 @@ def commands(db: Path, runs: int, callgrind: bool) -> dict[str, dict[str, float]
     }
     found: dict[str, dict[str, float]] = {}
     for label, argv in which.items():
+
         def once() -> None:
             subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
 
         found[label] = {"best_ms": best_ms(once, runs)}
         if callgrind:
-            done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
+            done = subprocess.run(
+                ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+                check=True,
+            )
             collected = [line for line in done.stderr.splitlines() if "Collected" in line]
             found[label]["instructions"] = float(collected[-1].split()[-1])
     return found
@@ -171,8 +188,23 @@ def request_ms(host: str, port: int, path: str, token: str) -> tuple[float, int,
 def on_loopback(db: Path, work: Path, runs: int, idle: float) -> dict[str, Any]:
     tables = work / "tables"
     tables.mkdir(exist_ok=True)
-    proc = subprocess.Popen([sys.executable, "-c", "from tally.cli.main import main; main()", "serve", str(tables), "--db", str(db), "--port", "0",
-                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from tally.cli.main import main; main()",
+            "serve",
+            str(tables),
+            "--db",
+            str(db),
+            "--port",
+            "0",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         started = json.loads(proc.stdout.readline())
@@ -194,7 +226,7 @@ def on_loopback(db: Path, work: Path, runs: int, idle: float) -> dict[str, Any]:
             "GET /static/library.js": "/static/library.js",
             "list: every game": "/api/library/games?simulated=all",
             "list: a game, a player, a month": f"/api/library/games?simulated=all&game=array&player={person}"
-                                                f"&since={game['started_at'][:8]}01&until={game['started_at'][:10]}",
+            f"&since={game['started_at'][:8]}01&until={game['started_at'][:10]}",
             "list: real games (none here)": "/api/library/games",
             "charts: every game": "/api/library/charts?simulated=all",
             "charts: one game": "/api/library/charts?simulated=all&game=splendor",
@@ -203,7 +235,9 @@ def on_loopback(db: Path, work: Path, runs: int, idle: float) -> dict[str, Any]:
         }
         found: dict[str, dict[str, float]] = {}
         for label, path in paths.items():
-            time.sleep(idle)  # the library let go (after library_page.KEEP_OPEN): the first request opens it, as a first visit does
+            time.sleep(
+                idle
+            )  # the library let go (after library_page.KEEP_OPEN): the first request opens it, as a first visit does
             first, status, body = request_ms(host, int(port), path, token)
             assert status == 200, (path, status, body[:200])
             warm = sorted(request_ms(host, int(port), path, token)[0] for _ in range(runs))
@@ -247,46 +281,66 @@ def main() -> None:
             print(f"library: {db} ({counted:,} events)")
             summary["library"] = {"events": counted}
         else:
-            db, summary["library"] = build(args.events, args.games, args.seed, work, args.keep or work / "library.duckdb")
+            db, summary["library"] = build(
+                args.events, args.games, args.seed, work, args.keep or work / "library.duckdb"
+            )
 
         inside = inside_duckdb(db, args.runs)
         scan = inside["scan_ms"]
-        print(f"\ninside DuckDB (best of {args.runs}, one warm connection); yardstick: a full scan of events "
-              f"{scan:.1f} ms")
+        print(
+            f"\ninside DuckDB (best of {args.runs}, one warm connection); yardstick: a full scan of events "
+            f"{scan:.1f} ms"
+        )
         for group, label in (("charts", "chart"), ("stats_queries", "stats report")):
             for key, ms in inside[group].items():
                 mark = "ok" if ms < GOAL_QUERY_MS else "OVER"
-                print(f"  {label:12s} {key:26s} {ms:7.1f} ms  x{ms / scan:5.2f} the scan  {mark} (goal < {GOAL_QUERY_MS:.0f} ms)")
+                print(
+                    f"  {label:12s} {key:26s} {ms:7.1f} ms  x{ms / scan:5.2f} the scan  {mark} (goal < {GOAL_QUERY_MS:.0f} ms)"
+                )
         for key, ms in inside["reports_worked_out"].items():
             print(f"  worked out   {key:26s} {ms:7.1f} ms  x{ms / scan:5.2f} the scan  (kept by ingest in report_rows)")
-        print(f"  the stats report on the warm connection: {inside['stats_report_ms']:.1f} ms "
-              f"({'every game report read from ' + str(inside['kept_reports']) + ' kept rows' if inside['kept_reports'] else 'no kept reports: each worked out'}) "
-              f"{'ok' if inside['stats_report_ms'] < GOAL_REPORT_MS else 'OVER'} (goal < {GOAL_REPORT_MS:.0f} ms)")
-        print(f"  library_charts whole (7 charts, its own connection): {inside['charts_whole_ms']:.0f} ms; "
-              f"library.stats whole (its own connection): {inside['stats_whole_ms']:.0f} ms")
+        kept = inside["kept_reports"]
+        print(
+            f"  the stats report on the warm connection: {inside['stats_report_ms']:.1f} ms "
+            f"({f'every game report read from {kept} kept rows' if kept else 'no kept reports: each worked out'}) "
+            f"{'ok' if inside['stats_report_ms'] < GOAL_REPORT_MS else 'OVER'} (goal < {GOAL_REPORT_MS:.0f} ms)"
+        )
+        print(
+            f"  library_charts whole (7 charts, its own connection): {inside['charts_whole_ms']:.0f} ms; "
+            f"library.stats whole (its own connection): {inside['stats_whole_ms']:.0f} ms"
+        )
         summary["inside"] = inside
 
         page = on_loopback(db, work, args.runs, 0.0 if args.quick else 2.5)
         yard = page["GET /api/games (yardstick)"]["median_ms"]
-        print(f"\ntally serve on loopback (a fresh connection per request; median of {args.runs} after the first); "
-              f"yardstick GET /api/games {yard:.1f} ms")
+        print(
+            f"\ntally serve on loopback (a fresh connection per request; median of {args.runs} after the first); "
+            f"yardstick GET /api/games {yard:.1f} ms"
+        )
         for label, found in page.items():
             worst = max(found["first_ms"], found["median_ms"])
             mark = "ok" if worst < GOAL_PAGE_MS else "OVER"
-            print(f"  {label:34s} first {found['first_ms']:7.1f} ms  then {found['median_ms']:7.1f} ms  "
-                  f"x{found['median_ms'] / yard:5.1f} the yardstick  {found['bytes']:>9,} bytes  {mark} "
-                  f"(goal < {GOAL_PAGE_MS:.0f} ms)")
+            print(
+                f"  {label:34s} first {found['first_ms']:7.1f} ms  then {found['median_ms']:7.1f} ms  "
+                f"x{found['median_ms'] / yard:5.1f} the yardstick  {found['bytes']:>9,} bytes  {mark} "
+                f"(goal < {GOAL_PAGE_MS:.0f} ms)"
+            )
         summary["page"] = page
         ran = commands(db, args.runs, args.callgrind)
         yard_ms = ran["python -c 'import typer' (yardstick)"]
         print(f"\nthe commands, a fresh process each (best of {args.runs})")
         for label, found in ran.items():
             goal = GOAL_COMMAND_MS.get(label.split(" '")[0].split(" --")[0])
-            counted = (f"  {found['instructions'] / 1e6:6.0f} M instructions  x{found['instructions'] / yard_ms['instructions']:4.2f}"
-                       if "instructions" in found else "")
+            counted = (
+                f"  {found['instructions'] / 1e6:6.0f} M instructions  x{found['instructions'] / yard_ms['instructions']:4.2f}"
+                if "instructions" in found
+                else ""
+            )
             mark = "" if goal is None else f"  {'ok' if found['best_ms'] < goal else 'OVER'} (goal < {goal:.0f} ms)"
-            print(f"  {label:42s} {found['best_ms']:7.1f} ms  x{found['best_ms'] / yard_ms['best_ms']:4.2f} the yardstick"
-                  f"{counted}{mark}")
+            print(
+                f"  {label:42s} {found['best_ms']:7.1f} ms  x{found['best_ms'] / yard_ms['best_ms']:4.2f} the yardstick"
+                f"{counted}{mark}"
+            )
         summary["commands"] = ran
         if args.json:
             print(json.dumps(summary))

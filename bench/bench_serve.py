@@ -68,8 +68,9 @@ from tally.store.logs import log as logfile  # noqa: E402
 from tally.store.recording.results import check  # noqa: E402
 
 
-def start(folder: Path | str, token: str | None = None, *options: str, program: str | None = None,
-          probe: str = "/api/games") -> tuple[subprocess.Popen[str], str, str, float]:
+def start(
+    folder: Path | str, token: str | None = None, *options: str, program: str | None = None, probe: str = "/api/games"
+) -> tuple[subprocess.Popen[str], str, str, float]:
     """`tally serve` on a folder, or on a database URL (`--store`), with `options`; `token`: the host token it shares;
     `program`: another installation's `tally` (default: this one's); `probe`: the request that says it answers (the
     list of games opens every game: `/api/catalog` opens none)."""
@@ -79,8 +80,12 @@ def start(folder: Path | str, token: str | None = None, *options: str, program: 
     tally = program or Path(sys.executable).with_name("tally")
     where = ["--store", folder] if isinstance(folder, str) else [str(folder)]
     environment = {**os.environ, **({"TALLY_HOST_TOKEN": token} if token else {})}
-    process = subprocess.Popen([str(tally), "serve", *where, "--port", "0", "--json", *options], stdout=subprocess.PIPE,
-                               text=True, env=environment)
+    process = subprocess.Popen(
+        [str(tally), "serve", *where, "--port", "0", "--json", *options],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
     assert process.stdout is not None
     line = json.loads(process.stdout.readline())
     with httpx.Client(base_url=line["url"]) as http:
@@ -120,8 +125,9 @@ def bench_round_trip(url: str, token: str, folder: Path, source: Path, moves: in
 
             def follow() -> None:
                 with httpx.Client(base_url=url, timeout=None) as device:
-                    with device.stream("GET", f"/api/games/{ident}/stream?after=300",
-                                       headers={"Authorization": f"Bearer {seat}"}) as stream:
+                    with device.stream(
+                        "GET", f"/api/games/{ident}/stream?after=300", headers={"Authorization": f"Bearer {seat}"}
+                    ) as stream:
                         ready.set()
                         for text in stream.iter_lines():
                             if text.startswith("id: "):
@@ -136,7 +142,9 @@ def bench_round_trip(url: str, token: str, folder: Path, source: Path, moves: in
             for _ in range(10):
                 listing = http.get(f"/api/games/{ident}/moves").json()
                 sent = time.perf_counter()
-                answer = http.post(f"/api/games/{ident}/moves", json={"move": listing["moves"][0], "expected_seq": listing["seq"]})
+                answer = http.post(
+                    f"/api/games/{ident}/moves", json={"move": listing["moves"][0], "expected_seq": listing["seq"]}
+                )
                 times.append(time.perf_counter() - sent)
                 assert answer.status_code == 201, answer.text
                 first = answer.json()["events"][0]["seq"]
@@ -146,12 +154,19 @@ def bench_round_trip(url: str, token: str, folder: Path, source: Path, moves: in
                 if first in seen:
                     arrivals.append(seen[first] - sent)
             follower.join(5)
-    return {"p50": percentile(times, 50), "p99": percentile(times, 99), "arrival p50": percentile(arrivals, 50),
-            "arrival p99": percentile(arrivals, 99), "moves": len(times), "arrivals": len(arrivals)}
+    return {
+        "p50": percentile(times, 50),
+        "p99": percentile(times, 99),
+        "arrival p50": percentile(arrivals, 50),
+        "arrival p99": percentile(arrivals, 99),
+        "moves": len(times),
+        "arrivals": len(arrivals),
+    }
 
 
-async def busy_tables(url: str | list[str], token: str, folder: Path | str, tables: int, devices: int,
-                      seconds: float) -> dict[str, float]:
+async def busy_tables(
+    url: str | list[str], token: str, folder: Path | str, tables: int, devices: int, seconds: float
+) -> dict[str, float]:
     """`url`: one server, or several serving one database (`folder` its URL), device d talking to server d mod N."""
     auth = {"Authorization": f"Bearer {token}"}
     counts = {"requests": 0, "201": 0, "409": 0, "errors": 0}
@@ -167,8 +182,10 @@ async def busy_tables(url: str | list[str], token: str, folder: Path | str, tabl
         games = {}
         for t in range(tables):
             ident = f"busy{t}-0"
-            made = await http.post("/api/games", json={"id": ident, "game": "split", "players": ["ana", "ben", "cy", "dee"],
-                                                       "mode": "open", "seed": t})
+            made = await http.post(
+                "/api/games",
+                json={"id": ident, "game": "split", "players": ["ana", "ben", "cy", "dee"], "mode": "open", "seed": t},
+            )
             assert made.status_code == 201, made.text
             games[t] = [ident]
         stop = time.perf_counter() + seconds
@@ -187,14 +204,24 @@ async def busy_tables(url: str | list[str], token: str, folder: Path | str, tabl
                 listing = listed.json()
                 if not listing["moves"]:  # the game is over: the table starts the next one (one device wins)
                     nxt = f"busy{t}-{len(games[t])}"
-                    made = await http.post("/api/games", json={"id": nxt, "game": "split", "mode": "open", "seed": t,
-                                                               "players": ["ana", "ben", "cy", "dee"]})
+                    made = await http.post(
+                        "/api/games",
+                        json={
+                            "id": nxt,
+                            "game": "split",
+                            "mode": "open",
+                            "seed": t,
+                            "players": ["ana", "ben", "cy", "dee"],
+                        },
+                    )
                     counts["requests"] += 1
                     if made.status_code == 201:
                         games[t].append(nxt)
                     continue
                 move = listing["moves"][rng.randrange(len(listing["moves"]))]
-                answer = await http.post(f"/api/games/{ident}/moves", json={"move": move, "expected_seq": listing["seq"]})
+                answer = await http.post(
+                    f"/api/games/{ident}/moves", json={"move": move, "expected_seq": listing["seq"]}
+                )
                 counts["requests"] += 1
                 if answer.status_code == 201:
                     counts["201"] += 1
@@ -224,8 +251,13 @@ async def busy_tables(url: str | list[str], token: str, folder: Path | str, tabl
             exact &= sorted(seqs) == list(range(start + 1, len(log.events) + 1)) and check(where).ok
     if errors:
         print("errors:", *errors[:5], sep="\n  ")
-    return {**counts, "requests/s": counts["requests"] / elapsed, "moves/s": counts["201"] / elapsed, "exact": exact,
-            "games": sum(len(v) for v in games.values())}
+    return {
+        **counts,
+        "requests/s": counts["requests"] / elapsed,
+        "moves/s": counts["201"] / elapsed,
+        "exact": exact,
+        "games": sum(len(v) for v in games.values()),
+    }
 
 
 def build_seated_log(folder: Path) -> tuple[Path, list[Any]]:
@@ -242,8 +274,13 @@ def build_seated_log(folder: Path) -> tuple[Path, list[Any]]:
         if len(events) > len(best):
             best = events
     started = best[0]
-    best[0] = type(started)(**{**{f: getattr(started, f) for f in started.__struct_fields__}, "mode": "table",
-                               "seated": list(started.seats)})
+    best[0] = type(started)(
+        **{
+            **{f: getattr(started, f) for f in started.__struct_fields__},
+            "mode": "table",
+            "seated": list(started.seats),
+        }
+    )
     path = folder / "seated-250.jsonl"
     logfile.create(path, best[:250])
     return path, best[250:]
@@ -262,9 +299,13 @@ def bench_seat_against_host(url: str, token: str, folder: Path, moves: int) -> d
             caller = "seat" if copy % 2 else "host"
             ident = f"seated{copy}"
             shutil.copy(source, folder / f"{ident}.jsonl")
-            tokens = {name: {"Authorization": "Bearer " + http.post(f"/api/games/{ident}/join", json={"seat": name},
-                                                                     headers=host).json()["token"]}
-                      for name in ("p1", "p2", "p3", "p4")}
+            tokens = {
+                name: {
+                    "Authorization": "Bearer "
+                    + http.post(f"/api/games/{ident}/join", json={"seat": name}, headers=host).json()["token"]
+                }
+                for name in ("p1", "p2", "p3", "p4")
+            }
             for event in later[:10]:
                 text = spec.format(event)
                 who = host if caller == "host" else tokens[getattr(event, "player", None) or "p1"]
@@ -349,7 +390,9 @@ def memory_per_game(source: Path, games: int) -> float:
 def shown(locator: Any) -> Any:
     """The element with every group folded around it opened."""
     # a redraw may take the group out of the page between finding it and opening it: its parent is then null
-    locator.evaluate("e => { for (let d = e.closest('details'); d; d = d.parentElement?.closest('details')) d.open = true; }")
+    locator.evaluate(
+        "e => { for (let d = e.closest('details'); d; d = d.parentElement?.closest('details')) d.open = true; }"
+    )
     return locator
 
 
@@ -426,8 +469,10 @@ def bench_page(url: str, token: str, folder: Path, source: Path, loads: int, tap
         # page's redraw done (its `data-seq` set once banner, moves and picture are drawn); Playwright's own
         # waiting is not counted
         host.evaluate("() => document.addEventListener('click', () => { window.tapped = Date.now(); }, true)")
-        other.evaluate("() => new MutationObserver(() => { window.redrawn = Date.now(); })"
-                       ".observe(document.body, {attributes: true, attributeFilter: ['data-seq']})")
+        other.evaluate(
+            "() => new MutationObserver(() => { window.redrawn = Date.now(); })"
+            ".observe(document.body, {attributes: true, attributeFilter: ['data-seq']})"
+        )
         arrivals = []
         for _ in range(taps):
             seq = host.locator("body").get_attribute("data-seq")
@@ -440,9 +485,16 @@ def bench_page(url: str, token: str, folder: Path, source: Path, loads: int, tap
             # reads the host's seq only once the host's page has moved on too
             host.locator(f"body:not([data-seq='{seq}'])").wait_for(state="attached")
         browser.close()
-    return {"load p50": statistics.median(times), "own bytes": statistics.median(own),
-            "answer bytes": statistics.median(answers), "tap p50": statistics.median(arrivals),
-            "tap p99": percentile(arrivals, 99), "taps": len(arrivals)}
+    return {
+        "load p50": statistics.median(times),
+        "own bytes": statistics.median(own),
+        "answer bytes": statistics.median(answers),
+        "tap p50": statistics.median(arrivals),
+        "tap p99": percentile(arrivals, 99),
+        "taps": len(arrivals),
+    }
+
+
 def bench_idle_streams(source: Path, reads: int, streams: int = 1000, watched: float = 5.0) -> dict[str, float]:
     """A seat's read with no stream open, then with `streams` idle watcher streams open (a fresh server)."""
     import resource
@@ -459,8 +511,9 @@ def bench_idle_streams(source: Path, reads: int, streams: int = 1000, watched: f
         port = int(url.rsplit(":", 1)[1])
         held: list[socket.socket] = []
         try:
-            seat = httpx.post(f"{url}/api/games/idle/join", json={"seat": "p2"},
-                              headers={"Authorization": f"Bearer {token}"}).json()["token"]
+            seat = httpx.post(
+                f"{url}/api/games/idle/join", json={"seat": "p2"}, headers={"Authorization": f"Bearer {token}"}
+            ).json()["token"]
 
             def seat_reads() -> list[float]:
                 times = []
@@ -493,9 +546,14 @@ def bench_idle_streams(source: Path, reads: int, streams: int = 1000, watched: f
                 connection.close()
             process.terminate()
             process.wait(30)
-    return {"alone p50": percentile(alone, 50), "alone p99": percentile(alone, 99),
-            "crowded p50": percentile(crowded, 50), "crowded p99": percentile(crowded, 99),
-            "streams": len(held), "idle cpu": idle_cpu}
+    return {
+        "alone p50": percentile(alone, 50),
+        "alone p99": percentile(alone, 99),
+        "crowded p50": percentile(crowded, 50),
+        "crowded p99": percentile(crowded, 99),
+        "streams": len(held),
+        "idle cpu": idle_cpu,
+    }
 
 
 def arrivals_between(first: str, last: str, token: str, moves: int) -> dict[str, float]:
@@ -505,8 +563,10 @@ def arrivals_between(first: str, last: str, token: str, moves: int) -> dict[str,
     seen: dict[int, float] = {}
     arrivals: list[float] = []
     with httpx.Client(base_url=first, headers=auth, timeout=30) as http:
-        made = http.post("/api/games", json={"id": "arrivals", "game": "splendor", "players": ["ana", "ben"],
-                                             "mode": "open", "seed": 1})
+        made = http.post(
+            "/api/games",
+            json={"id": "arrivals", "game": "splendor", "players": ["ana", "ben"], "mode": "open", "seed": 1},
+        )
         assert made.status_code == 201, made.text
         after = http.get("/api/games/arrivals/moves").json()["seq"]
         ready = threading.Event()
@@ -530,7 +590,9 @@ def arrivals_between(first: str, last: str, token: str, moves: int) -> dict[str,
             if not listing["moves"]:
                 break
             sent = time.perf_counter()
-            answer = http.post("/api/games/arrivals/moves", json={"move": listing["moves"][0], "expected_seq": listing["seq"]})
+            answer = http.post(
+                "/api/games/arrivals/moves", json={"move": listing["moves"][0], "expected_seq": listing["seq"]}
+            )
             assert answer.status_code == 201, answer.text
             first_seq = answer.json()["events"][0]["seq"]
             deadline = time.perf_counter() + 5
@@ -539,8 +601,7 @@ def arrivals_between(first: str, last: str, token: str, moves: int) -> dict[str,
             if first_seq in seen:
                 arrivals.append(seen[first_seq] - sent)
         follower.join(5)
-    return {"p50": percentile(arrivals, 50), "p99": percentile(arrivals, 99), "arrivals": len(arrivals),
-            "moves": moves}
+    return {"p50": percentile(arrivals, 50), "p99": percentile(arrivals, 99), "arrivals": len(arrivals), "moves": moves}
 
 
 def bench_database(tables: int, seconds: float, moves: int) -> None:
@@ -568,11 +629,15 @@ def bench_database(tables: int, seconds: float, moves: int) -> None:
                     process[0].terminate()
                     process[0].wait(30)
             label = f"--store, {count} server{'s' if count > 1 else ''}"
-            print(f"{label}: arrival on another server's stream p50 {trip['p50'] * 1000:.2f} ms, p99 "
-                  f"{trip['p99'] * 1000:.2f} ms ({trip['arrivals']:.0f} of {trip['moves']:.0f} moves)")
-            print(f"{label}: {tables} tables x 4 devices, {seconds:.0f} s: {busy['moves/s']:.0f} moves/s, "
-                  f"{busy['requests/s']:.0f} requests/s, {busy['409']:.0f} lost races (409), {busy['errors']:.0f} errors, "
-                  f"logs exact: {busy['exact']}")
+            print(
+                f"{label}: arrival on another server's stream p50 {trip['p50'] * 1000:.2f} ms, p99 "
+                f"{trip['p99'] * 1000:.2f} ms ({trip['arrivals']:.0f} of {trip['moves']:.0f} moves)"
+            )
+            print(
+                f"{label}: {tables} tables x 4 devices, {seconds:.0f} s: {busy['moves/s']:.0f} moves/s, "
+                f"{busy['requests/s']:.0f} requests/s, {busy['409']:.0f} lost races (409), {busy['errors']:.0f} errors, "
+                f"logs exact: {busy['exact']}"
+            )
 
 
 # --------------------------------------------------------------------------- a club night
@@ -612,12 +677,15 @@ class Line:
         """(status, the JSON answer); a connection the server closed while idle is opened again once (the request
         never reached it: a server closes only a connection waiting for one)."""
         payload = b"" if body is None else msgspec.json.encode(body)
-        head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {self.token}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n").encode()
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {self.token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
+        ).encode()
         for attempt in (1, 2):
             if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port,
-                                                                         local_addr=(self.address, 0))
+                self.reader, self.writer = await asyncio.open_connection(
+                    "127.0.0.1", self.port, local_addr=(self.address, 0)
+                )
             assert self.reader is not None and self.writer is not None
             self.writer.write(head + payload)
             status = await self.reader.readline()
@@ -645,9 +713,18 @@ class Line:
         self.reader = self.writer = None
 
 
-async def follow_stream(port: int, path: str, token: str | None, after: int, address: str,
-                        arrived: dict[int, float] | None, counted: dict[int, int] | None, broken: list[str],
-                        ready: asyncio.Event, stop: asyncio.Event) -> None:
+async def follow_stream(
+    port: int,
+    path: str,
+    token: str | None,
+    after: int,
+    address: str,
+    arrived: dict[int, float] | None,
+    counted: dict[int, int] | None,
+    broken: list[str],
+    ready: asyncio.Event,
+    stop: asyncio.Event,
+) -> None:
     """A stream read over a plain socket from `address` (cheap enough for 1,400 in this process): each `id:` line's
     arrival noted; anything but a 200 or a cut before `stop` noted as broken."""
     writer = None
@@ -681,8 +758,17 @@ async def follow_stream(port: int, path: str, token: str | None, after: int, add
             writer.close()
 
 
-async def club_night(url: str, token: str, where: Path | str, tables: int, seconds: float, tap: float,
-                     watchers: int, pid: int, prefix: str) -> dict[str, Any]:
+async def club_night(
+    url: str,
+    token: str,
+    where: Path | str,
+    tables: int,
+    seconds: float,
+    tap: float,
+    watchers: int,
+    pid: int,
+    prefix: str,
+) -> dict[str, Any]:
     """`tables` tables of 4 phones (Splice, 4 seats, open), every phone holding its seat's stream open and tapping
     every `tap` seconds or so (±50%): it reads its seat's moves and, when it has one (its turn), records it. Also
     `watchers` idle watcher streams (10 per address). What each move's round trip took, when it arrived on each
@@ -707,8 +793,17 @@ async def club_night(url: str, token: str, where: Path | str, tables: int, secon
             if t == 1:
                 memory_before = rss_kib(pid)  # after the first table: the game's modules imported
             ident = f"{prefix}{t}"
-            made = await http.post("/api/games", json={"id": ident, "game": "splice", "players": ["p1", "p2", "p3", "p4"],
-                                                       "mode": "open", "seed": t, "options": LONG})
+            made = await http.post(
+                "/api/games",
+                json={
+                    "id": ident,
+                    "game": "splice",
+                    "players": ["p1", "p2", "p3", "p4"],
+                    "mode": "open",
+                    "seed": t,
+                    "options": LONG,
+                },
+            )
             assert made.status_code == 201, made.text
             starts[t] = int((await http.get(f"/api/games/{ident}")).json()["seq"])
             for number, seat in enumerate(["p1", "p2", "p3", "p4"]):
@@ -717,16 +812,42 @@ async def club_night(url: str, token: str, where: Path | str, tables: int, secon
         followers = []
         for phone in phones:
             ready = asyncio.Event()
-            followers.append(asyncio.create_task(follow_stream(
-                port, f"/api/games/{prefix}{phone.table}/stream", phone.token, starts[phone.table], phone.address,
-                phone.arrived, phone.counted, phone.broken, ready, stop)))
+            followers.append(
+                asyncio.create_task(
+                    follow_stream(
+                        port,
+                        f"/api/games/{prefix}{phone.table}/stream",
+                        phone.token,
+                        starts[phone.table],
+                        phone.address,
+                        phone.arrived,
+                        phone.counted,
+                        phone.broken,
+                        ready,
+                        stop,
+                    )
+                )
+            )
             await ready.wait()
         watching: list[str] = []
         for number in range(watchers):
             ready = asyncio.Event()
-            followers.append(asyncio.create_task(follow_stream(
-                port, f"/api/games/{prefix}{number % tables}/stream", None, starts[number % tables],
-                f"127.2.{number // 10 // 250}.{number // 10 % 250 + 1}", None, None, watching, ready, stop)))
+            followers.append(
+                asyncio.create_task(
+                    follow_stream(
+                        port,
+                        f"/api/games/{prefix}{number % tables}/stream",
+                        None,
+                        starts[number % tables],
+                        f"127.2.{number // 10 // 250}.{number // 10 % 250 + 1}",
+                        None,
+                        None,
+                        watching,
+                        ready,
+                        stop,
+                    )
+                )
+            )
             await ready.wait()
         memory_open = rss_kib(pid)
         used, mine_used = cpu_seconds(pid), time.process_time()
@@ -768,8 +889,11 @@ async def club_night(url: str, token: str, where: Path | str, tables: int, secon
                 return
             began = time.perf_counter()
             requests[0] += 1
-            status, answer = await line.ask("POST", f"/api/games/{ident}/moves",
-                                            {"move": own[rng.randrange(len(own))], "expected_seq": listing["seq"]})
+            status, answer = await line.ask(
+                "POST",
+                f"/api/games/{ident}/moves",
+                {"move": own[rng.randrange(len(own))], "expected_seq": listing["seq"]},
+            )
             if status == 201:
                 trips.append(time.perf_counter() - began)
                 for event in answer["events"]:
@@ -805,21 +929,37 @@ async def club_night(url: str, token: str, where: Path | str, tables: int, secon
 
             events = PostgresStore(where, ident).read().events
         logged = [e.seq for e in events if e.seq > starts[t]]
-        if sorted(acknowledged.get(ident, [])) != [s for s in logged if s in set(acknowledged.get(ident, []))] or \
-                len(set(acknowledged.get(ident, []))) != len(acknowledged.get(ident, [])):
+        if sorted(acknowledged.get(ident, [])) != [s for s in logged if s in set(acknowledged.get(ident, []))] or len(
+            set(acknowledged.get(ident, []))
+        ) != len(acknowledged.get(ident, [])):
             exact = False
         for phone in phones:
             if phone.table == t:
                 lost += len(set(logged) - set(phone.counted))
                 twice += sum(1 for count in phone.counted.values() if count > 1)
     moves = len(trips)
-    return {"tables": tables, "moves": moves, "trip p50": percentile(trips, 50) if trips else 0.0,
-            "trip p99": percentile(trips, 99) if trips else 0.0, "arrival p50": percentile(arrivals, 50) if arrivals else 0.0,
-            "arrival p99": percentile(arrivals, 99) if arrivals else 0.0, "arrivals": len(arrivals), "errors": len(errors),
-            "first errors": errors[:3], "exact": exact, "lost": lost, "twice": twice, "streams": len(phones) + watchers,
-            "memory per game KiB": (memory_open - memory_before) / max(1, tables - 1), "cpu": cpu / seconds,
-            "client cpu": client_cpu / seconds, "cpu per request": cpu / max(1, requests[0]),
-            "load": os.getloadavg()[0], "lag p99": percentile(lags, 99) if lags else 0.0, "refused": refused[0]}
+    return {
+        "tables": tables,
+        "moves": moves,
+        "trip p50": percentile(trips, 50) if trips else 0.0,
+        "trip p99": percentile(trips, 99) if trips else 0.0,
+        "arrival p50": percentile(arrivals, 50) if arrivals else 0.0,
+        "arrival p99": percentile(arrivals, 99) if arrivals else 0.0,
+        "arrivals": len(arrivals),
+        "errors": len(errors),
+        "first errors": errors[:3],
+        "exact": exact,
+        "lost": lost,
+        "twice": twice,
+        "streams": len(phones) + watchers,
+        "memory per game KiB": (memory_open - memory_before) / max(1, tables - 1),
+        "cpu": cpu / seconds,
+        "client cpu": client_cpu / seconds,
+        "cpu per request": cpu / max(1, requests[0]),
+        "load": os.getloadavg()[0],
+        "lag p99": percentile(lags, 99) if lags else 0.0,
+        "refused": refused[0],
+    }
 
 
 def bench_club(where: str | None, tables: int, seconds: float, tap: float, watchers: int) -> None:
@@ -835,12 +975,20 @@ def bench_club(where: str | None, tables: int, seconds: float, tap: float, watch
     for count, watching in ((1, 0), (tables, 0), (tables, watchers)):
         with tempfile.TemporaryDirectory(dir=os.environ.get("TALLY_BENCH_DIR")) as scratch:
             served: Path | str = where if where else Path(scratch)
-            process, url, token, _ = start(served, None, "--max-streams", str(tables * 4 + watchers + 64),
-                                           "--max-streams-per-client", "10", probe="/api/catalog")
+            process, url, token, _ = start(
+                served,
+                None,
+                "--max-streams",
+                str(tables * 4 + watchers + 64),
+                "--max-streams-per-client",
+                "10",
+                probe="/api/catalog",
+            )
             try:
                 prefix = f"club{len(results)}-"
-                results.append(asyncio.run(club_night(url, token, served, count, seconds, tap, watching, process.pid,
-                                                      prefix)))
+                results.append(
+                    asyncio.run(club_night(url, token, served, count, seconds, tap, watching, process.pid, prefix))
+                )
             finally:
                 process.terminate()
                 process.wait(30)
@@ -849,22 +997,30 @@ def bench_club(where: str | None, tables: int, seconds: float, tap: float, watch
         name = f"{result['tables']} table{'s' if result['tables'] > 1 else ''}"
         if result["streams"] > result["tables"] * 4:
             name += f" + {result['streams'] - result['tables'] * 4} watchers"
-        print(f"club night, {label}, {name}, {seconds:.0f} s, a tap every ~{tap:.0f} s: {result['moves']} moves, "
-              f"{result['errors']} errors, {result['lost']} events lost on a stream, {result['twice']} twice, "
-              f"logs exact: {result['exact']}, {result['refused']} refused by the referee (422); server CPU "
-              f"{result['cpu'] * 100:.0f} % of a core, the phones' (this process) {result['client cpu'] * 100:.0f} %, "
-              f"their event loop late by {result['lag p99'] * 1000:.0f} ms at p99; the machine's load "
-              f"{result['load']:.1f} on {os.cpu_count()} cores")
-        print(f"  server CPU per request (the taps' reads and moves, and what the streams send): "
-              f"{result['cpu per request'] * 1000:.2f} ms (x{result['cpu per request'] / max(one['cpu per request'], 1e-9):.2f} "
-              f"one table's)")
+        print(
+            f"club night, {label}, {name}, {seconds:.0f} s, a tap every ~{tap:.0f} s: {result['moves']} moves, "
+            f"{result['errors']} errors, {result['lost']} events lost on a stream, {result['twice']} twice, "
+            f"logs exact: {result['exact']}, {result['refused']} refused by the referee (422); server CPU "
+            f"{result['cpu'] * 100:.0f} % of a core, the phones' (this process) {result['client cpu'] * 100:.0f} %, "
+            f"their event loop late by {result['lag p99'] * 1000:.0f} ms at p99; the machine's load "
+            f"{result['load']:.1f} on {os.cpu_count()} cores"
+        )
+        print(
+            f"  server CPU per request (the taps' reads and moves, and what the streams send): "
+            f"{result['cpu per request'] * 1000:.2f} ms (x{result['cpu per request'] / max(one['cpu per request'], 1e-9):.2f} "
+            f"one table's)"
+        )
         for key in ("trip", "arrival"):
             what = "move round trip" if key == "trip" else "arrival on the other phones"
-            print(f"  {what:<28} p50 {result[f'{key} p50'] * 1000:7.1f} ms  p99 {result[f'{key} p99'] * 1000:7.1f} ms"
-                  f"  (p99 x{result[f'{key} p99'] / max(one[f'{key} p99'], 1e-9):.2f} one table's; goal <= 3x)")
+            print(
+                f"  {what:<28} p50 {result[f'{key} p50'] * 1000:7.1f} ms  p99 {result[f'{key} p99'] * 1000:7.1f} ms"
+                f"  (p99 x{result[f'{key} p99'] / max(one[f'{key} p99'], 1e-9):.2f} one table's; goal <= 3x)"
+            )
         if result["tables"] > 1 and result["streams"] == result["tables"] * 4:
-            print(f"  memory per open game (the server's RSS: its record, its timeline, 4 seats' streams): "
-                  f"{result['memory per game KiB']:.0f} KiB")
+            print(
+                f"  memory per open game (the server's RSS: its record, its timeline, 4 seats' streams): "
+                f"{result['memory per game KiB']:.0f} KiB"
+            )
         if result["first errors"]:
             print(f"  first errors: {result['first errors']}")
 
@@ -876,8 +1032,11 @@ def main() -> None:
     parser.add_argument("--store-only", action="store_true", help="only part 7")
     parser.add_argument("--club", action="store_true", help="also part 9: a club night (100 tables, 4 phones each)")
     parser.add_argument("--club-only", action="store_true", help="only part 9 (with --store: on PostgreSQL too)")
-    parser.add_argument("--against", metavar="TALLY", help="only part 8, against another installation's `tally` "
-                        "(before and after a change, alternately in one run)")
+    parser.add_argument(
+        "--against",
+        metavar="TALLY",
+        help="only part 8, against another installation's `tally` (before and after a change, alternately in one run)",
+    )
     args = parser.parse_args()
     moves, tables, seconds = (20, 5, 3.0) if args.quick else (200, 50, 30.0)
     if args.against:
@@ -901,38 +1060,56 @@ def main() -> None:
             print(f"move round trip at 300 events p50 {trip['p50'] * 1000:8.2f} ms   (goal < 5 ms)")
             print(f"move round trip at 300 events p99 {trip['p99'] * 1000:8.2f} ms   (goal < 20 ms)")
             print(f"arrival on another stream p50     {trip['arrival p50'] * 1000:8.2f} ms   (goal < 20 ms)")
-            print(f"arrival on another stream p99     {trip['arrival p99'] * 1000:8.2f} ms   ({trip['arrivals']:.0f} of {trip['moves']:.0f} moves)")
+            print(
+                f"arrival on another stream p99     {trip['arrival p99'] * 1000:8.2f} ms   ({trip['arrivals']:.0f} of {trip['moves']:.0f} moves)"
+            )
             used = cpu_seconds(process.pid)
             busy = asyncio.run(busy_tables(url, token, folder, tables, 4, seconds))
             used = cpu_seconds(process.pid) - used
-            print(f"{tables} tables x 4 devices, {seconds:.0f} s: {busy['requests/s']:.0f} requests/s, {busy['201']:.0f} moves "
-                  f"recorded, {busy['409']:.0f} lost races (409), {busy['errors']:.0f} errors, {busy['games']:.0f} games, "
-                  f"logs exact: {busy['exact']}")
-            print(f"server CPU per request            {used / busy['requests'] * 1000:8.2f} ms   (a bound on requests/s per core)")
+            print(
+                f"{tables} tables x 4 devices, {seconds:.0f} s: {busy['requests/s']:.0f} requests/s, {busy['201']:.0f} moves "
+                f"recorded, {busy['409']:.0f} lost races (409), {busy['errors']:.0f} errors, {busy['games']:.0f} games, "
+                f"logs exact: {busy['exact']}"
+            )
+            print(
+                f"server CPU per request            {used / busy['requests'] * 1000:8.2f} ms   (a bound on requests/s per core)"
+            )
             seated = bench_seat_against_host(url, token, folder, moves)
             for what in ("move", "rule"):
                 for p in ("p50", "p99"):
                     seat, host = seated[f"seat {what} {p}"], seated[f"host {what} {p}"]
-                    print(f"a seat's {what:4} {p} (host's)          {seat * 1000:8.2f} ms ({host * 1000:.2f} ms)   seat/host {seat / host:.2f}")
+                    print(
+                        f"a seat's {what:4} {p} (host's)          {seat * 1000:8.2f} ms ({host * 1000:.2f} ms)   seat/host {seat / host:.2f}"
+                    )
             for game, (salted, plain) in salted_log_sizes().items():
-                print(f"a seated {game:8} log, salted       {salted / 1024:8.1f} KiB ({plain / 1024:.1f} KiB unsalted: x{salted / plain:.3f})")
+                print(
+                    f"a seated {game:8} log, salted       {salted / 1024:8.1f} KiB ({plain / 1024:.1f} KiB unsalted: x{salted / plain:.3f})"
+                )
             page = bench_page(url, token, folder, source, 3 if args.quick else 10, 5 if args.quick else 30)
             if page is None:
                 print("the table's page: skipped (no chromium)")
             else:
-                print(f"page first load, phone, 300 events {page['load p50'] * 1000:7.0f} ms   ({page['own bytes'] / 1024:.1f} KiB "
-                      f"of the page's files + {page['answer bytes'] / 1024:.1f} KiB of answers and picture)")
+                print(
+                    f"page first load, phone, 300 events {page['load p50'] * 1000:7.0f} ms   ({page['own bytes'] / 1024:.1f} KiB "
+                    f"of the page's files + {page['answer bytes'] / 1024:.1f} KiB of answers and picture)"
+                )
                 print(f"tap to another page's redraw p50  {page['tap p50'] * 1000:8.0f} ms")
                 print(f"tap to another page's redraw p99  {page['tap p99'] * 1000:8.0f} ms   ({page['taps']:.0f} taps)")
         finally:
             process.terminate()
             process.wait(30)
         print(f"memory per open game (300 events) {memory_per_game(source, 3 if args.quick else 21) / 1024:8.0f} KiB")
-        idle = bench_idle_streams(source, 100 if args.quick else 1000, 200 if args.quick else 1000, 1.0 if args.quick else 5.0)
+        idle = bench_idle_streams(
+            source, 100 if args.quick else 1000, 200 if args.quick else 1000, 1.0 if args.quick else 5.0
+        )
         streams = f"{idle['streams']:.0f} idle streams"
-        print(f"seat read, no stream open   p50 {idle['alone p50'] * 1000:8.2f} ms   p99 {idle['alone p99'] * 1000:8.2f} ms")
-        print(f"seat read, {streams:<17}p50 {idle['crowded p50'] * 1000:8.2f} ms   p99 {idle['crowded p99'] * 1000:8.2f} ms"
-              f"   (x{idle['crowded p50'] / idle['alone p50']:.2f} p50, x{idle['crowded p99'] / idle['alone p99']:.2f} p99)")
+        print(
+            f"seat read, no stream open   p50 {idle['alone p50'] * 1000:8.2f} ms   p99 {idle['alone p99'] * 1000:8.2f} ms"
+        )
+        print(
+            f"seat read, {streams:<17}p50 {idle['crowded p50'] * 1000:8.2f} ms   p99 {idle['crowded p99'] * 1000:8.2f} ms"
+            f"   (x{idle['crowded p50'] / idle['alone p50']:.2f} p50, x{idle['crowded p99'] / idle['alone p99']:.2f} p99)"
+        )
         print(f"server CPU with {streams} idling  {idle['idle cpu'] * 100:6.1f} % of a core")
     if args.store:
         bench_database(tables, seconds, moves)

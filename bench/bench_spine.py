@@ -217,15 +217,22 @@ def summary(results: dict[str, float], games: list[str], installed: str) -> dict
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a smoke run: fewer rounds and games")
-    parser.add_argument("--game", action="append", help="simulate and check only this game (repeat; default: every game)")
-    parser.add_argument("--json", action="store_true",
-                        help="print one JSON summary (move_ratio, session_move_ms, per game read/check/replay/simulate "
-                             "rates) instead of the table")
+    parser.add_argument(
+        "--game", action="append", help="simulate and check only this game (repeat; default: every game)"
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON summary (move_ratio, session_move_ms, per game read/check/replay/simulate "
+        "rates) instead of the table",
+    )
     args = parser.parse_args()
     rounds, games = (5, 20) if args.quick else (25, 1000)  # a smoke run: a few games of each (Splice games are long)
     import tally.cli
 
-    installed = "editable (slower imports: the editable finder)" if "site-packages" not in tally.cli.__file__ else "regular"
+    installed = (
+        "editable (slower imports: the editable finder)" if "site-packages" not in tally.cli.__file__ else "regular"
+    )
     if not args.json:
         print(f"tally installed: {installed}; python {sys.version.split()[0]}")
     results = bench_move(rounds)

@@ -30,7 +30,6 @@ import duckdb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from support.long_games import write_long_game  # noqa: E402
-
 from tally.store.logs import log as logfile  # noqa: E402
 
 SCHEMA = "game_id VARCHAR, seq INTEGER, type VARCHAR, player VARCHAR, recorded_at VARCHAR, line VARCHAR, voided BOOLEAN"
@@ -41,7 +40,9 @@ class Rows:
 
     def __init__(self, paths: list[Path]):
         self.paths = paths
-        self.columns: dict[str, list[Any]] = {name: [] for name in ("game_id", "seq", "type", "player", "recorded_at", "voided")}
+        self.columns: dict[str, list[Any]] = {
+            name: [] for name in ("game_id", "seq", "type", "player", "recorded_at", "voided")
+        }
         self.line_bytes: list[bytes] = []
         self.line_ends = [0]
         for index, path in enumerate(paths):
@@ -67,8 +68,16 @@ def arrow(rows: Rows, con: duckdb.DuckDBPyConnection, scratch: Path) -> tuple[fl
     import pyarrow as pa
 
     began = time.perf_counter()
-    schema = pa.schema([("game_id", pa.string()), ("seq", pa.int32()), ("type", pa.string()), ("player", pa.string()),
-                        ("recorded_at", pa.string()), ("voided", pa.bool_())])
+    schema = pa.schema(
+        [
+            ("game_id", pa.string()),
+            ("seq", pa.int32()),
+            ("type", pa.string()),
+            ("player", pa.string()),
+            ("recorded_at", pa.string()),
+            ("voided", pa.bool_()),
+        ]
+    )
     table = pa.Table.from_pydict(rows.columns, schema=schema)
     offsets = pa.array(rows.line_ends, pa.int32())
     data = pa.py_buffer(b"".join(rows.line_bytes))
@@ -86,12 +95,14 @@ def duckdb_parquet(rows: Rows, con: duckdb.DuckDBPyConnection, scratch: Path) ->
     work = duckdb.connect()  # the worker's own, in memory
     text = b"".join(rows.line_bytes).decode()
     ends = rows.line_ends
-    lines = [text[ends[i]:ends[i + 1]] for i in range(rows.count)]  # offsets of ASCII text: the lines are ASCII here
+    lines = [text[ends[i] : ends[i + 1]] for i in range(rows.count)]  # offsets of ASCII text: the lines are ASCII here
     c = rows.columns
     work.execute(f"CREATE TABLE s ({SCHEMA})")
-    work.execute("INSERT INTO s SELECT unnest($1::VARCHAR[]), unnest($2::INTEGER[]), unnest($3::VARCHAR[]), "
-                 "unnest($4::VARCHAR[]), unnest($5::VARCHAR[]), unnest($6::VARCHAR[]), unnest($7::BOOLEAN[])",
-                 [c["game_id"], c["seq"], c["type"], c["player"], c["recorded_at"], lines, c["voided"]])
+    work.execute(
+        "INSERT INTO s SELECT unnest($1::VARCHAR[]), unnest($2::INTEGER[]), unnest($3::VARCHAR[]), "
+        "unnest($4::VARCHAR[]), unnest($5::VARCHAR[]), unnest($6::VARCHAR[]), unnest($7::BOOLEAN[])",
+        [c["game_id"], c["seq"], c["type"], c["player"], c["recorded_at"], lines, c["voided"]],
+    )
     target = scratch / "staged.parquet"
     work.execute(f"COPY s TO '{target}' (FORMAT parquet, COMPRESSION uncompressed)")
     work.close()
@@ -104,22 +115,29 @@ def duckdb_files(rows: Rows, con: duckdb.DuckDBPyConnection, scratch: Path) -> t
     began = time.perf_counter()
     files = ", ".join(f"'{p}'" for p in rows.paths)
     # \x01 never stands raw in a canonical JSON line (control characters are escaped): each line is one field
-    con.execute(f"CREATE TEMP TABLE _lines AS SELECT row_number() OVER () AS n, line FROM read_csv([{files}], "
-                "columns={'line': 'VARCHAR'}, delim='\x01', quote='', escape='', header=false, max_line_size=10000000, "
-                "parallel=false)")
+    con.execute(
+        f"CREATE TEMP TABLE _lines AS SELECT row_number() OVER () AS n, line FROM read_csv([{files}], "
+        "columns={'line': 'VARCHAR'}, delim='\x01', quote='', escape='', header=false, max_line_size=10000000, "
+        "parallel=false)"
+    )
     staging = time.perf_counter() - began
     c = rows.columns
-    con.execute("INSERT INTO events SELECT g, s, t, p, r, l.line, v FROM (SELECT unnest($1::VARCHAR[]) AS g, "
-                "unnest($2::INTEGER[]) AS s, unnest($3::VARCHAR[]) AS t, unnest($4::VARCHAR[]) AS p, "
-                "unnest($5::VARCHAR[]) AS r, unnest($6::BOOLEAN[]) AS v, generate_subscripts($1::VARCHAR[], 1) AS n) c "
-                "JOIN _lines l USING (n)",
-                [c["game_id"], c["seq"], c["type"], c["player"], c["recorded_at"], c["voided"]])
+    con.execute(
+        "INSERT INTO events SELECT g, s, t, p, r, l.line, v FROM (SELECT unnest($1::VARCHAR[]) AS g, "
+        "unnest($2::INTEGER[]) AS s, unnest($3::VARCHAR[]) AS t, unnest($4::VARCHAR[]) AS p, "
+        "unnest($5::VARCHAR[]) AS r, unnest($6::BOOLEAN[]) AS v, generate_subscripts($1::VARCHAR[], 1) AS n) c "
+        "JOIN _lines l USING (n)",
+        [c["game_id"], c["seq"], c["type"], c["player"], c["recorded_at"], c["voided"]],
+    )
     con.execute("DROP TABLE _lines")
     return staging, time.perf_counter() - began - staging
 
 
 WAYS: dict[str, Callable[[Rows, duckdb.DuckDBPyConnection, Path], tuple[float, float]]] = {
-    "arrow": arrow, "duckdb relations + Parquet": duckdb_parquet, "duckdb reads the files": duckdb_files}
+    "arrow": arrow,
+    "duckdb relations + Parquet": duckdb_parquet,
+    "duckdb reads the files": duckdb_files,
+}
 
 
 def main() -> None:
@@ -130,7 +148,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         rows = Rows([write_long_game(folder / f"g{i}.jsonl", 4000, seed=i + 1) for i in range(games)])
-        print(f"{rows.count} event rows, {rows.size / 1e6:.1f} MB of lines; {rounds} round(s), median; the machine is shared")
+        print(
+            f"{rows.count} event rows, {rows.size / 1e6:.1f} MB of lines; {rounds} round(s), median; the machine is shared"
+        )
         found: dict[str, list[tuple[float, float, float]]] = {name: [] for name in WAYS}
         for round_ in range(rounds):
             for name, way in WAYS.items():
@@ -147,8 +167,10 @@ def main() -> None:
         base = statistics.median(cpu for _, _, cpu in found["arrow"])
         for name, runs in found.items():
             staging, inserting, cpu = (statistics.median(run[i] for run in runs) for i in range(3))
-            print(f"  {name:<28} stage {staging * 1000:7.0f} ms  insert {inserting * 1000:7.0f} ms  CPU {cpu * 1000:7.0f} ms"
-                  f"  (CPU x{cpu / base:.2f} Arrow's)")
+            print(
+                f"  {name:<28} stage {staging * 1000:7.0f} ms  insert {inserting * 1000:7.0f} ms  CPU {cpu * 1000:7.0f} ms"
+                f"  (CPU x{cpu / base:.2f} Arrow's)"
+            )
 
 
 if __name__ == "__main__":

@@ -73,8 +73,15 @@ def start_games(where: str, names: list[str]) -> None:
 
 
 def appends_per_second(where: str, tables: int, appends: int, processes: int) -> float:
-    writers = [subprocess.Popen([sys.executable, "-c", APPENDER, where, str(tables), str(appends), f"p{n}", RUN],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for n in range(processes)]
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", APPENDER, where, str(tables), str(appends), f"p{n}", RUN],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(processes)
+    ]
     for writer in writers:
         assert writer.stdout is not None and writer.stdout.readline().strip() == "ready"
     began = time.monotonic()
@@ -95,8 +102,9 @@ def stream_latency(where: str, waits: int) -> tuple[float, float]:
 
     start_games(where, [RUN + "w"])
     record = GameRecord.open(open_store(RUN + "w", where))
-    waiter = subprocess.Popen([sys.executable, "-c", WAITER, where, str(record.seq), str(waits), RUN],
-                              stdout=subprocess.PIPE, text=True)
+    waiter = subprocess.Popen(
+        [sys.executable, "-c", WAITER, where, str(record.seq), str(waits), RUN], stdout=subprocess.PIPE, text=True
+    )
     assert waiter.stdout is not None and waiter.stdout.readline().strip() == "ready"
     delays = []
     for _ in range(waits):
@@ -112,8 +120,12 @@ def stream_latency(where: str, waits: int) -> tuple[float, float]:
 
 
 def run_tally(*args: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", "from tally.cli.main import main; main()", *args, "--json"],
-                          capture_output=True, text=True, timeout=1800)
+    done = subprocess.run(
+        [sys.executable, "-c", "from tally.cli.main import main; main()", *args, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -125,7 +137,7 @@ def ingest_comparison(url: str, games: int, work: Path) -> dict[str, float]:
     simulate("splendor", games, os.getpid(), logs)  # its ids (splendor-sSEED-N) are new in a reused database
     files = sorted(logs.glob("*.jsonl"))
     for start in range(0, len(files), 200):
-        run_tally("import", "--store", url, *map(str, files[start:start + 200]))
+        run_tally("import", "--store", url, *map(str, files[start : start + 200]))
     figures: dict[str, float] = {}
     for label, args in (("files", [str(logs)]), ("postgresql", ["--store", url])):
         began = time.monotonic()
@@ -170,8 +182,10 @@ def main() -> None:
                 start_games(where, names)
                 for processes in (1, 2):
                     rate = appends_per_second(where, options.tables, options.appends, processes)
-                    print(f"{kind:10} appends/s, {processes} process{'es' if processes > 1 else ''}, "
-                          f"{options.tables} tables: {rate:,.0f}")
+                    print(
+                        f"{kind:10} appends/s, {processes} process{'es' if processes > 1 else ''}, "
+                        f"{options.tables} tables: {rate:,.0f}"
+                    )
             for kind, where in stores.items():
                 p50, p99 = stream_latency(where, options.waits)
                 print(f"{kind:10} stream latency ms: p50 {p50:.1f}, p99 {p99:.1f}")

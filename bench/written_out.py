@@ -51,7 +51,13 @@ class Copy:
 # every copy a game keeps: each paid 3% or more of its game's fold when it was last measured (the figure is in its
 # comment); a copy that no longer pays goes back to its plain code, and its entry here goes
 COPIES: list[Copy] = [
-    Copy("splendor", "reducer", "_apply_take", "_seat_done", "apply", """\
+    Copy(
+        "splendor",
+        "reducer",
+        "_apply_take",
+        "_seat_done",
+        "apply",
+        """\
     held = tw + tb + tg + tr + tk + ty + w + b + g + r + k + y
     if held > TOKEN_LIMIT:  # `_end_of_turn`'s first answer: tokens to return, in the same copy of the state
         return _replace(state, players=_seated(players, current, seat), bank=bank, passes=0, phase="return")
@@ -65,26 +71,54 @@ COPIES: list[Copy] = [
                 seats = list(players)  # `_seated(players, current, seat)` without its call
                 seats[current] = seat
                 return _replace(
-                    state, players=tuple(seats), bank=bank, passes=0, current=following,
-                    phase="action", end_triggered=state.end_triggered or seat.points >= state.target,
-                    turns=state.turns + 1)
+                    state,
+                    players=tuple(seats),
+                    bank=bank,
+                    passes=0,
+                    current=following,
+                    phase="action",
+                    end_triggered=state.end_triggered or seat.points >= state.target,
+                    turns=state.turns + 1,
+                )
     return _end_of_turn(with_seat(state, current, seat, bank=bank, passes=0))
-""", """\
+""",
+        """\
     return _seat_done(state, seat, {"bank": bank, "passes": 0}, _end_of_turn)
-"""),
-    Copy("splendor", "reducer", "_apply_return", "_seat_done", "apply", """\
+""",
+    ),
+    Copy(
+        "splendor",
+        "reducer",
+        "_apply_return",
+        "_seat_done",
+        "apply",
+        """\
     if state.gap is None:
         following = _next_seat(state, seat, tw + tb + tg + tr + tk + ty)
         if following is not None:
             return _replace(
-                state, players=_seated(players, current, seat), bank=bank, current=following, phase="action",
-                end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
+                state,
+                players=_seated(players, current, seat),
+                bank=bank,
+                current=following,
+                phase="action",
+                end_triggered=state.end_triggered or seat.points >= state.target,
+                turns=state.turns + 1,
+            )
     state = with_seat(state, current, seat, bank=bank)
     return state if state.gap else _nobles_then_next(state)
-""", """\
+""",
+        """\
     return _seat_done(state, seat, {"bank": bank}, _nobles_then_next)
-"""),
-    Copy("split", "state", "plays_with", "is_pairable", "check", """\
+""",
+    ),
+    Copy(
+        "split",
+        "state",
+        "plays_with",
+        "is_pairable",
+        "check",
+        """\
     if size - 2 >= 1:
         info = state.deck.info
         rank, _, side, _ = info[card]
@@ -93,8 +127,10 @@ COPIES: list[Copy] = [
             o = info[other]
             if o[0] == rank and other != card and (any_side or o[2] != side):
                 return True
-""", """\
+""",
+        """\
     if size - 2 >= 1 and any(is_pairable(state, card, other) for other in hand):
         return True
-"""),
+""",
+    ),
 ]

@@ -38,17 +38,26 @@ def _show_version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True, help="Show tally's version and exit."),
+    version: bool = typer.Option(
+        False, "--version", callback=_show_version, is_eager=True, help="Show tally's version and exit."
+    ),
 ) -> None:
     """Record tabletop card games move by move, referee disputes, replay and query them."""
 
+
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout instead of text.")
 ExpectSeqOption = typer.Option(
-    None, "--expect-seq", help="Record only if the log still ends at event SEQ (what you last saw); else refused as stale.")
+    None,
+    "--expect-seq",
+    help="Record only if the log still ends at event SEQ (what you last saw); else refused as stale.",
+)
 ExpectFingerprintOption = typer.Option(
-    None, "--expect-fingerprint", metavar="HEX",
+    None,
+    "--expect-fingerprint",
+    metavar="HEX",
     help="Record only if the log's fingerprint still starts with HEX (8 or more hex digits, as `tally check` "
-         "printed it); else refused as stale.")
+    "printed it); else refused as stale.",
+)
 
 
 def fingerprint_prefix(text: str | None) -> str | None:
@@ -163,7 +172,9 @@ def rule_texts(rulings: Any) -> list[str]:
     """What each ruling's rule says, one line each (`  rule ID: TEXT`), from the read model's lookup."""
     from tally.store.recording.results import ruling_lines
 
-    return [f"  rule {line.rule}: {line.text}" if line.text else f"  rule {line.rule}" for line in ruling_lines(rulings)]
+    return [
+        f"  rule {line.rule}: {line.text}" if line.text else f"  rule {line.rule}" for line in ruling_lines(rulings)
+    ]
 
 
 WIDTH = 80  # a summary's lines are wrapped to a terminal this wide
@@ -177,8 +188,9 @@ def kind_of(move: str) -> str:
     return (rest if colon and " " not in head else move).split(" ", 1)[0]
 
 
-def listing(seq: int, expected: str, moves: list[str], kind: str | None = None, every: bool = False,
-            how: str = "") -> list[str]:
+def listing(
+    seq: int, expected: str, moves: list[str], kind: str | None = None, every: bool = False, how: str = ""
+) -> list[str]:
     """The legal moves, numbered as a move number selects them (`tally moves`, `moves` in a session): every one
     when they are few (or with `every`), those of one `kind`, else a summary by kind, each kind's numbers and a
     few of its moves; `how` says how to list every move or one kind."""
@@ -224,6 +236,7 @@ def _ranges(numbers: list[int]) -> str:
         else:
             spans.append([number, number])
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
 
 # --------------------------------------------------------------------------- every command, in its place
 

@@ -31,10 +31,15 @@ def undo_command(
     log: Path = typer.Argument(..., help="The game log."),
     why: Optional[List[str]] = typer.Argument(None, help="Why the event is voided (kept in the log), quoted or not."),
     reason: Optional[str] = typer.Option(None, "--reason", help="The same, as an option."),
-    turn: bool = typer.Option(False, "--turn", help="Void the whole last turn (a buy and its refill, say), newest first."),
+    turn: bool = typer.Option(
+        False, "--turn", help="Void the whole last turn (a buy and its refill, say), newest first."
+    ),
     event: Optional[int] = typer.Option(
-        None, "--event", metavar="SEQ",
-        help="Void event SEQ, any effective one: refused if an event after it would become illegal."),
+        None,
+        "--event",
+        metavar="SEQ",
+        help="Void event SEQ, any effective one: refused if an event after it would become illegal.",
+    ),
     expect_seq: Optional[int] = ExpectSeqOption,
     expect_fingerprint: Optional[str] = ExpectFingerprintOption,
     store: Optional[str] = StoreOption,

@@ -16,12 +16,16 @@ from typing import Any
 
 EXIT_CODES: dict[int, str] = {
     0: "ok; for `move` and `rule`: the move is legal (or legal as far as the log can tell: `unverifiable`)",
-    1: "a rule forbids it: an illegal move (nothing is recorded), a stale append (`core.append.stale`: the log moved on since the seq, fingerprint or listing the caller saw; nothing is recorded), or a log that already holds an illegal event",
+    1: "a rule forbids it: an illegal move (nothing is recorded), a stale append (`core.append.stale`: the log moved on "
+    "since the seq, fingerprint or listing the caller saw; nothing is recorded), or a log that already holds an illegal "
+    "event",
     2: "usage error: bad arguments or options, bad notation (the move cannot be read), an unknown game or player for `new`, a log file that already exists",
     3: "the log is damaged or unreadable: missing file, bad JSON, unknown fields, broken `seq` or `prev` chain, torn last line, unknown game",
     4: "internal error: a bug in tally (still one line on stderr, never a traceback); please report it",
-    5: "the history library is busy: another tally (an ingest) held it past the busy timeout (`$TALLY_BUSY_TIMEOUT`, 10 s by default); nothing was changed, run the command again",
+    5: "the history library is busy: another tally (an ingest) held it past the busy timeout (`$TALLY_BUSY_TIMEOUT`, "
+    "10 s by default); nothing was changed, run the command again",
 }
+
 
 def keys_of(document: type) -> dict[str, str]:
     """The top-level keys of a `--json` document and their meaning, from its struct in the read model
@@ -41,10 +45,20 @@ def keys_of(document: type) -> dict[str, str]:
 def _documents() -> dict[str, type]:
     from tally.store.recording import results
 
-    return {"games": results.GamesReport, "new": results.NewReport, "move": results.MoveReport,
-            "rule": results.MoveReport, "moves": results.ListingReport, "replay": results.ReplayReport,
-            "check": results.CheckReport, "undo": results.MoveReport, "amend": results.MoveReport, "note": results.NoteReport,
-            "repair": results.RepairReport, "simulate": results.SimulateReport}
+    return {
+        "games": results.GamesReport,
+        "new": results.NewReport,
+        "move": results.MoveReport,
+        "rule": results.MoveReport,
+        "moves": results.ListingReport,
+        "replay": results.ReplayReport,
+        "check": results.CheckReport,
+        "undo": results.MoveReport,
+        "amend": results.MoveReport,
+        "note": results.NoteReport,
+        "repair": results.RepairReport,
+        "simulate": results.SimulateReport,
+    }
 
 
 JSON_KEYS: dict[str, dict[str, str]] = {name: keys_of(document) for name, document in _documents().items()}
@@ -56,13 +70,18 @@ def _rules_keys() -> dict[str, str]:
     from tally.store.recording import results
 
     notation = keys_of(results.NotationReport)
-    return {**keys_of(results.RulesReport), **{key: f"with `--notation`: {notation[key]}" for key in ("forms", "shared")}}
+    return {
+        **keys_of(results.RulesReport),
+        **{key: f"with `--notation`: {notation[key]}" for key in ("forms", "shared")},
+    }
 
 
 JSON_KEYS["rules"] = _rules_keys()
-JSON_KEYS["serve"] = {"url": "the address it serves (with --port 0, the free port it took)",
-                      "token": "the host token: send it as `Authorization: Bearer TOKEN` to start games and hand out seats",
-                      "host_link": "the host's link, the page that holds the host token (`URL/#token=TOKEN`): keep it to yourself"}
+JSON_KEYS["serve"] = {
+    "url": "the address it serves (with --port 0, the free port it took)",
+    "token": "the host token: send it as `Authorization: Bearer TOKEN` to start games and hand out seats",
+    "host_link": "the host's link, the page that holds the host token (`URL/#token=TOKEN`): keep it to yourself",
+}
 # a board's view is the game's own document (docs/rules/<game>.md); these are the keys of the first game's
 JSON_KEYS["state"] = {
     "game": "the game's name",
@@ -81,73 +100,77 @@ JSON_KEYS["state"] = {
     "token_limit": "how many tokens a player may hold at the end of a turn",
     "outcome": "when the game is over: `scores`, `winners`, `reason`, `details`; else null",
     "seq": "the position: after this event",
-    "fingerprint": "the log's fingerprint at `seq` (the SHA-256 of that line): boards show its first 8 hex digits with the seq, `#42 3fa9c1d0`, to write down and check later with `tally check --expect SEQ:FINGERPRINT`",
+    "fingerprint": "the log's fingerprint at `seq` (the SHA-256 of that line): boards show its first 8 hex digits "
+    "with the seq, `#42 3fa9c1d0`, to write down and check later with `tally check --expect SEQ:FINGERPRINT`",
 }
 # the history library's commands (cli/library_commands.py) report plain documents, documented here
-JSON_KEYS.update({
-    "ingest": {
-        "ok": "false when some log was rejected",
-        "db": "the history library",
-        "files": "log files read",
-        "games_added": "new games",
-        "events_added": "events added in all",
-        "games_grown": "games already there whose log has grown (only the new events were added)",
-        "games_unchanged": "games already there in full",
-        "games_stale": "older, shorter copies of games the library holds more of",
-        "rejected": "logs refused: `path`, `line`, `kind`, `rule`, `message`",
-        "seconds": "time taken",
-    },
-    "sql": {
-        "columns": "the result's column names",
-        "types": "their DuckDB types",
-        "rows": "one object per row, column name to value (times in ISO-8601, JSON columns decoded)",
-        "count": "how many rows",
-    },
-    "stats": {
-        "db": "the history library",
-        "game": "the `--game` filter, or null",
-        "simulated": "whether simulated games are counted (`--simulated`)",
-        "games": "games the report rests on (simulated ones left out unless `--simulated`)",
-        "finished": "finished games among them",
-        "simulated_left_out": "simulated games left out (0 with `--simulated`)",
-        "rests_on": "per section, how many games it rests on (a game's report: per game type)",
-        "sections": "the games' reports in the order printed: `game`, `key`, `title`, `columns` (`name`, `header`, `kind`, `bar`), `chart`",
-        "by_game": "per game type: `game`, `games`, `finished`, `events`, `avg_events`, `avg_turns`, `first`, `last`",
-        "players": "win rate by player (aliases merged) per game and scale: `game`, `scale` (the game's options), `player`, `games`, `wins`, `win_rate`, `avg_score`",
-        "seats": "win rate by seat per game and number of players: `game`, `players`, `seat`, `games`, `wins`, `win_rate`",
-        "files": "the files `--svg` and `--csv` wrote (none without them)",
-        # then one key per report a game declares (core.history.Report), filled in from the registry below
-    },
-    "export": {
-        "db": "the history library (with `--store`: the log store's URL, without its password)",
-        "to": "the folder written",
-        "format": "`jsonl`, `parquet` or `bgstats`",
-        "games": "games exported",
-        "events": "events exported",
-        "files": "files written",
-    },
-    "import": {
-        "store": "the log store (a URL without its password, or a folder)",
-        "games": "one per log imported: `log`, `game` (its id in the store), `events`, `fingerprint` (the same in the "
-                 "store: the lines are copied as they are)",
-    },
-    "chart": {
-        "svg": "the SVG file written (with `--svg`), else null: the chart was drawn in the terminal",
-        "game": "the game type",
-        "turns": "turns played",
-        "finished": "whether the game is over",
-        "points": "scores drawn (one per player per turn)",
-        "rounds": "round boundaries drawn",
-        "moments": "the moments marked, in words",
-    },
-    "alias": {
-        "db": "the history library",
-        "name": "the name as the logs write it",
-        "player": "the person it stands for now, or null after `--forget`",
-        "seats": "seats in the library with that name",
-        "aliases": "every alias of the library, name to person",
-    },
-})
+JSON_KEYS.update(
+    {
+        "ingest": {
+            "ok": "false when some log was rejected",
+            "db": "the history library",
+            "files": "log files read",
+            "games_added": "new games",
+            "events_added": "events added in all",
+            "games_grown": "games already there whose log has grown (only the new events were added)",
+            "games_unchanged": "games already there in full",
+            "games_stale": "older, shorter copies of games the library holds more of",
+            "rejected": "logs refused: `path`, `line`, `kind`, `rule`, `message`",
+            "seconds": "time taken",
+        },
+        "sql": {
+            "columns": "the result's column names",
+            "types": "their DuckDB types",
+            "rows": "one object per row, column name to value (times in ISO-8601, JSON columns decoded)",
+            "count": "how many rows",
+        },
+        "stats": {
+            "db": "the history library",
+            "game": "the `--game` filter, or null",
+            "simulated": "whether simulated games are counted (`--simulated`)",
+            "games": "games the report rests on (simulated ones left out unless `--simulated`)",
+            "finished": "finished games among them",
+            "simulated_left_out": "simulated games left out (0 with `--simulated`)",
+            "rests_on": "per section, how many games it rests on (a game's report: per game type)",
+            "sections": "the games' reports in the order printed: `game`, `key`, `title`, `columns` (`name`, `header`, `kind`, `bar`), `chart`",
+            "by_game": "per game type: `game`, `games`, `finished`, `events`, `avg_events`, `avg_turns`, `first`, `last`",
+            "players": "win rate by player (aliases merged) per game and scale: `game`, `scale` (the game's options), "
+            "`player`, `games`, `wins`, `win_rate`, `avg_score`",
+            "seats": "win rate by seat per game and number of players: `game`, `players`, `seat`, `games`, `wins`, `win_rate`",
+            "files": "the files `--svg` and `--csv` wrote (none without them)",
+            # then one key per report a game declares (core.history.Report), filled in from the registry below
+        },
+        "export": {
+            "db": "the history library (with `--store`: the log store's URL, without its password)",
+            "to": "the folder written",
+            "format": "`jsonl`, `parquet` or `bgstats`",
+            "games": "games exported",
+            "events": "events exported",
+            "files": "files written",
+        },
+        "import": {
+            "store": "the log store (a URL without its password, or a folder)",
+            "games": "one per log imported: `log`, `game` (its id in the store), `events`, `fingerprint` (the same in the "
+            "store: the lines are copied as they are)",
+        },
+        "chart": {
+            "svg": "the SVG file written (with `--svg`), else null: the chart was drawn in the terminal",
+            "game": "the game type",
+            "turns": "turns played",
+            "finished": "whether the game is over",
+            "points": "scores drawn (one per player per turn)",
+            "rounds": "round boundaries drawn",
+            "moments": "the moments marked, in words",
+        },
+        "alias": {
+            "db": "the history library",
+            "name": "the name as the logs write it",
+            "player": "the person it stands for now, or null after `--forget`",
+            "seats": "seats in the library with that name",
+            "aliases": "every alias of the library, name to person",
+        },
+    }
+)
 
 
 def _game_reports() -> dict[str, str]:
@@ -163,12 +186,15 @@ def _game_reports() -> dict[str, str]:
 
 JSON_KEYS["stats"].update(_game_reports())
 
+
 # with --json, a command that stops on a bad log prints one of these instead of its own document
 def _error_documents() -> dict[str, dict[str, str]]:
     from tally.store.recording import results
 
-    return {"illegal log (exit 1; `check` says so in its own document)": keys_of(results.IllegalLogReport),
-            "damaged log (exit 3)": keys_of(results.DamagedLogReport)}
+    return {
+        "illegal log (exit 1; `check` says so in its own document)": keys_of(results.IllegalLogReport),
+        "damaged log (exit 3)": keys_of(results.DamagedLogReport),
+    }
 
 
 ERROR_JSON_KEYS: dict[str, dict[str, str]] = _error_documents()
@@ -351,7 +377,10 @@ def render() -> str:
         "## Commands",
         "",
     ]
-    lines += [f"- [`tally {name}`](#tally-{name}): {_cell((command.help or '').strip().splitlines()[0] if command.help else '')}" for name, command in commands()]
+    lines += [
+        f"- [`tally {name}`](#tally-{name}): {_cell((command.help or '').strip().splitlines()[0] if command.help else '')}"
+        for name, command in commands()
+    ]
     lines.append("")
     for name, command in commands():
         lines += _render_command(name, command)

@@ -19,8 +19,9 @@ def _folder(path: Path) -> Path:
     return path
 
 
-def write_charts(db: Path, report: dict[str, Any], game: Optional[str], simulated: bool, svg: Optional[Path],
-                 csv: Optional[Path]) -> list[str]:
+def write_charts(
+    db: Path, report: dict[str, Any], game: Optional[str], simulated: bool, svg: Optional[Path], csv: Optional[Path]
+) -> list[str]:
     """The library's charts as `<key>.svg` in `svg`, and every report's and chart's rows as `<key>.csv` in `csv`."""
     from tally.store.library.charts import library_charts
 
@@ -38,7 +39,11 @@ def write_charts(db: Path, report: dict[str, Any], game: Optional[str], simulate
         for key in ("by_game", "players", "seats"):
             tables[key] = _columns(report[key])
         for key, by_game in report.items():
-            if isinstance(by_game, dict) and key not in ("rests_on",) and all(isinstance(v, list) for v in by_game.values()):
+            if (
+                isinstance(by_game, dict)
+                and key not in ("rests_on",)
+                and all(isinstance(v, list) for v in by_game.values())
+            ):
                 for name, rows in by_game.items():
                     if rows:
                         tables[f"{name}_{key}" if not key.startswith(name) else key] = _columns(rows)
@@ -63,8 +68,12 @@ def _columns(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
 @handled
 @waits_for_library
 def chart_command(
-    log: str = typer.Argument(..., help="A log file, or with --db a game id (or a unique prefix of it) in the library."),
-    svg: Optional[Path] = typer.Option(None, "--svg", help="Write the chart to this SVG file instead of drawing it here."),
+    log: str = typer.Argument(
+        ..., help="A log file, or with --db a game id (or a unique prefix of it) in the library."
+    ),
+    svg: Optional[Path] = typer.Option(
+        None, "--svg", help="Write the chart to this SVG file instead of drawing it here."
+    ),
     db: Optional[Path] = typer.Option(None, "--db", help="Read the game from this history library instead of a file."),
     as_json: bool = JsonOption,
 ) -> None:
@@ -86,9 +95,17 @@ def chart_command(
             raise fail(EXIT_USAGE, f"{svg}: a folder; give the SVG file to write")
         svg.write_text(chart.svg, encoding="utf-8")
     if as_json:
-        emit({"svg": None if svg is None else str(svg), "game": played.game, "turns": played.turns,
-              "finished": played.finished, "points": len(played.points), "rounds": len(played.rounds),
-              "moments": [m.what for m in played.moments]})
+        emit(
+            {
+                "svg": None if svg is None else str(svg),
+                "game": played.game,
+                "turns": played.turns,
+                "finished": played.finished,
+                "points": len(played.points),
+                "rounds": len(played.rounds),
+                "moments": [m.what for m in played.moments],
+            }
+        )
         return
     if svg is not None:
         say(f"wrote {svg}: {played.game}, {played.turns} turns, {len(played.moments)} moments marked")
@@ -105,7 +122,7 @@ def chart_command(
 @waits_for_library
 def alias_command(
     name: str = typer.Argument(..., help="A player's name as the logs write it (a seat)."),
-    person: Optional[str] = typer.Argument(None, help="The person it stands for in every report, e.g. \"Ana P.\"."),
+    person: Optional[str] = typer.Argument(None, help='The person it stands for in every report, e.g. "Ana P.".'),
     forget: bool = typer.Option(False, "--forget", help="Forget what NAME stands for."),
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,

@@ -6,7 +6,6 @@ duckdb, pyarrow or rich. The work is done by `tally.store.library`; these comman
 
 from __future__ import annotations
 
-
 import sys
 from pathlib import Path
 from typing import Any, List, Optional
@@ -15,7 +14,19 @@ import typer
 
 from tally.core.text import visible
 
-from .app import EXIT_DAMAGED, EXIT_RULE, EXIT_USAGE, DbOption, JsonOption, app, emit, fail, handled, say, waits_for_library
+from .app import (
+    EXIT_DAMAGED,
+    EXIT_RULE,
+    EXIT_USAGE,
+    DbOption,
+    JsonOption,
+    app,
+    emit,
+    fail,
+    handled,
+    say,
+    waits_for_library,
+)
 
 GameOption = typer.Option(None, "--game", help="Only games of this type (see `tally games`).")
 
@@ -29,15 +40,23 @@ GameOption = typer.Option(None, "--game", help="Only games of this type (see `ta
 def ingest_command(
     paths: Optional[List[Path]] = typer.Argument(None, help="Log files, or folders searched recursively for *.jsonl."),
     db: Optional[Path] = DbOption,
-    jobs: Optional[int] = typer.Option(None, "--jobs", help="Worker processes (default on large runs: one per CPU but one, beside the writer; 1: none)."),
+    jobs: Optional[int] = typer.Option(
+        None,
+        "--jobs",
+        help="Worker processes (default on large runs: one per CPU but one, beside the writer; 1: none).",
+    ),
     progress: Optional[bool] = typer.Option(
-        None, "--progress/--no-progress",
-        help="Show a progress bar on stderr (default: shown only when stderr is a terminal and there are 20 logs or more)."
+        None,
+        "--progress/--no-progress",
+        help="Show a progress bar on stderr (default: shown only when stderr is a terminal and there are 20 logs or more).",
     ),
     store: Optional[str] = typer.Option(
-        None, "--store", metavar="URL",
+        None,
+        "--store",
+        metavar="URL",
         help="Ingest every game of this PostgreSQL log store instead of files: only the games that are new or grew "
-             "since the library last saw them are read."),
+        "since the library last saw them are read.",
+    ),
     as_json: bool = JsonOption,
 ) -> None:
     """Load game logs into the history library. Idempotent: a log already there changes nothing; a grown log adds its new events."""
@@ -69,14 +88,21 @@ def ingest_command(
                 "games_unchanged": summary.games_unchanged,
                 "games_stale": summary.games_stale,
                 "rejected": [
-                    {"path": r.path, "line": r.line, "kind": r.kind, "rule": r.rule, "message": r.message} for r in rejected
+                    {"path": r.path, "line": r.line, "kind": r.kind, "rule": r.rule, "message": r.message}
+                    for r in rejected
                 ],
                 "seconds": summary.seconds,
             }
         )
     else:
-        rate = f" ({summary.events_added / summary.seconds:,.0f} events/s)" if summary.seconds and summary.events_added else ""
-        say(f"ingested {summary.files} log{'s' if summary.files != 1 else ''} into {target} in {summary.seconds:.1f} s{rate}")
+        rate = (
+            f" ({summary.events_added / summary.seconds:,.0f} events/s)"
+            if summary.seconds and summary.events_added
+            else ""
+        )
+        say(
+            f"ingested {summary.files} log{'s' if summary.files != 1 else ''} into {target} in {summary.seconds:.1f} s{rate}"
+        )
         say(f"  games added      {summary.games_added}")
         say(f"  events added     {summary.events_added}")
         say(f"  games grown      {summary.games_grown}  (only their new events added)")
@@ -111,8 +137,13 @@ class _ProgressBar:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
             self.progress = Progress(
-                TextColumn("ingesting"), BarColumn(), MofNCompleteColumn(), TextColumn("logs, {task.fields[events]:,} events"),
-                TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+                TextColumn("ingesting"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("logs, {task.fields[events]:,} events"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
             )
             self.progress.start()
             self.task = self.progress.add_task("ingest", total=total, events=0)
@@ -137,7 +168,9 @@ def sql_command(
     timeout: float = typer.Option(
         60.0, "--timeout", help="Stop the query after this many seconds, running and fetching its rows (0: no limit)."
     ),
-    memory_limit: str = typer.Option("2GB", "--memory-limit", help="DuckDB's memory limit for the query, e.g. 500MB or 8GB."),
+    memory_limit: str = typer.Option(
+        "2GB", "--memory-limit", help="DuckDB's memory limit for the query, e.g. 500MB or 8GB."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
 ) -> None:
     """Run a read-only SQL query on the history library (tables: docs/sql.md), within a time and a memory limit."""
@@ -243,8 +276,11 @@ def _print_table(result: Any, max_rows: int) -> None:
             break
         cells.append([visible(_text(v, k)) if v is not None else None for v, k in zip(row, result.types)])
     shown = len(cells)
-    said = (f"showing the first {shown} rows; there are more (use --max-rows N, or --format csv for all)" if more
-            else f"{shown} row{'s' if shown != 1 else ''}")
+    said = (
+        f"showing the first {shown} rows; there are more (use --max-rows N, or --format csv for all)"
+        if more
+        else f"{shown} row{'s' if shown != 1 else ''}"
+    )
     plain = None if sys.stdout.isatty() else _plain_table_text(headers, right, cells, said)
     if plain is not None:
         sys.stdout.write(plain)
@@ -271,11 +307,15 @@ def _plain_table_text(headers: list[str], right: list[bool], cells: list[list[st
     are not one column each or with spaces at an end, which rich's wrapping trims), which rich then prints."""
     rows = [[("NULL" if v is None else v) for v in values] for values in cells]
     texts = [*headers, *(v for values in rows for v in values), said]
-    if not all(text.isascii() and text.isprintable() and text == text.strip() for text in texts) or len(said) > PIPED_WIDTH:
+    if (
+        not all(text.isascii() and text.isprintable() and text == text.strip() for text in texts)
+        or len(said) > PIPED_WIDTH
+    ):
         return None
     widths = [max([len(header)] + [len(values[i]) for values in rows]) for i, header in enumerate(headers)]
     if sum(widths) + 2 * (len(widths) - 1) > PIPED_WIDTH or not widths:
         return None
+
     def line(values: list[str]) -> str:
         return "  ".join(v.rjust(w) if is_right else v.ljust(w) for v, w, is_right in zip(values, widths, right))
 
@@ -292,9 +332,15 @@ def stats_command(
     game: Optional[str] = GameOption,
     db: Optional[Path] = DbOption,
     top: int = typer.Option(10, "--top", help="How many of the most-bought cards to list."),
-    simulated: bool = typer.Option(False, "--simulated", help="Count the games `tally simulate` played too (left out by default)."),
-    svg: Optional[Path] = typer.Option(None, "--svg", help="Also write the library's charts into this folder, one SVG each."),
-    csv: Optional[Path] = typer.Option(None, "--csv", help="Also write every report and chart's rows into this folder, one CSV each."),
+    simulated: bool = typer.Option(
+        False, "--simulated", help="Count the games `tally simulate` played too (left out by default)."
+    ),
+    svg: Optional[Path] = typer.Option(
+        None, "--svg", help="Also write the library's charts into this folder, one SVG each."
+    ),
+    csv: Optional[Path] = typer.Option(
+        None, "--csv", help="Also write every report and chart's rows into this folder, one CSV each."
+    ),
     as_json: bool = JsonOption,
 ) -> None:
     """The canned report: games played, win rate by player and by seat, game length, score progression, most-bought cards.
@@ -353,8 +399,9 @@ def _plain_table(title: str, columns: list[tuple[str, str]], rows: list[list[str
     widths = [max([len(header)] + [len(row[i]) for row in rows]) for i, (header, _) in enumerate(columns)]
 
     def line(cells: list[str]) -> str:
-        return "  ".join(cell.ljust(w) if align == "l" else cell.rjust(w)
-                         for cell, w, (_, align) in zip(cells, widths, columns)).rstrip()
+        return "  ".join(
+            cell.ljust(w) if align == "l" else cell.rjust(w) for cell, w, (_, align) in zip(cells, widths, columns)
+        ).rstrip()
 
     return "\n".join([title, line([header for header, _ in columns]), *(line(row) for row in rows)])
 
@@ -363,37 +410,109 @@ def _print_stats(report: dict[str, Any]) -> None:
     report = _shown(report)
     scope = f" ({report['game']})" if report["game"] else ""
     if not report["games"]:
-        left_out = f" ({report['simulated_left_out']} simulated games left out: --simulated counts them)" \
-            if report["simulated_left_out"] else ""
+        left_out = (
+            f" ({report['simulated_left_out']} simulated games left out: --simulated counts them)"
+            if report["simulated_left_out"]
+            else ""
+        )
         say(f"no games in {report['db']}{scope} yet{left_out}: load some with `tally ingest LOGS...`")
         return
-    left_out = f"; {report['simulated_left_out']} simulated games left out (--simulated counts them)" if report["simulated_left_out"] else ""
+    left_out = (
+        f"; {report['simulated_left_out']} simulated games left out (--simulated counts them)"
+        if report["simulated_left_out"]
+        else ""
+    )
     out = [f"{report['games']} games{scope}, {report['finished']} finished{left_out}"]
     rests = report["rests_on"]
-    out.append(_plain_table(
-        f"games and length ({rests['by_game']} games)",
-        [("game", "l"), ("games", "r"), ("finished", "r"), ("avg events", "r"), ("avg turns", "r"), ("first", "l"), ("last", "l")],
-        [[row["game"], str(row["games"]), str(row["finished"]), _num(row["avg_events"]), _num(row["avg_turns"]),
-          str(row["first"] or "-")[:10], str(row["last"] or "-")[:10]] for row in report["by_game"]]))
+    out.append(
+        _plain_table(
+            f"games and length ({rests['by_game']} games)",
+            [
+                ("game", "l"),
+                ("games", "r"),
+                ("finished", "r"),
+                ("avg events", "r"),
+                ("avg turns", "r"),
+                ("first", "l"),
+                ("last", "l"),
+            ],
+            [
+                [
+                    row["game"],
+                    str(row["games"]),
+                    str(row["finished"]),
+                    _num(row["avg_events"]),
+                    _num(row["avg_turns"]),
+                    str(row["first"] or "-")[:10],
+                    str(row["last"] or "-")[:10],
+                ]
+                for row in report["by_game"]
+            ],
+        )
+    )
     scales: dict[str, list[str]] = {}
     for row in report["players"]:
         known = scales.setdefault(row["game"], [])
         if row["scale"] not in known:
             known.append(row["scale"])
-    out.append(_plain_table(  # a scale is the game's options: numbered, so a line stays short
-        f"win rate by player, per game and scale ({rests['players']} finished games; a shared victory counts for each "
-        "winner; scores averaged only within one game and scale)",
-        [("game", "l"), ("scale", "r"), ("player", "l"), ("games", "r"), ("wins", "r"), ("win rate", "r"), ("avg score", "r"), ("", "l")],
-        [[row["game"], str(scales[row["game"]].index(row["scale"]) + 1), row["player"], str(row["games"]), str(row["wins"]),
-          _pct(row["win_rate"]), _num(row["avg_score"]), _bar(row["win_rate"] or 0, 1.0, 20)] for row in report["players"]]))
+    out.append(
+        _plain_table(  # a scale is the game's options: numbered, so a line stays short
+            f"win rate by player, per game and scale ({rests['players']} finished games; a shared victory counts for each "
+            "winner; scores averaged only within one game and scale)",
+            [
+                ("game", "l"),
+                ("scale", "r"),
+                ("player", "l"),
+                ("games", "r"),
+                ("wins", "r"),
+                ("win rate", "r"),
+                ("avg score", "r"),
+                ("", "l"),
+            ],
+            [
+                [
+                    row["game"],
+                    str(scales[row["game"]].index(row["scale"]) + 1),
+                    row["player"],
+                    str(row["games"]),
+                    str(row["wins"]),
+                    _pct(row["win_rate"]),
+                    _num(row["avg_score"]),
+                    _bar(row["win_rate"] or 0, 1.0, 20),
+                ]
+                for row in report["players"]
+            ],
+        )
+    )
     for name, known in scales.items():
         if len(known) > 1:
             out.extend(f"  {name} scale {number}: {options}" for number, options in enumerate(known, 1))
-    out.append(_plain_table(
-        f"win rate by seat (seat 1 plays first; {rests['seats']} finished games)",
-        [("game", "l"), ("players", "r"), ("seat", "r"), ("games", "r"), ("wins", "r"), ("win rate", "r"), ("", "l")],
-        [[row["game"], str(row["players"]), str(row["seat"]), str(row["games"]), str(row["wins"]), _pct(row["win_rate"]),
-          _bar(row["win_rate"] or 0, 1.0, 20)] for row in report["seats"]]))
+    out.append(
+        _plain_table(
+            f"win rate by seat (seat 1 plays first; {rests['seats']} finished games)",
+            [
+                ("game", "l"),
+                ("players", "r"),
+                ("seat", "r"),
+                ("games", "r"),
+                ("wins", "r"),
+                ("win rate", "r"),
+                ("", "l"),
+            ],
+            [
+                [
+                    row["game"],
+                    str(row["players"]),
+                    str(row["seat"]),
+                    str(row["games"]),
+                    str(row["wins"]),
+                    _pct(row["win_rate"]),
+                    _bar(row["win_rate"] or 0, 1.0, 20),
+                ]
+                for row in report["seats"]
+            ],
+        )
+    )
     for section in report["sections"]:
         rows = report.get(section["key"], {}).get(section["game"])
         if rows:
@@ -435,18 +554,28 @@ def _report_table(section: dict[str, Any], rows: list[dict[str, Any]], games: in
 @waits_for_library
 def export_command(
     to: Path = typer.Option(..., "--to", help="A new or empty folder."),
-    format: str = typer.Option("jsonl", "--format", help="jsonl (each game as <game id>.jsonl), parquet (every table) or "
-                               "bgstats (each finished game played at a table as a BG Stats play, <game id>.json, and "
-                               "the link that logs it in BG Stats, <game id>.link)."),
+    format: str = typer.Option(
+        "jsonl",
+        "--format",
+        help="jsonl (each game as <game id>.jsonl), parquet (every table) or "
+        "bgstats (each finished game played at a table as a BG Stats play, <game id>.json, and "
+        "the link that logs it in BG Stats, <game id>.link).",
+    ),
     zone: Optional[str] = typer.Option(
-        None, "--timezone", metavar="ZONE",
+        None,
+        "--timezone",
+        metavar="ZONE",
         help="bgstats: the time zone of the plays' dates, an IANA name (Europe/Copenhagen, UTC); default: this "
-             "machine's."),
+        "machine's.",
+    ),
     game: Optional[str] = GameOption,
     db: Optional[Path] = DbOption,
     store: Optional[str] = typer.Option(
-        None, "--store", metavar="URL",
-        help="Export the games of this PostgreSQL log store instead (each as <game id>.jsonl, byte for byte)."),
+        None,
+        "--store",
+        metavar="URL",
+        help="Export the games of this PostgreSQL log store instead (each as <game id>.jsonl, byte for byte).",
+    ),
     as_json: bool = JsonOption,
 ) -> None:
     """Write the library back out: every game as its byte-identical log, every table as Parquet partitioned by game,
@@ -458,39 +587,62 @@ def export_command(
 
     if store is not None:
         if format != "jsonl" or game is not None or db is not None or zone is not None:
-            raise fail(EXIT_USAGE, "--store exports every game of the store as JSONL: without --format, --game, --db "
-                                   "or --timezone")
+            raise fail(
+                EXIT_USAGE,
+                "--store exports every game of the store as JSONL: without --format, --game, --db or --timezone",
+            )
         from tally.store.logs import pgstore
 
         written = list(pgstore.export(_database(store), to))
         events = sum(count for _, _, count in written)
         if as_json:
-            emit({"db": pgstore.safe_url(store), "to": str(to), "format": "jsonl", "games": len(written),
-                  "events": events, "files": len(written)})
+            emit(
+                {
+                    "db": pgstore.safe_url(store),
+                    "to": str(to),
+                    "format": "jsonl",
+                    "games": len(written),
+                    "events": events,
+                    "files": len(written),
+                }
+            )
             return
-        say(f"exported {len(written)} games ({events} events) from {pgstore.safe_url(store)} to {to}: {len(written)} logs")
+        say(
+            f"exported {len(written)} games ({events} events) from {pgstore.safe_url(store)} to {to}: {len(written)} logs"
+        )
         return
 
     result = library.export(library.resolve_db(db), to, format, game, zone)
     for skipped in result.skipped:  # a warning on stderr: the export itself succeeded
         sys.stderr.write(f"tally: warning: {visible(skipped.game_id)} skipped: {visible(skipped.why)}\n")
     if as_json:
-        document: dict[str, Any] = {"db": result.db, "to": result.to, "format": result.format, "games": result.games,
-                                    "events": result.events, "files": len(result.files)}
+        document: dict[str, Any] = {
+            "db": result.db,
+            "to": result.to,
+            "format": result.format,
+            "games": result.games,
+            "events": result.events,
+            "files": len(result.files),
+        }
         if format == "bgstats":
-            document.update(timezone=result.timezone, skipped=[{"game_id": s.game_id, "why": s.why} for s in result.skipped])
+            document.update(
+                timezone=result.timezone, skipped=[{"game_id": s.game_id, "why": s.why} for s in result.skipped]
+            )
         emit(document)
         return
     what = {"jsonl": "logs", "parquet": "Parquet files", "bgstats": "BG Stats plays"}[format]
     if format == "bgstats":
         left = f" ({len(result.skipped)} skipped: no valid date)" if result.skipped else ""
-        say(f"exported {result.games} finished games from {result.db} to {result.to}: {result.games} {what} (.json) "
-            f"and their links (.link; open one on the phone with BG Stats), dated in {result.timezone}{left}")
+        say(
+            f"exported {result.games} finished games from {result.db} to {result.to}: {result.games} {what} (.json) "
+            f"and their links (.link; open one on the phone with BG Stats), dated in {result.timezone}{left}"
+        )
         return
-    say(f"exported {result.games} games ({result.events} events) from {result.db} to {result.to}: {len(result.files)} {what}")
+    say(
+        f"exported {result.games} games ({result.events} events) from {result.db} to {result.to}: {len(result.files)} {what}"
+    )
     if format == "parquet":
         say(f"read them with: SELECT * FROM read_parquet('{result.to}/events/**/*.parquet', hive_partitioning = true)")
-
 
 
 # --------------------------------------------------------------------------- a log store
@@ -509,9 +661,14 @@ def _database(store: str) -> str:
 def import_command(
     logs: List[Path] = typer.Argument(..., help="JSONL logs to copy into the store."),
     store: str = typer.Option(
-        ..., "--store", metavar="URL",
-        help="The log store: a PostgreSQL database (postgresql://USER@HOST:PORT/DB) or a folder of logs."),
-    game_id: Optional[str] = typer.Option(None, "--id", help="The game id in the store (one log only; default: the file's name without .jsonl)."),
+        ...,
+        "--store",
+        metavar="URL",
+        help="The log store: a PostgreSQL database (postgresql://USER@HOST:PORT/DB) or a folder of logs.",
+    ),
+    game_id: Optional[str] = typer.Option(
+        None, "--id", help="The game id in the store (one log only; default: the file's name without .jsonl)."
+    ),
     as_json: bool = JsonOption,
 ) -> None:
     """Copy JSONL logs into a log store, line for line: the chain, units and fingerprint stay as they are.
@@ -523,7 +680,9 @@ def import_command(
     if game_id is not None and len(logs) != 1:
         raise fail(EXIT_USAGE, "--id names one game: import one log with it")
     if not is_database_url(store) and not Path(store).is_dir():
-        raise fail(EXIT_USAGE, f"--store {store}: expected a PostgreSQL URL (postgresql://USER@HOST:PORT/DB) or a folder")
+        raise fail(
+            EXIT_USAGE, f"--store {store}: expected a PostgreSQL URL (postgresql://USER@HOST:PORT/DB) or a folder"
+        )
     done = []
     for log in logs:
         game, events, fingerprint = import_log(log, store, game_id)

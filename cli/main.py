@@ -48,7 +48,9 @@ def games_command(as_json: bool = JsonOption) -> None:
         emit(report)
         return
     for game in report.games:
-        say(f"{game.name}  {game.title}, {game.players[0]}-{game.players[1]} players, rules {game.rules}, modes: {', '.join(game.modes)}")
+        say(
+            f"{game.name}  {game.title}, {game.players[0]}-{game.players[1]} players, rules {game.rules}, modes: {', '.join(game.modes)}"
+        )
         for o in game.options:
             choices = "|".join(o.choices) if o.choices else "integer"
             say(f"  --option {o.key}={choices}  (default {o.default}): {o.help}")
@@ -61,14 +63,21 @@ def new_command(
     log: Path = typer.Argument(..., help="Log file to create; never overwritten."),
     player: List[str] = typer.Option(..., "--player", "-p", help="A player, in turn order (repeat)."),
     option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Variant option KEY=VALUE (repeat)."),
-    mode: Optional[str] = typer.Option(None, "--mode", help="table (default: the recorder reveals the setup) or open (tally deals)."),
+    mode: Optional[str] = typer.Option(
+        None, "--mode", help="table (default: the recorder reveals the setup) or open (tally deals)."
+    ),
     seed: Optional[int] = typer.Option(None, "--seed", help="Deal the setup with this seed (open mode)."),
     manifest: Optional[Path] = typer.Option(
-        None, "--manifest", help="A component manifest file (.toml or JSON) for this box; the log records it (default: the game's own)."
+        None,
+        "--manifest",
+        help="A component manifest file (.toml or JSON) for this box; the log records it (default: the game's own).",
     ),
     seated: Optional[List[str]] = typer.Option(
-        None, "--as", help="Table mode: a player who enters their own hidden cards (hand, draws, blind reserves) by name, "
-                           "judged in full (repeat for several)."),
+        None,
+        "--as",
+        help="Table mode: a player who enters their own hidden cards (hand, draws, blind reserves) by name, "
+        "judged in full (repeat for several).",
+    ),
     store: Optional[str] = StoreOption,
     as_json: bool = JsonOption,
 ) -> None:
@@ -76,7 +85,9 @@ def new_command(
     from tally.store.recording import record
 
     components = record.read_manifest(manifest) if manifest is not None else None
-    result = record.new_game(log_for(log, store), game, player, options_of(option), mode, seed, components, seated or ())
+    result = record.new_game(
+        log_for(log, store), game, player, options_of(option), mode, seed, components, seated or ()
+    )
     from tally.store.recording.results import new_report
 
     report = new_report(log, game, result)
@@ -91,15 +102,24 @@ def new_command(
 @handled
 def record_command(
     log: Path = typer.Argument(..., help="The game log to record into (with --new: the log to create)."),
-    new: Optional[str] = typer.Option(None, "--new", help="Start a new game of this name in LOG first, as `tally new` does."),
-    player: Optional[List[str]] = typer.Option(None, "--player", "-p", help="With --new: a player, in turn order (repeat)."),
-    option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="With --new: variant option KEY=VALUE (repeat)."),
+    new: Optional[str] = typer.Option(
+        None, "--new", help="Start a new game of this name in LOG first, as `tally new` does."
+    ),
+    player: Optional[List[str]] = typer.Option(
+        None, "--player", "-p", help="With --new: a player, in turn order (repeat)."
+    ),
+    option: Optional[List[str]] = typer.Option(
+        None, "--option", "-o", help="With --new: variant option KEY=VALUE (repeat)."
+    ),
     mode: Optional[str] = typer.Option(None, "--mode", help="With --new: table (default) or open."),
     seed: Optional[int] = typer.Option(None, "--seed", help="With --new: deal the setup with this seed (open mode)."),
     manifest: Optional[Path] = typer.Option(None, "--manifest", help="With --new: a component manifest file."),
     as_player: Optional[str] = typer.Option(
-        None, "--as", help="Record as this player: the board, `moves` and completion show what they see; with --new "
-                           "(table mode) they enter their own hidden cards by name."),
+        None,
+        "--as",
+        help="Record as this player: the board, `moves` and completion show what they see; with --new "
+        "(table mode) they enter their own hidden cards by name.",
+    ),
     store: Optional[str] = StoreOption,
 ) -> None:
     """Record a whole game at the table in one session, every move saved as it is entered.
@@ -115,8 +135,16 @@ def record_command(
         if not player:
             raise fail(EXIT_USAGE, "--new needs the players: --player NAME (repeat)")
         components = record.read_manifest(manifest) if manifest is not None else None
-        record.new_game(log_for(log, store), new, player, options_of(option), mode, seed, components,
-                        [as_player] if as_player else ())
+        record.new_game(
+            log_for(log, store),
+            new,
+            player,
+            options_of(option),
+            mode,
+            seed,
+            components,
+            [as_player] if as_player else (),
+        )
     elif player or option or mode or seed is not None or manifest is not None:
         raise fail(EXIT_USAGE, "--player, --option, --mode, --seed and --manifest start a new game: add --new GAME")
     session = Session(log_for(log, store))
@@ -130,8 +158,10 @@ def record_command(
 def move_command(
     log: Path = typer.Argument(..., help="The game log."),
     move: List[str] = typer.Argument(
-        ..., help="The move in the game's notation, quoted or not: take r g b; ben: buy 1k0-w1b1g1r1 + reveal 1g0-w2b1; "
-                  "or the number of a move in `tally moves`."),
+        ...,
+        help="The move in the game's notation, quoted or not: take r g b; ben: buy 1k0-w1b1g1r1 + reveal 1g0-w2b1; "
+        "or the number of a move in `tally moves`.",
+    ),
     expect_seq: Optional[int] = ExpectSeqOption,
     expect_fingerprint: Optional[str] = ExpectFingerprintOption,
     store: Optional[str] = StoreOption,
@@ -143,7 +173,9 @@ def move_command(
     in one write, all or none. What follows automatically (a noble's visit, the end) is reported."""
     from tally.store.recording import record
 
-    result = record.move(log_for(log, store), " ".join(move), expect_seq, fingerprint_prefix(expect_fingerprint), as_listed=True)
+    result = record.move(
+        log_for(log, store), " ".join(move), expect_seq, fingerprint_prefix(expect_fingerprint), as_listed=True
+    )
     _report_move(result, as_json)
 
 
@@ -182,7 +214,8 @@ def _report_consequences(result: Any) -> None:
 def rule_command(
     log: Path = typer.Argument(..., help="The game log."),
     move: List[str] = typer.Argument(
-        ..., help="The disputed move in the game's notation, quoted or not, or the number of a move in `tally moves`."),
+        ..., help="The disputed move in the game's notation, quoted or not, or the number of a move in `tally moves`."
+    ),
     at: Optional[int] = typer.Option(None, "--at", help="Judge it after event SEQ instead of now."),
     as_json: bool = JsonOption,
 ) -> None:
@@ -215,9 +248,14 @@ def moves_command(
     log: Path = typer.Argument(..., help="The game log."),
     at: Optional[int] = typer.Option(None, "--at", help="List the legal moves after event SEQ."),
     as_player: Optional[str] = typer.Option(
-        None, "--as", help="The moves as this player knows the table: their own cards named, the others' hidden."),
-    every: bool = typer.Option(False, "--all", help="List every move, however many (a long listing is summarised by kind)."),
-    kind: Optional[str] = typer.Option(None, "--kind", help="List every move of this kind only (its first word: take, buy, ...)."),
+        None, "--as", help="The moves as this player knows the table: their own cards named, the others' hidden."
+    ),
+    every: bool = typer.Option(
+        False, "--all", help="List every move, however many (a long listing is summarised by kind)."
+    ),
+    kind: Optional[str] = typer.Option(
+        None, "--kind", help="List every move of this kind only (its first word: take, buy, ...)."
+    ),
     as_json: bool = JsonOption,
 ) -> None:
     """List the legal moves now, in a fixed order, numbered (`tally move LOG N` records move N).
@@ -230,8 +268,9 @@ def moves_command(
     if as_json:
         emit(listed)
         return
-    for line in listing(listed.seq, listed.expected, listed.moves, kind, every,
-                        "one kind: --kind KIND, every one: --all"):
+    for line in listing(
+        listed.seq, listed.expected, listed.moves, kind, every, "one kind: --kind KIND, every one: --all"
+    ):
         say(line)
 
 
@@ -241,12 +280,16 @@ def state_command(
     log: Path = typer.Argument(..., help="The game log."),
     at: Optional[int] = typer.Option(None, "--at", help="Show the table after event SEQ."),
     as_player: Optional[str] = typer.Option(None, "--as", help="Show only what this player may see."),
-    svg: Optional[Path] = typer.Option(None, "--svg", metavar="FILE", help="Write the table as an SVG picture to FILE instead of printing it (--json still prints)."),
+    svg: Optional[Path] = typer.Option(
+        None,
+        "--svg",
+        metavar="FILE",
+        help="Write the table as an SVG picture to FILE instead of printing it (--json still prints).",
+    ),
     as_json: bool = JsonOption,
 ) -> None:
     """Show the table: supply, cards, nobles, players (with --as, hiding what that player cannot see)."""
     from tally.store.recording import record
-
     from tally.store.recording.results import board
 
     pos = record.position(log, at)
@@ -273,14 +316,26 @@ def _pictures() -> Any:
 @app.command("replay")
 @handled
 def replay_command(
-    log: str = typer.Argument(..., help="The game log, or a game id in the history library (--db, else $TALLY_DB, "
-                                        "else ./tally.duckdb) when no file has that name."),
+    log: str = typer.Argument(
+        ...,
+        help="The game log, or a game id in the history library (--db, else $TALLY_DB, "
+        "else ./tally.duckdb) when no file has that name.",
+    ),
     to: Optional[int] = typer.Option(None, "--to", help="Stop after event SEQ."),
     db: Optional[Path] = typer.Option(None, "--db", help="Replay the game with id LOG from this history library."),
-    step: bool = typer.Option(False, "--step", help="One event at a time, the board after each: Enter for the next, "
-                                                   "q to stop (off a terminal, each line read is one Enter)."),
+    step: bool = typer.Option(
+        False,
+        "--step",
+        help="One event at a time, the board after each: Enter for the next, "
+        "q to stop (off a terminal, each line read is one Enter).",
+    ),
     store: Optional[str] = StoreOption,
-    svg: Optional[Path] = typer.Option(None, "--svg", metavar="DIR", help="Write one SVG picture per event to DIR (0001.svg, ...) instead of printing the replay (--json still prints)."),
+    svg: Optional[Path] = typer.Option(
+        None,
+        "--svg",
+        metavar="DIR",
+        help="Write one SVG picture per event to DIR (0001.svg, ...) instead of printing the replay (--json still prints).",
+    ),
     as_json: bool = JsonOption,
 ) -> None:
     """Step through a game event by event, then show the table and the result."""
@@ -318,11 +373,17 @@ def replay_command(
 @app.command("check")
 @handled
 def check_command(
-    log: List[Path] = typer.Argument(..., help="The game log; or several, or a folder (every *.jsonl in it, sorted; a name ending in .jsonl is a log)."),
+    log: List[Path] = typer.Argument(
+        ...,
+        help="The game log; or several, or a folder (every *.jsonl in it, sorted; a name ending in .jsonl is a log).",
+    ),
     expect: Optional[List[str]] = typer.Option(
-        None, "--expect", metavar="SEQ:FINGERPRINT",
+        None,
+        "--expect",
+        metavar="SEQ:FINGERPRINT",
         help="Fail (exit 3) unless line SEQ still has this fingerprint (8 or more hex digits, as written down at the "
-             "table): the log was not cut, rewritten before it, or forked."),
+        "table): the log was not cut, rewritten before it, or forked.",
+    ),
     store: Optional[str] = StoreOption,
     as_json: bool = JsonOption,
 ) -> None:
@@ -387,14 +448,21 @@ def repair_command(
     if as_json:
         emit(RepairReport(str(log), done.moved, done.side, done.removed, done.kept_lines, done.why))
         return
-    why = {"log.torn-tail": "a last line without its newline", "log.torn-unit": "a command's lines cut short",
-           "log.zero-block": "zero bytes the disk never wrote"}.get(done.why, done.why)
+    why = {
+        "log.torn-tail": "a last line without its newline",
+        "log.torn-unit": "a command's lines cut short",
+        "log.zero-block": "zero bytes the disk never wrote",
+    }.get(done.why, done.why)
     if done.removed:
-        say(f"moved {done.moved} torn bytes ({why}) to {done.side}; no line of {log} verified (its first command was "
-            "cut short), so it was removed: start the game again with `tally new`")
+        say(
+            f"moved {done.moved} torn bytes ({why}) to {done.side}; no line of {log} verified (its first command was "
+            "cut short), so it was removed: start the game again with `tally new`"
+        )
         return
-    say(f"kept lines 1-{done.kept_lines} of {log} (they verify from line 1); moved the {done.moved} bytes after them "
-        f"({why}, a write cut short) to {done.side}")
+    say(
+        f"kept lines 1-{done.kept_lines} of {log} (they verify from line 1); moved the {done.moved} bytes after them "
+        f"({why}, a write cut short) to {done.side}"
+    )
 
 
 def main() -> None:
@@ -432,5 +500,3 @@ def main() -> None:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
-
-

@@ -55,8 +55,17 @@ def narrowed(out: Console) -> Console:
     whatever the console's own width (a wider terminal, output piped at 100 columns)."""
     if out.width <= WIDTH:
         return out
-    return Console(file=out.file, width=WIDTH, color_system=cast(Any, out.color_system), force_terminal=out.is_terminal,
-                   no_color=out.no_color, markup=False, highlight=False, emoji=False, legacy_windows=False)
+    return Console(
+        file=out.file,
+        width=WIDTH,
+        color_system=cast(Any, out.color_system),
+        force_terminal=out.is_terminal,
+        no_color=out.no_color,
+        markup=False,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+    )
 
 
 def print_view(view: View, out: Console | None = None, footer: bool = True) -> None:

@@ -12,7 +12,6 @@ import msgspec
 
 from .app import EXIT_DAMAGED, EXIT_OK, EXIT_RULE, emit, fail, json_text, say
 
-
 # --------------------------------------------------------------------------- replay, one event at a time
 
 
@@ -57,8 +56,8 @@ def check_logs(paths: list[Path], anchors: list[tuple[int, str]], as_json: bool)
     """`tally check` of every log named (a folder: every `*.jsonl` in it, sorted), each reported under its own
     name (a failure as the one line on stderr that log alone gives); the exit status is the worst of them
     (3 damaged, 1 illegal, 0 ok). With `--json` one document: a list of one report per log, each with its `log`."""
-    from tally.store.recording import record
     from tally.store.logs import log as logfile
+    from tally.store.recording import record
     from tally.store.recording.record import UsageError
     from tally.store.recording.results import damaged_log_report
 
@@ -78,8 +77,16 @@ def check_logs(paths: list[Path], anchors: list[tuple[int, str]], as_json: bool)
             fail(EXIT_DAMAGED, str(error))
         except OSError as error:
             code = EXIT_DAMAGED
-            document = {"ok": False, "error": "damaged", "events": None, "fingerprint": None, "seq": None,
-                        "rule": "log.damaged", "line": None, "message": error.strerror or str(error)}
+            document = {
+                "ok": False,
+                "error": "damaged",
+                "events": None,
+                "fingerprint": None,
+                "seq": None,
+                "rule": "log.damaged",
+                "line": None,
+                "message": error.strerror or str(error),
+            }
             fail(EXIT_DAMAGED, f"{log}: {error.strerror or error}")
         else:
             document = msgspec.to_builtins(report)
@@ -134,4 +141,3 @@ def ok_lines(report: Any) -> list[str]:
     lines.append(f"ok: {report.events} events, {verdict}{ended}")
     lines.append(f"fingerprint {report.fingerprint}")
     return lines
-

@@ -19,8 +19,10 @@ if TYPE_CHECKING:
 def rules_command(
     game: str = typer.Argument(..., help="Game name (see `tally games`)."),
     rule: Optional[str] = typer.Argument(
-        None, help="A rule id (splendor.take.two-needs-four) or a group of them on dot boundaries (splendor.take, "
-                   "or take); default: every rule."),
+        None,
+        help="A rule id (splendor.take.two-needs-four) or a group of them on dot boundaries (splendor.take, "
+        "or take); default: every rule.",
+    ),
     notation: bool = typer.Option(False, "--notation", help="Print how moves are written, with examples, instead."),
     as_json: bool = JsonOption,
 ) -> None:
@@ -71,6 +73,7 @@ def _wrapped(text: str, indent: str) -> None:
     """A text cut into lines that fit 80 columns, each indented (a rule's text is one long sentence or more)."""
     import textwrap
 
-    for line in textwrap.wrap(text, 80, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False,
-                              break_long_words=False):
+    for line in textwrap.wrap(
+        text, 80, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False
+    ):
         say(line)

@@ -19,36 +19,65 @@ HOST_TOKEN = "TALLY_HOST_TOKEN"  # the host token several servers behind one add
 @app.command("serve")
 @handled
 def serve_command(
-    directory: Optional[Path] = typer.Argument(None, help="The folder of game logs (ID.jsonl) to serve; new games are created there."),
+    directory: Optional[Path] = typer.Argument(
+        None, help="The folder of game logs (ID.jsonl) to serve; new games are created there."
+    ),
     store: Optional[str] = typer.Option(
-        None, "--store", metavar="URL",
+        None,
+        "--store",
+        metavar="URL",
         help="Serve every game of this PostgreSQL database (postgresql://USER@HOST:PORT/DB) instead of a folder; new "
-             "games, seats and join codes are kept in it, so several servers can serve it at once."),
+        "games, seats and join codes are kept in it, so several servers can serve it at once.",
+    ),
     host: Optional[str] = typer.Option(
-        None, "--host", help="The address to listen on (default: 127.0.0.1, this machine only); a name given here is "
-                             "one a request's Host header may carry."),
+        None,
+        "--host",
+        help="The address to listen on (default: 127.0.0.1, this machine only); a name given here is "
+        "one a request's Host header may carry.",
+    ),
     port: int = typer.Option(8000, "--port", help="The port (0: a free one)."),
     db: Optional[Path] = typer.Option(
-        None, "--db", help="The history library shown at /library, to the host only (default: $TALLY_DB, else ./tally.duckdb)."),
+        None,
+        "--db",
+        help="The history library shown at /library, to the host only (default: $TALLY_DB, else ./tally.duckdb).",
+    ),
     ssl_keyfile: Optional[Path] = typer.Option(
-        None, "--ssl-keyfile", metavar="FILE", help="Serve HTTPS with this private key (PEM, not encrypted); with --ssl-certfile."),
+        None,
+        "--ssl-keyfile",
+        metavar="FILE",
+        help="Serve HTTPS with this private key (PEM, not encrypted); with --ssl-certfile.",
+    ),
     ssl_certfile: Optional[Path] = typer.Option(
-        None, "--ssl-certfile", metavar="FILE", help="Serve HTTPS with this certificate (PEM, its chain after it)."),
+        None, "--ssl-certfile", metavar="FILE", help="Serve HTTPS with this certificate (PEM, its chain after it)."
+    ),
     allow_host: list[str] = typer.Option(
-        [], "--allow-host", metavar="NAME",
+        [],
+        "--allow-host",
+        metavar="NAME",
         help="A name the server is reached by (a reverse proxy's, a name of this machine on the network): a request "
-             "whose Host header names no IP address and none of these, localhost, --host nor this machine's name is "
-             "refused (421), against DNS rebinding."),
+        "whose Host header names no IP address and none of these, localhost, --host nor this machine's name is "
+        "refused (421), against DNS rebinding.",
+    ),
     request_timeout: float = typer.Option(
-        10.0, "--request-timeout", metavar="SECONDS",
+        10.0,
+        "--request-timeout",
+        metavar="SECONDS",
         help="How long a client may take to send a request's headers (from connecting, or from the last answer), and "
-             "then its body; a slower one is cut off."),
+        "then its body; a slower one is cut off.",
+    ),
     max_streams: int = typer.Option(
-        1000, "--max-streams", metavar="N", help="Event streams open at once, in all (fewer when the process may open "
-                                                 "fewer files); one more is refused, 503."),
+        1000,
+        "--max-streams",
+        metavar="N",
+        help="Event streams open at once, in all (fewer when the process may open "
+        "fewer files); one more is refused, 503.",
+    ),
     max_streams_per_client: int = typer.Option(
-        10, "--max-streams-per-client", metavar="N", help="Event streams open at once from one client address; one more "
-                                                          "is refused, 429."),
+        10,
+        "--max-streams-per-client",
+        metavar="N",
+        help="Event streams open at once from one client address; one more is refused, 429.",
+    ),
     as_json: bool = JsonOption,
 ) -> None:
     """Serve every game in DIRECTORY, or of the database --store URL, over HTTP (an API and its event stream).
@@ -80,7 +109,9 @@ def serve_command(
             raise fail(EXIT_USAGE, f"{name} {value}: a number of streams, 1 to 1000000")
     for name in allow_host:
         if not HOST_NAME.fullmatch(name):
-            raise fail(EXIT_USAGE, f"--allow-host {quoted(name)}: a host name (letters, digits, '-', '.') or an IP address")
+            raise fail(
+                EXIT_USAGE, f"--allow-host {quoted(name)}: a host name (letters, digits, '-', '.') or an IP address"
+            )
     scheme = "https" if check_tls(ssl_keyfile, ssl_certfile) else "http"
     bind = host or "127.0.0.1"
     from tally.serve.connections import BACKLOG, RESERVE, Gate, open_files_limit, protocol_for
@@ -96,7 +127,9 @@ def serve_command(
         listening.listen(BACKLOG)  # connections queue from now on: a client told the address below is never refused
     except (OSError, UnicodeError, TypeError, ValueError) as error:  # TypeError: a NUL in the name
         listening.close()
-        raise fail(EXIT_USAGE, f"cannot listen on {quoted(bind)}:{port}: {getattr(error, 'strerror', None) or error}") from None
+        raise fail(
+            EXIT_USAGE, f"cannot listen on {quoted(bind)}:{port}: {getattr(error, 'strerror', None) or error}"
+        ) from None
     try:
         import uvicorn
 
@@ -113,8 +146,12 @@ def serve_command(
         # every connection is an open file: the server holds at most what the process may open, less its own files,
         # and its streams fewer again, so that a request always finds room beside them
         gate = Gate(max(open_files_limit() - RESERVE, 256), request_timeout)
-        limits = Limits(request_timeout=request_timeout, max_streams=min(max_streams, gate.most - 128),
-                        max_streams_per_client=max_streams_per_client, hosts=names_of(bind, host is not None, allow_host))
+        limits = Limits(
+            request_timeout=request_timeout,
+            max_streams=min(max_streams, gate.most - 128),
+            max_streams_per_client=max_streams_per_client,
+            hosts=names_of(bind, host is not None, allow_host),
+        )
         served = create_app(where, secret or None, db, limits)
         from tally.serve.library import warm_up
 
@@ -130,9 +167,16 @@ def serve_command(
             say(f"serving {directory if store is None else safe_url(store)} at {url}")
             say(f"host link (keep it to yourself): {host_link}")
             print(end="", flush=True)
-        config = uvicorn.Config(served, log_level="warning", access_log=False, lifespan="off", http=protocol_for(gate),
-                                ssl_keyfile=str(ssl_keyfile) if ssl_keyfile else None,
-                                ssl_certfile=str(ssl_certfile) if ssl_certfile else None, backlog=BACKLOG)
+        config = uvicorn.Config(
+            served,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            http=protocol_for(gate),
+            ssl_keyfile=str(ssl_keyfile) if ssl_keyfile else None,
+            ssl_certfile=str(ssl_certfile) if ssl_certfile else None,
+            backlog=BACKLOG,
+        )
         uvicorn.Server(config).run(sockets=[listening])
     finally:
         listening.close()

@@ -17,9 +17,8 @@ from rich.text import Text
 
 from tally.core.text import quote, visible
 from tally.store.recording import record
-from tally.store.recording.session import Session
-
 from tally.store.recording.results import Board, ListingReport, board, frame_board, seat_for
+from tally.store.recording.session import Session
 
 from .app import listing as numbered
 from .app import rule_texts
@@ -143,8 +142,14 @@ class Recorder:
             raise record.UsageError("moves takes nothing, `all`, or a kind of move (`moves take`)")
         listed = self.session.listing()  # the listing a bare number now refers to
         kind = rest if rest and rest != "all" else None
-        for line in numbered(listed.seq, listed.expected, listed.moves, kind, rest == "all",
-                             "one kind: `moves KIND`, every one: `moves all`"):
+        for line in numbered(
+            listed.seq,
+            listed.expected,
+            listed.moves,
+            kind,
+            rest == "all",
+            "one kind: `moves KIND`, every one: `moves all`",
+        ):
             self.say(line)
 
     def show_state(self, rest: str) -> None:
@@ -216,7 +221,8 @@ class Recorder:
         notes = [r.render() for r in result.rulings if r.verdict == "unverifiable"]
         if asked:
             deciding = [r for r in result.rulings if r.verdict == "unverifiable"] or [
-                r for r in result.rulings if r.verdict == "legal"]
+                r for r in result.rulings if r.verdict == "legal"
+            ]
             verdict = "unverifiable" if notes else "legal"
             self.say(f"{verdict}: " + "; ".join(r.render() for r in deciding) + " (nothing recorded)", "green")
             self.say("\n".join(rule_texts(deciding)), "green")
@@ -316,7 +322,9 @@ def _interactive(recorder: Recorder) -> None:
 
     session = recorder.session
     recorder.board(lines=[(f"recording {session.path}: type a move, `moves`, `?MOVE`, `help` or `quit`", "")])
-    prompt: Any = PromptSession(history=InMemoryHistory(), completer=_completer(recorder.moves), complete_while_typing=True)
+    prompt: Any = PromptSession(
+        history=InMemoryHistory(), completer=_completer(recorder.moves), complete_while_typing=True
+    )
     while True:
         if session.changed():
             new = session.refresh()

@@ -19,8 +19,14 @@ def simulate_command(
     out: Path = typer.Option(..., "--out", help="Folder for the logs."),
     players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: random per game)."),
     option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Variant option KEY=VALUE (repeat)."),
-    mode: str = typer.Option("open", "--mode", help="open: every card named; table: recorded as a table sees it (reveals, unknown blind reserves)."),
-    manifest: Optional[Path] = typer.Option(None, "--manifest", help="A component manifest file (.toml or JSON) to play with."),
+    mode: str = typer.Option(
+        "open",
+        "--mode",
+        help="open: every card named; table: recorded as a table sees it (reveals, unknown blind reserves).",
+    ),
+    manifest: Optional[Path] = typer.Option(
+        None, "--manifest", help="A component manifest file (.toml or JSON) to play with."
+    ),
     as_json: bool = JsonOption,
 ) -> None:
     """Play random legal games (uniform over the legal moves) to the end and write each as a log."""
@@ -32,8 +38,17 @@ def simulate_command(
     if as_json:
         from tally.store.recording.results import SimulateReport
 
-        emit(SimulateReport(summary.game, summary.games, summary.events, summary.moves, summary.finished,
-                            summary.wins_by_seat, str(out)))
+        emit(
+            SimulateReport(
+                summary.game,
+                summary.games,
+                summary.events,
+                summary.moves,
+                summary.finished,
+                summary.wins_by_seat,
+                str(out),
+            )
+        )
         return
     say(f"{summary.games} {summary.game} games, {summary.moves} moves, {summary.finished} finished, in {out}")
     say("wins by seat: " + ", ".join(f"{k} {v}" for k, v in summary.wins_by_seat.items()))

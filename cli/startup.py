@@ -167,6 +167,9 @@ def check_utf8(arguments: list[str], fail: Any, exit_usage: int) -> None:
             raw = argument.encode("utf-8", "surrogateescape")
             offset = len(argument[: error.start].encode("utf-8", "surrogateescape"))
             shown = repr(raw if len(raw) <= 40 else raw[:36] + b"...")
-            fail(exit_usage, f"argument {number} ({shown}) is not valid UTF-8 (byte 0x{raw[offset]:02x} at offset {offset}): "
-                             "tally reads its arguments as UTF-8 text; rename a file whose name is not UTF-8")
+            fail(
+                exit_usage,
+                f"argument {number} ({shown}) is not valid UTF-8 (byte 0x{raw[offset]:02x} at offset {offset}): "
+                "tally reads its arguments as UTF-8 text; rename a file whose name is not UTF-8",
+            )
             sys.exit(exit_usage)

@@ -9,9 +9,12 @@ from typing import Any
 import typer
 
 StoreOption = typer.Option(
-    None, "--store", metavar="URL",
+    None,
+    "--store",
+    metavar="URL",
     help="The log store: a PostgreSQL database (postgresql://USER@HOST:PORT/DB; LOG is then a game id in it), or a "
-         "folder of logs (LOG is LOG.jsonl in it). Default: LOG is a file.")
+    "folder of logs (LOG is LOG.jsonl in it). Default: LOG is a file.",
+)
 
 
 def log_for(log: Path | str, store: str | None) -> Any:

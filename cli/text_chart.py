@@ -26,15 +26,25 @@ def _ticks(low: float, high: float) -> tuple[float, float, float]:
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
     bottom = math.floor(low / step) * step
-    return step, bottom, max(math.ceil(high / step) * step, bottom + step)  # every score alike (0 at the start): one step
+    return (
+        step,
+        bottom,
+        max(math.ceil(high / step) * step, bottom + step),
+    )  # every score alike (0 at the start): one step
 
 
 def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def draw(title: str, rows: list[list[Any]], rounds: list[tuple[int, int]], moments: list[tuple[int, str]],
-         y_label: str, x_label: str = "turn") -> list[str]:
+def draw(
+    title: str,
+    rows: list[list[Any]],
+    rounds: list[tuple[int, int]],
+    moments: list[tuple[int, str]],
+    y_label: str,
+    x_label: str = "turn",
+) -> list[str]:
     """The chart's lines: `rows` (player, turn, score) as the SVG chart has them, `rounds` (round, first turn),
     `moments` (turn, what happened)."""
     lines = wrapped(title, WIDTH)
@@ -79,8 +89,8 @@ def draw(title: str, rows: list[list[Any]], rounds: list[tuple[int, int]], momen
         if first <= turn <= last:
             text = _number(turn)
             start = min(max(column(int(turn)) + 1 - len(text) // 2, 0), columns + 1 - len(text))
-            if all(c == " " for c in axis[max(start - 1, 0):start + len(text) + 1]):
-                axis[start:start + len(text)] = text
+            if all(c == " " for c in axis[max(start - 1, 0) : start + len(text) + 1]):
+                axis[start : start + len(text)] = text
     lines.append(" " * (gutter - 1) + "".join(axis).rstrip() + f"  {x_label}")
     legend = [f"{MARKS[i % len(MARKS)]} {name}" for i, name in enumerate(series)]
     legend.append(f"{BOTH} several at once")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-
 _TERM = re.compile(r"( *)(\S.*?  +)(?=\S)")  # an entry of a two-column list: `  N               the move numbered N`
 
 
@@ -24,6 +23,9 @@ def wrapped(text: str, width: int) -> list[str]:
         lead = len(line) - len(line.lstrip(" "))
         term = _TERM.match(line)
         hang = len(term.group(0)) if term and len(term.group(0)) <= width // 2 else lead if lead >= 4 else lead + 2
-        lines.extend(textwrap.wrap(line[lead:], width, initial_indent=" " * lead, subsequent_indent=" " * hang,
-                                   break_on_hyphens=False))
+        lines.extend(
+            textwrap.wrap(
+                line[lead:], width, initial_indent=" " * lead, subsequent_indent=" " * hang, break_on_hyphens=False
+            )
+        )
     return lines

@@ -81,8 +81,9 @@ def marker(shape: str, x: float, y: float, paint: svg.Colour, size: float = 4.5,
         return svg.element("circle", {"cx": x, "cy": y, "r": size, **style})
     if shape == "square":
         return svg.element("rect", {"x": x - size, "y": y - size, "width": 2 * size, "height": 2 * size, **style})
-    text = " ".join(f"{svg.number(round(x + dx * size, 2))},{svg.number(round(y + dy * size, 2))}"
-                    for dx, dy in _OUTLINES[shape])
+    text = " ".join(
+        f"{svg.number(round(x + dx * size, 2))},{svg.number(round(y + dy * size, 2))}" for dx, dy in _OUTLINES[shape]
+    )
     return svg.element("polygon", {"points": text, **style})
 
 
@@ -90,8 +91,20 @@ _OUTLINES = {
     "triangle": ((0, -1.2), (1.1, 0.9), (-1.1, 0.9)),
     "down": ((0, 1.2), (1.1, -0.9), (-1.1, -0.9)),
     "diamond": ((0, -1.3), (1.2, 0), (0, 1.3), (-1.2, 0)),
-    "plus": ((-0.4, -1.2), (0.4, -1.2), (0.4, -0.4), (1.2, -0.4), (1.2, 0.4), (0.4, 0.4), (0.4, 1.2),
-             (-0.4, 1.2), (-0.4, 0.4), (-1.2, 0.4), (-1.2, -0.4), (-0.4, -0.4)),
+    "plus": (
+        (-0.4, -1.2),
+        (0.4, -1.2),
+        (0.4, -0.4),
+        (1.2, -0.4),
+        (1.2, 0.4),
+        (0.4, 0.4),
+        (0.4, 1.2),
+        (-0.4, 1.2),
+        (-0.4, 0.4),
+        (-1.2, 0.4),
+        (-1.2, -0.4),
+        (-0.4, -0.4),
+    ),
 }
 
 
@@ -106,8 +119,7 @@ def marker_drawer(shape: str, paint: svg.Colour, size: float = 4.5) -> Callable[
         return lambda x, y: f'<circle cx="{number(x)}" cy="{number(y)}" r="{radius}"{tail}'
     if shape == "square":
         side = number(2 * size)
-        return lambda x, y: (f'<rect x="{number(x - size)}" y="{number(y - size)}" width="{side}" height="{side}"'
-                             f'{tail}')
+        return lambda x, y: f'<rect x="{number(x - size)}" y="{number(y - size)}" width="{side}" height="{side}"{tail}'
     outline = _OUTLINES[shape]
     across: dict[float, tuple[str, ...]] = {}
     down: dict[float, tuple[str, ...]] = {}
@@ -133,8 +145,14 @@ def _empty(canvas: svg.Canvas) -> str:
     return canvas.render()
 
 
-def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), moments: Iterable[Any] = (),
-                y_label: str = "points", x_label: str = "turn") -> str:
+def score_lines(
+    rows: Iterable[Any],
+    title: str,
+    rounds: Iterable[Any] = (),
+    moments: Iterable[Any] = (),
+    y_label: str = "points",
+    x_label: str = "turn",
+) -> str:
     """Each player's score over the turns.
 
     `rows`: (player, turn, score); `rounds`: (round, first turn) for each round after the first, drawn as a
@@ -156,11 +174,18 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
         if x + w > canvas.width - svg.MARGIN:
             x = svg.MARGIN
             canvas.y += 18
-        canvas.add(svg.group([
-            svg.line(x, canvas.y + 8, x + 22, canvas.y + 8, paint.fill, 2.5, stroke_dasharray=dash),
-            marker(shape, x + 11, canvas.y + 8, paint),
-            svg.text(x + 27, canvas.y + 12, name, svg.SMALL),
-        ], class_="legend", data_series=name, data_shape=shape))
+        canvas.add(
+            svg.group(
+                [
+                    svg.line(x, canvas.y + 8, x + 22, canvas.y + 8, paint.fill, 2.5, stroke_dasharray=dash),
+                    marker(shape, x + 11, canvas.y + 8, paint),
+                    svg.text(x + 27, canvas.y + 12, name, svg.SMALL),
+                ],
+                class_="legend",
+                data_series=name,
+                data_shape=shape,
+            )
+        )
         x += w
     canvas.y += 24
     turns = [t for points in series.values() for t, _ in points]
@@ -213,16 +238,27 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
     canvas.add(svg.text((left + right) / 2, top + PLOT_HEIGHT + 30, x_label, svg.SMALL, "middle", fill=svg.MUTED))
     for number, turn in (_row(r, ("round", "turn")) for r in rounds):
         x = at_x(turn)
-        canvas.add(svg.group([
-            svg.title(f"round {number} begins at {x_label} {turn}"),
-            svg.line(x, top, x, top + PLOT_HEIGHT, svg.MUTED, 1, stroke_dasharray="3 3"),
-            svg.text(x + 3, top + 11, f"R{number}", svg.SMALL, fill=svg.MUTED),
-        ], class_="round", data_value=turn, data_label=f"round {number}"))
+        canvas.add(
+            svg.group(
+                [
+                    svg.title(f"round {number} begins at {x_label} {turn}"),
+                    svg.line(x, top, x, top + PLOT_HEIGHT, svg.MUTED, 1, stroke_dasharray="3 3"),
+                    svg.text(x + 3, top + 11, f"R{number}", svg.SMALL, fill=svg.MUTED),
+                ],
+                class_="round",
+                data_value=turn,
+                data_label=f"round {number}",
+            )
+        )
     for index, (name, points) in enumerate(series.items()):
         paint, shape, dash = _style(index)
         path = " ".join(f"{x_text(t)},{y_text(v)}" for t, v in points)
-        marks = [svg.element("polyline", {"points": path, "fill": "none", "stroke": paint.fill, "stroke-width": 2.5,
-                                          "stroke-dasharray": dash})]
+        marks = [
+            svg.element(
+                "polyline",
+                {"points": path, "fill": "none", "stroke": paint.fill, "stroke-width": 2.5, "stroke-dasharray": dash},
+            )
+        ]
         # one mark per point, written as `svg.group([svg.title(...), marker(...)], class_="mark", ...)` writes it
         # (the same text; a test compares them), but without the generic element writer: a long game has thousands
         drawn = marker_drawer(shape, paint, 3.5)
@@ -230,8 +266,9 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
         said = f" {y_label} at {x_label} "
         for t, v in points:
             words = svg.escape(f"{name}: {_amount(v)}{said}{t}")
-            marks.append(f'{head}{_value(t)}" data-value="{_value(v)}"><title>{words}</title>'
-                         f'{drawn(at_x(t), at_y(v))}</g>')
+            marks.append(
+                f'{head}{_value(t)}" data-value="{_value(v)}"><title>{words}</title>{drawn(at_x(t), at_y(v))}</g>'
+            )
         canvas.add(svg.group(marks, class_="series", data_series=name))
     canvas.y = top + PLOT_HEIGHT + 38
     listed = [_row(m, ("turn", "player", "what")) for m in moments]
@@ -242,11 +279,18 @@ def score_lines(rows: Iterable[Any], title: str, rounds: Iterable[Any] = (), mom
         scores = dict(series.get(str(player), []))
         y = _clear_of(placed, x, (at_y(scores[turn]) if turn in scores else top + 8) - 14, top + MOMENT_R)
         placed.append((x, y))
-        canvas.add(svg.group([
-            svg.title(f"{x_label} {turn}: {said}"),
-            svg.element("circle", {"cx": x, "cy": y, "r": MOMENT_R, "fill": "#ffffff", "stroke": svg.INK}),
-            svg.text(x, y + 4, number, svg.SMALL, "middle", "bold"),
-        ], class_="moment", data_value=turn, data_series=player))
+        canvas.add(
+            svg.group(
+                [
+                    svg.title(f"{x_label} {turn}: {said}"),
+                    svg.element("circle", {"cx": x, "cy": y, "r": MOMENT_R, "fill": "#ffffff", "stroke": svg.INK}),
+                    svg.text(x, y + 4, number, svg.SMALL, "middle", "bold"),
+                ],
+                class_="moment",
+                data_value=turn,
+                data_series=player,
+            )
+        )
         for piece in svg.wrap(f"{number} · {x_label} {turn} · {said}", canvas.width - 2 * svg.MARGIN, svg.SMALL):
             canvas.y += svg.SMALL + 4
             canvas.add(svg.text(svg.MARGIN, canvas.y, piece, svg.SMALL))
@@ -267,7 +311,7 @@ def _clear_of(placed: list[tuple[float, float]], x: float, y: float, highest: fl
     apart = 2 * MOMENT_R + 1
 
     def free(at: float) -> bool:
-        return all((x - px) ** 2 + (at - py) ** 2 >= apart ** 2 for px, py in placed)
+        return all((x - px) ** 2 + (at - py) ** 2 >= apart**2 for px, py in placed)
 
     for step in range(len(placed) + 1):
         for at in (y - step * apart, y + step * apart):
@@ -276,11 +320,15 @@ def _clear_of(placed: list[tuple[float, float]], x: float, y: float, highest: fl
     return round(y, 2)
 
 
-def _bar_rows(canvas: svg.Canvas, rows: list[tuple[str, float, str]], unit: str, kind: str, numbered: bool = False) -> None:
+def _bar_rows(
+    canvas: svg.Canvas, rows: list[tuple[str, float, str]], unit: str, kind: str, numbered: bool = False
+) -> None:
     """Horizontal bars, one per row, numbers at their ends (easy to read on a phone). Bars are labelled on their
     left; a ranked list's long labels (a game's date and kind) get a line of their own above the bar instead."""
-    names = [f"{rank}. {label}" + (f" · {detail}" if detail else "") if numbered else label
-             for rank, (label, _, detail) in enumerate(rows, 1)]
+    names = [
+        f"{rank}. {label}" + (f" · {detail}" if detail else "") if numbered else label
+        for rank, (label, _, detail) in enumerate(rows, 1)
+    ]
     widest = max(svg.text_width(name, svg.SMALL) for name in names) + 8
     # a label never cut: when the longest does not fit beside its bar (at most LABEL_SHARE of the width), every
     # label gets a line of its own above its bar, as a ranked list's do
@@ -289,6 +337,7 @@ def _bar_rows(canvas: svg.Canvas, rows: list[tuple[str, float, str]], unit: str,
     high = max([value for _, value, _ in rows] + [0])
     low = min([value for _, value, _ in rows] + [0])
     left = svg.MARGIN + label_w
+
     def ends(value: float, detail: str) -> str:  # what follows a bar: its number, and a bar chart's detail
         return f"{_amount(value)}{unit}" + (f" · {detail}" if detail and not numbered else "")
 
@@ -314,14 +363,23 @@ def _bar_rows(canvas: svg.Canvas, rows: list[tuple[str, float, str]], unit: str,
         words = ends(value, detail)
         spoken = f"{label}: {_amount(value)}{unit}" + (f" ({detail})" if detail else "")
         paint = svg.colour("blue" if value >= 0 else "orange")
-        canvas.add(svg.group([
-            svg.title(spoken),
-            *header,
-            svg.text(svg.MARGIN, y + 15, shown, svg.SMALL) if shown else "",
-            svg.rect(x0, y + 3, max(x1 - x0, 1), ROW - 8, paint.fill, svg.INK, 2, stroke_width=0.5),
-            svg.text(x1 + 4, y + 15, words, svg.SMALL, weight="bold") if value >= 0 else
-            svg.text(x0 - 4, y + 15, words, svg.SMALL, "end", "bold"),
-        ], class_=kind, data_label=label, data_value=value, data_rank=rank if numbered else None))
+        canvas.add(
+            svg.group(
+                [
+                    svg.title(spoken),
+                    *header,
+                    svg.text(svg.MARGIN, y + 15, shown, svg.SMALL) if shown else "",
+                    svg.rect(x0, y + 3, max(x1 - x0, 1), ROW - 8, paint.fill, svg.INK, 2, stroke_width=0.5),
+                    svg.text(x1 + 4, y + 15, words, svg.SMALL, weight="bold")
+                    if value >= 0
+                    else svg.text(x0 - 4, y + 15, words, svg.SMALL, "end", "bold"),
+                ],
+                class_=kind,
+                data_label=label,
+                data_value=value,
+                data_rank=rank if numbered else None,
+            )
+        )
         canvas.y += ROW
     canvas.add(svg.line(zero, start, zero, canvas.y, svg.INK, 1))
 
@@ -376,20 +434,35 @@ def head_to_head(rows: Iterable[Any], title: str, note: str = "") -> str:
     label_w = min(canvas.width * LABEL_SHARE, max(svg.text_width(name, svg.SMALL) for name in rows) + 10)
     cell = min(cell, (canvas.width - 2 * svg.MARGIN - label_w) / len(players))
     most = max(wins.values())
-    canvas.paragraph("each cell: how often the row's player beat the column's player" +
-                     (" (a column is headed by its player's number)" if numbered else ""))
+    canvas.paragraph(
+        "each cell: how often the row's player beat the column's player"
+        + (" (a column is headed by its player's number)" if numbered else "")
+    )
     top = canvas.y + 4
     for j, (name, head) in enumerate(zip(players, heads)):
-        canvas.add(svg.group([svg.title(name), svg.text(svg.MARGIN + label_w + (j + 0.5) * cell, top + 12, head,
-                                                       svg.SMALL, "middle", "bold")]))
+        canvas.add(
+            svg.group(
+                [
+                    svg.title(name),
+                    svg.text(svg.MARGIN + label_w + (j + 0.5) * cell, top + 12, head, svg.SMALL, "middle", "bold"),
+                ]
+            )
+        )
     top += 18
     y = top
     for i, row_name in enumerate(players):
         said = svg.wrap(rows[i], label_w - 8, svg.SMALL)
         height = max(cell, len(said) * (svg.SMALL + 3) + 6)
         for number, piece in enumerate(said):
-            canvas.add(svg.text(svg.MARGIN, y + height / 2 + 4 + (number - (len(said) - 1) / 2) * (svg.SMALL + 3),
-                                piece, svg.SMALL, weight="bold"))
+            canvas.add(
+                svg.text(
+                    svg.MARGIN,
+                    y + height / 2 + 4 + (number - (len(said) - 1) / 2) * (svg.SMALL + 3),
+                    piece,
+                    svg.SMALL,
+                    weight="bold",
+                )
+            )
         for j, column in enumerate(players):
             x = svg.MARGIN + label_w + j * cell
             if row_name == column:
@@ -397,12 +470,29 @@ def head_to_head(rows: Iterable[Any], title: str, note: str = "") -> str:
                 continue
             count = wins.get((row_name, column), 0)
             shade = 0.12 + 0.88 * count / most if most else 0
-            canvas.add(svg.group([
-                svg.title(f"{row_name} beat {column} {svg.number(count)} times"),
-                svg.rect(x, y, cell, height, svg.colour("blue").fill, "#ffffff", 0, fill_opacity=round(shade, 2)),
-                svg.text(x + cell / 2, y + height / 2 + 4, _amount(count), svg.NORMAL, "middle", "bold",
-                         "#ffffff" if shade > 0.55 else svg.INK),
-            ], class_="cell", data_series=row_name, data_label=column, data_value=count))
+            canvas.add(
+                svg.group(
+                    [
+                        svg.title(f"{row_name} beat {column} {svg.number(count)} times"),
+                        svg.rect(
+                            x, y, cell, height, svg.colour("blue").fill, "#ffffff", 0, fill_opacity=round(shade, 2)
+                        ),
+                        svg.text(
+                            x + cell / 2,
+                            y + height / 2 + 4,
+                            _amount(count),
+                            svg.NORMAL,
+                            "middle",
+                            "bold",
+                            "#ffffff" if shade > 0.55 else svg.INK,
+                        ),
+                    ],
+                    class_="cell",
+                    data_series=row_name,
+                    data_label=column,
+                    data_value=count,
+                )
+            )
         y += height
     canvas.y = y + 6
     return canvas.render()

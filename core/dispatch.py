@@ -42,7 +42,9 @@ def compiles(spec: GameSpec) -> bool:
     return guards_of(spec.check) is not None
 
 
-def reducers_of(apply: Callable[[Any, Event], Any], kinds: Iterable[type[Event]]) -> dict[type[Event], Callable[[Any, Any], Any]]:
+def reducers_of(
+    apply: Callable[[Any, Event], Any], kinds: Iterable[type[Event]]
+) -> dict[type[Event], Callable[[Any, Any], Any]]:
     """The reducer of each of `kinds` that a game's `apply` calls: its `Reducers`' own when `apply` is that
     kernel's `apply`, else `apply` itself for every kind (a game whose `apply` does more after the reducer)."""
     owner = getattr(apply, "__self__", None)
@@ -106,6 +108,7 @@ def _judge_of(guards: Guards[Any], kind: type[Event], phase: str, seated: bool) 
     """One function judging `kind` in `phase`: the game over, else the turn's steps that can answer it, then the
     kind's guards."""
     if phase == "over":
+
         def over(state: Any, event: Event) -> list[Ruling]:
             return guards.with_the_moves_own([guards.game_over(state)], state, event)
 
@@ -221,8 +224,14 @@ class Folding(Protocol):
 Folded = tuple["int | None", list[Ruling], list[tuple[int, Ruling]], "int | None"]
 
 
-def fold(table: Folding, events: list[Event], after: list[Event], watch: Callable[[Event, Any, Any], None] | None,
-         kept: list[tuple[Event, Any, Any]] | None, undoable: bool) -> Folded:
+def fold(
+    table: Folding,
+    events: list[Event],
+    after: list[Event],
+    watch: Callable[[Event, Any, Any], None] | None,
+    kept: list[tuple[Event, Any, Any]] | None,
+    undoable: bool,
+) -> Folded:
     """`engine.judge` of a game that `compiles`, on `table` (the log's `events` folded up to `after`, the events
     still to fold): the same answer, the table left as the plain loop leaves it. A game's own kinds go straight to their judge and reducer, the table's state
     and last seq kept in locals; the shared events go through the table."""

@@ -14,10 +14,10 @@ from typing import Any, Callable, Iterable, Union
 
 import msgspec
 
+from .dispatch import check_of, compiles, reducers_of
+from .dispatch import fold as fold_compiled
 from .model import Amended, Event, GameSpec, GameStarted, Noted, Ruling, Voided, illegal, legal
-from .dispatch import check_of, compiles, fold as fold_compiled, reducers_of
 from .text import quote
-
 
 _SHARED = frozenset({GameStarted, Voided, Noted, Amended})
 Undo = list[tuple[int, Any, Event]]  # (seq of an effective game event, the state before it, the event)
@@ -72,7 +72,13 @@ class Table:
             return self._check_amend(event)
         if isinstance(event, Noted):
             if event.player is not None and event.player not in self.started.seats:
-                return [illegal("core.note.player", f"a note names {event.player!r}, who is not at this table", player=event.player)]
+                return [
+                    illegal(
+                        "core.note.player",
+                        f"a note names {event.player!r}, who is not at this table",
+                        player=event.player,
+                    )
+                ]
             return []
         if isinstance(event, GameStarted):
             return [illegal("core.log.one-start", "a game starts once: game_started may only be the first event")]
@@ -84,8 +90,11 @@ class Table:
             return legal("core.void.last", f"event #{event.target} is voided: {event.reason}", target=event.target)
         if isinstance(event, Amended):
             what = "replaced" if event.events else "voided"
-            return legal("core.amend", f"event #{event.target} is {what}, and every later event is still legal: "
-                         f"{event.reason}", target=event.target)
+            return legal(
+                "core.amend",
+                f"event #{event.target} is {what}, and every later event is still legal: {event.reason}",
+                target=event.target,
+            )
         if isinstance(event, Noted):
             return legal("core.note", "a note changes nothing")
         return self.spec.permit(self.state, event)
@@ -177,12 +186,19 @@ class Table:
             try:
                 new = decoder.decode(raw)
             except msgspec.DecodeError as error:
-                return illegal("core.amend.event", f"the correction of #{event.target} holds something that is not "
-                               f"an event of {self.spec.name}: {quote(str(error))}", target=event.target)
+                return illegal(
+                    "core.amend.event",
+                    f"the correction of #{event.target} holds something that is not "
+                    f"an event of {self.spec.name}: {quote(str(error))}",
+                    target=event.target,
+                )
             if msgspec.json.encode(new) != bytes(raw):
-                return illegal("core.amend.event", f"the correction of #{event.target} holds an event that is not "
-                               "in canonical form (as tally writes it: compact, fields in order, no defaults)",
-                               target=event.target)
+                return illegal(
+                    "core.amend.event",
+                    f"the correction of #{event.target} holds an event that is not "
+                    "in canonical form (as tally writes it: compact, fields in order, no defaults)",
+                    target=event.target,
+                )
             events.append(msgspec.structs.replace(new, seq=event.seq))
         return events
 
@@ -201,13 +217,24 @@ class Table:
         target = event.target
         index = next((i for i, entry in enumerate(self._undo) if entry[0] == target), None)
         if index is None:
-            return [illegal("core.amend.not-effective", f"#{target} is not an effective game event now (not "
-                            "recorded, a note, a correction, or already voided or replaced)", target=target)]
+            return [
+                illegal(
+                    "core.amend.not-effective",
+                    f"#{target} is not an effective game event now (not "
+                    "recorded, a note, a correction, or already voided or replaced)",
+                    target=target,
+                )
+            ]
         if not event.reason.strip():
             return [illegal("core.amend.reason", "a correction needs a reason")]
         if not self.spec.is_voidable(self._undo[index][2]):
-            return [illegal("core.amend.dealt", f"event #{target} is chance that tally dealt itself (open mode); "
-                            "it cannot be corrected", target=target)]
+            return [
+                illegal(
+                    "core.amend.dealt",
+                    f"event #{target} is chance that tally dealt itself (open mode); it cannot be corrected",
+                    target=target,
+                )
+            ]
         replacement = self.replacement(event)
         if isinstance(replacement, Ruling):
             return [replacement]
@@ -222,7 +249,7 @@ class Table:
                 return [correction_refused(target, refused[0])]
             undo.append((event.seq, state, new))
             state = apply(state, new)
-        for seq, _, later in self._undo[index + 1:]:
+        for seq, _, later in self._undo[index + 1 :]:
             if steps is not None:
                 steps.append((seq, state, later))
             refused = [r for r in check(state, later) if r.verdict == "illegal"]
@@ -356,10 +383,19 @@ def correction_refused(target: int, refused: Ruling, later: int | None = None) -
     """Why a correction of `target` is refused: its replacement is illegal there (`later` None), or it would make
     the later effective event at seq `later` illegal; `refused` is the ruling that forbids that event."""
     if later is None:
-        return illegal("core.amend.illegal", f"the correction of #{target} is illegal there: {refused.render()}",
-                       target=target, broken=refused.rule)
-    return illegal("core.amend.breaks-later", f"correcting #{target} would make #{later} illegal: {refused.render()}",
-                   target=target, seq=later, broken=refused.rule)
+        return illegal(
+            "core.amend.illegal",
+            f"the correction of #{target} is illegal there: {refused.render()}",
+            target=target,
+            broken=refused.rule,
+        )
+    return illegal(
+        "core.amend.breaks-later",
+        f"correcting #{target} would make #{later} illegal: {refused.render()}",
+        target=target,
+        seq=later,
+        broken=refused.rule,
+    )
 
 
 def _first(event: Event) -> GameStarted:
@@ -408,7 +444,10 @@ def play_out(
 
 
 def playout(
-    spec: GameSpec, started: GameStarted, below: Callable[[int], int], shuffle: Callable[[list[str]], list[str]],
+    spec: GameSpec,
+    started: GameStarted,
+    below: Callable[[int], int],
+    shuffle: Callable[[list[str]], list[str]],
     limit: int,
 ) -> tuple[list[Event], Any]:
     """A whole playout from `started`, each move drawn by `below`: the game's own faster way (`spec.play_drawn`, its
@@ -475,8 +514,12 @@ class Judgement(msgspec.Struct):
 
 
 def judge(
-    spec: GameSpec, events: list[Event], watch: Callable[[Event, Any, Any], None] | None = None,
-    kept: list[tuple[Event, Any, Any]] | None = None, undoable: bool = True, start: Table | None = None,
+    spec: GameSpec,
+    events: list[Event],
+    watch: Callable[[Event, Any, Any], None] | None = None,
+    kept: list[tuple[Event, Any, Any]] | None = None,
+    undoable: bool = True,
+    start: Table | None = None,
 ) -> tuple[Judgement, Table]:
     """Check every event in order against the fold before it; stop at the first illegal one.
 
@@ -515,8 +558,11 @@ def _reach(table: Table, event: Event) -> int:
 
 
 def judge_plainly(
-    spec: GameSpec, events: list[Event], watch: Callable[[Event, Any, Any], None] | None = None,
-    kept: list[tuple[Event, Any, Any]] | None = None, start: Table | None = None,
+    spec: GameSpec,
+    events: list[Event],
+    watch: Callable[[Event, Any, Any], None] | None = None,
+    kept: list[tuple[Event, Any, Any]] | None = None,
+    start: Table | None = None,
 ) -> tuple[Judgement, Table]:
     """`judge` as `Table.step` does it, event after event: what a fold means."""
     table, after, _ = _begun(spec, events, start, True)

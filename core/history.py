@@ -109,8 +109,10 @@ class History(msgspec.Struct, frozen=True, kw_only=True):
         watch = self.watch(game_id, started, rows)
         if not voids:
             return watch
-        dropped = [(rows.setdefault(name, []), [column for column, _ in columns].index("seq"))
-                   for name, columns in self.tables.items()]
+        dropped = [
+            (rows.setdefault(name, []), [column for column, _ in columns].index("seq"))
+            for name, columns in self.tables.items()
+        ]
 
         def effective(event: Event, before: Any, after: Any) -> None:
             if not isinstance(event, Voided):

@@ -149,7 +149,11 @@ class Option(msgspec.Struct, frozen=True):
             return None if value in self.choices else f"one of {', '.join(self.choices)}"
         digits = value[1:] if value[:1] == "-" else value
         if not (digits.isascii() and digits.isdigit() and len(digits) <= 9 and value == str(int(value))):
-            bounds = f" from {self.minimum} to {self.maximum}" if self.minimum is not None and self.maximum is not None else ""
+            bounds = (
+                f" from {self.minimum} to {self.maximum}"
+                if self.minimum is not None and self.maximum is not None
+                else ""
+            )
             return f"an integer{bounds}, written in digits 0-9"
         number = int(value)
         if self.minimum is not None and number < self.minimum:
@@ -178,11 +182,18 @@ class NotationForm(msgspec.Struct, frozen=True):
 
 # what every game's notation accepts besides its own forms (store's move reading, docs/cli.md)
 SHARED_NOTATION: tuple[NotationForm, ...] = (
-    NotationForm("PLAYER: MOVE", "the move of that player (a seat's name, in any case when only one seat has it); "
-                 "without it, the move of the player who must act now", ()),
+    NotationForm(
+        "PLAYER: MOVE",
+        "the move of that player (a seat's name, in any case when only one seat has it); "
+        "without it, the move of the player who must act now",
+        (),
+    ),
     NotationForm("N", "the move numbered N in the `tally moves` listing", ("3",)),
-    NotationForm("MOVE + MOVE", "several moves judged in order and recorded together or not at all, such as a move "
-                 "and the chance it makes due", ()),
+    NotationForm(
+        "MOVE + MOVE",
+        "several moves judged in order and recorded together or not at all, such as a move and the chance it makes due",
+        (),
+    ),
 )
 
 
@@ -190,47 +201,87 @@ SHARED_NOTATION: tuple[NotationForm, ...] = (
 SHARED_RULES: tuple[RuleDoc, ...] = (
     RuleDoc("core.log.one-start", "A game starts once: `game_started` may only be the first event."),
     RuleDoc("core.void.nothing", "There is nothing to void before the first game event."),
-    RuleDoc("core.void.last-only", "Only the last effective game event can be voided; void back one event at a time "
-            "(an earlier one is corrected with `tally undo --event` or `tally amend`)."),
+    RuleDoc(
+        "core.void.last-only",
+        "Only the last effective game event can be voided; void back one event at a time "
+        "(an earlier one is corrected with `tally undo --event` or `tally amend`).",
+    ),
     RuleDoc("core.void.reason", "A void needs a reason."),
-    RuleDoc("core.void.dealt", "Chance that tally dealt itself (open mode) is recorded as data: it cannot be voided or "
-            "corrected. In table mode a mistyped entry can be voided like any event."),
+    RuleDoc(
+        "core.void.dealt",
+        "Chance that tally dealt itself (open mode) is recorded as data: it cannot be voided or "
+        "corrected. In table mode a mistyped entry can be voided like any event.",
+    ),
     RuleDoc("core.void.last", "Voiding the last effective event is allowed: the state is as if it never happened."),
-    RuleDoc("core.amend", "Any past effective game event may be corrected (replaced, or voided) when every later "
-            "effective event is still legal after the correction."),
-    RuleDoc("core.amend.not-effective", "Only an effective game event can be corrected: not a note, a correction, or "
-            "an event already voided or replaced."),
+    RuleDoc(
+        "core.amend",
+        "Any past effective game event may be corrected (replaced, or voided) when every later "
+        "effective event is still legal after the correction.",
+    ),
+    RuleDoc(
+        "core.amend.not-effective",
+        "Only an effective game event can be corrected: not a note, a correction, or "
+        "an event already voided or replaced.",
+    ),
     RuleDoc("core.amend.reason", "A correction needs a reason."),
     RuleDoc("core.amend.dealt", "Chance that tally dealt itself (open mode) cannot be corrected."),
     RuleDoc("core.amend.event", "A correction holds events of the game, each as tally writes it (canonical form)."),
     RuleDoc("core.amend.illegal", "The events a correction puts in place of its target must be legal there."),
-    RuleDoc("core.amend.breaks-later", "A correction is refused when it would make a later effective event illegal; "
-            "the first such event is named."),
+    RuleDoc(
+        "core.amend.breaks-later",
+        "A correction is refused when it would make a later effective event illegal; the first such event is named.",
+    ),
     RuleDoc("core.note", "A free note is always allowed; it changes nothing."),
     RuleDoc("core.note.player", "A note that names a player must name one at the table."),
-    RuleDoc("core.append.stale", "A move, correction or note is recorded only against the log its author last saw "
-            "(its seq, fingerprint or move listing); when the log has moved on, nothing is recorded."),
-    RuleDoc("core.rules.unknown", "A rule id or group asked for must be one of the game's: `tally rules GAME` lists "
-            "them all."),
-    RuleDoc("core.seat.unnamed", "A seat that enters its own hidden cards (`tally new --as`) names every one of them "
-            "as it comes: its dealt hand, its draws, what it takes blind; an event that leaves one unnamed is refused."),
-    RuleDoc("core.seat.hand-owed", "A deal in table mode may leave a seated seat's hand unnamed: that seat then names "
-            "its own dealt hand (`ana: hand CARD ...`), in any order, from its own device; until every such seat has, "
-            "no other move is made."),
-    RuleDoc("core.seat.hand-not-owed", "Only a seated seat whose dealt hand the deal left unnamed names it, and only "
-            "once: a seat names no other seat's hand."),
-    RuleDoc("core.seat.other", "A seat's device (`tally serve`) records only that seat's own moves and the table's "
-            "entries (a reveal, a deal), and takes back or corrects only its own: its moves and the entries it entered "
-            "itself, never another seat's; its plain undo takes back its own last one. The host may record and correct any."),
-    RuleDoc("core.seat.others-secret", "A seat's device enters the table's entries, but none that names another seat's "
-            "hidden cards (a deal naming every hand, the disks every seat drew): each seat names its own, from its own "
-            "device."),
-    RuleDoc("core.seat.conflict", "A seat's move is judged on what that seat knows: the public record and its own "
-            "entries. A move legal there that another seat's hidden entries forbid (a card cannot be in two places) is "
-            "not recorded: one of them mistyped. The seat is told only that, never whose entry or where; the host sees "
-            "both."),
-    RuleDoc("core.chain.crosses-turn", "Moves joined by ` + ` on one line belong to one player's turn: a part that "
-            "would be another player's move is refused unless it names its player (`ben: draw`)."),
+    RuleDoc(
+        "core.append.stale",
+        "A move, correction or note is recorded only against the log its author last saw "
+        "(its seq, fingerprint or move listing); when the log has moved on, nothing is recorded.",
+    ),
+    RuleDoc(
+        "core.rules.unknown",
+        "A rule id or group asked for must be one of the game's: `tally rules GAME` lists them all.",
+    ),
+    RuleDoc(
+        "core.seat.unnamed",
+        "A seat that enters its own hidden cards (`tally new --as`) names every one of them "
+        "as it comes: its dealt hand, its draws, what it takes blind; an event that leaves one unnamed is refused.",
+    ),
+    RuleDoc(
+        "core.seat.hand-owed",
+        "A deal in table mode may leave a seated seat's hand unnamed: that seat then names "
+        "its own dealt hand (`ana: hand CARD ...`), in any order, from its own device; until every such seat has, "
+        "no other move is made.",
+    ),
+    RuleDoc(
+        "core.seat.hand-not-owed",
+        "Only a seated seat whose dealt hand the deal left unnamed names it, and only "
+        "once: a seat names no other seat's hand.",
+    ),
+    RuleDoc(
+        "core.seat.other",
+        "A seat's device (`tally serve`) records only that seat's own moves and the table's "
+        "entries (a reveal, a deal), and takes back or corrects only its own: its moves and the entries it entered "
+        "itself, never another seat's; its plain undo takes back its own last one. The host may record and correct any.",
+    ),
+    RuleDoc(
+        "core.seat.others-secret",
+        "A seat's device enters the table's entries, but none that names another seat's "
+        "hidden cards (a deal naming every hand, the disks every seat drew): each seat names its own, from its own "
+        "device.",
+    ),
+    RuleDoc(
+        "core.seat.conflict",
+        "A seat's move is judged on what that seat knows: the public record and its own "
+        "entries. A move legal there that another seat's hidden entries forbid (a card cannot be in two places) is "
+        "not recorded: one of them mistyped. The seat is told only that, never whose entry or where; the host sees "
+        "both.",
+    ),
+    RuleDoc(
+        "core.chain.crosses-turn",
+        "Moves joined by ` + ` on one line belong to one player's turn: a part that "
+        "would be another player's move is refused unless it names its player (`ben: draw`).",
+    ),
 )
 
 
@@ -297,7 +348,9 @@ def check_seated(started: GameStarted) -> list[str]:
         problems.append("seated: seats enter their own hidden cards only in table mode (in open mode tally deals them)")
     strangers = [name for name in started.seated if name not in started.seats]
     if strangers:
-        problems.append(f"seated: {', '.join(quote(name) for name in strangers)} not among the seats ({', '.join(started.seats)})")
+        problems.append(
+            f"seated: {', '.join(quote(name) for name in strangers)} not among the seats ({', '.join(started.seats)})"
+        )
     if len(set(started.seated)) != len(started.seated):
         problems.append("seated: a seat is named twice")
     return problems
@@ -505,7 +558,9 @@ class GameSpec(Generic[S, V]):
         the log reader refuses a log that begins with one (docs/format.md)."""
         problems = []
         if started.rules != self.rules_version:
-            problems.append(f"rules {quote(started.rules)}: this tally judges {self.name} by rules version {self.rules_version}")
+            problems.append(
+                f"rules {quote(started.rules)}: this tally judges {self.name} by rules version {self.rules_version}"
+            )
         count = len(started.seats)
         if not self.min_seats <= count <= self.max_seats:
             problems.append(f"{self.title} needs {self.min_seats}-{self.max_seats} players, got {count}")
@@ -520,7 +575,9 @@ class GameSpec(Generic[S, V]):
         problems.extend(check_seated(started))
         if started.seated and "seated" not in getattr(self.state_type, "__struct_fields__", ()):
             # a game whose state keeps no seated seats would judge their cards as unknown: refuse rather than mislead
-            problems.append(f"seated: in {self.name} a seat cannot enter its own hidden cards yet (table mode records them unseen)")
+            problems.append(
+                f"seated: in {self.name} a seat cannot enter its own hidden cards yet (table mode records them unseen)"
+            )
         return problems
 
 
@@ -532,19 +589,71 @@ def pick_listed(moves: Sequence[Event], below: Callable[[int], int]) -> Event | 
 
 # the members a game binds (docs/architecture.md's contract table lists the same names)
 CONTRACT: tuple[str, ...] = (
-    "name", "title", "bgg_id", "rules_version", "manifest", "min_seats", "max_seats", "modes", "options", "events",
-    "state_type", "rules", "notation", "history", "upcasters",
-    "start", "check", "permit", "is_voidable", "apply", "legal_moves", "pick_move", "play_drawn", "shuffles", "deal",
-    "parse", "format", "view", "conceal", "turn", "outcome", "to_act", "waiting_on", "owed", "pending",
-    "narrate", "check_manifest", "table_transcript",
-    "picture", "pieces", "naming", "draw_piece",
+    "name",
+    "title",
+    "bgg_id",
+    "rules_version",
+    "manifest",
+    "min_seats",
+    "max_seats",
+    "modes",
+    "options",
+    "events",
+    "state_type",
+    "rules",
+    "notation",
+    "history",
+    "upcasters",
+    "start",
+    "check",
+    "permit",
+    "is_voidable",
+    "apply",
+    "legal_moves",
+    "pick_move",
+    "play_drawn",
+    "shuffles",
+    "deal",
+    "parse",
+    "format",
+    "view",
+    "conceal",
+    "turn",
+    "outcome",
+    "to_act",
+    "waiting_on",
+    "owed",
+    "pending",
+    "narrate",
+    "check_manifest",
+    "table_transcript",
+    "picture",
+    "pieces",
+    "naming",
+    "draw_piece",
 )
 
 # the members a game may leave out: GameSpec's own method above is then its default (the docs' checklist names them)
-OPTIONAL = frozenset({
-    "bgg_id", "is_voidable", "pick_move", "play_drawn", "shuffles", "deal", "conceal", "waiting_on", "owed", "pending",
-    "narrate", "check_manifest", "table_transcript", "pieces", "naming", "draw_piece",
-})
+OPTIONAL = frozenset(
+    {
+        "bgg_id",
+        "is_voidable",
+        "pick_move",
+        "play_drawn",
+        "shuffles",
+        "deal",
+        "conceal",
+        "waiting_on",
+        "owed",
+        "pending",
+        "narrate",
+        "check_manifest",
+        "table_transcript",
+        "pieces",
+        "naming",
+        "draw_piece",
+    }
+)
 
 # where each function of the contract lives in a game's folder: member -> (module, function)
 BINDINGS: dict[str, tuple[str, str]] = {
@@ -600,6 +709,7 @@ class _Late:
             return default.__get__(instance, owner) if hasattr(default, "__get__") else default
         setattr(owner, self.member, staticmethod(value) if callable(value) else value)
         return value
+
 
 _Spec = TypeVar("_Spec", bound=type)
 

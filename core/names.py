@@ -25,13 +25,51 @@ MAX_LENGTH = 24
 RESERVED = ("table", "nobody")
 _PUNCTUATION = frozenset("_-.'")
 # look-alikes of Latin letters (TR 39 confusables, the common part): Cyrillic, Greek, and digits
-_LOOK_ALIKE = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t",
-    "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l",
-    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "u", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
-    "υ": "u", "χ": "x", "ω": "w", "ϲ": "c",
-    "0": "o", "1": "l", "5": "s", "|": "l",
-})
+_LOOK_ALIKE = str.maketrans(
+    {
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "ё": "e",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "ѕ": "s",
+        "і": "i",
+        "ї": "i",
+        "ј": "j",
+        "ԁ": "d",
+        "ԛ": "q",
+        "ԝ": "w",
+        "һ": "h",
+        "ӏ": "l",
+        "α": "a",
+        "β": "b",
+        "ε": "e",
+        "η": "n",
+        "ι": "i",
+        "κ": "k",
+        "μ": "u",
+        "ν": "v",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "ω": "w",
+        "ϲ": "c",
+        "0": "o",
+        "1": "l",
+        "5": "s",
+        "|": "l",
+    }
+)
 _CONFUSABLE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
 
 
@@ -99,7 +137,9 @@ def check_names(names: list[str] | tuple[str, ...]) -> list[str]:
         other = next((seen[key] for key in keys if key in seen), None)
         if other is not None:
             same = "twice" if other == name else f"and {quote(other)} look alike"
-            problems.append(f"{quote(name)} {same}: names at one table must differ, ignoring case and look-alike letters")
+            problems.append(
+                f"{quote(name)} {same}: names at one table must differ, ignoring case and look-alike letters"
+            )
         else:
             seen.update(dict.fromkeys(keys, name))
     return problems

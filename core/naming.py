@@ -84,8 +84,9 @@ def compose(naming: Naming, picks: Sequence[Sequence[str]]) -> str:
 
 def hand(player: str, cards: int, pool: dict[str, int], words: str = "dealt hand", head: str = "hand") -> Naming:
     """The naming of a seat's own hidden hand: `cards` pieces from `pool` (the copies the seat cannot locate)."""
-    return Naming("hand", player, f"{player}: {head}", f"{player}'s {words}: {cards} cards",
-                  [Slot(words, cards, cards, pool)])
+    return Naming(
+        "hand", player, f"{player}: {head}", f"{player}'s {words}: {cards} cards", [Slot(words, cards, cards, pool)]
+    )
 
 
 def counted(codes: Iterable[str]) -> dict[str, int]:
@@ -155,8 +156,9 @@ def listed(format_move: Any, moves: Sequence[Event], pieces: Iterable[str]) -> l
         texts = [text for text, _ in entries]
         slots = [_slot(name, [picks[i] for _, picks in entries]) for i, name in enumerate(names)]
         head = _common_head(texts)
-        namings.append(Naming(kind_of(texts[0]), player, head, head, slots,
-                              [Choice(text, picks) for text, picks in entries]))
+        namings.append(
+            Naming(kind_of(texts[0]), player, head, head, slots, [Choice(text, picks) for text, picks in entries])
+        )
     return namings
 
 

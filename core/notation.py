@@ -113,6 +113,8 @@ def check_chain_part(
             CROSSES_TURN,
             f"{quote(part.strip())} would be read as {now}'s move, but the line is {acting}'s: a ` + ` line does not "
             f"roll into the next player's turn; name the player (`{now}: {part.strip()}`) or enter it on its own line",
-            part=part.strip(), player=acting, next=now,
+            part=part.strip(),
+            player=acting,
+            next=now,
         ), acting
     return None, now

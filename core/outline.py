@@ -15,8 +15,9 @@ import msgspec
 
 from .views import View
 
-COMMON = frozenset({"game", "mode", "viewer", "phase", "turn", "to_act", "expected", "players", "outcome", "seq",
-                    "fingerprint"})
+COMMON = frozenset(
+    {"game", "mode", "viewer", "phase", "turn", "to_act", "expected", "players", "outcome", "seq", "fingerprint"}
+)
 LONGEST = 400  # characters of one item's words: a value longer is cut, saying how much more there is
 
 

@@ -72,10 +72,16 @@ class Pending(Generic[S]):
     having allowed those) is refused under `rule` with the game's `words(state, event)` and `facts(state)`.
     `kinds`: the only kinds it can refuse (as `concerns` declares of a game's step); the others skip it."""
 
-    def __init__(self, phases: Iterable[str], rule: str, words: Callable[[S, Event], str], *,
-                 facts: Callable[[S], dict[str, Any]] = lambda state: {},
-                 settles: Callable[[S, Event], bool] = lambda state, event: False,
-                 kinds: Iterable[type[Event]] | None = None):
+    def __init__(
+        self,
+        phases: Iterable[str],
+        rule: str,
+        words: Callable[[S, Event], str],
+        *,
+        facts: Callable[[S], dict[str, Any]] = lambda state: {},
+        settles: Callable[[S, Event], bool] = lambda state, event: False,
+        kinds: Iterable[type[Event]] | None = None,
+    ):
         self.phases = frozenset(phases)
         self.rule, self.words, self.facts, self.settles = rule, words, facts, settles
         if kinds is not None:
@@ -92,8 +98,14 @@ class Supposing:
     `cleared` (what records an obligation) reset. Only the kinds named, by a seat at the table that `seated`
     admits, and not while the state's phase is one of `not_in` (a table not laid out yet), are judged so."""
 
-    def __init__(self, phases: dict[type[Event], str], *, cleared: dict[str, Any] | None = None,
-                 not_in: Iterable[str] = (), seated: Callable[[Any, int], bool] = lambda state, seat: True):
+    def __init__(
+        self,
+        phases: dict[type[Event], str],
+        *,
+        cleared: dict[str, Any] | None = None,
+        not_in: Iterable[str] = (),
+        seated: Callable[[Any, int], bool] = lambda state, seat: True,
+    ):
         self.phases, self.cleared = dict(phases), dict(cleared or {})
         self.not_in, self.seated = frozenset(not_in), seated
 
@@ -167,9 +179,16 @@ class Guards(Generic[S]):
     steps in the order they run before the kind's own guards, the game's functions (the step of the turn, the
     table's entries) and the kernel's `OutOfTurn` and `Pending`; the first ruling refuses, `ALLOWED` ends the turn."""
 
-    def __init__(self, game: str, events: Iterable[type[Event]], *, turn: Iterable[TurnStep[S]],
-                 over_words: Callable[[S], str] = lambda state: "the game is over",
-                 over_facts: Callable[[S], dict[str, Any]] = lambda state: {}, supposing: Supposing | None = None):
+    def __init__(
+        self,
+        game: str,
+        events: Iterable[type[Event]],
+        *,
+        turn: Iterable[TurnStep[S]],
+        over_words: Callable[[S], str] = lambda state: "the game is over",
+        over_facts: Callable[[S], dict[str, Any]] = lambda state: {},
+        supposing: Supposing | None = None,
+    ):
         self.game, self.events, self.turn = game, tuple(events), tuple(turn)
         self.over_rule, self.out_of_turn_rule = f"{game}.turn.game-over", f"{game}.turn.out-of-turn"
         self.over_words, self.over_facts, self.supposing = over_words, over_facts, supposing

@@ -72,8 +72,12 @@ def _a_dealt_hand(state: Any) -> tuple[str, str]:
     return "dealt hand", "PLAYER: hand CARD ..."
 
 
-def hands_owed(named: type[Event], field: str = "owed", dealt: tuple[type[Event], ...] = (),
-               owing: Callable[[Any], tuple[str, str]] = _a_dealt_hand) -> Callable[[Any, Event], Ruling | Allowed | None]:
+def hands_owed(
+    named: type[Event],
+    field: str = "owed",
+    dealt: tuple[type[Event], ...] = (),
+    owing: Callable[[Any], tuple[str, str]] = _a_dealt_hand,
+) -> Callable[[Any, Event], Ruling | Allowed | None]:
     """The turn step of a deal that left seated seats' hands to them: each seat names its own (an event of kind
     `named`, with `player`) in any order, from its own device, since no one seat knows another's hand. Until every
     seat in the state's `field` (the seats still owing, in seat order) has, every other move is refused
@@ -98,8 +102,11 @@ def hands_owed(named: type[Event], field: str = "owed", dealt: tuple[type[Event]
         if not owed or kind in dealt:
             return None
         what, form = owing(state)
-        return illegal(OWED, f"every seated seat names its own {what} first: {', '.join(owed)} still to name it "
-                       f"({form})", owed=list(owed))
+        return illegal(
+            OWED,
+            f"every seated seat names its own {what} first: {', '.join(owed)} still to name it ({form})",
+            owed=list(owed),
+        )
 
     return check_hands_owed
 

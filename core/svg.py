@@ -116,11 +116,26 @@ def title(text: str) -> str:
     return element("title", None, escape(text))
 
 
-def text(x: float, y: float, words: object, size: int = NORMAL, anchor: str = "start", weight: str | None = None,
-         fill: str = INK, **attrs: Any) -> str:
+def text(
+    x: float,
+    y: float,
+    words: object,
+    size: int = NORMAL,
+    anchor: str = "start",
+    weight: str | None = None,
+    fill: str = INK,
+    **attrs: Any,
+) -> str:
     """Text whose baseline is at `y`."""
-    style = {"x": x, "y": y, "font-size": max(size, SMALL), "text-anchor": anchor if anchor != "start" else None,
-             "font-weight": weight, "fill": fill, **attrs}
+    style = {
+        "x": x,
+        "y": y,
+        "font-size": max(size, SMALL),
+        "text-anchor": anchor if anchor != "start" else None,
+        "font-weight": weight,
+        "fill": fill,
+        **attrs,
+    }
     return element("text", style, escape(words))
 
 
@@ -145,7 +160,9 @@ def wrap(words: str, width: float, size: int = NORMAL) -> list[str]:
     return lines
 
 
-def rect(x: float, y: float, w: float, h: float, fill: str = PAPER, stroke: str = LINE, rx: float = 4, **attrs: Any) -> str:
+def rect(
+    x: float, y: float, w: float, h: float, fill: str = PAPER, stroke: str = LINE, rx: float = 4, **attrs: Any
+) -> str:
     return element("rect", {"x": x, "y": y, "width": w, "height": h, "rx": rx, "fill": fill, "stroke": stroke, **attrs})
 
 
@@ -157,31 +174,65 @@ def group(children: Iterable[str], **attrs: Any) -> str:
     return element("g", attrs, *children) if attrs else "".join(children)
 
 
-def card(x: float, y: float, w: float, h: float, code: str, label: str, body: Iterable[str] = (),
-         fill: str = PAPER, stroke: str = LINE) -> str:
+def card(
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    code: str,
+    label: str,
+    body: Iterable[str] = (),
+    fill: str = PAPER,
+    stroke: str = LINE,
+) -> str:
     """A face-up card: its shape, a `<title>` for screen readers and its code in `data-card` (what tests read)."""
     return element("g", {"class": "card", "data-card": code}, title(label), rect(x, y, w, h, fill, stroke, 5), *body)
 
 
-def card_back(x: float, y: float, w: float, h: float, label: str, mark: str = "?", count: int = 1,
-              kind: str = "card-back") -> str:
+def card_back(
+    x: float, y: float, w: float, h: float, label: str, mark: str = "?", count: int = 1, kind: str = "card-back"
+) -> str:
     """Cards whose faces this view does not show: a patterned back, a mark (a count, a level) and no code.
 
     `count` is how many cards the back stands for (one back may draw a whole hidden hand), in `data-count`;
     `kind` (the class) tells a hidden card from a pile whose order nobody may see (`pile`)."""
     inner = rect(x + 3, y + 3, w - 6, h - 6, "none", "#c8d0e0", 3, stroke_dasharray="3 2")
     return element(
-        "g", {"class": kind, "data-count": count}, title(label), rect(x, y, w, h, BACK, "#1f2a40", 5), inner,
+        "g",
+        {"class": kind, "data-count": count},
+        title(label),
+        rect(x, y, w, h, BACK, "#1f2a40", 5),
+        inner,
         text(x + w / 2, y + h / 2 + 4, mark, SMALL if len(mark) > 2 else NORMAL, "middle", "bold", "#ffffff"),
     )
 
 
-def disk(cx: float, cy: float, r: float, paint: Colour, letter: str, label: str | None = None,
-         code: str | None = None, value: int | None = None) -> str:
+def disk(
+    cx: float,
+    cy: float,
+    r: float,
+    paint: Colour,
+    letter: str,
+    label: str | None = None,
+    code: str | None = None,
+    value: int | None = None,
+) -> str:
     """A token or disk: a circle in its colour with its letter (a count below it when `value` is given)."""
     children = [title(label)] if label else []
-    children.append(element("circle", {"cx": cx, "cy": cy, "r": r, "fill": paint.fill, "stroke": INK, "stroke-width": 1}))
-    children.append(text(cx, cy + SMALL * 0.36 + (1 if r >= 10 else 0), letter, NORMAL if r >= 11 else SMALL, "middle", "bold", paint.ink))
+    children.append(
+        element("circle", {"cx": cx, "cy": cy, "r": r, "fill": paint.fill, "stroke": INK, "stroke-width": 1})
+    )
+    children.append(
+        text(
+            cx,
+            cy + SMALL * 0.36 + (1 if r >= 10 else 0),
+            letter,
+            NORMAL if r >= 11 else SMALL,
+            "middle",
+            "bold",
+            paint.ink,
+        )
+    )
     attrs = {"class": "disk", "data-card": code, "data-value": value}
     return element("g", attrs, *children)
 
@@ -190,7 +241,9 @@ def chip(x: float, y: float, paint: Colour, words: str, label: str, size: int = 
     """A small coloured label holding its own letter and count (a gem cost, a token count)."""
     w = text_width(words, size) + 8
     return element(
-        "g", {"class": "chip", "data-value": value}, title(label),
+        "g",
+        {"class": "chip", "data-value": value},
+        title(label),
         rect(x, y, w, size + 5, paint.fill, INK, 3, stroke_width=0.75),
         text(x + w / 2, y + size + 1, words, size, "middle", "bold", paint.ink),
     )

@@ -63,4 +63,3 @@ def json_escape(text: str) -> str:
             high, low = divmod(ord(char) - 0x10000, 0x400)
             out.append(f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}")
     return "".join(out)
-

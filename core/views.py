@@ -72,12 +72,14 @@ class Common(TypedDict):
     outcome: Outcome | None
 
 
-def common(game: str, mode: str, viewer: str | None, phase: str, turn: int, acting: tuple[str, str],
-           outcome: Outcome | None) -> Common:
+def common(
+    game: str, mode: str, viewer: str | None, phase: str, turn: int, acting: tuple[str, str], outcome: Outcome | None
+) -> Common:
     """The common keys of a view: `acting` is the game's `to_act` (who, what)."""
     who, what = acting
-    return Common(game=game, mode=mode, viewer=viewer, phase=phase, turn=turn, to_act=who, expected=what,
-                  outcome=outcome)
+    return Common(
+        game=game, mode=mode, viewer=viewer, phase=phase, turn=turn, to_act=who, expected=what, outcome=outcome
+    )
 
 
 def waiting_on(acting: tuple[str, str], owed: Sequence[str] = ()) -> tuple[str, ...]:

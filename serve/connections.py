@@ -54,10 +54,16 @@ def open_files_limit() -> int:
 
 
 def _full() -> bytes:
-    body = msgspec.json.encode(bodies.Error("serve.connections.full", "the server holds as many connections as it may, "
-                                            "every one busy: try again in a moment"))
-    head = ("HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 5\r\n"
-            f"connection: close\r\ncontent-length: {len(body)}\r\n\r\n")
+    body = msgspec.json.encode(
+        bodies.Error(
+            "serve.connections.full",
+            "the server holds as many connections as it may, every one busy: try again in a moment",
+        )
+    )
+    head = (
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 5\r\n"
+        f"connection: close\r\ncontent-length: {len(body)}\r\n\r\n"
+    )
     return head.encode() + body
 
 

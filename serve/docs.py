@@ -106,8 +106,14 @@ def render() -> str:
         if struct in seen:
             continue
         seen.add(struct)
-        out += [f"### `{struct.__name__}`", "", (struct.__doc__ or "").strip().splitlines()[0] if struct.__doc__ else "", "",
-                *fields(struct), ""]
+        out += [
+            f"### `{struct.__name__}`",
+            "",
+            (struct.__doc__ or "").strip().splitlines()[0] if struct.__doc__ else "",
+            "",
+            *fields(struct),
+            "",
+        ]
     return "\n".join(out).rstrip("\n") + "\n"
 
 

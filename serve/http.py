@@ -32,11 +32,11 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tally.store.logs import log as logfile
-from tally.store.serving import seats as seating
-from tally.store.serving import tables as folder
 from tally.store.recording.judging import SEAT_OTHER
 from tally.store.recording.results import move_report
 from tally.store.recording.service import IllegalLog, MoveResult, UsageError
+from tally.store.serving import seats as seating
+from tally.store.serving import tables as folder
 
 from . import bodies
 
@@ -100,7 +100,7 @@ def _host_part(header: str) -> str:
     """The name or address of a `Host` header, without its port and brackets, lower case."""
     text = header.strip().lower()
     if text.startswith("["):
-        return text[1: text.find("]")] if "]" in text else text
+        return text[1 : text.find("]")] if "]" in text else text
     if text.count(":") == 1:
         text = text.split(":", 1)[0]
     return text.rstrip(".")
@@ -157,8 +157,12 @@ class Guard:
 
     def check(self, scope: Scope) -> Optional[Refused]:
         if self.hosts is not None and not is_allowed_host(_header(scope, b"host"), self.hosts, scope.get("server")):
-            return Refused(421, "serve.host.unknown", "this server is not reached by that name: use its address, or "
-                           "start it with --allow-host NAME (docs/security.md)")
+            return Refused(
+                421,
+                "serve.host.unknown",
+                "this server is not reached by that name: use its address, or "
+                "start it with --allow-host NAME (docs/security.md)",
+            )
         if has_body(scope) and not is_json(_header(scope, b"content-type")):
             return Refused(415, "serve.body.content-type", "a body is JSON, sent with `Content-Type: application/json`")
         return None
@@ -224,11 +228,19 @@ class Streams:
     def take(self, client: str) -> None:
         """One more stream for `client`, or `Refused` (429 for this client, 503 when the server holds all it may)."""
         if self.open.get(client, 0) >= self.per_client:
-            raise Refused(429, "serve.stream.per-client", f"this device holds {self.per_client} event streams already: "
-                          "close a page, or wait", headers={"Retry-After": "5"})
+            raise Refused(
+                429,
+                "serve.stream.per-client",
+                f"this device holds {self.per_client} event streams already: close a page, or wait",
+                headers={"Retry-After": "5"},
+            )
         if self.total >= self.most:
-            raise Refused(503, "serve.stream.full", f"the server holds {self.most} event streams already: try again "
-                          "later", headers={"Retry-After": "5"})
+            raise Refused(
+                503,
+                "serve.stream.full",
+                f"the server holds {self.most} event streams already: try again later",
+                headers={"Retry-After": "5"},
+            )
         self.open[client] = self.open.get(client, 0) + 1
         self.total += 1
 
@@ -332,8 +344,14 @@ def damage_of(error: IllegalLog | logfile.LogError, host: bool) -> folder.Damage
     else:
         rule, line = error.rule, error.line
     where = f" at line {line}" if line else ""
-    told = str(error) if host else (f"the game's log cannot be read{where} ({rule}): the host can check it and repair "
-                                    "it (tally check, tally repair)")
+    told = (
+        str(error)
+        if host
+        else (
+            f"the game's log cannot be read{where} ({rule}): the host can check it and repair "
+            "it (tally check, tally repair)"
+        )
+    )
     return folder.Damage(rule, line, told)
 
 
@@ -366,10 +384,13 @@ async def body_of(request: Request, kind: type[Any]) -> Any:
                 if len(data) > MAX_BODY:
                     raise Refused(413, "serve.body.too-large", f"a body is at most {MAX_BODY} bytes")
     except TimeoutError:
-        raise Refused(408, "serve.body.timeout", f"the body did not come within {seconds:g} s",
-                      headers={"Connection": "close"}) from None
+        raise Refused(
+            408, "serve.body.timeout", f"the body did not come within {seconds:g} s", headers={"Connection": "close"}
+        ) from None
     except ClientDisconnect:
-        raise Refused(400, "serve.body.incomplete", "the body ended before the bytes its Content-Length declared") from None
+        raise Refused(
+            400, "serve.body.incomplete", "the body ended before the bytes its Content-Length declared"
+        ) from None
     try:
         return msgspec.json.decode(bytes(data), type=kind)
     except msgspec.ValidationError as error:
@@ -378,7 +399,9 @@ async def body_of(request: Request, kind: type[Any]) -> Any:
         raise Refused(400, "serve.json.malformed", f"the body is not JSON: {error}") from None
 
 
-def endpoint(method: str, path: str, who: str, body: Optional[type[Any]], answers: list[tuple[int, Any, str]]) -> Callable[..., Any]:
+def endpoint(
+    method: str, path: str, who: str, body: Optional[type[Any]], answers: list[tuple[int, Any, str]]
+) -> Callable[..., Any]:
     """A route of the API: its handler wrapped so that every refusal is a JSON `Error`, with what the docs
     say of it (`who` may call it, the `body`, each status `answers` with its struct)."""
 
@@ -417,8 +440,9 @@ def judged(result: MoveResult, created: int = 201) -> Response:
     what it may read), with the status that says what happened."""
     if result.is_stale:
         ruling = result.rulings[0]
-        raise Refused(409, ruling.rule, ruling.message, seq=ruling.facts.get("seq"),
-                      fingerprint=ruling.facts.get("fingerprint"))
+        raise Refused(
+            409, ruling.rule, ruling.message, seq=ruling.facts.get("seq"), fingerprint=ruling.facts.get("fingerprint")
+        )
     if not result.accepted and result.rulings and result.rulings[0].rule == SEAT_OTHER:
         raise Refused(403, "serve.seat.other", result.rulings[0].message)
     report = move_report(result)

@@ -8,9 +8,9 @@ import asyncio
 from pathlib import Path
 
 from tally.store.logs import log as logfile
+from tally.store.recording.service import IllegalLog
 from tally.store.serving import seats as seating
 from tally.store.serving import tables as folder
-from tally.store.recording.service import IllegalLog
 
 from .http import Guesses, Limits, Streams, locked
 
@@ -105,5 +105,3 @@ class Service:
         event = self._moved.pop(ident, None)
         if event is not None:
             event.set()
-
-

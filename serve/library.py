@@ -61,22 +61,48 @@ MISSING = (404, _E, "`serve.library.missing`: no library at `--db` (or it holds 
 HOST = (403, _E, "`serve.host-only`: the library is the host's (the host token)")
 
 
-@endpoint("GET", LIBRARY + "/games", "host", None,
-          [(200, shelf.ListPage, "the games matching `?game=&player=&since=YYYY-MM-DD&until=YYYY-MM-DD&simulated=real|simulated|all"
-                           "&limit=1..500&offset=` (default: real games, 50), newest first"),
-           (400, _E, "`serve.library.filter`: a filter none can mean (an unknown game, a date that is no date, ...)"),
-           HOST, MISSING])
+@endpoint(
+    "GET",
+    LIBRARY + "/games",
+    "host",
+    None,
+    [
+        (
+            200,
+            shelf.ListPage,
+            "the games matching `?game=&player=&since=YYYY-MM-DD&until=YYYY-MM-DD&simulated=real|simulated|all"
+            "&limit=1..500&offset=` (default: real games, 50), newest first",
+        ),
+        (400, _E, "`serve.library.filter`: a filter none can mean (an unknown game, a date that is no date, ...)"),
+        HOST,
+        MISSING,
+    ],
+)
 async def list_library_games(request: Request) -> Response:
     """The library's games, filtered by game, player (aliases merged), date of the start and real or simulated."""
     words = dict(request.query_params)
-    return answer(await _asked(request, lambda db: shelf.listed(db, shelf.filters_of(words, _game_names()), _game_names())))
+    return answer(
+        await _asked(request, lambda db: shelf.listed(db, shelf.filters_of(words, _game_names()), _game_names()))
+    )
 
 
-@endpoint("GET", LIBRARY + "/games/{id}", "host", None,
-          [(200, shelf.GameDetail, "the game's row, its chart (`game_chart`), the first page of its replay's steps "
-                                   f"(at most {shelf.STEPS}; `next`: where `GET .../steps` goes on), its result"),
-           (400, _E, "`serve.library.game-id`: not a game id"), (404, _E, "`serve.library.game.unknown`; `serve.library.missing`"),
-           HOST])
+@endpoint(
+    "GET",
+    LIBRARY + "/games/{id}",
+    "host",
+    None,
+    [
+        (
+            200,
+            shelf.GameDetail,
+            "the game's row, its chart (`game_chart`), the first page of its replay's steps "
+            f"(at most {shelf.STEPS}; `next`: where `GET .../steps` goes on), its result",
+        ),
+        (400, _E, "`serve.library.game-id`: not a game id"),
+        (404, _E, "`serve.library.game.unknown`; `serve.library.missing`"),
+        HOST,
+    ],
+)
 async def show_library_game(request: Request) -> Response:
     """One stored game: its chart (each player's score over the turns) and its replay's steps."""
     ident = _game_id(request)
@@ -86,12 +112,24 @@ async def show_library_game(request: Request) -> Response:
     return answer(found)
 
 
-@endpoint("GET", LIBRARY + "/games/{id}/steps", "host", None,
-          [(200, shelf.StepsPage, "a page of the replay's steps: those after `?after=SEQ` (default 0), at most "
-                                  f"`?limit=N` (1 to {shelf.MOST_STEPS}, default {shelf.STEPS}); `next`: the `after` of "
-                                  "the next page, null at the last step"),
-           (400, _E, "`serve.library.game-id`; `serve.library.step`: `after` or `limit` is no whole number in range"),
-           (404, _E, "`serve.library.game.unknown`; `serve.library.missing`"), HOST])
+@endpoint(
+    "GET",
+    LIBRARY + "/games/{id}/steps",
+    "host",
+    None,
+    [
+        (
+            200,
+            shelf.StepsPage,
+            "a page of the replay's steps: those after `?after=SEQ` (default 0), at most "
+            f"`?limit=N` (1 to {shelf.MOST_STEPS}, default {shelf.STEPS}); `next`: the `after` of "
+            "the next page, null at the last step",
+        ),
+        (400, _E, "`serve.library.game-id`; `serve.library.step`: `after` or `limit` is no whole number in range"),
+        (404, _E, "`serve.library.game.unknown`; `serve.library.missing`"),
+        HOST,
+    ],
+)
 async def list_library_steps(request: Request) -> Response:
     """The steps of a stored game's replay, a page at a time (each page costs the same however long the game)."""
     ident = _game_id(request)
@@ -111,10 +149,18 @@ def _whole(text: str | None, low: int, high: int, default: int, name: str) -> in
     return int(text)
 
 
-@endpoint("GET", LIBRARY + "/games/{id}/steps/{seq}", "host", None,
-          [(200, shelf.StepPicture, "the board after event `seq` of the replay, as `tally replay --svg` draws it"),
-           (400, _E, "`serve.library.game-id`; `serve.library.step`: `seq` is no step of the replay"),
-           (404, _E, "`serve.library.game.unknown`; `serve.library.missing`"), HOST])
+@endpoint(
+    "GET",
+    LIBRARY + "/games/{id}/steps/{seq}",
+    "host",
+    None,
+    [
+        (200, shelf.StepPicture, "the board after event `seq` of the replay, as `tally replay --svg` draws it"),
+        (400, _E, "`serve.library.game-id`; `serve.library.step`: `seq` is no step of the replay"),
+        (404, _E, "`serve.library.game.unknown`; `serve.library.missing`"),
+        HOST,
+    ],
+)
 async def show_library_step(request: Request) -> Response:
     """The board after one step of a stored game's replay (the referee's table: the whole log)."""
     ident = _game_id(request)
@@ -134,9 +180,22 @@ async def show_library_step(request: Request) -> Response:
     return answer(found)
 
 
-@endpoint("GET", LIBRARY + "/charts", "host", None,
-          [(200, list[Chart], "every library chart (`library_charts`) for `?game=&simulated=real|all` (default: real games of every game)"),
-           (400, _E, "`serve.library.filter`"), HOST, MISSING])
+@endpoint(
+    "GET",
+    LIBRARY + "/charts",
+    "host",
+    None,
+    [
+        (
+            200,
+            list[Chart],
+            "every library chart (`library_charts`) for `?game=&simulated=real|all` (default: real games of every game)",
+        ),
+        (400, _E, "`serve.library.filter`"),
+        HOST,
+        MISSING,
+    ],
+)
 async def list_library_charts(request: Request) -> Response:
     """The library's charts: win rates by seat and player count, games per month, score per round, rivalries, the
     longest and closest games; each with the rows it was drawn from and how many games it rests on."""

@@ -29,7 +29,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 # host link carried is moved out of the address bar by the script, and never sent on as a referrer).
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                               "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-cache",
@@ -79,8 +79,9 @@ async def picture(request: Request) -> Response:
     except Refused as refused:
         return answer(refused.body, refused.status)
     # the seq drawn, so that the page, which asks for the picture beside the view, knows they are of one position
-    return Response(document, media_type="image/svg+xml",
-                    headers={**HEADERS, "Cache-Control": "no-store", "X-Tally-Seq": str(seq)})
+    return Response(
+        document, media_type="image/svg+xml", headers={**HEADERS, "Cache-Control": "no-store", "X-Tally-Seq": str(seq)}
+    )
 
 
 async def notation(request: Request) -> Response:

@@ -7,8 +7,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from support import ROOT
 
+from support import ROOT
 
 
 def test_spine_benchmark_runs(tmp_path: Path) -> None:
@@ -25,8 +25,13 @@ def test_spine_benchmark_runs(tmp_path: Path) -> None:
 
 
 def test_fold_benchmark_runs(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_fold.py"), "--quick", "--json"],
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_fold.py"), "--quick", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     for game in ("splendor", "split", "array", "splice"):
         assert f"{game}: fold events/s compiled" in done.stdout and f"{game}: check events/s compiled" in done.stdout
@@ -37,13 +42,31 @@ def test_fold_benchmark_runs(tmp_path: Path) -> None:
 
 
 def test_serve_benchmark_runs(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_serve.py"), "--quick"], capture_output=True,
-                          text=True, timeout=600, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_serve.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
-    for line in ("move round trip at 300 events p50", "arrival on another stream p50", "0 errors", "logs exact: True",
-                 "memory per open game", "seat read, no stream open", "seat read, 200 idle streams", "idling",
-                 "a seat's move p50", "a seat's rule p99", "log, salted", "club night, folder, 1 table",
-                 "club night, folder, 3 tables + 30 watchers", "arrival on the other phones", "memory per open game (the"):
+    for line in (
+        "move round trip at 300 events p50",
+        "arrival on another stream p50",
+        "0 errors",
+        "logs exact: True",
+        "memory per open game",
+        "seat read, no stream open",
+        "seat read, 200 idle streams",
+        "idling",
+        "a seat's move p50",
+        "a seat's rule p99",
+        "log, salted",
+        "club night, folder, 1 table",
+        "club night, folder, 3 tables + 30 watchers",
+        "arrival on the other phones",
+        "memory per open game (the",
+    ):
         assert line in done.stdout, done.stdout
     if shutil.which("chromium"):  # the table's page, in the browser its tests use
         assert "page first load, phone, 300 events" in done.stdout and "tap to another page's redraw p50" in done.stdout
@@ -52,10 +75,21 @@ def test_serve_benchmark_runs(tmp_path: Path) -> None:
 
 
 def test_length_benchmark_runs(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_length.py"), "--quick"], capture_output=True,
-                          text=True, timeout=600, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_length.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
-    for line in ("the server's CPU time, ms, for the first request about a game after start", "library game page",
-                 "stream resume", "largest answer, KB", "first read of each game on this machine",
-                 "catching up on one move", "read 1  judged 1"):
+    for line in (
+        "the server's CPU time, ms, for the first request about a game after start",
+        "library game page",
+        "stream resume",
+        "largest answer, KB",
+        "first read of each game on this machine",
+        "catching up on one move",
+        "read 1  judged 1",
+    ):
         assert line in done.stdout, done.stdout

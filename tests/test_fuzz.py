@@ -39,13 +39,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from support import ROOT
 from tally.cli.main import main
 from tally.core import registry
 from tally.store import library
 from tally.store.logs import log as logfile
 from tally.store.recording.simulate import simulate
-
-from support import ROOT
 
 GAMES = registry.names()
 SCALE = float(os.environ.get("TALLY_FUZZ_SCALE", "1"))  # e.g. 20 for a long hunt on a developer's machine
@@ -161,8 +160,11 @@ ODD_DIGITS = "٣۴५৬੭૮୯௧౨೩൪๕໖༧၈႙០᠑²³¹⁴₅�
 CONTROLS = "\x00\x07\x08\t\n\r\x1b\x7f\x85\x9b\u200b\u200e\u202e\u2066\u2028\ufeff\U000e0001"
 HUGE = st.integers(min_value=10**5, max_value=10**40).map(str)
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30)
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=30)
     | st.text(alphabet=CONTROLS + ODD_DIGITS + "ab", min_size=1, max_size=5000),
     lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
     max_leaves=20,
@@ -191,7 +193,11 @@ def move_text(draw: Any, data: bytes) -> str:
         return draw(st.text(max_size=60))
     if kind == 1:
         return draw(st.sampled_from(moves))  # legal as it is: recorded, or judged legal
-    base = draw(st.sampled_from(moves)).split() if kind < 7 else draw(st.lists(st.sampled_from(words), min_size=1, max_size=8))
+    base = (
+        draw(st.sampled_from(moves)).split()
+        if kind < 7
+        else draw(st.lists(st.sampled_from(words), min_size=1, max_size=8))
+    )
     spoiled = []
     for word in base:
         how = draw(st.integers(0, 9))
@@ -218,10 +224,17 @@ def plausible(original: Any, strings: list[str]) -> st.SearchStrategy[Any]:
     if isinstance(original, bool) or original is None:
         like: st.SearchStrategy[Any] = st.sampled_from(strings) | st.integers(-3, 200) | st.booleans()
     elif isinstance(original, int):
-        like = st.integers(-3, 200) | st.integers(min_value=-(2**64), max_value=2**64) | st.sampled_from([0, 1, 2, 3, 2**31, 2**63 - 1])
+        like = (
+            st.integers(-3, 200)
+            | st.integers(min_value=-(2**64), max_value=2**64)
+            | st.sampled_from([0, 1, 2, 3, 2**31, 2**63 - 1])
+        )
     elif isinstance(original, str):
-        like = st.sampled_from(strings) | st.text(max_size=12) | st.sampled_from(strings).map(
-            lambda s: "".join(ODD_DIGITS[int(c)] if c.isdigit() else c for c in s))
+        like = (
+            st.sampled_from(strings)
+            | st.text(max_size=12)
+            | st.sampled_from(strings).map(lambda s: "".join(ODD_DIGITS[int(c)] if c.isdigit() else c for c in s))
+        )
     elif isinstance(original, list):
         items = [plausible(item, strings) for item in original[:3]] or [st.sampled_from(strings)]
         like = st.lists(st.one_of(items), max_size=8) | st.permutations(original)
@@ -282,7 +295,11 @@ def test_move_strings_never_crash(tmp_path: Path, logs: dict[str, list[bytes]], 
             run = assert_sane(tally(command, str(path), text), size)
             if run.code in (1, 2) and run.stderr:
                 # a move that reads as an option (`-0`) is a usage error about the arguments, as for any command
-                assert run.stderr.startswith(f"tally: {path}:") or "argument" in run.stderr or "No such option" in run.stderr, run
+                assert (
+                    run.stderr.startswith(f"tally: {path}:")
+                    or "argument" in run.stderr
+                    or "No such option" in run.stderr
+                ), run
 
     check()
 
@@ -299,7 +316,12 @@ def newer_command(draw: Any, prefix: bytes, path: Path) -> list[str]:
     log = logfile.parse_lines("x", prefix)
     seq, fingerprint = len(log.events), log.last_hash
     moves, _ = legal_texts(prefix)
-    number = st.sampled_from([seq, seq - 1, seq + 1, 0, 1]).map(str) | st.integers(-5, 10**6).map(str) | HUGE | st.text(max_size=6)
+    number = (
+        st.sampled_from([seq, seq - 1, seq + 1, 0, 1]).map(str)
+        | st.integers(-5, 10**6).map(str)
+        | HUGE
+        | st.text(max_size=6)
+    )
     hex_text = st.sampled_from([fingerprint[:8], fingerprint, fingerprint[:7], fingerprint[8:16]]) | HEX
     reason = st.text(max_size=20) | st.sampled_from(["misread", ""])
     kind = draw(st.sampled_from(["expect", "chain", "amend", "undo", "check", "rules", "seat", "listing"]))
@@ -316,17 +338,32 @@ def newer_command(draw: Any, prefix: bytes, path: Path) -> list[str]:
         ids = [rule.id for rule in registry.get(game).rules]
         args = ["rules", draw(st.sampled_from([game, game.upper()]) | st.text(max_size=8))]
         if draw(st.booleans()):
-            args.append(draw(st.sampled_from(ids) | st.sampled_from(ids).map(lambda i: i.rsplit(".", 1)[0])
-                             | st.text(max_size=12)))
+            args.append(
+                draw(
+                    st.sampled_from(ids)
+                    | st.sampled_from(ids).map(lambda i: i.rsplit(".", 1)[0])
+                    | st.text(max_size=12)
+                )
+            )
         return args + draw(st.lists(st.sampled_from(["--notation", "--json"]), max_size=2, unique=True))
     if kind == "seat":
         name = draw(st.sampled_from(seats) | st.sampled_from(seats).map(str.upper) | st.text(max_size=6))
         if draw(st.booleans()):
             return [draw(st.sampled_from(["moves", "state"])), str(path), "--as", name]
-        return ["new", game, str(path.with_name("seated-" + path.name)), *[a for s in seats for a in ("-p", s)],
-                "--mode", draw(st.sampled_from(["table", "open"])), "--as", name]
+        return [
+            "new",
+            game,
+            str(path.with_name("seated-" + path.name)),
+            *[a for s in seats for a in ("-p", s)],
+            "--mode",
+            draw(st.sampled_from(["table", "open"])),
+            "--as",
+            name,
+        ]
     if kind == "expect":
-        flags = draw(st.lists(st.sampled_from(["--expect-seq", "--expect-fingerprint"]), min_size=1, max_size=2, unique=True))
+        flags = draw(
+            st.lists(st.sampled_from(["--expect-seq", "--expect-fingerprint"]), min_size=1, max_size=2, unique=True)
+        )
         args = [draw(st.sampled_from(["move", "note", "undo"])), str(path)]
         args += [draw(move_text(prefix))] if args[0] == "move" else [draw(reason) or "x"]
         for flag in flags:
@@ -343,7 +380,9 @@ def newer_command(draw: Any, prefix: bytes, path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_newer_inputs_never_crash_and_a_refusal_appends_nothing(tmp_path: Path, logs: dict[str, list[bytes]], game: str) -> None:
+def test_the_newer_inputs_never_crash_and_a_refusal_appends_nothing(
+    tmp_path: Path, logs: dict[str, list[bytes]], game: str
+) -> None:
     @FUZZ
     @given(st.data())
     def check(data: Any) -> None:
@@ -371,7 +410,9 @@ def test_logs_mutated_field_by_field_never_crash(tmp_path: Path, logs: dict[str,
         event = json.loads(lines[index])
         how = data.draw(st.integers(0, 9))
         payload = [key for key in event if key not in ("type", "seq", "at", "prev", "unit")]
-        field = data.draw(st.sampled_from(payload) if payload and data.draw(st.integers(0, 5)) else st.sampled_from(list(event)))
+        field = data.draw(
+            st.sampled_from(payload) if payload and data.draw(st.integers(0, 5)) else st.sampled_from(list(event))
+        )
         if how < 6:  # a field of the event gets another value, like it or of any type and size
             event[field] = data.draw(plausible(event[field], strings_of(prefix)))
         elif how == 6:
@@ -382,8 +423,10 @@ def test_logs_mutated_field_by_field_never_crash(tmp_path: Path, logs: dict[str,
             event = data.draw(JSON_VALUES)  # the whole line
         else:  # another line's payload under this line's envelope
             other = json.loads(data.draw(st.sampled_from(lines)))
-            event = {**{k: event[k] for k in ("type", "seq", "at", "prev") if k in event},
-                     **{k: v for k, v in other.items() if k not in ("type", "seq", "at", "prev", "unit")}}
+            event = {
+                **{k: event[k] for k in ("type", "seq", "at", "prev") if k in event},
+                **{k: v for k, v in other.items() if k not in ("type", "seq", "at", "prev", "unit")},
+            }
         lines[index] = msgspec.json.encode(event)
         if data.draw(st.integers(0, 3)):
             lines = rechain(lines, index + 1)
@@ -404,14 +447,20 @@ def test_logs_mutated_field_by_field_never_crash(tmp_path: Path, logs: dict[str,
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_game_started_of_every_type_and_size_never_crashes(tmp_path: Path, logs: dict[str, list[bytes]], game: str) -> None:
+def test_game_started_of_every_type_and_size_never_crashes(
+    tmp_path: Path, logs: dict[str, list[bytes]], game: str
+) -> None:
     start = json.loads(logs[game][0].split(b"\n", 1)[0])
     keys = [key for key in start if key not in ("type", "seq", "at", "unit")]
 
     @FUZZ
-    @given(changes=st.dictionaries(st.sampled_from(keys + ["extra"]), JSON_VALUES, max_size=3),
-           dropped=st.sets(st.sampled_from(keys), max_size=2),
-           seats=st.lists(st.text(max_size=30), max_size=12), option=st.text(max_size=20), use=st.integers(0, 3))
+    @given(
+        changes=st.dictionaries(st.sampled_from(keys + ["extra"]), JSON_VALUES, max_size=3),
+        dropped=st.sets(st.sampled_from(keys), max_size=2),
+        seats=st.lists(st.text(max_size=30), max_size=12),
+        option=st.text(max_size=20),
+        use=st.integers(0, 3),
+    )
     def check(changes: dict[str, Any], dropped: set[str], seats: list[str], option: str, use: int) -> None:
         first = {k: v for k, v in start.items() if k not in dropped and k != "unit"}
         first.update(changes)
@@ -466,7 +515,9 @@ def mutated_manifest(draw: Any, base: dict[str, Any]) -> dict[str, Any]:
         if action == "value":
             container[key] = draw(JSON_VALUES)
         elif action == "number":
-            container[key] = draw(st.integers(1, 120) | st.integers(-3, 0) | st.integers(min_value=10**4, max_value=10**18))
+            container[key] = draw(
+                st.integers(1, 120) | st.integers(-3, 0) | st.integers(min_value=10**4, max_value=10**18)
+            )
         elif action == "drop":
             del container[key]
         elif isinstance(container[key], list):
@@ -489,7 +540,10 @@ def test_manifest_files_never_crash(tmp_path: Path, game: str) -> None:
         path = tmp_path / f"new-{next(_FILES)}.jsonl"
         seed = ["--seed", "1"] if mode == "open" else []
         size = file.stat().st_size + 200
-        run = assert_sane(tally("new", game, str(path), "-p", "ana", "-p", "ben", "--mode", mode, *seed, "--manifest", str(file)), size)
+        run = assert_sane(
+            tally("new", game, str(path), "-p", "ana", "-p", "ben", "--mode", mode, *seed, "--manifest", str(file)),
+            size,
+        )
         assert run.code in (0, 2), run
         if run.code:
             assert not path.exists()
@@ -505,9 +559,11 @@ def test_manifest_files_never_crash(tmp_path: Path, game: str) -> None:
     check()
 
 
-NAME = (st.sampled_from(["ana", "ben", "cy", "dee", "Søren", "山田", "o'neil", "p1"])
-        | st.text(alphabet="anbeAаɑαoо0-—_ .'\u0301\u200b\u202e\t\x1b", min_size=1, max_size=6)
-        | st.text(max_size=30))
+NAME = (
+    st.sampled_from(["ana", "ben", "cy", "dee", "Søren", "山田", "o'neil", "p1"])
+    | st.text(alphabet="anbeAаɑαoо0-—_ .'\u0301\u200b\u202e\t\x1b", min_size=1, max_size=6)
+    | st.text(max_size=30)
+)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -515,13 +571,18 @@ def test_player_names_notes_and_reasons_never_crash_nor_reach_the_terminal(tmp_p
     spec = registry.get(game)
 
     keys = [option.key for option in spec.options] or ["x"]
-    option = st.tuples(st.sampled_from(keys), st.sampled_from([o.default for o in spec.options] or ["1"]) | st.text(max_size=12))
+    option = st.tuples(
+        st.sampled_from(keys), st.sampled_from([o.default for o in spec.options] or ["1"]) | st.text(max_size=12)
+    )
 
     @MANY
-    @given(names=st.lists(NAME, min_size=spec.min_seats, max_size=spec.max_seats),
-           options=st.lists(option.map("=".join), max_size=2) | st.lists(st.text(max_size=20), max_size=1),
-           note=st.text(max_size=200) | st.text(alphabet=CONTROLS + "ab ", max_size=50), reason=st.text(max_size=100),
-           mode=st.sampled_from(["open", "table", "open", "x"]))
+    @given(
+        names=st.lists(NAME, min_size=spec.min_seats, max_size=spec.max_seats),
+        options=st.lists(option.map("=".join), max_size=2) | st.lists(st.text(max_size=20), max_size=1),
+        note=st.text(max_size=200) | st.text(alphabet=CONTROLS + "ab ", max_size=50),
+        reason=st.text(max_size=100),
+        mode=st.sampled_from(["open", "table", "open", "x"]),
+    )
     def check(names: list[str], options: list[str], note: str, reason: str, mode: str) -> None:
         path = tmp_path / f"new-{next(_FILES)}.jsonl"
         args = ["new", game, str(path), "--mode", mode]
@@ -558,14 +619,38 @@ def tls_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     other.private_key_pem.write_to_path(str(folder / "other.pem"))
     (folder / "junk.pem").write_bytes(b"-----BEGIN CERTIFICATE-----\n\x00\xff\n")
     return {name: str(folder / name) for name in ("key.pem", "cert.pem", "other.pem", "junk.pem", "missing.pem")} | {
-        "folder": str(folder)}
+        "folder": str(folder)
+    }
 
 
-SERVE_NUMBERS = (st.sampled_from(["0", "-1", "1", "10", "3600", "3601", "1e9", "nan", "inf", "-inf", "0.001", "1000000",
-                                  "1000001", "99999999999999999999"])
-                 | st.floats().map(str) | st.integers(-(2**70), 2**70).map(str) | st.text(max_size=8))
-SERVE_NAMES = (st.sampled_from(["tally.lan", "localhost", "[::1]", "127.0.0.1", "a..b", "-x", "x" * 300, "ünï.example", ""])
-               | st.text(alphabet=CONTROLS + "ab.-:[]", max_size=12) | st.text(max_size=20))
+SERVE_NUMBERS = (
+    st.sampled_from(
+        [
+            "0",
+            "-1",
+            "1",
+            "10",
+            "3600",
+            "3601",
+            "1e9",
+            "nan",
+            "inf",
+            "-inf",
+            "0.001",
+            "1000000",
+            "1000001",
+            "99999999999999999999",
+        ]
+    )
+    | st.floats().map(str)
+    | st.integers(-(2**70), 2**70).map(str)
+    | st.text(max_size=8)
+)
+SERVE_NAMES = (
+    st.sampled_from(["tally.lan", "localhost", "[::1]", "127.0.0.1", "a..b", "-x", "x" * 300, "ünï.example", ""])
+    | st.text(alphabet=CONTROLS + "ab.-:[]", max_size=12)
+    | st.text(max_size=20)
+)
 
 
 @st.composite
@@ -573,14 +658,28 @@ def serve_options(draw: Any, files: dict[str, str]) -> list[str]:
     """Options of `tally serve`, each right, wrong or junk: timeouts, stream caps, host names, TLS files, a port."""
     options: list[str] = []
     for _ in range(draw(st.integers(0, 4))):
-        option = draw(st.sampled_from(["--request-timeout", "--max-streams", "--max-streams-per-client", "--allow-host",
-                                       "--ssl-keyfile", "--ssl-certfile", "--host", "--port"]))
+        option = draw(
+            st.sampled_from(
+                [
+                    "--request-timeout",
+                    "--max-streams",
+                    "--max-streams-per-client",
+                    "--allow-host",
+                    "--ssl-keyfile",
+                    "--ssl-certfile",
+                    "--host",
+                    "--port",
+                ]
+            )
+        )
         if option in ("--ssl-keyfile", "--ssl-certfile"):
             value = draw(st.sampled_from(sorted(files.values())))
         elif option == "--allow-host":
             value = draw(SERVE_NAMES)
         elif option == "--host":
-            value = draw(st.sampled_from(["127.0.0.1", "::1", "localhost", "127.0.0.2", "256.1.1.1", "", "[::1]"]) | SERVE_NAMES)
+            value = draw(
+                st.sampled_from(["127.0.0.1", "::1", "localhost", "127.0.0.2", "256.1.1.1", "", "[::1]"]) | SERVE_NAMES
+            )
         elif option == "--port":
             value = draw(st.sampled_from(["0", "-1", "65536", "x"]))
         else:
@@ -607,7 +706,9 @@ def test_serve_options_never_crash(tmp_path: Path, tls_files: dict[str, str], mo
     @FUZZ
     @given(options=serve_options(tls_files))
     def check(options: list[str]) -> None:
-        run = assert_sane(tally("serve", str(tmp_path), "--port", "0", "--json", *options), sum(map(len, options)) + 200)
+        run = assert_sane(
+            tally("serve", str(tmp_path), "--port", "0", "--json", *options), sum(map(len, options)) + 200
+        )
         assert run.code in (0, 2), run
         if run.code == 0:
             started = json.loads(run.stdout)
@@ -617,10 +718,55 @@ def test_serve_options_never_crash(tmp_path: Path, tls_files: dict[str, str], mo
     check()
 
 
-SQL_WORDS = ["SELECT", "FROM", "WHERE", "games", "events", "seats", "line", "payload", "*", "count(*)", ",", ";", "--",
-             "/*", "*/", "'", '"', "(", ")", "range(10)", "read_csv('x')", "COPY", "ATTACH", "PRAGMA", "SET", "memory_limit",
-             "=", "1", "99999999999999999999", "->>", "'text'", "::JSON", "DROP", "TABLE", "INSERT", "INTO", "VALUES",
-             "UNION", "ALL", "ORDER", "BY", "LIMIT", "\x1b[2J", "'\x1b]0;x\x07'", "'\u202e'", "NULL", "list(range(1000))"]
+SQL_WORDS = [
+    "SELECT",
+    "FROM",
+    "WHERE",
+    "games",
+    "events",
+    "seats",
+    "line",
+    "payload",
+    "*",
+    "count(*)",
+    ",",
+    ";",
+    "--",
+    "/*",
+    "*/",
+    "'",
+    '"',
+    "(",
+    ")",
+    "range(10)",
+    "read_csv('x')",
+    "COPY",
+    "ATTACH",
+    "PRAGMA",
+    "SET",
+    "memory_limit",
+    "=",
+    "1",
+    "99999999999999999999",
+    "->>",
+    "'text'",
+    "::JSON",
+    "DROP",
+    "TABLE",
+    "INSERT",
+    "INTO",
+    "VALUES",
+    "UNION",
+    "ALL",
+    "ORDER",
+    "BY",
+    "LIMIT",
+    "\x1b[2J",
+    "'\x1b]0;x\x07'",
+    "'\u202e'",
+    "NULL",
+    "list(range(1000))",
+]
 
 
 def test_sql_text_never_crashes(tmp_path: Path, logs: dict[str, list[bytes]]) -> None:
@@ -629,11 +775,26 @@ def test_sql_text_never_crashes(tmp_path: Path, logs: dict[str, list[bytes]]) ->
     assert not library.ingest(db, paths).rejected
 
     @FUZZ
-    @given(text=st.lists(st.sampled_from(SQL_WORDS), max_size=12).map(" ".join) | st.text(max_size=80),
-           format=st.sampled_from(["table", "csv", "json"]))
+    @given(
+        text=st.lists(st.sampled_from(SQL_WORDS), max_size=12).map(" ".join) | st.text(max_size=80),
+        format=st.sampled_from(["table", "csv", "json"]),
+    )
     def check(text: str, format: str) -> None:
-        run = tally("sql", "--db", str(db), "--format", format, "--max-rows", "50", "--timeout", "5",
-                    "--memory-limit", "256MB", "--", text)
+        run = tally(
+            "sql",
+            "--db",
+            str(db),
+            "--format",
+            format,
+            "--max-rows",
+            "50",
+            "--timeout",
+            "5",
+            "--memory-limit",
+            "256MB",
+            "--",
+            text,
+        )
         assert_sane(run, len(text) + 10_000)
 
     check()
@@ -660,14 +821,18 @@ def test_deep_nesting_never_crashes_any_reader(tmp_path: Path, logs: dict[str, l
     lines = logs[game][-1][:-1].split(b"\n")
 
     @FUZZ
-    @given(value=nested(), index=st.integers(0, 1000), field=st.sampled_from(["text", "prev", "seats", "zz"]),
-           truncate=st.booleans())
+    @given(
+        value=nested(),
+        index=st.integers(0, 1000),
+        field=st.sampled_from(["text", "prev", "seats", "zz"]),
+        truncate=st.booleans(),
+    )
     def check(value: str, index: int, field: str, truncate: bool) -> None:
         at = index % len(lines)
         event = json.loads(lines[at])
         event[field] = "@"
         line = json.dumps(event, separators=(",", ":")).replace('"@"', value).encode()
-        data = b"".join(x + b"\n" for x in lines[:at] + [line] + lines[at + 1:])
+        data = b"".join(x + b"\n" for x in lines[:at] + [line] + lines[at + 1 :])
         if truncate:
             data = data[: len(data) - 3]
         try:
@@ -680,7 +845,10 @@ def test_deep_nesting_never_crashes_any_reader(tmp_path: Path, logs: dict[str, l
             msgspec.json.decode(body)  # within the limit: safe to parse
         else:
             assert problem.rule == "limit.depth" and limits.json_depth(body) > limits.MAX_DEPTH
-        for suffix, text in ((".json", '{"id":"x","cards":' + value + "}"), (".toml", 'id = "x"\ncards = ' + value + "\n")):
+        for suffix, text in (
+            (".json", '{"id":"x","cards":' + value + "}"),
+            (".toml", 'id = "x"\ncards = ' + value + "\n"),
+        ):
             file = tmp_path / f"deep-{next(_FILES)}{suffix}"
             file.write_text(text)
             try:

@@ -8,12 +8,29 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from support import ROOT
 
 LAYERS = {"core": 0, "store": 1, "cli": 2}
 SERVER = ("starlette", "uvicorn", "sse_starlette")  # imported only by serve/ and the command that runs it
 # what core may import: pure standard library pieces and msgspec; no I/O, clock, randomness or UI
-CORE_ALLOWED = {"__future__", "typing", "itertools", "functools", "collections", "dataclasses", "enum", "msgspec", "importlib", "abc", "math", "operator", "re", "unicodedata", "difflib"}
+CORE_ALLOWED = {
+    "__future__",
+    "typing",
+    "itertools",
+    "functools",
+    "collections",
+    "dataclasses",
+    "enum",
+    "msgspec",
+    "importlib",
+    "abc",
+    "math",
+    "operator",
+    "re",
+    "unicodedata",
+    "difflib",
+}
 
 
 def imports_of(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
@@ -82,7 +99,9 @@ def test_core_is_pure() -> None:
 def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     # guard the guard: an upward import, an impure import and a print in core are all reported
     (tmp_path / "core").mkdir()
-    (tmp_path / "core" / "probe.py").write_text("from ..store import log\nimport random\nprint('x')\n", encoding="utf-8")
+    (tmp_path / "core" / "probe.py").write_text(
+        "from ..store import log\nimport random\nprint('x')\n", encoding="utf-8"
+    )
     assert upward_imports("core", tmp_path) == ["core/probe.py:1 imports tally.store"]
     assert impurities(tmp_path) == [
         "core/probe.py:1 imports tally.store",
@@ -101,7 +120,8 @@ def test_move_path_stays_light(tmp_path: Path) -> None:
         f"sys.argv = ['tally', 'move', {str(log)!r}, 'take r g b']\n"
         "from tally.cli.main import main\n"
         "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
-        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'duckdb', 'pyarrow', 'rich', 'pydantic', 'numpy', 'pandas', 'starlette', 'uvicorn', 'sse_starlette', 'anyio', 'httpx'})\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'duckdb', 'pyarrow', 'rich', 'pydantic', 'numpy',"
+        " 'pandas', 'starlette', 'uvicorn', 'sse_starlette', 'anyio', 'httpx'})\n"
         "print('HEAVY', heavy)\n"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
@@ -125,16 +145,24 @@ def test_the_game_folders_and_boards_are_among_the_checked_modules() -> None:
 
 def type_checking_lines(tree: ast.AST) -> set[int]:
     """The lines of the statements under `if TYPE_CHECKING:`: what is imported for the type checker alone."""
-    return {node.lineno for block in ast.walk(tree) if isinstance(block, ast.If) and isinstance(block.test, ast.Name)
-            and block.test.id == "TYPE_CHECKING" for node in ast.walk(block) if isinstance(node, ast.stmt)}
+    return {
+        node.lineno
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+        for node in ast.walk(block)
+        if isinstance(node, ast.stmt)
+    }
 
 
 def board_view_type(path: Path, root: Path, line: int, module: str) -> bool:
     """A board's import of its own game's view types (`cli/boards/<game>.py`: `tally.core.games.<game>.view`), for
     the type checker alone: the board reads the view's attributes, typed, and still draws from the view alone."""
     board = path.parent == root / "cli" / "boards"
-    return board and module == f"tally.core.games.{path.stem}.view" and line in type_checking_lines(
-        ast.parse(path.read_text(encoding="utf-8"), str(path)))
+    return (
+        board
+        and module == f"tally.core.games.{path.stem}.view"
+        and line in type_checking_lines(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+    )
 
 
 def game_calls_in_cli(root: Path = ROOT) -> list[str]:
@@ -147,13 +175,18 @@ def game_calls_in_cli(root: Path = ROOT) -> list[str]:
     problems = []
     for path in modules("cli", root):
         name = path.relative_to(root)
-        problems.extend(f"{name}:{line}: imports {module}" for line, module in imports_of(path, root)
-                        if module.startswith("tally.core.games") and not board_view_type(path, root, line, module))
+        problems.extend(
+            f"{name}:{line}: imports {module}"
+            for line, module in imports_of(path, root)
+            if module.startswith("tally.core.games") and not board_view_type(path, root, line, module)
+        )
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in members):
                 continue
             owner = node.func.value
-            if (isinstance(owner, ast.Name) and owner.id == "spec") or (isinstance(owner, ast.Attribute) and owner.attr == "spec"):
+            if (isinstance(owner, ast.Name) and owner.id == "spec") or (
+                isinstance(owner, ast.Attribute) and owner.attr == "spec"
+            ):
                 problems.append(f"{name}:{node.lineno}: calls {ast.unparse(node.func)}")
     return problems
 
@@ -167,19 +200,25 @@ def test_the_game_call_scan_finds_what_it_forbids(tmp_path: Path) -> None:
     (tmp_path / "cli" / "bad.py").write_text(
         "from tally.core.games.splendor import SPEC\n"
         "def show(pos, spec):\n    spec.view(pos.table.state, None)\n    return pos.spec.to_act(pos.table.state)\n"
-        "def fine(text):\n    return '{}'.format(text)\n", encoding="utf-8")
+        "def fine(text):\n    return '{}'.format(text)\n",
+        encoding="utf-8",
+    )
     (tmp_path / "cli" / "boards").mkdir()
     (tmp_path / "cli" / "boards" / "splendor.py").write_text(
         "from typing import TYPE_CHECKING\n"
         "from tally.core.games.splendor.state import State\n"  # the game's state: no board reads it
         "if TYPE_CHECKING:\n"
         "    from tally.core.games.splendor.view import SplendorView\n"  # its own view's type: allowed
-        "    from tally.core.games.split.view import SplitView\n", encoding="utf-8")  # another game's: not
+        "    from tally.core.games.split.view import SplitView\n",
+        encoding="utf-8",
+    )  # another game's: not
     found = game_calls_in_cli(tmp_path)
     assert len(found) == 5 and "imports tally.core.games.splendor" in found[0], found
     assert found[1].endswith("calls spec.view") and found[2].endswith("calls pos.spec.to_act"), found
-    assert found[3:] == ["cli/boards/splendor.py:2: imports tally.core.games.splendor.state",
-                         "cli/boards/splendor.py:5: imports tally.core.games.split.view"], found
+    assert found[3:] == [
+        "cli/boards/splendor.py:2: imports tally.core.games.splendor.state",
+        "cli/boards/splendor.py:5: imports tally.core.games.split.view",
+    ], found
 
 
 # --------------------------------------------------------------------------- the server is an interface beside the CLI
@@ -190,8 +229,11 @@ def serve_imports(root: Path = ROOT) -> list[str]:
     server's libraries are imported by those two alone."""
     problems = []
     for path in modules("serve", root):
-        problems += [f"{path.relative_to(root)}:{line} imports {name}" for line, name in imports_of(path, root)
-                     if name.startswith("tally.cli")]
+        problems += [
+            f"{path.relative_to(root)}:{line} imports {name}"
+            for line, name in imports_of(path, root)
+            if name.startswith("tally.cli")
+        ]
     for layer in ("core", "store", "cli"):
         for path in modules(layer, root):
             allowed = path == root / "cli" / "serve_command.py"
@@ -211,9 +253,14 @@ def test_the_serve_import_scan_finds_what_it_forbids(tmp_path: Path) -> None:
     (tmp_path / "serve" / "app.py").write_text("from tally.cli import main\n", encoding="utf-8")
     (tmp_path / "store" / "x.py").write_text("import starlette\n", encoding="utf-8")
     (tmp_path / "cli" / "y.py").write_text("from tally.serve.app import create_app\n", encoding="utf-8")
-    (tmp_path / "cli" / "serve_command.py").write_text("import uvicorn\nfrom tally.serve.app import create_app\n", encoding="utf-8")
-    assert serve_imports(tmp_path) == ["serve/app.py:1 imports tally.cli", "store/x.py:1 imports starlette",
-                                       "cli/y.py:1 imports tally.serve.app"]
+    (tmp_path / "cli" / "serve_command.py").write_text(
+        "import uvicorn\nfrom tally.serve.app import create_app\n", encoding="utf-8"
+    )
+    assert serve_imports(tmp_path) == [
+        "serve/app.py:1 imports tally.cli",
+        "store/x.py:1 imports starlette",
+        "cli/y.py:1 imports tally.serve.app",
+    ]
 
 
 # --------------------------------------------------------------------------- no import loop
@@ -232,9 +279,12 @@ def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for name, path in known.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        checking = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
-                    and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
-                    for node in ast.walk(block)}
+        checking = {
+            id(node)
+            for block in ast.walk(tree)
+            if isinstance(block, ast.If) and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+            for node in ast.walk(block)
+        }
         package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
         found: set[str] = set()
         for node in ast.walk(tree):
@@ -245,8 +295,9 @@ def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
             elif isinstance(node, ast.ImportFrom):
                 base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]) if node.level else ""
                 module = ".".join(part for part in (base, node.module or "") if part)
-                found.update(f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module
-                             for alias in node.names)
+                found.update(
+                    f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module for alias in node.names
+                )
         graph[name] = {other for other in found if other in known and other != name}
     return graph
 

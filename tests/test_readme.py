@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import re
-from support import ROOT
 
+from support import ROOT
 
 
 def readme_commands() -> list[str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     first_block = re.search(r"```sh\n(.*?)```", text, re.S)
     assert first_block, "README must start with a sh code block"
-    assert text.index(first_block.group(0)) < text.index("\n\n", text.index("# tally") + 8) + 2, "the commands come first"
+    assert text.index(first_block.group(0)) < text.index("\n\n", text.index("# tally") + 8) + 2, (
+        "the commands come first"
+    )
     return [line for line in first_block.group(1).splitlines() if line.strip()]
 
 

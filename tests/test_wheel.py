@@ -13,18 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from tally.core import registry
-
 from support import ROOT
-
+from tally.core import registry
 
 pytestmark = pytest.mark.wheel
 
 
 def run(*command: str | Path, cwd: Path, timeout: int = 240) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    done = subprocess.run([str(part) for part in command], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    done = subprocess.run(
+        [str(part) for part in command], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
     assert done.returncode == 0, f"{command}: {done.stdout[-2000:]}{done.stderr[-2000:]}"
     return done
 
@@ -49,8 +48,19 @@ def test_the_installed_wheel_shows_every_games_rules_and_notation(tmp_path: Path
     assert str(tmp_path / "env") in where, "the installed package, not the checkout"
     page = "from importlib.resources import files; print(*sorted(p.name for p in files('tally.serve').joinpath('static').iterdir()))"
     assert run(python, "-c", page, cwd=elsewhere).stdout.split() == [
-        "answers.js", "game.html", "history.js", "index.html", "library-game.html", "library.html", "library.js",
-        "offline.js", "outline.js", "page.css", "page.js", "picker.js"]
+        "answers.js",
+        "game.html",
+        "history.js",
+        "index.html",
+        "library-game.html",
+        "library.html",
+        "library.js",
+        "offline.js",
+        "outline.js",
+        "page.css",
+        "page.js",
+        "picker.js",
+    ]
     for game in registry.names():
         spec = registry.get(game)
         rules = run(tally, "rules", game, cwd=elsewhere).stdout

@@ -25,9 +25,18 @@ if TYPE_CHECKING:  # the view's type, for the checker: the board draws from the 
 
 # rich styles for colour names a box may use; other names are drawn unstyled
 STYLE = {
-    "blue": "bold blue", "gray": "bold bright_black", "grey": "bold bright_black", "orange": "bold dark_orange",
-    "red": "bold red", "yellow": "bold yellow", "green": "bold green", "purple": "bold magenta",
-    "pink": "bold hot_pink", "white": "bold white", "black": "bold black", "brown": "bold orange4",
+    "blue": "bold blue",
+    "gray": "bold bright_black",
+    "grey": "bold bright_black",
+    "orange": "bold dark_orange",
+    "red": "bold red",
+    "yellow": "bold yellow",
+    "green": "bold green",
+    "purple": "bold magenta",
+    "pink": "bold hot_pink",
+    "white": "bold white",
+    "black": "bold black",
+    "brown": "bold orange4",
 }
 
 
@@ -114,23 +123,33 @@ def arrays(view: ArrayView, colours: dict[str, str], room: int) -> list[Text]:
     if not view.arrays:
         return [Text("(no card on the table)")]
     anchors = view.anchors
-    tried = [[line for array in view.arrays for line in tree(array, colours, anchors, joined)]
-             for joined in (False, True)]
-    tried.append([Text("open segments in [ ], joins left out to fit (`tally state --json` has them)", style="italic")]
-                 + folded(listed(view.arrays, colours, anchors), "", " ", ""))
+    tried = [
+        [line for array in view.arrays for line in tree(array, colours, anchors, joined)] for joined in (False, True)
+    ]
+    tried.append(
+        [Text("open segments in [ ], joins left out to fit (`tally state --json` has them)", style="italic")]
+        + folded(listed(view.arrays, colours, anchors), "", " ", "")
+    )
     for lines in tried:
         if len(lines) <= room and all(len(line.plain) <= WIDTH for line in lines):
             return lines
     cards = sum(array.size for array in view.arrays)
     segments = sum(len(card.open) for array in view.arrays for card in array.cards)
-    return [Text(f"{len(view.arrays)} arrays, {cards} cards, {segments} open segments (`tally state --json`)",
-                 style="italic")]
+    return [
+        Text(
+            f"{len(view.arrays)} arrays, {cards} cards, {segments} open segments (`tally state --json`)", style="italic"
+        )
+    ]
 
 
 def draw(view: ArrayView, out: Console) -> None:
     colours = view.colours
-    facts = [Text(f"dealer {view.dealer}"), Text(f"threshold {view.threshold}"), Text(f"end {view.end}"),
-             Text(f"pickup deck {view.deck}")]
+    facts = [
+        Text(f"dealer {view.dealer}"),
+        Text(f"threshold {view.threshold}"),
+        Text(f"end {view.end}"),
+        Text(f"pickup deck {view.deck}"),
+    ]
     if view.sudden_death:
         facts.insert(0, Text("SUDDEN DEATH"))
     if view.given:
@@ -159,8 +178,10 @@ def draw(view: ArrayView, out: Console) -> None:
     for entry in view.rounds[-1:]:  # the totals are in the players' table; earlier rounds in `tally replay`
         how = f"{entry.winners[0]} went out" if entry.ended == "out" else "blocked"
         sudden = " (sudden death)" if entry.sudden_death else ""
-        parts = [Text(f"round {entry.round}{sudden}, dealer {entry.dealer}: {how};"),
-                 *(Text(f"{name} +{n},") for name, n in entry.points.items())]
+        parts = [
+            Text(f"round {entry.round}{sudden}, dealer {entry.dealer}: {how};"),
+            *(Text(f"{name} +{n},") for name, n in entry.points.items()),
+        ]
         parts[-1] = Text(parts[-1].plain.rstrip(","))
         if entry.eliminated:
             parts[-1].append(";")

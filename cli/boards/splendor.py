@@ -14,7 +14,14 @@ from .generic import heading
 if TYPE_CHECKING:  # the view's type, for the checker: the board draws from the view alone
     from tally.core.games.splendor.view import SplendorView
 
-STYLE = {"w": "bold white", "b": "bold blue", "g": "bold green", "r": "bold red", "k": "bold bright_black", "y": "bold yellow"}
+STYLE = {
+    "w": "bold white",
+    "b": "bold blue",
+    "g": "bold green",
+    "r": "bold red",
+    "k": "bold bright_black",
+    "y": "bold yellow",
+}
 
 
 def tokens(counts: dict[str, int], zero: bool = False) -> Text:
@@ -67,14 +74,28 @@ def draw(view: SplendorView, out: Console) -> None:
         board.add_row(level, str(view.decks[level]), *[card(c) for c in view.board[level]])
     out.print(board)
     limit = view.token_limit
-    players = _grid("player", "pts", "tokens", "held", "bonus", "cards", "nobles", "resv",
-                    right=("pts", "held", "cards", "nobles", "resv"))
+    players = _grid(
+        "player",
+        "pts",
+        "tokens",
+        "held",
+        "bonus",
+        "cards",
+        "nobles",
+        "resv",
+        right=("pts", "held", "cards", "nobles", "resv"),
+    )
     for p in view.players:
         held = sum(p.tokens.values())
         players.add_row(
-            p.name, str(p.points), tokens(p.tokens, zero=True),
-            Text(f"{held}/{limit}", style="bold red" if held > limit else ""), tokens(p.bonus, zero=True),
-            str(len(p.cards)), str(len(p.nobles)), str(len(p.reserved)),
+            p.name,
+            str(p.points),
+            tokens(p.tokens, zero=True),
+            Text(f"{held}/{limit}", style="bold red" if held > limit else ""),
+            tokens(p.bonus, zero=True),
+            str(len(p.cards)),
+            str(len(p.nobles)),
+            str(len(p.reserved)),
         )
     out.print(players)
     for p in view.players:  # what does not fit a column: the nobles and reserves themselves

@@ -36,8 +36,10 @@ def draw(view: SpliceView, out: Console) -> None:
         out.print(Text(f"pending: {pending.by} must {pending.obligation} — {pending.why}", style="bold yellow"))
     storm = view.hurricanes
     centre = f", {storm.in_centre} in the centre" if storm.in_centre else ""
-    out.print(f"Draw Pile {view.draw_pile}, Map Pile {view.map_pile}, unused disks {' '.join(view.unused_disks) or '-'}; "
-              f"Hurricanes in play {storm.in_play}{centre}")
+    out.print(
+        f"Draw Pile {view.draw_pile}, Map Pile {view.map_pile}, unused disks {' '.join(view.unused_disks) or '-'}; "
+        f"Hurricanes in play {storm.in_play}{centre}"
+    )
     stall = view.stall
     limit = f"/{stall.limit}" if stall.limit else ""
     final = "; final round" if view.final_round else ""
@@ -53,6 +55,7 @@ def draw(view: SpliceView, out: Console) -> None:
         sets = list(p.sets) + ["double"] * p.doubles
         lost = ("spot " * p.black_spots).strip() or ("forfeit" if p.loses_next_turn else "-")
         marker = " *" if p.name == view.current else ""
-        players.add_row(p.name + marker, cards([p.disk]), cards(p.hand), cards(sets), str(p.gold),
-                        cards(p.map_pieces), lost)
+        players.add_row(
+            p.name + marker, cards([p.disk]), cards(p.hand), cards(sets), str(p.gold), cards(p.map_pieces), lost
+        )
     out.print(players)

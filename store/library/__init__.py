@@ -19,9 +19,37 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 # the library's API in one place; each concern lives in its own module
-from tally.store.library.read import SQL_MEMORY, SQL_TIMEOUT, Exported, Query, export, game_bytes, is_empty_sql, memory_size, query, replay, replay_bytes
+from tally.store.library.read import (
+    SQL_MEMORY,
+    SQL_TIMEOUT,
+    Exported,
+    Query,
+    export,
+    game_bytes,
+    is_empty_sql,
+    memory_size,
+    query,
+    replay,
+    replay_bytes,
+)
 from tally.store.library.report import Alias, Scope, alias, stats
-from tally.store.library.schema import DEFAULT_DB, INGEST_SETTINGS, PARALLEL_MIN_BYTES, SCHEMA_VERSION, STORAGE_COMPATIBILITY, TABLES, TASK_BYTES, TASK_FILES, LibraryBusy, LibraryError, busy_timeout, all_tables, connect, connect_read_only, resolve_db
+from tally.store.library.schema import (
+    DEFAULT_DB,
+    INGEST_SETTINGS,
+    PARALLEL_MIN_BYTES,
+    SCHEMA_VERSION,
+    STORAGE_COMPATIBILITY,
+    TABLES,
+    TASK_BYTES,
+    TASK_FILES,
+    LibraryBusy,
+    LibraryError,
+    all_tables,
+    busy_timeout,
+    connect,
+    connect_read_only,
+    resolve_db,
+)
 
 # what only an ingest needs (pyarrow, the process pool) is imported when first asked for: `tally sql` and
 # `tally stats` never pay for it
@@ -38,13 +66,44 @@ def __getattr__(name: str) -> Any:
     globals()[name] = value
     return value
 
+
 if TYPE_CHECKING:
     from tally.store.library.folding import Rejected
     from tally.store.library.writer import Summary, collect, ingest
 
 __all__ = [
-    "DEFAULT_DB", "INGEST_SETTINGS", "PARALLEL_MIN_BYTES", "SCHEMA_VERSION", "SQL_MEMORY", "SQL_TIMEOUT",
-    "STORAGE_COMPATIBILITY", "TABLES", "TASK_BYTES", "TASK_FILES", "Alias", "Exported", "Scope", "LibraryBusy", "LibraryError", "Query", "Rejected",
-    "Summary", "alias", "all_tables", "busy_timeout", "collect", "connect", "connect_read_only", "export", "game_bytes", "ingest",
-    "is_empty_sql", "memory_size", "query", "replay", "replay_bytes", "resolve_db", "stats",
+    "DEFAULT_DB",
+    "INGEST_SETTINGS",
+    "PARALLEL_MIN_BYTES",
+    "SCHEMA_VERSION",
+    "SQL_MEMORY",
+    "SQL_TIMEOUT",
+    "STORAGE_COMPATIBILITY",
+    "TABLES",
+    "TASK_BYTES",
+    "TASK_FILES",
+    "Alias",
+    "Exported",
+    "Scope",
+    "LibraryBusy",
+    "LibraryError",
+    "Query",
+    "Rejected",
+    "Summary",
+    "alias",
+    "all_tables",
+    "busy_timeout",
+    "collect",
+    "connect",
+    "connect_read_only",
+    "export",
+    "game_bytes",
+    "ingest",
+    "is_empty_sql",
+    "memory_size",
+    "query",
+    "replay",
+    "replay_bytes",
+    "resolve_db",
+    "stats",
 ]

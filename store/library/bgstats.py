@@ -148,16 +148,35 @@ def play(done: Finished, zone: tzinfo) -> BgPlay | Skipped:
     spec = registry.get(done.game)
     lower = spec.history.lower_wins
     ranks = _ranks(done.scores, done.won, lower)
-    players = [BgPlayer(name=done.people[i], sourcePlayerId=done.seats[i], winner=bool(done.won[i]), startPlayer=i == 0,
-                        score=_known(done.scores[i]), rank=ranks.get(i, msgspec.UNSET)) for i in range(len(done.seats))]
-    game = BgGame(name=spec.title, sourceGameId=done.game, highestWins=not lower,
-                  noPoints=all(score is None for score in done.scores),
-                  bggId=spec.bgg_id if spec.bgg_id is not None else msgspec.UNSET)
+    players = [
+        BgPlayer(
+            name=done.people[i],
+            sourcePlayerId=done.seats[i],
+            winner=bool(done.won[i]),
+            startPlayer=i == 0,
+            score=_known(done.scores[i]),
+            rank=ranks.get(i, msgspec.UNSET),
+        )
+        for i in range(len(done.seats))
+    ]
+    game = BgGame(
+        name=spec.title,
+        sourceGameId=done.game,
+        highestWins=not lower,
+        noPoints=all(score is None for score in done.scores),
+        bggId=spec.bgg_id if spec.bgg_id is not None else msgspec.UNSET,
+    )
     minutes: int | msgspec.UnsetType = msgspec.UNSET
     if done.ended_at is not None and done.ended_at >= done.started_at:
         minutes = round((done.ended_at - done.started_at).total_seconds() / 60)
-    return BgPlay(sourceName=SOURCE, sourcePlayId=done.game_id, playDate=done.started_at.astimezone(zone).strftime(DATE),
-                  durationMin=minutes, game=game, players=players)
+    return BgPlay(
+        sourceName=SOURCE,
+        sourcePlayId=done.game_id,
+        playDate=done.started_at.astimezone(zone).strftime(DATE),
+        durationMin=minutes,
+        game=game,
+        players=players,
+    )
 
 
 def _known(score: int | None) -> int | msgspec.UnsetType:
@@ -209,8 +228,16 @@ def finished_of_log(log: Log, state: Any) -> Finished | None:
         return None
     first = log.fingerprint_at(1) or ""
     seats = list(log.started.seats)
-    return Finished(first[:16], log.started.game, _time(log.started.at), _time(log.events[-1].at), seats, seats,
-                    [outcome.scores.get(name) for name in seats], [name in outcome.winners for name in seats])
+    return Finished(
+        first[:16],
+        log.started.game,
+        _time(log.started.at),
+        _time(log.events[-1].at),
+        seats,
+        seats,
+        [outcome.scores.get(name) for name in seats],
+        [name in outcome.winners for name in seats],
+    )
 
 
 # --------------------------------------------------------------------------- the library (tally export)
@@ -226,19 +253,24 @@ def finished_in_library(db: Path | str, game: str | None = None, simulated: bool
     where = ("" if simulated else " AND NOT g.simulated") + (" AND g.game = $game" if game else "")
     con = connect_read_only(db)
     try:
-        rows = con.execute(f"""
+        rows = con.execute(
+            f"""
             SELECT g.game_id, g.game, g.started_at, g.ended_at,
                    list(coalesce(a.player, s.player) ORDER BY s.seat), list(s.player ORDER BY s.seat),
                    list(s.score ORDER BY s.seat), list(s.won ORDER BY s.seat)
             FROM games g JOIN seats s USING (game_id) LEFT JOIN aliases a ON a.name = s.player
             WHERE g.finished {where} GROUP BY g.game_id, g.game, g.started_at, g.ended_at
-            ORDER BY g.started_at NULLS FIRST, g.game_id""", {"game": game} if game else {}).fetchall()
+            ORDER BY g.started_at NULLS FIRST, g.game_id""",
+            {"game": game} if game else {},
+        ).fetchall()
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
     finally:
         con.close()
-    return [Finished(gid, kind, started, ended, people, seats, scores, [bool(w) for w in won])
-            for gid, kind, started, ended, people, seats, scores, won in rows]
+    return [
+        Finished(gid, kind, started, ended, people, seats, scores, [bool(w) for w in won])
+        for gid, kind, started, ended, people, seats, scores, won in rows
+    ]
 
 
 def write(plays: list[Pushed], target: Path) -> list[str]:

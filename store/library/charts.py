@@ -18,11 +18,10 @@ import msgspec
 from tally.core import charts
 from tally.core.engine import judge
 from tally.core.history import Course, course
-
-from tally.store.logs import log as logfile
 from tally.store.library.read import game_bytes
-from tally.store.library.schema import LibraryError, _duck_message, connect_read_only, stored_reports
 from tally.store.library.report import ALIASED, PERSON, SCALE, Scope
+from tally.store.library.schema import LibraryError, _duck_message, connect_read_only, stored_reports
+from tally.store.logs import log as logfile
 from tally.store.recording.record import IllegalLog
 
 
@@ -72,9 +71,12 @@ def sampled(played: Course, turns: int = MOST_TURNS, moments: int = MOST_MOMENTS
     every = sorted({point.turn for point in played.points})
     if len(every) <= turns and len(played.moments) <= moments:
         return played
-    kept = set(every) if len(every) <= turns else {every[round(i * (len(every) - 1) / (turns - 1))] for i in range(turns)}
-    return msgspec.structs.replace(played, points=[point for point in played.points if point.turn in kept],
-                                   moments=played.moments[-moments:])
+    kept = (
+        set(every) if len(every) <= turns else {every[round(i * (len(every) - 1) / (turns - 1))] for i in range(turns)}
+    )
+    return msgspec.structs.replace(
+        played, points=[point for point in played.points if point.turn in kept], moments=played.moments[-moments:]
+    )
 
 
 def game_chart(played: Course, title: str | None = None) -> Chart:
@@ -82,56 +84,105 @@ def game_chart(played: Course, title: str | None = None) -> Chart:
     from tally.core import registry
 
     history = registry.get(played.game).history
-    heading = title or (f"{registry.get(played.game).title}, {len(played.seats)} players: {history.score_label} "
-                        f"after each turn" + ("" if played.finished else " (unfinished)"))
-    picture = charts.score_lines([(p.player, p.turn, p.score) for p in played.points], heading, played.rounds,
-                                 [(m.turn, m.player, m.what) for m in played.moments], y_label=history.score_label)
-    return Chart("game", heading, ["player", "turn", "score"], [[p.player, p.turn, p.score] for p in played.points], 1,
-                 picture)
+    heading = title or (
+        f"{registry.get(played.game).title}, {len(played.seats)} players: {history.score_label} "
+        f"after each turn" + ("" if played.finished else " (unfinished)")
+    )
+    picture = charts.score_lines(
+        [(p.player, p.turn, p.score) for p in played.points],
+        heading,
+        played.rounds,
+        [(m.turn, m.player, m.what) for m in played.moments],
+        y_label=history.score_label,
+    )
+    return Chart(
+        "game", heading, ["player", "turn", "score"], [[p.player, p.turn, p.score] for p in played.points], 1, picture
+    )
 
 
 # --------------------------------------------------------------------------- the library
+
 
 def _queries(where: str) -> list[tuple[str, str, str, str, str]]:
     """(key, title, kind, unit, SQL) of each library chart. Every query returns (label, value, detail) rows
     (a rivalry: winner, loser, wins) and a `games` column: how many games that row rests on."""
     finished = f"g.finished {where}"
     return [
-        ("win_rate_by_seat", "Win rate by seat, per game and player count", "bars", "%", f"""
+        (
+            "win_rate_by_seat",
+            "Win rate by seat, per game and player count",
+            "bars",
+            "%",
+            f"""
             SELECT g.game || ', ' || g.player_count || ' players, seat ' || s.seat AS label,
                    round(100 * avg(CASE WHEN s.won THEN 1.0 ELSE 0.0 END), 1) AS value,
                    count(*) || ' games' AS detail, count(*) AS games
             FROM seats s JOIN games g USING (game_id) WHERE {finished}
-            GROUP BY g.game, g.player_count, s.seat ORDER BY g.game, g.player_count, s.seat"""),
-        ("win_rate_by_player_count", "Win rate by player and player count, per game", "bars", "%", f"""
+            GROUP BY g.game, g.player_count, s.seat ORDER BY g.game, g.player_count, s.seat""",
+        ),
+        (
+            "win_rate_by_player_count",
+            "Win rate by player and player count, per game",
+            "bars",
+            "%",
+            f"""
             SELECT g.game || ', ' || g.player_count || ' players: ' || {PERSON} AS label,
                    round(100 * avg(CASE WHEN s.won THEN 1.0 ELSE 0.0 END), 1) AS value,
                    count(*) || ' games' AS detail, count(*) AS games
             FROM seats s JOIN games g USING (game_id) {ALIASED} WHERE {finished}
-            GROUP BY g.game, g.player_count, {PERSON} ORDER BY g.game, g.player_count, label"""),
-        ("games_per_month", "Games per month", "bars", " games", f"""
+            GROUP BY g.game, g.player_count, {PERSON} ORDER BY g.game, g.player_count, label""",
+        ),
+        (
+            "games_per_month",
+            "Games per month",
+            "bars",
+            " games",
+            f"""
             SELECT strftime(g.started_at, '%Y-%m') AS label, count(*) AS value,
                    count(*) FILTER (WHERE g.finished) || ' finished' AS detail, count(*) AS games
-            FROM games g WHERE g.started_at IS NOT NULL {where} GROUP BY label ORDER BY label"""),
-        ("score_per_round", "Average score per round (games scored round by round)", "bars", "", f"""
+            FROM games g WHERE g.started_at IS NOT NULL {where} GROUP BY label ORDER BY label""",
+        ),
+        (
+            "score_per_round",
+            "Average score per round (games scored round by round)",
+            "bars",
+            "",
+            f"""
             SELECT g.game || ', ' || g.player_count || ' players, round ' || r.round AS label,
                    round(avg(r.score), 1) AS value, count(DISTINCT r.game_id) || ' games' AS detail,
                    count(DISTINCT r.game_id) AS games
             FROM round_results r JOIN games g USING (game_id)
             WHERE {finished} AND g.game_id IN (SELECT game_id FROM round_results WHERE round > 1)
-            GROUP BY g.game, g.player_count, r.round ORDER BY g.game, g.player_count, r.round"""),
-        ("rivalries", "Rivalries: head-to-head wins", "head_to_head", "", f"""
+            GROUP BY g.game, g.player_count, r.round ORDER BY g.game, g.player_count, r.round""",
+        ),
+        (
+            "rivalries",
+            "Rivalries: head-to-head wins",
+            "head_to_head",
+            "",
+            f"""
             SELECT coalesce(aw.player, w.player) AS winner, coalesce(al.player, l.player) AS loser,
                    count(*) AS wins, count(DISTINCT g.game_id) AS games
             FROM seats w JOIN seats l ON l.game_id = w.game_id AND l.seat <> w.seat JOIN games g ON g.game_id = w.game_id
             LEFT JOIN aliases aw ON aw.name = w.player LEFT JOIN aliases al ON al.name = l.player
-            WHERE {finished} AND w.won AND NOT l.won GROUP BY ALL ORDER BY winner, loser"""),
-        ("longest_games", "The longest games (turns)", "ranked", " turns", f"""
+            WHERE {finished} AND w.won AND NOT l.won GROUP BY ALL ORDER BY winner, loser""",
+        ),
+        (
+            "longest_games",
+            "The longest games (turns)",
+            "ranked",
+            " turns",
+            f"""
             SELECT strftime(g.started_at, '%Y-%m-%d') || ' ' || g.game || ', ' || g.player_count || ' players' AS label,
                    g.turns AS value, coalesce(g.result, '') AS detail, 1 AS games
-            FROM games g WHERE {finished} ORDER BY g.turns DESC, g.game_id LIMIT 10"""),
-        ("closest_games", "The closest games (points between the winner and the next, within one game and scale)",
-         "ranked", " apart", f"""
+            FROM games g WHERE {finished} ORDER BY g.turns DESC, g.game_id LIMIT 10""",
+        ),
+        (
+            "closest_games",
+            "The closest games (points between the winner and the next, within one game and scale)",
+            "ranked",
+            " apart",
+            f"""
             WITH ranked AS (
                 SELECT g.game_id, g.game, g.player_count, g.started_at, {SCALE} AS scale,
                        s.score, row_number() OVER (PARTITION BY g.game_id ORDER BY
@@ -142,7 +193,8 @@ def _queries(where: str) -> list[tuple[str, str, str, str, str]]:
                    abs(max(score) FILTER (WHERE place = 1) - max(score) FILTER (WHERE place = 2)) AS value,
                    any_value(game_id) AS detail, 1 AS games
             FROM ranked GROUP BY game_id HAVING count(*) FILTER (WHERE place = 2) > 0
-            ORDER BY value, detail LIMIT 10"""),
+            ORDER BY value, detail LIMIT 10""",
+        ),
     ]
 
 
@@ -177,8 +229,9 @@ def library_charts(db: Path | str, game: str | None = None, simulated: bool = Fa
     return found
 
 
-def _rests_on(con: duckdb.DuckDBPyConnection, key: str, scope: Scope, rows: list[list[Any]],
-              counted: dict[str, int] | None = None) -> int:
+def _rests_on(
+    con: duckdb.DuckDBPyConnection, key: str, scope: Scope, rows: list[list[Any]], counted: dict[str, int] | None = None
+) -> int:
     """How many games a chart rests on: the finished games in scope (games per month: every game in scope;
     score per round: those scored over several rounds; a ranked list: the games it ranks from). `counted`: the
     counts already made for the other charts of the same scope, by their SQL."""
@@ -195,8 +248,9 @@ def _rests_on(con: duckdb.DuckDBPyConnection, key: str, scope: Scope, rows: list
     return known[sql]
 
 
-def _drawn(key: str, title: str, kind: str, unit: str, columns: list[str], rows: list[list[Any]], games: int,
-           scope: Scope) -> Chart:
+def _drawn(
+    key: str, title: str, kind: str, unit: str, columns: list[str], rows: list[list[Any]], games: int, scope: Scope
+) -> Chart:
     which = f"{scope.game} games" if scope.game else "games"
     note = f"rests on {games} finished {which}" + ("" if scope.simulated else " (simulated games left out)")
     if key == "games_per_month":

@@ -16,13 +16,11 @@ from typing import Any, Callable, NamedTuple
 import msgspec
 import pyarrow as pa
 
-from tally.core import registry
 from tally.core.engine import Table, judge
 from tally.core.history import History
 from tally.core.model import Amended, Event, GameSpec, GameStarted, Voided
-
-from tally.store.logs import log as logfile
 from tally.store.library.tables import EVENTS, GAMES, ROUND_RESULTS, SEATS, Declared, projection_tables, stage_schema
+from tally.store.logs import log as logfile
 
 EVENT_STAGE = stage_schema(EVENTS)
 GAME_STAGE = stage_schema(GAMES)  # what an ingest stages; library_tables.insert_sql stores it
@@ -153,8 +151,10 @@ def work(files: list[tuple[str, str | None, Known | None]]) -> IngestBatch:
 
 def _failure(error: BaseException) -> str:
     text = str(error).splitlines()[0][:200] if str(error) else ""
-    return (f"tally could not ingest this log ({type(error).__name__}{': ' if text else ''}{text}); "
-            "the other logs are not affected; please report it")
+    return (
+        f"tally could not ingest this log ({type(error).__name__}{': ' if text else ''}{text}); "
+        "the other logs are not affected; please report it"
+    )
 
 
 def merge(results: list[IngestBatch]) -> IngestBatch:
@@ -226,7 +226,9 @@ def _one(result: IngestBatch, rows: _Rows, path: str, gid: str | None, known: Kn
         result.rejected.append(Rejected(path, problem.line, "damaged", problem.message))
         return
     if gid != game_id_of(data[: data.find(b"\n")]):
-        result.rejected.append(Rejected(path, 1, "damaged", "the file changed while it was being ingested; ingest it again"))
+        result.rejected.append(
+            Rejected(path, 1, "damaged", "the file changed while it was being ingested; ingest it again")
+        )
         return
     assert gid is not None
     events = log.events
@@ -247,12 +249,12 @@ def _one(result: IngestBatch, rows: _Rows, path: str, gid: str | None, known: Kn
     table, failed, ruling, unverifiable = fold_judged(spec, events, watch)
     if failed is not None:
         for name, table_rows in rows.projections.items():
-            del table_rows[marks[name]:]
+            del table_rows[marks[name] :]
         result.rejected.append(Rejected(path, failed, "illegal", f"{ruling.message} [{ruling.rule}]", ruling.rule))
         return
     if any(type(event) is Amended for event in events):
         _watch_effective(rows, marks, history, gid, log, table)
-    _events(result, rows, gid, events, data[known.size:] if known is not None else data, stored)
+    _events(result, rows, gid, events, data[known.size :] if known is not None else data, stored)
     _game(rows, gid, log, table, history, unverifiable, digest, path)
     if stored:
         result.replace.append(gid)
@@ -291,31 +293,49 @@ def _events(result: IngestBatch, rows: _Rows, gid: str, events: list[Event], tai
     columns["voided"].extend(voided)
 
 
-def _watch_effective(rows: _Rows, marks: dict[str, int], history: History, gid: str, log: logfile.Log,
-                     table: Table) -> None:
+def _watch_effective(
+    rows: _Rows, marks: dict[str, int], history: History, gid: str, log: logfile.Log, table: Table
+) -> None:
     """A log with corrections: its projections are the effective events watched in order (each correction's
     events in place of its target), not the lines as they came, which the watcher saw as one step each."""
     for name, table_rows in rows.projections.items():
-        del table_rows[marks[name]:]
+        del table_rows[marks[name] :]
     watch = history.watcher(gid, log.started, rows.projections)
     judge(log.spec, [log.started, *table.effective], watch)
 
 
-def _game(rows: _Rows, gid: str, log: logfile.Log, table: Table, history: History, unverifiable: int, digest: str,
-          path: str) -> None:
+def _game(
+    rows: _Rows, gid: str, log: logfile.Log, table: Table, history: History, unverifiable: int, digest: str, path: str
+) -> None:
     started: GameStarted = log.started
     state = table.state
     outcome = log.spec.outcome(state)
     scores = outcome.scores if outcome else history.scores(state)
     winners = list(outcome.winners) if outcome else []
     values = (
-        gid, started.game, started.rules, started.mode, started.simulated, msgspec.json.encode(started.options).decode(),
+        gid,
+        started.game,
+        started.rules,
+        started.mode,
+        started.simulated,
+        msgspec.json.encode(started.options).decode(),
         started.manifest if isinstance(started.manifest, str) else msgspec.json.encode(started.manifest).decode(),
-        list(started.seats), len(started.seats), started.at, log.events[-1].at, len(log.events),
-        history.turns(state), outcome is not None, winners,
-        winners[0] if len(winners) == 1 else None, outcome.reason if outcome else None,
-        (outcome.ended or None) if outcome else None, unverifiable,
-        log.fingerprint, log.size, digest, path,
+        list(started.seats),
+        len(started.seats),
+        started.at,
+        log.events[-1].at,
+        len(log.events),
+        history.turns(state),
+        outcome is not None,
+        winners,
+        winners[0] if len(winners) == 1 else None,
+        outcome.reason if outcome else None,
+        (outcome.ended or None) if outcome else None,
+        unverifiable,
+        log.fingerprint,
+        log.size,
+        digest,
+        path,
     )
     for column, value in zip(rows.games.values(), values):
         column.append(value)
@@ -336,9 +356,11 @@ def _lines(rows: _Rows) -> pa.Array:
     count = len(rows.line_ends) - 1
     if len(data) < 1 << 31:
         offsets = pa.array(rows.line_ends, pa.int32())
-        return pa.Array.from_buffers(pa.binary(), count, [None, offsets.buffers()[1], pa.py_buffer(data)]).cast(pa.string())
+        return pa.Array.from_buffers(pa.binary(), count, [None, offsets.buffers()[1], pa.py_buffer(data)]).cast(
+            pa.string()
+        )
     ends = rows.line_ends
-    return pa.array([data[ends[i]:ends[i + 1]] for i in range(count)], pa.binary()).cast(pa.string())
+    return pa.array([data[ends[i] : ends[i + 1]] for i in range(count)], pa.binary()).cast(pa.string())
 
 
 def _arrow(rows: _Rows, projections: dict[str, Declared]) -> dict[str, pa.Table]:

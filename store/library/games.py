@@ -19,9 +19,15 @@ class LibraryGame(msgspec.Struct):
     winners, its length."""
 
     game_id: str
-    name: Annotated[str, msgspec.Meta(description=(
-        "the name the game was given where it was recorded: its log's file name without `.jsonl` (`friday` for "
-        "`games/friday.jsonl`, the id `tally serve`'s host gave it), or its id in a PostgreSQL log store"))]
+    name: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "the name the game was given where it was recorded: its log's file name without `.jsonl` (`friday` for "
+                "`games/friday.jsonl`, the id `tally serve`'s host gave it), or its id in a PostgreSQL log store"
+            )
+        ),
+    ]
     game: str
     started_at: str | None
     players: list[str]
@@ -53,9 +59,17 @@ def name_of(source: str | None, game_id: str) -> str:
     return name.removesuffix(".jsonl") or game_id
 
 
-def games(db: Path | str, game: str | None = None, player: str | None = None, since: date | None = None,
-          until: date | None = None, simulated: bool | None = False, limit: int = 100, offset: int = 0,
-          game_id: str | None = None) -> GameList:
+def games(
+    db: Path | str,
+    game: str | None = None,
+    player: str | None = None,
+    since: date | None = None,
+    until: date | None = None,
+    simulated: bool | None = False,
+    limit: int = 100,
+    offset: int = 0,
+    game_id: str | None = None,
+) -> GameList:
     """The games matching every filter given: `player` is a person (an alias's person, or a seat's name),
     `since`/`until` dates of the start (UTC, both included), `simulated` False for games played at a table, True
     for simulated ones, None for both; `game_id` one game's row."""
@@ -79,15 +93,18 @@ def games(db: Path | str, game: str | None = None, player: str | None = None, si
         where.append("CAST(g.started_at AS DATE) <= $until")
         params["until"] = until
     if player is not None:
-        where.append("g.game_id IN (SELECT s.game_id FROM seats s LEFT JOIN aliases a ON a.name = s.player "
-                     "WHERE coalesce(a.player, s.player) = $player)")
+        where.append(
+            "g.game_id IN (SELECT s.game_id FROM seats s LEFT JOIN aliases a ON a.name = s.player "
+            "WHERE coalesce(a.player, s.player) = $player)"
+        )
         params["player"] = player
     condition = " AND ".join(where)
     con = connect_read_only(db)
     try:
         total = con.execute(f"SELECT count(*) FROM games g WHERE {condition}", params).fetchall()[0][0]
         # the page's games are chosen first, then only their seats are gathered (not every game's, to keep a page)
-        rows = con.execute(f"""
+        rows = con.execute(
+            f"""
             WITH page AS (SELECT * FROM games g WHERE {condition}
                           ORDER BY g.started_at DESC NULLS LAST, g.game_id LIMIT {int(limit)} OFFSET {int(offset)})
             SELECT g.game_id, g.source, g.game, strftime(g.started_at, '%Y-%m-%dT%H:%M:%SZ'),
@@ -96,16 +113,24 @@ def games(db: Path | str, game: str | None = None, player: str | None = None, si
                    g.finished, g.simulated, g.events, g.turns, g.result
             FROM page g JOIN seats s USING (game_id) LEFT JOIN aliases a ON a.name = s.player
             GROUP BY g.game_id, g.source, g.game, g.started_at, g.finished, g.simulated, g.events, g.turns, g.result
-            ORDER BY g.started_at DESC NULLS LAST, g.game_id""", params).fetchall()
+            ORDER BY g.started_at DESC NULLS LAST, g.game_id""",
+            params,
+        ).fetchall()
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
     finally:
         con.close()
-    listed = [LibraryGame(gid, name_of(source, gid), kind, at, people, won or [], bool(done), bool(sim), int(events),
-                          turns, result)
-              for gid, source, kind, at, people, won, done, sim, events, turns, result in rows]
-    filters: dict[str, str | bool | None] = {"game": game, "player": player,
-                                             "since": since.isoformat() if since is not None else None,
-                                             "until": until.isoformat() if until is not None else None,
-                                             "simulated": simulated}
+    listed = [
+        LibraryGame(
+            gid, name_of(source, gid), kind, at, people, won or [], bool(done), bool(sim), int(events), turns, result
+        )
+        for gid, source, kind, at, people, won, done, sim, events, turns, result in rows
+    ]
+    filters: dict[str, str | bool | None] = {
+        "game": game,
+        "player": player,
+        "since": since.isoformat() if since is not None else None,
+        "until": until.isoformat() if until is not None else None,
+        "simulated": simulated,
+    }
     return GameList(listed, int(total), filters)

@@ -27,7 +27,6 @@ import duckdb
 import msgspec
 
 from tally.core.engine import Table
-
 from tally.store.library.charts import MOST_TURNS, Chart, game_chart, sampled
 from tally.store.library.games import GameList, LibraryGame, games
 from tally.store.library.schema import LibraryError, _duck_message, connect_read_only
@@ -36,12 +35,12 @@ from tally.store.recording.service import Frame
 
 if TYPE_CHECKING:
     from tally.core.history import Course
-
     from tally.store.recording.positions import Reached
 
 
 def _(text: str) -> Any:
     return msgspec.Meta(description=text)
+
 
 GAME_ID = re.compile(r"[0-9a-f]{16}")  # the library's ids: 16 hex digits of the first line's SHA-256
 LISTED = 50  # games per page of the list, unless asked for another number
@@ -145,7 +144,9 @@ def filters_of(words: Mapping[str, str], game_names: list[str]) -> Filters:
     given = {key: value.strip() for key, value in words.items() if value.strip()}
     unknown = sorted(set(given) - {"game", "player", "since", "until", "simulated", "limit", "offset"})
     if unknown:
-        raise FilterError(unknown[0], f"{unknown[0]}: no such filter (game, player, since, until, simulated, limit, offset)")
+        raise FilterError(
+            unknown[0], f"{unknown[0]}: no such filter (game, player, since, until, simulated, limit, offset)"
+        )
     found = Filters()
     if "game" in given:
         if given["game"] not in game_names:
@@ -175,9 +176,14 @@ def filters_of(words: Mapping[str, str], game_names: list[str]) -> Filters:
 class ListPage(msgspec.Struct):
     """A page of the library's list and what its filters may choose from."""
 
-    shown: Annotated[GameList, _("`games` (each: `game_id`, `game`, `started_at`, `players` and `winners` as the aliases "
-                                 "name them, `finished`, `simulated`, `events`, `turns`, `result`), `total` (matching "
-                                 "in all), `filters` (as applied)")]
+    shown: Annotated[
+        GameList,
+        _(
+            "`games` (each: `game_id`, `game`, `started_at`, `players` and `winners` as the aliases "
+            "name them, `finished`, `simulated`, `events`, `turns`, `result`), `total` (matching "
+            "in all), `filters` (as applied)"
+        ),
+    ]
     games_known: Annotated[list[str], _("every game tally knows (the `game` filter's choices)")]
     people: Annotated[list[str], _("every person of the library, aliases merged (the `player` filter's choices)")]
 
@@ -186,13 +192,18 @@ def listed(db: Path | str, chosen: Filters, game_names: list[str]) -> ListPage:
     """The page of the list the filters choose (`library_games.games`), with every person of the library (aliases
     merged) for the player filter."""
     hold(db)
-    shown = games(db, chosen.game, chosen.player, chosen.since, chosen.until, chosen.simulated, chosen.limit,
-                  chosen.offset)
+    shown = games(
+        db, chosen.game, chosen.player, chosen.since, chosen.until, chosen.simulated, chosen.limit, chosen.offset
+    )
     con = connect_read_only(db)
     try:
-        people = [row[0] for row in con.execute(
-            "SELECT DISTINCT coalesce(a.player, s.player) AS person FROM seats s LEFT JOIN aliases a ON a.name = s.player "
-            "ORDER BY person").fetchall()]
+        people = [
+            row[0]
+            for row in con.execute(
+                "SELECT DISTINCT coalesce(a.player, s.player) AS person FROM seats s LEFT JOIN aliases a ON a.name = s.player "
+                "ORDER BY person"
+            ).fetchall()
+        ]
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
     finally:
@@ -211,11 +222,21 @@ class GameDetail(msgspec.Struct):
     """One stored game: its row of the list, its chart, the first page of its replay's steps and the result."""
 
     game: Annotated[LibraryGame, _("the game's row of the list (`GET /api/library/games`)")]
-    chart: Annotated[Chart, _("each player's score over the turns, the rounds and the deciding moments: `svg`, and "
-                              "the `rows` (player, turn, score) it was drawn from (a long game's turns sampled: at most "
-                              f"{MOST_TURNS} of them, the last included)")]
-    steps: Annotated[list[ReplayStep], _("the first page of the replay's steps (`GET .../steps` gives the others): `seq`, "
-                                         "`type`, `text` (in notation), `to_act` after it, `voided` (as `tally replay --json`)")]
+    chart: Annotated[
+        Chart,
+        _(
+            "each player's score over the turns, the rounds and the deciding moments: `svg`, and "
+            "the `rows` (player, turn, score) it was drawn from (a long game's turns sampled: at most "
+            f"{MOST_TURNS} of them, the last included)"
+        ),
+    ]
+    steps: Annotated[
+        list[ReplayStep],
+        _(
+            "the first page of the replay's steps (`GET .../steps` gives the others): `seq`, "
+            "`type`, `text` (in notation), `to_act` after it, `voided` (as `tally replay --json`)"
+        ),
+    ]
     outcome: Annotated[FinalScores | None, _("`scores`, `winners`, `reason` when the game is over, else null")]
     last: Annotated[int, _("the replay's last step")] = 0
     next: Annotated[int | None, _("the `after` of the next page of steps, or null when `steps` holds them all")] = None
@@ -266,8 +287,10 @@ class StoredLines:
         return found[0].encode() if found else b""
 
     def lines_after(self, seq: int, offset: int, upto: int | None = None) -> bytes:
-        found = self._lines("SELECT line FROM events WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
-                            [seq, self.events if upto is None else upto])
+        found = self._lines(
+            "SELECT line FROM events WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+            [seq, self.events if upto is None else upto],
+        )
         return "".join(line + "\n" for line in found).encode()
 
     def ends_at(self, seq: int, line_hash: str, offset: int, last_line: int) -> bool:
@@ -354,7 +377,9 @@ def _course(lines: StoredLines) -> Course:
     if any(type(step[0]) is Voided or type(step[0]) is Amended for step in whole.steps):
         played = course(spec, started, table.effective)
     else:
-        played = course_of_steps(spec, started, [step for step in whole.steps if type(step[0]) is not Noted], table.state)
+        played = course_of_steps(
+            spec, started, [step for step in whole.steps if type(step[0]) is not Noted], table.state
+        )
     played = sampled(played)
     checkpoints.keep_derived(key, name, msgspec.msgpack.encode(played))
     return played
@@ -373,8 +398,15 @@ def _replay_steps(lines: StoredLines, after: int, limit: int) -> StepsPage:
         if after == 0:
             tail = _tail(lines)
             started = tail.started
-            shown.append(ReplayStep(1, "game_started", describe_start(started),
-                                    tail.spec.to_act(Table(tail.spec, started).state)[0], False))
+            shown.append(
+                ReplayStep(
+                    1,
+                    "game_started",
+                    describe_start(started),
+                    tail.spec.to_act(Table(tail.spec, started).state)[0],
+                    False,
+                )
+            )
         spec = _spec_of(lines)
         for event, before, state in positions.steps(lines, max(after, 1), upto):
             frame = Frame(event.seq, event, state, event.seq in voided, spec, before)
@@ -390,8 +422,9 @@ def _spec_of(lines: StoredLines) -> Any:
 def _voided(lines: StoredLines, after: int, upto: int) -> set[int]:
     con = connect_read_only(lines.db)
     try:
-        rows = con.execute("SELECT seq FROM events WHERE game_id = ? AND seq > ? AND seq <= ? AND voided",
-                           [lines.game_id, after, upto]).fetchall()
+        rows = con.execute(
+            "SELECT seq FROM events WHERE game_id = ? AND seq > ? AND seq <= ? AND voided", [lines.game_id, after, upto]
+        ).fetchall()
     except duckdb.Error as error:
         raise LibraryError(lines.db, f"cannot read the library: {_duck_message(error)}") from None
     finally:
@@ -473,9 +506,8 @@ def warm_up(db: Path | str) -> None:
     board, and every game's own. Done before the server answers, not on a thread beside it: imports racing the
     first requests' imports could see half-imported modules. Nothing is read from the library here."""
     from tally.core import charts, registry
-
     from tally.store.library import charts as library_charts  # noqa: F401
-    from tally.store.recording import pictures, record, results
+    from tally.store.recording import pictures, record, results  # noqa: F401  (imported here, not on a first request)
 
     for spec in registry.specs():
         spec.history, spec.picture  # noqa: B018  (the game's modules are imported with its spec)
@@ -495,6 +527,7 @@ def library_charts_of(db: Path | str, words: Mapping[str, str], game_names: list
         raise FilterError("simulated", "simulated: the charts take real (the default) or all")
     chosen = filters_of(given, game_names)
     # drawn once for each state of the library's files: the charts change only when an ingest writes them
-    found: list[Chart] = _charts.get((_stamp(db), chosen.game, chosen.simulated),
-                                     lambda: library_charts(db, chosen.game, chosen.simulated is None))
+    found: list[Chart] = _charts.get(
+        (_stamp(db), chosen.game, chosen.simulated), lambda: library_charts(db, chosen.game, chosen.simulated is None)
+    )
     return found

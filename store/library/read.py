@@ -11,9 +11,8 @@ import _duckdb as duckdb  # the engine without the package's Python layer (libra
 import msgspec
 
 from tally.core.text import quote
-
-from tally.store.logs import log as logfile
 from tally.store.library.schema import LibraryError, _duck_message, _open, all_tables, connect_read_only, usage_error
+from tally.store.logs import log as logfile
 
 if TYPE_CHECKING:
     from tally.store.recording.record import Frame, Position
@@ -26,9 +25,13 @@ def _resolve(con: duckdb.DuckDBPyConnection, db: Path | str, game_id: str) -> st
     key = game_id.strip().lower()
     if len(key) < 4:
         raise usage_error(f"game id {game_id!r} is too short: give at least 4 characters of it")
-    rows = con.execute("SELECT game_id FROM games WHERE starts_with(game_id, ?) ORDER BY game_id LIMIT 3", [key]).fetchall()
+    rows = con.execute(
+        "SELECT game_id FROM games WHERE starts_with(game_id, ?) ORDER BY game_id LIMIT 3", [key]
+    ).fetchall()
     if not rows:
-        raise usage_error(f"no game {game_id!r} in the library {db} (list them with: tally sql \"SELECT game_id FROM games\")")
+        raise usage_error(
+            f'no game {game_id!r} in the library {db} (list them with: tally sql "SELECT game_id FROM games")'
+        )
     if len(rows) > 1:
         raise usage_error(f"game id {game_id!r} is ambiguous: {', '.join(r[0] for r in rows)}...")
     return rows[0][0]
@@ -39,7 +42,9 @@ def game_bytes(db: Path | str, game_id: str) -> tuple[str, bytes]:
     con = connect_read_only(db)
     try:
         gid = _resolve(con, db, game_id)
-        lines = [row[0] for row in con.execute("SELECT line FROM events WHERE game_id = ? ORDER BY seq", [gid]).fetchall()]
+        lines = [
+            row[0] for row in con.execute("SELECT line FROM events WHERE game_id = ? ORDER BY seq", [gid]).fetchall()
+        ]
     finally:
         con.close()
     return gid, ("\n".join(lines) + "\n").encode()
@@ -78,8 +83,9 @@ def _empty_target(to: Path) -> None:
     to.mkdir(parents=True, exist_ok=True)
 
 
-def export(db: Path | str, to: Path | str, format: str = "jsonl", game: str | None = None,
-           zone: str | None = None) -> Exported:
+def export(
+    db: Path | str, to: Path | str, format: str = "jsonl", game: str | None = None, zone: str | None = None
+) -> Exported:
     """Write every game back as `<game id>.jsonl` (byte-identical logs), every table as hive-partitioned Parquet, or
     every finished game that was played (not simulated) as a BG Stats play, `<game id>.json`, and the link that logs
     it in BG Stats, `<game id>.link`, its date in the time zone `zone` (default: this machine's;
@@ -94,7 +100,9 @@ def export(db: Path | str, to: Path | str, format: str = "jsonl", game: str | No
     con = connect_read_only(db)
     try:
         where, params = ("WHERE g.game = ?", [game]) if game else ("", [])
-        games, events = con.execute(f"SELECT count(*), coalesce(sum(events), 0) FROM games g {where}", params).fetchall()[0]
+        games, events = con.execute(
+            f"SELECT count(*), coalesce(sum(events), 0) FROM games g {where}", params
+        ).fetchall()[0]
         _empty_target(target)
         if format == "jsonl":
             files = _export_jsonl(con, target, where, params)
@@ -169,7 +177,9 @@ def _export_parquet(db: Path | str, target: Path, game: str | None) -> list[str]
             if name == "games":
                 query = "SELECT * FROM games" + (" WHERE game = $game" if game else "")
             else:
-                query = f"SELECT t.*, g.game FROM {name} t JOIN games g USING (game_id)" + (" WHERE g.game = $game" if game else "")
+                query = f"SELECT t.*, g.game FROM {name} t JOIN games g USING (game_id)" + (
+                    " WHERE g.game = $game" if game else ""
+                )
             if not con.execute(f"SELECT count(*) FROM ({query})", {"game": game} if game else {}).fetchall()[0][0]:
                 continue
             con.execute(
@@ -220,12 +230,19 @@ def is_empty_sql(sql: str) -> bool:
     return not sql.replace(";", " ").strip()
 
 
-def query(db: Path | str, sql: str, chunk: int = 10_000, timeout: float | None = SQL_TIMEOUT,
-          memory_limit: str | None = SQL_MEMORY) -> Query:
+def query(
+    db: Path | str,
+    sql: str,
+    chunk: int = 10_000,
+    timeout: float | None = SQL_TIMEOUT,
+    memory_limit: str | None = SQL_MEMORY,
+) -> Query:
     """Run one SQL text read-only, within a time limit (seconds; None or 0: none) and a memory limit.
     An empty query, a write statement, a file access, a bad query or a limit reached raises UsageError."""
     if is_empty_sql(sql):
-        raise usage_error("empty query: give one SQL statement, e.g. \"SELECT count(*) FROM games\" (tables: docs/sql.md)")
+        raise usage_error(
+            'empty query: give one SQL statement, e.g. "SELECT count(*) FROM games" (tables: docs/sql.md)'
+        )
     if timeout is not None and (timeout != timeout or timeout < 0):
         raise usage_error(f"--timeout {timeout}: expected a number of seconds, 0 for no limit")
     limit = memory_size(memory_limit) if memory_limit is not None else None
@@ -292,11 +309,15 @@ class _Stopwatch:
 
     def explain(self, error: Exception, memory_limit: str | None) -> str:
         if self.fired:
-            return (f"the query was stopped after the time limit of {self.seconds:g} s "
-                    "(give more with --timeout SECONDS, or 0 for no limit)")
+            return (
+                f"the query was stopped after the time limit of {self.seconds:g} s "
+                "(give more with --timeout SECONDS, or 0 for no limit)"
+            )
         if isinstance(error, duckdb.OutOfMemoryException) and memory_limit:
-            return (f"the query needs more memory than its limit of {memory_limit} "
-                    f"(give more with --memory-limit SIZE): {_duck_message(error)}")
+            return (
+                f"the query needs more memory than its limit of {memory_limit} "
+                f"(give more with --memory-limit SIZE): {_duck_message(error)}"
+            )
         return _sql_refusal(error)
 
 
@@ -304,7 +325,10 @@ def _sql_refusal(error: Exception) -> str:
     message = _duck_message(error)
     if "read-only mode" in message:
         kind = message.split("statement of type", 1)[-1].split('"')[1] if 'statement of type "' in message else "write"
-        return f"tally sql is read-only: a {kind} statement would change the library, so it was refused (the library is rebuilt from the logs with `tally ingest`)"
+        return (
+            f"tally sql is read-only: a {kind} statement would change the library, so it was refused "
+            "(the library is rebuilt from the logs with `tally ingest`)"
+        )
     if isinstance(error, duckdb.PermissionException):
         return f"tally sql reads only the library, not other files: {message}"
     return f"SQL error: {message}"

@@ -10,7 +10,14 @@ from typing import Any
 import _duckdb as duckdb  # the engine without the package's Python layer (library_schema says why)
 import msgspec
 
-from tally.store.library.schema import LibraryError, _duck_message, connect, connect_read_only, stored_reports, usage_error
+from tally.store.library.schema import (
+    LibraryError,
+    _duck_message,
+    connect,
+    connect_read_only,
+    stored_reports,
+    usage_error,
+)
 
 
 class Scope(msgspec.Struct, frozen=True):
@@ -61,8 +68,9 @@ def _game_marks(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, bool], str]:
     changes only the reports that count simulated games."""
     marks = {}
     for game, real, every in con.execute(
-            "SELECT game, md5(string_agg(game_id || ':' || fingerprint, ',' ORDER BY game_id) FILTER (WHERE NOT simulated)), "
-            "md5(string_agg(game_id || ':' || fingerprint, ',' ORDER BY game_id)) FROM games GROUP BY game").fetchall():
+        "SELECT game, md5(string_agg(game_id || ':' || fingerprint, ',' ORDER BY game_id) FILTER (WHERE NOT simulated)), "
+        "md5(string_agg(game_id || ':' || fingerprint, ',' ORDER BY game_id)) FROM games GROUP BY game"
+    ).fetchall():
         marks[(game, False)], marks[(game, True)] = real or "", every
     return marks
 
@@ -76,8 +84,12 @@ def _mark(game_mark: str | None, sql: str) -> str:
 def keep_reports(con: duckdb.DuckDBPyConnection) -> int:
     """Work out again the kept reports whose games changed (after an ingest's writes); how many were."""
     marks = _game_marks(con)
-    kept = {(game, report, bool(simulated)): mark for game, report, simulated, mark in
-            con.execute("SELECT game, report, simulated, mark FROM report_rows").fetchall()}
+    kept = {
+        (game, report, bool(simulated)): mark
+        for game, report, simulated, mark in con.execute(
+            "SELECT game, report, simulated, mark FROM report_rows"
+        ).fetchall()
+    }
     fresh = []
     for spec in stored_reports(con):
         for report in spec["reports"]:
@@ -104,14 +116,17 @@ def keep_reports(con: duckdb.DuckDBPyConnection) -> int:
     return len(fresh)
 
 
-def _kept_rows(con: duckdb.DuckDBPyConnection, declared: list[dict[str, Any]], simulated: bool,
-               top: int) -> dict[tuple[str, str], list[dict[str, Any]]]:
+def _kept_rows(
+    con: duckdb.DuckDBPyConnection, declared: list[dict[str, Any]], simulated: bool, top: int
+) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """The kept reports still true of the library, (game, key) -> rows as the report's query gives them (`--top`
     applied); none from a library written before reports were kept."""
     if top < 0:
         return {}
     try:
-        stored = con.execute("SELECT game, report, mark, rows FROM report_rows WHERE simulated = ?", [simulated]).fetchall()
+        stored = con.execute(
+            "SELECT game, report, mark, rows FROM report_rows WHERE simulated = ?", [simulated]
+        ).fetchall()
     except duckdb.CatalogException:
         return {}
     if not stored:
@@ -134,6 +149,7 @@ def stats(db: Path | str, game: str | None = None, top: int = 10, simulated: boo
     where, params = scope.where(), scope.params()
     con = connect_read_only(db)
     try:
+
         def rows(sql: str) -> list[dict[str, Any]]:
             return rows_of(con, sql, params)
 
@@ -142,8 +158,13 @@ def stats(db: Path | str, game: str | None = None, top: int = 10, simulated: boo
                    sum(g.events) AS events, avg(g.events) AS avg_events, avg(g.turns) AS avg_turns,
                    min(g.started_at) AS first, max(g.ended_at) AS last
             FROM games g WHERE TRUE {where} GROUP BY g.game ORDER BY g.game""")
-        left_out = 0 if simulated else con.execute(
-            "SELECT count(*) FROM games g WHERE g.simulated" + (" AND g.game = $game" if game else ""), params).fetchall()[0][0]
+        left_out = (
+            0
+            if simulated
+            else con.execute(
+                "SELECT count(*) FROM games g WHERE g.simulated" + (" AND g.game = $game" if game else ""), params
+            ).fetchall()[0][0]
+        )
         players = rows(f"""
             SELECT g.game, {SCALE} AS scale, {PERSON} AS player, count(*) AS games,
                    count(*) FILTER (WHERE s.won) AS wins, avg(CASE WHEN s.won THEN 1.0 ELSE 0.0 END) AS win_rate,
@@ -163,8 +184,9 @@ def stats(db: Path | str, game: str | None = None, top: int = 10, simulated: boo
                 found = reports.setdefault(report["key"], {})
                 if not game or spec["game"] == game:  # a game's report reads that game's tables only
                     known = kept.get((spec["game"], report["key"]))
-                    found[spec["game"]] = known if known is not None else \
-                        rows(report["sql"].format(where=where, limit=int(top)))
+                    found[spec["game"]] = (
+                        known if known is not None else rows(report["sql"].format(where=where, limit=int(top)))
+                    )
     except duckdb.Error as error:
         raise LibraryError(db, f"cannot read the library: {_duck_message(error)}") from None
     finally:
@@ -179,8 +201,15 @@ def stats(db: Path | str, game: str | None = None, top: int = 10, simulated: boo
             counted = finished if "g.finished" in report["sql"] else every
             name = spec["game"]
             rests_on.setdefault(report["key"], {})[name] = counted.get(name, 0) if not game or name == game else 0
-            sections.append({"game": name, "key": report["key"], "title": report["title"], "columns": report["columns"],
-                             "chart": report["chart"]})
+            sections.append(
+                {
+                    "game": name,
+                    "key": report["key"],
+                    "title": report["title"],
+                    "columns": report["columns"],
+                    "chart": report["chart"],
+                }
+            )
     return {
         "db": str(db),
         "game": game,
@@ -193,7 +222,10 @@ def stats(db: Path | str, game: str | None = None, top: int = 10, simulated: boo
         "by_game": [plain(r) for r in games],
         "players": [plain(r) for r in players],
         "seats": [plain(r) for r in seats],
-        **{key: {name: [plain(r) for r in found] for name, found in by_game.items()} for key, by_game in reports.items()},
+        **{
+            key: {name: [plain(r) for r in found] for name, found in by_game.items()}
+            for key, by_game in reports.items()
+        },
     }
 
 

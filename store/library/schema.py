@@ -15,10 +15,9 @@ from typing import Any
 import _duckdb as duckdb
 
 from tally.core.text import visible
-
-from tally.store.logs import log as logfile
-from tally.store.library.tables import TABLES as BASE_TABLES
 from tally.store.library.tables import ALIASES, REPORT_ROWS, create_sql, every_table
+from tally.store.library.tables import TABLES as BASE_TABLES
+from tally.store.logs import log as logfile
 
 SCHEMA_VERSION = "3"  # 2: games.ended; 3: games.simulated and the aliases
 # the oldest DuckDB whose clients must open the library: the 1.4 LTS line (docs/sql.md); DuckDB uses this
@@ -34,7 +33,9 @@ PARALLEL_MIN_BYTES = 16 << 20  # smaller runs are ingested in-process (starting 
 INGEST_SETTINGS = ("SET memory_limit = '128MB'", "SET checkpoint_threshold = '64MB'")
 
 # table -> [(column, DuckDB type)], as declared in library_tables (docs/sql.md documents every column)
-TABLES: dict[str, list[tuple[str, str]]] = {name: [(c.name, c.kind) for c in table] for name, table in BASE_TABLES.items()}
+TABLES: dict[str, list[tuple[str, str]]] = {
+    name: [(c.name, c.kind) for c in table] for name, table in BASE_TABLES.items()
+}
 
 
 def usage_error(message: str) -> Exception:
@@ -61,7 +62,9 @@ class LibraryBusy(LibraryError):
     rule = "library.busy"
 
 
-BUSY_TIMEOUT = 10.0  # seconds a command waits for another tally's ingest to release the library, like SQLite's busy timeout
+BUSY_TIMEOUT = (
+    10.0  # seconds a command waits for another tally's ingest to release the library, like SQLite's busy timeout
+)
 
 
 def busy_timeout() -> float:
@@ -91,9 +94,12 @@ def _open(db: Path | str, **options: Any) -> duckdb.DuckDBPyConnection:
                 raise LibraryError(db, f"cannot open the library: {_duck_message(error)}") from None
             left = deadline - time.monotonic()
             if left <= 0:
-                raise LibraryBusy(db, f"the library is busy: another tally (an ingest) is writing it, and it was not "
-                                      f"released within {busy_timeout():g} s; run the command again when it has finished "
-                                      "(or set TALLY_BUSY_TIMEOUT to wait longer)") from None
+                raise LibraryBusy(
+                    db,
+                    f"the library is busy: another tally (an ingest) is writing it, and it was not "
+                    f"released within {busy_timeout():g} s; run the command again when it has finished "
+                    "(or set TALLY_BUSY_TIMEOUT to wait longer)",
+                ) from None
             time.sleep(min(pause, left))
             pause = min(pause * 2, 0.5)
 
@@ -203,9 +209,16 @@ def declared_reports() -> list[dict[str, Any]]:
 
     from tally.core import registry
 
-    return [{"game": spec.name, "title": spec.title, "lower_wins": spec.history.lower_wins,
-             "score_label": spec.history.score_label,
-             "reports": [msgspec.to_builtins(report) for report in spec.history.reports]} for spec in registry.specs()]
+    return [
+        {
+            "game": spec.name,
+            "title": spec.title,
+            "lower_wins": spec.history.lower_wins,
+            "score_label": spec.history.score_label,
+            "reports": [msgspec.to_builtins(report) for report in spec.history.reports],
+        }
+        for spec in registry.specs()
+    ]
 
 
 def _declare_reports(con: duckdb.DuckDBPyConnection) -> None:
@@ -239,8 +252,10 @@ def connect_read_only(db: Path | str, memory_limit: str | None = None) -> duckdb
         try:
             con.execute("SELECT 1 FROM library_info LIMIT 0")
         except duckdb.CatalogException:
-            raise usage_error(f"{db}: the library holds no tables yet (an ingest was stopped before its first commit); "
-                              f"create them with `tally ingest LOGS... --db {db}`") from None
+            raise usage_error(
+                f"{db}: the library holds no tables yet (an ingest was stopped before its first commit); "
+                f"create them with `tally ingest LOGS... --db {db}`"
+            ) from None
         try:
             con.execute("SET TimeZone = 'UTC'")
             if memory_limit is not None:
@@ -258,5 +273,3 @@ def connect_read_only(db: Path | str, memory_limit: str | None = None) -> duckdb
         con.close()
         raise
     return con
-
-

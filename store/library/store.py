@@ -12,9 +12,9 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from tally.store.logs import pgstore
 from tally.store.library.schema import connect
 from tally.store.library.writer import Summary, ingest
+from tally.store.logs import pgstore
 
 
 def known_fingerprints(db: Path | str) -> set[str]:
@@ -28,7 +28,10 @@ def known_fingerprints(db: Path | str) -> set[str]:
 
 
 def ingest_store(
-    db: Path | str, url: str, progress: Callable[[int, int, int], None] | None = None, jobs: int | None = None,
+    db: Path | str,
+    url: str,
+    progress: Callable[[int, int, int], None] | None = None,
+    jobs: int | None = None,
 ) -> Summary:
     """Ingest every game of the store that the library does not hold as it is now; the rest count as unchanged."""
     import time

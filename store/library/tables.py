@@ -51,9 +51,15 @@ def staged_types() -> dict[str, pa.DataType]:
     import pyarrow as pa
 
     return {
-        "VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "BOOLEAN": pa.bool_(),
-        "VARCHAR[]": pa.list_(pa.string()), "JSON": pa.string(), TIMESTAMP: pa.string(),
+        "VARCHAR": pa.string(),
+        "INTEGER": pa.int32(),
+        "BIGINT": pa.int64(),
+        "BOOLEAN": pa.bool_(),
+        "VARCHAR[]": pa.list_(pa.string()),
+        "JSON": pa.string(),
+        TIMESTAMP: pa.string(),
     }
+
 
 Declared = list[Stored]
 
@@ -100,20 +106,39 @@ EVENTS: Declared = [
     Stored("line", "VARCHAR"),
     Stored("voided", "BOOLEAN"),
 ]
-SEATS: Declared = columns_of([
-    ("game_id", "VARCHAR"), ("seat", "INTEGER"), ("player", "VARCHAR"), ("score", "INTEGER"), ("won", "BOOLEAN"),
-])
-ROUND_RESULTS: Declared = columns_of([
-    ("game_id", "VARCHAR"), ("round", "INTEGER"), ("seat", "INTEGER"), ("player", "VARCHAR"),
-    ("score", "INTEGER"), ("total", "INTEGER"), ("won", "BOOLEAN"),
-])
+SEATS: Declared = columns_of(
+    [
+        ("game_id", "VARCHAR"),
+        ("seat", "INTEGER"),
+        ("player", "VARCHAR"),
+        ("score", "INTEGER"),
+        ("won", "BOOLEAN"),
+    ]
+)
+ROUND_RESULTS: Declared = columns_of(
+    [
+        ("game_id", "VARCHAR"),
+        ("round", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("player", "VARCHAR"),
+        ("score", "INTEGER"),
+        ("total", "INTEGER"),
+        ("won", "BOOLEAN"),
+    ]
+)
 # not derived from the logs: what `tally alias NAME PERSON` says (one person's names merged in the reports)
 ALIASES: Declared = columns_of([("name", "VARCHAR"), ("player", "VARCHAR"), ("said_at", TIMESTAMP)])
 # derived from the tables above, not from the logs: each game's `tally stats` reports as the last ingest left them
 # (`library_stats.keep_reports`), under the mark of what they were worked out from; no `game_id`, so not in TABLES
-REPORT_ROWS: Declared = columns_of([
-    ("game", "VARCHAR"), ("report", "VARCHAR"), ("simulated", "BOOLEAN"), ("mark", "VARCHAR"), ("rows", "VARCHAR"),
-])
+REPORT_ROWS: Declared = columns_of(
+    [
+        ("game", "VARCHAR"),
+        ("report", "VARCHAR"),
+        ("simulated", "BOOLEAN"),
+        ("mark", "VARCHAR"),
+        ("rows", "VARCHAR"),
+    ]
+)
 TABLES: dict[str, Declared] = {
     "library_info": columns_of([("key", "VARCHAR"), ("value", "VARCHAR")]),
     "games": GAMES,
@@ -141,8 +166,9 @@ def stage_schema(table: Declared) -> pa.Schema:
 
 
 def create_sql(name: str, table: Declared) -> str:
-    columns = [f'"{c.name}" {c.kind}' + (f" GENERATED ALWAYS AS ({c.generated}) VIRTUAL" if c.generated else "")
-               for c in table]
+    columns = [
+        f'"{c.name}" {c.kind}' + (f" GENERATED ALWAYS AS ({c.generated}) VIRTUAL" if c.generated else "") for c in table
+    ]
     return f"CREATE TABLE {name} ({', '.join(columns)})"
 
 

@@ -15,10 +15,27 @@ import duckdb
 import msgspec
 import pyarrow as pa
 
-from tally.store.logs import log as logfile
-from tally.store.library.folding import Known, Rejected, IngestBatch, die_with_parent, game_id_of, is_store_game, read_source, work
-from tally.store.library.schema import INGEST_SETTINGS, PARALLEL_MIN_BYTES, TASK_BYTES, TASK_FILES, LibraryError, _duck_message, connect
+from tally.store.library.folding import (
+    IngestBatch,
+    Known,
+    Rejected,
+    die_with_parent,
+    game_id_of,
+    is_store_game,
+    read_source,
+    work,
+)
+from tally.store.library.schema import (
+    INGEST_SETTINGS,
+    PARALLEL_MIN_BYTES,
+    TASK_BYTES,
+    TASK_FILES,
+    LibraryError,
+    _duck_message,
+    connect,
+)
 from tally.store.library.tables import every_table, insert_sql, projection_tables
+from tally.store.logs import log as logfile
 from tally.store.recording.record import UsageError
 
 # tasks given to the workers beyond one each: queued, so that no worker waits while the writer writes or judges a
@@ -175,8 +192,10 @@ class _Writer:
 
     def compare(self, path: str, gid: str) -> None:
         """A known game whose file is not its stored log plus new lines: an older copy, or edited history."""
-        old = [row[0].encode() for row in self.con.execute(
-            "SELECT line FROM events WHERE game_id = ? ORDER BY seq", [gid]).fetchall()]
+        old = [
+            row[0].encode()
+            for row in self.con.execute("SELECT line FROM events WHERE game_id = ? ORDER BY seq", [gid]).fetchall()
+        ]
         try:
             new = read_source(path).split(b"\n")[:-1]
         except (OSError, logfile.LogError) as error:
@@ -184,17 +203,23 @@ class _Writer:
             return
         for seq, (a, b) in enumerate(zip(old, new), 1):
             if a != b:
-                self.summary.rejected.append(Rejected(
-                    path, seq, "diverged",
-                    f"line {seq} differs from the library's copy of game {gid}, which has the same first line: "
-                    "either this log's history was edited after it was ingested, or it is another game that "
-                    "began with an identical first line; the library keeps its copy",
-                ))
+                self.summary.rejected.append(
+                    Rejected(
+                        path,
+                        seq,
+                        "diverged",
+                        f"line {seq} differs from the library's copy of game {gid}, which has the same first line: "
+                        "either this log's history was edited after it was ingested, or it is another game that "
+                        "began with an identical first line; the library keeps its copy",
+                    )
+                )
                 return
         if len(new) <= len(old):
             self.summary.games_stale += 1
         else:  # pragma: no cover - a file that changed between the worker's read and this one
-            self.summary.rejected.append(Rejected(path, None, "diverged", "the file changed while it was being ingested"))
+            self.summary.rejected.append(
+                Rejected(path, None, "diverged", "the file changed while it was being ingested")
+            )
 
     def write(self, results: list[IngestBatch]) -> None:
         """Insert the results' rows in one transaction, then count them (nothing is counted if it rolls back)."""
@@ -216,10 +241,14 @@ class _Writer:
                     con.execute(f"DELETE FROM {name} WHERE game_id IN (SELECT game_id FROM _stage_replace)")
             if voids:
                 ids, seqs = zip(*voids)
-                con.register("_stage_voids", pa.table({"game_id": pa.array(ids, pa.string()), "seq": pa.array(seqs, pa.int32())}))
+                con.register(
+                    "_stage_voids", pa.table({"game_id": pa.array(ids, pa.string()), "seq": pa.array(seqs, pa.int32())})
+                )
                 staged.append("_stage_voids")
-                con.execute("UPDATE events SET voided = true FROM _stage_voids v "
-                            "WHERE events.game_id = v.game_id AND events.seq = v.seq")
+                con.execute(
+                    "UPDATE events SET voided = true FROM _stage_voids v "
+                    "WHERE events.game_id = v.game_id AND events.seq = v.seq"
+                )
             for name, parts in tables.items():
                 con.register(f"_stage_{name}", parts[0] if len(parts) == 1 else pa.concat_tables(parts))
                 staged.append(f"_stage_{name}")
@@ -248,8 +277,9 @@ class _Writer:
             return
         except duckdb.Error as error:
             if len(payload) == 1:
-                self.summary.rejected.append(Rejected(payload[0][0], None, "error",
-                                                      f"the library refused its rows: {_duck_message(error)}"))
+                self.summary.rejected.append(
+                    Rejected(payload[0][0], None, "error", f"the library refused its rows: {_duck_message(error)}")
+                )
                 return
         for one in payload:
             self.write_task(work([one]), [one])
@@ -289,8 +319,12 @@ def ingest(
             from concurrent.futures import ProcessPoolExecutor
 
             # spawn, not fork: this process runs DuckDB's threads, and a forked child could inherit a held lock
-            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=die_with_parent, initargs=(os.getpid(),))
+            pool = ProcessPoolExecutor(
+                workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=die_with_parent,
+                initargs=(os.getpid(),),
+            )
         # tasks in the order they are written: a worker's future, or a batch this process judged itself
         pending: deque[tuple[Any, set[str], list[tuple[str, str | None, Known | None]]]] = deque()
         in_flight: set[str] = set()
@@ -313,8 +347,11 @@ def ingest(
                 try:
                     result = future.result()
                 except BrokenProcessPool:
-                    raise LibraryError(db, "ingest stopped: a worker process died (out of memory?); what was stored "
-                                           "so far is kept, and ingesting again resumes") from None
+                    raise LibraryError(
+                        db,
+                        "ingest stopped: a worker process died (out of memory?); what was stored "
+                        "so far is kept, and ingesting again resumes",
+                    ) from None
             else:
                 result = future
             writer.write_task(result, payload)
@@ -363,12 +400,12 @@ def ingest(
 
         keep_reports(con)  # the games' `tally stats` reports worked out again where their games changed
     except duckdb.Error as error:
-        raise LibraryError(db, f"ingest stopped; the task in progress was rolled back: {_duck_message(error)}") from None
+        raise LibraryError(
+            db, f"ingest stopped; the task in progress was rolled back: {_duck_message(error)}"
+        ) from None
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
         con.close()
     summary.seconds = round(time.perf_counter() - began, 3)
     return summary
-
-

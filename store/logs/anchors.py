@@ -21,18 +21,24 @@ class AnchorBroken(LogError):
     rule = "log.anchor"
 
 
-MIN_ANCHOR = 8  # hex digits: 32 bits, enough that a rewrite matching a written-down prefix by chance is one in 4 billion
+MIN_ANCHOR = (
+    8  # hex digits: 32 bits, enough that a rewrite matching a written-down prefix by chance is one in 4 billion
+)
 
 
 def parse_anchor(text: str) -> tuple[int, str]:
     """`SEQ:FINGERPRINT` (a prefix of at least 8 hex digits) as (seq, lower-case prefix); ValueError says why not."""
     seq, sep, digits = text.strip().partition(":")
     if not sep or not seq.strip().isascii() or not seq.strip().isdigit() or int(seq) < 1:
-        raise ValueError(f"--expect {quote(text)}: expected SEQ:FINGERPRINT, a line number and its fingerprint (`12:3f9a0c1e`)")
+        raise ValueError(
+            f"--expect {quote(text)}: expected SEQ:FINGERPRINT, a line number and its fingerprint (`12:3f9a0c1e`)"
+        )
     try:
         return int(seq), parse_fingerprint(digits)
     except ValueError:
-        raise ValueError(f"--expect {quote(text)}: the fingerprint is {MIN_ANCHOR} to 64 hex digits, as `tally check` prints it") from None
+        raise ValueError(
+            f"--expect {quote(text)}: the fingerprint is {MIN_ANCHOR} to 64 hex digits, as `tally check` prints it"
+        ) from None
 
 
 def parse_fingerprint(text: str, option: str = "--expect") -> str:
@@ -40,7 +46,9 @@ def parse_fingerprint(text: str, option: str = "--expect") -> str:
     ValueError says why not."""
     digits = text.strip().lower()
     if not MIN_ANCHOR <= len(digits) <= 64 or not all(c in "0123456789abcdef" for c in digits):
-        raise ValueError(f"{option} {quote(text)}: the fingerprint is {MIN_ANCHOR} to 64 hex digits, as `tally check` prints it")
+        raise ValueError(
+            f"{option} {quote(text)}: the fingerprint is {MIN_ANCHOR} to 64 hex digits, as `tally check` prints it"
+        )
     return digits
 
 
@@ -49,11 +57,19 @@ def check_anchor(log: Log, seq: int, prefix: str) -> AnchorBroken | None:
     found = log.fingerprint_at(seq)
     anchor = f"anchor {seq}:{prefix}"
     if found is None:
-        return AnchorBroken(log.path, None, f"{anchor}: the log ends at line {len(log.events)}: lines were cut from its "
-                            "end, or the anchor belongs to another log")
+        return AnchorBroken(
+            log.path,
+            None,
+            f"{anchor}: the log ends at line {len(log.events)}: lines were cut from its "
+            "end, or the anchor belongs to another log",
+        )
     if not found.startswith(prefix):
-        return AnchorBroken(log.path, seq, f"{anchor}: line {seq}'s fingerprint is now {found[:len(prefix)]}: the log "
-                            f"was rewritten at or before line {seq}, or it is another branch of the game (a fork)")
+        return AnchorBroken(
+            log.path,
+            seq,
+            f"{anchor}: line {seq}'s fingerprint is now {found[: len(prefix)]}: the log "
+            f"was rewritten at or before line {seq}, or it is another branch of the game (a fork)",
+        )
     return None
 
 
@@ -64,8 +80,13 @@ def clock_warnings(log: Log) -> list[tuple[int, str]]:
     events = log.events
     for before, event in zip(events, events[1:]):
         if event.at < before.at:  # the fixed-width ISO form sorts as text
-            warnings.append((event.seq, f"recorded at {event.at}, before line {before.seq} ({before.at}): the clock "
-                                        "went back, or the time was edited"))
+            warnings.append(
+                (
+                    event.seq,
+                    f"recorded at {event.at}, before line {before.seq} ({before.at}): the clock "
+                    "went back, or the time was edited",
+                )
+            )
     return warnings
 
 

@@ -15,7 +15,6 @@ from typing import Any
 import msgspec
 
 from tally.core.model import GameSpec, GameStarted
-
 from tally.store.logs import log as logfile
 
 FORMAT = 2  # 2: entries record the log's ctime

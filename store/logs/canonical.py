@@ -26,15 +26,22 @@ def canonical_problem(line: bytes, event: Event | None) -> tuple[str, str]:
         return "log.event", "not a JSON object"
     if msgspec.json.encode(raw) != line:
         if _outside_strings(line, b" \t"):
-            return "log.compact", "whitespace between the JSON tokens: tally writes compact JSON, no space or tab outside strings"
-        return "log.escapes", ("a value written differently from tally: an escape where tally writes the character itself "
-                               "(`\\u0061` for `a`, `\\/` for `/`), or a number not in its shortest form")
+            return (
+                "log.compact",
+                "whitespace between the JSON tokens: tally writes compact JSON, no space or tab outside strings",
+            )
+        return "log.escapes", (
+            "a value written differently from tally: an escape where tally writes the character itself "
+            "(`\\u0061` for `a`, `\\/` for `/`), or a number not in its shortest form"
+        )
     if event is not None and isinstance(raw, dict):
         expected = msgspec.json.decode(_ENCODER.encode(event))
         extra = [key for key in raw if key not in expected]
         if extra:
-            return "log.default-omitted", (f"the field {quote(extra[0])} holds its default value, which tally leaves out "
-                                           "(a field equal to its default is never written)")
+            return "log.default-omitted", (
+                f"the field {quote(extra[0])} holds its default value, which tally leaves out "
+                "(a field equal to its default is never written)"
+            )
         if list(raw) != list(expected):
             return "log.key-order", f"the fields are not in tally's order ({', '.join(expected)})"
     return "log.escapes", "a value is not written as tally writes it"

@@ -26,7 +26,6 @@ from typing import Any, Callable
 import msgspec
 
 from tally.core.model import GameSpec, GameStarted
-
 from tally.store.logs import cache
 
 FORMAT = 1
@@ -107,8 +106,16 @@ def saved(key: str) -> set[Kept]:
 def candidates(key: str, at_most: int | None = None, seqs: int | None = None, size: int | None = None) -> list[Kept]:
     """The checkpoints kept under `key`, latest first, none after line `at_most`, nor past a log of `seqs` lines and
     `size` bytes (when known)."""
-    return sorted((point for point in saved(key) if (at_most is None or point.seq <= at_most)
-                   and (seqs is None or point.seq <= seqs) and (size is None or point.offset <= size)), reverse=True)
+    return sorted(
+        (
+            point
+            for point in saved(key)
+            if (at_most is None or point.seq <= at_most)
+            and (seqs is None or point.seq <= seqs)
+            and (size is None or point.offset <= size)
+        ),
+        reverse=True,
+    )
 
 
 def _file(key: str, seq: int, line_hash: str, offset: int) -> Path:
@@ -135,8 +142,12 @@ def load(key: str, kept: Kept, spec_for: Callable[[str], GameSpec]) -> Resumable
     the caller takes an earlier one."""
     try:
         point = _POINT.decode(_file(key, kept.seq, kept.prefix, kept.offset).read_bytes())
-        if (point.format != FORMAT or point.seq != kept.seq or not point.line_hash.startswith(kept.prefix)
-                or point.offset != kept.offset):
+        if (
+            point.format != FORMAT
+            or point.seq != kept.seq
+            or not point.line_hash.startswith(kept.prefix)
+            or point.offset != kept.offset
+        ):
             return None
         started = msgspec.msgpack.decode(point.started, type=GameStarted)
         spec = spec_for(started.game)

@@ -108,8 +108,10 @@ def value_depth(value: Any, limit: int = MAX_DEPTH) -> int:
 
 
 def too_deep(limit: int = MAX_DEPTH) -> LimitBroken:
-    return LimitBroken("limit.depth", f"nested more than {limit} levels deep (arrays and objects inside each other); "
-                       f"tally reads at most {limit}")
+    return LimitBroken(
+        "limit.depth",
+        f"nested more than {limit} levels deep (arrays and objects inside each other); tally reads at most {limit}",
+    )
 
 
 def depth_problem(depth: int, limit: int = MAX_DEPTH) -> LimitBroken | None:

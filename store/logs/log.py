@@ -65,7 +65,8 @@ class Torn(LogError):
 
 def _repair_hint(path: Path | str, lines: int) -> str:
     return (f"lines 1-{lines} verify from line 1; " if lines else "no line before it verifies; ") + (
-        f"run `tally repair {path}` to move the cut-short bytes to a side file and keep the lines that verify")
+        f"run `tally repair {path}` to move the cut-short bytes to a side file and keep the lines that verify"
+    )
 
 
 class TornTail(Torn):
@@ -77,10 +78,20 @@ class TornTail(Torn):
     def __init__(self, path: Path | str, line: int, torn: bytes, keep: int, intact: int, lines: int):
         self.torn = torn
         self.keep = keep  # byte length of the complete lines
-        cut = "" if intact == keep else (
-            f" (with lines {lines + 1}-{line - 1}: appended together with it, they are cut short too)")
-        super().__init__(path, line, f"torn last line ({len(torn)} bytes without a newline, a write cut short){cut}; "
-                         + _repair_hint(path, lines), "log.torn-tail", intact, lines)
+        cut = (
+            ""
+            if intact == keep
+            else (f" (with lines {lines + 1}-{line - 1}: appended together with it, they are cut short too)")
+        )
+        super().__init__(
+            path,
+            line,
+            f"torn last line ({len(torn)} bytes without a newline, a write cut short){cut}; "
+            + _repair_hint(path, lines),
+            "log.torn-tail",
+            intact,
+            lines,
+        )
 
 
 class TornUnit(Torn):
@@ -90,10 +101,14 @@ class TornUnit(Torn):
     def __init__(self, path: Path | str, start: int, size: int, have: int, intact: int):
         self.start, self.size, self.have = start, size, have
         super().__init__(
-            path, start,
+            path,
+            start,
             f"torn unit: line {start} begins {size} lines appended together by one command, but the log ends "
             f"after {have} of them (a write cut short by a crash or power loss); " + _repair_hint(path, start - 1),
-            "log.torn-unit", intact, start - 1)
+            "log.torn-unit",
+            intact,
+            start - 1,
+        )
 
 
 class ZeroBlock(Torn):
@@ -102,9 +117,14 @@ class ZeroBlock(Torn):
 
     def __init__(self, path: Path | str, line: int, intact: int, lines: int):
         super().__init__(
-            path, line,
+            path,
+            line,
             f"zero bytes in line {line}, inside the last write (lines {lines + 1} on): a block the disk never "
-            "wrote before a crash or power loss; " + _repair_hint(path, lines), "log.zero-block", intact, lines)
+            "wrote before a crash or power loss; " + _repair_hint(path, lines),
+            "log.zero-block",
+            intact,
+            lines,
+        )
 
 
 class NothingToRepair(LogError):
@@ -193,6 +213,7 @@ def encode(event: Event) -> bytes:
 def now() -> str:
     """The recording time, ISO-8601 UTC to the millisecond (time, not datetime: cheaper to import on `tally move`)."""
     import time
+
     moment = time.time()
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(moment)) + f".{int(moment * 1000) % 1000:03d}Z"
 
@@ -264,7 +285,9 @@ def _upcast(spec: GameSpec, line: bytes, error: msgspec.DecodeError) -> Event:
         raise error from None
 
 
-_AT_FORMAT = r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z"
+_AT_FORMAT = (
+    r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z"
+)
 _at_format = functools.cache(lambda: re.compile(_AT_FORMAT).fullmatch)  # compiled on a first full read, not per move
 _BOM = b"\xef\xbb\xbf"
 
@@ -340,14 +363,19 @@ def parse_lines(path: str, data: bytes) -> Log:
     if not data:
         raise LogError(path, None, "empty file: a log starts with a game_started line", "log.empty")
     if data.startswith(_BOM):
-        raise LogError(path, 1, "the file starts with a byte order mark (U+FEFF): a log is UTF-8 without one", "log.bom")
+        raise LogError(
+            path, 1, "the file starts with a byte order mark (U+FEFF): a log is UTF-8 without one", "log.bom"
+        )
     keep = data.rfind(b"\n") + 1
     complete = data if keep == len(data) else data[:keep]
     carriage = complete.find(b"\r")
     if carriage >= 0:
-        raise LogError(path, complete.count(b"\n", 0, carriage) + 1,
-                       "a carriage return (\\r): lines end with \\n alone (was the log saved with CRLF line ends?)",
-                       "log.carriage-return")
+        raise LogError(
+            path,
+            complete.count(b"\n", 0, carriage) + 1,
+            "a carriage return (\\r): lines end with \\n alone (was the log saved with CRLF line ends?)",
+            "log.carriage-return",
+        )
     lines = complete.split(b"\n")
     lines.pop()
     if keep == len(data):
@@ -387,8 +415,9 @@ def _verify_lines(path: str, lines: list[bytes], size: int) -> Log:
     events: list[Event] = [started]
     if started.unit < 1:
         raise LogError(path, 1, f"unit {started.unit}: a unit has at least 2 lines", "log.unit-size")
-    seq, prev, unit_start, unit_end = _verify_run(path, lines, 1, spec, events, 1, sha256_hex(lines[0]), 1, started.unit,
-                                                          tuple(started.seats))
+    seq, prev, unit_start, unit_end = _verify_run(
+        path, lines, 1, spec, events, 1, sha256_hex(lines[0]), 1, started.unit, tuple(started.seats)
+    )
     if unit_end > seq:
         intact = sum(len(line) + 1 for line in lines[: unit_start - 1])
         raise TornUnit(path, unit_start, unit_end - unit_start + 1, seq - unit_start + 1, intact)
@@ -405,7 +434,9 @@ def start_of(path: str, first: bytes) -> tuple[GameStarted, GameSpec]:
         if not first.strip():
             raise LogError(path, 1, "empty line: expected one JSON event per line", "log.empty-line") from None
         rule = _decode_rule(error)
-        raise LogError(path, 1, f"expected a game_started line: {error}", "log.first-line" if rule == "log.event" else rule) from None
+        raise LogError(
+            path, 1, f"expected a game_started line: {error}", "log.first-line" if rule == "log.event" else rule
+        ) from None
     if started.seq != 1 or started.prev is not None:
         raise LogError(path, 1, "the first line must have seq 1 and no prev", "log.first-line")
     if _ENCODER.encode(started) != first:
@@ -413,7 +444,9 @@ def start_of(path: str, first: bytes) -> tuple[GameStarted, GameSpec]:
     if started.by is not None:
         raise LogError(path, 1, "by: the start names no seat that entered it (the seats are not taken yet)", "log.by")
     if not _at_format()(started.at):
-        raise LogError(path, 1, f"at {quote(started.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ", "log.at")
+        raise LogError(
+            path, 1, f"at {quote(started.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ", "log.at"
+        )
     try:
         spec = registry.get(started.game)
     except registry.UnknownGame as error:
@@ -424,8 +457,18 @@ def start_of(path: str, first: bytes) -> tuple[GameStarted, GameSpec]:
     return started, spec
 
 
-def _verify_run(path: str, lines: list[bytes], begin: int, spec: GameSpec, events: list[Event], seq: int, prev: str,
-                unit_start: int, unit_end: int, seats: tuple[str, ...]) -> tuple[int, str, int, int]:
+def _verify_run(
+    path: str,
+    lines: list[bytes],
+    begin: int,
+    spec: GameSpec,
+    events: list[Event],
+    seq: int,
+    prev: str,
+    unit_start: int,
+    unit_end: int,
+    seats: tuple[str, ...],
+) -> tuple[int, str, int, int]:
     """The lines `lines[begin:]` checked as the lines after seq `seq`, whose line hashes to `prev`, inside the unit of
     lines `unit_start`-`unit_end` (the unit the line at `seq` belongs to), of a game of `seats`; each event appended to
     `events`. Returns the
@@ -447,11 +490,15 @@ def _verify_run(path: str, lines: list[bytes], begin: int, spec: GameSpec, event
                 raise LogError(path, seq, _too_deep(), "log.depth") from None  # which msgspec bounds so
             except msgspec.DecodeError as error:
                 if not line.strip():
-                    raise LogError(path, seq, "empty line: expected one JSON event per line", "log.empty-line") from None
+                    raise LogError(
+                        path, seq, "empty line: expected one JSON event per line", "log.empty-line"
+                    ) from None
                 if json_depth(line) > MAX_DEPTH:  # before the loose decoding of upcasting, which recurses
                     raise LogError(path, seq, _too_deep(), "log.depth") from None
                 if b"\\ud" in line.lower():
-                    error = msgspec.DecodeError(f"{error} (a string holds a \\u escape of a lone surrogate, which is not a character)")
+                    error = msgspec.DecodeError(
+                        f"{error} (a string holds a \\u escape of a lone surrogate, which is not a character)"
+                    )
                 try:
                     event = _upcast(spec, line, error)
                 except msgspec.DecodeError as final:
@@ -469,21 +516,38 @@ def _verify_run(path: str, lines: list[bytes], begin: int, spec: GameSpec, event
                     "log.prev",
                 )
             if not at_format(event.at):
-                raise LogError(path, seq, f"at {quote(event.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ", "log.at")
+                raise LogError(
+                    path,
+                    seq,
+                    f"at {quote(event.at)}: expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ",
+                    "log.at",
+                )
             salt = event.salt
             if salt is not None and not (len(salt) >= 32 and _is_hex(salt)):
-                raise LogError(path, seq, f"salt {quote(salt)}: expected at least 32 lowercase hex digits (128 random bits)",
-                               "log.salt")
+                raise LogError(
+                    path,
+                    seq,
+                    f"salt {quote(salt)}: expected at least 32 lowercase hex digits (128 random bits)",
+                    "log.salt",
+                )
             if event.by is not None and event.by not in allowed:
-                raise LogError(path, seq, f"by {quote(event.by)}: expected the seat whose device entered the line, one "
-                               f"of {', '.join(seats)}", "log.by")
+                raise LogError(
+                    path,
+                    seq,
+                    f"by {quote(event.by)}: expected the seat whose device entered the line, one of {', '.join(seats)}",
+                    "log.by",
+                )
             unit = event.unit
             if unit != 1:
                 if unit < 1:
                     raise LogError(path, seq, f"unit {unit}: a unit has at least 2 lines", "log.unit-size")
                 if seq <= unit_end:
-                    raise LogError(path, seq, f"a unit begins inside the unit of lines {unit_start}-{unit_end}: units do not nest",
-                                   "log.unit-nested")
+                    raise LogError(
+                        path,
+                        seq,
+                        f"a unit begins inside the unit of lines {unit_start}-{unit_end}: units do not nest",
+                        "log.unit-nested",
+                    )
             if seq > unit_end:
                 unit_start, unit_end = seq, seq + unit - 1
             prev = sha256_hex(line)
@@ -517,8 +581,9 @@ class Continued(msgspec.Struct):
         return self.whole and not self.trailing
 
 
-def continued(path: str, data: bytes, spec: GameSpec, seq: int, prev: str, unit_end: int | None = None, *,
-              seats: tuple[str, ...]) -> Continued:
+def continued(
+    path: str, data: bytes, spec: GameSpec, seq: int, prev: str, unit_end: int | None = None, *, seats: tuple[str, ...]
+) -> Continued:
     """The complete lines of `data` verified, as `parse_lines` verifies them, as the lines after line `seq` (which
     hashes to `prev` and ends a unit, or lies in the unit ending at line `unit_end`: line 1 of a game whose start
     was written with its deal); bytes after the last newline are left out. LogError at the first that is not
@@ -531,8 +596,9 @@ def continued(path: str, data: bytes, spec: GameSpec, seq: int, prev: str, unit_
     if b"\r" in data[:keep]:
         raise LogError(path, seq + 1, "a carriage return (\\r): lines end with \\n alone", "log.carriage-return")
     events: list[Event] = []
-    last, last_hash, _, unit_end = _verify_run(path, lines, 0, spec, events, seq, prev, seq,
-                                               seq if unit_end is None else unit_end, seats)
+    last, last_hash, _, unit_end = _verify_run(
+        path, lines, 0, spec, events, seq, prev, seq, seq if unit_end is None else unit_end, seats
+    )
     return Continued(events, last_hash, [len(line) + 1 for line in lines], unit_end <= last, len(data) - keep)
 
 

@@ -27,10 +27,9 @@ from pathlib import Path
 from typing import Any, Callable, Hashable, Protocol
 
 from tally.core.model import Event, GameStarted
-
+from tally.store.errors import StaleAppend, UsageError
 from tally.store.logs import cache
 from tally.store.logs import log as logfile
-from tally.store.errors import StaleAppend, UsageError
 
 
 class Lines(Protocol):
@@ -254,7 +253,9 @@ class JsonlStore:
         except logfile.LogError:
             raise
         except OSError as error:
-            raise logfile.LogError(self.name, None, f"cannot read it: {error.strerror or error}", "log.unreadable") from None
+            raise logfile.LogError(
+                self.name, None, f"cannot read it: {error.strerror or error}", "log.unreadable"
+            ) from None
 
     def first_line(self) -> bytes:
         found: bytes = self._shared(_first_line)
@@ -356,8 +357,10 @@ def check_game_id(game: str) -> None:
     import re
 
     if not re.fullmatch(GAME_ID, game):
-        raise UsageError(f"{game!r} is not a game id of a store: letters, digits, '.', '_' and '-', "
-                         "100 at most, starting with a letter or digit")
+        raise UsageError(
+            f"{game!r} is not a game id of a store: letters, digits, '.', '_' and '-', "
+            "100 at most, starting with a letter or digit"
+        )
 
 
 def is_database_url(text: str) -> bool:

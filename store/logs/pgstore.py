@@ -2,9 +2,9 @@
 
 Three tables (created on first use): `tally_games` (game id, its last seq and fingerprint), `tally_lines`
 (game, seq, the line's exact bytes), keyed by (game, seq), and `tally_seats` (a served game's seat token
-and join code hashes, `store/serving/seats.py`'s `SeatFile` as JSON: every server on the database shares them). The bytes are the ones `store/logs/log.py` stamps
-for a file (envelope, `prev` chain, units), so reading a game is `log.parse_lines` over them and
-exporting it writes a byte-identical JSONL file.
+and join code hashes, `store/serving/seats.py`'s `SeatFile` as JSON: every server on the database shares them).
+The bytes are the ones `store/logs/log.py` stamps for a file (envelope, `prev` chain, units), so reading a game is
+`log.parse_lines` over them and exporting it writes a byte-identical JSONL file.
 
 An append is one transaction: the writer locks its game's row (`SELECT ... FOR UPDATE`, the exclusion a
 file's flock gives), inserts the lines and moves the row on from the seq it read. A writer that did not
@@ -25,9 +25,8 @@ import psycopg
 from psycopg import errors, sql
 
 from tally.core.model import Event, GameStarted
-
-from tally.store.logs import log as logfile
 from tally.store.errors import StaleAppend
+from tally.store.logs import log as logfile
 from tally.store.logs.logstore import check_game_id, safe_url
 from tally.store.serving.seats import SeatFile, Seats, T
 
@@ -65,8 +64,6 @@ def reaching(url: str) -> Iterator[None]:
         yield
     except (psycopg.OperationalError, psycopg.InterfaceError) as error:
         raise _unreachable(url, error) from None
-
-
 
 
 def password_of(url: str) -> str | None:
@@ -113,10 +110,13 @@ def _notify(conn: psycopg.Connection[Any], game: str, seq: int) -> None:
 
 def _read(conn: psycopg.Connection[Any], name: str, game: str, after: int = 0, upto: int | None = None) -> list[bytes]:
     if upto is None:
-        rows = conn.execute("SELECT line FROM tally_lines WHERE game = %s AND seq > %s ORDER BY seq", (game, after)).fetchall()
+        rows = conn.execute(
+            "SELECT line FROM tally_lines WHERE game = %s AND seq > %s ORDER BY seq", (game, after)
+        ).fetchall()
     else:
-        rows = conn.execute("SELECT line FROM tally_lines WHERE game = %s AND seq > %s AND seq <= %s ORDER BY seq",
-                            (game, after, upto)).fetchall()
+        rows = conn.execute(
+            "SELECT line FROM tally_lines WHERE game = %s AND seq > %s AND seq <= %s ORDER BY seq", (game, after, upto)
+        ).fetchall()
     return [bytes(row[0]) for row in rows]
 
 
@@ -243,8 +243,9 @@ class PostgresWriter:
         self.name = store.name
         self.conn = store.connection()
         try:
-            row = self.conn.execute("SELECT seq, fingerprint FROM tally_games WHERE game = %s FOR UPDATE",
-                                    (store.game,)).fetchone()
+            row = self.conn.execute(
+                "SELECT seq, fingerprint FROM tally_games WHERE game = %s FOR UPDATE", (store.game,)
+            ).fetchone()
         except psycopg.Error as error:
             _roll_back(self.conn)
             raise _unreachable(store.url, error) from None
@@ -350,7 +351,9 @@ class PostgresStore:
         self.close()
 
     def missing(self) -> logfile.LogError:
-        return logfile.LogError(self.name, None, f"no game {self.game!r} in the store {safe_url(self.url)}", "store.no-game")
+        return logfile.LogError(
+            self.name, None, f"no game {self.game!r} in the store {safe_url(self.url)}", "store.no-game"
+        )
 
     def _lines(self, after: int = 0) -> list[bytes]:
         with reaching(self.url):
@@ -403,8 +406,11 @@ class PostgresStore:
 
     def identity(self) -> tuple[int, str] | None:
         with reaching(self.url):
-            row = pooled(self.url, autocommit=True).execute(
-                "SELECT seq, fingerprint FROM tally_games WHERE game = %s", (self.game,)).fetchone()
+            row = (
+                pooled(self.url, autocommit=True)
+                .execute("SELECT seq, fingerprint FROM tally_games WHERE game = %s", (self.game,))
+                .fetchone()
+            )
         return None if row is None else (int(row[0]), str(row[1]))
 
     def wait_after(self, seq: int, timeout: float) -> list[Event]:
@@ -440,8 +446,10 @@ class PostgresStore:
 
     def _create(self, conn: psycopg.Connection[Any], lines: list[bytes], fingerprint: str) -> None:
         try:
-            conn.execute("INSERT INTO tally_games (game, seq, fingerprint) VALUES (%s, %s, %s)",
-                         (self.game, len(lines), fingerprint))
+            conn.execute(
+                "INSERT INTO tally_games (game, seq, fingerprint) VALUES (%s, %s, %s)",
+                (self.game, len(lines), fingerprint),
+            )
             _insert(conn, self.game, 1, lines)
             _notify(conn, self.game, len(lines))
             conn.commit()
@@ -469,21 +477,28 @@ class PostgresSeats(Seats):
 
     def _load(self) -> SeatFile:
         with reaching(self.url):
-            row = pooled(self.url, autocommit=True).execute(
-                "SELECT seats FROM tally_seats WHERE game = %s", (self.game,)).fetchone()
+            row = (
+                pooled(self.url, autocommit=True)
+                .execute("SELECT seats FROM tally_seats WHERE game = %s", (self.game,))
+                .fetchone()
+            )
         return SeatFile() if row is None else msgspec.json.decode(bytes(row[0]), type=SeatFile)
 
     def _change(self, change: Callable[[SeatFile], T]) -> T:
         conn = pooled(self.url, autocommit=False)
         with reaching(self.url):
             try:
-                conn.execute("INSERT INTO tally_seats (game, seats) VALUES (%s, %s) ON CONFLICT (game) DO NOTHING",
-                             (self.game, msgspec.json.encode(SeatFile())))
+                conn.execute(
+                    "INSERT INTO tally_seats (game, seats) VALUES (%s, %s) ON CONFLICT (game) DO NOTHING",
+                    (self.game, msgspec.json.encode(SeatFile())),
+                )
                 row = conn.execute("SELECT seats FROM tally_seats WHERE game = %s FOR UPDATE", (self.game,)).fetchone()
                 assert row is not None
                 data = msgspec.json.decode(bytes(row[0]), type=SeatFile)
                 result = change(data)
-                conn.execute("UPDATE tally_seats SET seats = %s WHERE game = %s", (msgspec.json.encode(data), self.game))
+                conn.execute(
+                    "UPDATE tally_seats SET seats = %s WHERE game = %s", (msgspec.json.encode(data), self.game)
+                )
                 conn.commit()
             except BaseException:
                 _roll_back(conn)
@@ -510,7 +525,8 @@ def games(url: str) -> list[tuple[str, int, str]]:
 
 def export(url: str, to: Path | str, only: list[str] | None = None) -> Iterator[tuple[str, Path, int]]:
     """Every game (or those `only` names) written to `to/<id>.jsonl`, byte for byte, all as of one moment (one
-    repeatable-read transaction, while tables go on recording): (id, file, events) each. A file is written whole under a temporary name, then renamed: an export cut short leaves no half log."""
+    repeatable-read transaction, while tables go on recording): (id, file, events) each. A file is written whole
+    under a temporary name, then renamed: an export cut short leaves no half log."""
     import os
 
     folder = Path(to)
@@ -528,7 +544,6 @@ def export(url: str, to: Path | str, only: list[str] | None = None) -> Iterator[
 
 
 # --------------------------------------------------------------------------- a game named by one string (ingest)
-
 
 
 def game_url(url: str, game: str) -> str:
@@ -557,7 +572,9 @@ def first_line_url(path: str) -> tuple[bytes, int]:
 def _first_line(conn: psycopg.Connection[Any], game: str) -> tuple[bytes, int]:
     row = conn.execute(
         "SELECT (SELECT line FROM tally_lines WHERE game = %s AND seq = 1), "
-        "(SELECT coalesce(sum(length(line) + 1), 0) FROM tally_lines WHERE game = %s)", (game, game)).fetchone()
+        "(SELECT coalesce(sum(length(line) + 1), 0) FROM tally_lines WHERE game = %s)",
+        (game, game),
+    ).fetchone()
     if row is None or row[0] is None:
         return b"", 0
     return bytes(row[0]), int(row[1])

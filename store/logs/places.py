@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 from typing import Callable, Protocol
 
-from tally.store.logs import log as logfile
 from tally.store.errors import UsageError
+from tally.store.logs import log as logfile
 from tally.store.logs.logstore import JsonlStore, LogStore, check_game_id, is_database_url
 from tally.store.serving.seats import FileSeats, Seats
 
@@ -56,8 +56,11 @@ class Folder:
         return JsonlStore(self.directory / f"{ident}.jsonl")
 
     def ids(self) -> list[str]:
-        return sorted(p.name[: -len(".jsonl")] for p in self.directory.glob("*.jsonl")
-                      if p.is_file() and not p.is_symlink() and ID.fullmatch(p.name[: -len(".jsonl")]))
+        return sorted(
+            p.name[: -len(".jsonl")]
+            for p in self.directory.glob("*.jsonl")
+            if p.is_file() and not p.is_symlink() and ID.fullmatch(p.name[: -len(".jsonl")])
+        )
 
     def holds(self, store: LogStore) -> bool:
         path = Path(store.name)
@@ -72,7 +75,9 @@ class Folder:
 
 class Database:
     kind: str = "store"
-    workers: int | None = 16  # each worker thread holds 2 connections (reads, writes), so a server holds at most 2 * 16 + 1 (its
+    workers: int | None = (
+        16  # each worker thread holds 2 connections (reads, writes), so a server holds at most 2 * 16 + 1 (its
+    )
     # listener), and a few servers fit PostgreSQL's max_connections
 
     def __init__(self, url: str):

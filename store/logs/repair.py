@@ -37,14 +37,22 @@ def repair(path: Path | str) -> Repaired:
         except Torn as torn:
             cut = torn
         except LogError as error:
-            refused = RepairRefused(path, error.line, f"{error.message}; nothing was changed: repair moves only the torn "
-                                    "end of a write cut short, and this damage lies before it (restore the log from a copy)",
-                                    error.rule)
+            refused = RepairRefused(
+                path,
+                error.line,
+                f"{error.message}; nothing was changed: repair moves only the torn "
+                "end of a write cut short, and this damage lies before it (restore the log from a copy)",
+                error.rule,
+            )
             refused.intact_lines = error.intact_lines
             raise refused from None
         else:
-            raise NothingToRepair(path, None, "nothing to repair: every line verifies from line 1 and the log ends "
-                                  "with a complete line and a complete unit")
+            raise NothingToRepair(
+                path,
+                None,
+                "nothing to repair: every line verifies from line 1 and the log ends "
+                "with a complete line and a complete unit",
+            )
         keep = cut.intact
         n = 1
         while Path(f"{path}.torn-{n}").exists():

@@ -77,16 +77,36 @@ class HistoryEntry(msgspec.Struct):
 
     seq: Annotated[int, _("the event's seq")]
     type: Annotated[str, _("the event's type")]
-    text: Annotated[str, _("the event in notation as the caller may read it (as `GET .../events`: an event holding what "
-                           "the caller may not know says only who did what kind of thing)")]
-    player: Annotated[Optional[str], _("whose move it is; null for a table's entry, a correction, a note of no one's or the start")]
+    text: Annotated[
+        str,
+        _(
+            "the event in notation as the caller may read it (as `GET .../events`: an event holding what "
+            "the caller may not know says only who did what kind of thing)"
+        ),
+    ]
+    player: Annotated[
+        Optional[str], _("whose move it is; null for a table's entry, a correction, a note of no one's or the start")
+    ]
     by: Annotated[Optional[str], _("the seat whose device entered it; null: the host or a terminal")]
     undone_by: Annotated[Optional[int], _("the seq of the correction that voided or replaced it; null while it stands")]
-    replaced: Annotated[bool, _("true when that correction put other events in its place (an amend), false when it voided it or it stands")]
-    replacement: Annotated[list[str], _("for an `amended` line: what it put in place of its target, in notation, when the caller "
-                                        "may read it (the host; the seat that entered it or whose move it is); else empty")]
-    may_correct: Annotated[bool, _("true when the caller may undo or amend it now: it stands, tally did not deal it, and it is the "
-                                   "caller's own (its move, or an entry its device entered) or the caller is the host")]
+    replaced: Annotated[
+        bool,
+        _("true when that correction put other events in its place (an amend), false when it voided it or it stands"),
+    ]
+    replacement: Annotated[
+        list[str],
+        _(
+            "for an `amended` line: what it put in place of its target, in notation, when the caller "
+            "may read it (the host; the seat that entered it or whose move it is); else empty"
+        ),
+    ]
+    may_correct: Annotated[
+        bool,
+        _(
+            "true when the caller may undo or amend it now: it stands, tally did not deal it, and it is the "
+            "caller's own (its move, or an entry its device entered) or the caller is the host"
+        ),
+    ]
 
 
 class HistoryReport(msgspec.Struct):
@@ -94,9 +114,16 @@ class HistoryReport(msgspec.Struct):
 
     seq: Annotated[int, _("the log's last seq")]
     entries: Annotated[list[HistoryEntry], _("the events before `before`, newest first, at most `limit`")]
-    before: Annotated[Optional[int], _("the `before` that asks for the next (older) page; null when this page reaches the start")]
-    last_own: Annotated[Optional[int], _("the seq a plain undo of the caller would take back: a seat's own last effective "
-                                         "event, the host's last effective event; null when there is none")]
+    before: Annotated[
+        Optional[int], _("the `before` that asks for the next (older) page; null when this page reaches the start")
+    ]
+    last_own: Annotated[
+        Optional[int],
+        _(
+            "the seq a plain undo of the caller would take back: a seat's own last effective "
+            "event, the host's last effective event; null when there is none"
+        ),
+    ]
 
 
 def standing(spec: GameSpec, events: Sequence[Event]) -> tuple[dict[int, list[Event]], dict[int, tuple[int, bool]]]:
@@ -124,8 +151,15 @@ def _decoder_of(spec: GameSpec) -> Any:
     return msgspec.json.Decoder(Union[tuple(spec.events)])
 
 
-def history(spec: GameSpec, events: Sequence[Event], texts: Sequence[str], seat: str | None, host: bool,
-            before: int | None = None, limit: int = 30) -> HistoryReport:
+def history(
+    spec: GameSpec,
+    events: Sequence[Event],
+    texts: Sequence[str],
+    seat: str | None,
+    host: bool,
+    before: int | None = None,
+    limit: int = 30,
+) -> HistoryReport:
     """The log's `events` (each line's text as the caller may read it, `texts`) newest first, from the one before
     `before`, at most `limit`; `seat` the caller's seat (None: the host or a watcher), `host` whether it is the host."""
     effective, undone = standing(spec, events)
@@ -136,11 +170,19 @@ def history(spec: GameSpec, events: Sequence[Event], texts: Sequence[str], seat:
     for index in range(end - 1, start - 1, -1):
         event = events[index]
         taken = undone.get(event.seq)
-        entries.append(HistoryEntry(
-            event.seq, str(type(event).__struct_config__.tag), texts[index], getattr(event, "player", None), event.by,
-            taken[0] if taken else None, taken[1] if taken else False,
-            _replacement(spec, event, effective, seat, host),
-            _may_correct(spec, effective.get(event.seq), event.by, seat, host)))
+        entries.append(
+            HistoryEntry(
+                event.seq,
+                str(type(event).__struct_config__.tag),
+                texts[index],
+                getattr(event, "player", None),
+                event.by,
+                taken[0] if taken else None,
+                taken[1] if taken else False,
+                _replacement(spec, event, effective, seat, host),
+                _may_correct(spec, effective.get(event.seq), event.by, seat, host),
+            )
+        )
     own = None
     for seq in sorted(effective, reverse=True):
         if host or (seat is not None and _all_own(effective[seq], by_seq.get(seq), seat)):
@@ -153,13 +195,17 @@ def _all_own(events: list[Event], by: str | None, seat: str) -> bool:
     return all(is_own(event, by, seat) for event in events)
 
 
-def _may_correct(spec: GameSpec, standing_events: list[Event] | None, by: str | None, seat: str | None, host: bool) -> bool:
+def _may_correct(
+    spec: GameSpec, standing_events: list[Event] | None, by: str | None, seat: str | None, host: bool
+) -> bool:
     if not standing_events or not all(spec.is_voidable(event) for event in standing_events):
         return False
     return host or (seat is not None and _all_own(standing_events, by, seat))
 
 
-def _replacement(spec: GameSpec, event: Event, effective: dict[int, list[Event]], seat: str | None, host: bool) -> list[str]:
+def _replacement(
+    spec: GameSpec, event: Event, effective: dict[int, list[Event]], seat: str | None, host: bool
+) -> list[str]:
     """What an `amended` line put in place of its target, for a caller who may read it: the host, the seat that entered
     the correction, or the seat whose move every replacing event is. Read from the line itself, standing or not."""
     if not isinstance(event, Amended) or not event.events:
@@ -168,4 +214,3 @@ def _replacement(spec: GameSpec, event: Event, effective: dict[int, list[Event]]
     if host or (seat is not None and (event.by == seat or all(getattr(e, "player", None) == seat for e in replaced))):
         return [spec.format(e) for e in replaced]
     return []
-

@@ -4,7 +4,7 @@ returns (`MoveResult`, a stale append, a correction's events)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, cast
+from typing import Any, Callable
 
 import msgspec
 
@@ -13,7 +13,6 @@ from tally.core.model import Amended, Event, GameSpec, NotationError, Noted, Rul
 from tally.core.model import Outcome as GameOutcome
 from tally.core.notation import check_chain_part, player_of, read_count
 from tally.core.text import quote
-
 from tally.store.logs import cache
 from tally.store.recording.corrections import Correction
 from tally.store.recording.secrecy import names_others_secret
@@ -112,7 +111,7 @@ class _MoveSeparator:
             if i < 0:
                 break
             if text[i - 1].isspace() and i - 1 >= start and (i + 1 == end or text[i + 1].isspace()):
-                parts.append(text[start:i - 1])
+                parts.append(text[start : i - 1])
                 start = min(i + 2, end)
                 i = start
         parts.append(text[start:])
@@ -143,8 +142,9 @@ def parse_move(spec: GameSpec, state: Any, text: str, listing: Listing | None = 
         number = read_count(word, len(moves))
         if not number:
             shown = listing_range(spec, state, len(moves))
-            return NotationError(word, f"there is no move number {quote(word)} in the listing (`tally moves`: {shown})",
-                                 kind="unknown")
+            return NotationError(
+                word, f"there is no move number {quote(word)} in the listing (`tally moves`: {shown})", kind="unknown"
+            )
         return [moves[number - 1]]
     return spec.parse(state, word)
 
@@ -170,8 +170,9 @@ def read_part(spec: GameSpec, state: Any, part: str, reading: Reading | None) ->
     named = player_of(part, seats)
     bare = isinstance(named, tuple) and named[0] is None and not is_move_number(part)
     if not reading.own:
-        asked, text = _as_the_seats(spec, state, part.strip(), parse_move(spec, state, part, reading.listing), seat, bare,
-                                    mine_only=True)
+        asked, text = _as_the_seats(
+            spec, state, part.strip(), parse_move(spec, state, part, reading.listing), seat, bare, mine_only=True
+        )
         if not isinstance(asked, NotationError):
             reading.read.append(spec.format(asked[0]) if is_move_number(part) else text)
         return asked
@@ -191,8 +192,15 @@ def read_part(spec: GameSpec, state: Any, part: str, reading: Reading | None) ->
     return parsed
 
 
-def _as_the_seats(spec: GameSpec, state: Any, text: str, parsed: list[Event] | NotationError, seat: str, bare: bool,
-                  mine_only: bool = False) -> tuple[list[Event] | NotationError, str]:
+def _as_the_seats(
+    spec: GameSpec,
+    state: Any,
+    text: str,
+    parsed: list[Event] | NotationError,
+    seat: str,
+    bare: bool,
+    mine_only: bool = False,
+) -> tuple[list[Event] | NotationError, str]:
     """A move without `PLAYER:` from a seat's device is that seat's: `hand ...` on cy's phone is cy's hand, never the
     move of whoever the game reads a bare move as (the player to act, the first seat owing a hand). Read so when the
     bare reading names another seat or cannot be read; the bare reading stays for what names no seat (the table's
@@ -211,11 +219,18 @@ def _others(events: list[Event], seat: str) -> list[str]:
 
 
 def _not_yours(seat: str, others: list[str], part: str) -> Ruling:
-    return illegal(SEAT_OTHER, f"{seat} records only their own moves and the table's entries, not "
-                   f"{', '.join(others)}'s ({quote(part.strip())})", seat=seat, others=others)
+    return illegal(
+        SEAT_OTHER,
+        f"{seat} records only their own moves and the table's entries, not "
+        f"{', '.join(others)}'s ({quote(part.strip())})",
+        seat=seat,
+        others=others,
+    )
 
 
-def play(table: Table, text: str, deal: Callable[[list[str]], list[str]] | None, reading: Reading | None = None) -> MoveResult:
+def play(
+    table: Table, text: str, deal: Callable[[list[str]], list[str]] | None, reading: Reading | None = None
+) -> MoveResult:
     """Parse the move(s) `text` and judge and apply each event on `table`, in order: the one fold of a move.
 
     `text` may hold several moves separated by ` + ` (a move and the refill it makes due), each parsed and
@@ -238,25 +253,43 @@ def play(table: Table, text: str, deal: Callable[[list[str]], list[str]] | None,
         if isinstance(parsed, NotationError):
             return MoveResult(accepted=False, text=text, notation=parsed, seq=part_seq)
         if isinstance(parsed, Ruling):
-            return MoveResult(accepted=False, text=text, rulings=[parsed], to_act=spec.to_act(table.state), seq=part_seq)
-        crossing, acting = check_chain_part(table.started.seats, reading.read[-1] if reading else part, parsed, index,
-                                            acting)
+            return MoveResult(
+                accepted=False, text=text, rulings=[parsed], to_act=spec.to_act(table.state), seq=part_seq
+            )
+        crossing, acting = check_chain_part(
+            table.started.seats, reading.read[-1] if reading else part, parsed, index, acting
+        )
         if crossing is not None:
-            return MoveResult(accepted=False, text=text, rulings=[crossing], to_act=spec.to_act(table.state), seq=part_seq)
+            return MoveResult(
+                accepted=False, text=text, rulings=[crossing], to_act=spec.to_act(table.state), seq=part_seq
+            )
         for event in parsed:
             if reading is not None and reading.own and getattr(event, "player", None) is None:
                 refused = check_names_no_secret(spec, table.state, event, reading.seat)
                 if refused is not None:
-                    return MoveResult(accepted=False, text=text, rulings=[refused], to_act=spec.to_act(table.state), seq=part_seq)
+                    return MoveResult(
+                        accepted=False, text=text, rulings=[refused], to_act=spec.to_act(table.state), seq=part_seq
+                    )
             if not table.take(event, played):
-                return MoveResult(accepted=False, text=text, rulings=played.refused, to_act=spec.to_act(table.state), seq=part_seq)
+                return MoveResult(
+                    accepted=False, text=text, rulings=played.refused, to_act=spec.to_act(table.state), seq=part_seq
+                )
         last = index == len(parts) - 1
         if is_open and (not last or deal is not None):
             table.deal(deal or fresh_shuffle(), played)
     events = played.events
-    return MoveResult(accepted=True, text=text, events=events, rulings=played.rulings, to_act=spec.to_act(table.state),
-                      lines=[describe(spec, e) for e in events], seq=first_seq, consequences=played.consequences,
-                      ending=spec.outcome(table.state), states=played.states)
+    return MoveResult(
+        accepted=True,
+        text=text,
+        events=events,
+        rulings=played.rulings,
+        to_act=spec.to_act(table.state),
+        lines=[describe(spec, e) for e in events],
+        seq=first_seq,
+        consequences=played.consequences,
+        ending=spec.outcome(table.state),
+        states=played.states,
+    )
 
 
 def check_names_no_secret(spec: GameSpec, known: Any, event: Event, seat: str) -> Ruling | None:
@@ -265,9 +298,12 @@ def check_names_no_secret(spec: GameSpec, known: Any, event: Event, seat: str) -
     seat names from its own device (`core.seat.others-secret`)."""
     if not names_others_secret(spec, known, event, seat):
         return None
-    return illegal(OTHERS_SECRET, f"{seat} enters the table's entries, but this one names another seat's hidden "
-                   "cards, which that seat names itself from its own device (leave them out: each seat names its own)",
-                   seat=seat)
+    return illegal(
+        OTHERS_SECRET,
+        f"{seat} enters the table's entries, but this one names another seat's hidden "
+        "cards, which that seat names itself from its own device (leave them out: each seat names its own)",
+        seat=seat,
+    )
 
 
 def propose(spec: GameSpec, table: Table, text: str, reading: Reading | None = None) -> MoveResult:
@@ -307,14 +343,22 @@ def listing_refusal(
     number = read_count(word.strip(), listed.count)
     if not number:
         message = f"there is no move number {quote(word.strip())} in the listing (`tally moves`: {listed.shown})"
-        return MoveResult(accepted=False, text=text, notation=NotationError(word.strip(), message, kind="unknown"), seq=tail[0] + 1,
-                          to_act=spec.to_act(state), path=path)
+        return MoveResult(
+            accepted=False,
+            text=text,
+            notation=NotationError(word.strip(), message, kind="unknown"),
+            seq=tail[0] + 1,
+            to_act=spec.to_act(state),
+            path=path,
+        )
     if (listed.seq, listed.fingerprint) != tail:
         return stale_at(path, spec, state, tail, text, f"the listing of `tally moves` at #{listed.seq}")
     return None
 
 
-def read_correction(spec: GameSpec, state: Any, text: str, reading: Reading | None = None) -> list[Event] | NotationError | Ruling:
+def read_correction(
+    spec: GameSpec, state: Any, text: str, reading: Reading | None = None
+) -> list[Event] | NotationError | Ruling:
     """The events of a correcting move (parts separated by ` + `), each part read at the state the parts
     before it leave; events a rule forbids there are kept, for the correction's own ruling to name. `reading`:
     a seat's correction, held to what it may enter as a move (`read_part`; `state` is then its table)."""
@@ -337,4 +381,6 @@ def read_correction(spec: GameSpec, state: Any, text: str, reading: Reading | No
 
 def payload(event: Event) -> msgspec.Raw:
     """A game event as an `amended` line holds it: its type and fields, without the envelope."""
-    return msgspec.Raw(msgspec.json.encode(msgspec.structs.replace(event, seq=0, at="", prev=None, unit=1, salt=None, by=None)))
+    return msgspec.Raw(
+        msgspec.json.encode(msgspec.structs.replace(event, seq=0, at="", prev=None, unit=1, salt=None, by=None))
+    )

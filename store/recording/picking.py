@@ -16,7 +16,6 @@ import msgspec
 
 from tally.core.model import GameSpec
 from tally.core.naming import Naming, listed
-
 from tally.store.recording.secrecy import WATCHER
 from tally.store.recording.service import seat_moves
 
@@ -29,14 +28,18 @@ class NamesReport(msgspec.Struct):
     """`GET /api/games/{id}/names`: the moves the caller may make now by naming pieces."""
 
     seq: Annotated[int, _("the position: after this event")]
-    namings: Annotated[list[Naming], _(
-        "each move that names pieces: `kind` (its first word: the group of buttons it belongs with), `player` (null: "
-        "the table's entry), `head` (its text before the pieces), `words`, `slots` (each place where pieces are "
-        "named: `name`, `least`..`most` pieces, `pool` of code -> copies that may still be named, `before`: the "
-        "words written before its pieces) and either `choices` (the listed moves it stands for, each `move` with its "
-        "`picks`, slot by slot: only these may be chosen) or null (composed: the move is `head`, then each slot's "
-        "`before` and pieces, space-separated, judged when recorded; `takes_listed`: it enters at once what the listed "
-        "moves of its kind and player would one at a time, and those are offered through it alone)")]
+    namings: Annotated[
+        list[Naming],
+        _(
+            "each move that names pieces: `kind` (its first word: the group of buttons it belongs with), `player` (null: "
+            "the table's entry), `head` (its text before the pieces), `words`, `slots` (each place where pieces are "
+            "named: `name`, `least`..`most` pieces, `pool` of code -> copies that may still be named, `before`: the "
+            "words written before its pieces) and either `choices` (the listed moves it stands for, each `move` with its "
+            "`picks`, slot by slot: only these may be chosen) or null (composed: the move is `head`, then each slot's "
+            "`before` and pieces, space-separated, judged when recorded; `takes_listed`: it enters at once what the listed "
+            "moves of its kind and player would one at a time, and those are offered through it alone)"
+        ),
+    ]
 
 
 class DrawnPiece(msgspec.Struct):
@@ -66,8 +69,11 @@ def names(spec: GameSpec, state: Any, seq: int, viewer: str | None) -> NamesRepo
     box = [piece.code for piece in spec.pieces(known) if piece.code not in seats]  # `spot ben`: ben is no piece
     composed = [naming for naming in spec.naming(known) if is_for(naming, viewer)]
     covered = {(naming.kind, naming.player) for naming in composed if naming.takes_listed}
-    found = [naming for naming in listed(spec.format, seat_moves(spec, state, viewer), box)
-             if is_for(naming, viewer) and (naming.kind, naming.player) not in covered]
+    found = [
+        naming
+        for naming in listed(spec.format, seat_moves(spec, state, viewer), box)
+        if is_for(naming, viewer) and (naming.kind, naming.player) not in covered
+    ]
     return NamesReport(seq, composed + found)
 
 
@@ -75,5 +81,7 @@ def pieces(spec: GameSpec, state: Any) -> PiecesReport:
     """The box's pieces, drawn from what every player sees (a watcher's view: the box's colours and names)."""
     public = spec.conceal(state, WATCHER)
     view = spec.view(public, WATCHER)
-    return PiecesReport(spec.name, [DrawnPiece(piece.code, piece.group, spec.draw_piece(view, piece.code))
-                                    for piece in spec.pieces(public)])
+    return PiecesReport(
+        spec.name,
+        [DrawnPiece(piece.code, piece.group, spec.draw_piece(view, piece.code)) for piece in spec.pieces(public)],
+    )

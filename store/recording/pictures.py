@@ -13,7 +13,6 @@ import msgspec
 from tally.core.model import GameSpec
 from tally.core.outline import Outline, outline
 from tally.core.views import View
-
 from tally.store.recording.results import board_at, frame_board
 from tally.store.recording.service import Frame, Position
 
@@ -27,8 +26,13 @@ class OutlineReport(msgspec.Struct):
     """The board in words (`core/outline.py`), for a screen reader: the same view as the picture, as lists."""
 
     seq: Annotated[int, msgspec.Meta(description="the position: after this event")]
-    outline: Annotated[Outline, msgspec.Meta(description="`title`, `turn` (what is expected, naming who acts), `players` and "
-                                                         "`table` (items: `text` and the `items` under it), `result` (null until the game is over)")]
+    outline: Annotated[
+        Outline,
+        msgspec.Meta(
+            description="`title`, `turn` (what is expected, naming who acts), `players` and "
+            "`table` (items: `text` and the `items` under it), `result` (null until the game is over)"
+        ),
+    ]
 
 
 def outline_of(view: View, seq: int) -> OutlineReport:
@@ -54,8 +58,9 @@ def frame_name(seq: int, last: int) -> str:
     return f"{seq:0{max(4, len(str(last)))}d}.svg"
 
 
-def write_replay_pictures(pos: Position, frames: Sequence[Frame], directory: Path | str,
-                          viewer: str | None = None) -> list[Path]:
+def write_replay_pictures(
+    pos: Position, frames: Sequence[Frame], directory: Path | str, viewer: str | None = None
+) -> list[Path]:
     """One picture per event of a replay, named by its seq, in `directory` (made when missing)."""
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)

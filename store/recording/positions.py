@@ -21,7 +21,6 @@ from typing import Any
 from tally.core import registry
 from tally.core.engine import Table, judge
 from tally.core.model import Event, GameSpec, GameStarted, Ruling
-
 from tally.store.errors import IllegalLog
 from tally.store.logs import checkpoints
 from tally.store.logs import log as logfile
@@ -40,8 +39,9 @@ class Reached:
 
     __slots__ = ("table", "seq", "line_hash", "offset", "last_line", "key", "steps")
 
-    def __init__(self, table: Table, seq: int, line_hash: str, offset: int, last_line: int, key: str,
-                 steps: list[Step]):
+    def __init__(
+        self, table: Table, seq: int, line_hash: str, offset: int, last_line: int, key: str, steps: list[Step]
+    ):
         self.table, self.seq, self.line_hash, self.offset, self.last_line = table, seq, line_hash, offset, last_line
         self.key, self.steps = key, steps
 
@@ -96,8 +96,16 @@ def reach(lines: Lines, upto: int | None = None, since: int | None = None) -> Re
         below = found - 1  # a correction reached back to line `found`: resume before it
 
 
-def _try_points(lines: Lines, spec: GameSpec, key: str, first: bytes, started: GameStarted, upto: int | None,
-                below: int | None, tried: set[checkpoints.Kept]) -> Reached | int:
+def _try_points(
+    lines: Lines,
+    spec: GameSpec,
+    key: str,
+    first: bytes,
+    started: GameStarted,
+    upto: int | None,
+    below: int | None,
+    tried: set[checkpoints.Kept],
+) -> Reached | int:
     """The fold from the latest usable checkpoint at or before `below` (line 1 at the latest), or the seq a
     correction reached back to (try again below it)."""
     seqs, size = lines.extent()
@@ -138,8 +146,9 @@ def _fold_from(lines: Lines, point: checkpoints.Resumable, key: str, upto: int |
     unit_end = point.started.unit if fresh else point.seq
     data = lines.lines_after(point.seq, point.offset, None if upto is None else upto + 1)
     try:
-        run = logfile.continued(lines.name, data, point.spec, point.seq, point.line_hash, unit_end,
-                                  seats=tuple(point.started.seats))
+        run = logfile.continued(
+            lines.name, data, point.spec, point.seq, point.line_hash, unit_end, seats=tuple(point.started.seats)
+        )
     except logfile.LogError:
         raise _Unusable() from None
     Work.read += len(run.events)
@@ -162,7 +171,9 @@ def _fold_from(lines: Lines, point: checkpoints.Resumable, key: str, upto: int |
             last_hash = point.line_hash
         if (events[-1].seq if events else point.seq) < upto:
             raise IndexError(f"the log has no line {upto}")
-    table = Table(point.spec, point.started) if fresh else Table.resume(point.spec, point.started, point.state, point.seq)
+    table = (
+        Table(point.spec, point.started) if fresh else Table.resume(point.spec, point.started, point.state, point.seq)
+    )
     kept: list[Step] = []
     judgement, table = judge(point.spec, events, kept=kept, start=table)
     Work.judged += len(kept)
@@ -179,8 +190,9 @@ def _first_illegal(rulings: list[Ruling]) -> Ruling:
     return next(r for r in rulings if r.verdict == "illegal")
 
 
-def _keep_due(key: str, point: checkpoints.Resumable, steps: list[Step], sizes: list[int], last_hash: str,
-              unit_end: int) -> None:
+def _keep_due(
+    key: str, point: checkpoints.Resumable, steps: list[Step], sizes: list[int], last_hash: str, unit_end: int
+) -> None:
     """Keep every checkpoint due among `steps` (after a unit that holds a multiple of `SPACING`) not kept yet;
     `unit_end`: the last line of the unit the checkpoint's line lies in."""
     if not steps or not checkpoints.is_due(steps[0][0].seq, steps[-1][0].seq):
@@ -203,8 +215,9 @@ def _keep_due(key: str, point: checkpoints.Resumable, steps: list[Step], sizes: 
         checkpoints.save(key, seq, line_hash, offset, sizes[index], point.started, after)
 
 
-def keep_due_steps(key: str, started: GameStarted, seq: int, offset: int, steps: list[Step], sizes: list[int],
-                   last_hash: str) -> None:
+def keep_due_steps(
+    key: str, started: GameStarted, seq: int, offset: int, steps: list[Step], sizes: list[int], last_hash: str
+) -> None:
     """Keep the checkpoints due among `steps`, judged on a fold at line `seq` (ending a unit, `offset` bytes into
     the log)."""
     point = checkpoints.Resumable(None, started, None, seq, "", offset, 0)

@@ -17,10 +17,31 @@ from tally.core import engine
 from tally.core.model import Event, GameSpec
 from tally.core.notation import seat_named
 from tally.core.text import quote
-
 from tally.store.logs import cache
 from tally.store.logs import log as logfile
-from tally.store.recording.service import MOVE_SEPARATOR, STALE, Frame, GameRecord, IllegalLog, MoveResult, Position, UsageError, describe, describe_start, is_move_number, judged, listing_range, listing_refusal, parse_move, position, propose, replay_log, seat_moves, shuffler, start_event  # noqa: F401  (the service's names, as scripts and the library import them from here)
+from tally.store.recording.service import (  # noqa: F401  (the service's names, as scripts and the library import them from here)
+    MOVE_SEPARATOR,
+    STALE,
+    Frame,
+    GameRecord,
+    IllegalLog,
+    MoveResult,
+    Position,
+    UsageError,
+    describe,
+    describe_start,
+    is_move_number,
+    judged,
+    listing_range,
+    listing_refusal,
+    parse_move,
+    position,
+    propose,
+    replay_log,
+    seat_moves,
+    shuffler,
+    start_event,
+)
 
 if TYPE_CHECKING:
     import random
@@ -49,7 +70,9 @@ def read_manifest(path: Path | str) -> dict[str, Any]:
     except OSError as error:
         raise UsageError(f"--manifest {path}: cannot read it: {error.strerror or error}") from None
     if len(data) > MANIFEST_LIMIT:
-        raise UsageError(f"--manifest {path}: larger than {MANIFEST_LIMIT} bytes; a manifest describes one box of cards")
+        raise UsageError(
+            f"--manifest {path}: larger than {MANIFEST_LIMIT} bytes; a manifest describes one box of cards"
+        )
     from tally.store.logs import limits
 
     deep = f"--manifest {path}: {limits.too_deep(limits.MAX_MANIFEST_DEPTH).message}"  # measured before parsing: parsers recurse
@@ -103,7 +126,10 @@ def rule(path: Path | str, text: str, at: int | None = None, as_listed: bool = F
 
 
 def move(
-    path: "Path | str | LogStore", text: str, expect_seq: int | None = None, expect_fingerprint: str | None = None,
+    path: "Path | str | LogStore",
+    text: str,
+    expect_seq: int | None = None,
+    expect_fingerprint: str | None = None,
     as_listed: bool = False,
 ) -> MoveResult:
     """Append the move(s) `text` only if legal; otherwise return the ruling and append nothing."""
@@ -111,7 +137,10 @@ def move(
 
 
 def undo(
-    path: "Path | str | LogStore", reason: str, turn: bool = False, expect_seq: int | None = None,
+    path: "Path | str | LogStore",
+    reason: str,
+    turn: bool = False,
+    expect_seq: int | None = None,
     expect_fingerprint: str | None = None,
 ) -> MoveResult:
     """Void the last effective event, or with `turn` every event of the last turn."""
@@ -119,7 +148,11 @@ def undo(
 
 
 def correct(
-    path: "Path | str | LogStore", target: int, reason: str, move: str | None = None, expect_seq: int | None = None,
+    path: "Path | str | LogStore",
+    target: int,
+    reason: str,
+    move: str | None = None,
+    expect_seq: int | None = None,
     expect_fingerprint: str | None = None,
 ) -> MoveResult:
     """Void event `target` (any effective one), or with `move` replace it; refused when a later event breaks."""
@@ -127,7 +160,10 @@ def correct(
 
 
 def note(
-    path: "Path | str | LogStore", text: str, player: str | None = None, expect_seq: int | None = None,
+    path: "Path | str | LogStore",
+    text: str,
+    player: str | None = None,
+    expect_seq: int | None = None,
     expect_fingerprint: str | None = None,
 ) -> MoveResult:
     return GameRecord(path).note(text, player, expect_seq, expect_fingerprint)
@@ -176,10 +212,17 @@ def moves(path: Path | str, at: int | None = None, viewer: str | None = None) ->
     shown = legal if viewer is None else seat_moves(spec, state, viewer)
     if at is None or at == len(pos.log.events):
         if shown == legal:
-            cache.remember_listing(str(path), pos.seq, pos.log.fingerprint, len(legal), listing_range(spec, state, len(legal)))
+            cache.remember_listing(
+                str(path), pos.seq, pos.log.fingerprint, len(legal), listing_range(spec, state, len(legal))
+            )
         else:
-            cache.remember_listing(str(path), pos.seq, pos.log.fingerprint, 0,
-                                   f"none: the listing --as {viewer} hides cards the log knows, so name the move")
+            cache.remember_listing(
+                str(path),
+                pos.seq,
+                pos.log.fingerprint,
+                0,
+                f"none: the listing --as {viewer} hides cards the log knows, so name the move",
+            )
     from tally.store.recording.results import numbered
 
     return numbered(spec, state, pos.seq, shown, viewer)

@@ -15,7 +15,6 @@ import msgspec
 from tally.core.model import SHARED_NOTATION, SHARED_RULES, Due, Event, GameSpec, NotationForm, RuleDoc, Ruling
 from tally.core.model import Outcome as GameOutcome
 from tally.core.views import View
-
 from tally.store.logs import log as logfile
 from tally.store.logs.logstore import LogStore
 from tally.store.recording.corrections import Correction, preview_text
@@ -51,7 +50,13 @@ class GameEntry(msgspec.Struct):
 class GamesReport(msgspec.Struct):
     """`tally games`."""
 
-    games: Annotated[list[GameEntry], _("one entry per game: `name`, `title`, `rules`, `players` [min, max], `modes`, `options` (`key`, `default`, `choices`, `help`, and for an integer option its `minimum` and `maximum`)")]
+    games: Annotated[
+        list[GameEntry],
+        _(
+            "one entry per game: `name`, `title`, `rules`, `players` [min, max], `modes`, `options` (`key`, "
+            "`default`, `choices`, `help`, and for an integer option its `minimum` and `maximum`)"
+        ),
+    ]
 
 
 def games() -> GamesReport:
@@ -61,7 +66,11 @@ def games() -> GamesReport:
     for name in registry.names():
         spec = registry.get(name)
         options = [GameOption(o.key, o.default, list(o.choices), o.help, o.minimum, o.maximum) for o in spec.options]
-        entries.append(GameEntry(spec.name, spec.title, spec.rules_version, [spec.min_seats, spec.max_seats], list(spec.modes), options))
+        entries.append(
+            GameEntry(
+                spec.name, spec.title, spec.rules_version, [spec.min_seats, spec.max_seats], list(spec.modes), options
+            )
+        )
     return GamesReport(entries)
 
 
@@ -125,18 +134,49 @@ def ruling_lines(rulings: Sequence[Ruling]) -> list[RulingLine]:
 class MoveReport(msgspec.Struct):
     """`tally move`, `rule` and `undo`: a move judged (and recorded, unless it was a question)."""
 
-    accepted: Annotated[bool, _("true when the move is legal or unverifiable: `move` and `undo` recorded it, `rule` only judged it")]
+    accepted: Annotated[
+        bool, _("true when the move is legal or unverifiable: `move` and `undo` recorded it, `rule` only judged it")
+    ]
     move: Annotated[str, _("the move text as given")]
-    verdict: Annotated[str, _("`legal`, `unverifiable` (legal as far as the log can tell), `illegal` or `unreadable` (bad notation)")]
-    events: Annotated[list[EventLine], _("the events the move is (empty unless accepted): `seq`, `type`, `text` (the event in notation)")]
-    rulings: Annotated[list[RulingLine], _("`rule`, `text` (the rule's English text), `verdict`, `message` for each ruling: the rule that permits it, or every rule that forbids it (the first decides the verdict), and any unverifiable note")]
-    notation_error: Annotated[Optional[str], _("for `unreadable`: what could not be read and what would have been valid; else null")]
-    notation_kind: Annotated[Optional[str], _("for `unreadable`: `invalid`, `ambiguous` (fits several moves) or `unknown` (a name or code the game does not know); else null")]
-    fingerprint: Annotated[Optional[str], _("SHA-256 of the log's last line after recording (null when nothing was recorded)")]
-    seq: Annotated[int, _("the seq the (first) event has or would have; for a refused part of a ` + ` line, that part's")]
-    to_act: Annotated[str, _("who must act next (after the move when accepted): a player, `table` (a reveal is due) or `nobody`")]
+    verdict: Annotated[
+        str, _("`legal`, `unverifiable` (legal as far as the log can tell), `illegal` or `unreadable` (bad notation)")
+    ]
+    events: Annotated[
+        list[EventLine],
+        _("the events the move is (empty unless accepted): `seq`, `type`, `text` (the event in notation)"),
+    ]
+    rulings: Annotated[
+        list[RulingLine],
+        _(
+            "`rule`, `text` (the rule's English text), `verdict`, `message` for each ruling: the rule that permits "
+            "it, or every rule that forbids it (the first decides the verdict), and any unverifiable note"
+        ),
+    ]
+    notation_error: Annotated[
+        Optional[str], _("for `unreadable`: what could not be read and what would have been valid; else null")
+    ]
+    notation_kind: Annotated[
+        Optional[str],
+        _(
+            "for `unreadable`: `invalid`, `ambiguous` (fits several moves) or `unknown` (a name or code the game does not know); else null"
+        ),
+    ]
+    fingerprint: Annotated[
+        Optional[str], _("SHA-256 of the log's last line after recording (null when nothing was recorded)")
+    ]
+    seq: Annotated[
+        int, _("the seq the (first) event has or would have; for a refused part of a ` + ` line, that part's")
+    ]
+    to_act: Annotated[
+        str, _("who must act next (after the move when accepted): a player, `table` (a reveal is due) or `nobody`")
+    ]
     expected: Annotated[str, _("what is expected next, in words")]
-    consequences: Annotated[list[str], _("what follows from the move without being an event (a noble's visit, the end of a round or of the game), in words")]
+    consequences: Annotated[
+        list[str],
+        _(
+            "what follows from the move without being an event (a noble's visit, the end of a round or of the game), in words"
+        ),
+    ]
     outcome: Annotated[Optional[GameOutcome], _(_OUTCOME)]
 
 
@@ -149,13 +189,28 @@ def verdict(result: MoveResult) -> str:
 
 
 def move_report(result: MoveResult) -> MoveReport:
-    events = [EventLine(e.seq or result.seq + i, str(type(e).__struct_config__.tag), text)
-              for i, (e, text) in enumerate(zip(result.events, result.lines))] if result.accepted else []
+    events = (
+        [
+            EventLine(e.seq or result.seq + i, str(type(e).__struct_config__.tag), text)
+            for i, (e, text) in enumerate(zip(result.events, result.lines))
+        ]
+        if result.accepted
+        else []
+    )
     return MoveReport(
-        result.accepted, result.text, verdict(result), events,
+        result.accepted,
+        result.text,
+        verdict(result),
+        events,
         ruling_lines(result.rulings),
-        result.notation.render() if result.notation else None, result.notation_kind, result.fingerprint, result.seq,
-        result.to_act[0], result.to_act[1], list(result.consequences), result.ending,
+        result.notation.render() if result.notation else None,
+        result.notation_kind,
+        result.fingerprint,
+        result.seq,
+        result.to_act[0],
+        result.to_act[1],
+        list(result.consequences),
+        result.ending,
     )
 
 
@@ -163,10 +218,20 @@ class PreviewReport(msgspec.Struct):
     """A correction's preview (`POST .../undo` or `.../amend` with `preview`): what it would take back and put in its
     place, judged exactly as the correction itself would be; nothing is recorded."""
 
-    preview: Annotated[str, _("what it would do, in words: `this voids #41 reveal 1w0-b2k2, entered by ana`, `this replaces #29 "
-                              "ben: take w b r, entered by ben, with ben: take w b k`")]
-    corrections: Annotated[list[Correction], _("each event it would take back or replace: `target`, `old` and `new` in notation, "
-                                               "`by` the seat whose device entered it (null: the host or a terminal)")]
+    preview: Annotated[
+        str,
+        _(
+            "what it would do, in words: `this voids #41 reveal 1w0-b2k2, entered by ana`, `this replaces #29 "
+            "ben: take w b r, entered by ben, with ben: take w b k`"
+        ),
+    ]
+    corrections: Annotated[
+        list[Correction],
+        _(
+            "each event it would take back or replace: `target`, `old` and `new` in notation, "
+            "`by` the seat whose device entered it (null: the host or a terminal)"
+        ),
+    ]
     seq: Annotated[int, _("the log's last seq it was judged at")]
     to_act: Annotated[str, _("who would act after it")]
     expected: Annotated[str, _("what would be expected after it, in words")]
@@ -190,12 +255,23 @@ class ListingReport(msgspec.Struct):
     to_act: Annotated[str, _("who must act")]
     expected: Annotated[str, _("what is expected, in words")]
     moves: Annotated[list[str], _("every legal move in notation, in the game's fixed order")]
-    waiting_on: Annotated[list[str], _("the seats the table waits on: the seat to act, or every seat still to name its own hidden cards (in any order, each from its own device); empty when the table or nobody acts")]
-    owed: Annotated[list[Due], _("who owes what now (the game's `owed`, on the table as the caller knows it), one entry per "
-                                 "debt: `seat` (a seat, or `table` for an entry of the table's), `what` (in words), "
-                                 "`form` (the game's notation form that writes it where no listed move can, `PLAYER: hand "
-                                 "CARDS`; null where the listed moves make it) and `by` (for the table's entry, the seat "
-                                 "whose device is asked to make it, the dealer; null: any seat's)")] = []
+    waiting_on: Annotated[
+        list[str],
+        _(
+            "the seats the table waits on: the seat to act, or every seat still to name its own hidden cards (in any "
+            "order, each from its own device); empty when the table or nobody acts"
+        ),
+    ]
+    owed: Annotated[
+        list[Due],
+        _(
+            "who owes what now (the game's `owed`, on the table as the caller knows it), one entry per "
+            "debt: `seat` (a seat, or `table` for an entry of the table's), `what` (in words), "
+            "`form` (the game's notation form that writes it where no listed move can, `PLAYER: hand "
+            "CARDS`; null where the listed moves make it) and `by` (for the table's entry, the seat "
+            "whose device is asked to make it, the dealer; null: any seat's)"
+        ),
+    ] = []
 
 
 class CheckWarning(msgspec.Struct):
@@ -220,8 +296,13 @@ class CheckReport(msgspec.Struct):
     seq: Annotated[Optional[int], _("the first illegal event, or null")] = None
     rule: Annotated[Optional[str], _("the rule it breaks, or null")] = None
     message: Annotated[Optional[str], _("what is wrong, or null")] = None
-    text: Annotated[Optional[str], _("the English text of the rule it breaks (as `tally rules GAME ID` prints it), or null")] = None
-    warnings: Annotated[list[CheckWarning], _("unverifiable events, and `at` times that go backwards (`log.at-backwards`): `seq`, `rule`, `message`")] = []
+    text: Annotated[
+        Optional[str], _("the English text of the rule it breaks (as `tally rules GAME ID` prints it), or null")
+    ] = None
+    warnings: Annotated[
+        list[CheckWarning],
+        _("unverifiable events, and `at` times that go backwards (`log.at-backwards`): `seq`, `rule`, `message`"),
+    ] = []
     outcome: Annotated[Optional[GameOutcome], _(_OVER)] = None
 
 
@@ -230,7 +311,6 @@ def check(path: Path | str | LogStore, anchors: Sequence[tuple[int, str]] = ()) 
     `LogError` `log.anchor` when one no longer holds), then every event judged; the first illegal one stops it.
     `at` times that go backwards are warnings (`log.at-backwards`) after the unverifiable events."""
     from tally.core.engine import judge
-
     from tally.store.logs import anchors as anchoring
     from tally.store.logs.logstore import read_log
 
@@ -244,10 +324,20 @@ def check(path: Path | str | LogStore, anchors: Sequence[tuple[int, str]] = ()) 
     warnings += [CheckWarning(seq, "log.at-backwards", why) for seq, why in anchoring.clock_warnings(log)]
     if not judgement.ok:
         first = judgement.rulings[0]
-        return CheckReport(False, log.spec.name, len(log.events), log.fingerprint, judgement.failed_seq, first.rule,
-                           first.message, rule_text(first.rule) or None, warnings)
-    return CheckReport(True, log.spec.name, len(log.events), log.fingerprint, warnings=warnings,
-                       outcome=log.spec.outcome(table.state))
+        return CheckReport(
+            False,
+            log.spec.name,
+            len(log.events),
+            log.fingerprint,
+            judgement.failed_seq,
+            first.rule,
+            first.message,
+            rule_text(first.rule) or None,
+            warnings,
+        )
+    return CheckReport(
+        True, log.spec.name, len(log.events), log.fingerprint, warnings=warnings, outcome=log.spec.outcome(table.state)
+    )
 
 
 class ReplayStep(msgspec.Struct):
@@ -291,9 +381,17 @@ class RepairReport(msgspec.Struct):
     log: Annotated[str, _("the repaired log")]
     torn_bytes: Annotated[int, _("how many bytes were cut off: the torn last line, and the lines of a unit cut short")]
     saved_to: Annotated[str, _("the side file that keeps them")]
-    removed: Annotated[bool, _("true when nothing was intact (the first command was cut short) and the log was removed")]
+    removed: Annotated[
+        bool, _("true when nothing was intact (the first command was cut short) and the log was removed")
+    ]
     kept_lines: Annotated[int, _("how many lines were kept: every one verifies from line 1")] = 0
-    why: Annotated[str, _("the id of the torn end: `log.torn-tail`, `log.torn-unit` or `log.zero-block`; `log.nothing-to-repair` for a log that verifies to its end (exit 2: nothing moved, every line kept)")] = ""
+    why: Annotated[
+        str,
+        _(
+            "the id of the torn end: `log.torn-tail`, `log.torn-unit` or `log.zero-block`; `log.nothing-to-repair` "
+            "for a log that verifies to its end (exit 2: nothing moved, every line kept)"
+        ),
+    ] = ""
 
 
 class SimulateReport(msgspec.Struct):
@@ -304,7 +402,12 @@ class SimulateReport(msgspec.Struct):
     events: Annotated[int, _("events written in all")]
     moves: Annotated[int, _("moves played in all")]
     finished: Annotated[int, _("games that reached their end")]
-    wins_by_seat: Annotated[dict[str, int], _("wins per seat, by the name the logs give it (`p1` is the first seat, `p2` the second, ...); a shared victory counts for each winner")]
+    wins_by_seat: Annotated[
+        dict[str, int],
+        _(
+            "wins per seat, by the name the logs give it (`p1` is the first seat, `p2` the second, ...); a shared victory counts for each winner"
+        ),
+    ]
     out: Annotated[str, _("the folder of the logs")]
 
 
@@ -329,8 +432,15 @@ class DamagedLogReport(msgspec.Struct):
     events: Annotated[None, _("null: the log could not be read")]
     fingerprint: Annotated[None, _("null")]
     seq: Annotated[Optional[int], _("the line where the damage is, or null")]
-    rule: Annotated[str, _("the reading rule the log breaks (`docs/format.md` §6), as `log.` and its name; `log.damaged` when no one rule applies")]
-    line: Annotated[Optional[int], _("the line number where the damage is; null when no line applies, e.g. a missing or empty file")]
+    rule: Annotated[
+        str,
+        _(
+            "the reading rule the log breaks (`docs/format.md` §6), as `log.` and its name; `log.damaged` when no one rule applies"
+        ),
+    ]
+    line: Annotated[
+        Optional[int], _("the line number where the damage is; null when no line applies, e.g. a missing or empty file")
+    ]
     message: Annotated[str, _("what was expected")]
 
 
@@ -396,16 +506,18 @@ def listing(record: GameRecord) -> ListingReport:
     return numbered(record.spec, record.state, record.seq)
 
 
-def numbered(spec: GameSpec, state: Any, seq: int, legal: list[Event] | None = None,
-             viewer: str | None = None) -> ListingReport:
+def numbered(
+    spec: GameSpec, state: Any, seq: int, legal: list[Event] | None = None, viewer: str | None = None
+) -> ListingReport:
     """The legal moves at a state (after event `seq`) in notation, numbered as a move number selects them, and who
     owes what, worked out on the table as `viewer` knows it (a seat, `secrecy.WATCHER`; None: as the log knows it),
     so that it tells a seat nothing of another seat's hidden cards."""
     who, what = spec.to_act(state)
     moves = spec.legal_moves(state) if legal is None else legal
     known = state if viewer is None else spec.conceal(state, viewer)
-    return ListingReport(seq, who, what, [spec.format(m) for m in moves], list(spec.waiting_on(state)),
-                         list(spec.owed(known)))
+    return ListingReport(
+        seq, who, what, [spec.format(m) for m in moves], list(spec.waiting_on(state)), list(spec.owed(known))
+    )
 
 
 # --------------------------------------------------------------------------- a game's rules and notation
@@ -426,7 +538,12 @@ class RulesReport(msgspec.Struct):
     title: Annotated[str, _("the name people use")]
     rules_version: Annotated[str, _("the rules version the rulings follow")]
     selected: Annotated[Optional[str], _("the id or group asked for, as the game's ids spell it; null for every rule")]
-    rules: Annotated[list[RuleEntry], _("`id`, `text` for each rule selected, in the game's order (every rule of the game, then the shared engine's `core.*` ones)")]
+    rules: Annotated[
+        list[RuleEntry],
+        _(
+            "`id`, `text` for each rule selected, in the game's order (every rule of the game, then the shared engine's `core.*` ones)"
+        ),
+    ]
     rule: Annotated[Optional[str], _("for a refusal: `core.rules.unknown`; else null")] = None
     message: Annotated[Optional[str], _("for a refusal: what was not found; else null")] = None
     suggestions: Annotated[list[str], _("for a refusal: the closest ids and groups")] = []
@@ -451,8 +568,9 @@ def rules_report(game: str, selector: str | None = None) -> RulesReport:
         raise UsageError(str(error)) from None
     every = [*spec.rules, *SHARED_RULES]
     if selector is None:
-        return RulesReport(True, spec.name, spec.title, spec.rules_version, None,
-                           [RuleEntry(r.id, r.text) for r in every])
+        return RulesReport(
+            True, spec.name, spec.title, spec.rules_version, None, [RuleEntry(r.id, r.text) for r in every]
+        )
     asked = selector.strip().lower().rstrip(".")
     for candidate in (asked, f"{spec.name}.{asked}"):
         chosen = [RuleEntry(r.id, r.text) for r in every if candidate and _selects(r.id, candidate)]
@@ -460,12 +578,22 @@ def rules_report(game: str, selector: str | None = None) -> RulesReport:
             return RulesReport(True, spec.name, spec.title, spec.rules_version, candidate, chosen)
     groups = sorted({r.id.rsplit(".", 1)[0] for r in every} | {r.id for r in every})
     near = get_close_matches(asked, groups, n=6, cutoff=0.6) or get_close_matches(
-        f"{spec.name}.{asked}", groups, n=6, cutoff=0.6)
+        f"{spec.name}.{asked}", groups, n=6, cutoff=0.6
+    )
     from tally.core.text import quote
 
     hint = f"; did you mean {', '.join(near)}?" if near else f"; `tally rules {spec.name}` lists them"
-    return RulesReport(False, spec.name, spec.title, spec.rules_version, None, [], UNKNOWN_RULE,
-                       f"{spec.title} has no rule or group of rules {quote(selector)}{hint}", near)
+    return RulesReport(
+        False,
+        spec.name,
+        spec.title,
+        spec.rules_version,
+        None,
+        [],
+        UNKNOWN_RULE,
+        f"{spec.title} has no rule or group of rules {quote(selector)}{hint}",
+        near,
+    )
 
 
 class NotationEntry(msgspec.Struct):
@@ -479,8 +607,16 @@ class NotationReport(msgspec.Struct):
 
     game: Annotated[str, _("the game's name")]
     title: Annotated[str, _("the name people use")]
-    forms: Annotated[list[NotationEntry], _("the game's own forms: `form` (how it is written), `meaning`, `examples` (each one a move the game reads)")]
-    shared: Annotated[list[NotationEntry], _("what every game's notation accepts besides: a player's prefix, a move's number in `tally moves`, moves joined by ` + `")]
+    forms: Annotated[
+        list[NotationEntry],
+        _("the game's own forms: `form` (how it is written), `meaning`, `examples` (each one a move the game reads)"),
+    ]
+    shared: Annotated[
+        list[NotationEntry],
+        _(
+            "what every game's notation accepts besides: a player's prefix, a move's number in `tally moves`, moves joined by ` + `"
+        ),
+    ]
 
 
 def _entries(forms: Sequence[NotationForm]) -> list[NotationEntry]:

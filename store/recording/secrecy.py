@@ -93,7 +93,9 @@ def _names(value: Any) -> list[str]:
 def _unnamed(value: Any, seats: set[str]) -> Any:
     """An event's fields with every name but the seats' and the envelope's replaced by one no box holds."""
     if isinstance(value, dict):
-        return {key: item if key in _ENVELOPE or key == "player" else _unnamed(item, seats) for key, item in value.items()}
+        return {
+            key: item if key in _ENVELOPE or key == "player" else _unnamed(item, seats) for key, item in value.items()
+        }
     if isinstance(value, list):
         return [_unnamed(item, seats) for item in value]
     return "\x00" if isinstance(value, str) and value not in seats else value
@@ -117,6 +119,7 @@ def known_to(spec: GameSpec, state: Any, seat: str) -> Any:
 def seat_listing(spec: GameSpec, mode: str, seat: str) -> Callable[[Any], list[Event]]:
     """The moves `seat` is shown at a table it knows as `known` (`known_to`), numbered as `tally moves --as` numbers
     them: `listed_for` on the game's `conceal`, in the game's own mode."""
+
     def listing(known: Any) -> list[Event]:
         if getattr(known, "mode", mode) != mode:
             known = msgspec.structs.replace(known, mode=mode)
@@ -140,8 +143,11 @@ def names_others_secret(spec: GameSpec, known: Any, event: Event, seat: str) -> 
 def listed_for(spec: GameSpec, known: Any, seat: str) -> list[Event]:
     """The moves `seat` is offered, numbered as it is shown them: the legal moves on the table as it knows it
     (`known`, the game's `conceal`), less the table's entries that would name another seat's hidden component."""
-    return [move for move in spec.legal_moves(known)
-            if getattr(move, "player", None) is not None or not names_others_secret(spec, known, move, seat)]
+    return [
+        move
+        for move in spec.legal_moves(known)
+        if getattr(move, "player", None) is not None or not names_others_secret(spec, known, move, seat)
+    ]
 
 
 def new_salt() -> str:
@@ -180,12 +186,16 @@ def salted(spec: GameSpec, seats: Sequence[str], state: Any, events: list[Event]
     whose state is not followed (after a void in the same write, which no command writes) is salted whatever it holds."""
     out: list[Event] = []
     for event, before, after in followed(spec, state, events):
-        secret = is_secret(spec, before, after, event, seats) if after is not None or isinstance(event, SHARED) else True
+        secret = (
+            is_secret(spec, before, after, event, seats) if after is not None or isinstance(event, SHARED) else True
+        )
         out.append(msgspec.structs.replace(event, salt=new_salt()) if secret else event)
     return out
 
 
 def may_read(spec: GameSpec, state: Any, events: list[Event], viewer: str) -> list[bool]:
     """For each of `events` (one write, from `state`), whether `viewer` may read it in full."""
-    return [isinstance(event, SHARED) or (after is not None and is_known_to(spec, before, after, event, viewer))
-            for event, before, after in followed(spec, state, events)]
+    return [
+        isinstance(event, SHARED) or (after is not None and is_known_to(spec, before, after, event, viewer))
+        for event, before, after in followed(spec, state, events)
+    ]

@@ -21,14 +21,30 @@ from tally.core.engine import Played, Table, correction_refused, judge
 from tally.core.model import Amended, Event, GameSpec, GameStarted, NotationError, Noted, Ruling, Voided, illegal
 from tally.core.notation import seat_named
 from tally.core.text import quote
-
-from tally.store.logs import checkpoints
-from tally.store.logs import log as logfile
-from tally.store.logs import logstore
 from tally.store.errors import IllegalLog, StaleAppend, UsageError  # noqa: F401  (the service's names, as callers import them)
+from tally.store.logs import checkpoints, logstore
+from tally.store.logs import log as logfile
 from tally.store.recording.corrections import Correction, is_own, last_own, whose
+from tally.store.recording.judging import (  # noqa: F401  (re-exported: the service's names, as callers import them from here)
+    MOVE_SEPARATOR,
+    SEAT_CONFLICT,
+    SEAT_OTHER,
+    STALE,
+    MoveResult,
+    Reading,
+    describe,
+    fresh_shuffle,
+    is_move_number,
+    listing_range,
+    listing_refusal,
+    parse_move,
+    payload,
+    play,
+    propose,
+    read_correction,
+    stale_at,
+)
 from tally.store.recording.secrecy import hidden_text, known_to, listed_for, may_read, salted, seat_listing
-from tally.store.recording.judging import MOVE_SEPARATOR, STALE, SEAT_CONFLICT, SEAT_OTHER, MoveResult, Reading, describe, fresh_shuffle, is_move_number, listing_range, listing_refusal, parse_move, payload, play, propose, read_correction, stale_at  # noqa: F401  (re-exported: the service's names, as callers import them from here)
 
 if TYPE_CHECKING:
     import random
@@ -105,9 +121,12 @@ def seat_reading(table: Table, seat: str, own: bool = True) -> Reading:
 
 def conflict_refusal(text: str, seq: int) -> MoveResult:
     """What a seat is told of its move that another seat's entries forbid: the same words whatever they are."""
-    ruling = illegal(SEAT_CONFLICT, "this contradicts what another seat entered (or tally dealt), which you cannot see: "
-                     "a card cannot be in two places, so one of you mistyped; nothing was recorded, and the host can see "
-                     "both entries")
+    ruling = illegal(
+        SEAT_CONFLICT,
+        "this contradicts what another seat entered (or tally dealt), which you cannot see: "
+        "a card cannot be in two places, so one of you mistyped; nothing was recorded, and the host can see "
+        "both entries",
+    )
     return MoveResult(accepted=False, text=text, rulings=[ruling], seq=seq)
 
 
@@ -125,7 +144,11 @@ def shuffler(rng: "random.Random") -> Callable[[list[str]], list[str]]:
 
 
 def start_event(
-    game: str, players: list[str], options: dict[str, str], mode: str, manifest: str | dict[str, Any] | None = None,
+    game: str,
+    players: list[str],
+    options: dict[str, str],
+    mode: str,
+    manifest: str | dict[str, Any] | None = None,
     seated: Sequence[str] = (),
 ) -> tuple[GameSpec, GameStarted]:
     """The `game_started` of a new game, checked as the log reader will check it (`GameSpec.check_started`).
@@ -171,7 +194,9 @@ def describe_start(started: GameStarted) -> str:
 # --------------------------------------------------------------------------- reading a log
 
 
-def judged(log: logfile.Log, events: list[Event] | None = None, kept: list[tuple[Event, Any, Any]] | None = None) -> Table:
+def judged(
+    log: logfile.Log, events: list[Event] | None = None, kept: list[tuple[Event, Any, Any]] | None = None
+) -> Table:
     """The log (or its first `events`) judged event by event and folded; IllegalLog at the first illegal one. `kept`:
     each event with the state before and after it appended (`engine.judge`)."""
     judgement, table = judge(log.spec, log.events if events is None else events, kept=kept)
@@ -216,8 +241,9 @@ def _differs(table: Table, known: MoveResult, result: MoveResult) -> bool:
     if table.started.mode != "table":
         return False
     strip = {"seq": 0, "at": "", "prev": None, "unit": 1, "by": None}
-    return [msgspec.structs.replace(e, **strip) for e in known.events] != \
-        [msgspec.structs.replace(e, **strip) for e in result.events]
+    return [msgspec.structs.replace(e, **strip) for e in known.events] != [
+        msgspec.structs.replace(e, **strip) for e in result.events
+    ]
 
 
 def stale(record: "GameRecord", text: str, seen: str) -> MoveResult:
@@ -282,7 +308,9 @@ class GameRecord:
         if mode == "table" and seed is not None:
             raise UsageError("--seed deals the setup, which needs --mode open (in table mode the recorder reveals it)")
         if seated and mode != "table":
-            raise UsageError("--as: a seat enters its own hidden cards in table mode; in open mode tally deals them all")
+            raise UsageError(
+                "--as: a seat enters its own hidden cards in table mode; in open mode tally deals them all"
+            )
         spec, started = start_event(game, players, options or {}, mode, manifest, seated)
         table = Table(spec, msgspec.structs.replace(started, seq=1))
         begun = table.state
@@ -295,9 +323,17 @@ class GameRecord:
         try:
             stamped, fingerprint = logstore.store_for(path).create([table.started, *dealt])
         except UnicodeEncodeError:  # names are checked above; a manifest given to the Python API may still hold one
-            raise UsageError("the start is not valid Unicode (it holds a lone surrogate), so it cannot be recorded") from None
-        return MoveResult(accepted=True, text="new", events=stamped, fingerprint=fingerprint, to_act=spec.to_act(table.state),
-                          path=logstore.name_of(path))
+            raise UsageError(
+                "the start is not valid Unicode (it holds a lone surrogate), so it cannot be recorded"
+            ) from None
+        return MoveResult(
+            accepted=True,
+            text="new",
+            events=stamped,
+            fingerprint=fingerprint,
+            to_act=spec.to_act(table.state),
+            path=logstore.name_of(path),
+        )
 
     @classmethod
     def follow(cls, path: "Path | str | logstore.LogStore", follower: "Follower | None" = None) -> "GameRecord":
@@ -342,7 +378,12 @@ class GameRecord:
             self._read(locked)
             return
         table = self._table = reached.table
-        self.last_hash, self.last_line, self.size, self.complete = reached.line_hash, reached.last_line, reached.offset, False
+        self.last_hash, self.last_line, self.size, self.complete = (
+            reached.line_hash,
+            reached.last_line,
+            reached.offset,
+            False,
+        )
         self.key, self.identity = reached.key, locked.identity()
         locked.remember(table.started, table.last_seq, self.last_hash, self.last_line, table.state)
         if old is not None:
@@ -355,7 +396,12 @@ class GameRecord:
             return False
         spec, started, state, entry = cached
         self._table = Table.resume(spec, started, state, entry.last_seq)
-        self.last_hash, self.last_line, self.complete, self.identity = entry.last_hash, entry.last_line, False, locked.identity()
+        self.last_hash, self.last_line, self.complete, self.identity = (
+            entry.last_hash,
+            entry.last_line,
+            False,
+            locked.identity(),
+        )
         self.size = entry.size
         return True
 
@@ -370,8 +416,7 @@ class GameRecord:
         seq, line_hash = old
         after = [step for step in steps if step[0].seq > seq]
         following = next((event for event in events if event.seq == seq + 1), None)
-        extends = (following.prev == line_hash if following is not None
-                   else self.seq == seq and last_hash == line_hash)
+        extends = following.prev == line_hash if following is not None else self.seq == seq and last_hash == line_hash
         if extends and (len(after) == self.seq - seq):
             if after:
                 self.follower(after, False)
@@ -492,8 +537,15 @@ class GameRecord:
 
     # ------------------------------------------------------------------ writing: one transaction
 
-    def _transaction(self, word: str, seen: tuple[int | None, str | None], history: bool, act: "Act",
-                     first: Callable[[Table], MoveResult | None] | None = None, write: bool = True) -> MoveResult:
+    def _transaction(
+        self,
+        word: str,
+        seen: tuple[int | None, str | None],
+        history: bool,
+        act: "Act",
+        first: Callable[[Table], MoveResult | None] | None = None,
+        write: bool = True,
+    ) -> MoveResult:
         """Every write of the log, a move, an undo, a correction or a note, as one transaction. Under the writer's
         lock the fold is brought to the log's tail (`history`: with its undo stack); `first` may refuse before
         anything else (a move number against a listing); a caller that saw another position (`seen`: its seq and
@@ -532,8 +584,9 @@ class GameRecord:
         except StaleAppend as error:
             return stale(self, word, f"#{error.seq}")
 
-    def _write(self, locked: logstore.LogWriter, table: Table, before: Any, events: list[Event],
-               by: str | None = None) -> logfile.Appended:
+    def _write(
+        self, locked: logstore.LogWriter, table: Table, before: Any, events: list[Event], by: str | None = None
+    ) -> logfile.Appended:
         """Append the events already applied to `table` in one write (each naming `by`, the seat whose device
         entered it, when one did) and keep the cache warm; on a failed write the table goes back to `before`."""
         if by is not None:
@@ -543,7 +596,9 @@ class GameRecord:
             appended = locked.append(events[0].seq - 1, self.last_hash, written)
         except UnicodeEncodeError:  # a lone surrogate in text given to the Python API: nothing was written
             table.restore(before)
-            raise UsageError("the text is not valid Unicode (it holds a lone surrogate), so it cannot be recorded") from None
+            raise UsageError(
+                "the text is not valid Unicode (it holds a lone surrogate), so it cannot be recorded"
+            ) from None
         except StaleAppend:  # another writer got there first: judge again from the log next time
             table.restore(before)
             self._table = None
@@ -558,8 +613,15 @@ class GameRecord:
         self.identity = locked.identity()
         locked.remember(table.started, table.last_seq, appended.fingerprint, appended.last_line, table.state)
         if checkpoints.is_due(appended.events[0].seq, appended.events[-1].seq):
-            checkpoints.save(self._key(locked), table.last_seq, appended.fingerprint, self.size, appended.last_line,
-                             table.started, table.state)
+            checkpoints.save(
+                self._key(locked),
+                table.last_seq,
+                appended.fingerprint,
+                self.size,
+                appended.last_line,
+                table.started,
+                table.state,
+            )
         return appended
 
     def _key(self, locked: logstore.LogWriter) -> str:
@@ -611,8 +673,13 @@ class GameRecord:
         return self._transaction(text, (expect_seq, expect_fingerprint), history, act, first)
 
     def undo(
-        self, reason: str, turn: bool = False, expect_seq: int | None = None, expect_fingerprint: str | None = None,
-        seat: str | None = None, preview: bool = False,
+        self,
+        reason: str,
+        turn: bool = False,
+        expect_seq: int | None = None,
+        expect_fingerprint: str | None = None,
+        seat: str | None = None,
+        preview: bool = False,
     ) -> MoveResult:
         """Void the last effective event, or with `turn` every event of the last turn, newest first
         (append-only: the voided lines stay in the log). `seat`: asked from that seat's device, which takes back its
@@ -638,15 +705,30 @@ class GameRecord:
                 victim = table.last_effective_event
                 refused = None if seat is None else _seat_may_correct(table, target, seat, self.entered)
                 if refused is not None or not table.take(proposed, played):
-                    return MoveResult(accepted=False, text="undo", events=[proposed],
-                                      rulings=[refused] if refused else played.refused,
-                                      seq=played.refused_seq or table.last_seq + 1)
+                    return MoveResult(
+                        accepted=False,
+                        text="undo",
+                        events=[proposed],
+                        rulings=[refused] if refused else played.refused,
+                        seq=played.refused_seq or table.last_seq + 1,
+                    )
                 assert victim is not None  # a void is legal only when there is an effective event to take back
                 lines.append(f"void #{target}: {describe(spec, victim)} ({reason})")
-                corrections.append(Correction(target, describe(spec, victim), [], self.entered.get(target),
-                                              getattr(victim, "player", None)))
-            return MoveResult(accepted=True, text="undo", events=played.events, rulings=played.rulings, lines=lines,
-                              seq=played.events[0].seq, states=played.states, corrections=corrections)
+                corrections.append(
+                    Correction(
+                        target, describe(spec, victim), [], self.entered.get(target), getattr(victim, "player", None)
+                    )
+                )
+            return MoveResult(
+                accepted=True,
+                text="undo",
+                events=played.events,
+                rulings=played.rulings,
+                lines=lines,
+                seq=played.events[0].seq,
+                states=played.states,
+                corrections=corrections,
+            )
 
         return self._transaction("undo", (expect_seq, expect_fingerprint), True, _Acted(act, seat), write=not preview)
 
@@ -657,13 +739,24 @@ class GameRecord:
             played = Played()
             table.take(Voided(target=0, reason="-"), played)
             return MoveResult(accepted=False, text="undo", rulings=played.refused, seq=table.last_seq + 1)
-        ruling = illegal(SEAT_OTHER, f"{seat} has no move of their own to take back: the last, #{last}, is "
-                         f"{whose(event, self.entered.get(last))}; the host can", seat=seat, target=last)
+        ruling = illegal(
+            SEAT_OTHER,
+            f"{seat} has no move of their own to take back: the last, #{last}, is "
+            f"{whose(event, self.entered.get(last))}; the host can",
+            seat=seat,
+            target=last,
+        )
         return MoveResult(accepted=False, text="undo", rulings=[ruling], seq=table.last_seq + 1)
 
     def correct(
-        self, target: int, reason: str, move: str | None = None, expect_seq: int | None = None,
-        expect_fingerprint: str | None = None, seat: str | None = None, preview: bool = False,
+        self,
+        target: int,
+        reason: str,
+        move: str | None = None,
+        expect_seq: int | None = None,
+        expect_fingerprint: str | None = None,
+        seat: str | None = None,
+        preview: bool = False,
     ) -> MoveResult:
         """Void the effective event `target` (any, not only the last), or with `move` replace it by the events
         of that move (read at the position before `target`). Appends an `amended` correction (a plain
@@ -677,12 +770,17 @@ class GameRecord:
         if not reason.strip():
             raise UsageError("a correction must say why (the reason is kept in the log)")
         word = "undo" if move is None else "amend"
-        return self._transaction(word, (expect_seq, expect_fingerprint), True,
-                                 _Acted(lambda table: self._corrected(table, target, reason, move, seat, word), seat),
-                                 write=not preview)
+        return self._transaction(
+            word,
+            (expect_seq, expect_fingerprint),
+            True,
+            _Acted(lambda table: self._corrected(table, target, reason, move, seat, word), seat),
+            write=not preview,
+        )
 
-    def _corrected(self, table: Table, target: int, reason: str, move: str | None, seat: str | None,
-                   word: str) -> MoveResult:
+    def _corrected(
+        self, table: Table, target: int, reason: str, move: str | None, seat: str | None, word: str
+    ) -> MoveResult:
         """A correction of `target` judged and applied on the fold (`correct`'s act)."""
         spec = table.spec
         seq = table.last_seq + 1
@@ -711,8 +809,9 @@ class GameRecord:
         if not table.take(proposed, played):
             if seat is not None and isinstance(proposed, Amended):
                 return self._correction_refused_as_known(table, proposed, word, seat, played.refused)
-            return MoveResult(accepted=False, text=word, events=[proposed], rulings=played.refused,
-                              seq=played.refused_seq)
+            return MoveResult(
+                accepted=False, text=word, events=[proposed], rulings=played.refused, seq=played.refused_seq
+            )
         assert victim is not None  # a correction is legal only of an effective event
         old, new = describe(spec, victim), []
         line = f"void #{target}: {old}"
@@ -720,13 +819,20 @@ class GameRecord:
             replaced = table.replacement(proposed)
             new = [describe(spec, e) for e in replaced] if isinstance(replaced, list) else []
             line = f"amend #{target}: {old} -> {'; '.join(new)}"
-        return MoveResult(accepted=True, text=word, events=played.events, rulings=played.rulings,
-                          lines=[f"{line} ({reason})"], seq=played.events[0].seq, states=played.states,
-                          corrections=[Correction(target, old, new, self.entered.get(target),
-                                                  getattr(victim, "player", None))])
+        return MoveResult(
+            accepted=True,
+            text=word,
+            events=played.events,
+            rulings=played.rulings,
+            lines=[f"{line} ({reason})"],
+            seq=played.events[0].seq,
+            states=played.states,
+            corrections=[Correction(target, old, new, self.entered.get(target), getattr(victim, "player", None))],
+        )
 
-    def _correction_refused_as_known(self, table: Table, proposed: Amended, word: str, seat: str,
-                                     rulings: list[Ruling]) -> MoveResult:
+    def _correction_refused_as_known(
+        self, table: Table, proposed: Amended, word: str, seat: str, rulings: list[Ruling]
+    ) -> MoveResult:
         """A seat's correction that the whole table refuses, judged again on what the seat knows: the replacement
         and each later event it may read, on the corrected table as the seat knows it. The first that knowledge
         forbids is the answer; when none, the correction contradicts another seat's hidden cards."""
@@ -737,12 +843,21 @@ class GameRecord:
                 continue
             refused = [r for r in spec.check(known_to(spec, state, seat), event) if r.verdict == "illegal"]
             if refused:
-                return MoveResult(accepted=False, text=word, events=[proposed],
-                                  rulings=[correction_refused(proposed.target, refused[0], later)], seq=proposed.seq)
+                return MoveResult(
+                    accepted=False,
+                    text=word,
+                    events=[proposed],
+                    rulings=[correction_refused(proposed.target, refused[0], later)],
+                    seq=proposed.seq,
+                )
         return self._conflict(seat, word, rulings, table)
 
     def note(
-        self, text: str, player: str | None = None, expect_seq: int | None = None, expect_fingerprint: str | None = None,
+        self,
+        text: str,
+        player: str | None = None,
+        expect_seq: int | None = None,
+        expect_fingerprint: str | None = None,
         seat: str | None = None,
     ) -> MoveResult:
         """A free remark for the record; it changes nothing in the game. `seat`: written from that seat's device."""
@@ -752,10 +867,18 @@ class GameRecord:
             if named is not None:
                 named = seat_named(named, table.started.seats)
                 if named is None:
-                    raise UsageError(f"no player {quote(str(player))} in this game (players: {', '.join(table.started.seats)})")
+                    raise UsageError(
+                        f"no player {quote(str(player))} in this game (players: {', '.join(table.started.seats)})"
+                    )
             event = table.advance(Noted(text=text, player=named))
-            return MoveResult(accepted=True, text="note", events=[event], lines=[describe(table.spec, event)],
-                              seq=event.seq, states=[table.state])
+            return MoveResult(
+                accepted=True,
+                text="note",
+                events=[event],
+                lines=[describe(table.spec, event)],
+                seq=event.seq,
+                states=[table.state],
+            )
 
         return self._transaction("note", (expect_seq, expect_fingerprint), False, _Acted(act, seat))
 
@@ -850,8 +973,9 @@ class _SeatMove(_Move):
             return result
         assert self.known is not None
         readable = may_read(spec, before, list(result.events), self.seat)
-        result.lines = [describe(spec, event) if shown else hidden_text(event)
-                        for event, shown in zip(result.events, readable)]
+        result.lines = [
+            describe(spec, event) if shown else hidden_text(event) for event, shown in zip(result.events, readable)
+        ]
         result.rulings, result.consequences = self.known.rulings, self.known.consequences
         result.ending = spec.outcome(seen)
         return result
@@ -871,5 +995,10 @@ def _seat_may_correct(table: Table, target: int, seat: str, entered: dict[int, s
     by = entered.get(target)
     if is_own(event, by, seat):
         return None
-    return illegal(SEAT_OTHER, f"{seat} takes back or corrects only their own moves and the entries they entered, not "
-                   f"#{target} ({whose(event, by)}); the host can", seat=seat, target=target)
+    return illegal(
+        SEAT_OTHER,
+        f"{seat} takes back or corrects only their own moves and the entries they entered, not "
+        f"#{target} ({whose(event, by)}); the host can",
+        seat=seat,
+        target=target,
+    )

@@ -24,8 +24,15 @@ from tally.core.engine import Table
 from tally.core.model import Event, GameSpec, NotationError
 from tally.core.notation import read_count
 from tally.core.text import quote
-
-from tally.store.recording.service import MOVE_SEPARATOR, GameRecord, MoveResult, is_move_number, listing_range, seat_moves, stale
+from tally.store.recording.service import (
+    MOVE_SEPARATOR,
+    GameRecord,
+    MoveResult,
+    is_move_number,
+    listing_range,
+    seat_moves,
+    stale,
+)
 
 if TYPE_CHECKING:
     from tally.store.recording.results import ListingReport
@@ -88,8 +95,9 @@ class Session:
     def listing(self) -> "ListingReport":
         """`numbered`, remembered as the listing a bare number refers to."""
         listed = self.numbered()
-        self.shown = Shown(self.seq, self.record.last_hash, len(listed.moves),
-                           listing_range(self.spec, self.state, len(listed.moves)))
+        self.shown = Shown(
+            self.seq, self.record.last_hash, len(listed.moves), listing_range(self.spec, self.state, len(listed.moves))
+        )
         return listed
 
     def moves(self) -> list[Event]:
@@ -113,8 +121,14 @@ class Session:
             return None
         if not read_count(word, self.shown.count):
             message = f"there is no move number {quote(word)} in the listing (`moves`: {self.shown.numbered})"
-            return MoveResult(accepted=False, text=text, notation=NotationError(word, message, kind="unknown"), seq=self.seq + 1,
-                              to_act=spec.to_act(state), path=self.path)
+            return MoveResult(
+                accepted=False,
+                text=text,
+                notation=NotationError(word, message, kind="unknown"),
+                seq=self.seq + 1,
+                to_act=spec.to_act(state),
+                path=self.path,
+            )
         if (self.shown.seq, self.shown.fingerprint) != (self.seq, self.record.last_hash):
             return stale(self.record, text, f"the listing `moves` showed at #{self.shown.seq}")
         return None

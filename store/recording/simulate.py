@@ -20,7 +20,6 @@ import msgspec
 
 from tally.core import engine
 from tally.core.model import Event
-
 from tally.store.logs import log as logfile
 from tally.store.recording.service import UsageError, shuffler, start_event
 
@@ -89,7 +88,7 @@ _CLOCK: list[str] = []
 
 
 def _clock() -> list[str]:
-    """"HH:MM" of each minute of a day."""
+    """ "HH:MM" of each minute of a day."""
     if not _CLOCK:
         _CLOCK.extend(f"{minute // 60:02d}:{minute % 60:02d}" for minute in range(1440))
     return _CLOCK
@@ -180,5 +179,6 @@ def simulate(
             finished += 1
             for winner in result.winners:  # by the name the logs give the seat (p1 is the first seat)
                 wins[winner] = wins.get(winner, 0) + 1
-    return SimulationSummary(game, games, total, moves, finished, files,
-                             dict(sorted(wins.items(), key=lambda won: int(won[0][1:]))))  # p1, p2, ..., p10
+    return SimulationSummary(
+        game, games, total, moves, finished, files, dict(sorted(wins.items(), key=lambda won: int(won[0][1:])))
+    )  # p1, p2, ..., p10

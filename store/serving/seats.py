@@ -158,7 +158,7 @@ class Seats:
             data.code = _digest(code)
 
         self._change(shown)
-        self.shown_code = "-".join(code[i: i + CODE_GROUP] for i in range(0, CODE_LENGTH, CODE_GROUP))
+        self.shown_code = "-".join(code[i : i + CODE_GROUP] for i in range(0, CODE_LENGTH, CODE_GROUP))
         return self.shown_code
 
     def current_code(self) -> str | None:
@@ -189,7 +189,9 @@ class FileSeats(Seats):
 
     def __init__(self, log_path: Path | str):
         super().__init__()
-        self.path = Path(str(log_path)[: -len(".jsonl")] + SIDE if str(log_path).endswith(".jsonl") else str(log_path) + SIDE)
+        self.path = Path(
+            str(log_path)[: -len(".jsonl")] + SIDE if str(log_path).endswith(".jsonl") else str(log_path) + SIDE
+        )
         self._writing = threading.Lock()
 
     def _load(self) -> SeatFile:

@@ -18,20 +18,18 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import msgspec
 
 from tally.core.model import Event, GameStarted
-
-from tally.store.recording.results import Board, EventLine, ListingReport, board, board_at, numbered
 from tally.store.logs.logstore import LogStore
 from tally.store.logs.places import place_of
 from tally.store.recording import corrections
 from tally.store.recording.corrections import HistoryReport
-from tally.store.serving.seats import Seats
 from tally.store.recording.picking import NamesReport, PiecesReport, names, pieces
+from tally.store.recording.results import Board, EventLine, ListingReport, board, board_at, numbered
 from tally.store.recording.secrecy import WATCHER, hidden_text, is_known_to
 from tally.store.recording.service import GameRecord, MoveResult, describe, describe_start, seat_moves
+from tally.store.serving.seats import Seats
 
 if TYPE_CHECKING:
     from tally.store.library.bgstats import Pushed, Skipped
-
 
 
 def _(text: str) -> Any:
@@ -58,11 +56,16 @@ class GameSummary(msgspec.Struct):
     to_act: Annotated[str, _("who must act next: a player, `table` or `nobody`")]
     expected: Annotated[str, _("what is expected next, in words")]
     ended: Annotated[bool, _("true once the game is over")]
-    damage: Annotated[Optional[Damage], _("null for a sound log; for a damaged one (a torn tail, a broken chain, an "
-                                          "illegal event), what is wrong: `error` the stable id as `tally check` "
-                                          "reports it (`log.*`, `core.log.illegal`), `line` the line (or null), `message` "
-                                          "(the host's names the file and the fault; anyone else's only the id and the "
-                                          "line); every other key is then empty")] = None
+    damage: Annotated[
+        Optional[Damage],
+        _(
+            "null for a sound log; for a damaged one (a torn tail, a broken chain, an "
+            "illegal event), what is wrong: `error` the stable id as `tally check` "
+            "reports it (`log.*`, `core.log.illegal`), `line` the line (or null), `message` "
+            "(the host's names the file and the fault; anyone else's only the id and the "
+            "line); every other key is then empty"
+        ),
+    ] = None
 
 
 def damaged_summary(ident: str, damage: Damage) -> GameSummary:
@@ -74,9 +77,16 @@ class EventsReport(msgspec.Struct):
     """`GET /api/games/{id}/events`: a page of the events after a seq, as the caller may see them."""
 
     seq: Annotated[int, _("the log's last seq")]
-    events: Annotated[list[EventLine], _("`seq`, `type`, `text` (the event in notation; for an event holding what the caller may not know, only who did what kind of thing)")]
-    next: Annotated[Optional[int], _("the `after` of the next page (the last seq of this one), or null when this page "
-                                     "reaches the log's last seq")] = None
+    events: Annotated[
+        list[EventLine],
+        _(
+            "`seq`, `type`, `text` (the event in notation; for an event holding what the caller may not know, only who did what kind of thing)"
+        ),
+    ]
+    next: Annotated[
+        Optional[int],
+        _("the `after` of the next page (the last seq of this one), or null when this page reaches the log's last seq"),
+    ] = None
 
 
 PAGE = 200  # events in a page of `GET .../events` unless asked for fewer (or more, up to `MOST`)
@@ -153,7 +163,7 @@ class Timeline:
 
     def _recent_lines(self, viewer: str | None) -> list[EventLine]:
         shown = self._lines.setdefault(viewer, [])
-        for step in self.recent[len(shown):]:
+        for step in self.recent[len(shown) :]:
             shown.append(self._line(viewer, step))
         return shown
 
@@ -224,8 +234,17 @@ class Game:
         record = self.record
         who, what = record.spec.to_act(record.state)
         started = record.fold.started
-        return GameSummary(self.id, record.spec.name, list(started.seats), started.mode, record.seq, record.last_hash,
-                           who, what, record.spec.outcome(record.state) is not None)
+        return GameSummary(
+            self.id,
+            record.spec.name,
+            list(started.seats),
+            started.mode,
+            record.seq,
+            record.last_hash,
+            who,
+            what,
+            record.spec.outcome(record.state) is not None,
+        )
 
     def board(self, viewer: str | None) -> Board:
         record = self.record

@@ -20,8 +20,12 @@ from support import ROOT, run_tally
 from tally.store.recording import record
 
 FIXTURES = ROOT / "fixtures" / "games"
-SETUP = ("reveal w4b4 b3g3r3 r4k4", "reveal 1k0-w1b1g1r1 1w0-b3 1g0-r3 1r0-w3",
-         "reveal 2w1-g3r2k2 2b2-b5 2g2-g5 2r2-k5", "reveal 3w4-k7 3b4-w7 3g4-b7 3r4-g7")
+SETUP = (
+    "reveal w4b4 b3g3r3 r4k4",
+    "reveal 1k0-w1b1g1r1 1w0-b3 1g0-r3 1r0-w3",
+    "reveal 2w1-g3r2k2 2b2-b5 2g2-g5 2r2-k5",
+    "reveal 3w4-k7 3b4-w7 3g4-b7 3r4-g7",
+)
 
 
 @pytest.fixture
@@ -54,7 +58,10 @@ def test_a_number_from_the_listing_selects_that_move(table_game: Path) -> None:
 def test_a_refill_goes_on_the_line_of_the_move_that_made_it_due(table_game: Path) -> None:
     done = run_tally("move", str(table_game), "reserve 1k0 + reveal 1k0-w2g2", "--json")
     document = json.loads(done.stdout)
-    assert done.exit_code == 0 and [e["text"] for e in document["events"]] == ["ana: reserve 1k0-w1b1g1r1", "reveal 1k0-w2g2"]
+    assert done.exit_code == 0 and [e["text"] for e in document["events"]] == [
+        "ana: reserve 1k0-w1b1g1r1",
+        "reveal 1k0-w2g2",
+    ]
     assert [e["seq"] for e in document["events"]] == [17, 18] and document["to_act"] == "ben"
     size = table_game.stat().st_size
     refused = run_tally("move", str(table_game), "take r g b + reveal 1k0-w2g2")  # the second part is refused
@@ -78,7 +85,10 @@ def test_a_move_reports_what_follows_from_it(tmp_path: Path) -> None:
     assert document["outcome"]["ended"] == "target" and document["to_act"] == "nobody"
     log.write_bytes(b"".join(lines[:-1]))
     plain = run_tally("move", str(log), text)
-    assert plain.stdout.splitlines()[1:] == ["game over: ana has the most points (15)", "final scores: ana 15, ben 11; winner: ana"]
+    assert plain.stdout.splitlines()[1:] == [
+        "game over: ana has the most points (15)",
+        "final scores: ana 15, ben 11; winner: ana",
+    ]
 
 
 def test_a_noble_visit_is_reported_by_move() -> None:
@@ -102,7 +112,9 @@ def test_undo_takes_a_reason_without_a_flag_and_voids_a_whole_turn(table_game: P
     ]
     one = run_tally("move", str(table_game), "take r g b")
     assert one.exit_code == 0
-    assert run_tally("undo", str(table_game), "wrong colours").stdout.startswith("#22 recorded: void #21: ana: take r g b (wrong colours)")
+    assert run_tally("undo", str(table_game), "wrong colours").stdout.startswith(
+        "#22 recorded: void #21: ana: take r g b (wrong colours)"
+    )
 
 
 def test_version_and_shell_completion() -> None:
@@ -111,8 +123,13 @@ def test_version_and_shell_completion() -> None:
     script = run_tally("--show-completion", "bash")
     assert script.exit_code == 0 and "_tally_completion" in script.stdout
     env = dict(os.environ, _TALLY_COMPLETE="complete_bash", COMP_WORDS="tally mo", COMP_CWORD="1")
-    words = subprocess.run([sys.executable, "-c", "from tally.cli.main import main; main()"], env=env,
-                           capture_output=True, text=True, timeout=60)
+    words = subprocess.run(
+        [sys.executable, "-c", "from tally.cli.main import main; main()"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert words.stdout.split() == ["move", "moves"]
 
 
@@ -157,8 +174,9 @@ def test_the_readme_walkthrough_runs_as_written(tmp_path: Path) -> None:
     tally = f"{sys.executable} -c 'from tally.cli.main import main; main()'"
     for command, code in commands:
         assert command.startswith("tally "), command
-        done = subprocess.run(f"{tally} {command[len('tally '):]}", shell=True, cwd=tmp_path, capture_output=True,
-                              text=True, timeout=60)
+        done = subprocess.run(
+            f"{tally} {command[len('tally ') :]}", shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
         assert done.returncode == code, (command, done.stdout, done.stderr)
         assert "Traceback" not in done.stderr
     assert record.check(tmp_path / "game.jsonl").ok

@@ -11,11 +11,10 @@ import msgspec
 import pytest
 from rich.console import Console
 
+from support import ROOT
 from tally.cli.boards import board_for, generic
 from tally.core import registry
 from tally.store.recording.record import dealt, start_event
-
-from support import ROOT
 
 
 def started_view(game: str) -> Any:
@@ -116,9 +115,20 @@ def test_every_board_fits_80x24_at_every_step_of_every_fixture(path: Path) -> No
 
 
 def test_a_view_no_board_knows_is_drawn_by_the_generic_board() -> None:
-    keys = {"game": "ten", "mode": "open", "viewer": None, "phase": "play", "turn": 3, "to_act": "p1",
-            "expected": "p1 says 1 or 2", "total": 4, "players": [{"name": "p1", "said": [1, 2]}, {"name": "p2"}],
-            "outcome": None, "seq": 5, "fingerprint": "0123456789abcdef"}
+    keys = {
+        "game": "ten",
+        "mode": "open",
+        "viewer": None,
+        "phase": "play",
+        "turn": 3,
+        "to_act": "p1",
+        "expected": "p1 says 1 or 2",
+        "total": 4,
+        "players": [{"name": "p1", "said": [1, 2]}, {"name": "p2"}],
+        "outcome": None,
+        "seq": 5,
+        "fingerprint": "0123456789abcdef",
+    }
     text = drawn(board_for("ten"), foreign(keys))
     assert text.splitlines()[:2] == ["ten after #5 01234567, turn 3 (open mode)", "total: 4"], text
     assert "player  said" in text and "p1      1 2" in text and "p2      -" in text, text

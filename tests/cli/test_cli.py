@@ -164,7 +164,9 @@ def test_new_refuses_an_unknown_game_and_an_existing_file(tmp_path: Path, game: 
 def test_new_defaults_to_table_mode_and_seed_means_open(tmp_path: Path) -> None:
     table = one_document(cli("new", "splendor", str(tmp_path / "t.jsonl"), "-p", "a", "-p", "b", "--json"))
     assert table["mode"] == "table" and table["events"] == 1 and table["to_act"] == "table"
-    dealt = one_document(cli("new", "splendor", str(tmp_path / "o.jsonl"), "-p", "a", "-p", "b", "--seed", "5", "--json"))
+    dealt = one_document(
+        cli("new", "splendor", str(tmp_path / "o.jsonl"), "-p", "a", "-p", "b", "--seed", "5", "--json")
+    )
     assert dealt["mode"] == "open" and dealt["events"] == 2 and dealt["to_act"] == "a"
 
 
@@ -174,7 +176,9 @@ def test_new_defaults_to_table_mode_and_seed_means_open(tmp_path: Path) -> None:
 def test_exit_0_for_a_legal_move_1_for_an_illegal_one_2_for_bad_notation(game: Path) -> None:
     assert cli("rule", str(game), "take r g b").exit_code == 0
     refused = cli("rule", str(game), "take r r b")  # a verdict, on stdout: not a failure of the command
-    assert refused.exit_code == 1 and refused.stderr == "" and refused.stdout.startswith("illegal: ann cannot take r r b")
+    assert (
+        refused.exit_code == 1 and refused.stderr == "" and refused.stdout.startswith("illegal: ann cannot take r r b")
+    )
     verdict, text = refused.stdout.splitlines()  # the ruling, then what its rule says
     assert verdict.endswith("[splendor.take.three-different]")
     assert text == "  rule splendor.take.three-different: Take 3 gem tokens of different colours."
@@ -188,9 +192,16 @@ def test_exit_0_for_a_legal_move_1_for_an_illegal_one_2_for_bad_notation(game: P
 
 def test_exit_3_for_a_missing_file(tmp_path: Path) -> None:
     missing = str(tmp_path / "nowhere.jsonl")
-    for args in (["check", missing], ["moves", missing], ["state", missing], ["replay", missing],
-                 ["rule", missing, "take r g b"], ["move", missing, "take r g b"],
-                 ["undo", missing, "--reason", "x"], ["note", missing, "hi"]):
+    for args in (
+        ["check", missing],
+        ["moves", missing],
+        ["state", missing],
+        ["replay", missing],
+        ["rule", missing, "take r g b"],
+        ["move", missing, "take r g b"],
+        ["undo", missing, "--reason", "x"],
+        ["note", missing, "hi"],
+    ):
         assert missing in failed(cli(*args), 3)
         document = one_document(cli(*args, "--json"))
         assert set(document) == DAMAGED_KEYS and document["ok"] is False
@@ -230,10 +241,30 @@ def damaged_logs(game: Path) -> dict[str, bytes]:
     }
 
 
-DAMAGE = ["bad-json", "broken-prev-chain", "seq-gap", "unknown-field", "unknown-event-type", "torn-last-line",
-          "unknown-game", "empty-file", "no-game-started", "not-utf8", "a-json-array", "edited-middle-line"]
-READERS = [["check"], ["moves"], ["state"], ["replay"], ["rule", "take w w"], ["move", "take w w"],
-           ["undo", "--reason", "x"], ["note", "hello"]]
+DAMAGE = [
+    "bad-json",
+    "broken-prev-chain",
+    "seq-gap",
+    "unknown-field",
+    "unknown-event-type",
+    "torn-last-line",
+    "unknown-game",
+    "empty-file",
+    "no-game-started",
+    "not-utf8",
+    "a-json-array",
+    "edited-middle-line",
+]
+READERS = [
+    ["check"],
+    ["moves"],
+    ["state"],
+    ["replay"],
+    ["rule", "take w w"],
+    ["move", "take w w"],
+    ["undo", "--reason", "x"],
+    ["note", "hello"],
+]
 
 
 @pytest.mark.parametrize("damage", DAMAGE)
@@ -254,8 +285,14 @@ def test_exit_3_for_a_damaged_log_from_every_command(tmp_path: Path, game: Path,
 def test_a_log_holding_an_illegal_event_is_exit_1(tmp_path: Path, game: Path) -> None:
     cli("move", str(game), "take r g b")
     lines = _lines(game)
-    forged = {"type": "gems_taken", "seq": 4, "at": "2026-01-01T00:00:00.000Z",
-              "prev": hashlib.sha256(lines[-1]).hexdigest(), "player": "ann", "gems": ["w", "b", "k"]}
+    forged = {
+        "type": "gems_taken",
+        "seq": 4,
+        "at": "2026-01-01T00:00:00.000Z",
+        "prev": hashlib.sha256(lines[-1]).hexdigest(),
+        "player": "ann",
+        "gems": ["w", "b", "k"],
+    }
     log = tmp_path / "forged.jsonl"
     log.write_bytes(game.read_bytes() + _compact(forged) + b"\n")
     line = failed(cli("check", str(log)), 1)
@@ -273,13 +310,27 @@ def test_a_log_holding_an_illegal_event_is_exit_1(tmp_path: Path, game: Path) ->
 def test_exit_codes_match_the_documented_table() -> None:
     from tally.cli import app
 
-    assert (app.EXIT_OK, app.EXIT_RULE, app.EXIT_USAGE, app.EXIT_DAMAGED, app.EXIT_INTERNAL, app.EXIT_BUSY) == (0, 1, 2, 3, 4, 5)
+    assert (app.EXIT_OK, app.EXIT_RULE, app.EXIT_USAGE, app.EXIT_DAMAGED, app.EXIT_INTERNAL, app.EXIT_BUSY) == (
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+    )
     assert sorted(EXIT_CODES) == [0, 1, 2, 3, 4, 5]
 
 
 def test_usage_errors_from_argument_parsing_are_exit_2(game: Path) -> None:
-    for args in (["bogus"], ["new", "splendor"], ["rule", str(game)], ["moves", str(game), "--at", "x"],
-                 ["state", str(game), "--colour"], ["undo", str(game)], ["simulate", "splendor", "--games", "2"]):
+    for args in (
+        ["bogus"],
+        ["new", "splendor"],
+        ["rule", str(game)],
+        ["moves", str(game), "--at", "x"],
+        ["state", str(game), "--colour"],
+        ["undo", str(game)],
+        ["simulate", "splendor", "--games", "2"],
+    ):
         result = run_tally(*args)
         assert result.exit_code == 2, (args, result)
         assert "Traceback" not in result.stderr and result.stdout == ""
@@ -288,7 +339,13 @@ def test_usage_errors_from_argument_parsing_are_exit_2(game: Path) -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [("moves", "{game}", "--at", "x"), ("move", "{game}"), ("rule", "{game}", "-0"), ("state", "{game}", "--bogus"), ("nope",)],
+    [
+        ("moves", "{game}", "--at", "x"),
+        ("move", "{game}"),
+        ("rule", "{game}", "-0"),
+        ("state", "{game}", "--bogus"),
+        ("nope",),
+    ],
 )
 def test_usage_errors_from_argument_parsing_are_one_line(game: Path, args: tuple[str, ...]) -> None:
     result = run_tally(*(a.format(game=game) for a in args))
@@ -334,7 +391,18 @@ JSON_INVOCATIONS: dict[str, Any] = {
     "note": lambda f: ["note", str(_copy(f, "noted.jsonl")), "ben asked about gold"],
     "rules": lambda f: ["rules", "splendor", "take"],
     "repair": lambda f: ["repair", str(_copy(f, "torn.jsonl", b'{"type":"gems_ta'))],
-    "simulate": lambda f: ["simulate", "splendor", "--games", "1", "--seed", "4", "--players", "2", "--out", str(f / "sim")],
+    "simulate": lambda f: [
+        "simulate",
+        "splendor",
+        "--games",
+        "1",
+        "--seed",
+        "4",
+        "--players",
+        "2",
+        "--out",
+        str(f / "sim"),
+    ],
     "ingest": lambda f: ["ingest", str(_opened(f)), "--db", str(f / "fresh.duckdb")],
     "sql": lambda f: ["sql", "SELECT count(*) AS games FROM games", "--db", str(_library(f))],
     "stats": lambda f: ["stats", "--db", str(_library(f))],
@@ -381,16 +449,103 @@ def test_refused_and_unreadable_moves_still_print_one_document(game: Path) -> No
 
 # --------------------------------------------------------------------------- never a traceback: fuzzing
 
-COMMANDS = ["games", "new", "move", "rule", "moves", "state", "replay", "check", "undo", "amend", "note", "repair", "simulate",
-            "ingest", "sql", "stats", "export", "import", "chart", "alias", "rules"]
-OPTIONS = ["--json", "--at", "--to", "--as", "--seed", "--player", "-p", "--option", "-o", "--mode", "--games",
-           "--players", "--out", "--reason", "--db", "--format", "--game", "--top", "--max-rows", "--help", "--", "-",
-           "--store", "--svg", "--csv", "--simulated", "--id", "--forget", "--notation", "--step"]
-VALUES = ["splendor", "chess", "ann", "ben", "table", "open", "0", "1", "2", "3", "-1", "99999999999999999999",
-          "take-fewer=never", "target=0", "x=y", "=", "take r g b", "reserve deck 1", "buy 1b0-w1k2", "LOG", "LOG",
-          "new.jsonl", "out", ".", "", " ", "ann:", "noble w4b4", "return y", "lib.duckdb", "json", "csv", "parquet",
-          "SELECT * FROM games", "SELECT", "DROP TABLE games",
-          "postgresql://127.0.0.1:1/nowhere", "pics", "x.svg", "bgstats"]
+COMMANDS = [
+    "games",
+    "new",
+    "move",
+    "rule",
+    "moves",
+    "state",
+    "replay",
+    "check",
+    "undo",
+    "amend",
+    "note",
+    "repair",
+    "simulate",
+    "ingest",
+    "sql",
+    "stats",
+    "export",
+    "import",
+    "chart",
+    "alias",
+    "rules",
+]
+OPTIONS = [
+    "--json",
+    "--at",
+    "--to",
+    "--as",
+    "--seed",
+    "--player",
+    "-p",
+    "--option",
+    "-o",
+    "--mode",
+    "--games",
+    "--players",
+    "--out",
+    "--reason",
+    "--db",
+    "--format",
+    "--game",
+    "--top",
+    "--max-rows",
+    "--help",
+    "--",
+    "-",
+    "--store",
+    "--svg",
+    "--csv",
+    "--simulated",
+    "--id",
+    "--forget",
+    "--notation",
+    "--step",
+]
+VALUES = [
+    "splendor",
+    "chess",
+    "ann",
+    "ben",
+    "table",
+    "open",
+    "0",
+    "1",
+    "2",
+    "3",
+    "-1",
+    "99999999999999999999",
+    "take-fewer=never",
+    "target=0",
+    "x=y",
+    "=",
+    "take r g b",
+    "reserve deck 1",
+    "buy 1b0-w1k2",
+    "LOG",
+    "LOG",
+    "new.jsonl",
+    "out",
+    ".",
+    "",
+    " ",
+    "ann:",
+    "noble w4b4",
+    "return y",
+    "lib.duckdb",
+    "json",
+    "csv",
+    "parquet",
+    "SELECT * FROM games",
+    "SELECT",
+    "DROP TABLE games",
+    "postgresql://127.0.0.1:1/nowhere",
+    "pics",
+    "x.svg",
+    "bgstats",
+]
 SMALL_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=12)
 ARGV = st.lists(st.one_of(st.sampled_from(COMMANDS + OPTIONS + VALUES), SMALL_TEXT), max_size=8)
 COMMAND_ARGV = st.tuples(st.sampled_from(COMMANDS), ARGV).map(lambda t: [t[0], *t[1]])
@@ -445,17 +600,64 @@ def test_fuzz_arguments_as_a_real_process(argv: list[str]) -> None:
     assert result.exit_code in (0, 1, 2, 3), (argv, result)
 
 
-MOVE_WORDS = ["take", "reserve", "buy", "return", "noble", "pass", "reveal", "deck", "as", "pay", "nothing", "gold",
-              "ann:", "ben:", "zed:", ":", "w", "b", "g", "r", "k", "y", "q", "1", "2", "3", "4", "0", "-1", "r2", "y9",
-              "1b0-w1k2", "1g1-k4", "2w2-r5", "3k4-r7", "1k0-w1b1g1r1", "w4b4", "b4g4", "r4k4", "w3b3k3", "1w0-b3"]
+MOVE_WORDS = [
+    "take",
+    "reserve",
+    "buy",
+    "return",
+    "noble",
+    "pass",
+    "reveal",
+    "deck",
+    "as",
+    "pay",
+    "nothing",
+    "gold",
+    "ann:",
+    "ben:",
+    "zed:",
+    ":",
+    "w",
+    "b",
+    "g",
+    "r",
+    "k",
+    "y",
+    "q",
+    "1",
+    "2",
+    "3",
+    "4",
+    "0",
+    "-1",
+    "r2",
+    "y9",
+    "1b0-w1k2",
+    "1g1-k4",
+    "2w2-r5",
+    "3k4-r7",
+    "1k0-w1b1g1r1",
+    "w4b4",
+    "b4g4",
+    "r4k4",
+    "w3b3k3",
+    "1w0-b3",
+]
 MOVE_TEXT = st.one_of(
     st.lists(st.sampled_from(MOVE_WORDS), max_size=6).map(" ".join),
     st.text(alphabet=string.printable, max_size=20),
     st.text(max_size=20).filter(lambda s: "\x00" not in s),
 )
-POSITIONS = ["take-two-same-colour-with-four-left", "return-pending-take-again", "noble-pending-take-gems-instead",
-             "table-gap-reveal-a-card-already-face-up", "buy-an-unseen-blind-reserve-in-table-mode",
-             "table-setup-incomplete-take-gems", "after-the-game-ended-take-gems", "reserve-blind-from-an-empty-deck"]
+POSITIONS = [
+    "take-two-same-colour-with-four-left",
+    "return-pending-take-again",
+    "noble-pending-take-gems-instead",
+    "table-gap-reveal-a-card-already-face-up",
+    "buy-an-unseen-blind-reserve-in-table-mode",
+    "table-setup-incomplete-take-gems",
+    "after-the-game-ended-take-gems",
+    "reserve-blind-from-an-empty-deck",
+]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -517,7 +719,10 @@ def test_a_long_listing_is_summarised_by_kind_and_listed_whole_on_request() -> N
     kinds = {move.split(": ", 1)[1].split()[0] for move in every}
     for kind in kinds:
         numbers = [i for i, move in enumerate(every, 1) if move.split(": ", 1)[1].startswith(kind + " ")]
-        assert f"{numbers[0]:3d}. {every[numbers[0] - 1]}" in shown and f"{numbers[-1]:3d}. {every[numbers[-1] - 1]}" in shown
+        assert (
+            f"{numbers[0]:3d}. {every[numbers[0] - 1]}" in shown
+            and f"{numbers[-1]:3d}. {every[numbers[-1] - 1]}" in shown
+        )
         assert any(line.strip().startswith(f"... {len(numbers) - 2} more {kind} (") for line in shown), kind
     discards = cli("moves", str(log), "--at", "148", "--kind", "discard").stdout.splitlines()[1:]
     assert discards == [f"{i:3d}. {move}" for i, move in enumerate(every, 1) if ": discard " in move]
@@ -538,8 +743,14 @@ def test_moves_is_the_same_in_every_process(game: Path) -> None:
 
 
 def test_rule_records_nothing(game: Path, table: Path) -> None:
-    for log, move, at in ((game, "take r g b", None), (game, "take r r b", None), (game, "grab", None),
-                          (game, "reserve deck 1", "2"), (table, "reveal 1b0-k3", None), (table, "take r g b", None)):
+    for log, move, at in (
+        (game, "take r g b", None),
+        (game, "take r r b", None),
+        (game, "grab", None),
+        (game, "reserve deck 1", "2"),
+        (table, "reveal 1b0-k3", None),
+        (table, "take r g b", None),
+    ):
         before, stamp = log.read_bytes(), log.stat().st_mtime_ns
         args = ["rule", str(log), move, *(["--at", at] if at else [])]
         assert cli(*args).exit_code in (0, 1, 2)
@@ -561,7 +772,11 @@ def test_undo_appends_a_voided_event_and_restores_the_state(game: Path) -> None:
     assert len(lines) == size + 1, "append-only: the voided line stays"
     assert lines[2]["type"] == "card_reserved"
     assert {k: lines[-1][k] for k in ("type", "seq", "target", "reason")} == {
-        "type": "voided", "seq": 4, "target": 3, "reason": "ann misspoke"}
+        "type": "voided",
+        "seq": 4,
+        "target": 3,
+        "reason": "ann misspoke",
+    }
     after = one_document(cli("state", str(game), "--json"))
     assert {**after, "seq": None, "fingerprint": None} == {**before, "seq": None, "fingerprint": None}
     assert after["seq"] == 4
@@ -599,10 +814,18 @@ def test_repair_of_an_intact_log_is_a_usage_error(game: Path) -> None:
 
 def test_simulate_writes_checkable_logs_and_the_same_seed_gives_the_same_bytes(tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
-    summary = one_document(run_tally("simulate", "splendor", "--games", "3", "--seed", "1", "--players", "2",
-                                     "--out", str(first), "--json"))
+    summary = one_document(
+        run_tally(
+            "simulate", "splendor", "--games", "3", "--seed", "1", "--players", "2", "--out", str(first), "--json"
+        )
+    )
     assert summary["games"] == 3 and summary["game"] == "splendor"
-    assert run_tally("simulate", "splendor", "--games", "3", "--seed", "1", "--players", "2", "--out", str(second)).exit_code == 0
+    assert (
+        run_tally(
+            "simulate", "splendor", "--games", "3", "--seed", "1", "--players", "2", "--out", str(second)
+        ).exit_code
+        == 0
+    )
     names = sorted(p.name for p in first.iterdir())
     assert len(names) == 3 and names == sorted(p.name for p in second.iterdir())
     for name in names:
@@ -619,9 +842,13 @@ def test_simulate_writes_checkable_logs_and_the_same_seed_gives_the_same_bytes(t
 def test_simulate_refuses_bad_arguments(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert "at least 1" in failed(cli("simulate", "splendor", "--games", "0", "--seed", "1", "--out", str(out)), 2)
-    assert "needs 2-4 players" in failed(cli("simulate", "splendor", "--games", "1", "--seed", "1", "--players", "5", "--out", str(out)), 2)
+    assert "needs 2-4 players" in failed(
+        cli("simulate", "splendor", "--games", "1", "--seed", "1", "--players", "5", "--out", str(out)), 2
+    )
     assert "unknown game" in failed(cli("simulate", "chess", "--games", "1", "--seed", "1", "--out", str(out)), 2)
-    assert "unknown option" in failed(cli("simulate", "splendor", "--games", "1", "--seed", "1", "--out", str(out), "-o", "x=1"), 2)
+    assert "unknown option" in failed(
+        cli("simulate", "splendor", "--games", "1", "--seed", "1", "--out", str(out), "-o", "x=1"), 2
+    )
 
 
 # --------------------------------------------------------------------------- what reaches the terminal (issue 7)
@@ -629,11 +856,17 @@ def test_simulate_refuses_bad_arguments(tmp_path: Path) -> None:
 
 def run_bytes(*args: bytes, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
     """`tally ARGS` with raw bytes as arguments (not UTF-8, as a shell can pass them)."""
-    return subprocess.run([sys.executable.encode(), b"-c", b"from tally.cli.main import main; main()", *args],
-                          capture_output=True, timeout=timeout, env=dict(os.environ, COLUMNS="100", NO_COLOR="1"))
+    return subprocess.run(
+        [sys.executable.encode(), b"-c", b"from tally.cli.main import main; main()", *args],
+        capture_output=True,
+        timeout=timeout,
+        env=dict(os.environ, COLUMNS="100", NO_COLOR="1"),
+    )
 
 
-def test_finding_4_control_characters_in_notes_reasons_and_names_never_reach_the_terminal(tmp_path: Path, tally: Any) -> None:
+def test_finding_4_control_characters_in_notes_reasons_and_names_never_reach_the_terminal(
+    tmp_path: Path, tally: Any
+) -> None:
     path = tmp_path / "g.jsonl"
     assert tally("new", "splendor", str(path), "-p", "ana", "-p", "ben", "--seed", "1").exit_code == 0
     hostile = "\x1b]0;title\x07\x1b[2J"
@@ -642,8 +875,13 @@ def test_finding_4_control_characters_in_notes_reasons_and_names_never_reach_the
     undone = tally("undo", str(path), "--reason", "\x1b[31moops\u202e\nfake line")
     assert undone.exit_code == 0 and undone.stdout.count("\n") == 2
     outputs = [undone.stdout]
-    for command in (["replay", str(path)], ["replay", str(path), "--json"], ["state", str(path)], ["check", str(path)],
-                    ["moves", str(path)]):
+    for command in (
+        ["replay", str(path)],
+        ["replay", str(path), "--json"],
+        ["state", str(path)],
+        ["check", str(path)],
+        ["moves", str(path)],
+    ):
         result = tally(*command)
         assert result.exit_code == 0, result
         outputs.append(result.stdout)
@@ -658,15 +896,20 @@ def test_finding_4_control_characters_in_notes_reasons_and_names_never_reach_the
 
     db = tmp_path / "library.duckdb"
     assert tally("ingest", str(path), "--db", str(db)).exit_code == 0
-    for command in (["sql", "SELECT line, payload FROM events", "--db", str(db)], ["stats", "--db", str(db)],
-                    ["sql", "SELECT payload->>'text' FROM events WHERE type = 'noted'", "--db", str(db), "--json"]):
+    for command in (
+        ["sql", "SELECT line, payload FROM events", "--db", str(db)],
+        ["stats", "--db", str(db)],
+        ["sql", "SELECT payload->>'text' FROM events WHERE type = 'noted'", "--db", str(db), "--json"],
+    ):
         result = tally(*command)
         assert result.exit_code == 0 and "\x1b" not in result.stdout and "\x07" not in result.stdout, result
     shown = tally("sql", "SELECT payload->>'text' AS t FROM events WHERE type = 'noted'", "--db", str(db))
     assert "\\x1b]0;title\\x07\\x1b[2J" in shown.stdout
 
 
-def test_finding_4_a_log_from_elsewhere_with_an_escape_in_a_name_is_refused_without_printing_it(tmp_path: Path, tally: Any) -> None:
+def test_finding_4_a_log_from_elsewhere_with_an_escape_in_a_name_is_refused_without_printing_it(
+    tmp_path: Path, tally: Any
+) -> None:
     path = start_log(tmp_path / "g.jsonl", seats=["\x1b[31mred", "ben"])
     for command in ("state", "replay", "check"):
         result = tally(command, str(path))
@@ -679,8 +922,10 @@ def test_finding_5_an_argument_that_is_not_utf8_is_a_usage_error(tmp_path: Path)
     before = path.read_bytes()
     noted = run_bytes(b"note", str(path).encode(), b"bad \xff byte")
     assert noted.returncode == 2, noted
-    assert noted.stderr == (b"tally: argument 3 (b'bad \\xff byte') is not valid UTF-8 (byte 0xff at offset 4): "
-                            b"tally reads its arguments as UTF-8 text; rename a file whose name is not UTF-8\n")
+    assert noted.stderr == (
+        b"tally: argument 3 (b'bad \\xff byte') is not valid UTF-8 (byte 0xff at offset 4): "
+        b"tally reads its arguments as UTF-8 text; rename a file whose name is not UTF-8\n"
+    )
     assert path.read_bytes() == before
     new = run_bytes(b"new", b"splendor", str(tmp_path / "x.jsonl").encode(), b"-p", b"\xff", b"-p", b"ben")
     assert new.returncode == 2 and new.stderr.count(b"\n") == 1 and b"argument 5" in new.stderr

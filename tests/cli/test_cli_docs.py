@@ -28,7 +28,12 @@ def test_every_command_and_parameter_has_help_text() -> None:
     assert len(commands) >= 12
     missing = [name for name, command in commands if not (command.help or "").strip()]
     assert not missing, f"commands without help text: {missing}"
-    bare = [f"{name} {param.name}" for name, command in commands for param in command.params if not (getattr(param, "help", "") or "").strip()]
+    bare = [
+        f"{name} {param.name}"
+        for name, command in commands
+        for param in command.params
+        if not (getattr(param, "help", "") or "").strip()
+    ]
     assert not bare, f"arguments or options without help text: {bare}"
 
 

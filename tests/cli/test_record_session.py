@@ -21,11 +21,10 @@ from typing import Any
 
 import pytest
 
+from support import ROOT
 from tally.core import registry
 from tally.store.recording import record
 from tally.store.recording.session import Session
-
-from support import ROOT
 
 GAMES = ROOT / "fixtures" / "games"
 TALLY = [sys.executable, "-c", "from tally.cli.main import main; main()"]
@@ -70,8 +69,13 @@ def test_a_whole_table_game_scripted_through_the_session_equals_the_fixture(tmp_
             joined.append(text)
     assert len(joined) < len(lines)
     log = tmp_path / "game.jsonl"
-    done = subprocess.run([*TALLY, "record", "--new", "splendor", "-p", "ana", "-p", "ben", "-p", "cy", str(log)],
-                          input="\n".join(joined) + "\nquit\n", capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [*TALLY, "record", "--new", "splendor", "-p", "ana", "-p", "ben", "-p", "cy", str(log)],
+        input="\n".join(joined) + "\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     results = done.stdout.splitlines()
@@ -97,8 +101,9 @@ def test_every_games_table_record_can_be_typed_into_a_session(fixture: Path, tmp
     log = tmp_path / "game.jsonl"
     log.write_text(fixture.read_text(encoding="utf-8").split("\n", 1)[0] + "\n", encoding="utf-8")
     lines = session_lines(fixture)
-    done = subprocess.run([*TALLY, "record", str(log)], input="\n".join(lines) + "\nquit\n",
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [*TALLY, "record", str(log)], input="\n".join(lines) + "\nquit\n", capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr
     assert done.stderr == ""
     results = done.stdout.splitlines()
@@ -110,12 +115,19 @@ def test_every_games_table_record_can_be_typed_into_a_session(fixture: Path, tmp
 def test_a_scripted_session_reports_refusals_and_exits_1(tmp_path: Path) -> None:
     log = tmp_path / "game.jsonl"
     script = "take r g b\n?reveal w4b4\nreveal w4b4 w4b4\nmoves\nstate as nobody\nundo\nbogus move\nquit\n"
-    done = subprocess.run([*TALLY, "record", "--new", "splendor", "-p", "ana", "-p", "ben", str(log)],
-                          input=script, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [*TALLY, "record", "--new", "splendor", "-p", "ana", "-p", "ben", str(log)],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     shown = done.stdout.splitlines()
     assert done.returncode == 1, done
-    assert shown[1] == ("  rule splendor.setup.incomplete: No one acts before the setup is complete: all 12 face-up "
-                        "cards and the nobles must be on the table."), "every ruling says its rule's text"
+    assert shown[1] == (
+        "  rule splendor.setup.incomplete: No one acts before the setup is complete: all 12 face-up "
+        "cards and the nobles must be on the table."
+    ), "every ruling says its rule's text"
     out = [line for line in shown if not line.startswith("  rule ")]
     assert out[0].startswith("illegal: the setup is not complete") and out[0].endswith("[splendor.setup.incomplete]")
     assert out[1] == "legal: reveal w4b4 is possible [splendor.setup.deal] (nothing recorded)"
@@ -130,7 +142,9 @@ def test_a_scripted_session_reports_refusals_and_exits_1(tmp_path: Path) -> None
 def test_record_needs_new_for_new_game_options(tmp_path: Path) -> None:
     done = subprocess.run([*TALLY, "record", str(tmp_path / "g.jsonl"), "-p", "ana"], capture_output=True, text=True)
     assert done.returncode == 2 and "add --new GAME" in done.stderr
-    done = subprocess.run([*TALLY, "record", "--new", "splendor", str(tmp_path / "g.jsonl")], capture_output=True, text=True)
+    done = subprocess.run(
+        [*TALLY, "record", "--new", "splendor", str(tmp_path / "g.jsonl")], capture_output=True, text=True
+    )
     assert done.returncode == 2 and "--new needs the players" in done.stderr
     done = subprocess.run([*TALLY, "record", str(tmp_path / "missing.jsonl")], capture_output=True, text=True)
     assert done.returncode == 3 and "no such log file" in done.stderr
@@ -180,12 +194,18 @@ def test_a_reveal_of_three_cards_is_echoed_as_the_three_events_recorded(tmp_path
     are three events, each named once, in the log's order."""
     log = tmp_path / "game.jsonl"
     record.new_game(log, "splendor", ["ana", "ben"], mode="table")
-    moved = subprocess.run([*TALLY, "move", str(log), "reveal", "w4b4", "b3g3r3", "r4k4"], capture_output=True, text=True)
+    moved = subprocess.run(
+        [*TALLY, "move", str(log), "reveal", "w4b4", "b3g3r3", "r4k4"], capture_output=True, text=True
+    )
     assert moved.returncode == 0, moved.stderr
-    assert moved.stdout.splitlines()[:3] == ["#2 recorded: reveal w4b4", "#3 recorded: reveal b3g3r3",
-                                             "#4 recorded: reveal r4k4"], moved.stdout
-    typed = subprocess.run([*TALLY, "record", str(log)], input="reveal 1k0-w1b1g1r1 1w0-b3 1g0-r3\n",
-                           capture_output=True, text=True)
+    assert moved.stdout.splitlines()[:3] == [
+        "#2 recorded: reveal w4b4",
+        "#3 recorded: reveal b3g3r3",
+        "#4 recorded: reveal r4k4",
+    ], moved.stdout
+    typed = subprocess.run(
+        [*TALLY, "record", str(log)], input="reveal 1k0-w1b1g1r1 1w0-b3 1g0-r3\n", capture_output=True, text=True
+    )
     assert typed.returncode == 0, typed.stderr
     assert typed.stdout.splitlines()[0] == "#5-7 recorded: reveal 1k0-w1b1g1r1; reveal 1w0-b3; reveal 1g0-r3"
     logged = [(e["seq"], e.get("card")) for e in events_of(log)[1:]]
@@ -214,7 +234,7 @@ def test_the_session_wraps_its_text_between_words_to_an_80_column_terminal(tmp_p
     for said in (HELP.replace("GAME", "splendor"),):  # every word of the help whole, none cut in two
         assert set(said.split()) <= words, set(said.split()) - words
     refusal = next(i for i, line in enumerate(shown) if line.startswith("cannot read 'bogus move'"))
-    assert shown[refusal + 1].startswith("  ") and len(shown[refusal]) > 60, shown[refusal:refusal + 2]
+    assert shown[refusal + 1].startswith("  ") and len(shown[refusal]) > 60, shown[refusal : refusal + 2]
     assert any(line.startswith("  N               the move numbered N") for line in shown)
     assert any(line.startswith(" " * 18 + "(refused as stale") for line in shown), "under its description"
 
@@ -280,16 +300,24 @@ def test_a_session_undoes_a_whole_turn_and_says_what_it_voided(tmp_path: Path) -
     log = tmp_path / "game.jsonl"
     record.new_game(log, "splendor", ["ana", "ben"])
     session = Session(log)
-    cards = [m for m in (session.spec.format(e) for e in session.spec.legal_moves(session.state)) if m.startswith("reveal 1")]
-    setup = ["reveal w4b4 b3g3r3 r4k4", "reveal 1k0-w1b1g1r1 1w0-b3 1g0-r3 1r0-w3",
-             "reveal 2w1-g3r2k2 2b2-b5 2g2-g5 2r2-k5", "reveal 3w4-k7 3b4-w7 3g4-b7 3r4-g7"]
+    cards = [
+        m for m in (session.spec.format(e) for e in session.spec.legal_moves(session.state)) if m.startswith("reveal 1")
+    ]
+    setup = [
+        "reveal w4b4 b3g3r3 r4k4",
+        "reveal 1k0-w1b1g1r1 1w0-b3 1g0-r3 1r0-w3",
+        "reveal 2w1-g3r2k2 2b2-b5 2g2-g5 2r2-k5",
+        "reveal 3w4-k7 3b4-w7 3g4-b7 3r4-g7",
+    ]
     assert cards and all(session.move(text).accepted for text in setup)
     bought = session.move("reserve 1k0 + reveal 1k0-w2g2")
     assert bought.accepted and bought.lines == ["ana: reserve 1k0-w1b1g1r1", "reveal 1k0-w2g2"]
     undone = session.undo("misread the card", turn=True)
     assert undone.accepted
-    assert undone.lines == ["void #18: reveal 1k0-w2g2 (misread the card)",
-                            "void #17: ana: reserve 1k0-w1b1g1r1 (misread the card)"]
+    assert undone.lines == [
+        "void #18: reveal 1k0-w2g2 (misread the card)",
+        "void #17: ana: reserve 1k0-w1b1g1r1 (misread the card)",
+    ]
     assert session.spec.to_act(session.state)[0] == "ana"
     assert record.check(log).ok
 
@@ -351,7 +379,9 @@ def anchors_checked(screen: str, log: Path) -> str:
 def test_a_whole_game_through_the_session_in_a_terminal_equals_the_fixture(tmp_path: Path, text_snapshot) -> None:  # type: ignore[no-untyped-def]
     fixture = GAMES / "splendor-2p.jsonl"
     log = tmp_path / "game.jsonl"
-    terminal = Terminal(["record", "--new", "splendor", "--seed", "11", "-p", "ana", "-p", "ben", "game.jsonl"], tmp_path)
+    terminal = Terminal(
+        ["record", "--new", "splendor", "--seed", "11", "-p", "ana", "-p", "ben", "game.jsonl"], tmp_path
+    )
     terminal.wait_for(r"^#2 [0-9a-f]{8} ana>")
     screens = {"start": terminal.text()}
     for number, text in enumerate(session_lines(fixture)):

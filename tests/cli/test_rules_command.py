@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from support import invoke
 from tally.core import registry
 from tally.core.model import SHARED_RULES, illegal
 from tally.store.recording import results
-
-from support import invoke
 
 
 @pytest.mark.parametrize("game", registry.names())
@@ -82,7 +81,7 @@ def test_the_notation_is_printed_with_examples(game: str) -> None:
         if form.examples:
             first = lines.index(f"  {form.form}") + 1 + sum(1 for _ in _meaning_lines(lines, form.form))
             assert lines[first] == f"      e.g. {form.examples[0]}", (form.form, lines[first])
-            assert lines[first + 1:first + len(form.examples)] == [f"           {e}" for e in form.examples[1:]]
+            assert lines[first + 1 : first + len(form.examples)] == [f"           {e}" for e in form.examples[1:]]
     document = json.loads(invoke("rules", game, "--notation", "--json").stdout)
     assert set(document) == {"game", "title", "forms", "shared"}
     assert [f["form"] for f in document["forms"]] == [f.form for f in spec.notation]
@@ -91,7 +90,7 @@ def test_the_notation_is_printed_with_examples(game: str) -> None:
 
 def _meaning_lines(lines: list[str], form: str) -> Iterator[str]:
     """The lines of a form's meaning under its head (indented 6, before its examples)."""
-    for line in lines[lines.index(f"  {form}") + 1:]:
+    for line in lines[lines.index(f"  {form}") + 1 :]:
         if not line.startswith("      ") or line.startswith("      e.g. "):
             return
         yield line
@@ -108,7 +107,9 @@ def test_the_rule_text_is_looked_up_by_id_for_every_game_and_the_engine() -> Non
     assert results.rule_text("core.void.last").startswith("Voiding the last effective event is allowed")
     assert results.rule_text("splendor.no-such-rule") == "" and results.rule_text("nogame.x") == ""
     [line] = results.ruling_lines([illegal("split.bonus.pending", "ana must first complete the bonus")])
-    assert (line.rule, line.verdict) == ("split.bonus.pending", "illegal") and line.text.startswith("After making a match")
+    assert (line.rule, line.verdict) == ("split.bonus.pending", "illegal") and line.text.startswith(
+        "After making a match"
+    )
 
 
 def test_every_kernel_rule_id_has_its_text() -> None:

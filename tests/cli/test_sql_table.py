@@ -39,8 +39,10 @@ def random_table(rng: random.Random) -> tuple[list[str], list[bool], list[list[s
 
     headers = [word(12) or "x" for _ in range(columns)]
     right = [rng.random() < 0.5 for _ in range(columns)]
-    cells: list[list[str | None]] = [[None if rng.random() < 0.1 else word(rng.choice((3, 10, 25)))
-                                      for _ in range(columns)] for _ in range(rng.randint(0, 8))]
+    cells: list[list[str | None]] = [
+        [None if rng.random() < 0.1 else word(rng.choice((3, 10, 25))) for _ in range(columns)]
+        for _ in range(rng.randint(0, 8))
+    ]
     return headers, right, cells, f"{len(cells)} rows"
 
 
@@ -56,13 +58,16 @@ def test_the_plain_table_is_what_rich_prints() -> None:
     assert written > 200  # most of these tables fit the page: the fast path is the one taken
 
 
-@pytest.mark.parametrize("table", [
-    (["name"], [False], [["a" * 120]], "1 row"),  # wider than the page: rich folds the cell
-    (["a", "b"], [False, True], [["x" * 60, "y" * 39]], "1 row"),  # 60 + 2 + 39 = 101 columns
-    (["name"], [False], [["Zoë"]], "1 row"),  # not ASCII: rich measures the cells
-    (["name"], [False], [["日本"]], "1 row"),  # two columns a character
-    (["name "], [True], [["a"]], "1 row"),  # a space at an end: rich's wrapping trims it
-])
+@pytest.mark.parametrize(
+    "table",
+    [
+        (["name"], [False], [["a" * 120]], "1 row"),  # wider than the page: rich folds the cell
+        (["a", "b"], [False, True], [["x" * 60, "y" * 39]], "1 row"),  # 60 + 2 + 39 = 101 columns
+        (["name"], [False], [["Zoë"]], "1 row"),  # not ASCII: rich measures the cells
+        (["name"], [False], [["日本"]], "1 row"),  # two columns a character
+        (["name "], [True], [["a"]], "1 row"),  # a space at an end: rich's wrapping trims it
+    ],
+)
 def test_what_the_plain_table_cannot_lay_out_is_left_to_rich(table: tuple) -> None:  # type: ignore[type-arg]
     assert _plain_table_text(*table) is None
 

@@ -15,10 +15,9 @@ from pathlib import Path
 import pytest
 
 from support import ROOT, run_tally
-
 from tally.cli.session import Recorder, run
-from tally.store.recording import record
 from tally.core.notation import CROSSES_TURN
+from tally.store.recording import record
 from tally.store.recording.session import Session
 
 GAMES = ROOT / "fixtures" / "games"
@@ -86,8 +85,13 @@ def test_a_part_that_names_its_player_may_go_on_into_their_turn(game: Path) -> N
 def test_the_tables_own_entries_belong_to_no_players_turn(tmp_path: Path) -> None:
     log = tmp_path / "t.jsonl"
     record.new_game(log, "splendor", ["ana", "ben"])
-    for text in ("reveal w4b4 b3g3r3 r4k4", "reveal 1k0-w1b1g1r1 1w0-b3 1g0-r3 1r0-w3",
-                 "reveal 2w1-g3r2k2 2b2-b5 2g2-g5 2r2-k5", "reveal 3w4-k7 3b4-w7 3g4-b7 3r4-g7", "take r g b"):
+    for text in (
+        "reveal w4b4 b3g3r3 r4k4",
+        "reveal 1k0-w1b1g1r1 1w0-b3 1g0-r3 1r0-w3",
+        "reveal 2w1-g3r2k2 2b2-b5 2g2-g5 2r2-k5",
+        "reveal 3w4-k7 3b4-w7 3g4-b7 3r4-g7",
+        "take r g b",
+    ):
         assert record.move(log, text).accepted, text
     moved = record.move(log, "ben: reserve 1k0 + reveal 1k0-w2g2")  # the refill is the table's, not ana's turn
     assert moved.accepted, moved.messages
@@ -149,14 +153,21 @@ def test_the_session_steps_through_the_game_one_event_at_a_time(game: Path) -> N
 
 
 def test_replay_steps_with_enter_and_stops_at_q(game: Path) -> None:
-    done = subprocess.run([*TALLY, "replay", str(game), "--step"], input="\nq\n", capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [*TALLY, "replay", str(game), "--step"], input="\nq\n", capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0 and done.stderr == ""
     assert [line for line in done.stdout.splitlines() if line.startswith("#")] == [
         "#1 splendor (open mode, rules 1) for ana, ben; take-fewer=when-short stuck=pass target=15",
-        next(line for line in done.stdout.splitlines() if line.startswith("#2 deal"))]
-    whole = subprocess.run([*TALLY, "replay", str(GAMES / "splendor-2p.jsonl"), "--step"], input="\n" * 100,
-                           capture_output=True, text=True, timeout=120)
+        next(line for line in done.stdout.splitlines() if line.startswith("#2 deal")),
+    ]
+    whole = subprocess.run(
+        [*TALLY, "replay", str(GAMES / "splendor-2p.jsonl"), "--step"],
+        input="\n" * 100,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert whole.returncode == 0 and whole.stdout.count("Splendor after #") == 61
     assert whole.stdout.splitlines()[-1].startswith("scores: ") and "the last event: stepping ends" in whole.stdout
     assert run_tally("replay", str(game), "--step", "--json").exit_code == 2
@@ -167,16 +178,22 @@ def test_replay_of_a_library_game_honours_tally_db(tmp_path: Path) -> None:
     db = tmp_path / "lib.duckdb"
     env = dict(os.environ, TALLY_DB=str(db))
     assert subprocess.run([*TALLY, "ingest", str(tmp_path / "g.jsonl")], env=env, capture_output=True).returncode == 0
-    listed = subprocess.run([*TALLY, "sql", "SELECT game_id FROM games", "--json"], env=env, capture_output=True,
-                            text=True)
+    listed = subprocess.run(
+        [*TALLY, "sql", "SELECT game_id FROM games", "--json"], env=env, capture_output=True, text=True
+    )
     game_id = json.loads(listed.stdout)["rows"][0]["game_id"]
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     done = subprocess.run([*TALLY, "replay", game_id, "--json"], env=env, cwd=elsewhere, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["seq"] == 61
-    without = subprocess.run([*TALLY, "replay", game_id], cwd=elsewhere, capture_output=True, text=True,
-                             env={k: v for k, v in os.environ.items() if k != "TALLY_DB"})
+    without = subprocess.run(
+        [*TALLY, "replay", game_id],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "TALLY_DB"},
+    )
     assert without.returncode == 3 and "no such log file" in without.stderr
 
 
@@ -198,7 +215,11 @@ def test_check_takes_several_logs_and_folders_and_exits_with_the_worst(tmp_path:
     worst = run_tally("check", str(game), str(damaged), str(folder), "--json")
     assert worst.exit_code == 3 and worst.stderr.count("\n") == 1 and worst.stderr.startswith(f"tally: {damaged}:")
     reports = json.loads(worst.stdout)
-    assert [r["log"] for r in reports] == [str(game), str(damaged), *(str(folder / n) for n in ("splendor-2p.jsonl", "split-3p.jsonl"))]
+    assert [r["log"] for r in reports] == [
+        str(game),
+        str(damaged),
+        *(str(folder / n) for n in ("splendor-2p.jsonl", "split-3p.jsonl")),
+    ]
     assert [r["ok"] for r in reports] == [True, False, True, True] and reports[1]["error"] == "damaged"
     single = json.loads(run_tally("check", str(game), "--json").stdout)
     assert isinstance(single, dict) and "log" not in single, "one log: its report alone, as before"
@@ -228,8 +249,14 @@ def test_repair_json_reports_a_clean_log(game: Path) -> None:
     done = run_tally("repair", str(game), "--json")
     assert done.exit_code == 2 and "nothing to repair" in done.stderr
     report = json.loads(done.stdout)
-    assert report == {"log": str(game), "torn_bytes": 0, "saved_to": "", "removed": False, "kept_lines": 2,
-                      "why": "log.nothing-to-repair"}
+    assert report == {
+        "log": str(game),
+        "torn_bytes": 0,
+        "saved_to": "",
+        "removed": False,
+        "kept_lines": 2,
+        "why": "log.nothing-to-repair",
+    }
 
 
 def test_run_reads_a_scripted_session_from_lines(game: Path) -> None:

@@ -15,11 +15,10 @@ from typing import Any
 
 import pytest
 
+from support import ROOT
 from support.bundled import SvgSnapshot
 from tally.core import charts, svg
 from tally.store import library
-
-from support import ROOT
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -48,7 +47,16 @@ def value(e: ET.Element) -> float:
     return float(e.attrib["data-value"])
 
 
-SCORES = [("ana", 1, 0), ("ben", 1, 0), ("ana", 2, 3), ("ben", 2, 1), ("ana", 3, 3), ("ben", 3, 6), ("ana", 4, 9), ("ben", 4, 7)]
+SCORES = [
+    ("ana", 1, 0),
+    ("ben", 1, 0),
+    ("ana", 2, 3),
+    ("ben", 2, 1),
+    ("ana", 3, 3),
+    ("ben", 3, 6),
+    ("ana", 4, 9),
+    ("ben", 4, 7),
+]
 
 
 # --------------------------------------------------------------------------- the score over the turns
@@ -95,7 +103,9 @@ def test_series_differ_by_shape_and_dash_not_only_by_colour() -> None:
     dashes = [line.attrib.get("stroke-dasharray") for e in legends for line in e.iter(f"{NS}line")]
     assert len(set(dashes)) == 6
     for e in legends:  # every mark of a series has the legend's shape
-        shapes = {m.attrib["data-shape"] for m in marks(root, "mark") if m.attrib["data-series"] == e.attrib["data-series"]}
+        shapes = {
+            m.attrib["data-shape"] for m in marks(root, "mark") if m.attrib["data-series"] == e.attrib["data-series"]
+        }
         assert shapes == {e.attrib["data-shape"]}
 
 
@@ -108,12 +118,17 @@ def test_a_marker_drawn_fast_is_the_same_text_as_the_generic_one(shape: str) -> 
 
 
 def test_a_mark_is_written_as_the_generic_group_writes_it() -> None:
-    rows = [("a<&\"b", 1, 3), ("a<&\"b", 2, -1.5), ("c", 1, 0)]
+    rows = [('a<&"b', 1, 3), ('a<&"b', 2, -1.5), ("c", 1, 0)]
     root = parse(charts.score_lines(rows, "marks", y_label="pad & score"))
-    shown = [(m.attrib["data-series"], m.attrib["data-x"], m.attrib["data-value"], m.find(f"{NS}title").text)
-             for m in marks(root, "mark")]
-    assert shown == [("a<&\"b", "1", "3", 'a<&"b: 3 pad & score at turn 1'),
-                     ("a<&\"b", "2", "-1.5", 'a<&"b: -1.5 pad & score at turn 2'), ("c", "1", "0", "c: 0 pad & score at turn 1")]
+    shown = [
+        (m.attrib["data-series"], m.attrib["data-x"], m.attrib["data-value"], m.find(f"{NS}title").text)
+        for m in marks(root, "mark")
+    ]
+    assert shown == [
+        ('a<&"b', "1", "3", 'a<&"b: 3 pad & score at turn 1'),
+        ('a<&"b', "2", "-1.5", 'a<&"b: -1.5 pad & score at turn 2'),
+        ("c", "1", "0", "c: 0 pad & score at turn 1"),
+    ]
 
 
 def test_negative_scores_and_a_single_turn_are_drawn() -> None:
@@ -148,16 +163,24 @@ def test_bars_below_zero_go_left_of_the_axis() -> None:
     root = parse(charts.bars([("round 1", 12), ("round 2", -30)], "score per round"))
     first, second = (e.find(f"{NS}rect") for e in marks(root, "bar"))
     assert second is not None and first is not None
-    assert float(second.attrib["x"]) + float(second.attrib["width"]) == pytest.approx(float(first.attrib["x"]), abs=0.01)
+    assert float(second.attrib["x"]) + float(second.attrib["width"]) == pytest.approx(
+        float(first.attrib["x"]), abs=0.01
+    )
 
 
 def test_a_ranked_list_keeps_the_query_order() -> None:
-    rows = [{"label": "game b", "value": 412, "detail": "4 players"}, {"label": "game a", "value": 390, "detail": None},
-            {"label": "game c", "value": 388}]
+    rows = [
+        {"label": "game b", "value": 412, "detail": "4 players"},
+        {"label": "game a", "value": 390, "detail": None},
+        {"label": "game c", "value": 388},
+    ]
     root = parse(charts.ranked(rows, "the longest games", " events"))
     found = marks(root, "ranked")
     assert [(e.attrib["data-rank"], e.attrib["data-label"], value(e)) for e in found] == [
-        ("1", "game b", 412), ("2", "game a", 390), ("3", "game c", 388)]
+        ("1", "game b", 412),
+        ("2", "game a", 390),
+        ("3", "game c", 388),
+    ]
 
 
 def test_head_to_head_cells_are_the_wins_summed() -> None:
@@ -177,7 +200,9 @@ def test_no_rows_is_said_not_drawn(chart: Any) -> None:
 
 
 def test_a_moment_of_nobody_is_listed_without_a_name() -> None:
-    root = parse(charts.score_lines(SCORES, "ana and ben", moments=[{"turn": 2, "player": None, "what": "the round ends"}]))
+    root = parse(
+        charts.score_lines(SCORES, "ana and ben", moments=[{"turn": 2, "player": None, "what": "the round ends"}])
+    )
     [moment] = marks(root, "moment")
     assert value(moment) == 2 and "data-series" not in moment.attrib
     assert "1 · turn 2 · the round ends" in [t.text for t in root.iter(f"{NS}text")]
@@ -200,21 +225,49 @@ def test_names_are_text_and_charts_are_the_same_bytes_every_time() -> None:
 
 # --------------------------------------------------------------------------- golden charts
 
-SPLIT_TOTALS = [(name, turn, score) for name, scores in (("ana", (0, -5, 10, 25, 20, 45)), ("ben", (0, 15, 5, 5, 30, 35)),
-                                                          ("cy", (0, 0, -15, -10, 0, 15)))
-                for turn, score in zip((0, 12, 20, 31, 40, 52), scores)]
+SPLIT_TOTALS = [
+    (name, turn, score)
+    for name, scores in (
+        ("ana", (0, -5, 10, 25, 20, 45)),
+        ("ben", (0, 15, 5, 5, 30, 35)),
+        ("cy", (0, 0, -15, -10, 0, 15)),
+    )
+    for turn, score in zip((0, 12, 20, 31, 40, 52), scores)
+]
 GOLDEN = {
-    "score_lines": lambda: charts.score_lines(SPLIT_TOTALS, "Split, 3 players: pad score over the turns",
-                                              rounds=[(2, 20), (3, 40)], moments=[(31, "ana", "ends round 2 with a perfect match"),
-                                                                                  (52, "ana", "wins with 45")],
-                                              y_label="pad score"),
-    "bars": lambda: charts.bars([("2 players", 52.5, "40 games"), ("3 players", 35.0, "31 games"), ("4 players", 24.1, "12 games")],
-                                "Splendor: the first player's win rate by player count", "%", "rests on 83 finished games"),
-    "head_to_head": lambda: charts.head_to_head([("ana", "ben", 12), ("ben", "ana", 9), ("ana", "cy", 4), ("cy", "ana", 6),
-                                                 ("ben", "cy", 3), ("dee", "ben", 1)], "Rivalries: head-to-head wins"),
-    "ranked": lambda: charts.ranked([("2026-03-14 split, 4 players", 483, "3 rounds, ben won by 5"),
-                                     ("2026-02-01 array, 3 players", 350, "7 rounds"),
-                                     ("2025-12-24 splice, 3 players", 332, None)], "The longest games", " events"),
+    "score_lines": lambda: charts.score_lines(
+        SPLIT_TOTALS,
+        "Split, 3 players: pad score over the turns",
+        rounds=[(2, 20), (3, 40)],
+        moments=[(31, "ana", "ends round 2 with a perfect match"), (52, "ana", "wins with 45")],
+        y_label="pad score",
+    ),
+    "bars": lambda: charts.bars(
+        [("2 players", 52.5, "40 games"), ("3 players", 35.0, "31 games"), ("4 players", 24.1, "12 games")],
+        "Splendor: the first player's win rate by player count",
+        "%",
+        "rests on 83 finished games",
+    ),
+    "head_to_head": lambda: charts.head_to_head(
+        [
+            ("ana", "ben", 12),
+            ("ben", "ana", 9),
+            ("ana", "cy", 4),
+            ("cy", "ana", 6),
+            ("ben", "cy", 3),
+            ("dee", "ben", 1),
+        ],
+        "Rivalries: head-to-head wins",
+    ),
+    "ranked": lambda: charts.ranked(
+        [
+            ("2026-03-14 split, 4 players", 483, "3 rounds, ben won by 5"),
+            ("2026-02-01 array, 3 players", 350, "7 rounds"),
+            ("2025-12-24 splice, 3 players", 332, None),
+        ],
+        "The longest games",
+        " events",
+    ),
 }
 
 
@@ -244,24 +297,37 @@ def rows_of(db: Path, sql: str) -> list[tuple[Any, ...]]:
 def test_a_game_from_the_library(db: Path) -> None:
     game = "(SELECT min(game_id) FROM games WHERE game = 'splendor' AND player_count = 4)"
     rows = rows_of(db, f"SELECT player, turn, points FROM splendor_turns WHERE game_id = {game} ORDER BY turn")
-    nobles = rows_of(db, f"SELECT t.turn, t.player, 'is visited by a noble' FROM splendor_turns t WHERE t.game_id = {game} "
-                         "AND t.nobles > coalesce((SELECT max(p.nobles) FROM splendor_turns p WHERE p.game_id = t.game_id "
-                         "AND p.player = t.player AND p.turn < t.turn), 0) ORDER BY t.turn")
+    nobles = rows_of(
+        db,
+        f"SELECT t.turn, t.player, 'is visited by a noble' FROM splendor_turns t WHERE t.game_id = {game} "
+        "AND t.nobles > coalesce((SELECT max(p.nobles) FROM splendor_turns p WHERE p.game_id = t.game_id "
+        "AND p.player = t.player AND p.turn < t.turn), 0) ORDER BY t.turn",
+    )
     assert rows and nobles
     document = charts.score_lines(rows, "Splendor, 4 players: points after each turn", moments=nobles)
     root = parse(document)
-    assert Counter((e.attrib["data-series"], int(e.attrib["data-x"]), value(e)) for e in marks(root, "mark")) == Counter(rows)
+    assert Counter(
+        (e.attrib["data-series"], int(e.attrib["data-x"]), value(e)) for e in marks(root, "mark")
+    ) == Counter(rows)
     assert sorted(value(e) for e in marks(root, "moment")) == sorted(turn for turn, _, _ in nobles)
 
 
 def test_the_library_in_bars_and_a_matrix(db: Path) -> None:
-    by_seat = rows_of(db, "SELECT 'seat ' || s.seat, round(100 * avg(CASE WHEN s.won THEN 1 ELSE 0 END), 1), "
-                          "count(*) || ' games' FROM seats s JOIN games g USING (game_id) WHERE g.finished "
-                          "GROUP BY s.seat ORDER BY s.seat")
+    by_seat = rows_of(
+        db,
+        "SELECT 'seat ' || s.seat, round(100 * avg(CASE WHEN s.won THEN 1 ELSE 0 END), 1), "
+        "count(*) || ' games' FROM seats s JOIN games g USING (game_id) WHERE g.finished "
+        "GROUP BY s.seat ORDER BY s.seat",
+    )
     root = parse(charts.bars(by_seat, "win rate by seat, every game", "%"))
-    assert [(e.attrib["data-label"], value(e)) for e in marks(root, "bar")] == [(label, rate) for label, rate, _ in by_seat]
-    rivals = rows_of(db, "SELECT w.player, l.player, count(*) FROM seats w JOIN seats l USING (game_id) "
-                         "JOIN games g USING (game_id) WHERE g.finished AND w.won AND NOT l.won GROUP BY ALL ORDER BY ALL")
+    assert [(e.attrib["data-label"], value(e)) for e in marks(root, "bar")] == [
+        (label, rate) for label, rate, _ in by_seat
+    ]
+    rivals = rows_of(
+        db,
+        "SELECT w.player, l.player, count(*) FROM seats w JOIN seats l USING (game_id) "
+        "JOIN games g USING (game_id) WHERE g.finished AND w.won AND NOT l.won GROUP BY ALL ORDER BY ALL",
+    )
     assert rivals
     document = charts.head_to_head(rivals, "rivalries in the bundled games")
     root = parse(document)
@@ -269,7 +335,10 @@ def test_the_library_in_bars_and_a_matrix(db: Path) -> None:
     for winner, loser, wins in rivals:
         assert cells[(winner, loser)] == wins
     assert sum(cells.values()) == sum(wins for _, _, wins in rivals)
-    longest = rows_of(db, "SELECT source, events, game || ', ' || player_count || ' players' FROM games "
-                          "ORDER BY events DESC, source LIMIT 5")
+    longest = rows_of(
+        db,
+        "SELECT source, events, game || ', ' || player_count || ' players' FROM games "
+        "ORDER BY events DESC, source LIMIT 5",
+    )
     ranked = parse(charts.ranked([(Path(s).name, n, d) for s, n, d in longest], "the longest games", " events"))
     assert [value(e) for e in marks(ranked, "ranked")] == [n for _, n, _ in longest]

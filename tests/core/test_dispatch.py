@@ -60,8 +60,7 @@ def with_detours(spec: GameSpec, events: list[Event], rng: random.Random) -> lis
         elif roll < 0.06:
             log.append(Noted(seq=len(log) + 1, text="a note", player=rng.choice([None, *events[0].seats])))
         elif roll < 0.07 and spec.is_voidable(event):
-            log.append(Amended(seq=len(log) + 1, target=log[-1].seq, reason="the same again",
-                               events=[payload(event)]))
+            log.append(Amended(seq=len(log) + 1, target=log[-1].seq, reason="the same again", events=[payload(event)]))
         if index == place:
             log.append(msgspec.structs.replace(stranger, seq=len(log) + 1))
     return log
@@ -89,7 +88,7 @@ def test_the_compiled_fold_is_the_plain_fold(game: str, seed: int, mode: str, un
     plain = folded(judge_plainly, spec, log)
     fast = folded(judge, spec, log, undoable=undoable)
     assert fast == plain, (fast[0], plain[0])
-    reached = log[:fast[0].failed_seq or len(log)]
+    reached = log[: fast[0].failed_seq or len(log)]
     if undoable or any(type(event) in (Voided, Amended) for event in reached):  # the table keeps what it must
         assert judge(spec, log, undoable=undoable)[1].effective == judge_plainly(spec, log)[1].effective
 

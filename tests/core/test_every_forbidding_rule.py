@@ -15,15 +15,14 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_game_contract import started_for
 
+from support import invoke
+from support.splendor_helpers import open_game as splendor_game
+from support.split_helpers import standard
 from tally.core import registry
 from tally.core.model import Event, Ruling
 from tally.core.referee import Guards, Supposing
-
-from support.split_helpers import standard
-from support.splendor_helpers import open_game as splendor_game
-from test_game_contract import started_for
-from support import invoke
 
 
 def rules_of(rulings: list[Ruling]) -> list[str]:
@@ -85,9 +84,13 @@ def test_tally_move_and_rule_report_every_forbidding_rule(tmp_path: Path) -> Non
     before = log.read_bytes()
     refused = invoke("move", str(log), "ben: take y r b")
     assert refused.exit_code == 1 and log.read_bytes() == before
-    assert "[splendor.turn.out-of-turn]; " in refused.stderr and refused.stderr.rstrip().endswith("[splendor.take.no-gold]")
+    assert "[splendor.turn.out-of-turn]; " in refused.stderr and refused.stderr.rstrip().endswith(
+        "[splendor.take.no-gold]"
+    )
     assert [line.split(":")[0] for line in refused.stdout.splitlines()] == [
-        "rule splendor.turn.out-of-turn", "rule splendor.take.no-gold"]
+        "rule splendor.turn.out-of-turn",
+        "rule splendor.take.no-gold",
+    ]
     document = json.loads(invoke("move", str(log), "ben: take y r b", "--json").stdout)
     assert [r["rule"] for r in document["rulings"]] == ["splendor.turn.out-of-turn", "splendor.take.no-gold"]
     assert document["verdict"] == "illegal" and all(r["text"] for r in document["rulings"])

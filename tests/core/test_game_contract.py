@@ -19,18 +19,31 @@ from typing import Any
 import msgspec
 import pytest
 
-from tally.core import registry
-from tally.core.history import History
-from tally.core.engine import Table
-from tally.core.model import BINDINGS, CONTRACT, LATE, OPTIONAL, Due, Event, GameSpec, GameStarted
-
 from support import ROOT, tinygame
 from support.rule_ids import rule_ids_used
+from tally.core import registry
+from tally.core.engine import Table
+from tally.core.history import History
+from tally.core.model import BINDINGS, CONTRACT, LATE, OPTIONAL, Due, Event, GameSpec, GameStarted
 
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 GAME_TESTS_DIR = ROOT / "tests" / "games"  # tests/games/<game>/: the tests of one game
-MODULES = ("__init__", "data", "components", "events", "state", "rules", "reducer", "moves", "notation", "view",
-           "history", "transcript", "picture", "naming")
+MODULES = (
+    "__init__",
+    "data",
+    "components",
+    "events",
+    "state",
+    "rules",
+    "reducer",
+    "moves",
+    "notation",
+    "view",
+    "history",
+    "transcript",
+    "picture",
+    "naming",
+)
 VIEW_KEYS = {"game", "mode", "viewer", "phase", "turn", "to_act", "expected", "players", "outcome"}
 GAMES = registry.names()
 TEST_ONLY: dict[str, GameSpec] = {"tinygame": tinygame.SPEC}
@@ -48,8 +61,15 @@ def folder_of(game: str) -> Path:
 
 def started_for(spec: GameSpec, seats: list[str]) -> GameStarted:
     """An open game's `game_started` with every option at its default, as `tally new` writes it."""
-    started = GameStarted(seq=1, game=spec.name, rules=spec.rules_version, seats=seats, mode="open",
-                          options=spec.resolved_options({}), manifest=spec.manifest)
+    started = GameStarted(
+        seq=1,
+        game=spec.name,
+        rules=spec.rules_version,
+        seats=seats,
+        mode="open",
+        options=spec.resolved_options({}),
+        manifest=spec.manifest,
+    )
     assert spec.check_started(started) == [], spec.check_started(started)
     return started
 
@@ -162,8 +182,12 @@ def bindings_written(source: str, class_name: str) -> dict[str, tuple[str, str]]
     """The bindings a game's `__init__` writes in its spec class, `check = staticmethod(_rules.check)` read as
     member -> (module, function); those stated for the type checker only (`if TYPE_CHECKING:`) count too."""
     tree = ast.parse(source)
-    modules = {alias.asname or alias.name: alias.name for node in ast.walk(tree)
-               if isinstance(node, ast.ImportFrom) and node.level == 1 and not node.module for alias in node.names}
+    modules = {
+        alias.asname or alias.name: alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and not node.module
+        for alias in node.names
+    }
     spec = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == class_name)
     written = {}
     for node in ast.walk(spec):
@@ -181,8 +205,11 @@ def test_every_games_bindings_are_the_ones_the_table_names(game: str) -> None:
     cls = type(spec_of(game))
     assert bindings_unlike_the_table(cls, cls.__module__) == []
     written = bindings_written((folder_of(game) / "__init__.py").read_text(encoding="utf-8"), cls.__name__)
-    stated = {member: where for member, where in BINDINGS.items()
-              if _named(cls.__module__, *where) is not None or member not in OPTIONAL}
+    stated = {
+        member: where
+        for member, where in BINDINGS.items()
+        if _named(cls.__module__, *where) is not None or member not in OPTIONAL
+    }
     assert written == stated, f"{game}'s spec class writes bindings the table does not name"
 
 
@@ -206,9 +233,12 @@ def test_every_game_has_the_same_modules(game: str) -> None:
     assert folder.name == game
     # a module that only holds optional members may be left out (the test game has no transcript); every game of the
     # registry has them all, so that a reader who knows one game knows where everything is in the others
-    optional = {module for module in MODULES
-                if all(member in OPTIONAL for member, (where, _) in BINDINGS.items() if where == module)
-                and any(where == module for where, _ in BINDINGS.values())}
+    optional = {
+        module
+        for module in MODULES
+        if all(member in OPTIONAL for member, (where, _) in BINDINGS.items() if where == module)
+        and any(where == module for where, _ in BINDINGS.values())
+    }
     needed = MODULES if game in GAMES else tuple(m for m in MODULES if m not in optional)
     missing = [m for m in needed if not (folder / f"{m}.py").exists()]
     assert not missing, f"core/games/{game}/ lacks {missing}"
@@ -218,7 +248,9 @@ def test_every_game_has_the_same_modules(game: str) -> None:
 def test_every_game_has_its_rules_document_corpus_and_fixtures(game: str) -> None:
     # what the document must say is checked by tests/core/test_rules_documents.py and tests/games/<game>/test_<game>_docs.py
     assert (ROOT / "docs" / "rules" / f"{game}.md").exists(), f"docs/rules/{game}.md is missing"
-    assert (GAME_TESTS_DIR / game / f"test_{game}_docs.py").exists(), f"tests/games/{game}/test_{game}_docs.py is missing"
+    assert (GAME_TESTS_DIR / game / f"test_{game}_docs.py").exists(), (
+        f"tests/games/{game}/test_{game}_docs.py is missing"
+    )
     corpus = ROOT / "fixtures" / "rulings" / game
     assert corpus.is_dir() and any(corpus.iterdir()), f"fixtures/rulings/{game}/ is missing or empty"
     games = sorted((ROOT / "fixtures" / "games").glob(f"{game}-*.jsonl"))
@@ -234,7 +266,9 @@ GAME_TESTS = ("docs", "fixtures", "history", "notation", "properties", "rules")
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_has_the_same_test_files(game: str) -> None:
-    found = sorted(path.stem.removeprefix(f"test_{game}_") for path in (GAME_TESTS_DIR / game).glob(f"test_{game}_*.py"))
+    found = sorted(
+        path.stem.removeprefix(f"test_{game}_") for path in (GAME_TESTS_DIR / game).glob(f"test_{game}_*.py")
+    )
     assert found == sorted(GAME_TESTS), f"tests/games/{game}/test_{game}_*.py: {found}, not {sorted(GAME_TESTS)}"
 
 
@@ -258,7 +292,9 @@ def test_every_rule_id_of_a_game_is_declared_and_has_its_own_test(game: str) -> 
     assert all(rule.text.strip() for rule in spec.rules)
     tests = names_of_tests(GAME_TESTS_DIR / game / f"test_{game}_rules.py")
     missing = sorted(rule for rule in declared if named_after(rule) not in tests)
-    assert missing == [], f"rule ids without a test named after them in tests/games/{game}/test_{game}_rules.py: {missing}"
+    assert missing == [], (
+        f"rule ids without a test named after them in tests/games/{game}/test_{game}_rules.py: {missing}"
+    )
 
 
 def test_every_kernel_rule_id_has_its_own_test() -> None:
@@ -338,7 +374,11 @@ def _names_a_game(path: Path, games: list[str]) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
                 docstrings.add(id(first.value))
     called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}  # `text.split()`, `pa.array(...)`
     found = []
@@ -409,13 +449,24 @@ def test_boards_are_only_for_known_games_and_draw_from_a_view() -> None:
     for name in boards:
         path = ROOT / "cli" / "boards" / f"{name}.py"
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        typing_only = {node.lineno for block in ast.walk(tree) if isinstance(block, ast.If)
-                       and ast.unparse(block.test) == "TYPE_CHECKING" for node in ast.walk(block) if isinstance(node, ast.stmt)}
+        typing_only = {
+            node.lineno
+            for block in ast.walk(tree)
+            if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
+            for node in ast.walk(block)
+            if isinstance(node, ast.stmt)
+        }
         imported = [(node.lineno, node.module or "") for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
-        imported += [(node.lineno, alias.name) for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+        imported += [
+            (node.lineno, alias.name) for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+        ]
         # the one thing a board takes from core: its game's view types, for the type checker (it reads their attributes)
-        found = [module for line, module in imported if module.startswith(("tally.store", "tally.core"))
-                 and not (module == f"tally.core.games.{name}.view" and line in typing_only)]
+        found = [
+            module
+            for line, module in imported
+            if module.startswith(("tally.store", "tally.core"))
+            and not (module == f"tally.core.games.{name}.view" and line in typing_only)
+        ]
         assert not found, f"cli/boards/{name}.py draws from a view only: {found}"
 
 
@@ -464,8 +515,15 @@ def test_a_game_may_leave_every_optional_member_to_the_kernel() -> None:
     cls = type(tinygame.SPEC)
     assert OPTIONAL.isdisjoint(cls.__dict__) or all(getattr(cls, m) is getattr(GameSpec, m) for m in OPTIONAL)
     spec = tinygame.SPEC
-    started = GameStarted(seq=1, game="tinygame", rules="1", seats=["ann", "ben"], mode="open", options={"target": "5"},
-                          manifest=spec.manifest)
+    started = GameStarted(
+        seq=1,
+        game="tinygame",
+        rules="1",
+        seats=["ann", "ben"],
+        mode="open",
+        options={"target": "5"},
+        manifest=spec.manifest,
+    )
     from tally.core.engine import playout
 
     events, state = playout(spec, started, lambda n: 0, lambda pile: pile, 100)

@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from support.logs import nested, start_log, stderr_line
 from tally.core.history import round_rows
 from tally.core.knowledge import Zone, can_reveal, located, unlocated
 from tally.core.model import Event, NotationError, Option
@@ -19,11 +20,17 @@ from tally.core.text import plural, quote
 from tally.store.logs import log as logfile
 from tally.store.recording import record
 
-from support.logs import nested, start_log, stderr_line
-
-START = {"type": "game_started", "seq": 1, "at": "2026-11-30T10:00:00.000Z", "game": "splendor", "rules": "1",
-         "seats": ["ana", "ben"], "mode": "table", "options": {"take-fewer": "when-short", "stuck": "pass", "target": "15"},
-         "manifest": "splendor-base-2014"}
+START = {
+    "type": "game_started",
+    "seq": 1,
+    "at": "2026-11-30T10:00:00.000Z",
+    "game": "splendor",
+    "rules": "1",
+    "seats": ["ana", "ben"],
+    "mode": "table",
+    "options": {"take-fewer": "when-short", "stuck": "pass", "target": "15"},
+    "manifest": "splendor-base-2014",
+}
 
 
 # --------------------------------------------------------------------------- names
@@ -84,7 +91,9 @@ def test_quote_keeps_messages_short() -> None:
 # --------------------------------------------------------------------------- options
 
 
-@pytest.mark.parametrize("value", ["abc", "", " 15", "+15", "015", "1_5", "１５", "٣", "²", "15.0", "99999999999999999999", "-5"])
+@pytest.mark.parametrize(
+    "value", ["abc", "", " 15", "+15", "015", "1_5", "１５", "٣", "²", "15.0", "99999999999999999999", "-5"]
+)
 def test_an_integer_option_takes_ascii_digits_only(value: str) -> None:
     target = Option("target", "15", (), 1, 99)
     assert target.check(value) is not None
@@ -153,7 +162,11 @@ def test_a_manifest_file_is_read_as_toml_or_json(tmp_path: Path) -> None:
     as_json = tmp_path / "deck.json"
     as_json.write_text('{"id": "my-box"}', encoding="utf-8")
     assert record.read_manifest(as_json) == {"id": "my-box"}
-    for content, problem in (("[1, 2]", "a manifest is an object"), ("{", "not a manifest file"), ("\xff", "not a manifest file")):
+    for content, problem in (
+        ("[1, 2]", "a manifest is an object"),
+        ("{", "not a manifest file"),
+        ("\xff", "not a manifest file"),
+    ):
         bad = tmp_path / "bad.json"
         bad.write_bytes(content.encode("latin-1"))
         with pytest.raises(record.UsageError, match=problem):
@@ -216,7 +229,12 @@ def test_codes_by_prefix_and_suggestions() -> None:
 
 def test_round_rows_carry_running_totals() -> None:
     rows = round_rows(["ana", "ben"], [{"ana": 5, "ben": 3}, {"ana": -2, "ben": 4}], [["ana"], ["ben"]])
-    assert rows == [(1, 1, "ana", 5, 5, True), (1, 2, "ben", 3, 3, False), (2, 1, "ana", -2, 3, False), (2, 2, "ben", 4, 7, True)]
+    assert rows == [
+        (1, 1, "ana", 5, 5, True),
+        (1, 2, "ben", 3, 3, False),
+        (2, 1, "ana", -2, 3, False),
+        (2, 2, "ben", 4, 7, True),
+    ]
 
 
 # --------------------------------------------------------------------------- safe output
@@ -228,7 +246,10 @@ def test_visible_shows_control_and_invisible_characters_as_escapes() -> None:
     assert visible("ana, Søren, 山田さん: take r g b") == "ana, Søren, 山田さん: take r g b"  # untouched
     assert visible("\x1b]0;title\x07\x1b[2J") == "\\x1b]0;title\\x07\\x1b[2J"
     assert visible("a\tb\nc\rd") == "a\\tb\\nc\\rd"
-    assert visible("x\u202ey\u200bz\u2028\x9b\x7f\udcff\U000e0001") == "x\\u202ey\\u200bz\\u2028\\x9b\\x7f\\udcff\\U000e0001"
+    assert (
+        visible("x\u202ey\u200bz\u2028\x9b\x7f\udcff\U000e0001")
+        == "x\\u202ey\\u200bz\\u2028\\x9b\\x7f\\udcff\\U000e0001"
+    )
     assert visible("\u3000") == "\u3000"  # a wide space is visible: shown as it is
     assert quote("\x1b[31m" * 30).startswith("'\\x1b[31m") and "\x1b" not in quote("\x1b" * 99)
     text = json.dumps({"note": "\x1b\x7f\u202e\U000e0001"}, ensure_ascii=False)
@@ -263,12 +284,21 @@ def test_the_kernel_decides_pending_and_out_of_turn_from_the_turns_steps() -> No
         seen.append(type(event).__name__)
         return ALLOWED if state.phase == "free" else None
 
-    guards = Guards[ToyTable]("toy", (Said, Settled), turn=[
-        fits,
-        Pending[ToyTable](("owing",), "toy.turn.pending", lambda state, event: f"{state.player_name} owes first",
-                       facts=lambda state: {"phase": state.phase}, settles=lambda state, event: type(event) is Settled),
-        OutOfTurn[ToyTable](lambda state, player: f"not {player}'s turn"),
-    ])
+    guards = Guards[ToyTable](
+        "toy",
+        (Said, Settled),
+        turn=[
+            fits,
+            Pending[ToyTable](
+                ("owing",),
+                "toy.turn.pending",
+                lambda state, event: f"{state.player_name} owes first",
+                facts=lambda state: {"phase": state.phase},
+                settles=lambda state, event: type(event) is Settled,
+            ),
+            OutOfTurn[ToyTable](lambda state, player: f"not {player}'s turn"),
+        ],
+    )
     guards.on(Said, no_rule_of_its_own)
     guards.on(Settled, no_rule_of_its_own)
     check = guards.seal().check
@@ -277,7 +307,11 @@ def test_the_kernel_decides_pending_and_out_of_turn_from_the_turns_steps() -> No
     assert (pending.rule, pending.message, pending.facts) == ("toy.turn.pending", "ann owes first", {"phase": "owing"})
     assert check(owing, Settled(player="ann")) == []
     [out] = check(owing, Settled(player="ben"))
-    assert (out.rule, out.message, out.facts) == ("toy.turn.out-of-turn", "not ben's turn", {"player": "ben", "current": "ann"})
+    assert (out.rule, out.message, out.facts) == (
+        "toy.turn.out-of-turn",
+        "not ben's turn",
+        {"player": "ben", "current": "ann"},
+    )
     assert check(ToyTable("free", "ann"), Said(player="ben")) == []  # ALLOWED ends the turn's steps
     [over] = check(ToyTable("over", "ann"), Said(player="ann"))
     assert over.rule == "toy.turn.game-over" and seen == ["Said", "Settled", "Settled", "Said"]
@@ -329,7 +363,10 @@ def test_finding_2_game_started_values_are_validated(tmp_path: Path, tally: Any,
     for command in (["check", str(path)], ["move", str(path), "reveal w4b4"], ["state", str(path)]):
         result = tally(*command)
         assert result.exit_code == 3, (command, result)
-        assert stderr_line(result).startswith(f"tally: {path}:1: game_started is not a valid start: ") and message in result.stderr
+        assert (
+            stderr_line(result).startswith(f"tally: {path}:1: game_started is not a valid start: ")
+            and message in result.stderr
+        )
     assert path.read_bytes() == before
 
 
@@ -360,7 +397,9 @@ def test_finding_4_bad_names_are_refused_at_new(tmp_path: Path, tally: Any, name
 
 
 @pytest.mark.parametrize("pair", [("lan", "Ian"), ("Ivy", "lvy"), ("arn", "am"), ("Vern", "vem"), ("bob", "b0b")])
-def test_finding_10_look_alike_names_are_refused_at_one_table(tmp_path: Path, tally: Any, pair: tuple[str, str]) -> None:
+def test_finding_10_look_alike_names_are_refused_at_one_table(
+    tmp_path: Path, tally: Any, pair: tuple[str, str]
+) -> None:
     path = tmp_path / "g.jsonl"
     result = tally("new", "splendor", str(path), "-p", pair[0], "-p", pair[1])
     assert result.exit_code == 2 and "look alike" in result.stderr, result
@@ -368,7 +407,9 @@ def test_finding_10_look_alike_names_are_refused_at_one_table(tmp_path: Path, ta
 
 
 @pytest.mark.parametrize("pair", [("ian", "lan"), ("ana", "ama"), ("mia", "nia")])
-def test_finding_10_names_that_only_share_a_reading_sit_together(tmp_path: Path, tally: Any, pair: tuple[str, str]) -> None:
+def test_finding_10_names_that_only_share_a_reading_sit_together(
+    tmp_path: Path, tally: Any, pair: tuple[str, str]
+) -> None:
     assert tally("new", "splendor", str(tmp_path / "g.jsonl"), "-p", pair[0], "-p", pair[1]).exit_code == 0
 
 

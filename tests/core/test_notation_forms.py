@@ -10,21 +10,23 @@ from typing import Any, Callable
 
 import pytest
 
+from support import ROOT, tinygame
+from support.array_helpers import documented_position
+from support.splice_helpers import open_game
 from tally.core import registry
 from tally.core.engine import Table
 from tally.core.games.splendor import LEVEL_CARDS, MANIFEST, SetupDealt
 from tally.core.model import GameStarted, NotationError, NotationForm
 
-from support import ROOT, tinygame
-from support.array_helpers import documented_position
-from support.splice_helpers import open_game
-
-
 
 def splendor_position() -> Any:
     spec = registry.get("splendor")
-    table = Table(spec, GameStarted(seq=1, game="splendor", rules="1", seats=["ann", "ben"], mode="open", options={},
-                                    manifest=MANIFEST))
+    table = Table(
+        spec,
+        GameStarted(
+            seq=1, game="splendor", rules="1", seats=["ann", "ben"], mode="open", options={}, manifest=MANIFEST
+        ),
+    )
     table.apply(SetupDealt(seq=2, nobles=["w4b4", "b4g4", "g4r4"], decks=[list(cards) for cards in LEVEL_CARDS]))
     return table.state
 
@@ -38,8 +40,17 @@ def split_position() -> Any:
 
 def tinygame_position() -> Any:
     spec = tinygame.SPEC
-    return spec.start(GameStarted(seq=1, game="tinygame", rules="1", seats=["ann", "ben"], mode="open",
-                                  options=spec.resolved_options({}), manifest=spec.manifest))
+    return spec.start(
+        GameStarted(
+            seq=1,
+            game="tinygame",
+            rules="1",
+            seats=["ann", "ben"],
+            mode="open",
+            options=spec.resolved_options({}),
+            manifest=spec.manifest,
+        )
+    )
 
 
 # the position each game's examples are read in (the one its rules document's notation section refers to)
@@ -93,4 +104,3 @@ def documented_forms(game: str) -> list[NotationForm]:
 @pytest.mark.parametrize("game", registry.names())
 def test_the_rules_document_lists_the_notation_the_data_holds(game: str) -> None:
     assert documented_forms(game) == list(registry.get(game).notation)
-

@@ -21,14 +21,12 @@ from typing import Any
 import msgspec
 import pytest
 
+from support import ROOT
 from support.bundled import SvgSnapshot
 from support.views import SHOWN
-from tally.core import svg
-from tally.core import registry
+from tally.core import registry, svg
 from tally.core.registry import GAMES
 from tally.store.recording import record
-
-from support import ROOT
 
 FIXTURES = sorted(p.stem for p in (ROOT / "fixtures" / "games").glob("*.jsonl"))
 NS = "{http://www.w3.org/2000/svg}"
@@ -91,7 +89,9 @@ def check_picture(game: str, view: Any, full: Any) -> str:
     secret = {code for code in SHOWN[game](full)[0] if len(code) >= 3} - set(expected)
     said = titles(root)
     for code in secret:
-        assert not re.search(rf"(?<![\w-]){re.escape(code)}(?![\w-])", said), f"{code} hidden from {view.viewer} but named"
+        assert not re.search(rf"(?<![\w-]){re.escape(code)}(?![\w-])", said), (
+            f"{code} hidden from {view.viewer} but named"
+        )
     return document
 
 
@@ -124,7 +124,7 @@ def test_every_game_has_a_picture() -> None:
 
 
 def test_text_is_escaped_and_numbers_are_stable() -> None:
-    element = svg.element("text", {"x": 1.5, "y": 2.0, "data_card": 'a"<b>&\'', "skip": None}, svg.escape("<&>"))
+    element = svg.element("text", {"x": 1.5, "y": 2.0, "data_card": "a\"<b>&'", "skip": None}, svg.escape("<&>"))
     assert element == '<text x="1.5" y="2" data-card="a&quot;&lt;b&gt;&amp;&#39;">&lt;&amp;&gt;</text>'
     assert svg.number(1 / 3) == "0.33" and svg.number(10.0) == "10" and svg.number(-2.5) == "-2.5"
     ET.fromstring(svg.document(100, 50, 'a "label" & <more>', [svg.text(1, 12, "R&D <ok>")]))
@@ -137,7 +137,7 @@ def test_a_hostile_name_stays_text() -> None:
     view = msgspec.structs.replace(view, players=[hostile, *view.players[1:]])
     root = ET.fromstring(picture("splendor")(view))
     assert not list(root.iter(f"{NS}script"))
-    assert any('<script>' in (e.text or "") for e in root.iter(f"{NS}text"))
+    assert any("<script>" in (e.text or "") for e in root.iter(f"{NS}text"))
 
 
 def test_every_colour_carries_its_letter() -> None:
@@ -196,7 +196,9 @@ def test_replay_svg_writes_one_picture_per_event(tally, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     names = sorted(p.name for p in (tmp_path / "pictures").iterdir())
     assert names == [f"{step.seq:04d}.svg" for step in steps]
-    assert result.stdout == f"{tmp_path / 'pictures'}: {len(steps)} pictures, one per event ({names[0]} to {names[-1]})\n"
+    assert (
+        result.stdout == f"{tmp_path / 'pictures'}: {len(steps)} pictures, one per event ({names[0]} to {names[-1]})\n"
+    )
     for step in (steps[0], steps[len(steps) // 2], steps[-1]):
         root = ET.fromstring((tmp_path / "pictures" / f"{step.seq:04d}.svg").read_text(encoding="utf-8"))
         assert drawn(root) == SHOWN["splendor"](spec.view(step.state, None))
@@ -216,10 +218,15 @@ def test_an_svg_that_cannot_be_written_is_one_line(tally, tmp_path: Path) -> Non
 def test_a_finished_splendor_game_says_no_round_is_on(name: str) -> None:
     """The last round is announced while it is played, and no longer once the game is over."""
     spec, steps = frames(name)
-    said = {index: " ".join(t.text or "" for t in ET.fromstring(picture("splendor")(spec.view(step.state, None)))
-                            .iter(f"{NS}text")) for index, step in enumerate(steps)}
+    said = {
+        index: " ".join(
+            t.text or "" for t in ET.fromstring(picture("splendor")(spec.view(step.state, None))).iter(f"{NS}text")
+        )
+        for index, step in enumerate(steps)
+    }
     over = [index for index, step in enumerate(steps) if spec.outcome(step.state) is not None]
-    playing_last = [index for index, step in enumerate(steps)
-                    if step.state.end_triggered and spec.outcome(step.state) is None]
+    playing_last = [
+        index for index, step in enumerate(steps) if step.state.end_triggered and spec.outcome(step.state) is None
+    ]
     assert over and all("last round is on" not in said[index] for index in over)
     assert all("the last round is on" in said[index] for index in playing_last)

@@ -10,9 +10,8 @@ import re
 
 import pytest
 
-from tally.core import registry
-
 from support import ROOT
+from tally.core import registry
 
 GAMES = registry.names()
 # a rule id in running text: not part of a longer dotted name or path (tally.core.games..., core/...)

@@ -20,14 +20,17 @@ from support import FIXTURES, invoke, run_tally
 CORPORA = FIXTURES / "rulings"
 MINIMUM = {"splendor": 30, "split": 30, "array": 30, "splice": 40}  # cases each corpus holds at least
 # a case is "<game>-<name>": its files are fixtures/rulings/<game>/<name>.*
-CASES = sorted(f"{folder.name}-{path.stem}" for folder in CORPORA.iterdir() if folder.is_dir() for path in folder.glob("*.move"))
+CASES = sorted(
+    f"{folder.name}-{path.stem}" for folder in CORPORA.iterdir() if folder.is_dir() for path in folder.glob("*.move")
+)
 
 
 def _where(case: str) -> tuple[Any, str]:
     game, _, name = case.partition("-")
     return CORPORA / game, name
-EXIT_FOR = {"legal": 0, "unverifiable": 0, "illegal": 1, "unreadable": 2, "usage-error": 2}
 
+
+EXIT_FOR = {"legal": 0, "unverifiable": 0, "illegal": 1, "unreadable": 2, "usage-error": 2}
 
 
 def _args(case: str) -> list[str]:

@@ -19,9 +19,18 @@ from tally.store.recording.service import shuffler, start_event
 
 # (game, players, options): every game, and Splendor under each option that changes what is legal
 TABLES = [
-    ("splendor", 2, {}), ("splendor", 3, {"take-fewer": "always"}), ("splendor", 4, {"take-fewer": "never"}),
-    ("splendor", 2, {"stuck": "end", "target": "30"}), ("splendor", 3, {"target": "5"}),
-    ("split", 2, {}), ("split", 5, {}), ("array", 2, {}), ("array", 4, {}), ("array", 3, {"end": "time"}), ("splice", 2, {}), ("splice", 4, {}),
+    ("splendor", 2, {}),
+    ("splendor", 3, {"take-fewer": "always"}),
+    ("splendor", 4, {"take-fewer": "never"}),
+    ("splendor", 2, {"stuck": "end", "target": "30"}),
+    ("splendor", 3, {"target": "5"}),
+    ("split", 2, {}),
+    ("split", 5, {}),
+    ("array", 2, {}),
+    ("array", 4, {}),
+    ("array", 3, {"end": "time"}),
+    ("splice", 2, {}),
+    ("splice", 4, {}),
 ]
 PLAYOUTS = {"splendor": 12, "split": 2, "array": 3, "splice": 2}
 LIMIT = 1500  # a Splice playout runs to thousands of events: its first part says as much as the whole
@@ -64,7 +73,9 @@ def test_pick_move_builds_the_legal_move_at_the_drawn_index(game: str, players: 
 
 
 @pytest.mark.parametrize("game, players, options", TABLES)
-def test_a_playout_applied_on_trust_is_the_game_the_referee_judges(game: str, players: int, options: dict[str, str]) -> None:
+def test_a_playout_applied_on_trust_is_the_game_the_referee_judges(
+    game: str, players: int, options: dict[str, str]
+) -> None:
     for seed in range(min(PLAYOUTS[game], 4)):
         spec, events, state = played(game, players, options, f"trust:{game}:{players}:{seed}")
         numbered = [msgspec.structs.replace(event, seq=seq) for seq, event in enumerate(events, 1)]
@@ -87,8 +98,16 @@ def test_splendor_playouts_reach_every_kind_of_move() -> None:
                 if name == "CardReserved":
                     name += "blind" if event.level else "up"
                 kinds.add(name)
-    assert {"GemsTaken3", "GemsTaken2=", "GemsTaken1", "GemsTaken2", "CardReservedup", "CardReservedblind",
-            "CardBought", "TokensReturned"} <= kinds, kinds
+    assert {
+        "GemsTaken3",
+        "GemsTaken2=",
+        "GemsTaken1",
+        "GemsTaken2",
+        "CardReservedup",
+        "CardReservedblind",
+        "CardBought",
+        "TokensReturned",
+    } <= kinds, kinds
 
 
 def both_playouts(game: str, players: int, options: dict[str, str], seed: str, limit: int) -> tuple[Any, Any]:
@@ -169,8 +188,11 @@ def test_splice_purchases_are_every_minimal_payment_of_each_count() -> None:
     from tally.core.games.splice.components import DEFAULT_BOX, PRICE, coin_set, multiplier
 
     values = DEFAULT_BOX.values
-    forms = [f"{v}-{v}" for v in values] + [f"{v}-w{v}" for v in values] + [
-        f"{v}-{v + 1}-{v + 2}" for v in values if v + 2 in values]
+    forms = (
+        [f"{v}-{v}" for v in values]
+        + [f"{v}-w{v}" for v in values]
+        + [f"{v}-{v + 1}-{v + 2}" for v in values if v + 2 in values]
+    )
     rng = random.Random(22)
     listed = 0
     for _ in range(300):
@@ -187,9 +209,11 @@ def test_splice_purchases_are_every_minimal_payment_of_each_count() -> None:
                 for k in range(1, len(sets) + 1):
                     for chosen in set(tuple(sorted(c)) for c in choose(sets, k)):
                         total = sum(worth[form] for form in chosen)
-                        if (total * multiplier(used, stack) >= price
-                                and all((total - worth[form]) * multiplier(used, stack) < price for form in chosen)
-                                and (not used or total * multiplier(used - 1, stack) < price)):
+                        if (
+                            total * multiplier(used, stack) >= price
+                            and all((total - worth[form]) * multiplier(used, stack) < price for form in chosen)
+                            and (not used or total * multiplier(used - 1, stack) < price)
+                        ):
                             expected.add((chosen, used))
             got = [(tuple(sorted(forms_paid)), used) for forms_paid, used in paid]
             assert len(got) == len(set(got)) and set(got) == expected, (sets, doubles, stack, count)

@@ -27,11 +27,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tally.store import library
-from tally.store.library import bgstats
-
 from support import FIXTURES
 from support.bgstats import check_play, decoded
+from tally.store import library
+from tally.store.library import bgstats
 
 BGG = {"splendor": 148228}  # the BoardGameGeek ids the research holds (shared/research): Splendor's alone
 TALLY = [sys.executable, "-c", "from tally.cli.main import main; main()"]
@@ -64,19 +63,40 @@ def undated(source: Path, target: Path) -> None:
 
 def test_the_export_writes_each_plays_link_and_json_in_bgstats_fields(db: Path, tmp_path: Path) -> None:
     out = tmp_path / "bg"
-    done = subprocess.run([*TALLY, "export", "--db", str(db), "--to", str(out), "--format", "bgstats", "--timezone",
-                           "Europe/Copenhagen", "--json"], capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            *TALLY,
+            "export",
+            "--db",
+            str(db),
+            "--to",
+            str(out),
+            "--format",
+            "bgstats",
+            "--timezone",
+            "Europe/Copenhagen",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    finished = {gid: (game, at, winners) for gid, game, at, winners in library.query(
-        db, "SELECT game_id, game, started_at, winners FROM games WHERE finished AND NOT simulated").rows()}
+    finished = {
+        gid: (game, at, winners)
+        for gid, game, at, winners in library.query(
+            db, "SELECT game_id, game, started_at, winners FROM games WHERE finished AND NOT simulated"
+        ).rows()
+    }
     undated_id = next(gid for gid, (_, at, _) in finished.items() if at is None)
     assert report["timezone"] == "Europe/Copenhagen" and report["games"] == len(finished) - 1
-    assert report["skipped"] == [{"game_id": undated_id, "why": "its first line's `at` is not a valid time, so it has "
-                                                                "no play date"}]
+    assert report["skipped"] == [
+        {"game_id": undated_id, "why": "its first line's `at` is not a valid time, so it has no play date"}
+    ]
     assert f"warning: {undated_id} skipped" in done.stderr, "the skipped game is told"
-    assert sorted(p.name for p in out.iterdir()) == sorted(f"{gid}{suffix}" for gid in finished if gid != undated_id
-                                                           for suffix in (".json", ".link"))
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        f"{gid}{suffix}" for gid in finished if gid != undated_id for suffix in (".json", ".link")
+    )
     for gid, (game, at, winners) in finished.items():
         if gid == undated_id:
             continue
@@ -95,8 +115,16 @@ def test_the_export_writes_each_plays_link_and_json_in_bgstats_fields(db: Path, 
 
 
 def test_a_score_the_game_does_not_know_is_left_out_never_null() -> None:
-    done = bgstats.Finished("0123456789abcdef", "split", datetime.fromisoformat("2026-12-04T19:30:00+00:00"), None,
-                            ["Ana P.", "ben", "cy"], ["ana", "ben", "cy"], [12, None, 5], [True, False, False])
+    done = bgstats.Finished(
+        "0123456789abcdef",
+        "split",
+        datetime.fromisoformat("2026-12-04T19:30:00+00:00"),
+        None,
+        ["Ana P.", "ben", "cy"],
+        ["ana", "ben", "cy"],
+        [12, None, 5],
+        [True, False, False],
+    )
     made = bgstats.pushed(done, ZoneInfo("UTC"))
     assert isinstance(made, bgstats.Pushed)
     play = decoded(made.link)
@@ -105,30 +133,67 @@ def test_a_score_the_game_does_not_know_is_left_out_never_null() -> None:
     assert [p.get("rank") for p in play["players"]] == [1, None, 2] and "durationMin" not in play
     assert "bggId" not in play["game"] and play["game"]["noPoints"] is False
     assert play["players"][0]["name"] == "Ana P." and play["players"][0]["sourcePlayerId"] == "ana"
-    unknown = bgstats.pushed(bgstats.Finished(done.game_id, "split", done.started_at, None, done.people, done.seats,
-                                              [None, None, None], done.won), ZoneInfo("UTC"))
+    unknown = bgstats.pushed(
+        bgstats.Finished(
+            done.game_id, "split", done.started_at, None, done.people, done.seats, [None, None, None], done.won
+        ),
+        ZoneInfo("UTC"),
+    )
     assert isinstance(unknown, bgstats.Pushed) and decoded(unknown.link)["game"]["noPoints"] is True
-    skipped = bgstats.pushed(bgstats.Finished(done.game_id, "split", None, None, done.people, done.seats, done.scores,
-                                              done.won), ZoneInfo("UTC"))
+    skipped = bgstats.pushed(
+        bgstats.Finished(done.game_id, "split", None, None, done.people, done.seats, done.scores, done.won),
+        ZoneInfo("UTC"),
+    )
     assert isinstance(skipped, bgstats.Skipped)
 
 
 def test_the_time_zone_is_the_machines_unless_chosen(db: Path, tmp_path: Path) -> None:
     """Without --timezone the plays are dated in the machine's zone (here $TZ), and the output says which."""
     env = {**os.environ, "TZ": "America/New_York"}
-    done = subprocess.run([*TALLY, "export", "--db", str(db), "--to", str(tmp_path / "ny"), "--format", "bgstats"],
-                          capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        [*TALLY, "export", "--db", str(db), "--to", str(tmp_path / "ny"), "--format", "bgstats"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert done.returncode == 0, done.stderr
     assert "dated in America/New_York" in done.stdout
-    gid, at = next(iter(library.query(db, "SELECT game_id, started_at FROM games WHERE finished AND NOT simulated "
-                                          "AND started_at IS NOT NULL ORDER BY game_id").rows()))
+    gid, at = next(
+        iter(
+            library.query(
+                db,
+                "SELECT game_id, started_at FROM games WHERE finished AND NOT simulated "
+                "AND started_at IS NOT NULL ORDER BY game_id",
+            ).rows()
+        )
+    )
     play = json.loads((tmp_path / "ny" / f"{gid}.json").read_text())
     assert play["playDate"] == at.astimezone(ZoneInfo("America/New_York")).strftime("%Y-%m-%d %H:%M:%S")
-    wrong = subprocess.run([*TALLY, "export", "--db", str(db), "--to", str(tmp_path / "x"), "--format", "bgstats",
-                            "--timezone", "Mars/Olympus"], capture_output=True, text=True)
+    wrong = subprocess.run(
+        [
+            *TALLY,
+            "export",
+            "--db",
+            str(db),
+            "--to",
+            str(tmp_path / "x"),
+            "--format",
+            "bgstats",
+            "--timezone",
+            "Mars/Olympus",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert wrong.returncode == 2 and "not a time zone" in wrong.stderr and not (tmp_path / "x").exists()
-    assert subprocess.run([*TALLY, "export", "--db", str(db), "--to", str(tmp_path / "y"), "--timezone", "UTC"],
-                          capture_output=True, text=True).returncode == 2, "--timezone dates plays only"
+    assert (
+        subprocess.run(
+            [*TALLY, "export", "--db", str(db), "--to", str(tmp_path / "y"), "--timezone", "UTC"],
+            capture_output=True,
+            text=True,
+        ).returncode
+        == 2
+    ), "--timezone dates plays only"
 
 
 def test_the_page_and_the_export_make_the_same_link(db: Path, tmp_path: Path) -> None:
@@ -144,14 +209,22 @@ def test_the_page_and_the_export_make_the_same_link(db: Path, tmp_path: Path) ->
     lines = (FIXTURES / "games" / "split-3p.jsonl").read_bytes().splitlines(keepends=True)
     (served / "unfinished.jsonl").write_bytes(b"".join(lines[:40]))
     out = tmp_path / "bg"
-    assert subprocess.run([*TALLY, "export", "--db", str(db), "--to", str(out), "--format", "bgstats", "--timezone",
-                           "Asia/Tokyo"], capture_output=True, text=True).returncode == 0
+    assert (
+        subprocess.run(
+            [*TALLY, "export", "--db", str(db), "--to", str(out), "--format", "bgstats", "--timezone", "Asia/Tokyo"],
+            capture_output=True,
+            text=True,
+        ).returncode
+        == 0
+    )
 
     async def asked() -> tuple[Any, Any, Any]:
         async with client(served) as http:
-            return (await http.get("/api/games/friday/bgstats?timezone=Asia/Tokyo"),
-                    await http.get("/api/games/unfinished/bgstats"),
-                    await http.get("/api/games/friday/bgstats?timezone=nowhere"))
+            return (
+                await http.get("/api/games/friday/bgstats?timezone=Asia/Tokyo"),
+                await http.get("/api/games/unfinished/bgstats"),
+                await http.get("/api/games/friday/bgstats?timezone=nowhere"),
+            )
 
     finished, unfinished, nowhere = run(asked())
     assert finished.status_code == 200, finished.text

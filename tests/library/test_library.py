@@ -23,21 +23,22 @@ import duckdb
 import msgspec
 import pytest
 
+from support import ROOT
+from support.logs import START, start_log, stderr_line
 from tally.core import registry
 from tally.core.engine import Table, judge
 from tally.core.games.splendor import CARDS, SPLENDOR, CardBought, GemsTaken, default_payment, unlocated
 from tally.core.model import Event, Voided
 from tally.store import library
-from tally.store.recording import record
-from tally.store.logs import log as logfile
 from tally.store.library import folding as library_ingest
 from tally.store.library.folding import fold_judged, game_id_of
+from tally.store.logs import log as logfile
+from tally.store.recording import record
 from tally.store.recording.simulate import simulate
 
-from support import ROOT
-from support.logs import START, start_log, stderr_line
-
-FIXTURE_GAMES = sorted((ROOT / "fixtures" / "games").glob("splendor-*.jsonl"))  # the projections tested here are Splendor's
+FIXTURE_GAMES = sorted(
+    (ROOT / "fixtures" / "games").glob("splendor-*.jsonl")
+)  # the projections tested here are Splendor's
 SQL_DOC = ROOT / "docs" / "sql.md"
 PROJECTIONS = ("splendor_turns", "splendor_cards_bought", "splendor_reserves", "splendor_nobles")
 
@@ -241,7 +242,9 @@ def test_a_grown_log_adds_only_its_new_events_and_extends_the_projections(tmp_pa
     assert ingest(db, log).games_unchanged == 1
 
 
-def test_growth_that_voids_a_stored_event_marks_it_and_drops_its_projection_rows(tmp_path: Path, voided_game: Path) -> None:
+def test_growth_that_voids_a_stored_event_marks_it_and_drops_its_projection_rows(
+    tmp_path: Path, voided_game: Path
+) -> None:
     lines = lines_of(voided_game)
     events = logfile.read(voided_game).events
     void = next(e for e in events if isinstance(e, Voided))
@@ -254,7 +257,9 @@ def test_growth_that_voids_a_stored_event_marks_it_and_drops_its_projection_rows
     assert ingest(db, log).games_grown == 1
     assert rows(db, "SELECT seq FROM events WHERE voided") == [(void.target,)]
     assert rows(db, "SELECT count(*) FROM splendor_cards_bought WHERE seq = ?", void.target) == [(0,)]
-    assert rows(db, "SELECT type, player, payload->>'text' FROM events WHERE type = 'noted'") == [("noted", None, "ben asked about gold")]
+    assert rows(db, "SELECT type, player, payload->>'text' FROM events WHERE type = 'noted'") == [
+        ("noted", None, "ben asked about gold")
+    ]
     assert_projections_match_a_fold(db, voided_game)
 
 
@@ -272,7 +277,9 @@ def test_an_older_copy_adds_nothing_and_edited_history_is_rejected(tmp_path: Pat
     prefix = logfile.read(older)
     table = judge(SPLENDOR, prefix.events)[1]
     original = logfile.read(source).events[30]
-    other = next(m for m in SPLENDOR.legal_moves(table.state) if m != msgspec.structs.replace(original, seq=0, at="", prev=None))
+    other = next(
+        m for m in SPLENDOR.legal_moves(table.state) if m != msgspec.structs.replace(original, seq=0, at="", prev=None)
+    )
     _, extra = logfile.stamp([other], 30, prefix.last_hash, "2026-05-05T05:05:05.000Z")
     branch = tmp_path / "branch.jsonl"
     branch.write_bytes(older.read_bytes() + extra)
@@ -297,7 +304,9 @@ def test_a_prefix_and_its_full_log_in_one_run_load_the_game_once(tmp_path: Path,
     assert (summary.games_added, summary.games_grown) == (5, 1)
     assert summary.events_added == sum(len(lines_of(p)) for p in folder.glob("*.jsonl")) - 25  # the prefix counted once
     game = gid(source)
-    assert rows(db, "SELECT count(*), count(DISTINCT seq) FROM events WHERE game_id = ?", game) == [(len(lines_of(source)),) * 2]
+    assert rows(db, "SELECT count(*), count(DISTINCT seq) FROM events WHERE game_id = ?", game) == [
+        (len(lines_of(source)),) * 2
+    ]
     assert rows(db, "SELECT count(*) FROM games WHERE game_id = ?", game) == [(1,)]
 
 
@@ -345,7 +354,9 @@ def test_damaged_and_illegal_logs_are_rejected_and_nothing_is_lost(tmp_path: Pat
             assert rows(db, f"SELECT count(*) FROM {name} WHERE game_id = ?", illegal_id) == [(0,)], name
     # damaged.jsonl is files[5] with line 10 spoiled (same first line, same game): only the intact copy is stored
     for source in (files[0], files[5]):
-        stored = rows(db, "SELECT string_agg(line, chr(10) ORDER BY seq) || chr(10) FROM events WHERE game_id = ?", gid(source))
+        stored = rows(
+            db, "SELECT string_agg(line, chr(10) ORDER BY seq) || chr(10) FROM events WHERE game_id = ?", gid(source)
+        )
         assert stored == [(source.read_text(encoding="utf-8"),)]
 
 
@@ -362,7 +373,9 @@ def test_ingest_exit_codes_and_json_summary(tmp_path: Path, sim: Path, tally: An
     assert refused.exit_code == 1, refused
     document = json.loads(refused.stdout)
     assert document["ok"] is False and document["games_added"] == 1
-    assert [(r["kind"], r["line"], r["rule"]) for r in document["rejected"]] == [("illegal", 8, "splendor.turn.out-of-turn")]
+    assert [(r["kind"], r["line"], r["rule"]) for r in document["rejected"]] == [
+        ("illegal", 8, "splendor.turn.out-of-turn")
+    ]
     assert refused.stderr.count("\n") == 1 and f"{illegal}:8:" in refused.stderr and "Traceback" not in refused.stderr
     damaged = tmp_path / "damaged.jsonl"
     damaged.write_bytes(b"not json\n")
@@ -374,14 +387,18 @@ def test_ingest_exit_codes_and_json_summary(tmp_path: Path, sim: Path, tally: An
     assert missing.exit_code == 2 and "no such file or folder" in missing.stderr
 
 
-def test_the_default_library_is_tally_db_or_tally_duckdb(tmp_path: Path, sim: Path, tally: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_default_library_is_tally_db_or_tally_duckdb(
+    tmp_path: Path, sim: Path, tally: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     log = sorted(sim.glob("*.jsonl"))[0]
     assert tally("ingest", str(log), cwd=tmp_path).exit_code == 0
     assert (tmp_path / "tally.duckdb").is_file()
     monkeypatch.setenv("TALLY_DB", str(tmp_path / "env.duckdb"))
     assert tally("ingest", str(log), "--json", cwd=tmp_path).exit_code == 0
     assert (tmp_path / "env.duckdb").is_file()
-    assert json.loads(tally("sql", "SELECT count(*) AS n FROM games", "--json", cwd=tmp_path).stdout)["rows"] == [{"n": 1}]
+    assert json.loads(tally("sql", "SELECT count(*) AS n FROM games", "--json", cwd=tmp_path).stdout)["rows"] == [
+        {"n": 1}
+    ]
 
 
 def test_a_library_of_another_schema_version_is_refused(tmp_path: Path, sim: Path) -> None:
@@ -407,7 +424,10 @@ def test_a_library_of_schema_version_2_is_brought_up_to_date_in_place(tmp_path: 
     library.connect(db).close()
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("SELECT value FROM library_info WHERE key = 'schema_version'").fetchone() == ("3",)
-        assert con.execute("SELECT count(*), count(*) FILTER (WHERE NOT simulated) FROM games").fetchone() == (games[0], games[0])
+        assert con.execute("SELECT count(*), count(*) FILTER (WHERE NOT simulated) FROM games").fetchone() == (
+            games[0],
+            games[0],
+        )
         assert con.execute("SELECT count(*) FROM aliases").fetchone() == (0,)
 
 
@@ -437,8 +457,14 @@ def test_export_jsonl_is_byte_identical_for_every_game(
     out = tmp_path / "out"
     result = tally("export", "--db", str(db), "--to", str(out), "--json")
     assert result.exit_code == 0, result
-    assert json.loads(result.stdout) == {"db": str(db), "to": str(out), "format": "jsonl", "games": len(logs),
-                                         "events": sum(len(lines_of(p)) for p in logs), "files": len(logs)}
+    assert json.loads(result.stdout) == {
+        "db": str(db),
+        "to": str(out),
+        "format": "jsonl",
+        "games": len(logs),
+        "events": sum(len(lines_of(p)) for p in logs),
+        "files": len(logs),
+    }
     for log in logs:
         exported = out / f"{gid(log)}.jsonl"
         assert exported.read_bytes() == log.read_bytes(), log.name
@@ -450,7 +476,9 @@ def test_export_jsonl_is_byte_identical_for_every_game(
     assert counts(rebuilt) == counts(db)
 
 
-def test_export_parquet_is_hive_partitioned_by_game_and_readable(tmp_path: Path, sim: Path, voided_game: Path, table_game: Path) -> None:
+def test_export_parquet_is_hive_partitioned_by_game_and_readable(
+    tmp_path: Path, sim: Path, voided_game: Path, table_game: Path
+) -> None:
     logs = all_logs(sim, voided_game, table_game)
     db = tmp_path / "lib.duckdb"
     ingest(db, *logs)
@@ -462,8 +490,10 @@ def test_export_parquet_is_hive_partitioned_by_game_and_readable(tmp_path: Path,
         for name in library.all_tables():
             if name == "library_info":
                 continue
-            by_game = "SELECT game, count(*) FROM games GROUP BY game" if name == "games" else (
-                f"SELECT g.game, count(*) FROM {name} JOIN games g USING (game_id) GROUP BY g.game"
+            by_game = (
+                "SELECT game, count(*) FROM games GROUP BY game"
+                if name == "games"
+                else (f"SELECT g.game, count(*) FROM {name} JOIN games g USING (game_id) GROUP BY g.game")
             )
             stored = sorted(rows(db, by_game))
             if not stored:  # a table no game in this library fills: nothing to export
@@ -520,8 +550,17 @@ def folded(path: Path) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
 def assert_projections_match_a_fold(db: Path, path: Path) -> None:
     game = gid(path)
     turns, bought = folded(path)
-    assert rows(db, "SELECT turn, seq, player, points FROM splendor_turns WHERE game_id = ? ORDER BY turn", game) == turns
-    assert rows(db, "SELECT seq, turn, player, card, from_reserve FROM splendor_cards_bought WHERE game_id = ? ORDER BY seq", game) == bought
+    assert (
+        rows(db, "SELECT turn, seq, player, points FROM splendor_turns WHERE game_id = ? ORDER BY turn", game) == turns
+    )
+    assert (
+        rows(
+            db,
+            "SELECT seq, turn, player, card, from_reserve FROM splendor_cards_bought WHERE game_id = ? ORDER BY seq",
+            game,
+        )
+        == bought
+    )
     final = Table(SPLENDOR, logfile.read(path).events[0])  # type: ignore[arg-type]
     for event in logfile.read(path).events[1:]:
         final.apply(event)
@@ -531,7 +570,9 @@ def assert_projections_match_a_fold(db: Path, path: Path) -> None:
         (name, seat.points, bool(outcome and name in outcome.winners))
         for name, seat in zip(final.state.seats, final.state.players)
     ]
-    assert rows(db, "SELECT turns, finished FROM games WHERE game_id = ?", game) == [(final.state.turns, outcome is not None)]
+    assert rows(db, "SELECT turns, finished FROM games WHERE game_id = ?", game) == [
+        (final.state.turns, outcome is not None)
+    ]
 
 
 def splendor_only(logs: list[Path]) -> list[Path]:
@@ -548,16 +589,25 @@ def test_projections_equal_a_fold_of_the_events(tmp_path: Path, sim: Path, voide
     # nobles and reserves agree with the final state
     for log in logs:
         state = judge(SPLENDOR, logfile.read(log).events)[1].state
-        nobles = rows(db, "SELECT player, list(noble ORDER BY seq) FROM splendor_nobles WHERE game_id = ? GROUP BY player", gid(log))
+        nobles = rows(
+            db,
+            "SELECT player, list(noble ORDER BY seq) FROM splendor_nobles WHERE game_id = ? GROUP BY player",
+            gid(log),
+        )
         assert dict(nobles) == {n: list(s.nobles) for n, s in zip(state.seats, state.players) if s.nobles}
         reserves = rows(db, "SELECT count(*) FROM splendor_reserves WHERE game_id = ?", gid(log))[0][0]
         kept = sum(len(s.reserved) for s in state.players)
-        from_reserve = rows(db, "SELECT count(*) FROM splendor_cards_bought WHERE game_id = ? AND from_reserve", gid(log))[0][0]
+        from_reserve = rows(
+            db, "SELECT count(*) FROM splendor_cards_bought WHERE game_id = ? AND from_reserve", gid(log)
+        )[0][0]
         assert reserves == kept + from_reserve
 
 
 def test_table_mode_games_keep_unseen_blind_reserves_as_null(tmp_path: Path, table_game: Path) -> None:
-    games = [table_game, *(p for p in splendor_only(fixture_games(table_game.parent.parent)) if b'"mode":"table"' in lines_of(p)[0])]
+    games = [
+        table_game,
+        *(p for p in splendor_only(fixture_games(table_game.parent.parent)) if b'"mode":"table"' in lines_of(p)[0]),
+    ]
     db = tmp_path / "lib.duckdb"
     ingest(db, *games)
     assert rows(db, "SELECT count(*) FROM games WHERE mode = 'table'") == [(len(games),)]
@@ -569,7 +619,9 @@ def test_table_mode_games_keep_unseen_blind_reserves_as_null(tmp_path: Path, tab
     assert rows(db, "SELECT player, card, level, blind FROM splendor_reserves WHERE game_id = ? AND blind", game) == [
         ("ann", None, 1, True)
     ]
-    assert rows(db, "SELECT count(*) FROM splendor_cards_bought WHERE game_id = ? AND from_reserve AND level = 1", game) == [(1,)]
+    assert rows(
+        db, "SELECT count(*) FROM splendor_cards_bought WHERE game_id = ? AND from_reserve AND level = 1", game
+    ) == [(1,)]
     assert rows(db, "SELECT unverifiable > 0 FROM games WHERE game_id = ?", game) == [(True,)]
 
 
@@ -589,7 +641,9 @@ def test_fold_judged_agrees_with_engine_judge(sim: Path, tmp_path: Path, table_g
 # --------------------------------------------------------------------------- parallel ingest
 
 
-def test_worker_processes_load_exactly_what_one_process_does(tmp_path: Path, sim: Path, voided_game: Path, table_game: Path) -> None:
+def test_worker_processes_load_exactly_what_one_process_does(
+    tmp_path: Path, sim: Path, voided_game: Path, table_game: Path
+) -> None:
     logs = all_logs(sim, voided_game, table_game)
     serial, parallel = tmp_path / "serial.duckdb", tmp_path / "parallel.duckdb"
     ingest(serial, *logs, jobs=1)
@@ -615,8 +669,9 @@ def test_the_writer_keeps_a_core_of_its_own(monkeypatch: pytest.MonkeyPatch) -> 
     assert library_writer._workers(1, large) == (1, False) and library_writer._workers(3, 10) == (3, True)
 
 
-def test_one_worker_beside_the_writer_loads_what_one_process_does(tmp_path: Path, sim: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_one_worker_beside_the_writer_loads_what_one_process_does(
+    tmp_path: Path, sim: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tally.store.library import writer as library_writer
 
     serial, apart = tmp_path / "serial.duckdb", tmp_path / "apart.duckdb"
@@ -630,8 +685,9 @@ def test_one_worker_beside_the_writer_loads_what_one_process_does(tmp_path: Path
     assert 0 < summary.tasks_here < summary.tasks, (summary.tasks_here, summary.tasks)
     query = "SELECT game_id, seq, line, voided FROM events ORDER BY ALL"
     assert rows(serial, query) == rows(apart, query)
-    assert rows(serial, "SELECT * EXCLUDE (ingested_at, source) FROM games ORDER BY ALL") == \
-        rows(apart, "SELECT * EXCLUDE (ingested_at, source) FROM games ORDER BY ALL")
+    assert rows(serial, "SELECT * EXCLUDE (ingested_at, source) FROM games ORDER BY ALL") == rows(
+        apart, "SELECT * EXCLUDE (ingested_at, source) FROM games ORDER BY ALL"
+    )
 
 
 # --------------------------------------------------------------------------- tally sql: read-only
@@ -655,12 +711,17 @@ def test_a_per_turn_report_says_what_each_point_rests_on_and_stops_before_too_fe
     played = simulate("splendor", 24, 9, tmp_path / "sims", players=2)
     db = tmp_path / "lib.duckdb"
     library.ingest(db, played.files)
-    reached = dict(library.query(db, "SELECT player_turn, count(DISTINCT game_id) FROM splendor_turns "
-                                     "GROUP BY player_turn ORDER BY player_turn").rows())
+    reached = dict(
+        library.query(
+            db,
+            "SELECT player_turn, count(DISTINCT game_id) FROM splendor_turns GROUP BY player_turn ORDER BY player_turn",
+        ).rows()
+    )
     most = max(reached.values())
     progression = library.stats(db, "splendor", simulated=True)["progression"]["splendor"]
     assert [(row["player_turn"], row["games"]) for row in progression] == [
-        (turn, games) for turn, games in reached.items() if games * 2 >= most]
+        (turn, games) for turn, games in reached.items() if games * 2 >= most
+    ]
     assert max(reached) > progression[-1]["player_turn"], "the sample has games longer than the report goes"
     text = tally("stats", "--db", str(db), "--simulated", "--game", "splendor").stdout
     heading = next(line for line in text.splitlines() if "k-th turn" in line)
@@ -740,7 +801,9 @@ def test_stats_report(small_library: Path, tally: Any) -> None:
     report = library.stats(small_library, simulated=True)
     assert report["games"] == 3 and report["finished"] == 3 and report["simulated_left_out"] == 0
     assert report["rests_on"]["players"] == 3 and report["rests_on"]["most_bought"] == {
-        "splendor": 3, **{name: 0 for name in report["rests_on"]["most_bought"] if name != "splendor"}}
+        "splendor": 3,
+        **{name: 0 for name in report["rests_on"]["most_bought"] if name != "splendor"},
+    }
     assert sum(p["wins"] for p in report["players"]) >= 3
     assert {(s["players"], s["seat"]) for s in report["seats"]} <= {(n, s) for n in (2, 3, 4) for s in range(1, n + 1)}
     progression = report["progression"]["splendor"]
@@ -753,7 +816,12 @@ def test_stats_report(small_library: Path, tally: Any) -> None:
     assert as_json.exit_code == 0 and json.loads(as_json.stdout)["games"] == 3
     text = tally("stats", "--db", str(small_library), "--simulated")
     assert text.exit_code == 0, text
-    for heading in ("win rate by player", "win rate by seat", "average points after each player's k-th turn", "most-bought cards"):
+    for heading in (
+        "win rate by player",
+        "win rate by seat",
+        "average points after each player's k-th turn",
+        "most-bought cards",
+    ):
         assert heading in text.stdout
     assert "█" in text.stdout
 
@@ -771,18 +839,32 @@ def test_the_ingest_benchmark_runs(tmp_path: Path) -> None:
 
     result = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "bench_ingest.py"), "--games", "3", "--scale", "4000", "--json"],
-        capture_output=True, text=True, timeout=600, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
-    for line in ("read_json baseline", "check only", "tally ingest", "ratio to read_json", "fresh process peaks", "scale (",
-                 "tally sql", "tally stats", "library charts"):
+    for line in (
+        "read_json baseline",
+        "check only",
+        "tally ingest",
+        "ratio to read_json",
+        "fresh process peaks",
+        "scale (",
+        "tally sql",
+        "tally stats",
+        "library charts",
+    ):
         assert line in result.stdout, result.stdout
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert set(summary["games"]) == {"splendor", "split", "array", "splice"}  # every game, each measured alone
     for game in summary["games"].values():
         assert game["events"] > 0 and game["ingest_eps"] > 0 and game["ratio"] > 0
     assert summary["scale"]["events"] >= 4000 and summary["scale"]["charts"] == 7
-    assert summary["scale"]["sql_ms"] > 0 and summary["scale"]["stats_ms"] > 0 and summary["scale"]["stats_report_ms"] > 0
+    assert (
+        summary["scale"]["sql_ms"] > 0 and summary["scale"]["stats_ms"] > 0 and summary["scale"]["stats_report_ms"] > 0
+    )
 
 
 # --------------------------------------------------------------------------- one bad log in an ingest (issue 7)
@@ -855,8 +937,13 @@ TALLY = [sys.executable, "-c", "from tally.cli.main import main; main()"]
 
 
 def _run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*TALLY, *args], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "COLUMNS": "100", "NO_COLOR": "1", **env})
+    return subprocess.run(
+        [*TALLY, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "100", "NO_COLOR": "1", **env},
+    )
 
 
 @pytest.fixture(scope="module")
@@ -891,13 +978,22 @@ def _session(pid: int) -> list[int]:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
 def test_finding_3_kill_9_of_an_ingest_leaves_no_worker_and_no_open_output(tmp_path: Path, logs: Path) -> None:
-    proc = subprocess.Popen([*TALLY, "ingest", str(logs), "--db", str(tmp_path / "lib.duckdb"), "--jobs", "2"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(
+        [*TALLY, "ingest", str(logs), "--db", str(tmp_path / "lib.duckdb"), "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:  # the two workers are running
-            workers = [pid for pid in _session(proc.pid) if pid != proc.pid and _ppid(pid) == proc.pid
-                       and b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+            workers = [
+                pid
+                for pid in _session(proc.pid)
+                if pid != proc.pid
+                and _ppid(pid) == proc.pid
+                and b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+            ]
             if len(workers) >= 2 or proc.poll() is not None:
                 break
             time.sleep(0.02)
@@ -929,8 +1025,11 @@ def test_finding_3_kill_9_of_an_ingest_leaves_no_worker_and_no_open_output(tmp_p
 def test_finding_7_a_library_stopped_before_its_first_commit_says_so(tmp_path: Path, logs: Path) -> None:
     db = tmp_path / "lib.duckdb"
     duckdb.connect(str(db)).close()  # what an ingest killed before its first commit leaves: a file, no tables
-    for command in (["sql", "--db", str(db), "SELECT count(*) FROM games"], ["stats", "--db", str(db)],
-                    ["export", "--db", str(db), "--to", str(tmp_path / "out")]):
+    for command in (
+        ["sql", "--db", str(db), "SELECT count(*) FROM games"],
+        ["stats", "--db", str(db)],
+        ["export", "--db", str(db), "--to", str(tmp_path / "out")],
+    ):
         result = _run(*command)
         assert result.returncode == 2 and "the library holds no tables yet" in result.stderr, (command, result)
         assert result.stderr.count("\n") == 1 and "Catalog Error" not in result.stderr
@@ -953,8 +1052,12 @@ def test_finding_8_a_busy_library_waits_then_exits_5(tmp_path: Path, logs: Path)
     game_id = _run("sql", "--db", str(db), "--format", "csv", "SELECT min(game_id) FROM games").stdout.splitlines()[-1]
     holder = _holder(db, 60)
     try:
-        for command in (["sql", "--db", str(db), "SELECT count(*) FROM games"], ["stats", "--db", str(db)],
-                        ["ingest", str(logs / "split"), "--db", str(db)], ["replay", game_id, "--db", str(db)]):
+        for command in (
+            ["sql", "--db", str(db), "SELECT count(*) FROM games"],
+            ["stats", "--db", str(db)],
+            ["ingest", str(logs / "split"), "--db", str(db)],
+            ["replay", game_id, "--db", str(db)],
+        ):
             began = time.monotonic()
             result = _run(*command, TALLY_BUSY_TIMEOUT="1")
             assert result.returncode == 5, (command, result)
@@ -996,8 +1099,16 @@ def test_finding_6_sql_empty_queries_and_limits(tmp_path: Path, good: Path, tall
     assert time.perf_counter() - began < 60
     limit = tally("sql", "SELECT current_setting('memory_limit') AS m", "--db", str(db), "--format", "csv")
     assert limit.exit_code == 0 and limit.stdout.splitlines()[1] in ("1.8 GiB", "1.9 GiB", "2.0 GiB"), limit.stdout
-    hungry = tally("sql", "SELECT string_agg(x::VARCHAR, ',') FROM range(20000000) t(x)", "--db", str(db),
-                   "--memory-limit", "40MB", "--format", "csv")
+    hungry = tally(
+        "sql",
+        "SELECT string_agg(x::VARCHAR, ',') FROM range(20000000) t(x)",
+        "--db",
+        str(db),
+        "--memory-limit",
+        "40MB",
+        "--format",
+        "csv",
+    )
     assert hungry.exit_code == 2 and "more memory than its limit of 40MB" in stderr_line(hungry), hungry
     lifted = tally("sql", "SET memory_limit = '100GB'", "--db", str(db))
     assert lifted.exit_code == 2 and "locked" in stderr_line(lifted)
@@ -1029,19 +1140,25 @@ def sql_library(tmp_path_factory: pytest.TempPathFactory, logs: Path) -> Path:
 
 
 @pytest.mark.parametrize("statement", _documented("Refused"))
-def test_finding_9_what_docs_sql_md_says_is_refused_is_refused(sql_library: Path, statement: str, tmp_path: Path) -> None:
+def test_finding_9_what_docs_sql_md_says_is_refused_is_refused(
+    sql_library: Path, statement: str, tmp_path: Path
+) -> None:
     before = sql_library.read_bytes()
-    result = subprocess.run([*TALLY, "sql", "--db", str(sql_library), statement], capture_output=True, text=True,
-                            timeout=120, cwd=tmp_path)
+    result = subprocess.run(
+        [*TALLY, "sql", "--db", str(sql_library), statement], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
     assert result.returncode == 2 and result.stderr.count("\n") == 1, (statement, result)
     assert sql_library.read_bytes() == before and list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("statement", _documented("Accepted"))
-def test_finding_9_what_docs_sql_md_says_is_accepted_is_accepted(sql_library: Path, statement: str, tmp_path: Path) -> None:
+def test_finding_9_what_docs_sql_md_says_is_accepted_is_accepted(
+    sql_library: Path, statement: str, tmp_path: Path
+) -> None:
     before = sql_library.read_bytes()
-    result = subprocess.run([*TALLY, "sql", "--db", str(sql_library), statement], capture_output=True, text=True,
-                            timeout=120, cwd=tmp_path)
+    result = subprocess.run(
+        [*TALLY, "sql", "--db", str(sql_library), statement], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
     assert result.returncode == 0, (statement, result)
     assert sql_library.read_bytes() == before and list(tmp_path.iterdir()) == []
 
@@ -1050,4 +1167,9 @@ def test_finding_9_what_docs_sql_md_says_is_accepted_is_accepted(sql_library: Pa
 def test_finding_9_a_query_of_only_a_comment_is_a_query_not_an_option(sql_library: Path, text: str) -> None:
     result = _run("sql", "--db", str(sql_library), text)
     assert result.returncode == 2 and "empty query" in result.stderr and "No such option" not in result.stderr, result
-    assert _run("sql", "--db", str(sql_library), "--format", "csv", "-- a comment first\nSELECT 42").stdout.splitlines()[-1] == "42"
+    assert (
+        _run("sql", "--db", str(sql_library), "--format", "csv", "-- a comment first\nSELECT 42").stdout.splitlines()[
+            -1
+        ]
+        == "42"
+    )

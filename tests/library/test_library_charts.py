@@ -13,13 +13,12 @@ from typing import Any
 
 import pytest
 
+from support import ROOT
 from tally.core.engine import judge
 from tally.store import library
-from tally.store.logs import log as logfile
 from tally.store.library.charts import course_in_library, course_of_log, game_chart, library_charts
+from tally.store.logs import log as logfile
 from tally.store.recording.simulate import simulate
-
-from support import ROOT
 
 FIXTURES = sorted((ROOT / "fixtures" / "games").glob("*.jsonl"))
 NS = "{http://www.w3.org/2000/svg}"
@@ -60,7 +59,10 @@ def test_simulate_marks_its_games_and_the_library_keeps_the_mark(db: Path, sims:
     assert first["simulated"] is True
     for fixture in FIXTURES:  # a game played at a table never carries the field (its default is not written)
         assert b'"simulated"' not in fixture.read_bytes().split(b"\n", 1)[0]
-    assert rows(db, "SELECT simulated, count(*) FROM games GROUP BY ALL ORDER BY ALL") == [(False, len(FIXTURES)), (True, len(sims))]
+    assert rows(db, "SELECT simulated, count(*) FROM games GROUP BY ALL ORDER BY ALL") == [
+        (False, len(FIXTURES)),
+        (True, len(sims)),
+    ]
     report = library.stats(db)
     assert report["games"] == len(FIXTURES) and report["simulated_left_out"] == len(sims)
     assert library.stats(db, simulated=True)["games"] == len(FIXTURES) + len(sims)
@@ -80,14 +82,24 @@ def test_a_written_false_flag_is_not_canonical(tmp_path: Path) -> None:
 
 def test_every_library_chart_gives_back_its_query_rows(db: Path) -> None:
     drawn = {chart.key: chart for chart in library_charts(db)}
-    assert set(drawn) == {"win_rate_by_seat", "win_rate_by_player_count", "games_per_month", "score_per_round",
-                          "rivalries", "longest_games", "closest_games"}
+    assert set(drawn) == {
+        "win_rate_by_seat",
+        "win_rate_by_player_count",
+        "games_per_month",
+        "score_per_round",
+        "rivalries",
+        "longest_games",
+        "closest_games",
+    }
     for key, chart in drawn.items():
         assert chart.rows, key
         ET.fromstring(chart.svg)
         assert f"rests on {chart.games} " in texts(chart.svg), key
         if key == "rivalries":
-            cells = {(e.attrib["data-series"], e.attrib["data-label"]): float(e.attrib["data-value"]) for e in marks(chart.svg, "cell")}
+            cells = {
+                (e.attrib["data-series"], e.attrib["data-label"]): float(e.attrib["data-value"])
+                for e in marks(chart.svg, "cell")
+            }
             for winner, loser, wins, _ in chart.rows:
                 assert cells[(winner, loser)] == wins
             assert sum(cells.values()) == sum(row[2] for row in chart.rows)
@@ -104,8 +116,11 @@ def test_the_charts_rest_on_the_games_in_scope(db: Path) -> None:
     assert real["win_rate_by_seat"].games == finished_real
     assert every["win_rate_by_seat"].games == rows(db, "SELECT count(*) FROM games WHERE finished")[0][0]
     assert sum(row[1] for row in real["games_per_month"].rows) == len(FIXTURES)
-    by_seat = rows(db, "SELECT g.game, g.player_count, s.seat, round(100 * avg(CASE WHEN s.won THEN 1.0 ELSE 0.0 END), 1) "
-                       "FROM seats s JOIN games g USING (game_id) WHERE g.finished AND NOT g.simulated GROUP BY ALL ORDER BY ALL")
+    by_seat = rows(
+        db,
+        "SELECT g.game, g.player_count, s.seat, round(100 * avg(CASE WHEN s.won THEN 1.0 ELSE 0.0 END), 1) "
+        "FROM seats s JOIN games g USING (game_id) WHERE g.finished AND NOT g.simulated GROUP BY ALL ORDER BY ALL",
+    )
     assert [row[1] for row in real["win_rate_by_seat"].rows] == [rate for *_, rate in by_seat]
     split = library_charts(db, "split")
     assert all(row[0].startswith("split") for chart in split if chart.key == "score_per_round" for row in chart.rows)
@@ -116,7 +131,7 @@ def test_the_closest_games_are_within_one_game(db: Path) -> None:
     margins = [row[1] for row in closest.rows]
     assert margins == sorted(margins)
     for label, margin, gid, _ in closest.rows:
-        scores = sorted((s for s, in rows(db, f"SELECT score FROM seats WHERE game_id = '{gid}'")), reverse=True)
+        scores = sorted((s for (s,) in rows(db, f"SELECT score FROM seats WHERE game_id = '{gid}'")), reverse=True)
         assert label.split(" ")[1].rstrip(",") == rows(db, f"SELECT game FROM games WHERE game_id = '{gid}'")[0][0]
         assert margin <= max(scores) - min(scores)
 
@@ -124,7 +139,9 @@ def test_the_closest_games_are_within_one_game(db: Path) -> None:
 # --------------------------------------------------------------------------- one game
 
 
-@pytest.mark.parametrize("fixture", ["splendor-4p.jsonl", "split-3p.jsonl", "array-open-4p.jsonl", "splice-open-2p.jsonl"])
+@pytest.mark.parametrize(
+    "fixture", ["splendor-4p.jsonl", "split-3p.jsonl", "array-open-4p.jsonl", "splice-open-2p.jsonl"]
+)
 def test_a_game_chart_gives_back_every_score_after_each_turn(fixture: str, db: Path) -> None:
     path = ROOT / "fixtures" / "games" / fixture
     played = course_of_log(path)
@@ -134,7 +151,10 @@ def test_a_game_chart_gives_back_every_score_after_each_turn(fixture: str, db: P
     final = {p.player: p.score for p in played.points if p.turn == played.turns}
     assert final == log.spec.history.scores(table.state)
     chart = game_chart(played)
-    found = Counter((e.attrib["data-series"], int(e.attrib["data-x"]), float(e.attrib["data-value"])) for e in marks(chart.svg, "mark"))
+    found = Counter(
+        (e.attrib["data-series"], int(e.attrib["data-x"]), float(e.attrib["data-value"]))
+        for e in marks(chart.svg, "mark")
+    )
     assert found == Counter((p.player, p.turn, float(p.score)) for p in played.points)
     assert [float(e.attrib["data-value"]) for e in marks(chart.svg, "round")] == [turn for _, turn in played.rounds]
     assert any("game over" in m.what for m in played.moments)
@@ -160,10 +180,13 @@ def test_a_games_moments_name_their_player_once_and_never_cover_each_other(fixtu
     for _, title in said:
         words = title.split(": ", 1)[1].split()
         assert all(a != b for a, b in zip(words, words[1:])), title
-    circles = [(float(c.attrib["cx"]), float(c.attrib["cy"]), float(c.attrib["r"]))
-               for m in drawn for c in m.iter(f"{NS}circle")]
+    circles = [
+        (float(c.attrib["cx"]), float(c.attrib["cy"]), float(c.attrib["r"]))
+        for m in drawn
+        for c in m.iter(f"{NS}circle")
+    ]
     for i, (x, y, r) in enumerate(circles):
-        for x2, y2, r2 in circles[i + 1:]:
+        for x2, y2, r2 in circles[i + 1 :]:
             assert (x - x2) ** 2 + (y - y2) ** 2 >= (r + r2) ** 2, ("overlapping moments", (x, y), (x2, y2))
 
 
@@ -187,7 +210,11 @@ def test_no_label_of_a_library_chart_is_cut(db: Path) -> None:
 def test_split_rounds_and_splendor_nobles_are_marked() -> None:
     split = course_of_log(ROOT / "fixtures" / "games" / "split-3p.jsonl")
     assert [number for number, _ in split.rounds] == [2, 3]
-    assert [m.what.split(":")[0] for m in split.moments if m.what.startswith("round")] == ["round 1 ends", "round 2 ends", "round 3 ends"]
+    assert [m.what.split(":")[0] for m in split.moments if m.what.startswith("round")] == [
+        "round 1 ends",
+        "round 2 ends",
+        "round 3 ends",
+    ]
     splendor = course_of_log(ROOT / "fixtures" / "games" / "splendor-2p.jsonl")
     assert [(m.turn, m.player) for m in splendor.moments if "visits" in m.what] == [(43, "ana"), (53, "ana")]
 
@@ -228,7 +255,7 @@ def test_tally_chart_draws_in_the_terminal_without_svg(tmp_path: Path, tally: An
     chart = game_chart(played)
     lines = done.stdout.splitlines()
     assert lines[0] == chart.title and max(map(len, lines)) <= 80, lines
-    plot = lines[2:2 + PLOT_ROWS]
+    plot = lines[2 : 2 + PLOT_ROWS]
     axis = lines[2 + PLOT_ROWS]
     players = list(dict.fromkeys(row[0] for row in chart.rows))
     legend = next(line for line in lines if line.startswith(f"{MARKS[0]} {players[0]}"))
@@ -237,7 +264,7 @@ def test_tally_chart_draws_in_the_terminal_without_svg(tmp_path: Path, tally: An
         assert any(MARKS[i] in line for line in plot) or any(BOTH in line for line in plot), player
     assert axis.count(ROUND) == len({turn for _, turn in played.rounds}), axis
     for moment in played.moments:
-        assert any(moment.what.split(":")[0] in line for line in lines[3 + PLOT_ROWS:]), moment.what
+        assert any(moment.what.split(":")[0] in line for line in lines[3 + PLOT_ROWS :]), moment.what
     labelled = [(number, float(line.split("┤")[0])) for number, line in enumerate(plot) if "┤" in line]
     (row_a, value_a), (row_b, value_b) = labelled[0], labelled[-1]
     start = axis.index("└") + 1
@@ -245,7 +272,7 @@ def test_tally_chart_draws_in_the_terminal_without_svg(tmp_path: Path, tally: An
     for i, player in enumerate(players):  # the last score of each player, read back from the plot
         score = [row[2] for row in chart.rows if row[0] == player][-1]
         row = round(row_a + (value_a - score) / (value_a - value_b) * (row_b - row_a))
-        assert plot[row][last:last + 1] in (MARKS[i], BOTH), (player, score, plot[row])
+        assert plot[row][last : last + 1] in (MARKS[i], BOTH), (player, score, plot[row])
     again = tally("chart", str(path), "--json")
     assert json.loads(again.stdout)["svg"] is None and json.loads(again.stdout)["turns"] == played.turns
 
@@ -275,10 +302,16 @@ def test_stats_writes_its_charts_and_every_section_as_csv(tmp_path: Path, db: Pa
     assert sorted(p.name for p in (tmp_path / "svg").iterdir()) == sorted(f"{c.key}.svg" for c in library_charts(db))
     with open(tmp_path / "csv" / "players.csv", encoding="utf-8") as handle:
         read = list(csv.DictReader(handle))
-    assert [(r["game"], r["player"], int(r["games"])) for r in read] == [(r["game"], r["player"], r["games"]) for r in report["players"]]
-    assert (tmp_path / "csv" / "splendor_most_bought.csv").exists() and (tmp_path / "csv" / "chart_rivalries.csv").exists()
+    assert [(r["game"], r["player"], int(r["games"])) for r in read] == [
+        (r["game"], r["player"], r["games"]) for r in report["players"]
+    ]
+    assert (tmp_path / "csv" / "splendor_most_bought.csv").exists() and (
+        tmp_path / "csv" / "chart_rivalries.csv"
+    ).exists()
     text = tally("stats", "--db", str(db))
-    assert "simulated games left out" in text.stdout and f"({report['rests_on']['players']} finished games" in text.stdout
+    assert (
+        "simulated games left out" in text.stdout and f"({report['rests_on']['players']} finished games" in text.stdout
+    )
 
 
 # --------------------------------------------------------------------------- the games as a list (a library page's)
@@ -299,15 +332,22 @@ def test_the_games_listed_follow_every_filter(db: Path) -> None:
     split = games(db, game="split", simulated=None, limit=1000)
     assert split.total == rows(db, "SELECT count(*) FROM games WHERE game = 'split'")[0][0]
     ana = games(db, player="ana", limit=1000)
-    assert ana.total == rows(db, "SELECT count(DISTINCT s.game_id) FROM seats s JOIN games g USING (game_id) "
-                                 "WHERE s.player = 'ana' AND NOT g.simulated")[0][0] and all("ana" in g.players for g in ana.games)
+    assert ana.total == rows(
+        db,
+        "SELECT count(DISTINCT s.game_id) FROM seats s JOIN games g USING (game_id) "
+        "WHERE s.player = 'ana' AND NOT g.simulated",
+    )[0][0] and all("ana" in g.players for g in ana.games)
     day = date.fromisoformat(real.games[-1].started_at[:10])
-    assert games(db, since=day, until=day, limit=1000).total == sum(g.started_at[:10] == day.isoformat() for g in real.games)
+    assert games(db, since=day, until=day, limit=1000).total == sum(
+        g.started_at[:10] == day.isoformat() for g in real.games
+    )
     page = games(db, limit=2, offset=1)
     assert [g.game_id for g in page.games] == [g.game_id for g in real.games[1:3]] and page.total == real.total
     for listed in real.games:
         gid = listed.game_id
-        assert listed.winners == [w for w in listed.players if w in rows(db, f"SELECT winners FROM games WHERE game_id = '{gid}'")[0][0]]
+        assert listed.winners == [
+            w for w in listed.players if w in rows(db, f"SELECT winners FROM games WHERE game_id = '{gid}'")[0][0]
+        ]
 
 
 def test_readers_of_one_process_may_hold_the_library_at_once(db: Path) -> None:

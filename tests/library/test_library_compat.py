@@ -36,8 +36,12 @@ print(json.dumps(out))
 
 
 def _read(python: str, db: Path) -> dict:
-    ran = subprocess.run([python, "-c", READER, str(db), json.dumps(list(library.all_tables()))],
-                         capture_output=True, text=True, timeout=120)
+    ran = subprocess.run(
+        [python, "-c", READER, str(db), json.dumps(list(library.all_tables()))],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert ran.returncode == 0, ran.stderr
     return json.loads(ran.stdout)
 
@@ -45,8 +49,10 @@ def _read(python: str, db: Path) -> dict:
 def test_duckdb_1_4_reads_a_library_tally_created(tmp_path: Path) -> None:
     if not OLD_PYTHON:
         if os.environ.get("CI") == "true":
-            pytest.fail("TALLY_OLD_DUCKDB_PYTHON is not set: .ci/run installs DuckDB 1.4 into a second virtual "
-                        "environment for this test, and CI must run it")
+            pytest.fail(
+                "TALLY_OLD_DUCKDB_PYTHON is not set: .ci/run installs DuckDB 1.4 into a second virtual "
+                "environment for this test, and CI must run it"
+            )
         pytest.skip("set TALLY_OLD_DUCKDB_PYTHON to a Python with DuckDB 1.4 installed (see .ci/run)")
     assert Path(OLD_PYTHON).exists(), OLD_PYTHON
     simulate("splendor", 6, 11, tmp_path / "logs", players=3)
@@ -60,8 +66,9 @@ def test_duckdb_1_4_reads_a_library_tally_created(tmp_path: Path) -> None:
 
     new = _read(sys.executable, db)
     assert new["version"] == duckdb.__version__
-    assert {key: value for key, value in old.items() if key != "version"} == \
-           {key: value for key, value in new.items() if key != "version"}
+    assert {key: value for key, value in old.items() if key != "version"} == {
+        key: value for key, value in new.items() if key != "version"
+    }
     assert old["tables"]["games"] == 6 and len(old["lines"]) == old["tables"]["events"] > 6
     logs = b"".join(sorted(path.read_bytes() for path in (tmp_path / "logs").glob("*.jsonl")))
     assert sorted(old["lines"]) == sorted(logs[:-1].decode().split("\n"))  # every line, exactly
@@ -72,7 +79,9 @@ def test_the_library_is_created_with_the_storage_compatibility_set(tmp_path: Pat
     library.connect(db).close()
     con = duckdb.connect(str(db), read_only=True)
     try:
-        version = con.execute("SELECT tags['storage_version'] FROM duckdb_databases() WHERE database_name = 'library'").fetchall()
+        version = con.execute(
+            "SELECT tags['storage_version'] FROM duckdb_databases() WHERE database_name = 'library'"
+        ).fetchall()
     finally:
         con.close()
     assert version and version[0][0] is not None and version[0][0].startswith("v1.4"), version

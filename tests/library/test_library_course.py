@@ -7,14 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from support import ROOT
 from tally.core import registry
 from tally.core.engine import judge
 from tally.core.history import course, course_of_steps
 from tally.core.model import Amended, Noted, Voided
 from tally.store.logs import log as logfile
 from tally.store.recording.simulate import simulate
-
-from support import ROOT
 
 FIXTURES = sorted((ROOT / "fixtures" / "games").glob("*.jsonl"))
 

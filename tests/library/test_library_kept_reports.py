@@ -10,13 +10,12 @@ from typing import Any
 import duckdb
 import pytest
 
+from support import ROOT
 from tally.core import registry
 from tally.store import library
 from tally.store.library import report as library_stats
 from tally.store.library.schema import stored_reports
 from tally.store.recording.simulate import simulate
-
-from support import ROOT
 
 FIXTURES = sorted((ROOT / "fixtures" / "games").glob("*.jsonl"))
 
@@ -48,8 +47,12 @@ def kept_reports(db: Path) -> list[tuple[Any, ...]]:
 
 
 def every_scope() -> list[dict[str, Any]]:
-    return [{"game": game, "simulated": simulated, "top": top}
-            for game in (None, *registry.names()) for simulated in (False, True) for top in (0, 1, 3, 10)]
+    return [
+        {"game": game, "simulated": simulated, "top": top}
+        for game in (None, *registry.names())
+        for simulated in (False, True)
+        for top in (0, 1, 3, 10)
+    ]
 
 
 def test_an_ingest_keeps_each_report_with_and_without_the_simulated_games(db: Path) -> None:
@@ -74,7 +77,9 @@ def test_the_kept_reports_are_the_reports_worked_out_for_every_scope(db: Path, m
     assert any(library.stats(db, "splendor", top=3, simulated=True)["most_bought"]["splendor"])
 
 
-def test_a_kept_report_whose_games_changed_behind_its_back_is_worked_out_again(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_kept_report_whose_games_changed_behind_its_back_is_worked_out_again(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = library.stats(db, simulated=True)
     with duckdb.connect(str(db)) as con:  # a writer that keeps no reports (an older tally) takes a Splendor game out
         (gone,) = con.execute("SELECT game_id FROM games WHERE game = 'splendor' AND simulated LIMIT 1").fetchone()
@@ -86,13 +91,18 @@ def test_a_kept_report_whose_games_changed_behind_its_back_is_worked_out_again(d
     assert after["array_rounds"] == before["array_rounds"]  # the other games' kept reports still hold
     library.ingest(db, [], jobs=1)  # the next ingest keeps them again
     with duckdb.connect(str(db), read_only=True) as con:
-        marks = dict(con.execute("SELECT report, mark FROM report_rows WHERE game = 'splendor' AND simulated").fetchall())
+        marks = dict(
+            con.execute("SELECT report, mark FROM report_rows WHERE game = 'splendor' AND simulated").fetchall()
+        )
     with duckdb.connect(str(db), read_only=True) as con:
-        assert marks["progression"] == library_stats._mark(library_stats._game_marks(con)[("splendor", True)],
-                                                          registry.get("splendor").history.reports[0].sql)
+        assert marks["progression"] == library_stats._mark(
+            library_stats._game_marks(con)[("splendor", True)], registry.get("splendor").history.reports[0].sql
+        )
 
 
-def test_a_simulated_game_changed_leaves_the_reports_of_real_games_kept(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_simulated_game_changed_leaves_the_reports_of_real_games_kept(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM games WHERE game = 'splendor' AND NOT simulated").fetchone() != (0,)
     with duckdb.connect(str(db)) as con:
@@ -109,7 +119,9 @@ def test_a_simulated_game_changed_leaves_the_reports_of_real_games_kept(db: Path
         assert library_stats.keep_reports(con) == len(registry.get("splendor").history.reports)
 
 
-def test_a_library_without_kept_reports_answers_and_gains_them_at_the_next_ingest(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_library_without_kept_reports_answers_and_gains_them_at_the_next_ingest(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with duckdb.connect(str(db)) as con:
         con.execute("DROP TABLE report_rows")
     assert library.stats(db, simulated=True) == worked_out(db, monkeypatch, simulated=True)

@@ -68,8 +68,13 @@ def test_a_long_game_s_events_come_a_page_at_a_time_as_each_caller_may_see_them(
         shown = [{"seq": 1, "type": "game_started", "text": describe_start(started)}]
         for event, before, after in steps:
             known = viewer is None or is_known_to(spec, before, after, event, viewer)
-            shown.append({"seq": event.seq, "type": str(type(event).__struct_config__.tag),
-                          "text": describe(spec, event) if known else hidden_text(event)})
+            shown.append(
+                {
+                    "seq": event.seq,
+                    "type": str(type(event).__struct_config__.tag),
+                    "text": describe(spec, event) if known else hidden_text(event),
+                }
+            )
         return shown
 
     async def scenario() -> None:
@@ -133,7 +138,9 @@ def test_a_timeline_keeps_only_its_newest_events(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("length", [100, 10_000])
-def test_a_server_catching_up_on_another_server_s_append_reads_only_it(pg_url: str, tmp_path: Path, length: int) -> None:
+def test_a_server_catching_up_on_another_server_s_append_reads_only_it(
+    pg_url: str, tmp_path: Path, length: int
+) -> None:
     """Two servers on one PostgreSQL store: one appends a move, the other catches up reading and judging its lines
     alone, at 100 events as at 10,000."""
     from tally.store.logs.places import import_log

@@ -20,10 +20,10 @@ import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_page import DESKTOP, GOLDEN, TOLERANCE, differing, small_targets
 
 from support.page_helpers import GAMES, ROOT, serving
 from support.serve_helpers import AUTH, HOST
-from test_page import DESKTOP, GOLDEN, TOLERANCE, browser, differing, small_targets  # noqa: F401  (browser: a fixture)
 from tally.serve.app import create_app
 from tally.store import library
 from tally.store.library.charts import library_charts
@@ -50,8 +50,13 @@ def rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
     return list(library.query(db, sql).rows())
 
 
-def ask(db: Path | None, path: str, headers: dict[str, str] | None = None, method: str = "GET",
-        folder: Path = ROOT / "fixtures") -> httpx.Response:
+def ask(
+    db: Path | None,
+    path: str,
+    headers: dict[str, str] | None = None,
+    method: str = "GET",
+    folder: Path = ROOT / "fixtures",
+) -> httpx.Response:
     async def call() -> httpx.Response:
         app = create_app(folder, HOST, db)
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://table") as http:
@@ -89,12 +94,18 @@ def test_the_list_is_the_librarys_games_as_filtered(db: Path) -> None:
     cy = ok(db, "/api/library/games?player=cy&simulated=all")["shown"]
     assert cy["total"] == rows(db, "SELECT count(DISTINCT game_id) FROM seats WHERE player = 'cy'")[0][0]
     (day,) = rows(db, "SELECT strftime(min(started_at), '%Y-%m-%d') FROM games WHERE NOT simulated")[0]
-    assert ok(db, f"/api/library/games?until={day}")["shown"]["total"] == rows(
-        db, f"SELECT count(*) FROM games WHERE NOT simulated AND CAST(started_at AS DATE) <= DATE '{day}'")[0][0]
+    assert (
+        ok(db, f"/api/library/games?until={day}")["shown"]["total"]
+        == rows(db, f"SELECT count(*) FROM games WHERE NOT simulated AND CAST(started_at AS DATE) <= DATE '{day}'")[0][
+            0
+        ]
+    )
     assert ok(db, "/api/library/games?since=2999-01-01")["shown"]["total"] == 0
     first = ok(db, "/api/library/games?simulated=all&limit=2")["shown"]
     second = ok(db, "/api/library/games?simulated=all&limit=2&offset=2")["shown"]
-    assert [g["game_id"] for g in first["games"] + second["games"]] == [g["game_id"] for g in everything["shown"]["games"][:4]]
+    assert [g["game_id"] for g in first["games"] + second["games"]] == [
+        g["game_id"] for g in everything["shown"]["games"][:4]
+    ]
 
 
 def test_a_game_is_its_chart_and_its_replay_drawn_as_tally_replay_svg_draws_it(db: Path, tmp_path: Path) -> None:
@@ -140,8 +151,11 @@ def test_an_alias_said_while_serving_is_in_the_next_answers(db: Path, tmp_path: 
     gid = game_of(mine, "split")
 
     def said() -> tuple[str, str, str]:
-        return (ask(mine, "/api/library/charts").text, ask(mine, f"/api/library/games/{gid}").text,
-                ask(mine, "/api/library/games?player=Cyril").text)
+        return (
+            ask(mine, "/api/library/charts").text,
+            ask(mine, f"/api/library/games/{gid}").text,
+            ask(mine, "/api/library/games?player=Cyril").text,
+        )
 
     before = said()
     assert said() == before and "Cyril" not in before[0] + before[1] and gid not in before[2]
@@ -183,7 +197,10 @@ def test_a_step_that_is_not_in_the_replay_is_refused(db: Path) -> None:
 
 
 def test_the_library_is_the_hosts(db: Path, tmp_path: Path) -> None:
-    for headers, status, error in [({}, 403, "serve.host-only"), ({"Authorization": "Bearer someone"}, 401, "serve.token.unknown")]:
+    for headers, status, error in [
+        ({}, 403, "serve.host-only"),
+        ({"Authorization": "Bearer someone"}, 401, "serve.token.unknown"),
+    ]:
         for path in ("/api/library/games", "/api/library/charts", f"/api/library/games/{game_of(db, 'array')}"):
             answer = ask(db, path, headers)
             assert (answer.status_code, answer.json()["error"]) == (status, error)
@@ -193,21 +210,57 @@ def test_the_library_is_the_hosts(db: Path, tmp_path: Path) -> None:
     assert ask(tmp_path / "none.duckdb", "/api/library/games", {}).status_code == 403  # a watcher learns nothing
 
 
-LIBRARY_PATHS = st.sampled_from(["/api/library/games", "/api/library/charts", "/api/library/games/{id}",
-                                 "/api/library/games/{id}/steps/3", "/api/library/games/{id}/steps/",
-                                 "/api/library/games/{id}/steps", "/library",
-                                 "/library/games/{id}", "/api/library/games/abcd", "/api/library", "/api/library/x"])
-WORDS = st.dictionaries(st.sampled_from(["game", "player", "since", "until", "simulated", "limit", "offset", "after", "x"]),
-                        st.sampled_from(["", "splendor", "ana", "2026-12-01", "all", "real", "simulated", "-1", "3",
-                                         "10000000000", "%00", "é", "2026-1-1"]) | st.text(max_size=6), max_size=3)
+LIBRARY_PATHS = st.sampled_from(
+    [
+        "/api/library/games",
+        "/api/library/charts",
+        "/api/library/games/{id}",
+        "/api/library/games/{id}/steps/3",
+        "/api/library/games/{id}/steps/",
+        "/api/library/games/{id}/steps",
+        "/library",
+        "/library/games/{id}",
+        "/api/library/games/abcd",
+        "/api/library",
+        "/api/library/x",
+    ]
+)
+WORDS = st.dictionaries(
+    st.sampled_from(["game", "player", "since", "until", "simulated", "limit", "offset", "after", "x"]),
+    st.sampled_from(
+        [
+            "",
+            "splendor",
+            "ana",
+            "2026-12-01",
+            "all",
+            "real",
+            "simulated",
+            "-1",
+            "3",
+            "10000000000",
+            "%00",
+            "é",
+            "2026-1-1",
+        ]
+    )
+    | st.text(max_size=6),
+    max_size=3,
+)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
-@given(method=st.sampled_from(["GET", "POST", "DELETE"]), path=LIBRARY_PATHS, words=WORDS,
-       headers=st.sampled_from([AUTH, {}, {"Authorization": "Bearer nope"}]))
-def test_no_question_of_the_library_ends_in_a_500(db: Path, method: str, path: str, words: dict[str, str],
-                                                   headers: dict[str, str]) -> None:
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(
+    method=st.sampled_from(["GET", "POST", "DELETE"]),
+    path=LIBRARY_PATHS,
+    words=WORDS,
+    headers=st.sampled_from([AUTH, {}, {"Authorization": "Bearer nope"}]),
+)
+def test_no_question_of_the_library_ends_in_a_500(
+    db: Path, method: str, path: str, words: dict[str, str], headers: dict[str, str]
+) -> None:
     query = str(httpx.QueryParams(words))
     target = path.replace("{id}", game_of(db, "splice")) + (f"?{query}" if query else "")
     answer = ask(db, target, headers, method)
@@ -253,7 +306,9 @@ def fits(page: Any, width: int) -> None:
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_the_page_filters_the_list_and_shows_the_charts(browser: Any, served: Any, db: Path, size: dict[str, int]) -> None:
+def test_the_page_filters_the_list_and_shows_the_charts(
+    browser: Any, served: Any, db: Path, size: dict[str, int]
+) -> None:
     page = library_page(browser, served, size)
     ready(page, "all")
     assert served.token not in page.url
@@ -410,9 +465,21 @@ def test_the_library_benchmark_runs(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_library.py"), "--quick"], capture_output=True,
-                          text=True, timeout=600, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_library.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
-    for line in ("inside DuckDB", "chart        closest_games", "stats report  1", "library_charts whole",
-                 "tally serve on loopback", "a game: chart and replay", "a step's picture"):
+    for line in (
+        "inside DuckDB",
+        "chart        closest_games",
+        "stats report  1",
+        "library_charts whole",
+        "tally serve on loopback",
+        "a game: chart and replay",
+        "a step's picture",
+    ):
         assert line in done.stdout, done.stdout

@@ -15,6 +15,9 @@ from typing import Any, Callable, Iterator
 import msgspec
 import pytest
 
+from support import array_helpers, splice_helpers, split_helpers
+from support.page_helpers import GAMES as FIXTURES
+from support.serve_helpers import transcript
 from tally.core import registry
 from tally.core.engine import Table
 from tally.core.model import TABLE, Due, Event, GameStarted, Noted
@@ -22,16 +25,13 @@ from tally.store.logs import log as logfile
 from tally.store.recording.judging import payload, propose
 from tally.store.recording.service import judged, seat_moves, seat_reading, table_known_to
 
-from support import array_helpers
-from support import splice_helpers
-from support import split_helpers
-from support.page_helpers import GAMES as FIXTURES
-from support.serve_helpers import transcript
-
 GAMES = registry.names()
 # a deal naming every seated hand is no one device's to enter: each seat names its own (`hand_named`)
 BY_SEAT: dict[str, Callable[[list[Event]], list[Event]]] = {
-    "split": split_helpers.hands_by_seat, "array": array_helpers.hands_by_seat, "splice": splice_helpers.hands_by_seat}
+    "split": split_helpers.hands_by_seat,
+    "array": array_helpers.hands_by_seat,
+    "splice": splice_helpers.hands_by_seat,
+}
 
 
 def by_phones(game: str, events: list[Event]) -> list[Event]:
@@ -91,7 +91,9 @@ def check_position(spec: Any, state: Any, forms: set[str], where: str) -> None:
         listed = [spec.format(move) for move in seat_moves(spec, state, seat)]
         offered = [text for text in listed if is_mine(text, seat, list(state.seats))]
         typed = [due.form for due in dues_of(spec, state, seat) if due.form is not None]
-        assert offered or typed, f"{where}: {seat} must act ({spec.to_act(state)[1]}) but is offered nothing to tap or type"
+        assert offered or typed, (
+            f"{where}: {seat} must act ({spec.to_act(state)[1]}) but is offered nothing to tap or type"
+        )
 
 
 def device_of(spec: Any, state: Any, event: Event) -> str:
@@ -115,7 +117,8 @@ def check_move(spec: Any, table: Table, event: Event, forms: set[str], where: st
         return "tapped"
     bare = text.removeprefix(f"{seat}: ")
     assert any(bare.split()[0] == typed_form(form).split()[0] for form in forms), (
-        f"{where}: {seat} cannot tap {text!r} and no documented form types it (owed: {spec.owed(state)})")
+        f"{where}: {seat} cannot tap {text!r} and no documented form types it (owed: {spec.owed(state)})"
+    )
     answer = propose(spec, table_known_to(table, seat), bare, seat_reading(table, seat))
     assert answer.accepted, (where, seat, bare, answer.messages)
     assert [payload(e) for e in answer.events] == [payload(event)], (where, bare, answer.events)

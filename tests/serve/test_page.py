@@ -14,34 +14,33 @@ from __future__ import annotations
 import base64
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from support import array_helpers
-from support.page_helpers import (GAMES, PHONE, ROOT, button_for, cut_log, enter, join, need_chromium, open_page, serving,
-                                  small_targets, tap, wait_seq, walls)
+from support.page_helpers import (
+    GAMES,
+    PHONE,
+    ROOT,
+    button_for,
+    cut_log,
+    enter,
+    join,
+    open_page,
+    serving,
+    small_targets,
+    tap,
+    wait_seq,
+    walls,
+)
 from support.views import SHOWN
 from tally.store.recording import record
 from tally.store.recording.results import check
 
 GOLDEN = ROOT / "tests" / "serve" / "golden"
 DESKTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def payloads(path: Path) -> list[dict[str, Any]]:
@@ -62,8 +61,9 @@ ENDS = [  # fixture, moves tapped, the seats with a phone (the others' moves are
 
 
 @pytest.mark.parametrize(("fixture", "taps", "phones"), ENDS, ids=[end[0].split("-")[0] for end in ENDS])
-def test_two_phones_record_a_game_to_its_end(browser: Any, tmp_path: Path, fixture: str, taps: int,
-                                             phones: tuple[str, str]) -> None:
+def test_two_phones_record_a_game_to_its_end(
+    browser: Any, tmp_path: Path, fixture: str, taps: int, phones: tuple[str, str]
+) -> None:
     pos, frames = record.replay(GAMES / f"{fixture}.jsonl")
     spec = pos.spec
     keep = len(frames) - taps
@@ -187,8 +187,9 @@ def test_every_phone_owing_its_hand_is_told_it_is_due(browser: Any, tmp_path: Pa
     `waiting_on`), not only the first seat `to_act` names. Each is offered its own hand to tap (issue 34: the card
     picker) and no other's; ben taps his, ana types hers; once ben has, his page waits on ana."""
     with serving(tmp_path) as served:
-        status, made = served.api("POST", "/api/games", {"id": "g", "game": "array", "players": ["ana", "ben"],
-                                                           "seated": ["ana", "ben"]})
+        status, made = served.api(
+            "POST", "/api/games", {"id": "g", "game": "array", "players": ["ana", "ben"], "seated": ["ana", "ben"]}
+        )
         assert status == 201, made
         code = served.join_code("g")
         pages = {seat: open_page(browser, served, "g") for seat in ("ana", "ben")}
@@ -196,8 +197,13 @@ def test_every_phone_owing_its_hand_is_told_it_is_due(browser: Any, tmp_path: Pa
             join(page, seat, code)
             wait_seq(page, 1)
             assert page.get_attribute("#banner", "class") == "banner mine", seat
-            assert page.inner_text("#banner").startswith("#1 ") and "Your turn: ana, ben to name" in page.inner_text("#banner")
-            assert page.text_content("#owed") == "Yours to enter: the dealt hand of round 1 (7 cards). Type it as hand CARD ...Type it"
+            assert page.inner_text("#banner").startswith("#1 ") and "Your turn: ana, ben to name" in page.inner_text(
+                "#banner"
+            )
+            assert (
+                page.text_content("#owed")
+                == "Yours to enter: the dealt hand of round 1 (7 cards). Type it as hand CARD ...Type it"
+            )
             owed = page.eval_on_selector_all("#moves .picker", "ps => ps.map(p => [p.dataset.kind, p.dataset.player])")
             assert owed == [["hand", seat]], owed  # and the picker to tap it with: its own, no other seat's
         ana, ben = pages["ana"], pages["ben"]
@@ -205,7 +211,10 @@ def test_every_phone_owing_its_hand_is_told_it_is_due(browser: Any, tmp_path: Pa
         for page in (ana, ben):
             wait_seq(page, 2)
         assert ben.get_attribute("#banner", "class") == "banner"
-        assert ben.inner_text("#moves") == "No move of yours is due now: waiting for ana to enter the dealt hand of round 1 (7 cards)."
+        assert (
+            ben.inner_text("#moves")
+            == "No move of yours is due now: waiting for ana to enter the dealt hand of round 1 (7 cards)."
+        )
         assert ana.get_attribute("#banner", "class") == "banner mine"
         assert ana.text_content("#owed").startswith("Yours to enter:")
         assert ana.locator("#moves .picker[data-kind=hand]").count() == 1
@@ -244,8 +253,10 @@ def test_a_phone_disputes_undoes_amends_and_notes(browser: Any, tmp_path: Path) 
 
         said = typed("ben: take r r", "#dispute")  # is this legal? records nothing
         assert said.startswith('"ben: take r r" is illegal: nothing was recorded.')
-        assert ("ben cannot take 2 red: 3 red left, needs at least 4 (splendor.take.two-needs-four: Taking 2 of one "
-                "colour is only allowed if that pile holds at least 4 tokens before taking.)") in said
+        assert (
+            "ben cannot take 2 red: 3 red left, needs at least 4 (splendor.take.two-needs-four: Taking 2 of one "
+            "colour is only allowed if that pile holds at least 4 tokens before taking.)"
+        ) in said
         said = typed("ben: take k k", "#dispute")
         assert said.startswith('"ben: take k k" is legal: nothing was recorded.')
         said = typed("ben: tkae w b g", "#typed button[type=submit]")
@@ -270,7 +281,10 @@ def test_a_phone_disputes_undoes_amends_and_notes(browser: Any, tmp_path: Path) 
         assert ben.inner_text("#confirm .what") == "This replaces #43 ben: take w b r, with ben: take w b k."
         ben.click("#confirm-yes")
         wait_seq(ben, 44)
-        assert ben.inner_text("#said") == "Recorded: #44 amend #43: ben: take w b r -> ben: take w b k (misheard the colour)"
+        assert (
+            ben.inner_text("#said")
+            == "Recorded: #44 amend #43: ben: take w b r -> ben: take w b k (misheard the colour)"
+        )
         ben.fill("#note-text", "ben asked about the rule on ties")
         ben.click("#note-form button[type=submit]")
         wait_seq(ben, 45)
@@ -286,7 +300,11 @@ def test_a_phone_disputes_undoes_amends_and_notes(browser: Any, tmp_path: Path) 
 # --------------------------------------------------------------------------- what a seat's page holds
 
 
-SEATED = [("splendor-seated-3p", ("ana", "ben")), ("split-seated-3p", ("ana", "ben")), ("array-seated-3p", ("ana", "cy"))]
+SEATED = [
+    ("splendor-seated-3p", ("ana", "ben")),
+    ("split-seated-3p", ("ana", "ben")),
+    ("array-seated-3p", ("ana", "cy")),
+]
 
 
 def words_of(text: str) -> set[str]:
@@ -309,14 +327,15 @@ def secrets(spec: Any, state: Any, seat: str) -> tuple[set[str], set[str]]:
 
 
 @pytest.mark.parametrize(("fixture", "seats"), SEATED, ids=[s[0].split("-")[0] for s in SEATED])
-def test_a_seats_page_never_holds_another_seats_hidden_card(browser: Any, tmp_path: Path, fixture: str,
-                                                             seats: tuple[str, str]) -> None:
+def test_a_seats_page_never_holds_another_seats_hidden_card(
+    browser: Any, tmp_path: Path, fixture: str, seats: tuple[str, str]
+) -> None:
     pos, frames = record.replay(GAMES / f"{fixture}.jsonl")
     spec = pos.spec
     seated = seats[0]  # the seat that enters its own hidden cards (`game_started`'s `seated`)
     assert pos.log.started.seated == (seated,) or list(pos.log.started.seated) == [seated]
     # from the middle on, the first position where the seated seat holds a card the log knows and the other may not see
-    keep = next(frame.seq for frame in frames[len(frames) // 2:] if secrets(spec, frame.state, seats[1])[0])
+    keep = next(frame.seq for frame in frames[len(frames) // 2 :] if secrets(spec, frame.state, seats[1])[0])
     state = frames[keep - 1].state
     cut_log(fixture, keep, tmp_path, "game")
     with serving(tmp_path) as served:
@@ -337,8 +356,12 @@ def test_a_seats_page_never_holds_another_seats_hidden_card(browser: Any, tmp_pa
 
 # --------------------------------------------------------------------------- the golden pages
 
-SHOTS = [("splendor-table-3p", 75, "ben"), ("split-table-4p", 240, "ana"), ("array-table-3p", 175, "ana"),
-         ("splice-open-4p", 150, "cy")]
+SHOTS = [
+    ("splendor-table-3p", 75, "ben"),
+    ("split-table-4p", 240, "ana"),
+    ("array-table-3p", 175, "ana"),
+    ("splice-open-4p", 150, "cy"),
+]
 
 COMPARE = """async ([golden, shot]) => {
   const load = (src) => new Promise((ok, no) => { const i = new Image(); i.onload = () => ok(i); i.onerror = no; i.src = src; });
@@ -367,8 +390,9 @@ def differing(browser: Any, golden: bytes, shot: bytes) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("fixture", "keep", "seat"), SHOTS, ids=[s[0].split("-")[0] for s in SHOTS])
-def test_golden_page(browser: Any, request: pytest.FixtureRequest, tmp_path: Path, fixture: str, keep: int,
-                     seat: str) -> None:
+def test_golden_page(
+    browser: Any, request: pytest.FixtureRequest, tmp_path: Path, fixture: str, keep: int, seat: str
+) -> None:
     cut_log(fixture, keep, tmp_path, "game")
     with serving(tmp_path) as served:
         page = open_page(browser, served, "game", {"width": 390, "height": 844})
@@ -390,22 +414,26 @@ def test_a_seats_conflicting_entry_is_told_plainly_and_the_host_sees_both(browse
     """Issue 32: p1's phone types a draw of a card p2 entered in its hand (someone mistyped). p1's page says only that
     the entry contradicts another seat's (no seat, no card) and nothing is recorded; the host's page, told by its
     stream, lists the conflict with the whole table's ruling, which names the card and where it is."""
+    import test_secrets
+
     from tally.core import registry
     from tally.core.engine import Table
     from tally.store.recording.secrecy import salted
-
-    import test_secrets
 
     events, _ = test_secrets._at_a_draw("split", "p1")
     spec = registry.get("split")
     table = Table(spec, events[0])  # type: ignore[arg-type]
     for event in events[1:]:
         table.apply(event)
-    held = sorted(test_secrets.concealed_names(table.state, spec.conceal(table.state, "p1")) & test_secrets.names_in(events))[0]
+    held = sorted(
+        test_secrets.concealed_names(table.state, spec.conceal(table.state, "p1")) & test_secrets.names_in(events)
+    )[0]
     from tally.store.logs import log as logfile
 
     started = events[0]
-    logfile.create(tmp_path / "game.jsonl", [started, *salted(spec, started.seats, Table(spec, started).state, events[1:])])  # type: ignore[arg-type, attr-defined]
+    logfile.create(
+        tmp_path / "game.jsonl", [started, *salted(spec, started.seats, Table(spec, started).state, events[1:])]
+    )  # type: ignore[arg-type, attr-defined]
     with serving(tmp_path) as served:
         code = served.join_code("game")
         phone = open_page(browser, served, "game")
@@ -428,7 +456,9 @@ def test_a_seats_conflicting_entry_is_told_plainly_and_the_host_sees_both(browse
     assert len(logfile.read(tmp_path / "game.jsonl").events) == len(events)
 
 
-def test_the_host_starts_a_game_on_the_page_and_each_phone_takes_its_seat_by_its_link(browser: Any, tmp_path: Path) -> None:
+def test_the_host_starts_a_game_on_the_page_and_each_phone_takes_its_seat_by_its_link(
+    browser: Any, tmp_path: Path
+) -> None:
     """Issue 34: no terminal and no typed code. The host's list page offers the games tally can start; the host fills
     the form (Split, three players, every seat entering its own cards) and lands on the game; the host's page shows
     each seat's one-time link as a QR code; a phone that opens a link holds that seat (the secret leaves the address
@@ -465,18 +495,25 @@ def test_the_host_starts_a_game_on_the_page_and_each_phone_takes_its_seat_by_its
         host.locator("li[data-seat='ben'] svg.qr").wait_for()
         code = host.inner_text("#join-code-shown")
         host.click("#new-code")
-        host.wait_for_function("(before) => document.getElementById('join-code-shown').textContent !== before", arg=code)
+        host.wait_for_function(
+            "(before) => document.getElementById('join-code-shown').textContent !== before", arg=code
+        )
         code = host.inner_text("#join-code-shown")
         host.reload()
         host.locator("li[data-seat='ben'] svg.qr").wait_for()
         assert host.inner_text("#join-code-shown") == code
-        host.click("[data-give='ana']")  # ana's phone is lost: a new link, and the old phone is let go once it is opened
+        host.click(
+            "[data-give='ana']"
+        )  # ana's phone is lost: a new link, and the old phone is let go once it is opened
         again = host.locator("[data-seat-link='ana']").get_attribute("href")
         other = browser.new_context(viewport=PHONE).new_page()
         other.goto(again)
         other.locator("body[data-viewer='ana']").wait_for(state="attached")
-        status, _ = served.api("GET", "/api/games/friday", token=json.loads(phone.evaluate(
-            "localStorage.getItem('tally.seat.friday')"))["token"])
+        status, _ = served.api(
+            "GET",
+            "/api/games/friday",
+            token=json.loads(phone.evaluate("localStorage.getItem('tally.seat.friday')"))["token"],
+        )
         assert status == 401
         other.click("#leave")
         assert other.locator("body").get_attribute("data-viewer") == "ana"  # the first tap only asks

@@ -12,12 +12,11 @@ from typing import Any
 from urllib.parse import unquote
 from zoneinfo import ZoneInfo
 
-from support.page_helpers import GAMES, WAIT, cut_log, serving
 from support.bgstats import CREATE_PLAY, check_play
-from test_page import browser  # noqa: F401  (the module's browser, a fixture)
+from support.page_helpers import GAMES, WAIT, cut_log, serving
 
 
-def phone(browser: Any, url: str, zone: str) -> Any:  # noqa: F811
+def phone(browser: Any, url: str, zone: str) -> Any:
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, timezone_id=zone)
     page = context.new_page()
     page.set_default_timeout(WAIT)
@@ -29,7 +28,7 @@ def phone(browser: Any, url: str, zone: str) -> Any:  # noqa: F811
     return page
 
 
-def test_a_finished_games_page_logs_the_play_in_bg_stats(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_a_finished_games_page_logs_the_play_in_bg_stats(browser: Any, tmp_path: Path) -> None:
     import segno
 
     shutil.copy(GAMES / "splendor-2p.jsonl", tmp_path / "friday.jsonl")
@@ -41,7 +40,7 @@ def test_a_finished_games_page_logs_the_play_in_bg_stats(browser: Any, tmp_path:
         assert link.inner_text() == "Log in BG Stats"
         href = link.get_attribute("href")
         assert href and href.startswith(CREATE_PLAY)
-        play = json.loads(unquote(href[len(CREATE_PLAY):]))
+        play = json.loads(unquote(href[len(CREATE_PLAY) :]))
         check_play(play)
         first = json.loads((GAMES / "splendor-2p.jsonl").read_text().splitlines()[0])
         began = datetime.fromisoformat(first["at"].replace("Z", "+00:00")).astimezone(ZoneInfo("America/Los_Angeles"))

@@ -7,31 +7,17 @@ pages."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from support.axe_helpers import audit, axe_source
-from support.page_helpers import GAMES, PHONE, cut_log, join, need_chromium, open_page, serving, tap, wait_seq
+from support.page_helpers import GAMES, PHONE, cut_log, join, open_page, serving, tap, wait_seq
 from tally.store.logs import log as logfile
 from tally.store.recording.results import check
 
 DESKTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def lines_of(log: Path) -> list[dict[str, Any]]:
@@ -109,7 +95,10 @@ def test_a_seat_undoes_and_amends_its_own_events_from_the_history_after_a_previe
         assert ben.inner_text("#confirm .what") == "This replaces #43 ben: take w b g, with ben: take w b k."
         ben.click("#confirm-yes")
         wait_seq(ben, 44)
-        assert ben.inner_text("#said") == "Recorded: #44 amend #43: ben: take w b g -> ben: take w b k (misheard the colour)"
+        assert (
+            ben.inner_text("#said")
+            == "Recorded: #44 amend #43: ben: take w b g -> ben: take w b k (misheard the colour)"
+        )
         row(ben, 44).locator("text=ben: take w b k").wait_for()
         assert "replaced by #44" in row(ben, 43).inner_text()
         assert ana.errors == [] and ben.errors == []
@@ -223,8 +212,9 @@ def audited_page(browser: Any, url: str, size: dict[str, int] = PHONE) -> Any:
 
 
 @pytest.mark.parametrize("fixture", ["splendor-table-3p", "split-table-4p", "array-table-3p", "splice-open-4p"])
-def test_every_board_is_also_a_labelled_list_and_the_game_page_passes_an_audit(browser: Any, tmp_path: Path,
-                                                                                fixture: str) -> None:
+def test_every_board_is_also_a_labelled_list_and_the_game_page_passes_an_audit(
+    browser: Any, tmp_path: Path, fixture: str
+) -> None:
     source = axe_source()
     cut_log(fixture, 60, tmp_path, "game")
     with serving(tmp_path) as served:
@@ -241,7 +231,7 @@ def test_every_board_is_also_a_labelled_list_and_the_game_page_passes_an_audit(b
         assert page.locator("#board-words ul[aria-label='the table'] > li").count() > 0
         assert "Whose turn: " in page.locator("#board-words-list").text_content()
         tree = words.aria_snapshot()  # what assistive technology is given: a region, its heading, the labelled lists
-        assert "heading \"The board in words\"" in tree and "list \"players\"" in tree, tree
+        assert 'heading "The board in words"' in tree and 'list "players"' in tree, tree
         page.click("#history summary")
         page.locator("#history-list li").first.wait_for()
         assert audit(page, source) == []

@@ -7,31 +7,15 @@ bare, starting from the form's "Type it": the page sends what was typed, never a
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from support import split_helpers
-from support.page_helpers import join, need_chromium, open_page, serving, wait_seq
+from support.page_helpers import join, open_page, serving, wait_seq
 from tally.store.recording.results import check
 
 CY = ["6CL", "6CR", "8DL", "8DR", "JSL", "JSR", "10HL", "10HR", "KCL"]  # none of ana's or ben's
 HANDS = {"ana": split_helpers.ANN, "ben": split_helpers.BEN, "cy": CY}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def sent_moves(page: Any) -> list[str]:
@@ -48,8 +32,11 @@ def sent_moves(page: Any) -> list[str]:
 
 def test_each_phone_is_told_what_it_owes_at_a_seated_deal(browser: Any, tmp_path: Path) -> None:
     with serving(tmp_path) as served:
-        status, made = served.api("POST", "/api/games", {"id": "g", "game": "split", "players": ["ana", "ben", "cy"],
-                                                           "seated": ["ana", "ben", "cy"]})
+        status, made = served.api(
+            "POST",
+            "/api/games",
+            {"id": "g", "game": "split", "players": ["ana", "ben", "cy"], "seated": ["ana", "ben", "cy"]},
+        )
         assert status == 201, made
         code = served.join_code("g")
         pages = {seat: open_page(browser, served, "g") for seat in HANDS}
@@ -60,13 +47,17 @@ def test_each_phone_is_told_what_it_owes_at_a_seated_deal(browser: Any, tmp_path
             assert page.get_attribute("#banner .owing", "data-owing") == "cy", seat  # cy deals the first round
         cy, ana = pages["cy"], pages["ana"]
         assert cy.get_attribute("#banner", "class") == "banner mine"
-        assert cy.text_content("#owed") == ("For the table, yours to enter: the deal of round 1: the card that starts the "
-                                          "discard row. Type it as deal CARD | PLAYER CARDS ...Type it")
+        assert cy.text_content("#owed") == (
+            "For the table, yours to enter: the deal of round 1: the card that starts the "
+            "discard row. Type it as deal CARD | PLAYER CARDS ...Type it"
+        )
         for seat in ("ana", "ben"):
             assert pages[seat].get_attribute("#banner", "class") == "banner"
             assert pages[seat].locator("#owed").count() == 0
-            assert pages[seat].inner_text("#moves") == ("No move of yours is due now: waiting for cy to enter the deal of "
-                                                        "round 1: the card that starts the discard row.")
+            assert pages[seat].inner_text("#moves") == (
+                "No move of yours is due now: waiting for cy to enter the deal of "
+                "round 1: the card that starts the discard row."
+            )
         cy.click("#owed button[data-type]")
         assert cy.input_value("#move-text") == "deal "
         cy.type("#move-text", "QSR")
@@ -76,7 +67,9 @@ def test_each_phone_is_told_what_it_owes_at_a_seated_deal(browser: Any, tmp_path
         for seat, page in pages.items():
             assert page.get_attribute("#banner .owing", "data-owing") == "ana,ben,cy", seat
             assert page.get_attribute("#banner", "class") == "banner mine", seat
-            assert page.text_content("#owed") == "Yours to enter: the dealt hand (9 cards). Type it as hand CARDSType it"
+            assert (
+                page.text_content("#owed") == "Yours to enter: the dealt hand (9 cards). Type it as hand CARDSType it"
+            )
             assert page.get_attribute(f"#owed p[data-owed='{seat}']", "data-form") == "hand CARDS"
         seq = 2
         for seat in ("cy", "ana", "ben"):  # cy first, though the game names ana first
@@ -93,8 +86,10 @@ def test_each_phone_is_told_what_it_owes_at_a_seated_deal(browser: Any, tmp_path
             assert page.locator("#owed").count() == 0
             if seat == "cy":
                 assert ana.get_attribute("#banner .owing", "data-owing") == "ana,ben"
-                assert cy.inner_text("#moves") == ("No move of yours is due now: waiting for ana to enter the dealt hand "
-                                                   "(9 cards); ben to enter the dealt hand (9 cards).")
+                assert cy.inner_text("#moves") == (
+                    "No move of yours is due now: waiting for ana to enter the dealt hand "
+                    "(9 cards); ben to enter the dealt hand (9 cards)."
+                )
         for seat, page in pages.items():
             assert sent[seat] == (["deal QSR"] if seat == "cy" else []) + [f"hand {' '.join(HANDS[seat])}"]
             assert page.locator("#banner .owing").count() == 0  # ana to draw: the line says it already

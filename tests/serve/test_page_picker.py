@@ -7,7 +7,6 @@ hand within the first 844 px. What was recorded is the transcript's events, as t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +14,18 @@ import msgspec
 import pytest
 
 from support.page_helpers import GAMES as GAMES_DIR
-from support.page_helpers import (MOST_BUTTONS, enter, join, need_chromium, open_page, own_hand_bottom, pick_piece, serving,
-                                  small_targets, walls, wait_seq)
+from support.page_helpers import (
+    MOST_BUTTONS,
+    enter,
+    join,
+    open_page,
+    own_hand_bottom,
+    pick_piece,
+    serving,
+    small_targets,
+    wait_seq,
+    walls,
+)
 from support.serve_helpers import seated, write_log
 from tally.core import registry
 from tally.core.engine import Table
@@ -27,19 +36,6 @@ from tally.store.recording.results import check
 
 PHONE = {"width": 390, "height": 844}
 GAMES = registry.names()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def page_moves(game: str, events: list[Event], start: int, end: int) -> list[tuple[str | None, str, int]]:
@@ -64,8 +60,13 @@ def page_moves(game: str, events: list[Event], start: int, end: int) -> list[tup
 
 # Array's random tables never draw (a draw is the move of a seat that can lay nothing): its opening is one where p1's
 # hand holds no colour of the starting card, so p1 names the card it draws
-ARRAY_OPENING = ["p3: hand boy bo bry gy bgo gor gory", "p2: hand bo goy s1 goy s5 slam or", "p1: hand by oy by s2 s3 s4 oy",
-                 "start gr", "p1: draw bg"]
+ARRAY_OPENING = [
+    "p3: hand boy bo bry gy bgo gor gory",
+    "p2: hand bo goy s1 goy s5 slam or",
+    "p1: hand by oy by s2 s3 s4 oy",
+    "start gr",
+    "p1: draw bg",
+]
 OPENINGS = {"split": 6, "splice": 11, "splendor": 23}  # the transcript's hands, the table's first entries, a draw
 
 
@@ -73,7 +74,7 @@ def opening(game: str) -> list[Event]:
     """A seated table's opening, to be entered by taps: every hand, the table's first entries and a seat's draw."""
     events = seated(game)
     if game != "array":
-        return events[:OPENINGS[game]]
+        return events[: OPENINGS[game]]
     spec = registry.get(game)
     table = Table(spec, events[0])  # type: ignore[arg-type]
     found = [events[0]]
@@ -85,8 +86,16 @@ def opening(game: str) -> list[Event]:
     return found
 
 
-def play(browser: Any, folder: Path, game: str, ident: str, events: list[Event], start: int, end: int,
-         taps: dict[str, list[int]]) -> None:
+def play(
+    browser: Any,
+    folder: Path,
+    game: str,
+    ident: str,
+    events: list[Event],
+    start: int,
+    end: int,
+    taps: dict[str, list[int]],
+) -> None:
     """`events[:start]` served as game `ident`; three phones join its seats and enter `events[start:end]` by taps
     (a table entry from the host's page, phone-sized too), each page checked after every redraw; `taps` gathers the
     taps each kind of move took."""
@@ -124,7 +133,10 @@ def play(browser: Any, folder: Path, game: str, ident: str, events: list[Event],
 def bare(events: list[Event]) -> list[dict[str, Any]]:
     """Events without the time of recording, the hash chain, the salts, how many were written together (a whole
     setup's reveal is one write) and whose device entered them."""
-    return [{k: v for k, v in msgspec.to_builtins(e).items() if k not in ("at", "prev", "salt", "unit", "by")} for e in events]
+    return [
+        {k: v for k, v in msgspec.to_builtins(e).items() if k not in ("at", "prev", "salt", "unit", "by")}
+        for e in events
+    ]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -147,8 +159,12 @@ def test_a_table_of_phones_enters_hands_reveals_and_draws_by_taps(browser: Any, 
 
 # --------------------------------------------------------------------------- no wall of buttons, anywhere
 
-FIXTURES = {"split": "split-seated-3p", "splendor": "splendor-table-3p", "array": "array-table-3p",
-            "splice": "splice-seated-3p"}
+FIXTURES = {
+    "split": "split-seated-3p",
+    "splendor": "splendor-table-3p",
+    "array": "array-table-3p",
+    "splice": "splice-seated-3p",
+}
 
 
 def unoffered(page: Any, served: Any, ident: str) -> list[str]:
@@ -168,8 +184,11 @@ def unoffered(page: Any, served: Any, ident: str) -> list[str]:
         head, _, rest = move.partition(": ")
         return head if rest and " " not in head else None
 
-    return [move for move in listing["moves"]
-            if move not in buttons and move not in chosen and (kind_of(move), player(move)) not in taken]
+    return [
+        move
+        for move in listing["moves"]
+        if move not in buttons and move not in chosen and (kind_of(move), player(move)) not in taken
+    ]
 
 
 @pytest.mark.parametrize("game", GAMES)

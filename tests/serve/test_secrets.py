@@ -19,6 +19,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from support import array_helpers, splice_helpers, split_helpers
+from support.harness import concealed_names
+from support.serve_helpers import AUTH, HOST, Stream, bearer, run, transcript
 from tally.core import registry
 from tally.core.engine import Table, judge
 from tally.core.model import TABLE, Event, GameStarted
@@ -28,16 +31,13 @@ from tally.store.recording import picking
 from tally.store.recording.secrecy import WATCHER, hidden_text, is_known_to, salted
 from tally.store.recording.service import describe, seat_moves
 
-from support import array_helpers
-from support import splice_helpers
-from support import split_helpers
-from support.harness import concealed_names
-from support.serve_helpers import AUTH, HOST, Stream, bearer, run, transcript
-
 GAMES = registry.names()
 # the games whose table-mode deal may leave the seated hands for each seat to name itself (`hand_named`)
 BY_SEAT: dict[str, Callable[[list[Event]], list[Event]]] = {
-    "split": split_helpers.hands_by_seat, "array": array_helpers.hands_by_seat, "splice": splice_helpers.hands_by_seat}
+    "split": split_helpers.hands_by_seat,
+    "array": array_helpers.hands_by_seat,
+    "splice": splice_helpers.hands_by_seat,
+}
 ENVELOPE = frozenset({"type", "seq", "at", "prev", "unit", "salt", "by"})
 
 
@@ -93,8 +93,9 @@ def is_legal(spec: Any, events: list[Event]) -> bool:
     return judge(spec, events)[0].ok
 
 
-def twin_of(spec: Any, events: list[Event], cut: int, viewer: str, rng: random.Random,
-            tell_apart: bool = False) -> tuple[list[Event], dict[str, str]] | None:
+def twin_of(
+    spec: Any, events: list[Event], cut: int, viewer: str, rng: random.Random, tell_apart: bool = False
+) -> tuple[list[Event], dict[str, str]] | None:
     """`events[:cut]` with two names exchanged in the lines `viewer` cannot read, so that the log stays legal and the
     viewer knows exactly the same after every event (`tell_apart`: exchanged in every line, so that it does not); None
     when no such pair is found. The names are those the whole game names (a card drawn later lies unseen in the pile
@@ -103,7 +104,9 @@ def twin_of(spec: Any, events: list[Event], cut: int, viewer: str, rng: random.R
     mine = seen_by(spec, head, viewer)
     hidden = [text.endswith("(hidden)") for _, text in mine]  # the lines the viewer reads only as who did what
     named = sorted(names_in([head[0], *(event for event, unseen in zip(head[1:], hidden) if unseen or tell_apart)]))
-    last_read: dict[str, int] = {}  # each name, the last line the viewer read it in (1: the first event after the start)
+    last_read: dict[
+        str, int
+    ] = {}  # each name, the last line the viewer read it in (1: the first event after the start)
     for index, (event, unseen) in enumerate(zip(head[1:], hidden), 1):
         if not unseen:
             last_read.update((name, index) for name in names_in([head[0], event]))
@@ -118,9 +121,12 @@ def twin_of(spec: Any, events: list[Event], cut: int, viewer: str, rng: random.R
             swap = {first: second, second: first}
             # exchanged in the lines the viewer cannot read, after it last read either name (a card it saw laid, and
             # its entry in a hand dealt before, stay as they were)
-            twin = [head[0]] + [swap_in(event, swap) if tell_apart or (unseen and index > last_read.get(first, 0) and
-                                                                      index > last_read.get(second, 0)) else event
-                                for index, (event, unseen) in enumerate(zip(head[1:], hidden), 1)]
+            twin = [head[0]] + [
+                swap_in(event, swap)
+                if tell_apart or (unseen and index > last_read.get(first, 0) and index > last_read.get(second, 0))
+                else event
+                for index, (event, unseen) in enumerate(zip(head[1:], hidden), 1)
+            ]
             if twin == head:
                 continue
             tries += 1
@@ -163,8 +169,9 @@ def normalised(body: bytes, hashes: dict[str, str]) -> str:
     return text
 
 
-def probes_for(spec: Any, states: list[Any], viewer: str, pool: list[str], rng: random.Random, count: int,
-               swapped: list[str]) -> list[str]:
+def probes_for(
+    spec: Any, states: list[Any], viewer: str, pool: list[str], rng: random.Random, count: int, swapped: list[str]
+) -> list[str]:
     """What the caller could type: its listing, every seat's legal moves on both twins' whole tables (naming their
     hidden cards), those forms with each name of the box in place of the one they name, and every form with each of
     the names the twins exchanged (where a leak would show) in place of each name it holds."""
@@ -179,7 +186,7 @@ def probes_for(spec: Any, states: list[Any], viewer: str, pool: list[str], rng: 
         tokens = form.split(" ")
         at = next((index for index, token in enumerate(tokens) if token in words), None)
         if at is not None:
-            probes.update(" ".join(tokens[:at] + [name] + tokens[at + 1:]) for name in pool)
+            probes.update(" ".join(tokens[:at] + [name] + tokens[at + 1 :]) for name in pool)
     chosen = sorted(probes)
     rng.shuffle(chosen)
     sharp = set()
@@ -187,27 +194,37 @@ def probes_for(spec: Any, states: list[Any], viewer: str, pool: list[str], rng: 
         tokens = form.split(" ")
         for at, token in enumerate(tokens):
             if token in words:
-                sharp.update(" ".join(tokens[:at] + [name] + tokens[at + 1:]) for name in swapped)
+                sharp.update(" ".join(tokens[:at] + [name] + tokens[at + 1 :]) for name in swapped)
     return sorted(set(chosen[:count]) | sharp)
 
 
-async def answers(http: Any, app: Any, headers: dict[str, str], probes: list[str], seq: int,
-                  move: str | None) -> list[tuple[str, int, str]]:
+async def answers(
+    http: Any, app: Any, headers: dict[str, str], probes: list[str], seq: int, move: str | None
+) -> list[tuple[str, int, str]]:
     """Every answer the caller gets, in order: the reads, the stream, each probe's ruling, each probe the referee
     refused sent as a move (nothing is recorded), then its next move and the reads after it."""
     hashes: dict[str, str] = {}
     got: list[tuple[str, int, str]] = []
 
     async def ask(method: str, path: str, body: Any = None) -> int:
-        answer = await (http.get(path, headers=headers) if method == "GET" else
-                        http.post(path, json=body, headers=headers))
+        answer = await (
+            http.get(path, headers=headers) if method == "GET" else http.post(path, json=body, headers=headers)
+        )
         got.append((f"{method} {path} {body}", answer.status_code, normalised(answer.content, hashes)))
         return answer.status_code
 
     async def reads() -> None:
-        for path in ("/api/games", "/api/games/g", "/api/games/g/moves", "/api/games/g/names", "/api/games/g/pieces",
-                     "/api/games/g/events?after=0", "/games/g/picture.svg", "/api/games/g/outline",
-                     "/api/games/g/history?limit=200"):
+        for path in (
+            "/api/games",
+            "/api/games/g",
+            "/api/games/g/moves",
+            "/api/games/g/names",
+            "/api/games/g/pieces",
+            "/api/games/g/events?after=0",
+            "/games/g/picture.svg",
+            "/api/games/g/outline",
+            "/api/games/g/history?limit=200",
+        ):
             await ask("GET", path)
         # what an undo would take back (a seat's own last event), asked and not done
         now = (await http.get("/api/games/g", headers=headers)).json()["seq"]
@@ -228,8 +245,9 @@ async def answers(http: Any, app: Any, headers: dict[str, str], probes: list[str
     return got
 
 
-def serve_twins(tmp_path: Path, spec: Any, logs: list[list[Event]], viewer: str, probes: list[str],
-                move: str | None) -> list[list[tuple[str, int, str]]]:
+def serve_twins(
+    tmp_path: Path, spec: Any, logs: list[list[Event]], viewer: str, probes: list[str], move: str | None
+) -> list[list[tuple[str, int, str]]]:
     """The same requests, as `viewer` (a seat, or a watcher: `WATCHER`), to one server per log."""
     results = []
     for index, events in enumerate(logs):
@@ -261,8 +279,9 @@ def first_difference(one: list[tuple[str, int, str]], other: list[tuple[str, int
 # --------------------------------------------------------------------------- the properties
 
 
-def _case(game: str, seed: int, place: float, who: int, by_seat: bool, tell_apart: bool
-          ) -> tuple[Any, list[Event], list[Event], str, list[str], str | None] | None:
+def _case(
+    game: str, seed: int, place: float, who: int, by_seat: bool, tell_apart: bool
+) -> tuple[Any, list[Event], list[Event], str, list[str], str | None] | None:
     spec = registry.get(game)
     events = seated_game(game, seed, by_seat)
     cut = max(3, int(len(events) * place))
@@ -290,11 +309,15 @@ def _case(game: str, seed: int, place: float, who: int, by_seat: bool, tell_apar
 
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
-                                                      HealthCheck.filter_too_much])
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much],
+)
 @given(seed=st.integers(0, 10_000), place=st.floats(0.1, 1.0), who=st.integers(0, 8), by_seat=st.booleans())
-def test_a_seat_cannot_tell_twin_games_apart(tmp_path_factory: pytest.TempPathFactory, game: str, seed: int,
-                                             place: float, who: int, by_seat: bool) -> None:
+def test_a_seat_cannot_tell_twin_games_apart(
+    tmp_path_factory: pytest.TempPathFactory, game: str, seed: int, place: float, who: int, by_seat: bool
+) -> None:
     """Twin logs the caller cannot tell apart (two of the names only other seats' entries hold, or the pile, swapped
     everywhere): every answer of both servers to that caller is the same."""
     case = _case(game, seed, place, who, by_seat, tell_apart=False)
@@ -360,7 +383,11 @@ def test_what_a_seat_owes_is_the_same_in_twin_games(tmp_path: Path, game: str) -
                 twin, swap = found
                 following = events[cut] if cut < len(events) else None
                 move = None
-                if following is not None and getattr(following, "player", None) == viewer and swap_in(following, swap) == following:
+                if (
+                    following is not None
+                    and getattr(following, "player", None) == viewer
+                    and swap_in(following, swap) == following
+                ):
                     move = spec.format(following).removeprefix(f"{viewer}: ")  # bare: the page's text box
                 folder = tmp_path / f"{seed}-{cut}-{viewer}"
                 folder.mkdir()
@@ -383,8 +410,9 @@ def _picked(spec: Any, log: list[Event], viewer: str) -> Any:
     table = Table(spec, log[0])  # type: ignore[arg-type]
     for event in log[1:]:
         table.apply(event)
-    return msgspec.to_builtins(picking.names(spec, table.state, len(log), viewer)), \
-        msgspec.to_builtins(picking.pieces(spec, table.state))
+    return msgspec.to_builtins(picking.names(spec, table.state, len(log), viewer)), msgspec.to_builtins(
+        picking.pieces(spec, table.state)
+    )
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -513,10 +541,11 @@ def test_a_move_number_means_the_listing_that_seat_was_shown(tmp_path: Path) -> 
             number = listing["moves"].index(wanted) + 1
             asked = (await http.post("/api/games/g/rule", json={"move": str(number)}, headers=p1)).json()
             assert [line["text"] for line in asked["events"]] == [wanted]
-            past = (await http.post("/api/games/g/rule", json={"move": str(len(listing["moves"]) + 1)}, headers=p1))
+            past = await http.post("/api/games/g/rule", json={"move": str(len(listing["moves"]) + 1)}, headers=p1)
             assert past.status_code == 400 and past.json()["notation_kind"] == "unknown"
-            moved = await http.post("/api/games/g/moves", json={"move": str(number), "expected_seq": len(events)},
-                                    headers=p1)
+            moved = await http.post(
+                "/api/games/g/moves", json={"move": str(number), "expected_seq": len(events)}, headers=p1
+            )
             assert moved.status_code == 201, moved.text
             assert [line["text"] for line in moved.json()["events"]] == [wanted]
 
@@ -539,12 +568,18 @@ def test_a_seat_cannot_amend_its_event_into_another_seats(tmp_path: Path) -> Non
         async with _served(tmp_path, "split", events[:cut]) as http:
             owner = await _seat(http, own.player)  # type: ignore[attr-defined]
             forged = spec.format(msgspec.structs.replace(other, seq=0))
-            amended = await http.post("/api/games/g/amend", json={"target": first + 1, "move": forged,
-                                                                  "reason": "typo", "expected_seq": cut}, headers=owner)
+            amended = await http.post(
+                "/api/games/g/amend",
+                json={"target": first + 1, "move": forged, "reason": "typo", "expected_seq": cut},
+                headers=owner,
+            )
             assert amended.status_code == 403 and amended.json()["error"] == "serve.seat.other", amended.text
             bare = forged.split(": ", 1)[1]  # the same cards as its own hand: its own to correct
-            kept = await http.post("/api/games/g/amend", json={"target": first + 1, "move": bare, "reason": "typo",
-                                                               "expected_seq": cut}, headers=owner)
+            kept = await http.post(
+                "/api/games/g/amend",
+                json={"target": first + 1, "move": bare, "reason": "typo", "expected_seq": cut},
+                headers=owner,
+            )
             assert kept.status_code in (201, 422), kept.text
             assert "serve.seat.other" not in kept.text
 
@@ -560,8 +595,11 @@ def test_core_seat_others_secret(tmp_path: Path, game: str) -> None:
     may still enter it, and each seat names its own."""
     spec = registry.get(game)
     events = seated_game(game, 7, False)
-    deal = next(i for i, e in enumerate(events) if i and getattr(e, "player", None) is None and
-                not names_in([events[0], e]) <= set())
+    deal = next(
+        i
+        for i, e in enumerate(events)
+        if i and getattr(e, "player", None) is None and not names_in([events[0], e]) <= set()
+    )
     entry = spec.format(events[deal])
 
     async def scenario() -> None:
@@ -574,16 +612,18 @@ def test_core_seat_others_secret(tmp_path: Path, game: str) -> None:
                     table.apply(event)
                 known = spec.conceal(table.state, seat)
                 for text in listing:
-                    for move in (spec.parse(known, text) if not text.isdigit() else []):
+                    for move in spec.parse(known, text) if not text.isdigit() else []:
                         if getattr(move, "player", None) is None:
                             after = spec.apply(known, move)
                             assert spec.conceal(after, seat) == after, (seat, text)
-                refused = await http.post("/api/games/g/moves", json={"move": entry, "expected_seq": deal},
-                                          headers=headers)
+                refused = await http.post(
+                    "/api/games/g/moves", json={"move": entry, "expected_seq": deal}, headers=headers
+                )
                 assert refused.status_code == 422, refused.text
                 assert refused.json()["rulings"][0]["rule"] == "core.seat.others-secret"
-            assert (await http.post("/api/games/g/moves", json={"move": entry, "expected_seq": deal},
-                                    headers=AUTH)).status_code == 201
+            assert (
+                await http.post("/api/games/g/moves", json={"move": entry, "expected_seq": deal}, headers=AUTH)
+            ).status_code == 201
 
     run(scenario())
 
@@ -606,9 +646,13 @@ def test_core_seat_conflict(tmp_path: Path) -> None:
             p1 = await _seat(http, "p1")
             asked = (await http.post("/api/games/g/rule", json={"move": clash}, headers=p1)).json()
             fair = (await http.post("/api/games/g/rule", json={"move": spec.format(drawn)}, headers=p1)).json()
-            assert (asked["verdict"], [r["rule"] for r in asked["rulings"]]) == \
-                (fair["verdict"], [r["rule"] for r in fair["rulings"]])
-            refused = await http.post("/api/games/g/moves", json={"move": clash, "expected_seq": len(events)}, headers=p1)
+            assert (asked["verdict"], [r["rule"] for r in asked["rulings"]]) == (
+                fair["verdict"],
+                [r["rule"] for r in fair["rulings"]],
+            )
+            refused = await http.post(
+                "/api/games/g/moves", json={"move": clash, "expected_seq": len(events)}, headers=p1
+            )
             assert refused.status_code == 422
             said = refused.json()
             assert [r["rule"] for r in said["rulings"]] == ["core.seat.conflict"]
@@ -644,7 +688,9 @@ def test_core_seat_other(tmp_path: Path) -> None:
             assert recorded.status_code == 201, recorded.text
             assert recorded.json()["events"][0]["text"] == spec.format(own)
             other = await _seat(http, first.player)  # type: ignore[attr-defined]
-            undo = await http.post("/api/games/g/undo", json={"reason": "not mine", "expected_seq": cut + 1}, headers=other)
+            undo = await http.post(
+                "/api/games/g/undo", json={"reason": "not mine", "expected_seq": cut + 1}, headers=other
+            )
             assert undo.status_code == 403 and undo.json()["error"] == "serve.seat.other", undo.text
 
     run(scenario())

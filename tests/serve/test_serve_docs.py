@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-
+from support import ROOT
 from tally.serve import docs
 from tally.serve.app import ROUTES
 
-from support import ROOT
-
-
 
 def test_api_md_is_the_generated_one() -> None:
-    assert (ROOT / "docs" / "api.md").read_text(encoding="utf-8") == docs.render(), "run: python -m tally.serve.docs > docs/api.md"
+    assert (ROOT / "docs" / "api.md").read_text(encoding="utf-8") == docs.render(), (
+        "run: python -m tally.serve.docs > docs/api.md"
+    )
 
 
 def test_every_route_of_the_api_is_documented() -> None:
@@ -30,13 +29,21 @@ def test_the_threat_model_is_written_down_and_linked() -> None:
     and the page's doc; the README's own `--host 0.0.0.0` example says what the network sees; and the host's page
     says it shows every hidden card."""
     security = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
-    for heading in ("## The callers", "## What plain HTTP shows", "## Serving HTTPS", "## What the server refuses",
-                    "## How a seat's moves are judged", "## The hash chain"):
+    for heading in (
+        "## The callers",
+        "## What plain HTTP shows",
+        "## Serving HTTPS",
+        "## What the server refuses",
+        "## How a seat's moves are judged",
+        "## The hash chain",
+    ):
         assert f"\n{heading}\n" in security, heading
     assert "--ssl-certfile" in security and "reverse_proxy" in security
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "docs/security.md" in readme and "docs/security.md" in (ROOT / "docs" / "page.md").read_text(encoding="utf-8")
+    assert "docs/security.md" in readme and "docs/security.md" in (ROOT / "docs" / "page.md").read_text(
+        encoding="utf-8"
+    )
     example = readme.index("--host 0.0.0.0")
-    assert "in the clear" in readme[example: example + 600]
+    assert "in the clear" in readme[example : example + 600]
     host_page = (ROOT / "serve" / "static" / "game.html").read_text(encoding="utf-8")
     assert "shows every seat's hidden cards" in host_page

@@ -14,11 +14,10 @@ import httpx
 import msgspec
 import pytest
 
+from support import ROOT
+from support.serve_helpers import AUTH, HOST, Stream, bearer, client, run, transcript
 from tally.serve.app import create_app
 from tally.store.logs import log as logfile
-
-from support.serve_helpers import AUTH, HOST, Stream, bearer, client, run, transcript
-from support import ROOT
 
 FIXTURE = ROOT / "fixtures" / "games" / "splendor-2p.jsonl"
 
@@ -64,8 +63,13 @@ def test_a_damaged_log_is_listed_with_its_damage_and_hides_no_other_game(tmp_pat
                 else:
                     assert str(tmp_path) not in listed.text and "gems_ta" not in listed.text
             seat = bearer((await http.post("/api/games/good/join", json={"seat": "ana"}, headers=AUTH)).json()["token"])
-            for path in ("/api/games/torn", "/api/games/torn/moves", "/api/games/torn/events", "/games/torn/picture.svg",
-                         "/games/torn/notation"):
+            for path in (
+                "/api/games/torn",
+                "/api/games/torn/moves",
+                "/api/games/torn/events",
+                "/games/torn/picture.svg",
+                "/games/torn/notation",
+            ):
                 for headers in (AUTH, {}, seat):
                     answer = await http.get(path, headers=headers)
                     assert answer.status_code == 503, (path, answer.status_code, answer.text)
@@ -92,8 +96,10 @@ def test_a_log_damaged_while_served_is_told_not_a_500(tmp_path: Path) -> None:
             shown = await http.get("/api/games/g", headers=AUTH)
             assert shown.status_code == 503 and shown.json()["error"] == "log.torn-tail"
             listed = (await http.get("/api/games")).json()
-            assert [(game["id"], (game["damage"] or {}).get("error")) for game in listed] == [("g", "log.torn-tail"),
-                                                                                             ("other", None)]
+            assert [(game["id"], (game["damage"] or {}).get("error")) for game in listed] == [
+                ("g", "log.torn-tail"),
+                ("other", None),
+            ]
 
     run(scenario())
 
@@ -161,10 +167,20 @@ async def raw_post(app: Any, path: str, chunks: list[bytes], declared: int, then
     (`then_wait`: it sends nothing more and stays)."""
     status, body = 0, b""
     queue = [{"type": "http.request", "body": chunk, "more_body": True} for chunk in chunks]
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-             "headers": [(b"content-type", b"application/json"), (b"content-length", str(declared).encode())],
-             "client": ("127.0.0.1", 1), "server": ("t", 80)}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"content-type", b"application/json"), (b"content-length", str(declared).encode())],
+        "client": ("127.0.0.1", 1),
+        "server": ("t", 80),
+    }
 
     async def receive() -> dict[str, Any]:
         if queue:
@@ -222,29 +238,44 @@ def test_a_database_restart_is_503_with_a_retry_hint_never_a_500(tmp_path: Path)
 
         async def scenario() -> None:
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as http:
-                made = await http.post("/api/games", json={"id": "g", "game": "splendor", "players": ["ana", "ben"],
-                                                           "mode": "open", "seed": 4}, headers=AUTH)
+                made = await http.post(
+                    "/api/games",
+                    json={"id": "g", "game": "splendor", "players": ["ana", "ben"], "mode": "open", "seed": 4},
+                    headers=AUTH,
+                )
                 assert made.status_code == 201, made.text
                 listing = (await http.get("/api/games/g/moves", headers=AUTH)).json()
                 await asyncio.to_thread(cluster.halt)
                 try:
-                    asked = [await http.post("/api/games/g/moves", json={"move": listing["moves"][0],
-                                                                         "expected_seq": listing["seq"]}, headers=AUTH),
-                             await http.get("/api/games"), await http.get("/api/games/g", headers=AUTH),
-                             await http.post("/api/games/g/code", headers=AUTH),
-                             await http.post("/api/games/g/join", json={"seat": "ana", "code": "AAAA-AAAA-AAAA"}),
-                             await http.post("/api/games", json={"id": "h", "game": "splendor", "players": ["a", "b"]},
-                                             headers=AUTH)]
+                    asked = [
+                        await http.post(
+                            "/api/games/g/moves",
+                            json={"move": listing["moves"][0], "expected_seq": listing["seq"]},
+                            headers=AUTH,
+                        ),
+                        await http.get("/api/games"),
+                        await http.get("/api/games/g", headers=AUTH),
+                        await http.post("/api/games/g/code", headers=AUTH),
+                        await http.post("/api/games/g/join", json={"seat": "ana", "code": "AAAA-AAAA-AAAA"}),
+                        await http.post(
+                            "/api/games", json={"id": "h", "game": "splendor", "players": ["a", "b"]}, headers=AUTH
+                        ),
+                    ]
                 finally:
                     await asyncio.to_thread(cluster.resume)
                 for answer in asked:
-                    assert answer.status_code < 500 or (answer.status_code == 503
-                                                        and answer.json()["error"] == "store.unreachable"
-                                                        and answer.headers["retry-after"].isdigit()), answer.text
+                    assert answer.status_code < 500 or (
+                        answer.status_code == 503
+                        and answer.json()["error"] == "store.unreachable"
+                        and answer.headers["retry-after"].isdigit()
+                    ), answer.text
                 assert any(answer.status_code == 503 for answer in asked)
                 for _ in range(2):  # a connection dropped by the restart is told once, then made again
-                    again = await http.post("/api/games/g/moves", json={"move": listing["moves"][0],
-                                                                        "expected_seq": listing["seq"]}, headers=AUTH)
+                    again = await http.post(
+                        "/api/games/g/moves",
+                        json={"move": listing["moves"][0], "expected_seq": listing["seq"]},
+                        headers=AUTH,
+                    )
                     if again.status_code != 503:
                         break
                 assert again.status_code == 201, again.text

@@ -18,10 +18,9 @@ import httpx
 import msgspec
 import pytest
 
-from tally.serve.app import create_app
-
-from support.serve_helpers import AUTH, HOST, Stream, bearer, run, serving
 from support import ROOT
+from support.serve_helpers import AUTH, HOST, Stream, bearer, run, serving
+from tally.serve.app import create_app
 
 FIXTURE = ROOT / "fixtures" / "games" / "splendor-2p.jsonl"
 
@@ -95,8 +94,10 @@ def test_headers_or_a_body_sent_slowly_are_cut_off(tmp_path: Path) -> None:
         slow_body = socket.create_connection(("127.0.0.1", port), timeout=10)
         try:
             dripping.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-            slow_body.sendall(b"POST /api/games/g/notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                              b"Content-Length: 100\r\nAuthorization: Bearer " + token.encode() + b"\r\n\r\n{\"text\": \"x")
+            slow_body.sendall(
+                b"POST /api/games/g/notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 100\r\nAuthorization: Bearer " + token.encode() + b'\r\n\r\n{"text": "x'
+            )
             cut = None
             for drip in range(40):  # a header line every 0.25 s: 10 s in all, ten times the timeout
                 try:
@@ -129,7 +130,9 @@ def read_answer(connection: socket.socket) -> tuple[int, Any]:
     status = int(head.split()[1])
     if b"text/event-stream" in head:
         return status, None
-    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+    length = int(
+        next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length"))
+    )
     while len(rest) < length:
         chunk = connection.recv(65536)
         assert chunk, rest
@@ -204,16 +207,24 @@ def test_idle_streams_cost_nothing_until_the_log_moves(tmp_path: Path, monkeypat
                 looked[0] = 0
                 await asyncio.sleep(1.0)
                 seen.append(looked[0])
-                moved = await http.post("/api/games/g/notes", json={"text": "a spilled drink", "expected_seq": 61},
-                                        headers=AUTH)
+                moved = await http.post(
+                    "/api/games/g/notes", json={"text": "a spilled drink", "expected_seq": 61}, headers=AUTH
+                )
                 assert moved.status_code == 201, moved.text
 
         async def scenario() -> list[Any]:
-            return await asyncio.gather(*(Stream(app, "/api/games/g/stream?after=61", client=f"10.0.0.{number}").read(
-                1, timeout=20) for number in range(streams)), idle_then_move())  # a phone each
+            return await asyncio.gather(
+                *(
+                    Stream(app, "/api/games/g/stream?after=61", client=f"10.0.0.{number}").read(1, timeout=20)
+                    for number in range(streams)
+                ),
+                idle_then_move(),
+            )  # a phone each
 
         answers = run(scenario())
-        assert all(status == 200 and [e["id"] for e in events] == ["62"] for status, events in answers[:-1]), answers[:3]
+        assert all(status == 200 and [e["id"] for e in events] == ["62"] for status, events in answers[:-1]), answers[
+            :3
+        ]
         log.write_bytes(FIXTURE.read_bytes())
         return seen[0]
 
@@ -229,14 +240,29 @@ def test_a_request_naming_another_host_is_refused(tmp_path: Path) -> None:
     shutil.copy(FIXTURE, tmp_path / "g.jsonl")
     with serving(tmp_path, "--allow-host", "tally.lan") as (url, port, token):
         with httpx.Client(base_url=url, timeout=20) as http:
-            for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.evil.example", "tally.lan.evil.example", ""):
+            for host in (
+                "evil.example",
+                f"evil.example:{port}",
+                "127.0.0.1.evil.example",
+                "tally.lan.evil.example",
+                "",
+            ):
                 refused = http.get("/api/games/g", headers={"Host": host})
                 assert refused.status_code == 421 and refused.json()["error"] == "serve.host.unknown", host
-                posted = http.post("/api/games/g/notes", json={"text": "x", "expected_seq": 61},
-                                   headers={"Host": host, **bearer(token)})
+                posted = http.post(
+                    "/api/games/g/notes",
+                    json={"text": "x", "expected_seq": 61},
+                    headers={"Host": host, **bearer(token)},
+                )
                 assert posted.status_code == 421, host
-            for host in (f"127.0.0.1:{port}", f"localhost:{port}", "LOCALHOST", f"tally.lan:{port}", "127.0.0.9",
-                         f"[::1]:{port}"):
+            for host in (
+                f"127.0.0.1:{port}",
+                f"localhost:{port}",
+                "LOCALHOST",
+                f"tally.lan:{port}",
+                "127.0.0.9",
+                f"[::1]:{port}",
+            ):
                 assert http.get("/api/games/g", headers={"Host": host}).status_code == 200, host
     assert len(logfile_events(tmp_path / "g.jsonl")) == 61
 

@@ -8,12 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from support import array_helpers, split_helpers
+from support.serve_helpers import AUTH, bearer, client, run
 from tally.store.logs import log as logfile
 from tally.store.recording.results import check
-
-from support import array_helpers
-from support import split_helpers
-from support.serve_helpers import AUTH, bearer, client, run
 
 SPLIT_CY = ["6CL", "6CR", "8DL", "8DR", "JSL", "JSR", "10HL", "10HR", "KCL"]  # none of ana's or ben's (split_helpers)
 
@@ -45,22 +43,33 @@ def test_at_a_seated_split_deal_each_phone_is_told_what_it_owes(tmp_path: Path) 
 
     async def scenario() -> None:
         async with client(tmp_path) as http:
-            made = await http.post("/api/games", json={"id": "g", "game": "split", "players": ["ana", "ben", "cy"],
-                                                       "seated": ["ana", "ben", "cy"]}, headers=AUTH)
+            made = await http.post(
+                "/api/games",
+                json={"id": "g", "game": "split", "players": ["ana", "ben", "cy"], "seated": ["ana", "ben", "cy"]},
+                headers=AUTH,
+            )
             assert made.status_code == 201, made.text
             phones = await seats(http, "ana", "ben", "cy")
-            deal = {"seat": "table", "what": "the deal of round 1: the card that starts the discard row",
-                    "form": "deal CARD | PLAYER CARDS ...", "by": "cy"}
+            deal = {
+                "seat": "table",
+                "what": "the deal of round 1: the card that starts the discard row",
+                "form": "deal CARD | PLAYER CARDS ...",
+                "by": "cy",
+            }
             for headers in (*phones.values(), AUTH):
                 assert await owed(http, headers) == [deal]
             dealt = await move(http, phones["cy"], "deal QSR", 1)
             assert dealt.status_code == 201, dealt.text
-            due = [{"seat": name, "what": "the dealt hand (9 cards)", "form": "PLAYER: hand CARDS", "by": None}
-                   for name in ("ana", "ben", "cy")]
+            due = [
+                {"seat": name, "what": "the dealt hand (9 cards)", "form": "PLAYER: hand CARDS", "by": None}
+                for name in ("ana", "ben", "cy")
+            ]
             for headers in (*phones.values(), AUTH):
                 assert await owed(http, headers) == due
             assert (await http.get("/api/games/g/moves", headers=phones["cy"])).json()["to_act"] == "ana"
-            asked = await http.post("/api/games/g/rule", json={"move": "hand " + " ".join(SPLIT_CY)}, headers=phones["cy"])
+            asked = await http.post(
+                "/api/games/g/rule", json={"move": "hand " + " ".join(SPLIT_CY)}, headers=phones["cy"]
+            )
             assert asked.status_code == 200 and asked.json()["rulings"][0]["message"] == "cy names their own dealt hand"
             typo = await move(http, phones["cy"], "hand " + " ".join(SPLIT_CY[:-1] + ["JSX"]), 2)
             assert typo.status_code == 400 and "JSX" in typo.json()["notation_error"]  # cy's own move's error
@@ -88,8 +97,11 @@ def test_a_splatter_to_a_seated_phone_is_named_by_that_phone(tmp_path: Path) -> 
 
     async def scenario() -> None:
         async with client(tmp_path) as http:
-            made = await http.post("/api/games", json={"id": "g", "game": "array", "players": ["ana", "ben"],
-                                                       "seated": ["ana", "ben"]}, headers=AUTH)
+            made = await http.post(
+                "/api/games",
+                json={"id": "g", "game": "array", "players": ["ana", "ben"], "seated": ["ana", "ben"]},
+                headers=AUTH,
+            )
             assert made.status_code == 201, made.text
             phones = await seats(http, "ana", "ben")
             assert [d["seat"] for d in await owed(http, phones["ben"])] == ["ana", "ben"]
@@ -97,8 +109,9 @@ def test_a_splatter_to_a_seated_phone_is_named_by_that_phone(tmp_path: Path) -> 
             for name, hand in (("ben", ben_hand), ("ana", ana_hand)):
                 assert (await move(http, phones[name], "hand " + " ".join(hand), seq)).status_code == 201
                 seq += 1
-            assert await owed(http, phones["ana"]) == [{"seat": "table", "what": "the starting card of round 1",
-                                                        "form": None, "by": "ben"}]  # ben deals the first round
+            assert await owed(http, phones["ana"]) == [
+                {"seat": "table", "what": "the starting card of round 1", "form": None, "by": "ben"}
+            ]  # ben deals the first round
             for text, who in (("start br", "ben"), ("splice bor@1.b oy ry", "ana"), ("splice gr@1.r", "ben")):
                 answer = await move(http, phones[who], text, seq)
                 assert answer.status_code == 201, answer.text
@@ -108,8 +121,14 @@ def test_a_splatter_to_a_seated_phone_is_named_by_that_phone(tmp_path: Path) -> 
             given = await move(http, phones["ana"], "s3 ben", seq)
             assert given.status_code == 201, given.text
             seq += 1
-            pickup = [{"seat": "ben", "what": "the 3 cards picked up after the Splatter", "form": "PLAYER: pick up CARD ...",
-                       "by": None}]
+            pickup = [
+                {
+                    "seat": "ben",
+                    "what": "the 3 cards picked up after the Splatter",
+                    "form": "PLAYER: pick up CARD ...",
+                    "by": None,
+                }
+            ]
             assert await owed(http, phones["ana"]) == pickup == await owed(http, phones["ben"])
             early = await move(http, phones["ben"], "splice gy@3.y", seq)
             assert early.status_code == 422 and "array.pickup.owed" in early.text

@@ -16,21 +16,18 @@ import httpx
 import msgspec
 import pytest
 
+from support import array_helpers, splice_helpers, split_helpers
+from support.harness import concealed_names, strings_in
+from support.serve_helpers import AUTH, bearer, client, run, transcript, write_log
 from tally.cli.docs import JSON_KEYS
 from tally.core import registry
 from tally.core.engine import Table
 from tally.core.model import SHARED_RULES
 from tally.store.logs import log as logfile
-from tally.store.serving import seats as seating
 from tally.store.recording.results import check, move_report
 from tally.store.recording.service import GameRecord, seat_moves
+from tally.store.serving import seats as seating
 from tally.store.serving.tables import WATCHER
-
-from support import array_helpers
-from support import splice_helpers
-from support import split_helpers
-from support.harness import concealed_names, strings_in
-from support.serve_helpers import AUTH, bearer, client, run, transcript, write_log
 
 GAMES = registry.names()
 
@@ -49,8 +46,10 @@ def secrets_of(spec: Any, state: Any, viewer: str) -> set[str]:
     """What the log knows that `viewer` may not: every name the game's `conceal` takes out of the state, where it
     takes it out (another seat's hand, a blind reserve, a pile tally dealt), except a name the caller's own view
     (`tally state --as`, checked in test_seats.py) shows it elsewhere, such as another copy laid face up."""
-    shown = {s.strip("~?") for s in strings_in(spec.view(spec.conceal(state, viewer) if viewer == WATCHER else state,
-                                                         viewer))}
+    shown = {
+        s.strip("~?")
+        for s in strings_in(spec.view(spec.conceal(state, viewer) if viewer == WATCHER else state, viewer))
+    }
     return {s.strip("~?") for s in concealed_names(state, spec.conceal(state, viewer))} - shown - prose(spec) - {""}
 
 
@@ -58,8 +57,11 @@ def counted(view: dict[str, Any]) -> set[str]:
     """The numbers a view's sentences count with (`p1 must draw 3 cards`): a card named by a number (Splice's coins)
     cannot be told from them there, so they are not looked for in them (the twin test of test_secrets.py compares
     every answer whole)."""
-    sentences = [view.get("expected"), *(view.get("pending") or {}).values()] if isinstance(view.get("pending"), dict) \
+    sentences = (
+        [view.get("expected"), *(view.get("pending") or {}).values()]
+        if isinstance(view.get("pending"), dict)
         else [view.get("expected"), view.get("pending")]
+    )
     return {word for text in sentences if isinstance(text, str) for word in words(text) if word.isdigit()}
 
 
@@ -77,8 +79,11 @@ def test_no_seat_ever_reads_another_seats_hidden_cards(tmp_path: Path, game: str
 
 
 # the games whose table-mode deal may leave the seated hands (Splice: and disks) for each seat to name (`hand_named`)
-BY_SEAT = {"split": split_helpers.hands_by_seat, "array": array_helpers.hands_by_seat,
-           "splice": splice_helpers.hands_by_seat}
+BY_SEAT = {
+    "split": split_helpers.hands_by_seat,
+    "array": array_helpers.hands_by_seat,
+    "splice": splice_helpers.hands_by_seat,
+}
 
 
 @pytest.mark.parametrize("game", sorted(BY_SEAT))
@@ -112,14 +117,20 @@ def _walk_every_seat(tmp_path: Path, game: str, events: list[Any]) -> None:
                     locked.append(seq - 1, log.last_hash, [msgspec.structs.replace(event, seq=seq)])
                 table.apply(msgspec.structs.replace(event, seq=seq))
                 kinds.add(type(event).__name__)
-                if getattr(event, "player", None) in entered:  # it knows what it entered (a Splatter's pick-up it named)
+                if (
+                    getattr(event, "player", None) in entered
+                ):  # it knows what it entered (a Splatter's pick-up it named)
                     entered[event.player] |= words(spec.format(event))
                 for viewer, headers in tokens.items():
                     hidden = secrets_of(spec, table.state, viewer) - entered[viewer]
                     looked.append(bool(hidden))
                     shown = (await http.get("/api/games/g", headers=headers)).json()
                     seen = spec.conceal(table.state, viewer) if viewer == WATCHER else table.state
-                    assert shown == {**msgspec.to_builtins(spec.view(seen, viewer)), "seq": seq, "fingerprint": shown["fingerprint"]}
+                    assert shown == {
+                        **msgspec.to_builtins(spec.view(seen, viewer)),
+                        "seq": seq,
+                        "fingerprint": shown["fingerprint"],
+                    }
                     line = (await http.get(f"/api/games/g/events?after={seq - 1}", headers=headers)).json()["events"]
                     assert [e["seq"] for e in line] == [seq]
                     listing = (await http.get("/api/games/g/moves", headers=headers)).json()
@@ -140,8 +151,11 @@ def _walk_every_seat(tmp_path: Path, game: str, events: list[Any]) -> None:
 def test_a_seat_records_its_own_moves_only(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with client(tmp_path) as http:
-            await http.post("/api/games", json={"id": "g", "game": "splendor", "players": ["ana", "ben"], "mode": "open",
-                                                "seed": 1}, headers=AUTH)
+            await http.post(
+                "/api/games",
+                json={"id": "g", "game": "splendor", "players": ["ana", "ben"], "mode": "open", "seed": 1},
+                headers=AUTH,
+            )
             ana, ben = bearer(await seat_token(http, "ana")), bearer(await seat_token(http, "ben"))
             listing = (await http.get("/api/games/g/moves", headers=ana)).json()
             move = {"move": listing["moves"][0], "expected_seq": listing["seq"]}
@@ -153,10 +167,13 @@ def test_a_seat_records_its_own_moves_only(tmp_path: Path) -> None:
             assert unknown.status_code == 401 and unknown.json()["error"] == "serve.token.unknown"
             assert (await http.get("/api/games")).json()[0]["seq"] == listing["seq"]  # nothing appended
             assert (await http.post("/api/games/g/moves", json=move, headers=ana)).status_code == 201
-            undo = await http.post("/api/games/g/undo", json={"reason": "no", "expected_seq": listing["seq"] + 1}, headers=ben)
+            undo = await http.post(
+                "/api/games/g/undo", json={"reason": "no", "expected_seq": listing["seq"] + 1}, headers=ben
+            )
             assert undo.status_code == 403
-            note = await http.post("/api/games/g/notes", json={"text": "ben's remark", "expected_seq": listing["seq"] + 1},
-                                   headers=ben)
+            note = await http.post(
+                "/api/games/g/notes", json={"text": "ben's remark", "expected_seq": listing["seq"] + 1}, headers=ben
+            )
             assert note.status_code == 201
             assert logfile.read(tmp_path / "g.jsonl").events[-1].player == "ben"  # type: ignore[attr-defined]
 
@@ -171,8 +188,11 @@ def test_each_seat_names_its_own_dealt_hand_from_its_phone(tmp_path: Path) -> No
 
     async def scenario() -> None:
         async with client(tmp_path) as http:
-            made = await http.post("/api/games", json={"id": "g", "game": "split", "players": ["ana", "ben"],
-                                                       "seated": ["ana", "ben"]}, headers=AUTH)
+            made = await http.post(
+                "/api/games",
+                json={"id": "g", "game": "split", "players": ["ana", "ben"], "seated": ["ana", "ben"]},
+                headers=AUTH,
+            )
             assert made.status_code == 201, made.text
             ana, ben = bearer(await seat_token(http, "ana")), bearer(await seat_token(http, "ben"))
             dealt = await http.post("/api/games/g/moves", json={"move": "deal QSR", "expected_seq": 1}, headers=AUTH)
@@ -181,29 +201,44 @@ def test_each_seat_names_its_own_dealt_hand_from_its_phone(tmp_path: Path) -> No
                 listing = (await http.get("/api/games/g/moves", headers=headers)).json()
                 assert "ana, ben to name their own dealt hand" in listing["expected"] and listing["moves"] == []
                 assert listing["waiting_on"] == ["ana", "ben"]
-            other = await http.post("/api/games/g/moves", json={"move": f"ana: hand {ana_hand}", "expected_seq": 2},
-                                    headers=ben)
+            other = await http.post(
+                "/api/games/g/moves", json={"move": f"ana: hand {ana_hand}", "expected_seq": 2}, headers=ben
+            )
             assert other.status_code == 403 and other.json()["error"] == "serve.seat.other"
-            early = await http.post("/api/games/g/moves", json={"move": "ana: draw 8HL", "expected_seq": 2}, headers=ana)
+            early = await http.post(
+                "/api/games/g/moves", json={"move": "ana: draw 8HL", "expected_seq": 2}, headers=ana
+            )
             assert early.status_code == 422 and "core.seat.hand-owed" in early.text
-            named = await http.post("/api/games/g/moves", json={"move": f"ben: hand {ben_hand}", "expected_seq": 2},
-                                    headers=ben)
+            named = await http.post(
+                "/api/games/g/moves", json={"move": f"ben: hand {ben_hand}", "expected_seq": 2}, headers=ben
+            )
             assert named.status_code == 201, named.text
             listing = (await http.get("/api/games/g/moves", headers=ana)).json()
             assert listing["expected"].startswith("ana to name their own dealt hand")
             assert listing["waiting_on"] == ["ana"]
-            seen_by_ana = json.dumps([(await http.get("/api/games/g", headers=ana)).json(),
-                                      (await http.get("/api/games/g/events?after=0", headers=ana)).json()])
+            seen_by_ana = json.dumps(
+                [
+                    (await http.get("/api/games/g", headers=ana)).json(),
+                    (await http.get("/api/games/g/events?after=0", headers=ana)).json(),
+                ]
+            )
             assert "7CR" not in seen_by_ana and "9DR" not in seen_by_ana  # two of ben's cards
-            named = await http.post("/api/games/g/moves", json={"move": f"ana: hand {ana_hand}", "expected_seq": 3},
-                                    headers=ana)
+            named = await http.post(
+                "/api/games/g/moves", json={"move": f"ana: hand {ana_hand}", "expected_seq": 3}, headers=ana
+            )
             assert named.status_code == 201, named.text
             listing = (await http.get("/api/games/g/moves", headers=ana)).json()
             assert "ana: draw 8HL" in listing["moves"]
-            drawn = await http.post("/api/games/g/moves", json={"move": "ana: draw 8HL", "expected_seq": 4}, headers=ana)
+            drawn = await http.post(
+                "/api/games/g/moves", json={"move": "ana: draw 8HL", "expected_seq": 4}, headers=ana
+            )
             assert drawn.status_code == 201, drawn.text
-            seen_by_ben = json.dumps([(await http.get("/api/games/g", headers=ben)).json(),
-                                      (await http.get("/api/games/g/events?after=0", headers=ben)).json()])
+            seen_by_ben = json.dumps(
+                [
+                    (await http.get("/api/games/g", headers=ben)).json(),
+                    (await http.get("/api/games/g/events?after=0", headers=ben)).json(),
+                ]
+            )
             assert "7CR" in seen_by_ben  # his own, which he sees
             assert "7DR" not in seen_by_ben and "8HL" not in seen_by_ben  # two of ana's cards
 
@@ -213,10 +248,22 @@ def test_each_seat_names_its_own_dealt_hand_from_its_phone(tmp_path: Path) -> No
 
 # Array and Splice at a table of two phones: the table's entries by the host, each seat's own hand by that seat
 SEAT_BY_SEAT = {
-    "array": ([], [f"ana: hand {' '.join(array_helpers.ANN)}", f"ben: hand {' '.join(array_helpers.BEN)}"],
-              ["start br"], "ana: draw", ("bor", "slam"), ("bgy", "s1")),
-    "splice": (["disks", "deal"], ["ana: hand 5 5 2 skull piracy disk r", "ben: hand 9 9 6 7 trade disk b"], [], "ana: draw",
-               ("skull", "piracy"), ("trade",)),
+    "array": (
+        [],
+        [f"ana: hand {' '.join(array_helpers.ANN)}", f"ben: hand {' '.join(array_helpers.BEN)}"],
+        ["start br"],
+        "ana: draw",
+        ("bor", "slam"),
+        ("bgy", "s1"),
+    ),
+    "splice": (
+        ["disks", "deal"],
+        ["ana: hand 5 5 2 skull piracy disk r", "ben: hand 9 9 6 7 trade disk b"],
+        [],
+        "ana: draw",
+        ("skull", "piracy"),
+        ("trade",),
+    ),
 }
 
 
@@ -229,8 +276,11 @@ def test_each_phone_names_its_own_dealt_hand(tmp_path: Path, game: str) -> None:
 
     async def scenario() -> None:
         async with client(tmp_path) as http:
-            made = await http.post("/api/games", json={"id": "g", "game": game, "players": ["ana", "ben"],
-                                                       "seated": ["ana", "ben"]}, headers=AUTH)
+            made = await http.post(
+                "/api/games",
+                json={"id": "g", "game": game, "players": ["ana", "ben"], "seated": ["ana", "ben"]},
+                headers=AUTH,
+            )
             assert made.status_code == 201, made.text
             seq = 1
             for move in setup:
@@ -252,8 +302,14 @@ def test_each_phone_names_its_own_dealt_hand(tmp_path: Path, game: str) -> None:
             listing = (await http.get("/api/games/g/moves", headers=ana)).json()
             assert listing["expected"].startswith("ana to name their own dealt hand")
             assert listing["waiting_on"] == ["ana"]
-            seen_by_ana = words(json.dumps([(await http.get("/api/games/g", headers=ana)).json(),
-                                            (await http.get("/api/games/g/events?after=0", headers=ana)).json()]))
+            seen_by_ana = words(
+                json.dumps(
+                    [
+                        (await http.get("/api/games/g", headers=ana)).json(),
+                        (await http.get("/api/games/g/events?after=0", headers=ana)).json(),
+                    ]
+                )
+            )
             assert not seen_by_ana & set(ben_secrets)
             named = await http.post("/api/games/g/moves", json={"move": hands[0], "expected_seq": seq}, headers=ana)
             assert named.status_code == 201, named.text
@@ -265,8 +321,14 @@ def test_each_phone_names_its_own_dealt_hand(tmp_path: Path, game: str) -> None:
             listing = (await http.get("/api/games/g/moves", headers=ana)).json()
             assert listing["moves"] and "own dealt hand" not in listing["expected"]  # play has started
             assert listing["waiting_on"] == [listing["to_act"]] == ["ana"]
-            seen_by_ben = words(json.dumps([(await http.get("/api/games/g", headers=ben)).json(),
-                                            (await http.get("/api/games/g/events?after=0", headers=ben)).json()]))
+            seen_by_ben = words(
+                json.dumps(
+                    [
+                        (await http.get("/api/games/g", headers=ben)).json(),
+                        (await http.get("/api/games/g/events?after=0", headers=ben)).json(),
+                    ]
+                )
+            )
             assert set(ben_secrets) <= seen_by_ben  # his own, which he sees
             assert not seen_by_ben & set(ana_secrets)
 
@@ -281,17 +343,34 @@ def test_a_line_that_tells_nothing_hidden_is_shown_in_full(tmp_path: Path) -> No
 
     async def scenario() -> None:
         async with client(tmp_path) as http:
-            made = await http.post("/api/games", json={"id": "g", "game": "split", "players": ["ana", "ben"],
-                                                       "seated": ["ana"]}, headers=AUTH)
+            made = await http.post(
+                "/api/games",
+                json={"id": "g", "game": "split", "players": ["ana", "ben"], "seated": ["ana"]},
+                headers=AUTH,
+            )
             assert made.status_code == 201, made.text
             ben = bearer(await seat_token(http, "ben"))
-            for seq, move in enumerate(["deal 9SR", f"ana: hand {ana_hand}", "ana: take 9SR", "ana: match 9SL 9SR",
-                                        "ana: skip", "ana: discard 2HL", "ben: draw", "ben: discard 4HL", "ana: draw 8HL"], 1):
+            for seq, move in enumerate(
+                [
+                    "deal 9SR",
+                    f"ana: hand {ana_hand}",
+                    "ana: take 9SR",
+                    "ana: match 9SL 9SR",
+                    "ana: skip",
+                    "ana: discard 2HL",
+                    "ben: draw",
+                    "ben: discard 4HL",
+                    "ana: draw 8HL",
+                ],
+                1,
+            ):
                 answer = await http.post("/api/games/g/moves", json={"move": move, "expected_seq": seq}, headers=AUTH)
                 assert answer.status_code == 201, (move, answer.text)
             for headers in (ben, {}):
-                lines = {line["seq"]: line["text"] for line in
-                         (await http.get("/api/games/g/events?after=0", headers=headers)).json()["events"]}
+                lines = {
+                    line["seq"]: line["text"]
+                    for line in (await http.get("/api/games/g/events?after=0", headers=headers)).json()["events"]
+                }
                 assert lines[4] == "ana: take 9SR" and lines[5] == "ana: match 9SL+9SR"
                 assert lines[3] == "ana: hand_named (hidden)" and lines[10] == "ana: card_drawn (hidden)"
                 assert lines[8] == "ben: draw"
@@ -305,8 +384,11 @@ def test_each_phone_names_its_own_disk_after_a_reshuffle(tmp_path: Path) -> None
 
     async def scenario() -> None:
         async with client(tmp_path) as http:
-            made = await http.post("/api/games", json={"id": "g", "game": "splice", "players": ["ana", "ben"],
-                                                       "seated": ["ana", "ben"]}, headers=AUTH)
+            made = await http.post(
+                "/api/games",
+                json={"id": "g", "game": "splice", "players": ["ana", "ben"], "seated": ["ana", "ben"]},
+                headers=AUTH,
+            )
             assert made.status_code == 201, made.text
             seq = 1
             for move in ("disks ana r ben b", "deal hurricane ben | ana 5 5 2 skull piracy | ben 9 9 6 7", "reshuffle"):
@@ -319,14 +401,22 @@ def test_each_phone_names_its_own_disk_after_a_reshuffle(tmp_path: Path) -> None
             # ben names his own, any colour he cannot place elsewhere (ana's is hidden from him): never ana's
             assert listing["moves"] == [f"ben: hand disk {colour}" for colour in "rbgyp"]
             assert listing["waiting_on"] == ["ana", "ben"]
-            other = await http.post("/api/games/g/moves", json={"move": "ana: hand disk g", "expected_seq": seq}, headers=ben)
+            other = await http.post(
+                "/api/games/g/moves", json={"move": "ana: hand disk g", "expected_seq": seq}, headers=ben
+            )
             assert other.status_code == 403 and other.json()["error"] == "serve.seat.other"
-            early = await http.post("/api/games/g/moves", json={"move": "ben: draw 8", "expected_seq": seq}, headers=ben)
+            early = await http.post(
+                "/api/games/g/moves", json={"move": "ben: draw 8", "expected_seq": seq}, headers=ben
+            )
             assert early.status_code == 422 and "core.seat.hand-owed" in early.text
-            named = await http.post("/api/games/g/moves", json={"move": "ben: hand disk y", "expected_seq": seq}, headers=ben)
+            named = await http.post(
+                "/api/games/g/moves", json={"move": "ben: hand disk y", "expected_seq": seq}, headers=ben
+            )
             assert named.status_code == 201, named.text
             seq += 1
-            taken = await http.post("/api/games/g/moves", json={"move": "ana: hand disk y", "expected_seq": seq}, headers=ana)
+            taken = await http.post(
+                "/api/games/g/moves", json={"move": "ana: hand disk y", "expected_seq": seq}, headers=ana
+            )
             # ben holds yellow, which ana cannot see: she is told only that her entry contradicts another seat's, and
             # the host sees which
             assert taken.status_code == 422 and taken.json()["rulings"][0]["rule"] == "core.seat.conflict", taken.text
@@ -335,7 +425,9 @@ def test_each_phone_names_its_own_disk_after_a_reshuffle(tmp_path: Path) -> None
             assert [(c["seat"], c["move"]) for c in conflicts] == [("ana", "ana: hand disk y")]
             assert conflicts[0]["rulings"][0]["rule"] == "splice.hurricane.reshuffle"
             assert (await http.get("/api/games/g/conflicts", headers=ana)).status_code == 403
-            named = await http.post("/api/games/g/moves", json={"move": "ana: hand disk g", "expected_seq": seq}, headers=ana)
+            named = await http.post(
+                "/api/games/g/moves", json={"move": "ana: hand disk g", "expected_seq": seq}, headers=ana
+            )
             assert named.status_code == 201, named.text
             seq += 1
             for viewer, own, hidden in ((ana, "g", "y"), (ben, "y", "g")):
@@ -347,7 +439,9 @@ def test_each_phone_names_its_own_disk_after_a_reshuffle(tmp_path: Path) -> None
             listing = (await http.get("/api/games/g/moves", headers=ben)).json()
             assert listing["moves"] and "disk drawn again" not in listing["expected"]  # ben's replacement draw is next
             assert listing["waiting_on"] == ["ben"]
-            drawn = await http.post("/api/games/g/moves", json={"move": "ben: draw 8", "expected_seq": seq}, headers=ben)
+            drawn = await http.post(
+                "/api/games/g/moves", json={"move": "ben: draw 8", "expected_seq": seq}, headers=ben
+            )
             assert drawn.status_code == 201, drawn.text
 
     run(scenario())
@@ -357,8 +451,11 @@ def test_each_phone_names_its_own_disk_after_a_reshuffle(tmp_path: Path) -> None
 def test_join_codes_tokens_on_disk_and_a_restart(tmp_path: Path) -> None:
     async def scenario() -> str:
         async with client(tmp_path) as http:
-            await http.post("/api/games", json={"id": "g", "game": "split", "players": ["ana", "ben"], "seated": ["ana", "ben"]},
-                            headers=AUTH)
+            await http.post(
+                "/api/games",
+                json={"id": "g", "game": "split", "players": ["ana", "ben"], "seated": ["ana", "ben"]},
+                headers=AUTH,
+            )
             code = (await http.post("/api/games/g/code", headers=AUTH)).json()["code"]
             assert len(seating.typed_code(code)) == seating.CODE_LENGTH
             assert (await http.post("/api/games/g/code")).status_code == 403  # only the host sees a code
@@ -391,17 +488,19 @@ def test_wrong_codes_hold_back_the_address_that_sent_them_not_the_game(tmp_path:
     """Reproduction: any device sending 5 wrong codes a minute made the right code of every phone answer 429 (the
     limit was the game's). Now the limit is the address's: the guesser is refused (429, `Retry-After`), a phone of
     another address joins with the right code at once."""
+    from support.serve_helpers import HOST
     from tally.serve.app import create_app
     from tally.serve.http import GUESSES
-
-    from support.serve_helpers import HOST
 
     app = create_app(tmp_path, HOST)
 
     async def scenario() -> None:
         async with device(app, "10.0.0.66") as guesser, device(app, "10.0.0.7") as phone:
-            made = await guesser.post("/api/games", json={"id": "g", "game": "split", "players": ["ana", "ben"],
-                                                          "seated": ["ana", "ben"]}, headers=AUTH)
+            made = await guesser.post(
+                "/api/games",
+                json={"id": "g", "game": "split", "players": ["ana", "ben"], "seated": ["ana", "ben"]},
+                headers=AUTH,
+            )
             assert made.status_code == 201
             code = (await guesser.post("/api/games/g/code", headers=AUTH)).json()["code"]
             for _ in range(GUESSES):
@@ -426,7 +525,7 @@ def test_a_join_code_is_long_enough_that_no_game_needs_a_limit(tmp_path: Path) -
         assert len(letters) == 12 and set(letters) <= set(seating.CODE_ALPHABET) and code.count("-") == 2
         assert seats.join("ana", code.lower().replace("-", " ")) is not None  # typed in any case, any grouping
         seats = seating.FileSeats(tmp_path / f"g{_}.jsonl")
-    assert len(seating.CODE_ALPHABET) ** seating.CODE_LENGTH >= 2 ** 60
+    assert len(seating.CODE_ALPHABET) ** seating.CODE_LENGTH >= 2**60
 
 
 def test_a_taken_seat_and_a_wrong_code_get_one_answer(tmp_path: Path) -> None:
@@ -440,8 +539,9 @@ def test_a_taken_seat_and_a_wrong_code_get_one_answer(tmp_path: Path) -> None:
             code = (await http.post("/api/games/g/code", headers=AUTH)).json()["code"]
             grouped = code.split("-")
             assert len(grouped) == 3 and all(len(group) == 4 for group in grouped)
-            assert (await http.post("/api/games/g/join", json={"seat": "ana", "code": " " + "".join(grouped).lower()})
-                    ).status_code == 201  # typed without its dashes, in lower case
+            assert (
+                await http.post("/api/games/g/join", json={"seat": "ana", "code": " " + "".join(grouped).lower()})
+            ).status_code == 201  # typed without its dashes, in lower case
             taken = await http.post("/api/games/g/join", json={"seat": "ana", "code": code})
             wrong = await http.post("/api/games/g/join", json={"seat": "ben", "code": "AAAA-AAAA-AAAA"})
             assert (taken.status_code, taken.json()) == (wrong.status_code, wrong.json()) == (403, wrong.json())
@@ -461,16 +561,23 @@ def test_a_body_not_sent_as_json_reaches_no_route(tmp_path: Path) -> None:
             await http.post("/api/games", json={"id": "g", "game": "split", "players": ["ana", "ben"]}, headers=AUTH)
             code = (await http.post("/api/games/g/code", headers=AUTH)).json()["code"]
             body = msgspec.json.encode({"seat": "ana", "code": code})
-            for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", None,
-                         "application/jsonx"):
+            for kind in (
+                "text/plain",
+                "application/x-www-form-urlencoded",
+                "multipart/form-data; boundary=x",
+                None,
+                "application/jsonx",
+            ):
                 headers = {"Content-Type": kind} if kind else {}
                 refused = await http.post("/api/games/g/join", content=body, headers=headers)
                 assert refused.status_code == 415 and refused.json()["error"] == "serve.body.content-type", kind
-                moved = await http.post("/api/games/g/notes", content=b'{"text": "x", "expected_seq": 1}',
-                                        headers={**AUTH, **headers})
+                moved = await http.post(
+                    "/api/games/g/notes", content=b'{"text": "x", "expected_seq": 1}', headers={**AUTH, **headers}
+                )
                 assert moved.status_code == 415, kind
-            joined = await http.post("/api/games/g/join", content=body,
-                                     headers={"Content-Type": "Application/JSON; charset=utf-8"})
+            joined = await http.post(
+                "/api/games/g/join", content=body, headers={"Content-Type": "Application/JSON; charset=utf-8"}
+            )
             assert joined.status_code == 201, joined.text
 
     run(scenario())
@@ -493,8 +600,20 @@ def test_refusals_are_json_with_a_stable_id_never_a_traceback(tmp_path: Path) ->
                 ("GET", "/api/games/nope/moves", None, 404, "serve.game.unknown"),
                 ("POST", "/api/games/g/notes", b"{not json", 400, "serve.json.malformed"),
                 ("POST", "/api/games/g/notes", b'{"text": 3, "expected_seq": 1}', 400, "serve.body.invalid"),
-                ("POST", "/api/games/g/notes", b'{"text": "x", "expected_seq": 1, "extra": 1}', 400, "serve.body.invalid"),
-                ("POST", "/api/games/g/notes", b'{"text": "' + b"x" * 70_000 + b'", "expected_seq": 1}', 413, "serve.body.too-large"),
+                (
+                    "POST",
+                    "/api/games/g/notes",
+                    b'{"text": "x", "expected_seq": 1, "extra": 1}',
+                    400,
+                    "serve.body.invalid",
+                ),
+                (
+                    "POST",
+                    "/api/games/g/notes",
+                    b'{"text": "' + b"x" * 70_000 + b'", "expected_seq": 1}',
+                    413,
+                    "serve.body.too-large",
+                ),
                 ("GET", "/api/games/g/events?after=-1", None, 400, "serve.seq"),
             ]
             for method, path, body, status, error in cases:
@@ -504,8 +623,9 @@ def test_refusals_are_json_with_a_stable_id_never_a_traceback(tmp_path: Path) ->
                 assert "Traceback" not in answer.text
             bad = await http.get("/api/games/g", headers={"Authorization": "Basic abc"})
             assert bad.status_code == 401 and bad.json()["error"] == "serve.token.malformed"
-            preflight = await http.options("/api/games", headers={"Origin": "http://evil.example",
-                                                                  "Access-Control-Request-Method": "POST"})
+            preflight = await http.options(
+                "/api/games", headers={"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"}
+            )
             assert "access-control-allow-origin" not in preflight.headers  # no CORS
             assert preflight.status_code == 405
 
@@ -516,16 +636,21 @@ def test_refusals_are_json_with_a_stable_id_never_a_traceback(tmp_path: Path) ->
 def test_tally_serve_on_a_real_socket(tmp_path: Path) -> None:
     """`tally serve DIR --port 0 --json` on loopback: the line for scripts, a game made and a move recorded over
     HTTP, then the server killed: the acknowledged move is in the log."""
-    process = subprocess.Popen([str(Path(sys.executable).parent / "tally"), "serve", str(tmp_path), "--port", "0", "--json"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [str(Path(sys.executable).parent / "tally"), "serve", str(tmp_path), "--port", "0", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert process.stdout is not None
         started = json.loads(process.stdout.readline())
         assert set(started) == set(JSON_KEYS["serve"])  # the keys docs/cli.md documents
         assert started["url"].startswith("http://127.0.0.1:") and len(started["token"]) >= 43
         with httpx.Client(base_url=started["url"], headers=bearer(started["token"]), timeout=30) as http:
-            made = http.post("/api/games", json={"id": "g", "game": "splendor", "players": ["ana", "ben"], "mode": "open",
-                                                 "seed": 3})
+            made = http.post(
+                "/api/games", json={"id": "g", "game": "splendor", "players": ["ana", "ben"], "mode": "open", "seed": 3}
+            )
             assert made.status_code == 201, made.text
             listing = http.get("/api/games/g/moves").json()
             moved = http.post("/api/games/g/moves", json={"move": listing["moves"][0], "expected_seq": listing["seq"]})
@@ -568,8 +693,13 @@ def test_a_ruling_to_a_seat_names_nothing_hidden_from_it(tmp_path: Path, game: s
     or refused for what another seat holds) names none of them."""
     spec = registry.get(game)
     # the first game from seed 3 on in which some card is hidden from a seat (in Splendor only a blind reserve is)
-    events, checkpoints = next((found, seqs) for seed in range(3, 40) for found in [transcript(game, seed=seed)]
-                               for seqs in [_with_secrets(spec, found, 4)] if seqs)
+    events, checkpoints = next(
+        (found, seqs)
+        for seed in range(3, 40)
+        for found in [transcript(game, seed=seed)]
+        for seqs in [_with_secrets(spec, found, 4)]
+        if seqs
+    )
     names = list(events[0].seats)
     for seq in checkpoints:
         write_log(tmp_path / f"c{seq}.jsonl", events[:seq])
@@ -590,7 +720,9 @@ def test_a_ruling_to_a_seat_names_nothing_hidden_from_it(tmp_path: Path, game: s
                     for move in seat_moves(spec, table.state, name)[:15]:
                         if getattr(move, "player", None) not in (name, None):
                             continue
-                        ruled = await http.post(f"/api/games/c{seq}/rule", json={"move": spec.format(move)}, headers=headers)
+                        ruled = await http.post(
+                            f"/api/games/c{seq}/rule", json={"move": spec.format(move)}, headers=headers
+                        )
                         assert ruled.status_code in (200, 422), ruled.text
                         asked += 1
                         said = set().union(*(words(s) for s in strings_in(ruled.json()))) - words(spec.format(move))
@@ -632,7 +764,9 @@ def test_a_question_about_another_seats_move_is_answered_from_what_the_asker_kno
                         assert ruled.status_code in (200, 422), ruled.text
                         asked += 1
                         # the question's own words (a card laid `gory@5.o` is named so in the answer too)
-                        said = set().union(*(words(s) for s in strings_in(ruled.json()))) - words(text.replace("@", " "))
+                        said = set().union(*(words(s) for s in strings_in(ruled.json()))) - words(
+                            text.replace("@", " ")
+                        )
                         assert not hidden & said, (name, seq, text, hidden & said)
                         expected = record.propose(text, viewer=name)
                         assert ruled.json()["verdict"] == move_report(expected).verdict, (name, seq, text)
@@ -660,7 +794,9 @@ def test_a_seat_reads_its_own_moves_in_full(tmp_path: Path, game: str) -> None:
             own = [line for line, event in zip(lines, events) if getattr(event, "player", None) == name]
             assert own, (mode, name)
             assert not [line for line in own if line.text.endswith("(hidden)")], (mode, name)
-            assert [line.text for line in own] == [describe(spec, e) for e in events[1:] if getattr(e, "player", None) == name]
+            assert [line.text for line in own] == [
+                describe(spec, e) for e in events[1:] if getattr(e, "player", None) == name
+            ]
 
 
 def every_line(timeline: Any, viewer: str) -> list[Any]:

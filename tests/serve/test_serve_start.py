@@ -12,18 +12,21 @@ from typing import Any
 
 import msgspec
 
+from support.serve_helpers import AUTH, bearer, client, run
 from tally.store.logs import log as logfile
 from tally.store.recording.results import games
 from tally.store.recording.service import UsageError, start_event
-
-from support.serve_helpers import AUTH, bearer, client, run
 
 
 def test_the_catalog_is_what_tally_games_lists(tmp_path: Path) -> None:
     """`GET /api/catalog` is `tally games --json`, from the same code: every game, its players, modes and options,
     an integer option with its bounds."""
-    listed = subprocess.run([sys.executable, "-c", "from tally.cli.main import main; main()", "games", "--json"],
-                            capture_output=True, text=True, check=True).stdout
+    listed = subprocess.run(
+        [sys.executable, "-c", "from tally.cli.main import main; main()", "games", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
 
     async def scenario() -> Any:
         async with client(tmp_path) as http:
@@ -46,8 +49,16 @@ def test_the_host_starts_a_game_as_tally_new_would(tmp_path: Path) -> None:
             second = await http.post("/api/games", json=body, headers=AUTH)
             assert (first.status_code, second.status_code) == (201, 201), first.text
             assert (first.json()["log"], second.json()["log"]) == ("split-1.jsonl", "split-2.jsonl")
-            array = await http.post("/api/games", json={"game": "array", "players": ["ana", "ben"], "id": "friday",
-                                                         "options": {"hands": 2, "end": "hands"}}, headers=AUTH)
+            array = await http.post(
+                "/api/games",
+                json={
+                    "game": "array",
+                    "players": ["ana", "ben"],
+                    "id": "friday",
+                    "options": {"hands": 2, "end": "hands"},
+                },
+                headers=AUTH,
+            )
             assert array.status_code == 201, array.text
             assert logfile.read(tmp_path / "friday.jsonl").started.options["hands"] == "2"
             wrong = await http.post("/api/games", json={"game": "split", "players": ["ana"]}, headers=AUTH)
@@ -69,8 +80,11 @@ def test_a_seats_one_time_link_gives_the_seat_once_and_shuts_the_old_phone_out(t
 
     async def scenario() -> None:
         async with client(tmp_path) as http:
-            await http.post("/api/games", json={"game": "split", "players": ["ana", "ben", "cy"], "id": "g",
-                                                "seated": ["ana", "ben", "cy"]}, headers=AUTH)
+            await http.post(
+                "/api/games",
+                json={"game": "split", "players": ["ana", "ben", "cy"], "id": "g", "seated": ["ana", "ben", "cy"]},
+                headers=AUTH,
+            )
             made = await http.post("/api/games/g/seats/ana/link", headers=AUTH)
             assert made.status_code == 201, made.text
             link = made.json()["link"]
@@ -78,7 +92,10 @@ def test_a_seats_one_time_link_gives_the_seat_once_and_shuts_the_old_phone_out(t
             secret = link.split("#seat=", 1)[1]
             listed = (await http.get("/api/games/g/seats", headers=AUTH)).json()
             assert [(s["seat"], s["taken"], s["link"]) for s in listed["seats"]] == [
-                ("ana", False, link), ("ben", False, None), ("cy", False, None)]
+                ("ana", False, link),
+                ("ben", False, None),
+                ("cy", False, None),
+            ]
             phone = await http.post("/api/games/g/claim", json={"link": secret})
             assert phone.status_code == 201 and phone.json()["seat"] == "ana"
             old = bearer(phone.json()["token"])
@@ -95,7 +112,7 @@ def test_a_seats_one_time_link_gives_the_seat_once_and_shuts_the_old_phone_out(t
             assert moved.status_code == 201
             other = await http.post("/api/games/g/seats/ben/link", headers=bearer(new_phone.json()["token"]))
             assert other.status_code == 403
-            seats = (await http.get("/api/games/g/seats", headers=bearer(new_phone.json()["token"])))
+            seats = await http.get("/api/games/g/seats", headers=bearer(new_phone.json()["token"]))
             assert seats.status_code == 403  # the seats' links are the host's to see
 
     run(scenario())
@@ -123,7 +140,9 @@ def test_wrong_links_count_as_guesses(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with client(tmp_path) as http:
             await http.post("/api/games", json={"game": "splendor", "players": ["ana", "ben"], "id": "g"}, headers=AUTH)
-            answers = [(await http.post("/api/games/g/claim", json={"link": f"guess{i}"})).status_code for i in range(7)]
+            answers = [
+                (await http.post("/api/games/g/claim", json={"link": f"guess{i}"})).status_code for i in range(7)
+            ]
             assert answers[:5] == [403] * 5 and answers[5:] == [429, 429]
 
     run(scenario())
@@ -134,8 +153,12 @@ def test_serve_json_names_the_host_link(tmp_path: Path) -> None:
     as the text output prints it."""
     import httpx
 
-    process = subprocess.Popen([str(Path(sys.executable).parent / "tally"), "serve", str(tmp_path), "--port", "0",
-                                "--json"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    process = subprocess.Popen(
+        [str(Path(sys.executable).parent / "tally"), "serve", str(tmp_path), "--port", "0", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         assert process.stdout is not None
         started = json.loads(process.stdout.readline())

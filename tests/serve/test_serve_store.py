@@ -18,13 +18,12 @@ import httpx
 import msgspec
 import pytest
 
+from support import ROOT
+from support.serve_helpers import AUTH, HOST, Stream, bearer, run
 from tally.serve.app import create_app
-from tally.store.serving import seats as seating
 from tally.store.logs.pgstore import PostgresStore
 from tally.store.recording.results import check
-
-from support.serve_helpers import AUTH, HOST, Stream, bearer, run
-from support import ROOT
+from tally.store.serving import seats as seating
 
 NEW = {"id": "friday", "game": "split", "players": ["ana", "ben"], "mode": "open", "seed": 3}
 
@@ -36,11 +35,15 @@ def test_a_store_is_served_as_a_folder_is(pg_url: str, tmp_path: Path) -> None:
 
     async def scenario() -> str:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as http:
-            made = await http.post("/api/games", json={"id": "g", "game": "splendor", "players": ["ana", "ben"],
-                                                       "mode": "open", "seed": 4}, headers=AUTH)
+            made = await http.post(
+                "/api/games",
+                json={"id": "g", "game": "splendor", "players": ["ana", "ben"], "mode": "open", "seed": 4},
+                headers=AUTH,
+            )
             assert made.status_code == 201, made.text
-            again = await http.post("/api/games", json={"id": "g", "game": "splendor", "players": ["ana", "ben"]},
-                                    headers=AUTH)
+            again = await http.post(
+                "/api/games", json={"id": "g", "game": "splendor", "players": ["ana", "ben"]}, headers=AUTH
+            )
             assert again.status_code == 409 and again.json()["error"] == "serve.game.exists"
             listed = (await http.get("/api/games")).json()
             assert [g["id"] for g in listed] == ["g"]
@@ -51,8 +54,11 @@ def test_a_store_is_served_as_a_folder_is(pg_url: str, tmp_path: Path) -> None:
             assert joined.status_code == 201
             token = str(joined.json()["token"])
             listing = (await http.get("/api/games/g/moves", headers=bearer(token))).json()
-            moved = await http.post("/api/games/g/moves", json={"move": listing["moves"][0], "expected_seq": listing["seq"]},
-                                    headers=bearer(token))
+            moved = await http.post(
+                "/api/games/g/moves",
+                json={"move": listing["moves"][0], "expected_seq": listing["seq"]},
+                headers=bearer(token),
+            )
             assert moved.status_code == 201, moved.text
             status, events = await Stream(app, "/api/games/g/stream", AUTH).read(listing["seq"] + 1)
             assert status == 200 and [int(e["id"]) for e in events] == list(range(1, listing["seq"] + 2))
@@ -63,7 +69,9 @@ def test_a_store_is_served_as_a_folder_is(pg_url: str, tmp_path: Path) -> None:
     assert not list(tmp_path.iterdir())
 
     async def elsewhere() -> None:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(pg_url, HOST)), base_url="http://t") as http:
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=create_app(pg_url, HOST)), base_url="http://t"
+        ) as http:
             shown = await http.get("/api/games/g", headers=bearer(token))
             assert shown.status_code == 200 and shown.json()["viewer"] == "ana"
             code = (await http.post("/api/games/g/code", headers=AUTH)).json()["code"]
@@ -92,8 +100,13 @@ class Server:
 
     def __init__(self, url: str):
         environment = {**os.environ, "TALLY_HOST_TOKEN": HOST}
-        self.process = subprocess.Popen([str(Path(sys.executable).parent / "tally"), "serve", "--store", url, "--port", "0",
-                                         "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+        self.process = subprocess.Popen(
+            [str(Path(sys.executable).parent / "tally"), "serve", "--store", url, "--port", "0", "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment,
+        )
         assert self.process.stdout is not None
         started = json.loads(self.process.stdout.readline())
         assert started["token"] == HOST and started["url"].startswith("http://127.0.0.1:")
@@ -160,12 +173,14 @@ def test_two_servers_serve_one_game(two_servers: tuple[Server, Server], pg_url: 
         poster = (first, second)[turn % 2]
         listing = poster.http.get("/api/games/friday/moves", headers=AUTH).json()
         assert listing["seq"] == seq
-        moved = poster.http.post("/api/games/friday/moves", json={"move": listing["moves"][0], "expected_seq": seq},
-                                 headers=AUTH)
+        moved = poster.http.post(
+            "/api/games/friday/moves", json={"move": listing["moves"][0], "expected_seq": seq}, headers=AUTH
+        )
         assert moved.status_code == 201, moved.text
         for other in (first, second):  # the move just recorded on either: both refuse a post made before it
-            stale = other.http.post("/api/games/friday/moves", json={"move": listing["moves"][0], "expected_seq": seq},
-                                    headers=AUTH)
+            stale = other.http.post(
+                "/api/games/friday/moves", json={"move": listing["moves"][0], "expected_seq": seq}, headers=AUTH
+            )
             assert stale.status_code == 409 and stale.json()["error"] == "core.append.stale", stale.text
         new_seq = moved.json()["events"][-1]["seq"]
         assert [arrived.get(timeout=30) for _ in range(new_seq - seq)] == list(range(seq + 1, new_seq + 1))
@@ -175,21 +190,31 @@ def test_two_servers_serve_one_game(two_servers: tuple[Server, Server], pg_url: 
     assert len(log.events) == seq
 
 
-def test_kill_9_of_a_server_mid_appends_loses_no_acknowledged_move(two_servers: tuple[Server, Server], pg_url: str,
-                                                                    tmp_path: Path) -> None:
+def test_kill_9_of_a_server_mid_appends_loses_no_acknowledged_move(
+    two_servers: tuple[Server, Server], pg_url: str, tmp_path: Path
+) -> None:
     """One server killed while a device posts move after move to it: every move it acknowledged is in the
     database, the log checks, and the other server goes on from there."""
     first, second = two_servers
-    assert first.http.post("/api/games", json={"id": "g", "game": "splendor", "players": ["ana", "ben"], "mode": "open",
-                                               "seed": 8}, headers=AUTH).status_code == 201
+    assert (
+        first.http.post(
+            "/api/games",
+            json={"id": "g", "game": "splendor", "players": ["ana", "ben"], "mode": "open", "seed": 8},
+            headers=AUTH,
+        ).status_code
+        == 201
+    )
     acknowledged: list[str] = []
 
     def post_moves() -> None:
         try:
             while True:
                 listing = first.http.get("/api/games/g/moves", headers=AUTH).json()
-                moved = first.http.post("/api/games/g/moves", json={"move": listing["moves"][0],
-                                                                    "expected_seq": listing["seq"]}, headers=AUTH)
+                moved = first.http.post(
+                    "/api/games/g/moves",
+                    json={"move": listing["moves"][0], "expected_seq": listing["seq"]},
+                    headers=AUTH,
+                )
                 if moved.status_code == 201:
                     acknowledged.append(moved.json()["fingerprint"])
         except (httpx.HTTPError, ValueError, KeyError, IndexError):
@@ -207,8 +232,12 @@ def test_kill_9_of_a_server_mid_appends_loses_no_acknowledged_move(two_servers: 
     assert set(acknowledged) <= fingerprints
     listing = second.http.get("/api/games/g/moves", headers=AUTH).json()
     assert listing["seq"] == len(log.events)
-    assert second.http.post("/api/games/g/moves", json={"move": listing["moves"][0], "expected_seq": listing["seq"]},
-                            headers=AUTH).status_code == 201
+    assert (
+        second.http.post(
+            "/api/games/g/moves", json={"move": listing["moves"][0], "expected_seq": listing["seq"]}, headers=AUTH
+        ).status_code
+        == 201
+    )
     exported = tmp_path / "g.jsonl"
     exported.write_bytes(PostgresStore(pg_url, "g").raw())
     assert check(exported).ok
@@ -218,7 +247,10 @@ def fingerprints_of(url: str, game: str) -> list[str]:
     """The fingerprint the log had after each of its lines."""
     from tally.store.logs.log import sha256_hex
 
-    return [sha256_hex(bytes(row[0])) for row in psycopg_rows(url, f"SELECT line FROM tally_lines WHERE game = '{game}' ORDER BY seq")]
+    return [
+        sha256_hex(bytes(row[0]))
+        for row in psycopg_rows(url, f"SELECT line FROM tally_lines WHERE game = '{game}' ORDER BY seq")
+    ]
 
 
 def test_tally_serve_refuses_a_folder_and_a_store_at_once(tmp_path: Path, tally: Any) -> None:
@@ -235,8 +267,13 @@ def test_tally_serve_refuses_a_folder_and_a_store_at_once(tmp_path: Path, tally:
 def test_the_serve_benchmark_runs_on_a_store(pg_cluster: Any, tmp_path: Path) -> None:
     """Part 6 of bench/bench_serve.py, a smoke run: 1 and 2 servers on one database, every log exact."""
     root = ROOT
-    done = subprocess.run([sys.executable, str(root / "bench" / "bench_serve.py"), "--quick", "--store-only"],
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(root / "bench" / "bench_serve.py"), "--quick", "--store-only"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     for servers in ("1 server:", "2 servers:"):
         lines = [line for line in done.stdout.splitlines() if servers in line]

@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from support.serve_helpers import bearer, serving
 from support import ROOT
+from support.serve_helpers import bearer, serving
 
 FIXTURE = ROOT / "fixtures" / "games" / "splendor-2p.jsonl"
 
@@ -47,7 +47,9 @@ def test_tally_serve_over_tls(tmp_path: Path, certificate: tuple[Any, Path, Path
         with httpx.Client(base_url=url, verify=trusted, timeout=30) as http:
             shown = http.get("/api/games/g", headers=bearer(token))
             assert shown.status_code == 200 and shown.json()["viewer"] is None  # the host's view
-            noted = http.post("/api/games/g/notes", json={"text": "over TLS", "expected_seq": 61}, headers=bearer(token))
+            noted = http.post(
+                "/api/games/g/notes", json={"text": "over TLS", "expected_seq": 61}, headers=bearer(token)
+            )
             assert noted.status_code == 201, noted.text
         with httpx.Client(base_url=url, timeout=30) as untrusting:  # the system's authorities only
             with pytest.raises(httpx.ConnectError):
@@ -57,7 +59,9 @@ def test_tally_serve_over_tls(tmp_path: Path, certificate: tuple[Any, Path, Path
                 plain.get("/api/games")
 
 
-def test_tls_files_that_cannot_serve_are_one_line(tmp_path: Path, certificate: tuple[Any, Path, Path], tally: Any) -> None:
+def test_tls_files_that_cannot_serve_are_one_line(
+    tmp_path: Path, certificate: tuple[Any, Path, Path], tally: Any
+) -> None:
     """A key or certificate missing, not PEM, or not of one pair: exit 2 and one line naming the option."""
     authority, key, cert = certificate
     other = authority.issue_cert("127.0.0.1")
@@ -74,4 +78,6 @@ def test_tls_files_that_cannot_serve_are_one_line(tmp_path: Path, certificate: t
     for options, named in cases:
         refused = tally("serve", str(tmp_path), "--port", "0", *options)
         assert refused.exit_code == 2, (options, refused)
-        assert refused.stderr.count("\n") == 1 and named in refused.stderr and "Traceback" not in refused.stderr, refused
+        assert refused.stderr.count("\n") == 1 and named in refused.stderr and "Traceback" not in refused.stderr, (
+            refused
+        )

@@ -23,8 +23,7 @@ from tally.core.games import splendor as sp
 from tally.core.model import Noted
 from tally.store.logs import cache
 from tally.store.logs import log as logfile
-from tally.store.recording import record
-from tally.store.recording import secrecy
+from tally.store.recording import record, secrecy
 
 AT = "2024-03-01T19:30:00.000Z"
 SALT = "5a" * 16  # a fixed salt, for logs that must be byte-identical
@@ -108,7 +107,10 @@ def test_a_move_leaves_a_cache_entry_matching_the_log(tmp_path: Path) -> None:
     info = path.stat()
     assert entry.format == cache.FORMAT and entry.path == os.path.realpath(path)
     assert (entry.inode, entry.size, entry.mtime_ns, entry.ctime_ns) == (
-        info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns,
+        info.st_ino,
+        info.st_size,
+        info.st_mtime_ns,
+        info.st_ctime_ns,
     )
     assert entry.last_seq == 3 and entry.last_hash == sha(last) == outcome.fingerprint
     assert entry.last_line == len(last) + 1
@@ -222,7 +224,9 @@ def test_a_line_appended_by_hand_invalidates_the_cache(tmp_path: Path, tally: An
 
     # a chained line that breaks a rule: refused with exit 1, nothing appended
     log = logfile.read(path)
-    _, payload = logfile.stamp([sp.GemsTaken(player="ben", gems=["k", "k"])], log.events[-1].seq, log.last_hash, logfile.now())
+    _, payload = logfile.stamp(
+        [sp.GemsTaken(player="ben", gems=["k", "k"])], log.events[-1].seq, log.last_hash, logfile.now()
+    )
     with open(path, "ab") as handle:
         handle.write(payload)
     before = path.read_bytes()
@@ -269,8 +273,12 @@ def test_the_last_line_is_checked_even_when_the_file_metadata_agrees(tmp_path: P
     info = path.stat()
     entry = read_entry(path)
     # make the entry agree with everything the file system says, as an unlucky same-tick edit would
-    write_entry(path, msgspec.structs.replace(entry, inode=info.st_ino, size=info.st_size,
-                                              mtime_ns=info.st_mtime_ns, ctime_ns=info.st_ctime_ns))
+    write_entry(
+        path,
+        msgspec.structs.replace(
+            entry, inode=info.st_ino, size=info.st_size, mtime_ns=info.st_mtime_ns, ctime_ns=info.st_ctime_ns
+        ),
+    )
     assert load(path) is None  # the last line no longer hashes to the cached fingerprint
     write_entry(path, msgspec.structs.replace(read_entry(path), last_line=info.st_size + 1))
     assert load(path) is None  # nor can an entry point outside the file

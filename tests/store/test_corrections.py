@@ -9,10 +9,10 @@ import random
 from pathlib import Path
 
 import msgspec
-from support import run_tally
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from support import run_tally
 from tally.core import registry
 from tally.core.engine import judge, play_out
 from tally.core.model import Amended, Event, Noted, Voided
@@ -32,8 +32,14 @@ def _played(game: str, seed: int, length: int) -> tuple[list[Event], object]:
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(game=st.sampled_from(registry.names()), seed=st.integers(0, 10**6), length=st.integers(4, 60),
-       pick=st.integers(0, 10**6), choice=st.integers(0, 10**6), void=st.booleans())
+@given(
+    game=st.sampled_from(registry.names()),
+    seed=st.integers(0, 10**6),
+    length=st.integers(4, 60),
+    pick=st.integers(0, 10**6),
+    choice=st.integers(0, 10**6),
+    void=st.booleans(),
+)
 def test_folding_a_correction_equals_folding_the_log_with_the_event_replaced(
     game: str, seed: int, length: int, pick: int, choice: int, void: bool
 ) -> None:
@@ -75,9 +81,14 @@ def _game(tmp_path: Path) -> Path:
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(game=st.sampled_from(registry.names()), seed=st.integers(0, 10**6), length=st.integers(4, 60),
-       cut=st.integers(0, 10**6), pick=st.integers(0, 10**6),
-       fix=st.sampled_from(["void", "void at the end", "remove", "replace by itself", "note"]))
+@given(
+    game=st.sampled_from(registry.names()),
+    seed=st.integers(0, 10**6),
+    length=st.integers(4, 60),
+    cut=st.integers(0, 10**6),
+    pick=st.integers(0, 10**6),
+    fix=st.sampled_from(["void", "void at the end", "remove", "replace by itself", "note"]),
+)
 def test_a_fold_that_keeps_no_undo_stack_judges_every_log_alike(
     game: str, seed: int, length: int, cut: int, pick: int, fix: str
 ) -> None:
@@ -86,17 +97,20 @@ def test_a_fold_that_keeps_no_undo_stack_judges_every_log_alike(
     (the events after a void are often illegal once it is made)."""
     played, spec = _played(game, seed, length)
     noted = 1 + pick % len(played)  # a note somewhere before the correction: the rebuilt stack must skip it
-    played = [msgspec.structs.replace(e, seq=i) for i, e in
-              enumerate([*played[:noted], Noted(text="a remark before"), *played[noted:]], 1)]
+    played = [
+        msgspec.structs.replace(e, seq=i)
+        for i, e in enumerate([*played[:noted], Noted(text="a remark before"), *played[noted:]], 1)
+    ]
     at = 1 + cut % (len(played) - 1)
     head, tail = played[:at], played[at:]
     voidable = [e.seq for e in head[1:] if spec.is_voidable(e)] or [head[-1].seq]  # else refused: judged alike too
     target = head[-1].seq if fix.startswith("void") else voidable[pick % len(voidable)]
-    fixes = {"void": Voided(seq=at + 1, target=target, reason="typo"),
-             "remove": Amended(seq=at + 1, target=target, reason="misread"),
-             "replace by itself": Amended(seq=at + 1, target=target, reason="misread",
-                                          events=[payload(played[target - 1])]),
-             "note": Noted(seq=at + 1, text="a remark")}
+    fixes = {
+        "void": Voided(seq=at + 1, target=target, reason="typo"),
+        "remove": Amended(seq=at + 1, target=target, reason="misread"),
+        "replace by itself": Amended(seq=at + 1, target=target, reason="misread", events=[payload(played[target - 1])]),
+        "note": Noted(seq=at + 1, text="a remark"),
+    }
     fixes["void at the end"] = fixes["void"]
     if fix == "void at the end":
         tail = []
@@ -163,8 +177,13 @@ def test_the_session_undoes_and_amends_any_event_by_its_number(tmp_path: Path) -
 
     log = _game(tmp_path)
     script = "amend #3 take r g w\nundo #4 ben misread\namend #x take r\namend #3\nundo #6\nquit\n"
-    done = subprocess.run([sys.executable, "-c", "from tally.cli.main import main; main()", "record", str(log)],
-                          input=script, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", "from tally.cli.main import main; main()", "record", str(log)],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     out = done.stdout.splitlines()
     assert done.returncode == 1, done
     assert any(line.startswith("#7 recorded: amend #3: ana: take r g b -> ana: take r g w") for line in out), out
@@ -189,8 +208,13 @@ def test_a_correction_holding_deep_or_loose_json_is_refused_never_a_traceback(tm
         copy = tmp_path / "copy.jsonl"
         data = log.read_bytes()
         prev = logfile.sha256_hex(data.splitlines()[-1])
-        line = b'{"type":"amended","seq":7,"at":"2026-12-01T11:19:48.855Z","prev":"' + prev.encode() + \
-            b'","target":3,"reason":"x","events":' + events + b"}"
+        line = (
+            b'{"type":"amended","seq":7,"at":"2026-12-01T11:19:48.855Z","prev":"'
+            + prev.encode()
+            + b'","target":3,"reason":"x","events":'
+            + events
+            + b"}"
+        )
         copy.write_bytes(data + line + b"\n")
         done = run_tally("check", str(copy), "--json")
         assert done.exit_code == code and "Traceback" not in done.stderr, done

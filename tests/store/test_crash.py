@@ -14,14 +14,13 @@ from typing import Any, Callable
 import pytest
 from typer.testing import CliRunner
 
+from support.logs import joined_lines, log_lines, splendor_log, stderr_line, with_unit
 from tally.cli.main import app
 from tally.core import registry
 from tally.store.logs import log as logfile
-from tally.store.recording import record
 from tally.store.logs.repair import repair
+from tally.store.recording import record
 from tally.store.recording.simulate import simulate
-
-from support.logs import joined_lines, log_lines, splendor_log, stderr_line, with_unit
 
 BLOCK = 64  # a "page" far smaller than a disk's, so that one unit spans many of them
 _RUNNER = CliRunner()
@@ -74,7 +73,7 @@ def test_a_power_cut_inside_the_last_write_never_loses_an_acknowledged_event(tmp
                 log = logfile.read(path)
             except logfile.Torn:
                 done = repair(path)
-                assert Path(done.side).read_bytes() == crashed[done.kept_bytes:]
+                assert Path(done.side).read_bytes() == crashed[done.kept_bytes :]
                 if acknowledged is None:  # the first command itself was cut short
                     assert done.removed and not path.exists()
                     continue
@@ -141,7 +140,9 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="the 
 
 
 @pytest.mark.parametrize("failure", ["write EIO", "write ENOSPC", "short write", "half then EIO"])
-def test_a_failing_write_appends_nothing_and_says_so(monkeypatch: pytest.MonkeyPatch, table: Path, failure: str) -> None:
+def test_a_failing_write_appends_nothing_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, table: Path, failure: str
+) -> None:
     before = table.read_bytes()
     disk = FakeDisk(monkeypatch, table)
 
@@ -152,10 +153,16 @@ def test_a_failing_write_appends_nothing_and_says_so(monkeypatch: pytest.MonkeyP
         disk.real_write(fd, data[: len(data) // 2])  # the kernel wrote part, then the device failed
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
-    disk.on_write = {"write EIO": _fail(errno.EIO), "write ENOSPC": _fail(errno.ENOSPC), "short write": short,
-                     "half then EIO": half_then_eio}[failure]
+    disk.on_write = {
+        "write EIO": _fail(errno.EIO),
+        "write ENOSPC": _fail(errno.ENOSPC),
+        "short write": short,
+        "half then EIO": half_then_eio,
+    }[failure]
     result = _RUNNER.invoke(app, ["move", str(table), "ben: take w w"])
-    assert result.exit_code == 3 and result.stderr.count("\n") == 1 and "internal error" not in result.stderr, result.stderr
+    assert result.exit_code == 3 and result.stderr.count("\n") == 1 and "internal error" not in result.stderr, (
+        result.stderr
+    )
     disk.on_write = None
     if table.read_bytes() != before:  # the part the kernel took is a torn tail: recovered without judgement
         assert failure == "half then EIO"
@@ -166,7 +173,9 @@ def test_a_failing_write_appends_nothing_and_says_so(monkeypatch: pytest.MonkeyP
 
 
 @pytest.mark.parametrize("lost", [False, True])
-def test_a_failing_fsync_is_reported_and_the_log_still_checks(monkeypatch: pytest.MonkeyPatch, table: Path, lost: bool) -> None:
+def test_a_failing_fsync_is_reported_and_the_log_still_checks(
+    monkeypatch: pytest.MonkeyPatch, table: Path, lost: bool
+) -> None:
     before = table.read_bytes()
     disk = FakeDisk(monkeypatch, table)
 
@@ -184,7 +193,9 @@ def test_a_failing_fsync_is_reported_and_the_log_still_checks(monkeypatch: pytes
     assert table.read_bytes().startswith(before)
 
 
-def test_a_failing_fsync_of_the_side_file_leaves_the_log_as_it_was(monkeypatch: pytest.MonkeyPatch, table: Path) -> None:
+def test_a_failing_fsync_of_the_side_file_leaves_the_log_as_it_was(
+    monkeypatch: pytest.MonkeyPatch, table: Path
+) -> None:
     torn = table.read_bytes() + b'{"type":"gems_ta'
     table.write_bytes(torn)
     disk = FakeDisk(monkeypatch, Path(f"{table}.torn-1"))
@@ -206,14 +217,16 @@ def test_finding_8_a_power_cut_inside_one_commands_lines_is_a_torn_unit(tmp_path
     before = path.read_bytes()
     assert tally("move", str(path), "reveal w4b4 b3g3r3 r4k4").exit_code == 0
     data = path.read_bytes()
-    added = data[len(before):-1].split(b"\n")
+    added = data[len(before) : -1].split(b"\n")
     assert len(added) == 3 and json.loads(added[0])["unit"] == 3
     for cut in (1, 2):  # the disk kept one or two of the three lines, each whole
         torn = tmp_path / f"cut-{cut}.jsonl"
         torn.write_bytes(before + b"".join(line + b"\n" for line in added[:cut]))
         checked = tally("check", str(torn))
         assert checked.exit_code == 3, checked
-        assert stderr_line(checked).startswith(f"tally: {torn}:2: torn unit: line 2 begins 3 lines appended together by one command, but the log ends after {cut} of them")
+        assert stderr_line(checked).startswith(
+            f"tally: {torn}:2: torn unit: line 2 begins 3 lines appended together by one command, but the log ends after {cut} of them"
+        )
         assert tally("move", str(torn), "reveal w4b4").exit_code == 3
         repaired = tally("repair", str(torn))
         assert repaired.exit_code == 0 and torn.read_bytes() == before, repaired
@@ -246,7 +259,9 @@ def _unchanged_refusal(tally: Any, path: Path, before: bytes) -> str:
     return repaired.stderr
 
 
-def test_finding_1_repair_refuses_when_a_corrupt_unit_count_would_cut_verified_lines(tmp_path: Path, tally: Any) -> None:
+def test_finding_1_repair_refuses_when_a_corrupt_unit_count_would_cut_verified_lines(
+    tmp_path: Path, tally: Any
+) -> None:
     path = splendor_log(tmp_path, tally)
     lines = log_lines(path)
     assert b'"unit":2' in lines[0]
@@ -277,15 +292,21 @@ def _table_reveal(tmp_path: Path, tally: Any) -> tuple[Path, bytes, bytes]:
     assert tally("new", "splendor", str(path), "-p", "ana", "-p", "ben").exit_code == 0
     before = path.read_bytes()
     assert tally("move", str(path), "reveal w4b4 b3g3r3 r4k4").exit_code == 0
-    return path, before, path.read_bytes()[len(before):]
+    return path, before, path.read_bytes()[len(before) :]
 
 
 @pytest.mark.parametrize("where", ["first line", "across a newline", "last line", "to the end"])
-def test_finding_4_a_zero_filled_block_inside_the_last_unit_is_torn_and_repairs(tmp_path: Path, tally: Any, where: str) -> None:
+def test_finding_4_a_zero_filled_block_inside_the_last_unit_is_torn_and_repairs(
+    tmp_path: Path, tally: Any, where: str
+) -> None:
     path, before, unit = _table_reveal(tmp_path, tally)
     first_end = unit.index(b"\n")
-    start, end = {"first line": (10, 30), "across a newline": (first_end - 5, first_end + 20),
-                  "last line": (len(unit) - 30, len(unit) - 5), "to the end": (len(unit) - 30, len(unit))}[where]
+    start, end = {
+        "first line": (10, 30),
+        "across a newline": (first_end - 5, first_end + 20),
+        "last line": (len(unit) - 30, len(unit) - 5),
+        "to the end": (len(unit) - 30, len(unit)),
+    }[where]
     damaged = before + unit[:start] + bytes(end - start) + unit[end:]
     path.write_bytes(damaged)
     checked = tally("check", str(path))
@@ -297,7 +318,7 @@ def test_finding_4_a_zero_filled_block_inside_the_last_unit_is_torn_and_repairs(
     repaired = tally("repair", str(path))
     assert repaired.exit_code == 0, repaired
     assert "kept lines 1-1" in repaired.stdout
-    assert path.read_bytes() == before and Path(f"{path}.torn-1").read_bytes() == damaged[len(before):]
+    assert path.read_bytes() == before and Path(f"{path}.torn-1").read_bytes() == damaged[len(before) :]
     assert tally("check", str(path)).exit_code == 0
 
 
@@ -305,7 +326,7 @@ def test_finding_4_zero_bytes_before_a_later_write_are_damage_not_torn(tmp_path:
     path, before, unit = _table_reveal(tmp_path, tally)
     assert tally("move", str(path), "reveal 1k0-w1b1g1r1 1w0-b3 1g0-r3 1r0-w3").exit_code == 0  # a later unit
     data = path.read_bytes()
-    damaged = data[: len(before) + 10] + bytes(20) + data[len(before) + 30:]
+    damaged = data[: len(before) + 10] + bytes(20) + data[len(before) + 30 :]
     path.write_bytes(damaged)
     assert tally("check", str(path)).exit_code == 3
     _unchanged_refusal(tally, path, damaged)
@@ -324,7 +345,7 @@ def test_finding_4_zero_bytes_in_a_line_followed_by_other_commands_lines_are_dam
     moves = [index for index, line in enumerate(lines) if b'"unit"' not in line and index > 0]
     assert len(moves) >= 4, lines
     target = moves[-4]
-    damaged = joined_lines(lines[:target] + [lines[target][:10] + bytes(10) + lines[target][20:]] + lines[target + 1:])
+    damaged = joined_lines(lines[:target] + [lines[target][:10] + bytes(10) + lines[target][20:]] + lines[target + 1 :])
     path.write_bytes(damaged)
     assert tally("check", str(path)).exit_code == 3
     _unchanged_refusal(tally, path, damaged)
@@ -346,6 +367,10 @@ def test_finding_6_a_torn_tail_names_the_lines_that_verify(tmp_path: Path, tally
     path = splendor_log(tmp_path, tally)
     path.write_bytes(path.read_bytes()[:-7])
     checked = tally("check", str(path))
-    assert checked.exit_code == 3 and "torn last line" in checked.stderr and "lines 1-4 verify from line 1" in checked.stderr
+    assert (
+        checked.exit_code == 3
+        and "torn last line" in checked.stderr
+        and "lines 1-4 verify from line 1" in checked.stderr
+    )
     repaired = tally("repair", str(path))
     assert repaired.exit_code == 0 and "kept lines 1-4" in repaired.stdout, repaired

@@ -13,12 +13,11 @@ from typing import Any, Callable
 import pytest
 from typer.testing import CliRunner
 
+from support import ROOT
 from tally.cli.main import app
 from tally.store import library
 from tally.store.logs import log as logfile
 from tally.store.recording import record
-
-from support import ROOT
 
 FORMAT_DOC = ROOT / "docs" / "format.md"
 _RUNNER = CliRunner()
@@ -50,7 +49,7 @@ def _rechain(lines: list[bytes], start: int) -> list[bytes]:
 
 
 def _edit(lines: list[bytes], index: int, change: Callable[[dict[str, Any]], dict[str, Any]]) -> list[bytes]:
-    return lines[:index] + [_compact(change(json.loads(lines[index])))] + lines[index + 1:]
+    return lines[:index] + [_compact(change(json.loads(lines[index])))] + lines[index + 1 :]
 
 
 def _joined(lines: list[bytes]) -> bytes:
@@ -62,28 +61,162 @@ CASES: dict[str, Callable[[list[bytes]], tuple[bytes, int | None, str]]] = {
     "empty": lambda lines: (b"", None, "empty file: a log starts with a game_started line"),
     "bom": lambda lines: (b"\xef\xbb\xbf" + _joined(lines), 1, "the file starts with a byte order mark"),
     "carriage-return": lambda lines: (_joined(lines)[:-1] + b"\r\n", 6, "a carriage return (\\r)"),
-    "depth": lambda lines: (_joined(lines[:4] + [b"[" * 40 + b"]" * 40] + lines[5:]), 5, "nested more than 32 levels deep"),
-    "empty-line": lambda lines: (_joined(lines[:3] + [b""] + lines[3:]), 4, "empty line: expected one JSON event per line"),
-    "utf8": lambda lines: (_joined(lines[:3] + [lines[3].replace(b'"ben"', b'"b\xc0\xafn"')] + lines[4:]), 4, "Invalid UTF-8"),
+    "depth": lambda lines: (
+        _joined(lines[:4] + [b"[" * 40 + b"]" * 40] + lines[5:]),
+        5,
+        "nested more than 32 levels deep",
+    ),
+    "empty-line": lambda lines: (
+        _joined(lines[:3] + [b""] + lines[3:]),
+        4,
+        "empty line: expected one JSON event per line",
+    ),
+    "utf8": lambda lines: (
+        _joined(lines[:3] + [lines[3].replace(b'"ben"', b'"b\xc0\xafn"')] + lines[4:]),
+        4,
+        "Invalid UTF-8",
+    ),
     "first-line": lambda lines: (_joined(lines[2:]), 1, "expected a game_started line"),
-    "event": lambda lines: (_joined(_edit(lines, 2, lambda e: {**e, "colour": "red"})), 3, "not a splendor event: Object contains unknown field `colour`"),
-    "lone-surrogate": lambda lines: (_joined(lines[:4] + [lines[4].replace(b"cat", b"c\\ud800t")] + lines[5:]), 5, "lone surrogate"),
-    "object-alone": lambda lines: (_joined(lines[:2] + [lines[2] + b" "] + lines[3:]), 3, "not in canonical form: bytes (whitespace?) before or after the JSON object"),
-    "compact": lambda lines: (_joined(lines[:2] + [json.dumps(json.loads(lines[2])).encode()] + lines[3:]), 3, "not in canonical form: whitespace between the JSON tokens"),
-    "duplicate-key": lambda lines: (_joined(lines[:2] + [lines[2][:-1] + b',"player":"ana"}'] + lines[3:]), 3, "not in canonical form: the key 'player' appears twice in one object"),
-    "key-order": lambda lines: (_joined(_edit(lines, 2, lambda e: {"type": e["type"], "player": e["player"], **e})), 3, "not in canonical form: the fields are not in tally's order (type, seq, at, prev, player, gems)"),
-    "default-omitted": lambda lines: (_joined(_edit(lines, 4, lambda e: {**e, "player": None})), 5, "not in canonical form: the field 'player' holds its default value"),
-    "escapes": lambda lines: (_joined(lines[:3] + [lines[3].replace(b'"ben"', b'"\\u0062en"')] + lines[4:]), 4, "not in canonical form: a value written differently from tally"),
+    "event": lambda lines: (
+        _joined(_edit(lines, 2, lambda e: {**e, "colour": "red"})),
+        3,
+        "not a splendor event: Object contains unknown field `colour`",
+    ),
+    "lone-surrogate": lambda lines: (
+        _joined(lines[:4] + [lines[4].replace(b"cat", b"c\\ud800t")] + lines[5:]),
+        5,
+        "lone surrogate",
+    ),
+    "object-alone": lambda lines: (
+        _joined(lines[:2] + [lines[2] + b" "] + lines[3:]),
+        3,
+        "not in canonical form: bytes (whitespace?) before or after the JSON object",
+    ),
+    "compact": lambda lines: (
+        _joined(lines[:2] + [json.dumps(json.loads(lines[2])).encode()] + lines[3:]),
+        3,
+        "not in canonical form: whitespace between the JSON tokens",
+    ),
+    "duplicate-key": lambda lines: (
+        _joined(lines[:2] + [lines[2][:-1] + b',"player":"ana"}'] + lines[3:]),
+        3,
+        "not in canonical form: the key 'player' appears twice in one object",
+    ),
+    "key-order": lambda lines: (
+        _joined(_edit(lines, 2, lambda e: {"type": e["type"], "player": e["player"], **e})),
+        3,
+        "not in canonical form: the fields are not in tally's order (type, seq, at, prev, player, gems)",
+    ),
+    "default-omitted": lambda lines: (
+        _joined(_edit(lines, 4, lambda e: {**e, "player": None})),
+        5,
+        "not in canonical form: the field 'player' holds its default value",
+    ),
+    "escapes": lambda lines: (
+        _joined(lines[:3] + [lines[3].replace(b'"ben"', b'"\\u0062en"')] + lines[4:]),
+        4,
+        "not in canonical form: a value written differently from tally",
+    ),
     "seq": lambda lines: (_joined(_edit(lines, 2, lambda e: {**e, "seq": 7})), 3, "expected seq 3, found 7"),
-    "prev": lambda lines: (_joined(_edit(lines, 4, lambda e: {**e, "text": "no cat at all"})), 6, "prev does not match the SHA-256 of line 5: line 5 was edited, or lines were reordered"),
-    "at": lambda lines: (_joined(_edit(lines, 2, lambda e: {**e, "at": "2026-13-01T00:00:00.000Z"})), 3, "at '2026-13-01T00:00:00.000Z': expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ"),
-    "start": lambda lines: (_joined(_rechain(_edit(lines, 0, lambda e: {**e, "seats": ["solo"]}), 1)), 1, "game_started is not a valid start: Splendor needs 2-4 players, got 1"),
-    "salt": lambda lines: (_joined(_rechain(_edit(lines, 2, lambda e: {**{k: v for k, v in e.items() if k not in ("player", "gems")}, "salt": "not-random", "player": e["player"], "gems": e["gems"]}), 3)), 3, "salt 'not-random': expected at least 32 lowercase hex digits"),
-    "by": lambda lines: (_joined(_rechain(_edit(lines, 2, lambda e: {**{k: v for k, v in e.items() if k not in ("player", "gems")}, "by": "zed", "player": e["player"], "gems": e["gems"]}), 3)), 3, "by 'zed': expected the seat whose device entered the line, one of ana, ben"),
-    "unit-size": lambda lines: (_joined(_edit(lines, 2, lambda e: {**{k: v for k, v in e.items() if k not in ("player", "gems")}, "unit": 0, "player": e["player"], "gems": e["gems"]})), 3, "unit 0: a unit has at least 2 lines"),
-    "unit-nested": lambda lines: (_joined(_rechain(_edit(lines, 1, lambda e: {**{k: v for k, v in e.items() if k not in ("salt", "nobles", "decks")}, "unit": 2, **({"salt": e["salt"]} if "salt" in e else {}), "nobles": e["nobles"], "decks": e["decks"]}), 2)), 2, "a unit begins inside the unit of lines 1-2: units do not nest"),
-    "zero-block": lambda lines: (_joined(lines[:-1] + [lines[-1][:20] + bytes(30) + lines[-1][50:]]), 6, "zero bytes in line 6, inside the last write"),
-    "torn-unit": lambda lines: (_joined(lines[:1]), 1, "torn unit: line 1 begins 2 lines appended together by one command, but the log ends after 1 of them"),
+    "prev": lambda lines: (
+        _joined(_edit(lines, 4, lambda e: {**e, "text": "no cat at all"})),
+        6,
+        "prev does not match the SHA-256 of line 5: line 5 was edited, or lines were reordered",
+    ),
+    "at": lambda lines: (
+        _joined(_edit(lines, 2, lambda e: {**e, "at": "2026-13-01T00:00:00.000Z"})),
+        3,
+        "at '2026-13-01T00:00:00.000Z': expected the UTC time of recording as YYYY-MM-DDTHH:MM:SS.mmmZ",
+    ),
+    "start": lambda lines: (
+        _joined(_rechain(_edit(lines, 0, lambda e: {**e, "seats": ["solo"]}), 1)),
+        1,
+        "game_started is not a valid start: Splendor needs 2-4 players, got 1",
+    ),
+    "salt": lambda lines: (
+        _joined(
+            _rechain(
+                _edit(
+                    lines,
+                    2,
+                    lambda e: {
+                        **{k: v for k, v in e.items() if k not in ("player", "gems")},
+                        "salt": "not-random",
+                        "player": e["player"],
+                        "gems": e["gems"],
+                    },
+                ),
+                3,
+            )
+        ),
+        3,
+        "salt 'not-random': expected at least 32 lowercase hex digits",
+    ),
+    "by": lambda lines: (
+        _joined(
+            _rechain(
+                _edit(
+                    lines,
+                    2,
+                    lambda e: {
+                        **{k: v for k, v in e.items() if k not in ("player", "gems")},
+                        "by": "zed",
+                        "player": e["player"],
+                        "gems": e["gems"],
+                    },
+                ),
+                3,
+            )
+        ),
+        3,
+        "by 'zed': expected the seat whose device entered the line, one of ana, ben",
+    ),
+    "unit-size": lambda lines: (
+        _joined(
+            _edit(
+                lines,
+                2,
+                lambda e: {
+                    **{k: v for k, v in e.items() if k not in ("player", "gems")},
+                    "unit": 0,
+                    "player": e["player"],
+                    "gems": e["gems"],
+                },
+            )
+        ),
+        3,
+        "unit 0: a unit has at least 2 lines",
+    ),
+    "unit-nested": lambda lines: (
+        _joined(
+            _rechain(
+                _edit(
+                    lines,
+                    1,
+                    lambda e: {
+                        **{k: v for k, v in e.items() if k not in ("salt", "nobles", "decks")},
+                        "unit": 2,
+                        **({"salt": e["salt"]} if "salt" in e else {}),
+                        "nobles": e["nobles"],
+                        "decks": e["decks"],
+                    },
+                ),
+                2,
+            )
+        ),
+        2,
+        "a unit begins inside the unit of lines 1-2: units do not nest",
+    ),
+    "zero-block": lambda lines: (
+        _joined(lines[:-1] + [lines[-1][:20] + bytes(30) + lines[-1][50:]]),
+        6,
+        "zero bytes in line 6, inside the last write",
+    ),
+    "torn-unit": lambda lines: (
+        _joined(lines[:1]),
+        1,
+        "torn unit: line 1 begins 2 lines appended together by one command, but the log ends after 1 of them",
+    ),
     "torn-tail": lambda lines: (_joined(lines)[:-5], 6, "torn last line"),
 }
 
@@ -96,7 +229,9 @@ def _documented_rules() -> list[str]:
 def test_the_format_doc_lists_exactly_the_rules_tested_here() -> None:
     documented = _documented_rules()
     assert len(documented) == len(set(documented))
-    assert documented == list(CASES), "docs/format.md section 6 and tests/store/test_format_rules.py must list the same rules in the same order"
+    assert documented == list(CASES), (
+        "docs/format.md section 6 and tests/store/test_format_rules.py must list the same rules in the same order"
+    )
 
 
 @pytest.mark.parametrize("rule", list(CASES))
@@ -116,7 +251,9 @@ def test_format_rule(tmp_path: Path, rule: str) -> None:
     assert moved.exit_code == 3 and path.read_bytes() == damaged
     assert moved.stderr == result.stderr
     summary = library.ingest(tmp_path / "library.duckdb", [path])  # the library refuses it with the same message
-    assert [(r.path, r.line, r.kind, r.message) for r in summary.rejected] == [(str(path), line, "damaged", caught.value.message)]
+    assert [(r.path, r.line, r.kind, r.message) for r in summary.rejected] == [
+        (str(path), line, "damaged", caught.value.message)
+    ]
 
 
 def test_every_line_tally_writes_is_canonical(tmp_path: Path) -> None:
@@ -130,7 +267,9 @@ def test_every_line_tally_writes_is_canonical(tmp_path: Path) -> None:
 def test_every_log_refusal_id_the_store_raises_is_documented() -> None:
     """The ids programs read (`LogError.rule`) are the rule names of section 6 or the ids listed beside them."""
     doc = FORMAT_DOC.read_text(encoding="utf-8")
-    documented = {f"log.{name}" for name in _documented_rules()} | set(re.findall(r"^\| `(log\.[a-z-]+)` \|", doc, flags=re.M))
+    documented = {f"log.{name}" for name in _documented_rules()} | set(
+        re.findall(r"^\| `(log\.[a-z-]+)` \|", doc, flags=re.M)
+    )
     raised: set[str] = set()
     for source in (ROOT / "store").rglob("*.py"):
         raised |= set(re.findall(r"\"(log\.[a-z][a-z-]*)\"", source.read_text(encoding="utf-8")))

@@ -26,6 +26,8 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
+from support import ROOT
+from support.logs import joined_lines, line_of, log_lines, nested, splendor_log, stderr_line
 from tally.cli.main import app
 from tally.core import registry
 from tally.core.games import splendor as sp
@@ -33,9 +35,6 @@ from tally.core.model import Event, Noted
 from tally.store.logs import log as logfile
 from tally.store.logs.repair import repair as repair_log
 from tally.store.recording import record
-
-from support import ROOT
-from support.logs import joined_lines, line_of, log_lines, nested, splendor_log, stderr_line
 
 FORMAT_DOC = ROOT / "docs" / "format.md"
 
@@ -223,8 +222,12 @@ def test_writer_that_lost_the_race_rechecks_against_the_new_tail(tmp_path: Path,
     fcntl.flock(holder, fcntl.LOCK_EX)  # both writers will queue behind this lock, having read nothing yet
     try:
         procs = [
-            subprocess.Popen([sys.executable, "-c", RACER, str(path), move], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+            subprocess.Popen(
+                [sys.executable, "-c", RACER, str(path), move],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
             for move in (first, second)
         ]
         for proc in procs:
@@ -320,7 +323,9 @@ def test_cuts_in_earlier_lines_never_read_as_wrong_data(tmp_path: Path) -> None:
     lines = lines_of(data)
     starts = starts_of(data)
     ends = [s + len(line) for s, line in zip(starts, lines)]  # offset of each line's newline
-    offsets = sorted({*range(1, starts[-1], 7), *(s for s in starts[1:]), *(s + 1 for s in starts), *(e for e in ends[:-1])})
+    offsets = sorted(
+        {*range(1, starts[-1], 7), *(s for s in starts[1:]), *(s + 1 for s in starts), *(e for e in ends[:-1])}
+    )
     units = [json.loads(line).get("unit", 1) for line in lines]
     assert units[:2] == [2, 1]  # `tally new --seed`: game_started and the deal are one unit
     for k in offsets:
@@ -367,7 +372,7 @@ def test_cli_check_reports_every_torn_offset_in_one_line(tmp_path: Path) -> None
 def test_repair_moves_nothing_when_the_lines_it_would_keep_are_damaged(tmp_path: Path) -> None:
     data = make_log(tmp_path / "source.jsonl")
     starts = starts_of(data)
-    edited = data[: starts[1]] + data[starts[1]:].replace(b'"seq":2', b'"seq":7', 1)  # damage before the torn tail
+    edited = data[: starts[1]] + data[starts[1] :].replace(b'"seq":2', b'"seq":7', 1)  # damage before the torn tail
     path = fresh(tmp_path, edited[: starts[-1] + 5])
     before = path.read_bytes()
     with pytest.raises(logfile.LogError, match="expected seq 2"):
@@ -393,8 +398,14 @@ def test_repair_end_to_end_keeps_torn_bytes_in_numbered_side_files(tmp_path: Pat
     repaired = tally("repair", str(path), "--json")
     assert repaired.exit_code == 0, repaired
     doc = json.loads(repaired.stdout)
-    assert doc == {"log": str(path), "torn_bytes": 40, "saved_to": f"{path}.torn-1", "removed": False,
-                   "kept_lines": 5, "why": "log.torn-tail"}
+    assert doc == {
+        "log": str(path),
+        "torn_bytes": 40,
+        "saved_to": f"{path}.torn-1",
+        "removed": False,
+        "kept_lines": 5,
+        "why": "log.torn-tail",
+    }
     assert Path(f"{path}.torn-1").read_bytes() == data[last : last + 40]
     assert path.read_bytes() == data[:last]
     checked = tally("check", str(path))
@@ -550,7 +561,11 @@ def _malformed(lines: list[bytes], case: str) -> tuple[list[bytes], int, str]:
     if case == "wrong-type-of-field":
         return lines[:2] + [_line({**third, "gems": "rgb"})] + lines[3:], 3, "Expected `array`, got `str`"
     if case == "missing-prev":
-        return lines[:2] + [_line({k: v for k, v in third.items() if k != "prev"})] + lines[3:], 3, "prev does not match"
+        return (
+            lines[:2] + [_line({k: v for k, v in third.items() if k != "prev"})] + lines[3:],
+            3,
+            "prev does not match",
+        )
     if case == "prev-on-line-1":
         first = {**json.loads(lines[0]), "prev": "0" * 64}
         return [_line(first)] + lines[1:], 1, "the first line must have seq 1 and no prev"
@@ -565,9 +580,20 @@ def _malformed(lines: list[bytes], case: str) -> tuple[list[bytes], int, str]:
 
 
 MALFORMED = [
-    "unknown-field", "unknown-field-in-start", "unknown-event-type", "non-json", "not-an-object", "bad-utf8",
-    "empty-line", "wrong-seq", "wrong-type-of-field", "missing-prev", "prev-on-line-1", "missing-game-started",
-    "unknown-game", "empty-file",
+    "unknown-field",
+    "unknown-field-in-start",
+    "unknown-event-type",
+    "non-json",
+    "not-an-object",
+    "bad-utf8",
+    "empty-line",
+    "wrong-seq",
+    "wrong-type-of-field",
+    "missing-prev",
+    "prev-on-line-1",
+    "missing-game-started",
+    "unknown-game",
+    "empty-file",
 ]
 
 
@@ -598,7 +624,9 @@ def _illegal_log(path: Path) -> tuple[bytes, int]:
     make_log(path)
     log = logfile.read(path)
     assert log.spec.to_act(record.position(path).table.state)[0] == "ben"
-    _, payload = logfile.stamp([sp.GemsTaken(player="ana", gems=["k", "k"])], log.events[-1].seq, log.last_hash, logfile.now())
+    _, payload = logfile.stamp(
+        [sp.GemsTaken(player="ana", gems=["k", "k"])], log.events[-1].seq, log.last_hash, logfile.now()
+    )
     with open(path, "ab") as handle:
         handle.write(payload)
     return path.read_bytes(), log.events[-1].seq + 1
@@ -707,7 +735,11 @@ def test_one_write_then_fsync_before_success(tmp_path: Path, monkeypatch: pytest
     target = os.path.realpath(path)
     size = path.stat().st_size
     # the whole new log in one write, on disk, and then its directory entry too
-    assert calls == [("write", target, size), ("fsync", target, size), ("fsync", os.path.realpath(tmp_path), calls[2][2])]
+    assert calls == [
+        ("write", target, size),
+        ("fsync", target, size),
+        ("fsync", os.path.realpath(tmp_path), calls[2][2]),
+    ]
 
     for action in (
         lambda: record.move(path, "take r g b"),
@@ -732,8 +764,11 @@ def test_one_write_then_fsync_before_success(tmp_path: Path, monkeypatch: pytest
     repair_log(path)
     syncs = [c for c in calls if c[0] == "fsync"]
     # the side file, then its name in the folder, then the cut
-    assert syncs == [("fsync", f"{target}.torn-1", 15), ("fsync", os.path.realpath(tmp_path), syncs[1][2]),
-                     ("fsync", target, len(whole))]
+    assert syncs == [
+        ("fsync", f"{target}.torn-1", 15),
+        ("fsync", os.path.realpath(tmp_path), syncs[1][2]),
+        ("fsync", target, len(whole)),
+    ]
 
     def failing(fd: int) -> None:
         raise OSError(5, "Input/output error")
@@ -953,15 +988,27 @@ def test_finding_7_tampering_is_refused(tmp_path: Path, tally: Any) -> None:
     lines = data[:-1].split(b"\n")
     variants = {
         "crlf-last-line": (data[:-1] + b"\r\n", 3, "a carriage return (\\r)"),
-        "duplicate-key": (b"\n".join(lines[:2] + [lines[2][:-1] + b',"player":"ben"}']) + b"\n", 3, "the key 'player' appears twice"),
-        "trailing-whitespace": (b"\n".join(lines[:2] + [lines[2] + b"  "]) + b"\n", 3, "before or after the JSON object"),
+        "duplicate-key": (
+            b"\n".join(lines[:2] + [lines[2][:-1] + b',"player":"ben"}']) + b"\n",
+            3,
+            "the key 'player' appears twice",
+        ),
+        "trailing-whitespace": (
+            b"\n".join(lines[:2] + [lines[2] + b"  "]) + b"\n",
+            3,
+            "before or after the JSON object",
+        ),
         "crlf-rechained": (_rechained(lines), 1, "a carriage return (\\r)"),
     }
     for name, (content, line, message) in variants.items():
         target = tmp_path / f"{name}.jsonl"
         target.write_bytes(content)
         checked = tally("check", str(target))
-        assert checked.exit_code == 3 and stderr_line(checked).startswith(f"tally: {target}:{line}: ") and message in checked.stderr, (name, checked)
+        assert (
+            checked.exit_code == 3
+            and stderr_line(checked).startswith(f"tally: {target}:{line}: ")
+            and message in checked.stderr
+        ), (name, checked)
         moved = tally("move", str(target), "ben: take w w")  # nothing is appended to such a log
         assert moved.exit_code == 3 and target.read_bytes() == content, (name, moved)
 
@@ -977,11 +1024,20 @@ def test_finding_9_special_files_are_refused_at_once(tmp_path: Path, tally: Any)
     os.mkfifo(fifo)
     folder = tmp_path / "folder.jsonl"
     folder.mkdir()
-    cases = [(fifo, "a FIFO (named pipe), not a regular file"), (folder, "a directory, not a regular file"),
-             (Path("/dev/zero"), "a character device, not a regular file")]
+    cases = [
+        (fifo, "a FIFO (named pipe), not a regular file"),
+        (folder, "a directory, not a regular file"),
+        (Path("/dev/zero"), "a character device, not a regular file"),
+    ]
     for path, message in cases:
-        for command in (["check", str(path)], ["move", str(path), "take r g b"], ["state", str(path)],
-                        ["replay", str(path)], ["note", str(path), "hi"], ["repair", str(path)]):
+        for command in (
+            ["check", str(path)],
+            ["move", str(path), "take r g b"],
+            ["state", str(path)],
+            ["replay", str(path)],
+            ["note", str(path), "hi"],
+            ["repair", str(path)],
+        ):
             result = tally(*command)  # the subprocess timeout (120 s) would fail a blocked command
             assert result.exit_code == 3, (command, result)
             assert stderr_line(result) == f"tally: {path}: {message}: a log is a regular file\n", (command, result)
@@ -999,8 +1055,10 @@ def test_finding_2_a_line_nested_1000_deep_is_exit_3_for_every_reader(tmp_path: 
     path = tmp_path / f"{game}.jsonl"
     assert tally("new", game, str(path), "-p", "ana", "-p", "ben").exit_code == 0
     lines = log_lines(path)
-    deep = ('{"type":"noted","seq":%d,"at":"2026-01-01T00:00:00.000Z","prev":"%s","text":%s}'
-            % (len(lines) + 1, "0" * 64, nested(1000))).encode()
+    deep = (
+        '{"type":"noted","seq":%d,"at":"2026-01-01T00:00:00.000Z","prev":"%s","text":%s}'
+        % (len(lines) + 1, "0" * 64, nested(1000))
+    ).encode()
     path.write_bytes(joined_lines(lines + [deep]))
     damaged = path.read_bytes()
     for command in (["check"], ["moves"], ["state"], ["replay"], ["repair"], ["move", "note hi"], ["note", "hi"]):
@@ -1009,7 +1067,9 @@ def test_finding_2_a_line_nested_1000_deep_is_exit_3_for_every_reader(tmp_path: 
         assert f"{path}:{len(lines) + 1}: nested more than 32 levels deep" in result.stderr, (command, result.stderr)
     assert path.read_bytes() == damaged
     ingested = tally("ingest", str(path), "--db", str(tmp_path / "library.duckdb"))
-    assert ingested.exit_code == 3 and "internal" not in ingested.stderr and "nested more than 32" in ingested.stderr, ingested
+    assert ingested.exit_code == 3 and "internal" not in ingested.stderr and "nested more than 32" in ingested.stderr, (
+        ingested
+    )
 
 
 def test_events_after_line_1_are_typed_all_the_way_down() -> None:
@@ -1082,7 +1142,10 @@ def test_an_anchor_detects_what_the_chain_cannot(tmp_path: Path, tally: Any, tam
     assert tally("check", str(path)).exit_code in (0, 1)  # the chain alone accepts it
     checked = tally("check", str(path), "--expect", f"5:{prints[4][:8]}")
     assert checked.exit_code == 3 and checked.stderr.count("\n") == 1, checked
-    assert "anchor 5:" in checked.stderr and ("ends at line 3" if tamper == "cut" else "fingerprint is now") in checked.stderr
+    assert (
+        "anchor 5:" in checked.stderr
+        and ("ends at line 3" if tamper == "cut" else "fingerprint is now") in checked.stderr
+    )
     doc = json.loads(tally("check", str(path), "--expect", f"5:{prints[4][:8]}", "--json").stdout)
     assert doc["ok"] is False and doc["error"] == "damaged"
 

@@ -18,15 +18,14 @@ from typing import Any, Callable
 
 import pytest
 
+from support import ROOT
 from tally.core.model import Noted
-from tally.store.logs import log as logfile
-from tally.store.logs.repair import repair as repair_log
 from tally.store.errors import StaleAppend
+from tally.store.logs import log as logfile
 from tally.store.logs.logstore import JsonlStore, LogStore
 from tally.store.logs.places import import_log, open_store
+from tally.store.logs.repair import repair as repair_log
 from tally.store.recording.service import GameRecord, UsageError
-
-from support import ROOT
 
 FIXTURES = ROOT / "fixtures" / "games"
 
@@ -185,8 +184,10 @@ class TestLogStoreContract:
                     stale += 1
             print(accepted, stale)
         """)
-        writers = [subprocess.Popen([sys.executable, "-c", script, name], stdout=subprocess.PIPE, text=True)
-                   for name in ("left", "right")]
+        writers = [
+            subprocess.Popen([sys.executable, "-c", script, name], stdout=subprocess.PIPE, text=True)
+            for name in ("left", "right")
+        ]
         counts = [tuple(map(int, w.communicate(timeout=180)[0].split())) for w in writers]
         assert all(w.returncode == 0 for w in writers)
         accepted = sum(a for a, _ in counts)
@@ -230,7 +231,6 @@ class TestLogStoreContract:
         for seq, fingerprint in acknowledged:
             assert log.fingerprint_at(seq) == fingerprint
         assert GameRecord.open(make("g1")).note("after the kill").accepted
-
 
     def test_an_imported_log_keeps_every_byte(self, backend: Any) -> None:
         _, where, make = backend
@@ -307,8 +307,10 @@ class TestPostgresOnly:
         def wait(game: str, seq: int, timeout: float) -> None:
             results[game] = PostgresStore(pg_url, game).wait_after(seq, timeout)
 
-        waiters = [threading.Thread(target=wait, args=("first", first.seq, 1.5)),
-                   threading.Thread(target=wait, args=("second", second.seq, 20))]
+        waiters = [
+            threading.Thread(target=wait, args=("first", first.seq, 1.5)),
+            threading.Thread(target=wait, args=("second", second.seq, 20)),
+        ]
         for waiter in waiters:
             waiter.start()
         time.sleep(0.3)
@@ -319,7 +321,10 @@ class TestPostgresOnly:
         assert Listener.of(pg_url) is Listener.of(pg_url)  # one listening connection per database and process
 
     def test_cli_new_replay_and_check_of_a_game_in_the_store(self, pg_url: str, tally: Any) -> None:
-        assert tally("new", "splendor", "club-1", "-p", "ana", "-p", "ben", "--seed", "3", "--store", pg_url).exit_code == 0
+        assert (
+            tally("new", "splendor", "club-1", "-p", "ana", "-p", "ben", "--seed", "3", "--store", pg_url).exit_code
+            == 0
+        )
         assert tally("move", "--store", pg_url, "club-1", "1").exit_code == 0
         replayed = tally("replay", "--store", pg_url, "club-1")
         assert replayed.exit_code == 0 and "take" in replayed.stdout
@@ -338,8 +343,13 @@ def test_open_store_picks_the_store(tmp_path: Path) -> None:
 
 def test_the_store_benchmark_runs(pg_url: str, tmp_path: Path) -> None:
     """A smoke run of bench/bench_store.py: behaviour only, never a timing assertion."""
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_store.py"), "--quick", "--url", pg_url],
-                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_store.py"), "--quick", "--url", pg_url],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     for line in ("jsonl      appends/s, 2 processes", "postgresql stream latency ms", "postgresql events/s"):
         assert line in done.stdout

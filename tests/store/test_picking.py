@@ -18,14 +18,13 @@ import msgspec
 import pytest
 from syrupy.extensions.json import JSONSnapshotExtension
 
+from support.serve_helpers import AUTH, bearer, client, run, seated, write_log
 from tally.core import registry
 from tally.core.engine import Table
 from tally.core.model import Event, GameStarted
 from tally.core.naming import Naming, compose, kind_of, listed, places
 from tally.store.recording.picking import names, pieces
 from tally.store.recording.service import seat_moves
-
-from support.serve_helpers import AUTH, bearer, client, run, seated, write_log
 
 GAMES = registry.names()
 
@@ -51,17 +50,17 @@ def picks_for(naming: Naming, move: str) -> list[list[str]] | None:
     no text of that naming."""
     if not move.startswith(naming.head + " "):
         return None
-    words = move[len(naming.head) + 1:].split(" ")
+    words = move[len(naming.head) + 1 :].split(" ")
     picks: list[list[str]] = []
     for index, slot in enumerate(naming.slots):
         marker = slot.before.split(" ") if slot.before else []
         chosen: list[str] = []
-        if marker and words[:len(marker)] == marker:
-            words = words[len(marker):]
+        if marker and words[: len(marker)] == marker:
+            words = words[len(marker) :]
         elif marker:
             picks.append(chosen)
             continue
-        later = [s.before.split(" ")[0] for s in naming.slots[index + 1:] if s.before]
+        later = [s.before.split(" ")[0] for s in naming.slots[index + 1 :] if s.before]
         while words and len(chosen) < slot.most and words[0] not in later:
             chosen.append(words.pop(0))
         picks.append(chosen)
@@ -95,8 +94,11 @@ def offered(spec: Any, state: Any, viewer: str | None, event: Event) -> str | No
             continue
         if any(choice.move == move for choice in naming.choices):
             return "listed"
-        if naming.kind == kind_of(move) and [slot.name for slot in naming.slots] == list(fields) and \
-                any(same_picks(choice.picks, picks) for choice in naming.choices):
+        if (
+            naming.kind == kind_of(move)
+            and [slot.name for slot in naming.slots] == list(fields)
+            and any(same_picks(choice.picks, picks) for choice in naming.choices)
+        ):
             return "listed"
     for naming in report.namings:
         if naming.choices is None:
@@ -120,7 +122,9 @@ def test_every_move_of_a_seated_table_is_offered_to_the_seat_that_made_it(game: 
             move = spec.format(event)
             viewer = getattr(event, "player", None) or None
             way = offered(spec, state, viewer, event)
-            assert way is not None, f"{game} seed {seed} #{event.seq}: {move!r} is offered to {viewer or 'the host'} in no way"
+            assert way is not None, (
+                f"{game} seed {seed} #{event.seq}: {move!r} is offered to {viewer or 'the host'} in no way"
+            )
             ways[way] += 1
             kinds.setdefault(way, set()).add(kind_of(move))
     assert ways["listed"] and ways["composed"], ways
@@ -165,7 +169,11 @@ def test_listed_namings_split_by_kind_player_and_the_fields_set() -> None:
     splice = registry.get("splice")  # its seats are p1, p2, p3, and its box has purple map pieces p1 to p4
     for state, event in positions(seated("splice")):
         seat = getattr(event, "player", "")
-        aimed = [m for m in seat_moves(splice, state, seat) if kind_of(splice.format(m)) in ("spot", "skull")] if seat else []
+        aimed = (
+            [m for m in seat_moves(splice, state, seat) if kind_of(splice.format(m)) in ("spot", "skull")]
+            if seat
+            else []
+        )
         if len(aimed) >= 2:
             break
     else:
@@ -203,13 +211,23 @@ def first(game: str, kind: str, composed: bool) -> tuple[Any, str]:
     raise AssertionError(f"no {kind} naming in a seated {game}")
 
 
-SNAPSHOTS = [("split", "hand", True), ("split", "deal", True), ("split", "draw", False), ("array", "hand", True),
-             ("array", "start", False), ("splendor", "reveal", True), ("splendor", "take", False),
-             ("splice", "hand", True), ("splice", "draw", True), ("splice", "draw", False)]
+SNAPSHOTS = [
+    ("split", "hand", True),
+    ("split", "deal", True),
+    ("split", "draw", False),
+    ("array", "hand", True),
+    ("array", "start", False),
+    ("splendor", "reveal", True),
+    ("splendor", "take", False),
+    ("splice", "hand", True),
+    ("splice", "draw", True),
+    ("splice", "draw", False),
+]
 
 
-@pytest.mark.parametrize(("game", "kind", "composed"), SNAPSHOTS,
-                         ids=[f"{g}-{k}-{'composed' if c else 'listed'}" for g, k, c in SNAPSHOTS])
+@pytest.mark.parametrize(
+    ("game", "kind", "composed"), SNAPSHOTS, ids=[f"{g}-{k}-{'composed' if c else 'listed'}" for g, k, c in SNAPSHOTS]
+)
 def test_what_a_seat_may_name(snapshot_json, game: str, kind: str, composed: bool) -> None:  # type: ignore[no-untyped-def]
     spec = registry.get(game)
     state, viewer = first(game, kind, composed)

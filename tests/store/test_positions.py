@@ -22,6 +22,7 @@ from tally.store.recording import positions, record
 from tally.store.recording.service import IllegalLog, shuffler, start_event
 from tally.store.recording.simulate import _stamp_fast, units
 
+
 def stamped(path: Path, events: list[Any]) -> Path:
     spec = registry.get(events[0].game)
     from datetime import datetime, timezone
@@ -75,8 +76,9 @@ def dealt(spec: Any, recorder: Recorder, shuffle: Any) -> list[Any]:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_every_position_folded_from_a_checkpoint_is_the_whole_logs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                   seed: int) -> None:
+def test_every_position_folded_from_a_checkpoint_is_the_whole_logs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
     """With a checkpoint every 8 lines, any page of steps of a log with voids and notes (a void reaching back before
     a checkpoint included) is the whole fold's, event for event and state for state, and so is its tail."""
     monkeypatch.setattr(checkpoints, "SPACING", 8)
@@ -91,7 +93,7 @@ def test_every_position_folded_from_a_checkpoint_is_the_whole_logs(tmp_path: Pat
     for _ in range(30):
         after = rng.randrange(1, len(steps))
         upto = min(len(steps) + 1, after + rng.randrange(1, 40))
-        assert positions.steps(lines, after, upto) == steps[after - 1: upto - 1]
+        assert positions.steps(lines, after, upto) == steps[after - 1 : upto - 1]
 
 
 def test_a_checkpoint_of_another_history_is_never_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,15 +113,16 @@ def test_a_checkpoint_of_another_history_is_never_used(tmp_path: Path, monkeypat
     first = stamped(tmp_path / "one.jsonl", one)
     forked = stamped(tmp_path / "fork.jsonl", recorder.events)
     assert first.read_bytes().split(b"\n")[0] == forked.read_bytes().split(b"\n")[0]
-    assert recorder.events[60:] != one[60:len(recorder.events)]
+    assert recorder.events[60:] != one[60 : len(recorder.events)]
     positions.reach(JsonlStore(first))
     state, steps = whole_fold(forked)
     assert positions.reach(JsonlStore(forked)).table.state == state
     assert positions.steps(JsonlStore(forked), 100, 130) == steps[99:129]
 
 
-def test_an_illegal_event_after_a_checkpoint_is_refused_as_a_whole_read_refuses_it(tmp_path: Path,
-                                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_illegal_event_after_a_checkpoint_is_refused_as_a_whole_read_refuses_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(checkpoints, "SPACING", 8)
     events = corrected_game(3)
     path = stamped(tmp_path / "g.jsonl", events)

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 from support import run_tally
-
 from tally.store.recording import record
 from tally.store.recording.service import STALE, GameRecord
 
@@ -26,8 +25,10 @@ def _lines(path: Path) -> list[dict]:
 def _at_once(commands: list[list[str]]) -> list[subprocess.CompletedProcess[str]]:
     """Start every command before waiting for any, so they race for the log's lock."""
     env = dict(os.environ, COLUMNS="100", NO_COLOR="1")
-    running = [subprocess.Popen([*TALLY, *c], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-               for c in commands]
+    running = [
+        subprocess.Popen([*TALLY, *c], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        for c in commands
+    ]
     done = []
     for process in running:
         out, err = process.communicate(timeout=120)
@@ -65,7 +66,11 @@ def test_the_issues_line_is_judged_after_the_card_tally_picked(tmp_path: Path) -
     if done.exit_code == 0:
         assert "#6 recorded: tally picks 3" in done.stdout and "#7 recorded: ana: play 3-3" in done.stdout
     else:
-        assert done.exit_code == 1 and done.stderr.startswith(f"tally: {log}:7: ") and "[splice.play.in-hand]" in done.stderr
+        assert (
+            done.exit_code == 1
+            and done.stderr.startswith(f"tally: {log}:7: ")
+            and "[splice.play.in-hand]" in done.stderr
+        )
         assert len(_lines(log)) == 4, "a refused line appends nothing"
 
 
@@ -88,7 +93,11 @@ def test_an_append_that_saw_an_older_log_is_refused_as_stale(tmp_path: Path) -> 
     assert run_tally("move", str(log), "take r g b", "--expect-seq", "2").exit_code == 0
     size = log.stat().st_size
     fingerprint = record.check(log).fingerprint
-    for command in (["move", str(log), "ben: take w b k"], ["undo", str(log), "--reason", "oops"], ["note", str(log), "hi"]):
+    for command in (
+        ["move", str(log), "ben: take w b k"],
+        ["undo", str(log), "--reason", "oops"],
+        ["note", str(log), "hi"],
+    ):
         done = run_tally(*command, "--expect-seq", "2", "--json")
         assert done.exit_code == 1, done
         document = json.loads(done.stdout)
@@ -155,7 +164,9 @@ def test_a_damaged_log_under_json_names_a_reading_rule_never_null(tmp_path: Path
         done = run_tally(command[0], str(log), *command[1:], "--json")
         assert done.exit_code == 3, done
         document = json.loads(done.stdout)
-        assert document["error"] == "damaged" and isinstance(document["rule"], str) and document["rule"].startswith("log."), document
+        assert (
+            document["error"] == "damaged" and isinstance(document["rule"], str) and document["rule"].startswith("log.")
+        ), document
 
 
 def test_rule_by_number_means_the_listing_it_was_shown_in(tmp_path: Path) -> None:
@@ -180,7 +191,11 @@ def test_an_append_may_name_the_fingerprint_it_saw_by_a_prefix(tmp_path: Path) -
     seen = record.check(log).fingerprint
     assert run_tally("move", str(log), "take r g b", "--expect-fingerprint", seen[:8].upper()).exit_code == 0
     size = log.stat().st_size
-    for command in (["move", str(log), "ben: take w b k"], ["undo", str(log), "--reason", "oops"], ["note", str(log), "hi"]):
+    for command in (
+        ["move", str(log), "ben: take w b k"],
+        ["undo", str(log), "--reason", "oops"],
+        ["note", str(log), "hi"],
+    ):
         done = run_tally(*command, "--expect-fingerprint", seen[:10])
         assert done.exit_code == 1 and "[core.append.stale]" in done.stderr, done
         for bad in (seen[:7], "z" * 8):

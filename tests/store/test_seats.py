@@ -11,28 +11,25 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from support import array_helpers, splice_helpers, split_helpers
+from support.bundled import ROOT, rel, run_json
+from support.harness import strings_in
+from support.splendor_helpers import Game as SplendorGame
+from support.splendor_helpers import default_nobles
 from tally.core import registry
 from tally.core.engine import Table, play_out
+from tally.core.games.splendor.components import LEVEL_CARDS
+from tally.core.games.splendor.events import CardRevealed, NobleRevealed
 from tally.core.model import Event, GameStarted
 from tally.store.logs import log as logfile
 from tally.store.recording.service import GameRecord, UsageError, seat_moves, shuffler, start_event
-
-from support import array_helpers
-from support import splice_helpers
-from support import split_helpers
-from support.harness import strings_in
-from support.bundled import ROOT, rel, run, run_json
-from support.splendor_helpers import Game as SplendorGame
-from support.splendor_helpers import default_nobles
-from tally.core.games.splendor.components import LEVEL_CARDS
-from tally.core.games.splendor.events import CardRevealed, NobleRevealed
 
 SEATED_GAMES = ("splendor", "split", "array", "splice")  # the games whose seats enter their own hidden cards
 FIXTURES = {game: f"{game}-seated-3p" for game in SEATED_GAMES}
@@ -53,8 +50,11 @@ def seated(game: Any, *names: str) -> Any:
 def test_seated_is_checked_like_every_field_of_the_start() -> None:
     spec, started = start_event("split", ["ana", "ben"], {}, "table", seated=["ANA"])
     assert started.seated == ["ana"]  # a seat named in any case, written as the seat is spelled
-    for mode, names, words in (("open", ["ana"], "only in table mode"), ("table", ["cy"], "'cy' not among the seats"),
-                               ("table", ["ana", "ana"], "named twice")):
+    for mode, names, words in (
+        ("open", ["ana"], "only in table mode"),
+        ("table", ["cy"], "'cy' not among the seats"),
+        ("table", ["ana", "ana"], "named twice"),
+    ):
         with pytest.raises(UsageError, match=words):
             start_event("split", ["ana", "ben"], {}, mode, seated=names)
         bad = msgspec.structs.replace(started, mode=mode, seated=names)
@@ -250,7 +250,9 @@ def test_array_seats_name_their_own_dealt_hands() -> None:
     assert game.state.owed == ("ann", "ben")
     game.reject("cy: hand " + " ".join(array_helpers.ANN), "core.seat.hand-not-owed")  # cy is not seated
     game.reject("ben: hand " + " ".join(array_helpers.BEN[:6]), "array.deal.hands")  # 6 cards, not 7
-    game.reject("ben: hand slam slam slam " + " ".join(array_helpers.BEN[:4]), "array.deal.hands")  # the box has 2 SLAMs
+    game.reject(
+        "ben: hand slam slam slam " + " ".join(array_helpers.BEN[:4]), "array.deal.hands"
+    )  # the box has 2 SLAMs
     game.do("ben: hand " + " ".join(array_helpers.BEN))
     game.reject("ben: hand " + " ".join(array_helpers.BEN), "core.seat.hand-not-owed")  # named once
     game.reject("ann: hand s1 s1 " + " ".join(array_helpers.ANN[:5]), "array.deal.hands")  # ben holds one of the two s1
@@ -321,7 +323,9 @@ def test_splice_a_seat_enters_its_disk_and_hand() -> None:
     assert game.hand("ann") == sorted(ANN_HAND) and game.seat("ann").disk == "r"
     assert game.hand("ben") == ["?"] * 5 and game.seat("ben").disk is None
     again = seated(splice_helpers.Game(("ann", "ben"), "table"), "ann")
-    assert again.refuse("disks ann r ben b").rule == "splice.setup.disks-first"  # ben is not seated: his disk stays unseen
+    assert (
+        again.refuse("disks ann r ben b").rule == "splice.setup.disks-first"
+    )  # ben is not seated: his disk stays unseen
     again.do("disks ann r")
     assert again.refuse("deal | ann 5 5 2").rule == "splice.setup.deal"  # a hand of 5, not 3
     assert again.refuse("deal hurricane ann | ann 5 5 2 3 4").rule == "splice.setup.deal"  # 4: one was a Hurricane
@@ -470,7 +474,11 @@ def _splice_hidden(state: Any, viewer: str) -> list[str]:
     # a Hurricane resolved goes to the bottom of the Draw Pile in sight of all (in table mode the log knows nothing
     # else of the pile that a seat may not know)
     public = {"hurricane"} if state.mode == "table" else set()
-    if any(set(zone.known) - public for zone in state.pile) or any(z.known for z in state.map_pile) or state.unused.known:
+    if (
+        any(set(zone.known) - public for zone in state.pile)
+        or any(z.known for z in state.map_pile)
+        or state.unused.known
+    ):
         found.append("a pile or the unused disks")
     if state.fresh not in (None, "?") and state.player_name != viewer:
         found.append("the card drawn this turn")
@@ -542,8 +550,12 @@ def test_the_recorder_enters_their_own_cards_through_the_cli(tally: Any, tmp_pat
     assert run_json(tally, "state", log, "--as", "ben")["players"][0]["hand"] == []
     bad = tally("moves", log, "--as", "zed")
     assert bad.exit_code == 2 and "--as 'zed': no such player" in bad.stderr
-    assert tally("new", "split", str(tmp_path / "o.jsonl"), "-p", "ana", "-p", "ben", "--seed", "1",
-                 "--as", "ana").exit_code == 2
+    assert (
+        tally(
+            "new", "split", str(tmp_path / "o.jsonl"), "-p", "ana", "-p", "ben", "--seed", "1", "--as", "ana"
+        ).exit_code
+        == 2
+    )
 
 
 def test_the_session_records_as_a_seat(tmp_path: Path) -> None:
@@ -635,14 +647,19 @@ def test_a_seats_view_never_holds_another_seats_hidden_card(game: str, data: st.
     spec = registry.get(game)
     seats = data.draw(st.integers(spec.min_seats, min(spec.max_seats, 4)), label="seats")
     names = [f"p{i + 1}" for i in range(seats)]
-    reporting = tuple(data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=seats, unique=True), label="seated"))
+    reporting = tuple(
+        data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=seats, unique=True), label="seated")
+    )
     spec, transcript = _seated_playout(game, seats, reporting, data.draw(st.integers(0, 10_000), label="seed"))
     _walk_seated(game, spec, transcript, names, reporting)
 
 
 # the games whose table-mode deal may leave the seated hands (Splice: and disks) for each seat to name (`hand_named`)
-BY_SEAT = {"split": split_helpers.hands_by_seat, "array": array_helpers.hands_by_seat,
-           "splice": splice_helpers.hands_by_seat}
+BY_SEAT = {
+    "split": split_helpers.hands_by_seat,
+    "array": array_helpers.hands_by_seat,
+    "splice": splice_helpers.hands_by_seat,
+}
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -698,8 +715,14 @@ def test_check_prints_the_failing_rule_with_its_text(tally: Any, tmp_path: Path)
     for move in ("disks ana r", "deal | ana " + " ".join(ANN_HAND), "draw 9"):
         assert service.append(move, service.seq, service.last_hash).accepted
     last = log.read_bytes().splitlines()[-1]
-    bad = {"type": "coins_played", "seq": 5, "at": "2026-12-01T15:40:00.000Z", "prev": hashlib.sha256(last).hexdigest(),
-           "player": "ana", "sets": ["9-9"]}
+    bad = {
+        "type": "coins_played",
+        "seq": 5,
+        "at": "2026-12-01T15:40:00.000Z",
+        "prev": hashlib.sha256(last).hexdigest(),
+        "player": "ana",
+        "sets": ["9-9"],
+    }
     with log.open("a") as out:
         out.write(json.dumps(bad, separators=(",", ":")) + "\n")
     text = registry.get("splice").rules

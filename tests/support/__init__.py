@@ -35,6 +35,7 @@ def run_tally(*args: str, cwd: Path | None = None) -> Result:
     )
     return Result(proc.returncode, proc.stdout, proc.stderr)
 
+
 def invoke(*args: str) -> Result:
     """The CLI in-process (faster than a process; the JSON test runs the real process)."""
     from typer.testing import CliRunner

@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable
 
+from support.harness import Harness, Move
 from tally.core.games.array import ARRAY, DEFAULT_BOX, MANIFEST, HandNamed, RoundDealt
 from tally.core.model import Event, Ruling
-
-from support.harness import Harness, Move
 
 SEATS = ("ann", "ben", "cy", "dee", "eve")
 
@@ -31,8 +30,13 @@ def rest_of_box(*taken: Iterable[str], box=DEFAULT_BOX) -> list[str]:
     return [card for card, _ in box.copies for _ in range(left[card])]
 
 
-def deal_event(hands: dict[str, list[str]], starter: str = "br", top: Iterable[str] = (), turned: Iterable[str] = (),
-               box=DEFAULT_BOX) -> RoundDealt:
+def deal_event(
+    hands: dict[str, list[str]],
+    starter: str = "br",
+    top: Iterable[str] = (),
+    turned: Iterable[str] = (),
+    box=DEFAULT_BOX,
+) -> RoundDealt:
     """A complete deal: `hands`, `turned` action cards put back under the deck, the `starter`, `top` first."""
     turned = list(turned)
     top = list(top)
@@ -62,8 +66,14 @@ class Game(Harness):
         return self.table.permit(events[0])
 
 
-def open_game(hands: dict[str, list[str]], starter: str = "br", top: Iterable[str] = (), turned: Iterable[str] = (),
-              manifest=MANIFEST, **options: object) -> Game:
+def open_game(
+    hands: dict[str, list[str]],
+    starter: str = "br",
+    top: Iterable[str] = (),
+    turned: Iterable[str] = (),
+    manifest=MANIFEST,
+    **options: object,
+) -> Game:
     game = Game(tuple(hands), "open", manifest=manifest, **options)
     game.do(deal_event(hands, starter, top, turned, box=game.state.box))
     return game

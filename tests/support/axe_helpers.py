@@ -48,8 +48,12 @@ def axe_source() -> str:
     if npm is None:
         _unavailable("npm is not installed")
     with tempfile.TemporaryDirectory() as folder:
-        done = subprocess.run([npm, "pack", f"axe-core@{AXE_VERSION}", "--pack-destination", folder, "--silent"],
-                              capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [npm, "pack", f"axe-core@{AXE_VERSION}", "--pack-destination", folder, "--silent"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         packed = list(Path(folder).glob("axe-core-*.tgz"))
         if done.returncode != 0 or not packed:
             _unavailable((done.stderr.strip().splitlines() or ["npm pack failed"])[-1])

@@ -11,12 +11,29 @@ from urllib.parse import unquote
 
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 # BG Stats' fields: name -> (the JSON types it may have, whether it must be given)
-PLAY = {"sourceName": ((str,), True), "sourcePlayId": ((str,), False), "playDate": ((str,), True),
-        "durationMin": ((int,), False), "game": ((dict,), True), "players": ((list,), True)}
-GAME = {"name": ((str,), True), "sourceGameId": ((str,), True), "bggId": ((int,), False),
-        "highestWins": ((bool,), True), "noPoints": ((bool,), True)}
-PLAYER = {"name": ((str,), True), "sourcePlayerId": ((str,), True), "score": ((int, float), False),
-          "winner": ((bool,), True), "rank": ((int,), False), "startPlayer": ((bool,), True)}
+PLAY = {
+    "sourceName": ((str,), True),
+    "sourcePlayId": ((str,), False),
+    "playDate": ((str,), True),
+    "durationMin": ((int,), False),
+    "game": ((dict,), True),
+    "players": ((list,), True),
+}
+GAME = {
+    "name": ((str,), True),
+    "sourceGameId": ((str,), True),
+    "bggId": ((int,), False),
+    "highestWins": ((bool,), True),
+    "noPoints": ((bool,), True),
+}
+PLAYER = {
+    "name": ((str,), True),
+    "sourcePlayerId": ((str,), True),
+    "score": ((int, float), False),
+    "winner": ((bool,), True),
+    "rank": ((int,), False),
+    "startPlayer": ((bool,), True),
+}
 
 
 def fits(document: dict[str, Any], fields: dict[str, tuple[tuple[type, ...], bool]], where: str) -> None:
@@ -44,6 +61,6 @@ def check_play(play: dict[str, Any]) -> None:
 def decoded(link: str) -> dict[str, Any]:
     """The play a link carries: its one `data` parameter, URL-decoded, parsed as JSON."""
     assert link.startswith(CREATE_PLAY) and "&" not in link and " " not in link, link
-    play = json.loads(unquote(link[len(CREATE_PLAY):]))
+    play = json.loads(unquote(link[len(CREATE_PLAY) :]))
     assert isinstance(play, dict)
     return play

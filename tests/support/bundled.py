@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
-from support import ROOT
 
+from support import ROOT
 
 
 class TextSnapshot(SingleFileSnapshotExtension):

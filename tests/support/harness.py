@@ -29,8 +29,9 @@ class Harness:
     spec: ClassVar[GameSpec]
     manifest: ClassVar[Any] = None
 
-    def __init__(self, seats: Iterable[str] = ("ann", "ben"), mode: str = "open", manifest: Any = DEFAULT,
-                 **options: object):
+    def __init__(
+        self, seats: Iterable[str] = ("ann", "ben"), mode: str = "open", manifest: Any = DEFAULT, **options: object
+    ):
         spec = self.spec
         self.started = GameStarted(
             seq=1,

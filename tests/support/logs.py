@@ -7,9 +7,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-START = {"type": "game_started", "seq": 1, "at": "2026-11-30T10:00:00.000Z", "game": "splendor", "rules": "1",
-         "seats": ["ana", "ben"], "mode": "table", "options": {"take-fewer": "when-short", "stuck": "pass", "target": "15"},
-         "manifest": "splendor-base-2014"}
+START = {
+    "type": "game_started",
+    "seq": 1,
+    "at": "2026-11-30T10:00:00.000Z",
+    "game": "splendor",
+    "rules": "1",
+    "seats": ["ana", "ben"],
+    "mode": "table",
+    "options": {"take-fewer": "when-short", "stuck": "pass", "target": "15"},
+    "manifest": "splendor-base-2014",
+}
 
 
 def stderr_line(result: Any) -> str:

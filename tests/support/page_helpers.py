@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from support import ROOT
 
 GAMES = ROOT / "fixtures" / "games"
@@ -74,9 +75,21 @@ class Served:
 def serving(folder: Path, *options: str) -> Iterator[Served]:
     """`tally serve FOLDER --port 0 --json` (and `options`) as a user starts it, stopped (by its own process) afterwards."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from tally.cli.main import main; main()", "serve", str(folder), "--port", "0", "--json",
-         *options],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-c",
+            "from tally.cli.main import main; main()",
+            "serve",
+            str(folder),
+            "--port",
+            "0",
+            "--json",
+            *options,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline()
@@ -201,8 +214,10 @@ MOST_BUTTONS = 12  # no unfolded group of the page shows more move buttons than 
 def opened(page: Any, node: Any) -> int:
     """Open every folded group around `node` (outermost first), as a thumb does: the taps it took."""
     taps = 0
-    closed = node.evaluate("n => { const out = []; for (let d = n.closest('details'); d; d = d.parentElement?.closest('details'))"
-                           " if (!d.open) out.unshift(d); out.forEach((d, i) => d.dataset.opening = String(i)); return out.length; }")
+    closed = node.evaluate(
+        "n => { const out = []; for (let d = n.closest('details'); d; d = d.parentElement?.closest('details'))"
+        " if (!d.open) out.unshift(d); out.forEach((d, i) => d.dataset.opening = String(i)); return out.length; }"
+    )
     for index in range(closed):
         page.locator(f"#moves details[data-opening='{index}'] > summary").click()
         taps += 1
@@ -257,7 +272,7 @@ def enter(page: Any, move: str) -> int:
     picker = _picker_for(page, move)
     taps = opened(page, picker)
     head = picker.get_attribute("data-head")
-    for word in move[len(head):].replace("+", " ").split():
+    for word in move[len(head) :].replace("+", " ").split():
         if page.evaluate("code => picking.pieces.has(code)", word):
             taps += pick_piece(page, picker, word)
     record = picker.locator(f'button[data-move="{move}"]')
@@ -268,16 +283,20 @@ def enter(page: Any, move: str) -> int:
 
 def walls(page: Any) -> list[int]:
     """The sizes of the groups of move buttons shown unfolded that are longer than a dozen (none, on a phone)."""
-    return page.evaluate("""() => [...document.querySelectorAll('#moves .buttons')]
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#moves .buttons')]
         .filter((b) => b.offsetParent !== null)
         .map((b) => [...b.querySelectorAll('button[data-move]')].filter((x) => x.offsetParent !== null).length)
-        .filter((n) => n > %d)""" % MOST_BUTTONS)
+        .filter((n) => n > %d)"""
+        % MOST_BUTTONS
+    )
 
 
 def own_hand_bottom(page: Any, seat: str) -> float | None:
     """Where the page's picture ends the first card of `seat`'s own hand (or its first token, in a game without a
     hand), in CSS pixels from the top of the page; None when none is drawn."""
-    return page.evaluate("""(seat) => {
+    return page.evaluate(
+        """(seat) => {
         const titled = [...document.querySelectorAll('#board svg g')].filter((g) => {
             const t = g.querySelector(':scope > title');
             return t && (t.textContent.startsWith(`in ${seat}'s hand`) || t.textContent.startsWith(`${seat} holds`));
@@ -285,4 +304,6 @@ def own_hand_bottom(page: Any, seat: str) -> float | None:
         if (!titled.length) return null;
         const box = titled[0].getBoundingClientRect();
         return box.bottom + window.scrollY;
-    }""", seat)
+    }""",
+        seat,
+    )

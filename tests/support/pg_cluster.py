@@ -20,8 +20,10 @@ from pathlib import Path
 
 def find_server() -> Path | None:
     """The folder of initdb and pg_ctl, the newest installed version first."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parent.parent.name)
-                   if Path(p).parent.parent.name.isdigit() else 0)
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+        key=lambda p: int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0,
+    )
     if found:
         return Path(found[-1]).parent
     on_path = shutil.which("initdb")
@@ -53,11 +55,23 @@ class Cluster:
     def _run(self, *command: str) -> None:
         done = subprocess.run([*self._as, *command], capture_output=True, text=True, timeout=120)
         if done.returncode != 0:
-            raise RuntimeError(f"{' '.join(command[:2])} failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
+            raise RuntimeError(
+                f"{' '.join(command[:2])} failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}"
+            )
 
     def start(self) -> "Cluster":
-        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", self.user, "--auth=trust", "-E", "UTF8",
-                  "--no-locale", "--no-sync")
+        self._run(
+            str(self.bin / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            self.user,
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-locale",
+            "--no-sync",
+        )
         self.port = free_port()
         self.resume()
         return self
@@ -65,10 +79,23 @@ class Cluster:
     def resume(self) -> None:
         """The server started on the cluster made (again, after `halt`), on the same port."""
         # loopback only, the socket in the throwaway folder; small buffers: six checkouts share two cores
-        options = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.folder} -c shared_buffers=16MB "
-                   "-c max_connections=60 -c fsync=on")
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.folder / "server.log"),
-                  "-w", "-t", "60", "start")
+        options = (
+            f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.folder} -c shared_buffers=16MB "
+            "-c max_connections=60 -c fsync=on"
+        )
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.folder / "server.log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
 
     def halt(self) -> None:
         """The server stopped at once (as a crash or a restart stops it), its data kept for `resume`."""

@@ -57,8 +57,11 @@ def seated(game: str, seed: int = 1) -> list[Any]:
     deals leave the hands to their seats where the game lets them), numbered from 1."""
     from support import array_helpers, splice_helpers, split_helpers
 
-    by_seat = {"split": split_helpers.hands_by_seat, "array": array_helpers.hands_by_seat,
-               "splice": splice_helpers.hands_by_seat}
+    by_seat = {
+        "split": split_helpers.hands_by_seat,
+        "array": array_helpers.hands_by_seat,
+        "splice": splice_helpers.hands_by_seat,
+    }
     events = transcript(game, seed=seed)
     if game in by_seat:
         events = by_seat[game](events)
@@ -81,10 +84,20 @@ class Stream:
         buffer = b""
         done = asyncio.Event()
         path, _, query = self.path.partition("?")
-        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-                 "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
-                 "headers": [(k.lower().encode(), v.encode()) for k, v in self.headers.items()],
-                 "client": (self.client, 1), "server": ("table", 80)}
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "GET",
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": query.encode(),
+            "root_path": "",
+            "headers": [(k.lower().encode(), v.encode()) for k, v in self.headers.items()],
+            "client": (self.client, 1),
+            "server": ("table", 80),
+        }
 
         async def receive() -> dict[str, Any]:
             await done.wait()
@@ -98,7 +111,11 @@ class Stream:
                 buffer += message.get("body", b"")
                 while b"\r\n\r\n" in buffer:
                     block, buffer = buffer.split(b"\r\n\r\n", 1)
-                    fields = dict(line.split(": ", 1) for line in block.decode().splitlines() if ": " in line and not line.startswith(":"))
+                    fields = dict(
+                        line.split(": ", 1)
+                        for line in block.decode().splitlines()
+                        if ": " in line and not line.startswith(":")
+                    )
                     if "id" in fields:
                         events.append(fields)
                 if len(events) >= count:
@@ -121,13 +138,19 @@ class Stream:
 def serving(folder: Path, *options: str, files: int | None = None) -> Iterator[tuple[str, int, str]]:
     """`tally serve FOLDER --port 0 --json OPTIONS` as a real process (under `ulimit -n FILES`): its url, port and host
     token; killed afterwards."""
+
     def limited() -> None:
         if files is not None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
 
     said = open(folder / "server.err", "w+")  # a file, not a pipe: a server that writes much never blocks on it
-    process = subprocess.Popen([str(Path(sys.executable).parent / "tally"), "serve", str(folder), "--port", "0", "--json",
-                                *options], stdout=subprocess.PIPE, stderr=said, text=True, preexec_fn=limited)
+    process = subprocess.Popen(
+        [str(Path(sys.executable).parent / "tally"), "serve", str(folder), "--port", "0", "--json", *options],
+        stdout=subprocess.PIPE,
+        stderr=said,
+        text=True,
+        preexec_fn=limited,
+    )
     try:
         assert process.stdout is not None
         line = process.stdout.readline()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from support.harness import Harness
 from tally.core.games.splendor import (
     CARDS,
     LEVEL_CARDS,
@@ -25,8 +26,6 @@ from tally.core.games.splendor import (
     SetupDealt,
     TokensReturned,
 )
-
-from support.harness import Harness
 
 GEMS = "wbgrk"
 COLOURS = "wbgrky"

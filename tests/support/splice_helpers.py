@@ -12,23 +12,22 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from support.harness import Harness
 from tally.core.games.splice import (
     DEFAULT_BOX,
     MANIFEST,
-    Box,
-    box_for,
     SPLICE,
+    Box,
     CardsDealt,
     DisksChosen,
     DisksRedrawn,
     HandNamed,
     SetupDealt,
+    box_for,
     deck_cards,
     deck_copies,
 )
 from tally.core.model import Event
-
-from support.harness import Harness
 
 
 class Game(Harness):
@@ -74,8 +73,12 @@ def setup_event(
     colours = list(disks) if disks is not None else list(box.colours)
     colours += [c for c in box.colours if c not in colours]
     top = list(maps)
-    return SetupDealt(disks=colours[:seats], unused=colours[seats:], maps=top + [p for p in box.pieces if p not in top],
-                      deck=first + rest)
+    return SetupDealt(
+        disks=colours[:seats],
+        unused=colours[seats:],
+        maps=top + [p for p in box.pieces if p not in top],
+        deck=first + rest,
+    )
 
 
 def open_game(
@@ -97,8 +100,12 @@ def open_game(
     return game
 
 
-def table_game(seats: Iterable[str] = ("ann", "ben"), hurricanes: Iterable[str] = (), manifest: object = MANIFEST,
-               **options: object) -> Game:
+def table_game(
+    seats: Iterable[str] = ("ann", "ben"),
+    hurricanes: Iterable[str] = (),
+    manifest: object = MANIFEST,
+    **options: object,
+) -> Game:
     """A table-mode game after `disks` and `deal`."""
     game = Game(seats, "table", manifest, **options)
     game.do(DisksChosen(), CardsDealt(hurricanes=list(hurricanes)))
@@ -110,8 +117,17 @@ RICH = {"coins": {**{str(v): 4 for v in range(1, 11)}, "50": 4}}
 # two colours only: 8 regular map pieces, so two players can buy the Map Pile empty
 SMALL_MAPS = {**RICH, "colours": {"r": "red", "b": "blue"}}
 # ten cards and nothing else: two hands of 5 and an empty Draw Pile from the start
-TINY = {"coins": {"1": 4, "2": 4, "3": 2}, "wild": 0, "double": 0, "piracy": 0, "skull": 0, "trade": 0, "black_spot": 0,
-        "hurricane": 0, "wild_pieces": {}}
+TINY = {
+    "coins": {"1": 4, "2": 4, "3": 2},
+    "wild": 0,
+    "double": 0,
+    "piracy": 0,
+    "skull": 0,
+    "trade": 0,
+    "black_spot": 0,
+    "hurricane": 0,
+    "wild_pieces": {},
+}
 
 
 def hands_by_seat(events: list[Event]) -> list[Event]:
@@ -130,7 +146,10 @@ def hands_by_seat(events: list[Event]) -> list[Event]:
         elif isinstance(event, CardsDealt) and (event.hands or disks):
             out.append(CardsDealt(hurricanes=event.hurricanes))
             names = list(dict.fromkeys([*event.hands, *disks]))
-            out += [HandNamed(player=name, cards=event.hands.get(name, []), disk=disks.get(name)) for name in reversed(names)]
+            out += [
+                HandNamed(player=name, cards=event.hands.get(name, []), disk=disks.get(name))
+                for name in reversed(names)
+            ]
         else:
             out.append(event)
     return out

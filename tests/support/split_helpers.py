@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from support.harness import DEFAULT, Harness
 from tally.core.games.split import DEFAULT_DECK, HAND, MANIFEST, SPLIT, HandNamed, RoundDealt
 from tally.core.model import Event
-
-from support.harness import DEFAULT, Harness
 
 SEATS = ("ann", "ben", "cy", "dee", "eve", "fay")
 FILLERS = [card for card in reversed(DEFAULT_DECK.cards) if card.endswith("L")]
@@ -102,4 +101,3 @@ def hands_by_seat(events: list[Event]) -> list[Event]:
         else:
             out.append(event)
     return out
-

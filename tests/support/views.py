@@ -17,7 +17,9 @@ def _unknown(codes: list[str]) -> int:
     return sum(1 for code in codes if code == "?")
 
 
-def read_as_json(shown: Callable[[dict[str, Any]], tuple[Counter[str], int]]) -> Callable[[Any], tuple[Counter[str], int]]:
+def read_as_json(
+    shown: Callable[[dict[str, Any]], tuple[Counter[str], int]],
+) -> Callable[[Any], tuple[Counter[str], int]]:
     """A reader of a view's keys as `--json` prints them (the view Struct's builtins): what the picture must draw is
     read from what the view says, not through the attributes the drawing code reads."""
     return lambda view: shown(msgspec.to_builtins(view))
@@ -61,5 +63,12 @@ def shown_splice(view: dict[str, Any]) -> tuple[Counter[str], int]:
     return Counter(codes), hidden
 
 
-SHOWN = {game: read_as_json(shown) for game, shown in
-         {"splendor": shown_splendor, "split": shown_split, "array": shown_array, "splice": shown_splice}.items()}
+SHOWN = {
+    game: read_as_json(shown)
+    for game, shown in {
+        "splendor": shown_splendor,
+        "split": shown_split,
+        "array": shown_array,
+        "splice": shown_splice,
+    }.items()
+}

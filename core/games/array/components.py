@@ -185,18 +185,23 @@ def check_manifest(manifest: str | dict[str, Any]) -> list[str]:
         return [f"manifest {quote(manifest)}: array knows {MANIFEST}; give another box as a manifest file"]
     if not isinstance(manifest, dict):
         return ["an array manifest is an object with colours and cards"]
-    problems = [f"manifest field {quote(key)} is unknown (fields: {', '.join(MANIFEST_FIELDS)})"
-                for key in manifest if key not in MANIFEST_FIELDS]
+    problems = [
+        f"manifest field {quote(key)} is unknown (fields: {', '.join(MANIFEST_FIELDS)})"
+        for key in manifest
+        if key not in MANIFEST_FIELDS
+    ]
     ident = manifest.get("id", "inline")
     if not isinstance(ident, str) or not 0 < len(ident) <= 40 or not _is_printable(ident):
         problems.append(f"manifest id {quote(ident)}: a name of 1-40 printable characters")
     colours = manifest.get("colours")
     if not isinstance(colours, dict) or not 2 <= len(colours) <= MAX_COLOURS:
-        problems.append(f"manifest colours: an object of 2-{MAX_COLOURS} colours, letter = name (e.g. b = \"blue\")")
+        problems.append(f'manifest colours: an object of 2-{MAX_COLOURS} colours, letter = name (e.g. b = "blue")')
         return problems
     for letter, name in colours.items():
         if not (len(letter) == 1 and "a" <= letter <= "z" and letter != "s"):
-            problems.append(f"colour letter {quote(letter)}: one lowercase letter a-z other than s (s names Splatter cards)")
+            problems.append(
+                f"colour letter {quote(letter)}: one lowercase letter a-z other than s (s names Splatter cards)"
+            )
         if not isinstance(name, str) or not 0 < len(name) <= 20 or not _is_printable(name):
             problems.append(f"colour {quote(letter)}: its name must be 1-20 printable characters")
     if problems:

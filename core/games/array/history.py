@@ -74,7 +74,9 @@ def kind(card: str) -> str:
     return f"{len(card)} colours"
 
 
-def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ...]]]) -> Callable[[Event, State, State], None]:
+def watch(
+    game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ...]]]
+) -> Callable[[Event, State, State], None]:
     seats = started.seats
     round_rows_, left_rows, out_rows, action_rows = (sink[name] for name in TABLES)
 
@@ -84,16 +86,40 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
             card = event.card
             picked = picked_up(before, card)
             slam = SLAM_POINTS if card == "slam" else 0
-            action_rows.append((game_id, before.round, seq, before.current + 1, seats[before.current],
-                                card, event.target, picked, slam))
+            action_rows.append(
+                (
+                    game_id,
+                    before.round,
+                    seq,
+                    before.current + 1,
+                    seats[before.current],
+                    card,
+                    event.target,
+                    picked,
+                    slam,
+                )
+            )
         if len(after.results) == len(before.results):
             return
         result = after.results[-1]
         left = sum(len(result.left[s]) for s in result.playing)
         went_out = seats[result.winners[0]] if result.ended == "out" else None
-        round_rows_.append((game_id, result.round, seq, result.dealer + 1, seats[result.dealer], len(result.playing),
-                            result.turns, result.ended, went_out, result.sudden, left,
-                            sum(result.points[s] for s in result.playing)))
+        round_rows_.append(
+            (
+                game_id,
+                result.round,
+                seq,
+                result.dealer + 1,
+                seats[result.dealer],
+                len(result.playing),
+                result.turns,
+                result.ended,
+                went_out,
+                result.sudden,
+                left,
+                sum(result.points[s] for s in result.playing),
+            )
+        )
         for seat in result.playing:
             for card in result.left[seat]:
                 left_rows.append((game_id, result.round, seq, seat + 1, seats[seat], card, kind(card), points(card)))

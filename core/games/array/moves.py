@@ -15,6 +15,7 @@ counts prove it wrong (rules.can_stop), and so is every card the table may turn 
 from __future__ import annotations
 
 from collections.abc import Callable
+
 from ...model import Event, pick_listed
 from .components import ACTIONS, DEAL, Box, is_action
 from .events import (
@@ -31,9 +32,15 @@ from .events import (
 )
 from .rules import can_stop
 from .state import (
-    State, cards_picked_up, join_colour, joins, open_colours, open_segments, possible_cards, unentered,
+    State,
+    cards_picked_up,
+    join_colour,
+    joins,
+    open_colours,
+    open_segments,
+    possible_cards,
+    unentered,
 )
-
 
 _ACTION_CARDS = frozenset(ACTIONS)  # `is_action` as a set: a turn asks it of every card in hand
 
@@ -113,8 +120,9 @@ def _continue_moves(state: State) -> list[Event]:
     moves: list[Event] = []
     for anchor in state.anchors:
         for colour in open_colours(state, anchor):
-            moves.extend(CardSpliced(player=who, card=card, to=anchor, colour=colour)
-                         for card in colour_cards if colour in card)
+            moves.extend(
+                CardSpliced(player=who, card=card, to=anchor, colour=colour) for card in colour_cards if colour in card
+            )
     moves.append(TurnEnded(player=who))
     return moves
 
@@ -174,7 +182,7 @@ def deal(state: State, shuffled: dict[str, list[str]]) -> list[Event]:
     hands: dict[str, list[str]] = {state.seats[s]: [] for s in order}
     for i in range(DEAL * len(order)):
         hands[state.seats[order[i % len(order)]]].append(deck[i])
-    rest = deck[DEAL * len(order):]
+    rest = deck[DEAL * len(order) :]
     turned: list[str] = []
     for _ in range(len(rest)):  # the manifest guarantees a colour card among them
         card = rest.pop(0)
@@ -317,8 +325,9 @@ def _pick_turn(state: State, below: Callable[[int], int], table: Segments | None
             assert table is not None  # counted: the table was looked at
             # the open segments of the card's colours in `open_segments`' order: by card number, then as its code
             placed, open_ = state.placed, table.open
-            found = sorted((number, placed[number - 1].index(colour), colour)
-                           for colour in card for number in open_[colour])
+            found = sorted(
+                (number, placed[number - 1].index(colour), colour) for colour in card for number in open_[colour]
+            )
             number, _, colour = found[index]
             return CardSpliced(player=who, card=card, to=number, colour=colour)
         index -= count

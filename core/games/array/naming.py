@@ -28,6 +28,13 @@ def naming(state: State) -> list[Naming]:
     pool = unlocated_copies(state)
     if state.picking:
         who = state.picking
-        return [Naming("pick", who, f"{who}: pick up", f"the {state.picks} cards {who} picked up after the Splatter",
-                       [Slot("cards picked up", state.picks, state.picks, pool)])]
+        return [
+            Naming(
+                "pick",
+                who,
+                f"{who}: pick up",
+                f"the {state.picks} cards {who} picked up after the Splatter",
+                [Slot("cards picked up", state.picks, state.picks, pool)],
+            )
+        ]
     return [hand(name, state.hands[state.seats.index(name)].unknown, pool) for name in state.owed]

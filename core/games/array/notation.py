@@ -91,8 +91,11 @@ def _card(box: Box, word: str, laid: bool = False) -> str:
     codes = [c for c, _ in box.copies if not (laid and is_action(c))]
     if code is not None:
         raise Unreadable(f"this box has no card {code}", _suggest(code, codes), "unknown")
-    raise Unreadable(f"unknown card {quote(word)}: a card is 2-4 colour letters of {box.colours}, or s1-s5, slam",
-                     _suggest(word, codes), "unknown")
+    raise Unreadable(
+        f"unknown card {quote(word)}: a card is 2-4 colour letters of {box.colours}, or s1-s5, slam",
+        _suggest(word, codes),
+        "unknown",
+    )
 
 
 def _colour(box: Box, word: str) -> str:
@@ -101,8 +104,11 @@ def _colour(box: Box, word: str) -> str:
     for letter, name in zip(box.colours, box.names):
         if word == name.lower():
             return letter
-    raise Unreadable(f"unknown colour {quote(word)}", [f"{letter} ({name})" for letter, name in zip(box.colours, box.names)],
-                     "unknown")
+    raise Unreadable(
+        f"unknown colour {quote(word)}",
+        [f"{letter} ({name})" for letter, name in zip(box.colours, box.names)],
+        "unknown",
+    )
 
 
 def _seat(state: State, word: str) -> str:
@@ -132,8 +138,10 @@ class _Table:
         if word.isdigit() or (word.isascii() and word[:1] == "#"):
             number = read_count(word.lstrip("#"), MAX_NUMBER)
             if number is None:
-                raise Unreadable(f"{quote(word)} is not a card number (#1-#{len(self.placed)})",
-                           cut_list([f"#{n} {c}" for n, c in enumerate(self.placed, 1)]))
+                raise Unreadable(
+                    f"{quote(word)} is not a card number (#1-#{len(self.placed)})",
+                    cut_list([f"#{n} {c}" for n, c in enumerate(self.placed, 1)]),
+                )
             return number
         code = _card(self.state.box, word)
         found = [n for n, c in enumerate(self.placed, 1) if c == code]
@@ -143,8 +151,11 @@ class _Table:
             fitting = [n for n in found if any((n, c) in self.open for c in card)]
             if len(fitting) == 1:
                 return fitting[0]
-            raise Unreadable(f"{len(found)} cards {code} lie on the table: name one by number", [f"{card}@{n}" for n in found],
-                             "ambiguous")
+            raise Unreadable(
+                f"{len(found)} cards {code} lie on the table: name one by number",
+                [f"{card}@{n}" for n in found],
+                "ambiguous",
+            )
         return found[0]
 
     def colour_for(self, card: str, to: int, given: str | None) -> str:
@@ -155,8 +166,11 @@ class _Table:
         if len(shared) == 1:
             return shared[0]
         if shared:
-            raise Unreadable(f"{card} can touch #{to} on {' or '.join(self.state.box.name(c) for c in shared)}: name the colour",
-                             [f"{card}@{to}.{c}" for c in shared], "ambiguous")
+            raise Unreadable(
+                f"{card} can touch #{to} on {' or '.join(self.state.box.name(c) for c in shared)}: name the colour",
+                [f"{card}@{to}.{c}" for c in shared],
+                "ambiguous",
+            )
         if 1 <= to <= len(self.placed):  # no open segment fits: the ruling explains which is closed or missing
             common = [c for c in card if c in self.placed[to - 1]]
             return common[0] if common else card[0]
@@ -170,7 +184,9 @@ class _Table:
         if not fits:
             colours = ", ".join(self.state.box.name(c) for c in card)
             raise Unreadable(f"{card} fits no open segment on the table (it has {colours})")
-        raise Unreadable(f"{card} fits {len(fits)} open segments: say where", [f"{card}@{n}.{c}" for n, c in fits], "ambiguous")
+        raise Unreadable(
+            f"{card} fits {len(fits)} open segments: say where", [f"{card}@{n}.{c}" for n, c in fits], "ambiguous"
+        )
 
     def among(self, card: str, anchors: list[int], colour: str | None) -> int:
         """Splice 2 without a target: the card just laid that `card` can touch (on `colour`, if given)."""
@@ -179,8 +195,11 @@ class _Table:
         fitting = [a for a in anchors if any((a, c) in self.open for c in (colour or card))]
         if len(fitting) == 1:
             return fitting[0]
-        raise Unreadable(f"{card} could be spliced onto {' or '.join(f'#{a}' for a in anchors)}: say which",
-                         [f"{card}@{a}" for a in anchors], "ambiguous")
+        raise Unreadable(
+            f"{card} could be spliced onto {' or '.join(f'#{a}' for a in anchors)}: say which",
+            [f"{card}@{a}" for a in anchors],
+            "ambiguous",
+        )
 
     def is_open(self, numbers: list[int]) -> bool:
         return any(n == a for n, _ in self.open for a in numbers)
@@ -287,7 +306,9 @@ def _slice(state: State, who: str, args: list[str], finish: bool) -> list[Event]
     for token in firsts:
         card, target, colour = _split_lay(state.box, token)
         if target is not None:
-            raise Unreadable(f"{quote(token)}: the first card of each side is laid against the cut, without @", [USAGE["slice"]])
+            raise Unreadable(
+                f"{quote(token)}: the first card of each side is laid against the cut, without @", [USAGE["slice"]]
+            )
         cards.append((card, colour))
     if len(cards) < 2 or any(len(g) == 0 for g in groups):
         return [Sliced(player=who, cut=cut, cards=[c for c, _ in cards])]  # the ruling says what a slice needs
@@ -301,8 +322,10 @@ def _slice(state: State, who: str, args: list[str], finish: bool) -> list[Event]
         return events  # no such join: the ruling explains
     for card, colour in cards:
         if colour is not None and colour != sliced:
-            raise Unreadable(f"the cut separates two {state.box.name(sliced)} segments: {card} is laid against them on "
-                       f"{state.box.name(sliced)}, not {state.box.name(colour)}")
+            raise Unreadable(
+                f"the cut separates two {state.box.name(sliced)} segments: {card} is laid against them on "
+                f"{state.box.name(sliced)}, not {state.box.name(colour)}"
+            )
     table = _Table(state)
     table.open.discard((a, sliced))  # reopened by the cut, closed again at once by the two cards
     table.open.discard((b, sliced))
@@ -465,21 +488,40 @@ from ...model import NotationForm  # noqa: E402
 # every form of the notation with its meaning and examples (`tally rules array --notation`); the notation table of
 # docs/rules/array.md agrees with it, and every example parses (tests/core/test_notation_forms.py)
 NOTATION: tuple[NotationForm, ...] = (
-    NotationForm("splice LAY [LAY ...]", "a whole Splice: the first lay is Splice 1, the others Splice 2 onto the card just laid; then the move ends",
-                 ("splice gy@5", "splice gy@gr", "splice bgy@5 by.b oy", "splice bry@ry")),
-    NotationForm("slice A/B CARD [LAY ...], CARD [LAY ...]", "a whole Slice and Splice: cut the join between cards A and B, lay the first card against A's freed segment and the card after the comma against B's, each followed by its Splice 2 cards; then the move ends",
-                 ("slice 2/4 bry, gry", "slice 2/4 bry by.b, gry gy.g", "slice 1/5 bry gry")),
-    NotationForm("s1-s5 PLAYER, slam PLAYER", "give an action card (also `splatter 3 ben`, `give s3 to ben`); in open mode tally names the cards picked up",
-                 ("s3 ben", "splatter 3 ben", "slam ben", "slam to ben")),
+    NotationForm(
+        "splice LAY [LAY ...]",
+        "a whole Splice: the first lay is Splice 1, the others Splice 2 onto the card just laid; then the move ends",
+        ("splice gy@5", "splice gy@gr", "splice bgy@5 by.b oy", "splice bry@ry"),
+    ),
+    NotationForm(
+        "slice A/B CARD [LAY ...], CARD [LAY ...]",
+        "a whole Slice and Splice: cut the join between cards A and B, lay the first card against A's freed segment "
+        "and the card after the comma against B's, each followed by its Splice 2 cards; then the move ends",
+        ("slice 2/4 bry, gry", "slice 2/4 bry by.b, gry gy.g", "slice 1/5 bry gry"),
+    ),
+    NotationForm(
+        "s1-s5 PLAYER, slam PLAYER",
+        "give an action card (also `splatter 3 ben`, `give s3 to ben`); in open mode tally names the cards picked up",
+        ("s3 ben", "splatter 3 ben", "slam ben", "slam to ben"),
+    ),
     NotationForm("draw", "draw the top card of the pickup deck (open mode: tally names it)", ("draw", "ben: draw")),
     NotationForm("pass", "the pickup deck is empty and nothing else is possible", ("pass",)),
     NotationForm("time", "variant `end=time`: the table calls time; this round is the last", ("time",)),
-    NotationForm("start CARD ...", "table mode: the card turned over for the starting card (an action card first, if one came up)",
-                 ("start br", "start slam br")),
-    NotationForm("PLAYER: hand CARD ...", "table mode: a seated seat names its own hand dealt this round (7 cards), before the starting card",
-                 ("ann: hand bor oy ry bry gry s3 slam",)),
-    NotationForm("PLAYER: pick up CARD ...", "table mode: a seated seat names the cards a Splatter made it pick up (also `pickup`)",
-                 ("ben: pick up bo gy ry",)),
+    NotationForm(
+        "start CARD ...",
+        "table mode: the card turned over for the starting card (an action card first, if one came up)",
+        ("start br", "start slam br"),
+    ),
+    NotationForm(
+        "PLAYER: hand CARD ...",
+        "table mode: a seated seat names its own hand dealt this round (7 cards), before the starting card",
+        ("ann: hand bor oy ry bry gry s3 slam",),
+    ),
+    NotationForm(
+        "PLAYER: pick up CARD ...",
+        "table mode: a seated seat names the cards a Splatter made it pick up (also `pickup`)",
+        ("ben: pick up bo gy ry",),
+    ),
     NotationForm("show CARD ...", "table mode, end of a round: the cards left in the player's hand", ("show bo s3",)),
     NotationForm("lay LAY ...", "steps: lay cards without ending the move", ("lay bry@3.y",)),
     NotationForm("cut A/B CARD CARD", "step: the slice itself, without ending the move", ("cut 2/4 bry gry",)),

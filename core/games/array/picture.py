@@ -30,8 +30,16 @@ def _paints(view: ArrayView) -> dict[str, svg.Colour]:
     return {letter: svg.colour(name, i) for i, (letter, name) in enumerate(view.colours.items())}
 
 
-def _bar(x: float, y: float, code: str, seg: float, height: float, paints: dict[str, svg.Colour],
-         names: dict[str, str], label: str) -> str:
+def _bar(
+    x: float,
+    y: float,
+    code: str,
+    seg: float,
+    height: float,
+    paints: dict[str, svg.Colour],
+    names: dict[str, str],
+    label: str,
+) -> str:
     """One card: a colour card as its segments, an action card as a marked gray card."""
     if _is_action(code):
         words = _action_words(code)
@@ -44,7 +52,9 @@ def _bar(x: float, y: float, code: str, seg: float, height: float, paints: dict[
         body.append(svg.rect(x + i * seg, y, seg, height, paint.fill, svg.INK, 0, stroke_width=0.75))
         body.append(svg.text(x + i * seg + seg / 2, y + height / 2 + 4, letter, svg.SMALL, "middle", "bold", paint.ink))
     spoken = ", ".join(names.get(letter, letter) for letter in code)
-    return svg.card(x, y, len(code) * seg, height, code, f"{label}: {code} ({spoken})", body, fill="none", stroke=svg.INK)
+    return svg.card(
+        x, y, len(code) * seg, height, code, f"{label}: {code} ({spoken})", body, fill="none", stroke=svg.INK
+    )
 
 
 def _width(code: str, seg: float) -> float:
@@ -75,8 +85,16 @@ def _array(canvas: svg.Canvas, array: ArrayTree, paints: dict[str, svg.Colour], 
         if span <= room:
             break
     shift = svg.MARGIN + LABEL_W - min(left.values())
-    canvas.add(svg.text(svg.MARGIN, canvas.y + 12, f"array of #{array.root} · {plural(array.size, 'card')}",
-                        svg.SMALL, weight="bold", fill=svg.MUTED))
+    canvas.add(
+        svg.text(
+            svg.MARGIN,
+            canvas.y + 12,
+            f"array of #{array.root} · {plural(array.size, 'card')}",
+            svg.SMALL,
+            weight="bold",
+            fill=svg.MUTED,
+        )
+    )
     canvas.y += 16
     rows: dict[int, float] = {}
     xs: dict[int, float] = {}
@@ -95,12 +113,21 @@ def _array(canvas: svg.Canvas, array: ArrayTree, paints: dict[str, svg.Colour], 
             via = entry.via or ""
             top_x = xs[parent] + seg * above.find(via) + seg / 2
             bottom_x = x + seg * entry.card.find(via) + seg / 2
-            join = [svg.title(f"#{n} touches #{parent} on {names.get(via, via)}"),
-                    svg.element("polyline", {"points": f"{svg.number(top_x)},{svg.number(rows[parent] + ROW_H)} "
-                                             f"{svg.number(top_x)},{svg.number(y - JOIN / 2)} "
-                                             f"{svg.number(bottom_x)},{svg.number(y - JOIN / 2)} "
-                                             f"{svg.number(bottom_x)},{svg.number(y)}",
-                                             "fill": "none", "stroke": svg.INK, "stroke-width": 3})]
+            join = [
+                svg.title(f"#{n} touches #{parent} on {names.get(via, via)}"),
+                svg.element(
+                    "polyline",
+                    {
+                        "points": f"{svg.number(top_x)},{svg.number(rows[parent] + ROW_H)} "
+                        f"{svg.number(top_x)},{svg.number(y - JOIN / 2)} "
+                        f"{svg.number(bottom_x)},{svg.number(y - JOIN / 2)} "
+                        f"{svg.number(bottom_x)},{svg.number(y)}",
+                        "fill": "none",
+                        "stroke": svg.INK,
+                        "stroke-width": 3,
+                    },
+                ),
+            ]
             joins.append(svg.group(join, class_="join", data_join=f"{parent}-{n}"))
         opened = ", ".join(names.get(letter, letter) for letter in entry.open) or "none"
         bars.append(_bar(x, y, entry.card, seg, ROW_H, paints, names, f"#{n}, open: {opened}"))
@@ -109,8 +136,14 @@ def _array(canvas: svg.Canvas, array: ArrayTree, paints: dict[str, svg.Colour], 
     canvas.y += 4
 
 
-def _cards(canvas: svg.Canvas, codes: list[str], label: str, paints: dict[str, svg.Colour], names: dict[str, str],
-           whose: str = "") -> None:
+def _cards(
+    canvas: svg.Canvas,
+    codes: list[str],
+    label: str,
+    paints: dict[str, svg.Colour],
+    names: dict[str, str],
+    whose: str = "",
+) -> None:
     """A row of small cards, wrapping; `?` drawn as a back."""
     x: float = svg.MARGIN
     for code in codes:
@@ -126,8 +159,9 @@ def _cards(canvas: svg.Canvas, codes: list[str], label: str, paints: dict[str, s
     canvas.y += SMALL_H + 6 if codes else 0
 
 
-def _player(canvas: svg.Canvas, view: ArrayView, player: ArrayPlayer, paints: dict[str, svg.Colour],
-            names: dict[str, str]) -> None:
+def _player(
+    canvas: svg.Canvas, view: ArrayView, player: ArrayPlayer, paints: dict[str, svg.Colour], names: dict[str, str]
+) -> None:
     name = player.name
     marker = "▶ " if view.to_act == name else ""
     status = "eliminated" if player.out else ("playing" if player.playing else "sitting out")
@@ -153,8 +187,9 @@ def draw(view: ArrayView) -> str:
     names = dict(view.colours)
     canvas = svg.Canvas(f"Array, round {view.round}, turn {view.turn}, as {who} sees it: {view.expected}")
     canvas.heading(f"Array · round {view.round} · turn {view.turn}")
-    canvas.paragraph(f"{view.expected} · dealer {view.dealer} · {plural(view.deck, 'card')} in the pile · "
-                     f"out at {view.threshold}")
+    canvas.paragraph(
+        f"{view.expected} · dealer {view.dealer} · {plural(view.deck, 'card')} in the pile · out at {view.threshold}"
+    )
     if view.outcome:
         canvas.paragraph(view.outcome.reason, svg.NORMAL, svg.INK)
     own, others = svg.own_first(view.players, view.viewer)
@@ -165,8 +200,18 @@ def draw(view: ArrayView) -> str:
         words = f"{letter} {name}"
         canvas.add(svg.chip(x, canvas.y, paints[letter], words, f"{letter} is {name}"))
         x += svg.chip_width(words) + 4
-    canvas.add(svg.card_back(canvas.width - svg.MARGIN - 44, canvas.y - 2, 44, 20, f"the pile: {plural(view.deck, 'card')}",
-                             str(view.deck), view.deck, "pile"))
+    canvas.add(
+        svg.card_back(
+            canvas.width - svg.MARGIN - 44,
+            canvas.y - 2,
+            44,
+            20,
+            f"the pile: {plural(view.deck, 'card')}",
+            str(view.deck),
+            view.deck,
+            "pile",
+        )
+    )
     canvas.y += 24
     if not view.arrays:
         canvas.add(svg.text(svg.MARGIN, canvas.y + 14, "no card on the table yet", svg.SMALL, fill=svg.MUTED))

@@ -37,7 +37,10 @@ class _Follower:
 
 
 def play_drawn(
-    spec: GameSpec[State, Any], started: GameStarted, below: Callable[[int], int], shuffle: Callable[[list[str]], list[str]],
+    spec: GameSpec[State, Any],
+    started: GameStarted,
+    below: Callable[[int], int],
+    shuffle: Callable[[list[str]], list[str]],
     limit: int,
 ) -> tuple[list[Event], State]:
     """`core.engine.play_drawn` for Array: each move drawn as `pick_move` draws it and applied by the reducer, a

@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from ...knowledge import Zone
-from ...model import Event, GameStarted, resolve_options
+from ...model import GameStarted, resolve_options
 from ...referee import Reducers
 from .components import CARD_POINTS, DEAL, SLAM_POINTS, is_action, load_box
 from .events import (
@@ -59,8 +59,9 @@ def start(started: GameStarted) -> State:
     return _begin_round(state, 1, n - 1, tuple(range(n)), sudden=False)
 
 
-def _begin_round(state: State, number: int, dealer: int, playing: tuple[int, ...], sudden: bool,
-                 **scored: Any) -> State:
+def _begin_round(
+    state: State, number: int, dealer: int, playing: tuple[int, ...], sudden: bool, **scored: Any
+) -> State:
     """A new round: the table cleared; in table mode the hands dealt unseen and the starting card awaited. `scored`:
     what the last round's scoring changed (`_score`), in the same replace."""
     n = len(state.seats)
@@ -107,8 +108,9 @@ def _apply_dealt(state: State, event: RoundDealt) -> State:
         hands[state.seats.index(name)] = Zone(tuple(cards))
     if state.mode == "table":  # the hands of seated seats, entered before the starting card is turned
         return replace(state, hands=tuple(hands), owed=tuple(name for name in state.owed if name not in event.hands))
-    state = replace(state, hands=tuple(hands), deck=tuple(event.deck), deck_size=len(event.deck),
-                    returned=tuple(event.turned[:-1]))
+    state = replace(
+        state, hands=tuple(hands), deck=tuple(event.deck), deck_size=len(event.deck), returned=tuple(event.turned[:-1])
+    )
     return _place_starter(state, event.turned[-1])
 
 
@@ -142,8 +144,13 @@ def _next_seat(state: State, seat: int) -> int:
     return following if following in state.playing else after(state, seat)
 
 
-def _laying(state: State, hands: tuple[Zone, ...], links: tuple[tuple[int, ...], ...], placed: tuple[str, ...],
-            anchors: tuple[int, ...]) -> State:
+def _laying(
+    state: State,
+    hands: tuple[Zone, ...],
+    links: tuple[tuple[int, ...], ...],
+    placed: tuple[str, ...],
+    anchors: tuple[int, ...],
+) -> State:
     """After cards are laid: the move goes on while the cards just laid have an open segment and the hand is not
     empty; otherwise the turn (or, with an empty hand, the round) is over. One replace in the usual case."""
     seat = state.current
@@ -154,8 +161,18 @@ def _laying(state: State, hands: tuple[Zone, ...], links: tuple[tuple[int, ...],
     for anchor in anchors:
         if 0 in links[anchor - 1]:
             return replace(state, hands=hands, links=links, placed=placed, phase="splice", anchors=anchors, passes=0)
-    return replace(state, hands=hands, links=links, placed=placed, phase="play", anchors=(), passes=0,
-                   current=_next_seat(state, seat), turns=state.turns + 1, round_turns=state.round_turns + 1)
+    return replace(
+        state,
+        hands=hands,
+        links=links,
+        placed=placed,
+        phase="play",
+        anchors=(),
+        passes=0,
+        current=_next_seat(state, seat),
+        turns=state.turns + 1,
+        round_turns=state.round_turns + 1,
+    )
 
 
 def _apply_lay(state: State, event: CardSpliced) -> State:
@@ -198,8 +215,15 @@ def _apply_slice(state: State, event: Sliced) -> State:
 
 def _apply_done(state: State, event: TurnEnded) -> State:
     following = _next_seat(state, state.current)
-    return replace(state, phase="play", anchors=(), current=following, turns=state.turns + 1,
-                   round_turns=state.round_turns + 1, passes=0)
+    return replace(
+        state,
+        phase="play",
+        anchors=(),
+        current=following,
+        turns=state.turns + 1,
+        round_turns=state.round_turns + 1,
+        passes=0,
+    )
 
 
 # --------------------------------------------------------------------------- the other moves
@@ -212,9 +236,18 @@ def _apply_draw(state: State, event: CardDrawn) -> State:
         hands[seat] = hands[seat].add((event.card,))
     else:
         hands[seat] = hands[seat].add(unknown=1)
-    return replace(state, hands=tuple(hands), deck=state.deck[1:], deck_size=state.deck_size - 1, passes=0,
-                   phase="play", anchors=(), current=_next_seat(state, seat), turns=state.turns + 1,
-                   round_turns=state.round_turns + 1)
+    return replace(
+        state,
+        hands=tuple(hands),
+        deck=state.deck[1:],
+        deck_size=state.deck_size - 1,
+        passes=0,
+        phase="play",
+        anchors=(),
+        current=_next_seat(state, seat),
+        turns=state.turns + 1,
+        round_turns=state.round_turns + 1,
+    )
 
 
 def _apply_give(state: State, event: ActionGiven) -> State:
@@ -240,12 +273,34 @@ def _apply_give(state: State, event: ActionGiven) -> State:
                 picking, picks = event.target, count
         size -= count
     if not hands[seat].size:
-        state = replace(state, hands=tuple(hands), slams=slams, deck=deck, deck_size=size,
-                        played=state.played + (event.card,), passes=0, picking=picking, picks=picks)
+        state = replace(
+            state,
+            hands=tuple(hands),
+            slams=slams,
+            deck=deck,
+            deck_size=size,
+            played=state.played + (event.card,),
+            passes=0,
+            picking=picking,
+            picks=picks,
+        )
         return _round_over(state, seat)
-    return replace(state, hands=tuple(hands), slams=slams, deck=deck, deck_size=size, played=state.played + (event.card,),
-                   passes=0, phase="play", anchors=(), current=_next_seat(state, seat), turns=state.turns + 1,
-                   round_turns=state.round_turns + 1, picking=picking, picks=picks)
+    return replace(
+        state,
+        hands=tuple(hands),
+        slams=slams,
+        deck=deck,
+        deck_size=size,
+        played=state.played + (event.card,),
+        passes=0,
+        phase="play",
+        anchors=(),
+        current=_next_seat(state, seat),
+        turns=state.turns + 1,
+        round_turns=state.round_turns + 1,
+        picking=picking,
+        picks=picks,
+    )
 
 
 def _apply_picked(state: State, event: PickedUp) -> State:
@@ -293,8 +348,9 @@ def _round_over(state: State, went_out: int) -> State:
     left = ((),) * len(state.seats)
     hands = state.hands
     if any(hands[seat].size for seat in state.playing):
-        return replace(state, phase="show", anchors=(), turns=turns, round_turns=round_turns, went_out=went_out,
-                       left=left)
+        return replace(
+            state, phase="show", anchors=(), turns=turns, round_turns=round_turns, went_out=went_out, left=left
+        )
     return _score(state, went_out, left, turns, round_turns)
 
 
@@ -308,7 +364,9 @@ def _apply_show(state: State, event: CardShown) -> State:
     return state if state.owing else _score(state, state.went_out, state.left, state.turns, state.round_turns)
 
 
-def _round_points(state: State, went_out: int, left: tuple[tuple[str, ...], ...]) -> tuple[tuple[int, ...], str, list[int]]:
+def _round_points(
+    state: State, went_out: int, left: tuple[tuple[str, ...], ...]
+) -> tuple[tuple[int, ...], str, list[int]]:
     """The round's winners, how it ended, and each seat's points: cards left (none for a winner) plus SLAMs."""
     playing = state.playing
     hand_points = [sum(map(CARD_POINTS.__getitem__, cards)) for cards in left]
@@ -373,10 +431,32 @@ def _score(state: State, went_out: int, left: tuple[tuple[str, ...], ...], turns
     )
     results, out = state.results + (result,), state.out + eliminated
     if then == "over":
-        return replace(state, totals=totals, results=results, out=out, phase="over", winner=group[0], ended=why,
-                       hands=(Zone(),) * n, left=(), anchors=(), went_out=went_out, turns=turns, round_turns=round_turns)
-    return _begin_round(state, state.round + 1, after(state, state.dealer, group), group, then == "sudden-death",
-                        totals=totals, results=results, out=out, turns=turns)
+        return replace(
+            state,
+            totals=totals,
+            results=results,
+            out=out,
+            phase="over",
+            winner=group[0],
+            ended=why,
+            hands=(Zone(),) * n,
+            left=(),
+            anchors=(),
+            went_out=went_out,
+            turns=turns,
+            round_turns=round_turns,
+        )
+    return _begin_round(
+        state,
+        state.round + 1,
+        after(state, state.dealer, group),
+        group,
+        then == "sudden-death",
+        totals=totals,
+        results=results,
+        out=out,
+        turns=turns,
+    )
 
 
 REDUCERS = Reducers[State]("array", EVENTS)

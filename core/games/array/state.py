@@ -116,8 +116,6 @@ def after(state: State, seat: int, playing: tuple[int, ...] | None = None) -> in
     return seat
 
 
-
-
 # --------------------------------------------------------------------------- the table
 
 
@@ -201,8 +199,11 @@ def array_tree(state: State, group: list[int]) -> list[tuple[int, int, str]]:
     while stack:
         number, parent, colour = stack.pop()
         rows.append((number, parent, colour))
-        children = [(other, number, c) for c, other in zip(state.placed[number - 1], state.links[number - 1])
-                    if other and other != parent]
+        children = [
+            (other, number, c)
+            for c, other in zip(state.placed[number - 1], state.links[number - 1])
+            if other and other != parent
+        ]
         stack.extend(reversed(children))
     return rows
 

@@ -40,6 +40,7 @@ def table_transcript(events: list[Event], seated: tuple[str, ...] = ()) -> list[
         state = apply(state, event)
         if len(state.results) > rounds:
             result = state.results[-1]
-            out.extend(CardShown(player=state.seats[seat], card=card)
-                       for seat in result.playing for card in result.left[seat])
+            out.extend(
+                CardShown(player=state.seats[seat], card=card) for seat in result.playing for card in result.left[seat]
+            )
     return out

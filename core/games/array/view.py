@@ -107,13 +107,15 @@ def _hand(state: State, seat: int, viewer: str | None) -> list[str]:
 def _array_view(state: State, group: list[int]) -> ArrayTree:
     cards = []
     for number, parent, colour in array_tree(state, group):
-        cards.append(ArrayCard(
-            n=number,
-            card=state.placed[number - 1],
-            parent=parent or None,
-            via=colour or None,
-            open=open_colours(state, number),
-        ))
+        cards.append(
+            ArrayCard(
+                n=number,
+                card=state.placed[number - 1],
+                parent=parent or None,
+                via=colour or None,
+                open=open_colours(state, number),
+            )
+        )
     return ArrayTree(root=min(group), size=len(group), cards=cards)
 
 
@@ -137,16 +139,18 @@ def view(state: State, seat: str | None) -> ArrayView:
     players = []
     for index, name in enumerate(state.seats):
         shown = list(state.left[index]) if state.left else []
-        players.append(ArrayPlayer(
-            name=name,
-            total=state.totals[index],
-            playing=index in state.playing and state.phase != "over",
-            out=index in state.out,
-            hand=_hand(state, index, seat),
-            cards=state.hands[index].size,
-            shown=shown,
-            slams=state.slams[index] if state.slams else 0,
-        ))
+        players.append(
+            ArrayPlayer(
+                name=name,
+                total=state.totals[index],
+                playing=index in state.playing and state.phase != "over",
+                out=index in state.out,
+                hand=_hand(state, index, seat),
+                cards=state.hands[index].size,
+                shown=shown,
+                slams=state.slams[index] if state.slams else 0,
+            )
+        )
     return ArrayView(
         **common("array", state.mode, seat, state.phase, turn(state), to_act(state), outcome(state)),
         round=state.round,
@@ -209,19 +213,24 @@ def to_act(state: State) -> tuple[str, str]:
     if phase == "over":
         return "nobody", f"the game is over ({state.ended})"
     if state.picking:  # the cards a Splatter made a seated seat pick up, named by it before anything else
-        return state.picking, (f"{state.picking} to name the {plural(state.picks, 'card')} the Splatter made them pick "
-                               "up (PLAYER: pick up CARD ...)")
+        return state.picking, (
+            f"{state.picking} to name the {plural(state.picks, 'card')} the Splatter made them pick "
+            "up (PLAYER: pick up CARD ...)"
+        )
     dealer = state.seats[state.dealer]
     if phase == "deal":
         return "table", f"tally must deal round {state.round} (dealer {dealer})"
     if phase == "starter":
         owed = state.owed
         if owed:  # a seated seat's hand is named before the starting card, by that seat
-            return owed[0], (f"{', '.join(owed)} to name their own dealt hand ({DEAL} cards: PLAYER: hand CARD ...) "
-                             f"before round {state.round}'s starting card")
+            return owed[0], (
+                f"{', '.join(owed)} to name their own dealt hand ({DEAL} cards: PLAYER: hand CARD ...) "
+                f"before round {state.round}'s starting card"
+            )
         back = f" ({', '.join(state.returned)} went back)" if state.returned else ""
-        return "table", (f"{dealer} deals round {state.round}; the table must turn over the starting card{back}: "
-                         "start CARD")
+        return "table", (
+            f"{dealer} deals round {state.round}; the table must turn over the starting card{back}: start CARD"
+        )
     if phase == "show":
         seat = state.owing[0]
         name = state.seats[seat]
@@ -234,8 +243,10 @@ def to_act(state: State) -> tuple[str, str]:
     if not state.first_done:
         start = state.placed[0]
         sudden = f" (sudden death: {_names(state, state.playing)})" if state.sudden else ""
-        return name, (f"{name} to make the first move of round {state.round}{sudden}: splice a card onto #1 {start}, "
-                      f"or {fallback}")
+        return name, (
+            f"{name} to make the first move of round {state.round}{sudden}: splice a card onto #1 {start}, "
+            f"or {fallback}"
+        )
     return name, f"{name} to slice and splice, splice, give an action card, or {fallback}"
 
 
@@ -252,16 +263,25 @@ def owed(state: State) -> tuple[Due, ...]:
     still to name its dealt hand (typed), the starting card from the dealer's device, every seat's cards left to
     show at a round's end; else the turn's move (all three listed)."""
     if state.picking:
-        return (Due(seat=state.picking, what=f"the {plural(state.picks, 'card')} picked up after the Splatter",
-                    form="PLAYER: pick up CARD ..."),)
+        return (
+            Due(
+                seat=state.picking,
+                what=f"the {plural(state.picks, 'card')} picked up after the Splatter",
+                form="PLAYER: pick up CARD ...",
+            ),
+        )
     if state.phase == "starter" and state.owed:
-        return tuple(Due(seat=name, what=f"the dealt hand of round {state.round} ({DEAL} cards)",
-                         form="PLAYER: hand CARD ...") for name in state.owed)
+        return tuple(
+            Due(seat=name, what=f"the dealt hand of round {state.round} ({DEAL} cards)", form="PLAYER: hand CARD ...")
+            for name in state.owed
+        )
     if state.phase == "starter":
         return (Due(seat=TABLE, what=f"the starting card of round {state.round}", by=state.seats[state.dealer]),)
     if state.phase == "show":
-        return tuple(Due(seat=state.seats[seat], what=f"the {plural(state.hands[seat].size, 'card')} left in hand")
-                     for seat in state.owing)
+        return tuple(
+            Due(seat=state.seats[seat], what=f"the {plural(state.hands[seat].size, 'card')} left in hand")
+            for seat in state.owing
+        )
     return turn_dues(to_act(state), waiting_on(state))
 
 
@@ -291,8 +311,7 @@ def narrate(before: State, after: State) -> list[str]:
                 notes.append(f"{seats[seat]} picks up {plural(new.size - old.size, 'card')}")
             if after.slams[seat] > before.slams[seat]:
                 notes.append(f"{seats[seat]} takes {after.slams[seat] - before.slams[seat]} points")
-    if (same_round and after.phase == "play" and len(after.placed) > len(before.placed)
-            and after.turns > before.turns):
+    if same_round and after.phase == "play" and len(after.placed) > len(before.placed) and after.turns > before.turns:
         notes.append(f"no open segment left on the cards just laid: {before.player_name}'s move ends")
     if before.phase != "show" and after.phase == "show":
         notes.append(_round_end(after, after.went_out) + "; the hands left are shown")
@@ -308,7 +327,10 @@ def narrate(before: State, after: State) -> list[str]:
         elif result.then == "continue":
             notes.append(f"{seats[after.dealer]} deals round {after.round}")
     if same_round and len(after.returned) > len(before.returned):
-        notes.extend(f"{card_text(card, after.box)} goes back into the pickup deck" for card in after.returned[len(before.returned):])
+        notes.extend(
+            f"{card_text(card, after.box)} goes back into the pickup deck"
+            for card in after.returned[len(before.returned) :]
+        )
     if after.phase == "over" and before.phase != "over":
         ended = outcome(after)
         notes.append(f"game over: {ended.reason}" if ended else "game over")

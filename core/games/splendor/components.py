@@ -109,4 +109,3 @@ def spell(counts: tuple[int, ...] | list[int]) -> list[str]:
 def describe_tokens(counts: tuple[int, ...] | list[int]) -> str:
     parts = [f"{n} {COLOUR_NAMES[i]}" for i, n in enumerate(counts) if n]
     return ", ".join(parts) if parts else "nothing"
-

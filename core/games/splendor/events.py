@@ -74,4 +74,3 @@ EVENTS: tuple[type[Event], ...] = (
     TurnPassed,
 )
 PLAYER_EVENTS = (GemsTaken, CardReserved, CardBought, TokensReturned, NobleChosen, TurnPassed)
-

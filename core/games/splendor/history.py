@@ -68,7 +68,9 @@ TABLES: dict[str, list[tuple[str, str]]] = {
 }
 
 
-def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ...]]]) -> Callable[[Event, State, State], None]:
+def watch(
+    game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ...]]]
+) -> Callable[[Event, State, State], None]:
     """A watcher for one game: it appends rows (tuples) to the batch's row lists (`sink[table]`).
 
     A closure rather than an object: it runs after every event of every game ingested, and local
@@ -77,7 +79,12 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
     seats = started.seats
     count = len(seats)
     turn_rows, bought_rows, reserve_rows, noble_rows = (sink[name] for name in TABLES)
-    add_turn, add_buy, add_reserve, add_noble = turn_rows.append, bought_rows.append, reserve_rows.append, noble_rows.append
+    add_turn, add_buy, add_reserve, add_noble = (
+        turn_rows.append,
+        bought_rows.append,
+        reserve_rows.append,
+        noble_rows.append,
+    )
 
     def watcher(event: Event, before: State, after: State) -> None:
         current = before.current
@@ -85,8 +92,22 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
             card = CARDS[event.card]
             on_board = any(event.card in row for row in before.board)
             paid = event.paid
-            add_buy((game_id, event.seq, before.turns + 1, current + 1, seats[current], card.id, card.level,
-                     GEMS[card.bonus], card.points, not on_board, len(paid), paid.count("y")))
+            add_buy(
+                (
+                    game_id,
+                    event.seq,
+                    before.turns + 1,
+                    current + 1,
+                    seats[current],
+                    card.id,
+                    card.level,
+                    GEMS[card.bonus],
+                    card.points,
+                    not on_board,
+                    len(paid),
+                    paid.count("y"),
+                )
+            )
         elif isinstance(event, CardReserved):
             level = event.level
             card_id = event.card
@@ -94,19 +115,43 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
             if level is None:  # a face-up reserve names its card, whose level it is
                 assert card_id is not None, event
                 level = CARDS[card_id].level
-            add_reserve((game_id, event.seq, before.turns + 1, current + 1, seats[current], card_id, level, blind,
-                         after.players[current].tokens[5] > before.players[current].tokens[5]))
+            add_reserve(
+                (
+                    game_id,
+                    event.seq,
+                    before.turns + 1,
+                    current + 1,
+                    seats[current],
+                    card_id,
+                    level,
+                    blind,
+                    after.players[current].tokens[5] > before.players[current].tokens[5],
+                )
+            )
         turns = after.turns
         if turns != before.turns:  # the turn ended (a noble can only come at the end of a turn)
             seat_after = after.players[current]
             nobles = seat_after.nobles
             had = before.players[current].nobles
             if nobles is not had:
-                for noble in nobles[len(had):]:
+                for noble in nobles[len(had) :]:
                     add_noble((game_id, event.seq, turns, current + 1, seats[current], noble, NOBLE_NAMES.get(noble)))
             # turns go round the table from the first seat, one each, so turn t is its player's ((t-1)//n + 1)-th
-            add_turn((game_id, turns, (turns - 1) // count + 1, event.seq, current + 1, seats[current], seat_after.points,
-                      len(seat_after.cards), len(nobles), len(seat_after.reserved), sum(seat_after.tokens)))
+            add_turn(
+                (
+                    game_id,
+                    turns,
+                    (turns - 1) // count + 1,
+                    event.seq,
+                    current + 1,
+                    seats[current],
+                    seat_after.points,
+                    len(seat_after.cards),
+                    len(nobles),
+                    len(seat_after.reserved),
+                    sum(seat_after.tokens),
+                )
+            )
 
     return watcher
 

@@ -61,7 +61,9 @@ def _take_moves(state: State, who: str) -> list[Event]:
     if state.take_fewer == "always" or (state.take_fewer == "when-short" and 0 < k < 3):
         sizes = range(1, min(k, 2) + 1) if state.take_fewer == "always" else (k,)
         for size in sizes:
-            moves.extend(GemsTaken(player=who, gems=[GEMS[i] for i in combo]) for combo in combinations(available, size))
+            moves.extend(
+                GemsTaken(player=who, gems=[GEMS[i] for i in combo]) for combo in combinations(available, size)
+            )
     moves.extend(GemsTaken(player=who, gems=[GEMS[i], GEMS[i]]) for i in range(5) if bank[i] >= 4)
     return moves
 
@@ -86,8 +88,13 @@ def _action_moves(state: State) -> list[Event]:
     for c in buyable(state, seat):
         card = CARDS[c]
         w, b, g, r, k = card.cost
-        if ((w - reach_w if w > reach_w else 0) + (b - reach_b if b > reach_b else 0) + (g - reach_g if g > reach_g else 0)
-                + (r - reach_r if r > reach_r else 0) + (k - reach_k if k > reach_k else 0)) > gold:
+        if (
+            (w - reach_w if w > reach_w else 0)
+            + (b - reach_b if b > reach_b else 0)
+            + (g - reach_g if g > reach_g else 0)
+            + (r - reach_r if r > reach_r else 0)
+            + (k - reach_k if k > reach_k else 0)
+        ) > gold:
             continue
         pay = default_payment(card, seat)
         assert pay is not None  # affordable, as the sum above says
@@ -112,7 +119,9 @@ def _returns(held: list[int], tokens: tuple[int, ...], size: int) -> list[str]:
         return []
     first, rest = held[0], held[1:]
     letter = COLOURS[first]
-    return [letter * n + tail for n in range(min(tokens[first], size), -1, -1) for tail in _returns(rest, tokens, size - n)]
+    return [
+        letter * n + tail for n in range(min(tokens[first], size), -1, -1) for tail in _returns(rest, tokens, size - n)
+    ]
 
 
 def _return_moves(state: State) -> list[Event]:
@@ -203,8 +212,13 @@ def _pick_action(state: State, below: Callable[[int], int]) -> Event | None:
         if cost[5] > within:
             continue
         w, b, g, r, k, _ = cost
-        if ((w - reach_w if w > reach_w else 0) + (b - reach_b if b > reach_b else 0) + (g - reach_g if g > reach_g else 0)
-                + (r - reach_r if r > reach_r else 0) + (k - reach_k if k > reach_k else 0)) <= gold:
+        if (
+            (w - reach_w if w > reach_w else 0)
+            + (b - reach_b if b > reach_b else 0)
+            + (g - reach_g if g > reach_g else 0)
+            + (r - reach_r if r > reach_r else 0)
+            + (k - reach_k if k > reach_k else 0)
+        ) <= gold:
             buys.append(c)
     count = len(takes) + reserves + len(buys)
     if not count:  # stuck: a pass, or what the box proves (rare), as `_action_moves` decides it
@@ -252,8 +266,20 @@ def _takes(bank: tuple[int, ...], take_fewer: str) -> tuple[str, ...]:
             if len(_TAKES) < _MEMO_LIMIT:
                 _TAKES[bank, take_fewer] = takes
             return takes
-        state = State(seats=("",), mode="open", take_fewer=take_fewer, stuck="", target=0, players=(), bank=bank,
-                      board=(), decks=(), deck_size=(), nobles=(), nobles_wanted=0)
+        state = State(
+            seats=("",),
+            mode="open",
+            take_fewer=take_fewer,
+            stuck="",
+            target=0,
+            players=(),
+            bank=bank,
+            board=(),
+            decks=(),
+            deck_size=(),
+            nobles=(),
+            nobles_wanted=0,
+        )
         takes = tuple("".join(move.gems) for move in _take_moves(state, "") if isinstance(move, GemsTaken))
         _PATTERNS[pattern] = takes
         if len(_TAKES) < _MEMO_LIMIT:

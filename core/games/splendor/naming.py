@@ -34,5 +34,8 @@ def naming(state: State) -> list[Naming]:
         if gaps:
             slots.append(Slot(f"level-{level} cards", 0, gaps, counted(unlocated(state, level))))
     wanted = ", ".join(f"{slot.most} {slot.name}" for slot in slots)
-    return [Naming("reveal", None, "reveal", f"the setup turned face up: {wanted}", slots, takes_listed=True)] if slots else []
-
+    return (
+        [Naming("reveal", None, "reveal", f"the setup turned face up: {wanted}", slots, takes_listed=True)]
+        if slots
+        else []
+    )

@@ -177,7 +177,10 @@ def _parse(state: State, raw: str) -> list[Event]:
             args = args[1:]
             if not args or args[0] not in ("1", "2", "3"):
                 shown = repr(args[0]) if args else "no level"
-                raise Unreadable(f"{shown} is not a deck: the levels are 1, 2 and 3", ["reserve deck 1", "reserve deck 2", "reserve deck 3"])
+                raise Unreadable(
+                    f"{shown} is not a deck: the levels are 1, 2 and 3",
+                    ["reserve deck 1", "reserve deck 2", "reserve deck 3"],
+                )
         if len(args) == 1 and args[0] in ("1", "2", "3"):
             lvl = int(args[0])
             return [CardReserved(player=who, card=deck_top(state, lvl - 1), level=lvl)]
@@ -254,8 +257,11 @@ def format_event(event: Event) -> str:
     if isinstance(event, NobleRevealed):
         return f"reveal {event.noble}"
     if isinstance(event, SetupDealt):
-        return "deal " + " ".join(event.nobles) + " | " + " ".join(
-            f"{lvl + 1}:{','.join(deck[:FACE_UP])}" for lvl, deck in enumerate(event.decks)
+        return (
+            "deal "
+            + " ".join(event.nobles)
+            + " | "
+            + " ".join(f"{lvl + 1}:{','.join(deck[:FACE_UP])}" for lvl, deck in enumerate(event.decks))
         )
     return type(event).__name__
 
@@ -270,16 +276,28 @@ from ...model import NotationForm  # noqa: E402
 NOTATION: tuple[NotationForm, ...] = (
     NotationForm("take TOKENS", "take gems", ("take r g b", "take r r", "take rgb", "take r2", "take 2 r")),
     NotationForm("reserve CARD", "reserve a face-up card", ("reserve 1k0-w1b1g1r1",)),
-    NotationForm("reserve deck N", "reserve blind from level N (also `reserve blind N`, `reserve N`); in open mode the log fills in the top card",
-                 ("reserve deck 2",)),
-    NotationForm("reserve deck N as CARD", "a blind reserve whose card the recorder saw (table mode), or the known top card (open mode)",
-                 ("reserve deck 2 as 2w3-w6",)),
+    NotationForm(
+        "reserve deck N",
+        "reserve blind from level N (also `reserve blind N`, `reserve N`); in open mode the log fills in the top card",
+        ("reserve deck 2",),
+    ),
+    NotationForm(
+        "reserve deck N as CARD",
+        "a blind reserve whose card the recorder saw (table mode), or the known top card (open mode)",
+        ("reserve deck 2 as 2w3-w6",),
+    ),
     NotationForm("buy CARD", "buy, paying the canonical way: gems first, gold for the shortfall", ("buy 1w0-b3",)),
-    NotationForm("buy CARD pay TOKENS", "buy with an explicit payment; `pay nothing` for a card the bonuses cover",
-                 ("buy 1w0-b3 pay b2 y1",)),
+    NotationForm(
+        "buy CARD pay TOKENS",
+        "buy with an explicit payment; `pay nothing` for a card the bonuses cover",
+        ("buy 1w0-b3 pay b2 y1",),
+    ),
     NotationForm("return TOKENS", "return tokens down to 10", ("return w k", "return y")),
     NotationForm("noble NOBLE", "choose the noble that visits when several qualify", ("noble w4b4",)),
     NotationForm("pass", "pass when no action is possible (`stuck=pass`)", ("pass",)),
-    NotationForm("reveal CARD ..., reveal NOBLE ...", "table mode: cards or nobles turned up at setup, or the card that fills a gap; several per line",
-                 ("reveal 1w1-g4 w4b4",)),
+    NotationForm(
+        "reveal CARD ..., reveal NOBLE ...",
+        "table mode: cards or nobles turned up at setup, or the card that fills a gap; several per line",
+        ("reveal 1w1-g4 w4b4",),
+    ),
 )

@@ -41,7 +41,9 @@ def _chips(x: float, y: float, costs: list[tuple[str, int]], what: str) -> list[
     """Costs or requirements stacked upwards from `y`, one chip per colour: its letter and its count."""
     parts = []
     for i, (letter, n) in enumerate(reversed(costs)):
-        parts.append(svg.chip(x, y - (i + 1) * 18, _paint(letter), f"{letter} {n}", f"{what} {n} {_name(letter)}", value=n))
+        parts.append(
+            svg.chip(x, y - (i + 1) * 18, _paint(letter), f"{letter} {n}", f"{what} {n} {_name(letter)}", value=n)
+        )
     return parts
 
 
@@ -61,15 +63,31 @@ def _card(x: float, y: float, code: str) -> str:
 
 
 def _slot(x: float, y: float, level: str) -> str:
-    return svg.group([svg.title(f"an empty level-{level} slot"),
-                      svg.rect(x, y, CARD_W, CARD_H, "none", svg.LINE, 5, stroke_dasharray="4 3")], class_="slot")
+    return svg.group(
+        [
+            svg.title(f"an empty level-{level} slot"),
+            svg.rect(x, y, CARD_W, CARD_H, "none", svg.LINE, 5, stroke_dasharray="4 3"),
+        ],
+        class_="slot",
+    )
 
 
 def _noble(x: float, y: float, code: str) -> str:
     needs = _costs(code)
-    body = [svg.text(x + 6, y + 15, f"{NOBLE_POINTS} pts", svg.SMALL, weight="bold"), *_chips(x + 6, y + NOBLE_H - 3, needs, "needs")]
-    return svg.card(x, y, NOBLE_W, NOBLE_H, code, f"noble {code}: needs {_spoken(needs)} bonuses, {NOBLE_POINTS} points",
-                    body, fill="#f3ecff")
+    body = [
+        svg.text(x + 6, y + 15, f"{NOBLE_POINTS} pts", svg.SMALL, weight="bold"),
+        *_chips(x + 6, y + NOBLE_H - 3, needs, "needs"),
+    ]
+    return svg.card(
+        x,
+        y,
+        NOBLE_W,
+        NOBLE_H,
+        code,
+        f"noble {code}: needs {_spoken(needs)} bonuses, {NOBLE_POINTS} points",
+        body,
+        fill="#f3ecff",
+    )
 
 
 def _row_of_nobles(canvas: svg.Canvas, codes: list[str]) -> None:
@@ -88,8 +106,11 @@ def _levels(canvas: svg.Canvas, view: SplendorView) -> None:
         left = view.decks.get(level, 0)
         x = svg.MARGIN
         deck_w = canvas.width - 2 * svg.MARGIN - 4 * (CARD_W + GAP)
-        canvas.add(svg.card_back(x, canvas.y, deck_w, CARD_H, f"level {level} deck: {plural(left, 'card')} left", str(left),
-                                   left, "pile"))
+        canvas.add(
+            svg.card_back(
+                x, canvas.y, deck_w, CARD_H, f"level {level} deck: {plural(left, 'card')} left", str(left), left, "pile"
+            )
+        )
         canvas.add(svg.text(x + deck_w / 2, canvas.y + 16, f"L{level}", svg.SMALL, "middle", "bold", "#ffffff"))
         x += deck_w + GAP
         for code in view.board[level]:
@@ -134,8 +155,18 @@ def _owned(canvas: svg.Canvas, cards: list[str]) -> None:
             points = int(found.group(3)) if found else 0
             words = f"{gem} L{found.group(1) if found else '?'}" + (f" {points}pt" if points else "")
             paint = _paint(gem)
-            canvas.add(svg.card(x, y, STRIP_W, STRIP_H, code, f"bought {code}", [
-                svg.text(x + STRIP_W / 2, y + 13, words, svg.SMALL, "middle", "bold", paint.ink)], fill=paint.fill))
+            canvas.add(
+                svg.card(
+                    x,
+                    y,
+                    STRIP_W,
+                    STRIP_H,
+                    code,
+                    f"bought {code}",
+                    [svg.text(x + STRIP_W / 2, y + 13, words, svg.SMALL, "middle", "bold", paint.ink)],
+                    fill=paint.fill,
+                )
+            )
         tallest = max(tallest, len(codes))
     canvas.y += tallest * (STRIP_H + 2) + (2 if tallest else 0)
 
@@ -158,7 +189,11 @@ def _player(canvas: svg.Canvas, view: SplendorView, player: SplendorPlayer) -> N
         x = svg.MARGIN
         for entry in player.reserved:
             if entry.startswith("?"):
-                canvas.add(svg.card_back(x, canvas.y, CARD_W, CARD_H, f"a level-{entry[1:]} card {name} reserved blind", f"L{entry[1:]}"))
+                canvas.add(
+                    svg.card_back(
+                        x, canvas.y, CARD_W, CARD_H, f"a level-{entry[1:]} card {name} reserved blind", f"L{entry[1:]}"
+                    )
+                )
             else:
                 canvas.add(_card(x, canvas.y, entry))
             x += CARD_W + GAP
@@ -195,7 +230,9 @@ def draw(view: SplendorView) -> str:
 def draw_piece(view: SplendorView, code: str) -> str:
     """One piece as the board draws it, for the card picker: a card, a noble or a gem (a token of its colour)."""
     if code in COLOURS:
-        return svg.document(32, 32, f"a {_name(code)} gem", [svg.disk(16, 16, 14, _paint(code), code, f"a {_name(code)} gem", code)])
+        return svg.document(
+            32, 32, f"a {_name(code)} gem", [svg.disk(16, 16, 14, _paint(code), code, f"a {_name(code)} gem", code)]
+        )
     if _CARD.match(code):
         return svg.document(CARD_W + 2, CARD_H + 2, f"the card {code}", [_card(1, 1, code)])
     return svg.document(NOBLE_W + 2, NOBLE_H + 2, f"the noble {code}", [_noble(1, 1, code)])

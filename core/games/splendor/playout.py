@@ -23,7 +23,10 @@ from .state import NOBLE_MINIMUM, Seat, State
 
 
 def play_drawn(
-    spec: GameSpec[State, Any], started: GameStarted, below: Callable[[int], int], shuffle: Callable[[list[str]], list[str]],
+    spec: GameSpec[State, Any],
+    started: GameStarted,
+    below: Callable[[int], int],
+    shuffle: Callable[[list[str]], list[str]],
     limit: int,
 ) -> tuple[list[Event], State]:
     """`core.engine.play_drawn` for Splendor: the same events and final state for the same draws, each move drawn
@@ -61,8 +64,29 @@ class _Table:
     seat's reserve are also kept as bit masks over the box (`_bits`), so a turn counts its affordable cards with
     a few operations on integers instead of a loop over every card."""
 
-    __slots__ = ("state", "bits", "n", "bank", "board", "decks", "face", "nobles", "tokens", "bonus", "cards", "reserved",
-                 "held", "visits", "points", "current", "phase", "passes", "end_triggered", "turns", "ended")
+    __slots__ = (
+        "state",
+        "bits",
+        "n",
+        "bank",
+        "board",
+        "decks",
+        "face",
+        "nobles",
+        "tokens",
+        "bonus",
+        "cards",
+        "reserved",
+        "held",
+        "visits",
+        "points",
+        "current",
+        "phase",
+        "passes",
+        "end_triggered",
+        "turns",
+        "ended",
+    )
 
     def __init__(self, state: State):
         self.bits = _bits()
@@ -89,15 +113,27 @@ class _Table:
         """The state as the reducer would have built it."""
         seats = tuple(
             Seat(tuple(tokens), tuple(bonus), tuple(cards), tuple(reserved), tuple(visits), points)
-            for tokens, bonus, cards, reserved, visits, points
-            in zip(self.tokens, self.bonus, self.cards, self.reserved, self.visits, self.points)
+            for tokens, bonus, cards, reserved, visits, points in zip(
+                self.tokens, self.bonus, self.cards, self.reserved, self.visits, self.points
+            )
         )
         decks = tuple(tuple(reversed(deck)) for deck in self.decks)
         return msgspec.structs.replace(
-            self.state, players=seats, bank=tuple(self.bank), board=tuple(tuple(row) for row in self.board),
-            decks=decks, deck_size=tuple(map(len, decks)), nobles=tuple(self.nobles), current=self.current,
-            phase=self.phase, gap=None, passes=self.passes, end_triggered=self.end_triggered, turns=self.turns,
-            ended=self.ended)
+            self.state,
+            players=seats,
+            bank=tuple(self.bank),
+            board=tuple(tuple(row) for row in self.board),
+            decks=decks,
+            deck_size=tuple(map(len, decks)),
+            nobles=tuple(self.nobles),
+            current=self.current,
+            phase=self.phase,
+            gap=None,
+            passes=self.passes,
+            end_triggered=self.end_triggered,
+            turns=self.turns,
+            ended=self.ended,
+        )
 
     def act(self, below: Callable[[int], int]) -> Event | None:
         """An action drawn as `_pick_action` draws it, then the reducer's take, reserve or buy; None (nothing drawn)
@@ -117,22 +153,44 @@ class _Table:
         bits = self.bits
         within = bits.within
         gold = tokens[GOLD]
-        reach_w, reach_b, reach_g, reach_r, reach_k = bonus[0] + tokens[0], bonus[1] + tokens[1], \
-            bonus[2] + tokens[2], bonus[3] + tokens[3], bonus[4] + tokens[4]
+        reach_w, reach_b, reach_g, reach_r, reach_k = (
+            bonus[0] + tokens[0],
+            bonus[1] + tokens[1],
+            bonus[2] + tokens[2],
+            bonus[3] + tokens[3],
+            bonus[4] + tokens[4],
+        )
         shown = face | self.held[current]
         # the cards whose every colour is within reach without gold: affordable for sure
-        buys = (within[0][reach_w] & within[1][reach_b] & within[2][reach_g] & within[3][reach_r]
-                & within[4][reach_k] & shown)
+        buys = (
+            within[0][reach_w]
+            & within[1][reach_b]
+            & within[2][reach_g]
+            & within[3][reach_r]
+            & within[4][reach_k]
+            & shown
+        )
         if gold:  # within reach once gold makes up each colour alone: affordable if the shortfalls add up to no more
-            maybe = (within[0][reach_w + gold] & within[1][reach_b + gold] & within[2][reach_g + gold]
-                     & within[3][reach_r + gold] & within[4][reach_k + gold] & shown & ~buys)
+            maybe = (
+                within[0][reach_w + gold]
+                & within[1][reach_b + gold]
+                & within[2][reach_g + gold]
+                & within[3][reach_r + gold]
+                & within[4][reach_k + gold]
+                & shown
+                & ~buys
+            )
             while maybe:
                 low = maybe & -maybe
                 maybe ^= low
                 w, b, g, r, k = bits.cost[low]
-                if ((w - reach_w if w > reach_w else 0) + (b - reach_b if b > reach_b else 0)
-                        + (g - reach_g if g > reach_g else 0) + (r - reach_r if r > reach_r else 0)
-                        + (k - reach_k if k > reach_k else 0)) <= gold:
+                if (
+                    (w - reach_w if w > reach_w else 0)
+                    + (b - reach_b if b > reach_b else 0)
+                    + (g - reach_g if g > reach_g else 0)
+                    + (r - reach_r if r > reach_r else 0)
+                    + (k - reach_k if k > reach_k else 0)
+                ) <= gold:
                     buys |= low
         count = len(takes) + reserves + buys.bit_count()
         if not count:
@@ -170,8 +228,11 @@ class _Table:
             return move
         index -= reserves
         bit = bits.bit
-        card = next(c for c in shown_cards + [entry.lstrip("~") for entry in reserved] if bit[c] & buys
-                    and (index := index - 1) < 0)
+        card = next(
+            c
+            for c in shown_cards + [entry.lstrip("~") for entry in reserved]
+            if bit[c] & buys and (index := index - 1) < 0
+        )
         bought = CARDS[card]
         cost = bought.cost
         paid: list[str] = []
@@ -243,8 +304,11 @@ class _Table:
         nobles = self.nobles
         if nobles and len(self.cards[current]) >= NOBLE_MINIMUM:
             w, b, g, r, k = self.bonus[current]
-            qualifying = [n for n in nobles if (need := NOBLES[n])[0] <= w and need[1] <= b and need[2] <= g
-                          and need[3] <= r and need[4] <= k]
+            qualifying = [
+                n
+                for n in nobles
+                if (need := NOBLES[n])[0] <= w and need[1] <= b and need[2] <= g and need[3] <= r and need[4] <= k
+            ]
             if len(qualifying) > 1:
                 self.phase = "noble"  # a choice: the kernel's turn
                 return

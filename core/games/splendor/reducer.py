@@ -13,7 +13,17 @@ import msgspec
 from ...model import GameStarted, resolve_options
 from ...referee import Reducers
 from ...seated import with_seat
-from .components import CARDS, FACE_UP, GEMS_PER_PLAYERS, GOLD, GOLD_TOKENS, LEVEL_CARDS, NOBLE_POINTS, TOKEN_LIMIT, token_counts
+from .components import (
+    CARDS,
+    FACE_UP,
+    GEMS_PER_PLAYERS,
+    GOLD,
+    GOLD_TOKENS,
+    LEVEL_CARDS,
+    NOBLE_POINTS,
+    TOKEN_LIMIT,
+    token_counts,
+)
 from .events import (
     EVENTS,
     CardBought,
@@ -121,8 +131,15 @@ def _drawn(state: State, lvl: int) -> dict[str, Any]:
 def _set_slot(board: tuple, lvl: int, slot: int, card: str | None) -> tuple:
     # the board's 3 rows of 4 slots built whole, cheaper than slicing around the slot and the row
     s0, s1, s2, s3 = board[lvl]
-    row = ((card, s1, s2, s3) if slot == 0 else (s0, card, s2, s3) if slot == 1 else (s0, s1, card, s3) if slot == 2
-           else (s0, s1, s2, card))
+    row = (
+        (card, s1, s2, s3)
+        if slot == 0
+        else (s0, card, s2, s3)
+        if slot == 1
+        else (s0, s1, card, s3)
+        if slot == 2
+        else (s0, s1, s2, card)
+    )
     r0, r1, r2 = board
     return (row, r1, r2) if lvl == 0 else (r0, row, r2) if lvl == 1 else (r0, r1, row)
 
@@ -133,8 +150,11 @@ def _board_taken(state: State, lvl: int, slot: int) -> dict[str, Any]:
     decks = state.decks
     deck = decks[lvl]
     if deck:  # open mode: the top of the deck the log knows turns up at once
-        return {"board": _set_slot(state.board, lvl, slot, deck[0]),
-                "decks": decks[:lvl] + (deck[1:],) + decks[lvl + 1 :], "deck_size": _one_fewer(state.deck_size, lvl)}
+        return {
+            "board": _set_slot(state.board, lvl, slot, deck[0]),
+            "decks": decks[:lvl] + (deck[1:],) + decks[lvl + 1 :],
+            "deck_size": _one_fewer(state.deck_size, lvl),
+        }
     board = _set_slot(state.board, lvl, slot, None)
     if state.deck_size[lvl]:
         return {"board": board, "gap": (lvl, slot), "phase": "reveal"}
@@ -174,8 +194,14 @@ def _seat_done(state: State, seat: Seat, changes: dict[str, Any], then: Callable
         following = _next_seat(state, seat, sum(seat.tokens))
         if following is not None:
             return _replace(
-                state, players=_seated(state.players, current, seat), current=following, phase="action",
-                end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1, **changes)
+                state,
+                players=_seated(state.players, current, seat),
+                current=following,
+                phase="action",
+                end_triggered=state.end_triggered or seat.points >= state.target,
+                turns=state.turns + 1,
+                **changes,
+            )
     state = with_seat(state, current, seat, **changes)
     return state if state.gap else then(state)
 
@@ -207,9 +233,15 @@ def _apply_take(state: State, event: GemsTaken) -> State:
                 seats = list(players)  # `_seated(players, current, seat)` without its call
                 seats[current] = seat
                 return _replace(
-                    state, players=tuple(seats), bank=bank, passes=0, current=following,
-                    phase="action", end_triggered=state.end_triggered or seat.points >= state.target,
-                    turns=state.turns + 1)
+                    state,
+                    players=tuple(seats),
+                    bank=bank,
+                    passes=0,
+                    current=following,
+                    phase="action",
+                    end_triggered=state.end_triggered or seat.points >= state.target,
+                    turns=state.turns + 1,
+                )
     return _end_of_turn(with_seat(state, current, seat, bank=bank, passes=0))
 
 
@@ -237,8 +269,14 @@ def _apply_reserve(state: State, event: CardReserved) -> State:
             return done
         changes = _board_taken(state, lvl, slot)
     else:
-        seat = Seat(tokens, seat.bonus, seat.cards, seat.reserved + (f"~{card}" if card else f"?{event.level}",),
-                    seat.nobles, seat.points)
+        seat = Seat(
+            tokens,
+            seat.bonus,
+            seat.cards,
+            seat.reserved + (f"~{card}" if card else f"?{event.level}",),
+            seat.nobles,
+            seat.points,
+        )
         changes = _drawn(state, event.level - 1)
     changes["bank"] = bank
     changes["passes"] = 0
@@ -269,9 +307,18 @@ def _refilled_at_once(state: State, seat: Seat, lvl: int, slot: int, bank: tuple
     else:
         decks, sizes = (d0, d1, deck[1:]), (z0, z1, z2 - 1)
     return _replace(
-        state, players=_seated(players, current, seat), board=_set_slot(state.board, lvl, slot, deck[0]),
-        decks=decks, deck_size=sizes, bank=bank, passes=0, current=following, phase="action", end_triggered=ending,
-        turns=state.turns + 1)
+        state,
+        players=_seated(players, current, seat),
+        board=_set_slot(state.board, lvl, slot, deck[0]),
+        decks=decks,
+        deck_size=sizes,
+        bank=bank,
+        passes=0,
+        current=following,
+        phase="action",
+        end_triggered=ending,
+        turns=state.turns + 1,
+    )
 
 
 def _apply_buy(state: State, event: CardBought) -> State:
@@ -296,9 +343,17 @@ def _apply_buy(state: State, event: CardBought) -> State:
         reserved = reserved[:i] + reserved[i + 1 :]
     tw, tb, tg, tr, tk, ty = tw - w, tb - b, tg - g, tr - r, tk - k, ty - y
     ow, ob, og, orr, ok = bonus  # one more of the card's colour, the five built whole rather than sliced around it
-    bonus = ((ow + 1, ob, og, orr, ok) if colour == 0 else (ow, ob + 1, og, orr, ok) if colour == 1
-             else (ow, ob, og + 1, orr, ok) if colour == 2 else (ow, ob, og, orr + 1, ok) if colour == 3
-             else (ow, ob, og, orr, ok + 1))
+    bonus = (
+        (ow + 1, ob, og, orr, ok)
+        if colour == 0
+        else (ow, ob + 1, og, orr, ok)
+        if colour == 1
+        else (ow, ob, og + 1, orr, ok)
+        if colour == 2
+        else (ow, ob, og, orr + 1, ok)
+        if colour == 3
+        else (ow, ob, og, orr, ok + 1)
+    )
     seat = Seat((tw, tb, tg, tr, tk, ty), bonus, seat.cards + (name,), reserved, seat.nobles, seat.points + card.points)
     if face_up:
         slot = row.index(name)
@@ -329,8 +384,14 @@ def _apply_return(state: State, event: TokensReturned) -> State:
         following = _next_seat(state, seat, tw + tb + tg + tr + tk + ty)
         if following is not None:
             return _replace(
-                state, players=_seated(players, current, seat), bank=bank, current=following, phase="action",
-                end_triggered=state.end_triggered or seat.points >= state.target, turns=state.turns + 1)
+                state,
+                players=_seated(players, current, seat),
+                bank=bank,
+                current=following,
+                phase="action",
+                end_triggered=state.end_triggered or seat.points >= state.target,
+                turns=state.turns + 1,
+            )
     state = with_seat(state, current, seat, bank=bank)
     return state if state.gap else _nobles_then_next(state)
 

@@ -9,7 +9,20 @@ from __future__ import annotations
 from ...model import Event, Option, RuleDoc, Ruling, illegal, legal, unverifiable
 from ...referee import ALLOWED, Allowed, Guards, OutOfTurn, Pending, Supposing, concerns
 from ...seated import seat_names_own_cards
-from .components import CARDS, COLOUR_NAMES, GEMS, GOLD, INDEX, LEVEL_CARDS, NOBLES, RESERVE_LIMIT, TOKEN_LIMIT, describe_tokens, spell, token_counts
+from .components import (
+    CARDS,
+    COLOUR_NAMES,
+    GEMS,
+    GOLD,
+    INDEX,
+    LEVEL_CARDS,
+    NOBLES,
+    RESERVE_LIMIT,
+    TOKEN_LIMIT,
+    describe_tokens,
+    spell,
+    token_counts,
+)
 from .events import (
     EVENTS,
     CardBought,
@@ -42,42 +55,122 @@ from .view import to_act
 # --------------------------------------------------------------------------- rules text
 
 RULES: tuple[RuleDoc, ...] = (
-    RuleDoc("splendor.setup.deal", "Setup: shuffle each level's deck and turn 4 cards of each level face up; lay out one noble more than there are players. With 2 players use 4 gems of each colour, with 3 players 5, with 4 players 7; always 5 gold."),
-    RuleDoc("splendor.setup.incomplete", "No one acts before the setup is complete: all 12 face-up cards and the nobles must be on the table."),
-    RuleDoc("splendor.turn.order", "Players take turns in seat order, starting with the first seat; each turn is exactly one action: take gems, reserve a card, or buy a card."),
-    RuleDoc("splendor.turn.out-of-turn", "Only the player whose turn it is (or who owes a return or a noble choice) may act."),
-    RuleDoc("splendor.turn.pending", "An open obligation comes first: a card to turn up, tokens to return, or a noble to choose must be settled before anything else."),
+    RuleDoc(
+        "splendor.setup.deal",
+        "Setup: shuffle each level's deck and turn 4 cards of each level face up; lay out one noble more than there are players. With 2 players use 4 gems of each colour, with 3 players 5, with 4 players 7; always 5 gold.",
+    ),
+    RuleDoc(
+        "splendor.setup.incomplete",
+        "No one acts before the setup is complete: all 12 face-up cards and the nobles must be on the table.",
+    ),
+    RuleDoc(
+        "splendor.turn.order",
+        "Players take turns in seat order, starting with the first seat; each turn is exactly one action: take gems, reserve a card, or buy a card.",
+    ),
+    RuleDoc(
+        "splendor.turn.out-of-turn",
+        "Only the player whose turn it is (or who owes a return or a noble choice) may act.",
+    ),
+    RuleDoc(
+        "splendor.turn.pending",
+        "An open obligation comes first: a card to turn up, tokens to return, or a noble to choose must be settled before anything else.",
+    ),
     RuleDoc("splendor.turn.game-over", "Once the game has ended no further moves are made."),
     RuleDoc("splendor.take.three-different", "Take 3 gem tokens of different colours."),
     RuleDoc("splendor.take.two-same", "Take 2 gem tokens of the same colour."),
-    RuleDoc("splendor.take.two-needs-four", "Taking 2 of one colour is only allowed if that pile holds at least 4 tokens before taking."),
+    RuleDoc(
+        "splendor.take.two-needs-four",
+        "Taking 2 of one colour is only allowed if that pile holds at least 4 tokens before taking.",
+    ),
     RuleDoc("splendor.take.empty-pile", "A token can only be taken from a pile that still holds one."),
     RuleDoc("splendor.take.no-gold", "Gold is never taken as a gem: it only comes with a reserve."),
     RuleDoc("splendor.take.shape", "A take is 3 different colours or 2 of the same colour; nothing else."),
-    RuleDoc("splendor.take.fewer-colours", "Variant `take-fewer`: when fewer than 3 colours are left in the supply, whether a player may take one token of each colour that is left (default `when-short`: yes, and only then; `never`: no; `always`: 1 or 2 different colours at any time)."),
-    RuleDoc("splendor.reserve.face-up", "Reserve a face-up card: take it into your hand and take 1 gold if any is left. Reserving is allowed when no gold is left."),
-    RuleDoc("splendor.reserve.blind", "Reserve the top card of any level's deck without showing it to the others, and take 1 gold if any is left."),
-    RuleDoc("splendor.reserve.limit", "A player may hold at most 3 reserved cards; reserved cards are never discarded, only bought."),
+    RuleDoc(
+        "splendor.take.fewer-colours",
+        "Variant `take-fewer`: when fewer than 3 colours are left in the supply, whether a player may take one token of each colour that is left (default `when-short`: yes, and only then; `never`: no; `always`: 1 or 2 different colours at any time).",
+    ),
+    RuleDoc(
+        "splendor.reserve.face-up",
+        "Reserve a face-up card: take it into your hand and take 1 gold if any is left. Reserving is allowed when no gold is left.",
+    ),
+    RuleDoc(
+        "splendor.reserve.blind",
+        "Reserve the top card of any level's deck without showing it to the others, and take 1 gold if any is left.",
+    ),
+    RuleDoc(
+        "splendor.reserve.limit",
+        "A player may hold at most 3 reserved cards; reserved cards are never discarded, only bought.",
+    ),
     RuleDoc("splendor.reserve.not-face-up", "Only a card lying face up on the table can be reserved face up."),
     RuleDoc("splendor.reserve.empty-deck", "A blind reserve needs a card in that level's deck."),
-    RuleDoc("splendor.reserve.wrong-card", "A blind reserve is the top card of the deck: in open mode the log knows which card that is; in table mode a named card must still be unlocated."),
-    RuleDoc("splendor.buy.pay", "Buy a face-up card or one of your reserved cards by paying its cost, reduced by your card bonuses; gold stands in for any colour; spent tokens return to the supply."),
+    RuleDoc(
+        "splendor.reserve.wrong-card",
+        "A blind reserve is the top card of the deck: in open mode the log knows which card that is; in table mode a named card must still be unlocated.",
+    ),
+    RuleDoc(
+        "splendor.buy.pay",
+        "Buy a face-up card or one of your reserved cards by paying its cost, reduced by your card bonuses; gold stands in for any colour; spent tokens return to the supply.",
+    ),
     RuleDoc("splendor.buy.not-available", "Only a face-up card or a card you have reserved can be bought."),
-    RuleDoc("splendor.buy.cannot-afford", "A card whose cost, after bonuses, is more than your gems and gold cannot be bought."),
-    RuleDoc("splendor.buy.payment", "The payment must be exactly the cost after bonuses: no colour overpaid, gold exactly covering what the gems do not, and only tokens the player holds."),
-    RuleDoc("splendor.buy.blind-reserve", "In table mode a blind reserve is unknown to everyone but its owner; when it is bought, the log cannot verify that it is the card that was reserved (only that such a card was still unlocated). Once that level's deck is used up and no other player holds a blind reserve of it, every unlocated card of the level is in the buyer's blind reserves, and the buy is judged in full."),
-    RuleDoc("splendor.refill", "A bought or reserved face-up card is replaced at once from the same level's deck; an empty deck leaves a gap."),
-    RuleDoc("splendor.reveal.not-expected", "A card or noble is turned up only at setup or to fill a gap left by a bought or reserved card."),
-    RuleDoc("splendor.reveal.impossible", "A revealed card must still be possible: one copy of each card exists, so a card already on the table, bought or reserved cannot turn up again, and it must be of the level whose slot is being filled."),
-    RuleDoc("splendor.tokens.limit", "At the end of the turn a player may hold at most 10 tokens, gold included; above that they return tokens of their choice (including ones just taken) down to exactly 10. Bonuses do not count."),
-    RuleDoc("splendor.tokens.return", "A return gives back exactly the excess over 10, and only tokens the player holds."),
-    RuleDoc("splendor.noble.visit", "At the end of the turn, a noble whose requirement the player's card bonuses meet visits automatically (worth 3 points); it is not an action. At most one noble per turn."),
-    RuleDoc("splendor.noble.choose", "When several nobles qualify at the end of a turn the player chooses one; the others may come on a later turn."),
-    RuleDoc("splendor.noble.not-qualified", "A chosen noble must be on the table and its requirement met by the player's bonuses."),
-    RuleDoc("splendor.stuck.pass", "Variant `stuck`: a player who can do no action at all (the rulebook is silent) passes (default `pass`); under `end` the game ends at once. A pass is only allowed when no action is possible; in table mode, when the only possible action might be buying a blind reserve the log never saw, the pass is illegal if the box proves one affordable (fewer unlocated cards of its level are unaffordable than the player holds blind reserves of it), and is otherwise recorded as unverifiable."),
-    RuleDoc("splendor.end.stalled", "If every player passes in one full round, nothing can change any more: the game ends and is scored as it stands."),
-    RuleDoc("splendor.end.finish-round", "When a player reaches 15 prestige points (option `target`) at the end of their turn, the round is finished so that all players have had the same number of turns; then the game ends."),
-    RuleDoc("splendor.end.winner", "Most prestige points wins; on a tie, the fewest development cards bought wins; still tied, the victory is shared."),
+    RuleDoc(
+        "splendor.buy.cannot-afford",
+        "A card whose cost, after bonuses, is more than your gems and gold cannot be bought.",
+    ),
+    RuleDoc(
+        "splendor.buy.payment",
+        "The payment must be exactly the cost after bonuses: no colour overpaid, gold exactly covering what the gems do not, and only tokens the player holds.",
+    ),
+    RuleDoc(
+        "splendor.buy.blind-reserve",
+        "In table mode a blind reserve is unknown to everyone but its owner; when it is bought, the log cannot verify that it is the card that was reserved (only that such a card was still unlocated). Once that level's deck is used up and no other player holds a blind reserve of it, every unlocated card of the level is in the buyer's blind reserves, and the buy is judged in full.",
+    ),
+    RuleDoc(
+        "splendor.refill",
+        "A bought or reserved face-up card is replaced at once from the same level's deck; an empty deck leaves a gap.",
+    ),
+    RuleDoc(
+        "splendor.reveal.not-expected",
+        "A card or noble is turned up only at setup or to fill a gap left by a bought or reserved card.",
+    ),
+    RuleDoc(
+        "splendor.reveal.impossible",
+        "A revealed card must still be possible: one copy of each card exists, so a card already on the table, bought or reserved cannot turn up again, and it must be of the level whose slot is being filled.",
+    ),
+    RuleDoc(
+        "splendor.tokens.limit",
+        "At the end of the turn a player may hold at most 10 tokens, gold included; above that they return tokens of their choice (including ones just taken) down to exactly 10. Bonuses do not count.",
+    ),
+    RuleDoc(
+        "splendor.tokens.return", "A return gives back exactly the excess over 10, and only tokens the player holds."
+    ),
+    RuleDoc(
+        "splendor.noble.visit",
+        "At the end of the turn, a noble whose requirement the player's card bonuses meet visits automatically (worth 3 points); it is not an action. At most one noble per turn.",
+    ),
+    RuleDoc(
+        "splendor.noble.choose",
+        "When several nobles qualify at the end of a turn the player chooses one; the others may come on a later turn.",
+    ),
+    RuleDoc(
+        "splendor.noble.not-qualified",
+        "A chosen noble must be on the table and its requirement met by the player's bonuses.",
+    ),
+    RuleDoc(
+        "splendor.stuck.pass",
+        "Variant `stuck`: a player who can do no action at all (the rulebook is silent) passes (default `pass`); under `end` the game ends at once. A pass is only allowed when no action is possible; in table mode, when the only possible action might be buying a blind reserve the log never saw, the pass is illegal if the box proves one affordable (fewer unlocated cards of its level are unaffordable than the player holds blind reserves of it), and is otherwise recorded as unverifiable.",
+    ),
+    RuleDoc(
+        "splendor.end.stalled",
+        "If every player passes in one full round, nothing can change any more: the game ends and is scored as it stands.",
+    ),
+    RuleDoc(
+        "splendor.end.finish-round",
+        "When a player reaches 15 prestige points (option `target`) at the end of their turn, the round is finished so that all players have had the same number of turns; then the game ends.",
+    ),
+    RuleDoc(
+        "splendor.end.winner",
+        "Most prestige points wins; on a tie, the fewest development cards bought wins; still tied, the victory is shared.",
+    ),
 )
 RULE_IDS = frozenset(r.id for r in RULES)
 
@@ -111,7 +204,9 @@ def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
     kind = type(event)
     if kind is SetupDealt:
         if state.phase != "setup" or state.mode != "open":
-            return illegal("splendor.reveal.not-expected", "the deal is only recorded once, at the start of an open-mode game")
+            return illegal(
+                "splendor.reveal.not-expected", "the deal is only recorded once, at the start of an open-mode game"
+            )
         return ALLOWED
     if kind is CardRevealed or kind is NobleRevealed:
         if state.mode == "open":
@@ -140,9 +235,16 @@ def _fits_step(state: State, event: Event) -> bool:
 TURN = (
     seat_names_own_cards(unnamed),
     check_table_entry,
-    Pending[State](("setup",), "splendor.setup.incomplete", lambda state, event: f"the setup is not complete: {_expected(state)}"),
-    Pending[State](("reveal", "return", "noble"), "splendor.turn.pending", lambda state, event: f"{_expected(state)} first",
-                   facts=lambda state: {"phase": state.phase}, settles=_fits_step),
+    Pending[State](
+        ("setup",), "splendor.setup.incomplete", lambda state, event: f"the setup is not complete: {_expected(state)}"
+    ),
+    Pending[State](
+        ("reveal", "return", "noble"),
+        "splendor.turn.pending",
+        lambda state, event: f"{_expected(state)} first",
+        facts=lambda state: {"phase": state.phase},
+        settles=_fits_step,
+    ),
     check_owed,
     OutOfTurn[State](lambda state, player: f"it is {state.player_name}'s turn, not {player}'s"),
 )
@@ -200,7 +302,9 @@ def check_reveal(state: State, event: CardRevealed) -> Ruling | None:
     lvl = card.level - 1
     if state.phase == "setup":
         if None not in state.board[lvl]:
-            return illegal("splendor.reveal.impossible", f"level {card.level} already has 4 face-up cards", card=event.card)
+            return illegal(
+                "splendor.reveal.impossible", f"level {card.level} already has 4 face-up cards", card=event.card
+            )
     elif state.gap is None or state.gap[0] != lvl:
         want = state.gap[0] + 1 if state.gap else "?"
         return illegal(
@@ -339,7 +443,8 @@ def check_reserve(state: State, event: CardReserved) -> Ruling | None:
     lvl = event.level - 1
     if state.deck_size[lvl] == 0:
         return illegal(
-            "splendor.reserve.empty-deck", f"{who} cannot reserve blind from level {event.level}: the deck is empty",
+            "splendor.reserve.empty-deck",
+            f"{who} cannot reserve blind from level {event.level}: the deck is empty",
             level=event.level,
         )
     top = deck_top(state, lvl)
@@ -392,20 +497,41 @@ def check_buy(state: State, event: CardBought) -> list[Ruling] | None:
     bw, bb, bg, br, bk = seat.bonus
     tokens = seat.tokens
     tw, tb, tg, tr, tk, gold = tokens
-    nw, nb, ng, nr, nk = (cw - bw if cw > bw else 0, cb - bb if cb > bb else 0, cg - bg if cg > bg else 0,
-                          cr - br if cr > br else 0, ck - bk if ck > bk else 0)
+    nw, nb, ng, nr, nk = (
+        cw - bw if cw > bw else 0,
+        cb - bb if cb > bb else 0,
+        cg - bg if cg > bg else 0,
+        cr - br if cr > br else 0,
+        ck - bk if ck > bk else 0,
+    )
     paid = token_counts(event.paid)
     if paid is not None:
         pw, pb, pg, pr, pk, py = paid
         # the usual case: an exact payment from tokens held (no gem overpaid, so gold then covers exactly what the
         # gems leave open), which proves the card affordable (what the gems held cannot cover is at most what the
         # gems paid leave to gold); the slow path below explains the rest, affordability first
-        if (pw <= tw and pb <= tb and pg <= tg and pr <= tr and pk <= tk and py <= gold
-                and pw <= nw and pb <= nb and pg <= ng and pr <= nr and pk <= nk
-                and pw + pb + pg + pr + pk + py == nw + nb + ng + nr + nk):
+        if (
+            pw <= tw
+            and pb <= tb
+            and pg <= tg
+            and pr <= tr
+            and pk <= tk
+            and py <= gold
+            and pw <= nw
+            and pb <= nb
+            and pg <= ng
+            and pr <= nr
+            and pk <= nk
+            and pw + pb + pg + pr + pk + py == nw + nb + ng + nr + nk
+        ):
             return notes
-    short = ((nw - tw if nw > tw else 0) + (nb - tb if nb > tb else 0) + (ng - tg if ng > tg else 0)
-             + (nr - tr if nr > tr else 0) + (nk - tk if nk > tk else 0))
+    short = (
+        (nw - tw if nw > tw else 0)
+        + (nb - tb if nb > tb else 0)
+        + (ng - tg if ng > tg else 0)
+        + (nr - tr if nr > tr else 0)
+        + (nk - tk if nk > tk else 0)
+    )
     if short > gold:  # what gems cannot cover, gold must
         need = needed(card, seat)
         gaps = [max(0, need[i] - seat.tokens[i]) for i in range(5)]
@@ -464,8 +590,9 @@ def check_return(state: State, event: TokensReturned) -> Ruling | None:
     tw, tb, tg, tr, tk, ty = tokens
     excess = tw + tb + tg + tr + tk + ty - TOKEN_LIMIT
     back = token_counts(event.tokens)
-    if back is None or not (back[0] <= tw and back[1] <= tb and back[2] <= tg and back[3] <= tr and back[4] <= tk
-                            and back[5] <= ty):
+    if back is None or not (
+        back[0] <= tw and back[1] <= tb and back[2] <= tg and back[3] <= tr and back[4] <= tk and back[5] <= ty
+    ):
         return illegal(
             "splendor.tokens.return",
             f"{event.player} cannot return {' '.join(event.tokens)}: holds {describe_tokens(seat.tokens)}",
@@ -500,10 +627,13 @@ def check_pass(state: State, event: TurnPassed) -> Ruling | None:
     proved = blind_buy_proved(state)
     if proved is not None:
         level, mine, others = proved
-        return illegal("splendor.stuck.pass", f"{event.player} cannot pass: of the level-{level} cards the log has not "
-                       f"located only {others} could not be afforded, fewer than {event.player}'s {mine} blind "
-                       f"reserve{'s' if mine > 1 else ''} of that level, so one of them can be bought",
-                       level=level)
+        return illegal(
+            "splendor.stuck.pass",
+            f"{event.player} cannot pass: of the level-{level} cards the log has not "
+            f"located only {others} could not be afforded, fewer than {event.player}'s {mine} blind "
+            f"reserve{'s' if mine > 1 else ''} of that level, so one of them can be bought",
+            level=level,
+        )
     candidates = blind_buys(state)
     if candidates:
         return unverifiable(
@@ -519,11 +649,16 @@ def check_pass(state: State, event: TurnPassed) -> Ruling | None:
 
 
 GUARDS = Guards[State](
-    "splendor", EVENTS, turn=TURN,
+    "splendor",
+    EVENTS,
+    turn=TURN,
     over_facts=lambda state: {"ended": state.ended},
     # a refused action is also judged by its own rules, as if it were the player's turn with nothing owed
-    supposing=Supposing({GemsTaken: "action", CardReserved: "action", CardBought: "action", TurnPassed: "action"},
-                        cleared={"gap": None}, not_in=("setup",)),
+    supposing=Supposing(
+        {GemsTaken: "action", CardReserved: "action", CardBought: "action", TurnPassed: "action"},
+        cleared={"gap": None},
+        not_in=("setup",),
+    ),
 )
 GUARDS.on(SetupDealt, check_setup)
 GUARDS.on(CardRevealed, check_reveal)
@@ -559,14 +694,18 @@ def permit(state: State, event: Event) -> Ruling:
     if isinstance(event, CardBought):
         return legal("splendor.buy.pay", f"{event.player} may {format_event(event).split(': ', 1)[1]}")
     if isinstance(event, TokensReturned):
-        return legal("splendor.tokens.limit", f"{event.player} returns {' '.join(event.tokens)} to get back to {TOKEN_LIMIT}")
+        return legal(
+            "splendor.tokens.limit", f"{event.player} returns {' '.join(event.tokens)} to get back to {TOKEN_LIMIT}"
+        )
     if isinstance(event, NobleChosen):
         return legal("splendor.noble.choose", f"{event.player} may choose {event.noble}")
     if isinstance(event, TurnPassed):
         return legal("splendor.stuck.pass", f"{event.player} can do no action and passes")
     if isinstance(event, SetupDealt):
         return legal("splendor.setup.deal", "the deal is recorded")
-    return legal("splendor.refill" if state.phase == "reveal" else "splendor.setup.deal", f"{format_event(event)} is possible")
+    return legal(
+        "splendor.refill" if state.phase == "reveal" else "splendor.setup.deal", f"{format_event(event)} is possible"
+    )
 
 
 def is_voidable(event: Event) -> bool:

@@ -54,8 +54,6 @@ class State(msgspec.Struct, frozen=True, gc=False):
         return self.seats[self.current]
 
 
-
-
 def reserve_card(entry: str) -> str | None:
     """The card id behind a reserve entry, or None when the log never saw it."""
     if entry[0] == "?":
@@ -147,8 +145,11 @@ def nobles_met(bonus: tuple[int, ...]) -> frozenset[str]:
     except KeyError:
         pass
     w, b, g, r, k = bonus
-    met = frozenset(n for n, need in NOBLES.items()
-                    if need[0] <= w and need[1] <= b and need[2] <= g and need[3] <= r and need[4] <= k)
+    met = frozenset(
+        n
+        for n, need in NOBLES.items()
+        if need[0] <= w and need[1] <= b and need[2] <= g and need[3] <= r and need[4] <= k
+    )
     if len(_MET) < _MET_LIMIT:
         _MET[bonus] = met
     return met
@@ -235,9 +236,11 @@ def conceal(state: State, seat: str | None) -> State:
     if seat is None:
         return state
     players = tuple(
-        p if name == seat or not any(entry[0] == "~" for entry in p.reserved)
-        else msgspec.structs.replace(p, reserved=tuple(
-            f"?{CARDS[entry[1:]].level}" if entry[0] == "~" else entry for entry in p.reserved))
+        p
+        if name == seat or not any(entry[0] == "~" for entry in p.reserved)
+        else msgspec.structs.replace(
+            p, reserved=tuple(f"?{CARDS[entry[1:]].level}" if entry[0] == "~" else entry for entry in p.reserved)
+        )
         for name, p in zip(state.seats, state.players)
     )
     return msgspec.structs.replace(state, players=players, decks=((), (), ()))

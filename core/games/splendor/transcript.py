@@ -45,5 +45,3 @@ def table_transcript(events: list[Event], seated: tuple[str, ...] = ()) -> list[
             if turned_up is not None:
                 out.append(CardRevealed(card=turned_up))
     return out
-
-

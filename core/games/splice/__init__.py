@@ -52,11 +52,47 @@ if TYPE_CHECKING:  # what recording a move never needs: `bound` reads it on firs
     from . import transcript as _transcript
 
 __all__ = [
-    "DEFAULT", "DEFAULT_BOX", "EVENTS", "MANIFEST", "OPTIONS", "RULES", "RULE_IDS", "SPEC", "SPLICE", "BlackSpotPlayed",
-    "BlindDrawn", "Box", "CardPicked", "CardsDealt", "CardsDiscarded", "CardsDrawn", "CoinsPlayed", "DisksChosen",
-    "DisksDealt", "DisksRedrawn", "HandNamed", "HoldingsRevealed", "MapLaid", "MapsBought", "MapsReturned", "Owed", "PiracyPlayed",
-    "Seat", "SetupDealt", "SkullPlayed", "Splice", "State", "TradePlayed", "TurnPassed", "box_for", "card_name",
-    "deck_cards", "deck_copies", "gold", "pile_size", "read_set",
+    "DEFAULT",
+    "DEFAULT_BOX",
+    "EVENTS",
+    "MANIFEST",
+    "OPTIONS",
+    "RULES",
+    "RULE_IDS",
+    "SPEC",
+    "SPLICE",
+    "BlackSpotPlayed",
+    "BlindDrawn",
+    "Box",
+    "CardPicked",
+    "CardsDealt",
+    "CardsDiscarded",
+    "CardsDrawn",
+    "CoinsPlayed",
+    "DisksChosen",
+    "DisksDealt",
+    "DisksRedrawn",
+    "HandNamed",
+    "HoldingsRevealed",
+    "MapLaid",
+    "MapsBought",
+    "MapsReturned",
+    "Owed",
+    "PiracyPlayed",
+    "Seat",
+    "SetupDealt",
+    "SkullPlayed",
+    "Splice",
+    "State",
+    "TradePlayed",
+    "TurnPassed",
+    "box_for",
+    "card_name",
+    "deck_cards",
+    "deck_copies",
+    "gold",
+    "pile_size",
+    "read_set",
 ]
 
 
@@ -110,7 +146,9 @@ class Splice(GameSpec[State, _view.SpliceView]):
         if not problems:
             colours = len(box_for(started.manifest).colours)
             if len(started.seats) > colours:
-                problems.append(f"{len(started.seats)} players need {len(started.seats)} gemstone disks; the manifest has {colours}")
+                problems.append(
+                    f"{len(started.seats)} players need {len(started.seats)} gemstone disks; the manifest has {colours}"
+                )
         return problems
 
 

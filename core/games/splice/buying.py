@@ -12,7 +12,6 @@ from .events import MapsBought
 from .guards import first_impossible, read_sets
 from .state import State, form_cards, known_top, located_pieces, payment_value, pile_size
 
-
 # --------------------------------------------------------------------------- buying
 
 
@@ -25,7 +24,9 @@ def check_buy(state: State, event: MapsBought) -> Ruling | None:
         return illegal("splice.buy.whole-sets", f"{event.doubles} is not a number of Double Your Gold cards")
     left = pile_size(state.map_pile)
     if count > left:
-        return illegal("splice.buy.map-pile", f"the Map Pile holds {plural(left, 'piece')}: {who} cannot buy {count}", left=left)
+        return illegal(
+            "splice.buy.map-pile", f"the Map Pile holds {plural(left, 'piece')}: {who} cannot buy {count}", left=left
+        )
     seat = state.player
     ruling = _check_part_of_a_set(state, event.paid)
     if ruling:
@@ -44,7 +45,10 @@ def check_buy(state: State, event: MapsBought) -> Ruling | None:
             )
         in_play.remove(s.form)
     if event.doubles > seat.doubles:
-        return illegal("splice.buy.earlier-turn", f"{who} has {plural(seat.doubles, 'Double Your Gold card')} in play, not {event.doubles}")
+        return illegal(
+            "splice.buy.earlier-turn",
+            f"{who} has {plural(seat.doubles, 'Double Your Gold card')} in play, not {event.doubles}",
+        )
     forms = [s.form for s in sets]
     value = payment_value(state, forms, event.doubles)
     price = PRICE * count
@@ -64,7 +68,9 @@ def check_buy(state: State, event: MapsBought) -> Ruling | None:
                 set=form,
             )
     if event.doubles and payment_value(state, forms, event.doubles - 1) >= price:
-        return illegal("splice.buy.whole-sets", f"no change is given: a Double Your Gold card is not needed for a price of {price}")
+        return illegal(
+            "splice.buy.whole-sets", f"no change is given: a Double Your Gold card is not needed for a price of {price}"
+        )
     if len(event.pieces) != count:
         return illegal("splice.buy.map-pile", f"{count} pieces come off the Map Pile, not {len(event.pieces)}")
     return _pieces_problem(state, event.pieces)
@@ -106,7 +112,10 @@ def _pieces_problem(state: State, pieces: list[str | None]) -> Ruling | None:
     if state.mode == "open":
         top = known_top(state.map_pile, len(pieces))
         if pieces != top:
-            return illegal("splice.buy.map-pile", f"the top of the Map Pile is {', '.join(top)}, not {', '.join(p or '?' for p in pieces)}")
+            return illegal(
+                "splice.buy.map-pile",
+                f"the top of the Map Pile is {', '.join(top)}, not {', '.join(p or '?' for p in pieces)}",
+            )
         return None
     failed = first_impossible(state.map_pile, pieces, state.box.piece_copies, located_pieces(state))
     if failed < 0:

@@ -26,11 +26,33 @@ POSITIONS = 4  # pieces of one treasure map
 PRICE = 20  # gold per map piece
 MAX_WILD_PIECES = 2  # in one completed map
 MAP_LIMIT = 5  # map pieces a player may hold
-SINGLES = ("wild", "double", "piracy", "skull", "trade", "spot", "hurricane")  # ids of cards that are not coins or pieces
-_MANIFEST_KEYS = {"wild": "wild", "double": "double", "piracy": "piracy", "skull": "skull", "trade": "trade",
-                  "black_spot": "spot", "hurricane": "hurricane"}
-CARD_NAMES = {"wild": "wild card", "double": "Double Your Gold", "piracy": "Piracy", "skull": "Skull",
-              "trade": "Trade Certificate", "spot": "Black Spot", "hurricane": "Hurricane"}
+SINGLES = (
+    "wild",
+    "double",
+    "piracy",
+    "skull",
+    "trade",
+    "spot",
+    "hurricane",
+)  # ids of cards that are not coins or pieces
+_MANIFEST_KEYS = {
+    "wild": "wild",
+    "double": "double",
+    "piracy": "piracy",
+    "skull": "skull",
+    "trade": "trade",
+    "black_spot": "spot",
+    "hurricane": "hurricane",
+}
+CARD_NAMES = {
+    "wild": "wild card",
+    "double": "Double Your Gold",
+    "piracy": "Piracy",
+    "skull": "Skull",
+    "trade": "Trade Certificate",
+    "spot": "Black Spot",
+    "hurricane": "Hurricane",
+}
 MAX_VALUE = 99
 MAX_COPIES = 40
 

@@ -23,10 +23,19 @@ def _dealt(state: State, hands: list[Zone], pile: tuple[Zone, ...], hurricanes: 
         count = hurricanes.count(index)
         if count:
             owed.append(Owed(index, count, "deal"))
-    players = tuple(replace(seat, hand=hand, forfeit=0 in hurricanes and i == 0) for i, (seat, hand) in enumerate(zip(state.players, hands)))
+    players = tuple(
+        replace(seat, hand=hand, forfeit=0 in hurricanes and i == 0)
+        for i, (seat, hand) in enumerate(zip(state.players, hands))
+    )
     return replace(
-        state, players=players, pile=pile, owed=tuple(owed), centre=len(hurricanes), storm="deal" if hurricanes else "",
-        storm_seat=hurricanes[0] if hurricanes else -1, stage="deal",
+        state,
+        players=players,
+        pile=pile,
+        owed=tuple(owed),
+        centre=len(hurricanes),
+        storm="deal" if hurricanes else "",
+        storm_seat=hurricanes[0] if hurricanes else -1,
+        stage="deal",
     )
 
 
@@ -42,7 +51,10 @@ def apply_setup(state: State, event: SetupDealt) -> State:
     rest = tuple(deck[len(state.seats) * size :])
     players = tuple(replace(seat, disk=disk) for seat, disk in zip(state.players, event.disks))
     state = replace(
-        state, players=players, unused=Zone(tuple(event.unused)), map_pile=(Zone(tuple(event.maps)),) if event.maps else ()
+        state,
+        players=players,
+        unused=Zone(tuple(event.unused)),
+        map_pile=(Zone(tuple(event.maps)),) if event.maps else (),
     )
     return _dealt(state, hands, (Zone(rest),) if rest else (), hurricanes)
 
@@ -67,8 +79,11 @@ def apply_cards_dealt(state: State, event: CardsDealt) -> State:
         hands.append(Zone(tuple(named)) if named is not None else Zone((), got - hurricanes.count(index)))
     rest = deck - dealt
     # a seated seat whose hand or disk the table left out names it itself (`hand_named`) before anything else
-    owed = tuple(name for name, seat in zip(state.seats, state.players)
-                 if name in state.seated and (name not in event.hands or seat.disk is None))
+    owed = tuple(
+        name
+        for name, seat in zip(state.seats, state.players)
+        if name in state.seated and (name not in event.hands or seat.disk is None)
+    )
     state = replace(state, map_pile=(Zone((), len(state.box.pieces)),), hands_owed=owed)
     return _dealt(state, hands, (Zone((), rest),) if rest else (), hurricanes)
 
@@ -79,7 +94,9 @@ def apply_hand_named(state: State, event: HandNamed) -> State:
     hand = Zone(tuple(event.cards)) if seat.hand.unknown else seat.hand
     disk = seat.disk if event.disk is None else event.disk
     owed = tuple(name for name in state.hands_owed if name != event.player)
-    return with_seat(state, index, replace(seat, hand=hand, disk=disk), hands_owed=owed, redrawn=state.redrawn and bool(owed))
+    return with_seat(
+        state, index, replace(seat, hand=hand, disk=disk), hands_owed=owed, redrawn=state.redrawn and bool(owed)
+    )
 
 
 # --------------------------------------------------------------------------- Hurricanes

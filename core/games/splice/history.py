@@ -85,15 +85,26 @@ TABLES: dict[str, list[tuple[str, str]]] = {
 }
 
 
-_PLAY = {CoinsPlayed: "coins", PiracyPlayed: "piracy", SkullPlayed: "skull", TradePlayed: "trade", BlackSpotPlayed: "spot",
-         MapsBought: "buy", MapLaid: "lay", CardsDiscarded: "discard", TurnPassed: "pass"}
+_PLAY = {
+    CoinsPlayed: "coins",
+    PiracyPlayed: "piracy",
+    SkullPlayed: "skull",
+    TradePlayed: "trade",
+    BlackSpotPlayed: "spot",
+    MapsBought: "buy",
+    MapLaid: "lay",
+    CardsDiscarded: "discard",
+    TurnPassed: "pass",
+}
 
 
 # the kinds whose event writes a row of its own (every other event can only end turns: `splice_turns`)
 _ROWS_OF_THEIR_OWN = frozenset({MapsBought, PiracyPlayed, MapLaid, CardsDrawn, SetupDealt, CardsDealt})
 
 
-def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ...]]]) -> Callable[[Event, State, State], None]:
+def watch(
+    game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ...]]]
+) -> Callable[[Event, State, State], None]:
     """A watcher for one game: it appends rows to the batch's row lists (`sink[table]`)."""
     seats = started.seats
     n = len(seats)
@@ -113,8 +124,19 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
             for k in range(after.turns - before.turns):
                 index = (first + k) % n
                 seat = after.players[index]
-                turn_rows.append((game_id, before.turns + k + 1, seq, index + 1, seats[index], play if k == 0 else "lost",
-                                  seat.hand.size, seat.maps.size, gold(after, seat)))
+                turn_rows.append(
+                    (
+                        game_id,
+                        before.turns + k + 1,
+                        seq,
+                        index + 1,
+                        seats[index],
+                        play if k == 0 else "lost",
+                        seat.hand.size,
+                        seat.maps.size,
+                        gold(after, seat),
+                    )
+                )
 
     def _own_row(kind: type, event: Any, before: State, after: State) -> None:
         seq = event.seq
@@ -128,18 +150,34 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
         elif kind is MapsBought:
             paid = payment_value(before, event.paid, event.doubles)
             count = event.count
-            buy_rows.append((game_id, seq, turn, me + 1, seats[me], count, paid, len(event.paid), event.doubles, paid - PRICE * count))
+            buy_rows.append(
+                (
+                    game_id,
+                    seq,
+                    turn,
+                    me + 1,
+                    seats[me],
+                    count,
+                    paid,
+                    len(event.paid),
+                    event.doubles,
+                    paid - PRICE * count,
+                )
+            )
         elif kind is PiracyPlayed:
             target = seats.index(event.target)
             plunder = event.plunder
             if plunder in ("map", "double"):
-                piracy_rows.append((game_id, seq, turn, me + 1, seats[me], target + 1, seats[target], plunder, None, None))
+                piracy_rows.append(
+                    (game_id, seq, turn, me + 1, seats[me], target + 1, seats[target], plunder, None, None)
+                )
             else:
                 coin_set = read_set(plunder, before.box.values)
                 # the fold judged this piracy, so its plunder reads as a coin set: a message would be broken machinery
                 assert not isinstance(coin_set, str), coin_set
-                piracy_rows.append((game_id, seq, turn, me + 1, seats[me], target + 1, seats[target], "set", plunder,
-                                    coin_set.value))
+                piracy_rows.append(
+                    (game_id, seq, turn, me + 1, seats[me], target + 1, seats[target], "set", plunder, coin_set.value)
+                )
         elif kind is MapLaid:
             wild = sum(1 for p in event.pieces if p[0] == "x")
             colour = after.players[me].disk

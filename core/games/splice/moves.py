@@ -15,7 +15,7 @@ from collections.abc import Callable
 from itertools import combinations, combinations_with_replacement
 
 from ...model import Event, pick_listed
-from .components import MAP_LIMIT, MAX_VALUE, MAX_WILD_PIECES, POSITIONS, PRICE, deck_cards, multiplier, coin_set
+from .components import MAP_LIMIT, MAX_VALUE, MAX_WILD_PIECES, POSITIONS, PRICE, coin_set, deck_cards, multiplier
 from .events import (
     BlackSpotPlayed,
     BlindDrawn,
@@ -79,9 +79,12 @@ def _set_tables(values: tuple[int, ...]) -> _SetTables:
     """A box's sets, written once: each value's pair and wild pair, the runs each value may be part of (by their
     lowest value), and each run's forms with the naturals they need, in `_MASKS` order."""
     exists = set(values)
-    pairs: dict[int, tuple[_Candidate, _Candidate]] = {v: ((f"{v}-{v}", ((v, 2),), 0), (f"{v}-w{v}", ((v, 1),), 1)) for v in values}
-    starts_of = {v: tuple(s for s in (v - 2, v - 1, v) if s in exists and s + 1 in exists and s + 2 in exists)
-                 for v in values}
+    pairs: dict[int, tuple[_Candidate, _Candidate]] = {
+        v: ((f"{v}-{v}", ((v, 2),), 0), (f"{v}-w{v}", ((v, 1),), 1)) for v in values
+    }
+    starts_of = {
+        v: tuple(s for s in (v - 2, v - 1, v) if s in exists and s + 1 in exists and s + 2 in exists) for v in values
+    }
     runs: dict[int, list[tuple[_Candidate, set[int]]]] = {}
     for low in sorted({s for v in values for s in starts_of[v]}):
         run = (low, low + 1, low + 2)
@@ -106,8 +109,15 @@ def coin_plays(hand: tuple[str, ...], values: tuple[int, ...]) -> list[tuple[lis
     wilds = hand.count("wild")
     if not wilds:  # without a wild card a natural is in a set only as one of a pair or of a run of three held
         held = set(naturals)
-        naturals = [v for v in naturals if naturals.count(v) > 1 or v + 1 in held and (v - 1 in held or v + 2 in held)
-                    or v - 1 in held and v - 2 in held]
+        naturals = [
+            v
+            for v in naturals
+            if naturals.count(v) > 1
+            or v + 1 in held
+            and (v - 1 in held or v + 2 in held)
+            or v - 1 in held
+            and v - 2 in held
+        ]
     naturals.sort()
     key = (tuple(naturals), wilds, hand.count("double"), values)
     found = _PLAYS.get(key)
@@ -119,7 +129,9 @@ def coin_plays(hand: tuple[str, ...], values: tuple[int, ...]) -> list[tuple[lis
     return found
 
 
-def _coin_plays(naturals: tuple[int, ...], wilds: int, doubles: int, values: tuple[int, ...]) -> list[tuple[list[str], int]]:
+def _coin_plays(
+    naturals: tuple[int, ...], wilds: int, doubles: int, values: tuple[int, ...]
+) -> list[tuple[list[str], int]]:
     counts: dict[int, int] = {}
     for v in naturals:
         counts[v] = counts.get(v, 0) + 1
@@ -173,7 +185,9 @@ def purchases(state: State, seat: Seat) -> list[list[tuple[list[str], int]]]:
     return found
 
 
-def _payments(sets: tuple[str, ...], most: int, stack: bool, values: tuple[int, ...]) -> list[list[tuple[list[str], int]]]:
+def _payments(
+    sets: tuple[str, ...], most: int, stack: bool, values: tuple[int, ...]
+) -> list[list[tuple[list[str], int]]]:
     """The payments of every count in one search: the sets in order of value, largest first, chosen until a count's
     price is reached (so the smallest set chosen is needed, and every set is); a choice whose total has reached the
     price of every count is not extended."""
@@ -301,18 +315,27 @@ def _play_moves(state: State) -> list[Event]:
     who = state.seats[me]
     seat = state.players[me]
     hand = seat.hand.known
-    moves: list[Event] = [CoinsPlayed(player=who, sets=forms, doubles=d) for forms, d in coin_plays(hand, state.box.values)]
+    moves: list[Event] = [
+        CoinsPlayed(player=who, sets=forms, doubles=d) for forms, d in coin_plays(hand, state.box.values)
+    ]
     held = set(hand)
     if held & _ACTION_CARDS:
         moves.extend(_card_plays(state, who, seat, held))
     if seat.sets:
-        for count, paid in enumerate(purchases(state, seat)[:pile_size(state.map_pile)], 1):
+        for count, paid in enumerate(purchases(state, seat)[: pile_size(state.map_pile)], 1):
             top = known_top(state.map_pile, count) if state.mode == "open" else [None] * count
             # a seat names the pieces it buys: one piece is listed for each it may be, more are too many to list
-            tops = [[p] for p in pile_pieces(state)] if who in state.seated and count == 1 else \
-                [] if who in state.seated else [top]
+            tops = (
+                [[p] for p in pile_pieces(state)]
+                if who in state.seated and count == 1
+                else []
+                if who in state.seated
+                else [top]
+            )
             for forms, used in paid:
-                moves.extend(MapsBought(player=who, count=count, paid=forms, doubles=used, pieces=list(t)) for t in tops)
+                moves.extend(
+                    MapsBought(player=who, count=count, paid=forms, doubles=used, pieces=list(t)) for t in tops
+                )
     moves.extend(MapLaid(player=who, pieces=pieces) for pieces in map_lays(state))
     if seat.hand.size > state.hand_size:
         moves.extend(_discards(state, me, 1))
@@ -334,8 +357,10 @@ def _card_plays(state: State, who: str, seat: Seat, held: set[str]) -> list[Even
             if target.doubles:
                 cards.append(PiracyPlayed(player=who, target=name, plunder="double"))
             if target.maps.size and (who in state.seated or name in state.seated):  # the piece taken is named
-                cards.extend(PiracyPlayed(player=who, target=name, plunder="map", piece=piece)
-                             for piece in held_pieces(state, index))
+                cards.extend(
+                    PiracyPlayed(player=who, target=name, plunder="map", piece=piece)
+                    for piece in held_pieces(state, index)
+                )
             elif target.maps.size:
                 cards.append(PiracyPlayed(player=who, target=name, plunder="map"))
     if "skull" in held:
@@ -369,7 +394,10 @@ def _returns(state: State) -> list[Event]:
     excess = seat.maps.size - MAP_LIMIT
     if state.mode == "table" and state.player_name not in state.seated:
         return [MapsReturned(player=state.player_name, pieces=[None] * excess)]
-    return [MapsReturned(player=state.player_name, pieces=list(c)) for c in sorted(set(combinations(sorted(seat.maps.known), excess)))]
+    return [
+        MapsReturned(player=state.player_name, pieces=list(c))
+        for c in sorted(set(combinations(sorted(seat.maps.known), excess)))
+    ]
 
 
 def _setup_moves(state: State) -> list[Event]:
@@ -499,7 +527,7 @@ def _pick_play(state: State, below: Callable[[int], int]) -> Event:
     cards = _count_card_plays(state, seat, held) if held & _ACTION_CARDS else 0
     bought = purchases(state, seat) if seat.sets else []  # payments by count, 1 first
     if bought:
-        bought = bought[:size_up_to(state.map_pile, len(bought))]
+        bought = bought[: size_up_to(state.map_pile, len(bought))]
     lays = map_lays(state)
     discards = len(held) if seat.hand.size > state.hand_size else 0  # else the turn is passed
     index = below(len(plays) + cards + sum(map(len, bought)) + len(lays) + (discards or 1))

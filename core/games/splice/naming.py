@@ -49,8 +49,13 @@ def _owed_hand(state: State, name: str) -> Naming | None:
     if seat.disk is None:
         held = located_disks(state)
         disks = counted(colour for colour in state.box.colours if not held[colour])
-        named = Naming(named.kind, named.player, named.head, f"{named.words}, and the disk if not named yet",
-                       [*named.slots, Slot("disk", 0, 1, disks, "disk")])
+        named = Naming(
+            named.kind,
+            named.player,
+            named.head,
+            f"{named.words}, and the disk if not named yet",
+            [*named.slots, Slot("disk", 0, 1, disks, "disk")],
+        )
     return named
 
 
@@ -62,8 +67,13 @@ def _owed_draw(state: State) -> Naming | None:
     if state.mode != "table" or name not in state.seated or count < 2 or draws(state, count):
         return None
     pool = _cards_unlocated(state)  # every copy not located, a Hurricane among them: it ends the draw
-    return Naming("draw", name, f"{name}: draw", f"the {count} cards {name} draws ({owed.case}): a Hurricane last",
-                  [Slot("cards drawn", 1, count, pool)])
+    return Naming(
+        "draw",
+        name,
+        f"{name}: draw",
+        f"the {count} cards {name} draws ({owed.case}): a Hurricane last",
+        [Slot("cards drawn", 1, count, pool)],
+    )
 
 
 def _pile_top(state: State, count: int) -> dict[str, int]:
@@ -92,14 +102,21 @@ def _purchases(state: State) -> list[Naming]:
     if state.mode != "table" or who not in state.seated or not seat.sets:
         return []
     found = []
-    for count, paid in enumerate(purchases(state, seat)[:pile_size(state.map_pile)], 1):
+    for count, paid in enumerate(purchases(state, seat)[: pile_size(state.map_pile)], 1):
         if count < 2:
             continue
         pool = _pile_top(state, count)
         for forms, used in paid:
             head = format_event(MapsBought(player=who, count=count, paid=forms, doubles=used, pieces=[None] * count))
-            found.append(Naming("buy", who, head, f"{head}: the {count} map pieces taken",
-                                [Slot("map pieces", count, count, pool, "as")]))
+            found.append(
+                Naming(
+                    "buy",
+                    who,
+                    head,
+                    f"{head}: the {count} map pieces taken",
+                    [Slot("map pieces", count, count, pool, "as")],
+                )
+            )
     return found
 
 
@@ -114,4 +131,3 @@ def naming(state: State) -> list[Naming]:
     elif state.phase == "play":
         found = list(_purchases(state))
     return [named for named in found if named is not None]
-

@@ -43,14 +43,30 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
-from .turn import actor
 from .state import State, disk_holder, known_top, open_draw, payment_value, pile_size
+from .turn import actor
 
 # a verb's reader: (state, who, the words after the verb, the whole move) -> its events, or Unreadable
 Reader = Callable[[State, str, list[str], str], list[Event]]
 MAX_WORDS = 40  # no move needs more; longer input is refused before it is read word by word
-VERBS = ("draw", "play", "piracy", "skull", "trade", "spot", "buy", "lay", "discard", "pass", "return", "reveal",
-         "disks", "deal", "reshuffle", "hand")
+VERBS = (
+    "draw",
+    "play",
+    "piracy",
+    "skull",
+    "trade",
+    "spot",
+    "buy",
+    "lay",
+    "discard",
+    "pass",
+    "return",
+    "reveal",
+    "disks",
+    "deal",
+    "reshuffle",
+    "hand",
+)
 USAGE = {
     "draw": "draw | draw ? hurricane | draw from PLAYER",
     "play": "play 5-5 2-3-4 double",
@@ -101,8 +117,11 @@ def _piece(word: str, state: State) -> str | None:
         return None
     if _is_piece(word, state):
         return word
-    raise Unreadable(f"unknown map piece {quote(word)} (a colour letter and a position 1-4, e.g. r3; x3 is wild)",
-                     suggestions(word, list(state.box.pieces) + [f"x{p}" for p in range(1, 5)]), "unknown")
+    raise Unreadable(
+        f"unknown map piece {quote(word)} (a colour letter and a position 1-4, e.g. r3; x3 is wild)",
+        suggestions(word, list(state.box.pieces) + [f"x{p}" for p in range(1, 5)]),
+        "unknown",
+    )
 
 
 def _colour(word: str, state: State) -> str:
@@ -112,8 +131,11 @@ def _colour(word: str, state: State) -> str:
     found = by_prefix(word, box.names)
     if len(found) == 1:
         return box.colours[box.names.index(found[0])]
-    raise Unreadable(f"unknown colour {quote(word)}", [f"{c} ({n})" for c, n in zip(box.colours, box.names)],
-                     "ambiguous" if found else "unknown")
+    raise Unreadable(
+        f"unknown colour {quote(word)}",
+        [f"{c} ({n})" for c, n in zip(box.colours, box.names)],
+        "ambiguous" if found else "unknown",
+    )
 
 
 def _seat(word: str, state: State) -> str:
@@ -147,8 +169,10 @@ def _set_forms(words: list[str], state: State) -> tuple[list[str], int]:
             continue
         form = _form(word, state)
         if form is None:
-            raise Unreadable(f"{quote(word)} is not a coin set (values joined by `-`, a wild card as `w5`)",
-                          ["5-5", "2-3-4", "w5-5", "double"])
+            raise Unreadable(
+                f"{quote(word)} is not a coin set (values joined by `-`, a wild card as `w5`)",
+                ["5-5", "2-3-4", "w5-5", "double"],
+            )
         forms.append(form)
     return forms, doubles
 
@@ -250,7 +274,12 @@ def _targeted(event: type[SkullPlayed] | type[BlackSpotPlayed], verb: str) -> Re
 
 
 def _trade(state: State, who: str, args: list[str], raw: str) -> list[Event]:
-    usage = ["trade COLOUR", "trade COLOUR with PLAYER", "trade COLOUR with unused", "trade COLOUR with PLAYER giving COLOUR"]
+    usage = [
+        "trade COLOUR",
+        "trade COLOUR with PLAYER",
+        "trade COLOUR with unused",
+        "trade COLOUR with PLAYER giving COLOUR",
+    ]
     if len(args) not in (1, 3, 5) or (len(args) >= 3 and args[1] != "with") or (len(args) == 5 and args[3] != "giving"):
         raise Unreadable("a trade calls out one colour", usage)
     colour = _colour(args[0], state)
@@ -263,8 +292,10 @@ def _trade(state: State, who: str, args: list[str], raw: str) -> list[Event]:
         return [TradePlayed(player=who, colour=colour, partner=holder)]
     if colour in state.unused.known or state.mode == "open":
         return [TradePlayed(player=who, colour=colour, partner="unused")]
-    raise Unreadable(f"the log does not know who holds {state.box.colour_name(colour)}: say who traded", [
-        f"trade {args[0]} with {seat}" for seat in state.seats if seat != who] + [f"trade {args[0]} with unused"])
+    raise Unreadable(
+        f"the log does not know who holds {state.box.colour_name(colour)}: say who traded",
+        [f"trade {args[0]} with {seat}" for seat in state.seats if seat != who] + [f"trade {args[0]} with unused"],
+    )
 
 
 def _buy(state: State, who: str, args: list[str], raw: str) -> list[Event]:
@@ -396,7 +427,9 @@ def _deal(state: State, who: str, args: list[str], raw: str) -> list[Event]:
     names: list[str] = []
     if args:
         if args[0] not in ("hurricane", "hurricanes") or len(args) < 2:
-            raise Unreadable("deal, then `hurricane` and each player dealt a Hurricane", ["deal", "deal hurricane PLAYER"])
+            raise Unreadable(
+                "deal, then `hurricane` and each player dealt a Hurricane", ["deal", "deal hurricane PLAYER"]
+            )
         for word in args[1:]:
             if word in ("hurricane", "hurricanes", "and"):
                 continue
@@ -505,8 +538,10 @@ def format_event(event: Event) -> str:
         disk = ["disk", event.disk] if event.disk is not None else []
         return prefix + " ".join(["hand", *event.cards, *disk])
     if isinstance(event, SetupDealt):
-        return (f"tally deals: disks {' '.join(event.disks)} (unused {' '.join(event.unused) or 'none'}); "
-                f"the Map Pile ({len(event.maps)} pieces) and the deck ({len(event.deck)} cards) shuffled")
+        return (
+            f"tally deals: disks {' '.join(event.disks)} (unused {' '.join(event.unused) or 'none'}); "
+            f"the Map Pile ({len(event.maps)} pieces) and the deck ({len(event.deck)} cards) shuffled"
+        )
     if isinstance(event, DisksDealt):
         return f"tally shuffles the disks: {' '.join(event.disks)} (unused {' '.join(event.unused)})"
     if isinstance(event, CardPicked):
@@ -522,41 +557,79 @@ from ...model import NotationForm  # noqa: E402
 # every form of the notation with its meaning and examples (`tally rules splice --notation`); the notation table of
 # docs/rules/splice.md agrees with it, and every example parses (tests/core/test_notation_forms.py)
 NOTATION: tuple[NotationForm, ...] = (
-    NotationForm("draw", "the draw that starts a turn, or every card owed (refill, Skull, replacement); open mode names the known cards",
-                 ("draw",)),
-    NotationForm("draw CARD ...", "cards drawn from the top, each a code or `?` (unseen); a Hurricane is the last",
-                 ("draw ?", "draw 7", "draw ? hurricane", "draw hurricane")),
-    NotationForm("draw from PLAYER [as CARD]", "the draw that starts a turn, blind from another player's hand",
-                 ("draw from ben", "draw from ben as 5")),
-    NotationForm("play SETS [double ...]", "lay down coin sets and Double Your Gold cards",
-                 ("play 5-5", "play 2-3-4 w6-6", "play 5-5 double", "play double")),
+    NotationForm(
+        "draw",
+        "the draw that starts a turn, or every card owed (refill, Skull, replacement); open mode names the known cards",
+        ("draw",),
+    ),
+    NotationForm(
+        "draw CARD ...",
+        "cards drawn from the top, each a code or `?` (unseen); a Hurricane is the last",
+        ("draw ?", "draw 7", "draw ? hurricane", "draw hurricane"),
+    ),
+    NotationForm(
+        "draw from PLAYER [as CARD]",
+        "the draw that starts a turn, blind from another player's hand",
+        ("draw from ben", "draw from ben as 5"),
+    ),
+    NotationForm(
+        "play SETS [double ...]",
+        "lay down coin sets and Double Your Gold cards",
+        ("play 5-5", "play 2-3-4 w6-6", "play 5-5 double", "play double"),
+    ),
     NotationForm("piracy PLAYER SET", "Piracy: take a coin set", ("piracy ben 5-5",)),
     NotationForm("piracy PLAYER double", "Piracy: take a Double Your Gold card", ("piracy ben double",)),
-    NotationForm("piracy PLAYER map [as PIECE]", "Piracy: take a map piece blind",
-                 ("piracy ben map", "piracy ben map as r3")),
+    NotationForm(
+        "piracy PLAYER map [as PIECE]", "Piracy: take a map piece blind", ("piracy ben map", "piracy ben map as r3")
+    ),
     NotationForm("skull PLAYER", "play the Skull on a player", ("skull ben",)),
     NotationForm("spot PLAYER", "play the Black Spot on a player (also `black-spot`)", ("spot ben",)),
-    NotationForm("trade COLOUR [with PLAYER|unused]", "Trade Certificate; open mode fills in who held it",
-                 ("trade red", "trade b with ben", "trade yellow with unused")),
-    NotationForm("trade COLOUR with PLAYER giving COLOUR", "table mode: a Trade Certificate with a seat that enters its own cards, naming the disk it received",
-                 ("trade b with ben giving r",)),
-    NotationForm("buy [N] pay SETS [double] [as PIECES]", "buy N map pieces (default: as many as the payment covers)",
-                 ("buy 1 pay 10-10", "buy 2 pay 8-9-w10 10-10", "buy pay 5-5 double", "buy 1 pay 10-10 as r2")),
+    NotationForm(
+        "trade COLOUR [with PLAYER|unused]",
+        "Trade Certificate; open mode fills in who held it",
+        ("trade red", "trade b with ben", "trade yellow with unused"),
+    ),
+    NotationForm(
+        "trade COLOUR with PLAYER giving COLOUR",
+        "table mode: a Trade Certificate with a seat that enters its own cards, naming the disk it received",
+        ("trade b with ben giving r",),
+    ),
+    NotationForm(
+        "buy [N] pay SETS [double] [as PIECES]",
+        "buy N map pieces (default: as many as the payment covers)",
+        ("buy 1 pay 10-10", "buy 2 pay 8-9-w10 10-10", "buy pay 5-5 double", "buy 1 pay 10-10 as r2"),
+    ),
     NotationForm("lay PIECES", "lay down a completed map", ("lay r1 r2 x3 r4",)),
-    NotationForm("discard CARD ...", "the turn without a play, or the discard down to 5; `?` unseen (table mode: `discard` alone)",
-                 ("discard 7", "discard ?")),
+    NotationForm(
+        "discard CARD ...",
+        "the turn without a play, or the discard down to 5; `?` unseen (table mode: `discard` alone)",
+        ("discard 7", "discard ?"),
+    ),
     NotationForm("pass", "a turn without a play and nothing to discard", ("pass",)),
     NotationForm("return PIECE ...", "return map pieces over 5 to the Map Pile; `?` unseen", ("return r3", "return ?")),
-    NotationForm("reveal COLOUR PIECES", "table mode, `no-map=most-matching`: show disk and map pieces at the end",
-                 ("reveal red r1 r3",)),
-    NotationForm("disks [PLAYER COLOUR ...]", "table mode: every player drew a gemstone disk (naming the disk of each seat that enters its own cards)",
-                 ("disks", "disks ben red")),
-    NotationForm("deal [hurricane PLAYER ...] [| PLAYER CARD ...]",
-                 "table mode: the hands were dealt (naming each player dealt a Hurricane, and the hand of each seat that enters its own cards)",
-                 ("deal", "deal hurricane ben", "deal | ben 5 7 9 wild piracy")),
-    NotationForm("reshuffle [PLAYER COLOUR ...]", "table mode: the disks were shuffled and drawn again after a Hurricane (naming a seated seat's new disk, or leaving it to the seat)",
-                 ("reshuffle", "reshuffle ben g")),
-    NotationForm("PLAYER: hand CARD ... [disk COLOUR]",
-                 "table mode: a seated seat names its own dealt hand (and its disk) which `deal` (and `disks` or `reshuffle`) left to it",
-                 ("ben: hand 5 7 9 wild piracy", "ben: hand 5 7 9 wild piracy disk r")),
+    NotationForm(
+        "reveal COLOUR PIECES",
+        "table mode, `no-map=most-matching`: show disk and map pieces at the end",
+        ("reveal red r1 r3",),
+    ),
+    NotationForm(
+        "disks [PLAYER COLOUR ...]",
+        "table mode: every player drew a gemstone disk (naming the disk of each seat that enters its own cards)",
+        ("disks", "disks ben red"),
+    ),
+    NotationForm(
+        "deal [hurricane PLAYER ...] [| PLAYER CARD ...]",
+        "table mode: the hands were dealt (naming each player dealt a Hurricane, and the hand of each seat that enters its own cards)",
+        ("deal", "deal hurricane ben", "deal | ben 5 7 9 wild piracy"),
+    ),
+    NotationForm(
+        "reshuffle [PLAYER COLOUR ...]",
+        "table mode: the disks were shuffled and drawn again after a Hurricane (naming a seated seat's new disk, or leaving it to the seat)",
+        ("reshuffle", "reshuffle ben g"),
+    ),
+    NotationForm(
+        "PLAYER: hand CARD ... [disk COLOUR]",
+        "table mode: a seated seat names its own dealt hand (and its disk) which `deal` (and `disks` or `reshuffle`) left to it",
+        ("ben: hand 5 7 9 wild piracy", "ben: hand 5 7 9 wild piracy disk r"),
+    ),
 )

@@ -13,9 +13,12 @@ from .view import SplicePlayer, SpliceView
 CARD_W, CARD_H, GAP = 44, 52, 4
 PIECE = 30
 SPECIAL = {  # code: what the face shows, its caption, what a screen reader says
-    "double": ("×2", "gold", "the Double Your Gold card"), "piracy": ("PIR", "piracy", "the Piracy card"),
-    "skull": ("SKULL", "skull", "the Skull card"), "trade": ("TRADE", "trade", "the Trade Certificate"),
-    "spot": ("SPOT", "black", "the Black Spot card"), "hurricane": ("HURR", "storm", "a Hurricane"),
+    "double": ("×2", "gold", "the Double Your Gold card"),
+    "piracy": ("PIR", "piracy", "the Piracy card"),
+    "skull": ("SKULL", "skull", "the Skull card"),
+    "trade": ("TRADE", "trade", "the Trade Certificate"),
+    "spot": ("SPOT", "black", "the Black Spot card"),
+    "hurricane": ("HURR", "storm", "a Hurricane"),
     "wild": ("W", "wild", "a Wild card"),
 }
 
@@ -49,15 +52,23 @@ def _piece(x: float, y: float, code: str, paints: dict[str, svg.Colour], names: 
     shown = f"✕{position}" if wild else code
     kind = "Wild" if wild else names.get(letter, letter)
     body = [svg.text(x + PIECE / 2, y + PIECE / 2 + 5, shown, svg.NORMAL, "middle", "bold", paint.ink)]
-    return svg.card(x, y, PIECE, PIECE, code, f"{where}: the {kind} map piece {position}", body,
-                    fill=paint.fill, stroke=svg.INK)
+    return svg.card(
+        x, y, PIECE, PIECE, code, f"{where}: the {kind} map piece {position}", body, fill=paint.fill, stroke=svg.INK
+    )
 
 
 def _disk(x: float, y: float, code: str, paints: dict[str, svg.Colour], names: dict[str, str], where: str) -> str:
     if code == "?":
         return svg.card_back(x, y, PIECE, PIECE, f"{where}: a gemstone disk, face down", "?")
-    return svg.disk(x + PIECE / 2, y + PIECE / 2, PIECE / 2, paints.get(code, svg.colour("gray")), code,
-                    f"{where}: the {names.get(code, code)} gemstone disk", code)
+    return svg.disk(
+        x + PIECE / 2,
+        y + PIECE / 2,
+        PIECE / 2,
+        paints.get(code, svg.colour("gray")),
+        code,
+        f"{where}: the {names.get(code, code)} gemstone disk",
+        code,
+    )
 
 
 def _wrapping(canvas: svg.Canvas, x: float, w: float) -> float:
@@ -95,8 +106,14 @@ def _sets(canvas: svg.Canvas, sets: list[str], name: str) -> None:
     canvas.y += CARD_H + GAP if sets else 0
 
 
-def _pieces(canvas: svg.Canvas, codes: list[str], paints: dict[str, svg.Colour], names: dict[str, str], where: str,
-            x: float = svg.MARGIN) -> float:
+def _pieces(
+    canvas: svg.Canvas,
+    codes: list[str],
+    paints: dict[str, svg.Colour],
+    names: dict[str, str],
+    where: str,
+    x: float = svg.MARGIN,
+) -> float:
     start = x
     for code in codes:
         if x + PIECE > canvas.width - svg.MARGIN:
@@ -110,8 +127,9 @@ def _pieces(canvas: svg.Canvas, codes: list[str], paints: dict[str, svg.Colour],
     return x
 
 
-def _player(canvas: svg.Canvas, view: SpliceView, player: SplicePlayer, paints: dict[str, svg.Colour],
-            names: dict[str, str]) -> None:
+def _player(
+    canvas: svg.Canvas, view: SpliceView, player: SplicePlayer, paints: dict[str, svg.Colour], names: dict[str, str]
+) -> None:
     name = player.name
     marker = "▶ " if view.to_act == name else ""
     canvas.y += svg.NORMAL + 2
@@ -153,12 +171,21 @@ def draw(view: SpliceView) -> str:
         x += svg.chip_width(words) + 4
     canvas.y += 24
     for x, label, count in ((svg.MARGIN, "draw pile", view.draw_pile), (svg.MARGIN + 120, "map pile", view.map_pile)):
-        canvas.add(svg.card_back(x, canvas.y, CARD_W, CARD_H, f"the {label}: {plural(count, 'card')}", str(count), count, "pile"))
+        canvas.add(
+            svg.card_back(
+                x, canvas.y, CARD_W, CARD_H, f"the {label}: {plural(count, 'card')}", str(count), count, "pile"
+            )
+        )
         canvas.add(svg.text(x + CARD_W + 6, canvas.y + 30, label, svg.SMALL, fill=svg.MUTED))
     hurricanes = view.hurricanes
-    canvas.add(svg.text(canvas.width - svg.MARGIN, canvas.y + 14, f"hurricanes: {hurricanes.in_play} in play",
-                        svg.SMALL, "end"))
-    canvas.add(svg.text(canvas.width - svg.MARGIN, canvas.y + 30, f"{hurricanes.in_centre} in the centre", svg.SMALL, "end"))
+    canvas.add(
+        svg.text(
+            canvas.width - svg.MARGIN, canvas.y + 14, f"hurricanes: {hurricanes.in_play} in play", svg.SMALL, "end"
+        )
+    )
+    canvas.add(
+        svg.text(canvas.width - svg.MARGIN, canvas.y + 30, f"{hurricanes.in_centre} in the centre", svg.SMALL, "end")
+    )
     canvas.y += CARD_H + GAP
     if view.unused_disks:
         canvas.add(svg.text(svg.MARGIN, canvas.y + 19, "unused disks", svg.SMALL, fill=svg.MUTED))
@@ -181,7 +208,11 @@ def draw_piece(view: SpliceView, code: str) -> str:
     """One piece as the board draws it, for the card picker: a deck card, a map piece or a gemstone disk."""
     paints, names = _paints(view), dict(view.colours)
     if code in names:
-        return svg.document(PIECE + 2, PIECE + 2, f"the {names[code]} disk", [_disk(1, 1, code, paints, names, "a disk")])
+        return svg.document(
+            PIECE + 2, PIECE + 2, f"the {names[code]} disk", [_disk(1, 1, code, paints, names, "a disk")]
+        )
     if len(code) == 2 and code[0] in names and code[1:].isdigit():
-        return svg.document(PIECE + 2, PIECE + 2, f"the map piece {code}", [_piece(1, 1, code, paints, names, "a map piece")])
+        return svg.document(
+            PIECE + 2, PIECE + 2, f"the map piece {code}", [_piece(1, 1, code, paints, names, "a map piece")]
+        )
     return svg.document(CARD_W + 2, CARD_H + 2, f"the card {code}", [_card(1, 1, code, "a card")])

@@ -22,7 +22,15 @@ from ...knowledge import Zone
 from ...model import Event, GameStarted, resolve_options
 from ...referee import Reducers
 from ...seated import seat_index, with_seat
-from .components import MAP_LIMIT, box_for, deck_copies, coin_set
+from .components import MAP_LIMIT, box_for, coin_set, deck_copies
+from .dealing import (
+    apply_cards_dealt,
+    apply_disks_chosen,
+    apply_disks_dealt,
+    apply_disks_redrawn,
+    apply_hand_named,
+    apply_setup,
+)
 from .events import (
     EVENTS,
     BlackSpotPlayed,
@@ -46,15 +54,6 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
-from .dealing import (
-    apply_cards_dealt,
-    apply_disks_chosen,
-    apply_disks_dealt,
-    apply_disks_redrawn,
-    apply_hand_named,
-    apply_setup,
-)
-from .texts import OPTIONS
 from .state import (
     Owed,
     Seat,
@@ -66,6 +65,7 @@ from .state import (
     take_top,
     zone_remove,
 )
+from .texts import OPTIONS
 
 replace = msgspec.structs.replace
 E = TypeVar("E", bound=Event)
@@ -103,7 +103,9 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
     hand = seat.hand
     top = pile[0].known
     first: str | None
-    if state.mode == "open" and len(top) >= count:  # `take_top` when the top batch alone holds the draw: its first cards
+    if (
+        state.mode == "open" and len(top) >= count
+    ):  # `take_top` when the top batch alone holds the draw: its first cards
         drawn = top[:count]
         pile = (Zone(top[count:]),) + pile[1:] if len(top) > count else pile[1:]
         storm = drawn[-1] == "hurricane"
@@ -119,9 +121,20 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
     if starts:  # the draw that starts a turn
         players = players[:who] + (seat,) + players[who + 1 :]
         if storm:  # the turn is lost, and the Hurricane is resolved at once
-            return replace(state, players=players, pile=pile, centre=state.centre + 1, storm="start", storm_seat=who,
-                           stage="end", acted="lost", phase="storm")
-        return replace(state, players=players, pile=pile, stage="play", phase="play", fresh="?" if first is None else first)
+            return replace(
+                state,
+                players=players,
+                pile=pile,
+                centre=state.centre + 1,
+                storm="start",
+                storm_seat=who,
+                stage="end",
+                acted="lost",
+                phase="storm",
+            )
+        return replace(
+            state, players=players, pile=pile, stage="play", phase="play", fresh="?" if first is None else first
+        )
     head = state.owed[0]
     left = head.count - count  # a card for each entry
     if storm:
@@ -130,8 +143,16 @@ def _apply_drawn(state: State, event: CardsDrawn) -> State:
             seat = replace(seat, forfeit=True)  # they were next to play: that turn is forfeit
         players = players[:who] + (seat,) + players[who + 1 :]
         owed = (replace(head, count=left),) + state.owed[1:]
-        return replace(state, players=players, pile=pile, owed=owed, centre=state.centre + 1, storm=head.case, storm_seat=who,
-                       phase="storm")
+        return replace(
+            state,
+            players=players,
+            pile=pile,
+            owed=owed,
+            centre=state.centre + 1,
+            storm=head.case,
+            storm_seat=who,
+            phase="storm",
+        )
     players = players[:who] + (seat,) + players[who + 1 :]
     if left == 0 and head.case != "skull":
         if len(state.owed) == 1 and state.stage in ("replace", "end"):  # the draw owed was the last: the turn goes on
@@ -162,7 +183,9 @@ def _hand_card_moved(state: State, source: int, me: int, card: str | None) -> tu
     seen = gone[0]
     seat = players[me]
     mine = seat.hand
-    players[me] = replace(seat, hand=Zone(mine.known + (seen,), mine.unknown) if seen is not None else Zone(mine.known, mine.unknown + 1))
+    players[me] = replace(
+        seat, hand=Zone(mine.known + (seen,), mine.unknown) if seen is not None else Zone(mine.known, mine.unknown + 1)
+    )
     return tuple(players), "?" if seen is None else seen
 
 
@@ -185,7 +208,9 @@ def _apply_picked(state: State, event: CardPicked) -> State:
         return advance(replace(state, players=players, fresh=card, pick="", pick_from=-1))
     players = _piece_moved(state.players, source, state.current, event.card)
     pile = put_bottom(state.pile, ("piracy",))
-    if state.stage == "upkeep" and not state.centre and not state.owed:  # the piece a Piracy took: on to the turn's upkeep
+    if (
+        state.stage == "upkeep" and not state.centre and not state.owed
+    ):  # the piece a Piracy took: on to the turn's upkeep
         return _turn_on(replace(state, played="", pick="", pick_from=-1), "upkeep", players, pile, state.acted)
     return advance(replace(state, players=players, pile=pile, played="", pick="", pick_from=-1))
 
@@ -219,8 +244,16 @@ def _apply_piracy(state: State, event: PiracyPlayed) -> State:
     players = _spent(state.players, me, ["piracy"])
     if event.plunder == "map":
         if state.mode == "open":  # tally picks the piece: asked for at once
-            return replace(state, players=players, acted="piracy-map", stage="upkeep", pick="map", pick_from=target,
-                           played="piracy", phase="pick")
+            return replace(
+                state,
+                players=players,
+                acted="piracy-map",
+                stage="upkeep",
+                pick="map",
+                pick_from=target,
+                played="piracy",
+                phase="pick",
+            )
         players = _piece_moved(players, target, me, event.piece)
         return _turn_on(replace(state, played=""), "upkeep", players, put_bottom(state.pile, ("piracy",)), "piracy-map")
     victim, mine = players[target], players[me]
@@ -245,9 +278,19 @@ def _apply_skull(state: State, event: SkullPlayed) -> State:
     victim = players[target]
     pile = put_bottom(state.pile, victim.hand.known, victim.hand.unknown)
     players = players[:target] + (replace(victim, hand=Zone()),) + players[target + 1 :]
-    state = replace(state, players=players, pile=pile, played="skull", owed=(Owed(target, state.hand_size, "skull"),),
-                    acted="skull", stage="upkeep", phase="draw")
-    return state if pile and state.hand_size else advance(state)  # the redraw is asked for at once, unless the pile is empty
+    state = replace(
+        state,
+        players=players,
+        pile=pile,
+        played="skull",
+        owed=(Owed(target, state.hand_size, "skull"),),
+        acted="skull",
+        stage="upkeep",
+        phase="draw",
+    )
+    return (
+        state if pile and state.hand_size else advance(state)
+    )  # the redraw is asked for at once, unless the pile is empty
 
 
 def _finish_special(state: State) -> State:
@@ -268,7 +311,9 @@ def _apply_trade(state: State, event: TradePlayed) -> State:
         partner = seat_index(state.seats, event.partner)
         players[partner] = replace(players[partner], disk=old if event.given is None else event.given)
     players[me] = replace(players[me], disk=event.colour)
-    return _turn_on(replace(state, unused=unused), "upkeep", tuple(players), put_bottom(state.pile, ("trade",)), "trade")
+    return _turn_on(
+        replace(state, unused=unused), "upkeep", tuple(players), put_bottom(state.pile, ("trade",)), "trade"
+    )
 
 
 def _apply_spot(state: State, event: BlackSpotPlayed) -> State:
@@ -306,8 +351,17 @@ def _apply_lay(state: State, event: MapLaid) -> State:
     maps, _ = zone_remove(seat.maps, regular)
     hand, _ = zone_remove(seat.hand, wild)
     seat = replace(seat, maps=maps, hand=hand, disk=colour)
-    return replace(state, players=state.players[:me] + (seat,) + state.players[me + 1 :], acted="lay", winner=me,
-                   turns=state.turns + 1, laid=tuple(event.pieces), phase="over", stage="over", ended="map")
+    return replace(
+        state,
+        players=state.players[:me] + (seat,) + state.players[me + 1 :],
+        acted="lay",
+        winner=me,
+        turns=state.turns + 1,
+        laid=tuple(event.pieces),
+        phase="over",
+        stage="over",
+        ended="map",
+    )
 
 
 def _apply_discard(state: State, event: CardsDiscarded) -> State:
@@ -373,8 +427,16 @@ def _seat_to_play(state: State, index: int, turns: int, quiet: int) -> State:
 # `replace` by name, never through `**`: a call that builds a dict of keywords costs about as much as the copy.
 
 
-def _next_turn(state: State, index: int, turns: int, quiet: int, players: tuple[Seat, ...], pile: tuple[Zone, ...],
-               end_seat: int, acted: str) -> State:
+def _next_turn(
+    state: State,
+    index: int,
+    turns: int,
+    quiet: int,
+    players: tuple[Seat, ...],
+    pile: tuple[Zone, ...],
+    end_seat: int,
+    acted: str,
+) -> State:
     """`_seat_to_play` on the state with `players`, `pile`, `end_seat`, `acted` and no draw owed; where nobody can
     draw to start the turn, the walk goes on to the play (`advance`'s `start` stage)."""
     n = len(state.seats)
@@ -382,20 +444,52 @@ def _next_turn(state: State, index: int, turns: int, quiet: int, players: tuple[
     while True:
         if (end_seat >= 0 and index == end_seat and turns) or (stall and quiet >= stall):  # the game ends (rare)
             why = "all-bought" if end_seat >= 0 and index == end_seat and turns else "stalled"
-            return _finish(replace(state, players=players, pile=pile, end_seat=end_seat, acted=acted, owed=(), turns=turns,
-                                   quiet=quiet), why)
+            return _finish(
+                replace(
+                    state, players=players, pile=pile, end_seat=end_seat, acted=acted, owed=(), turns=turns, quiet=quiet
+                ),
+                why,
+            )
         seat = players[index]
         if seat.forfeit:
             players = players[:index] + (replace(seat, forfeit=False),) + players[index + 1 :]
         elif seat.spots:
             players = players[:index] + (replace(seat, spots=seat.spots - 1),) + players[index + 1 :]
             pile = put_bottom(pile, ("spot",))
-        elif pile or any(p.hand.known or p.hand.unknown for i, p in enumerate(players) if i != index):  # `can_draw_at_start`
-            return replace(state, players=players, pile=pile, end_seat=end_seat, current=index, stage="start", fresh=None,
-                           acted="", owed=(), robbed=-1, turns=turns, quiet=quiet, phase="start")
+        elif pile or any(
+            p.hand.known or p.hand.unknown for i, p in enumerate(players) if i != index
+        ):  # `can_draw_at_start`
+            return replace(
+                state,
+                players=players,
+                pile=pile,
+                end_seat=end_seat,
+                current=index,
+                stage="start",
+                fresh=None,
+                acted="",
+                owed=(),
+                robbed=-1,
+                turns=turns,
+                quiet=quiet,
+                phase="start",
+            )
         else:
-            return replace(state, players=players, pile=pile, end_seat=end_seat, current=index, stage="play", fresh=None,
-                           acted="", owed=(), robbed=-1, turns=turns, quiet=quiet, phase="play")
+            return replace(
+                state,
+                players=players,
+                pile=pile,
+                end_seat=end_seat,
+                current=index,
+                stage="play",
+                fresh=None,
+                acted="",
+                owed=(),
+                robbed=-1,
+                turns=turns,
+                quiet=quiet,
+                phase="play",
+            )
         turns += 1
         quiet += 1
         index = (index + 1) % n
@@ -415,16 +509,31 @@ def _turn_on(state: State, stage: str, players: tuple[Seat, ...], pile: tuple[Zo
         if hand > size:
             return replace(state, players=players, pile=pile, acted=acted, owed=(), stage="upkeep", phase="discard")
         if hand < size and pile:
-            return replace(state, players=players, pile=pile, acted=acted, owed=(Owed(me, size - hand, "refill"),),
-                           stage="replace", phase="draw")
+            return replace(
+                state,
+                players=players,
+                pile=pile,
+                acted=acted,
+                owed=(Owed(me, size - hand, "refill"),),
+                stage="replace",
+                phase="draw",
+            )
         stage = "replace"  # nothing to draw: straight on
     if stage == "replace":
         robbed = state.robbed
         if robbed >= 0 and pile:
             zone = players[robbed].hand
             if len(zone.known) + zone.unknown < size:
-                return replace(state, players=players, pile=pile, acted=acted, owed=(Owed(robbed, 1, "replace"),),
-                               stage="end", robbed=-1, phase="draw")
+                return replace(
+                    state,
+                    players=players,
+                    pile=pile,
+                    acted=acted,
+                    owed=(Owed(robbed, 1, "replace"),),
+                    stage="end",
+                    robbed=-1,
+                    phase="draw",
+                )
     # the end of the turn
     end_seat = state.end_seat
     if end_seat < 0 and state.all_bought == "end" and not state.map_pile:
@@ -432,11 +541,29 @@ def _turn_on(state: State, stage: str, players: tuple[Seat, ...], pile: tuple[Zo
     quiet = 0 if acted in ("buy", "piracy-map") else state.quiet + 1
     index = (me + 1) % len(state.seats)
     seat = players[index]
-    if (pile and index != end_seat and not seat.forfeit and not seat.spots
-            and not (state.stall_rounds and quiet >= state.stall_rounds * len(state.seats))):
+    if (
+        pile
+        and index != end_seat
+        and not seat.forfeit
+        and not seat.spots
+        and not (state.stall_rounds and quiet >= state.stall_rounds * len(state.seats))
+    ):
         # `_next_turn`'s usual first step, without its call: the next seat plays, starting with a draw
-        return replace(state, players=players, pile=pile, end_seat=end_seat, current=index, stage="start", fresh=None,
-                       acted="", owed=(), robbed=-1, turns=state.turns + 1, quiet=quiet, phase="start")
+        return replace(
+            state,
+            players=players,
+            pile=pile,
+            end_seat=end_seat,
+            current=index,
+            stage="start",
+            fresh=None,
+            acted="",
+            owed=(),
+            robbed=-1,
+            turns=state.turns + 1,
+            quiet=quiet,
+            phase="start",
+        )
     return _next_turn(state, index, state.turns + 1, quiet, players, pile, end_seat, acted)
 
 
@@ -446,7 +573,6 @@ def _phase(state: State, phase: str) -> State:
 
 def advance(state: State) -> State:
     """Walk the game forward to the next thing someone must decide or enter."""
-    size = state.hand_size
     while True:
         if state.centre:
             return _phase(state, "storm")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...model import Event, Ruling, legal
 from ...referee import Guards, Supposing
 from ...text import plural
+from .buying import check_buy
 from .components import MAP_LIMIT
 from .events import (
     CHANCE,
@@ -34,7 +35,6 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
-from .buying import check_buy
 from .guards import (
     check_blind,
     check_cards_dealt,
@@ -67,16 +67,29 @@ __all__ = ["OPTIONS", "RULES", "RULE_IDS", "TURN", "actor", "check", "draw_probl
 
 
 GUARDS = Guards[State](
-    "splice", EVENTS, turn=TURN,
+    "splice",
+    EVENTS,
+    turn=TURN,
     over_facts=lambda state: {"ended": state.ended},
     # a refused blind draw or play is also judged by its own rules, as if it were that player's turn at that step
     # with nothing owed, no Hurricane waiting and no play made yet (not a draw from the pile: it may be a draw owed,
     # which a start of turn would misjudge)
-    supposing=Supposing({BlindDrawn: "start", CoinsPlayed: "play", PiracyPlayed: "play",
-                         SkullPlayed: "play", TradePlayed: "play", BlackSpotPlayed: "play", MapsBought: "play",
-                         MapLaid: "play", CardsDiscarded: "play", TurnPassed: "play"},
-                        cleared={"owed": (), "acted": "", "played": "", "pick": "", "centre": 0, "storm": ""},
-                        not_in=("setup", "over")),
+    supposing=Supposing(
+        {
+            BlindDrawn: "start",
+            CoinsPlayed: "play",
+            PiracyPlayed: "play",
+            SkullPlayed: "play",
+            TradePlayed: "play",
+            BlackSpotPlayed: "play",
+            MapsBought: "play",
+            MapLaid: "play",
+            CardsDiscarded: "play",
+            TurnPassed: "play",
+        },
+        cleared={"owed": (), "acted": "", "played": "", "pick": "", "centre": 0, "storm": ""},
+        not_in=("setup", "over"),
+    ),
 )
 GUARDS.on(SetupDealt, check_setup)
 GUARDS.on(DisksChosen, check_named_disks)  # when the table may enter it is the turn guard's
@@ -122,7 +135,9 @@ def permit(state: State, event: Event) -> Ruling:
         cards, who = event.cards, event.player
         if cards and cards[-1] == "hurricane":
             case = "start" if state.phase == "start" else state.owed[0].case
-            return legal(_STORM_RULE[case], f"{who} draws the Hurricane: it is played at once and the disks are shuffled")
+            return legal(
+                _STORM_RULE[case], f"{who} draws the Hurricane: it is played at once and the disks are shuffled"
+            )
         if state.phase == "start":
             return legal("splice.draw.first", f"{who} draws the top card of the Draw Pile")
         rule = _DRAW_RULE[state.owed[0].case]
@@ -131,17 +146,31 @@ def permit(state: State, event: Event) -> Ruling:
         return legal("splice.draw.blind", f"{event.player} draws a card blind from {event.source}'s hand")
     if isinstance(event, CoinsPlayed):
         what = format_event(event).split(": play ", 1)[-1]
-        return legal("splice.coins.double" if not event.sets else "splice.coins.sets", f"{event.player} may lay down {what}")
+        return legal(
+            "splice.coins.double" if not event.sets else "splice.coins.sets", f"{event.player} may lay down {what}"
+        )
     if isinstance(event, PiracyPlayed):
-        return legal("splice.piracy.plunder", f"{event.player} may take {'a map piece blind' if event.plunder == 'map' else event.plunder} from {event.target}")
+        return legal(
+            "splice.piracy.plunder",
+            f"{event.player} may take {'a map piece blind' if event.plunder == 'map' else event.plunder} from {event.target}",
+        )
     if isinstance(event, SkullPlayed):
-        return legal("splice.skull.redraw", f"{event.target} puts the hand at the bottom of the Draw Pile and draws {state.hand_size} new cards")
+        return legal(
+            "splice.skull.redraw",
+            f"{event.target} puts the hand at the bottom of the Draw Pile and draws {state.hand_size} new cards",
+        )
     if isinstance(event, TradePlayed):
-        return legal("splice.trade.swap", f"{event.player} calls out {state.box.colour_name(event.colour)} and trades disks with {event.partner}")
+        return legal(
+            "splice.trade.swap",
+            f"{event.player} calls out {state.box.colour_name(event.colour)} and trades disks with {event.partner}",
+        )
     if isinstance(event, BlackSpotPlayed):
         return legal("splice.spot.skip", f"{event.target} loses their next turn")
     if isinstance(event, MapsBought):
-        return legal("splice.buy.price", f"{event.player} may buy {plural(event.count, 'map piece')} for {payment_value(state, event.paid, event.doubles)} gold")
+        return legal(
+            "splice.buy.price",
+            f"{event.player} may buy {plural(event.count, 'map piece')} for {payment_value(state, event.paid, event.doubles)} gold",
+        )
     if isinstance(event, MapLaid):
         return legal("splice.map.win", f"{event.player} lays down a completed map and wins")
     if isinstance(event, CardsDiscarded):
@@ -150,7 +179,9 @@ def permit(state: State, event: Event) -> Ruling:
     if isinstance(event, TurnPassed):
         return legal("splice.turn.pass", f"{event.player} makes no play and has nothing to discard")
     if isinstance(event, MapsReturned):
-        return legal("splice.maps.limit", f"{event.player} returns map pieces to the bottom of the Map Pile, keeping {MAP_LIMIT}")
+        return legal(
+            "splice.maps.limit", f"{event.player} returns map pieces to the bottom of the Map Pile, keeping {MAP_LIMIT}"
+        )
     if isinstance(event, HoldingsRevealed):
         return legal("splice.end.reveal", f"{event.player} shows disk and map pieces")
     if isinstance(event, (DisksDealt, DisksRedrawn)):

@@ -55,7 +55,10 @@ def unnamed(state: State, event: Event) -> tuple[str, str] | None:
     elif isinstance(event, TradePlayed):
         partner = event.partner
         if partner in seated and event.given is None and state.players[state.seats.index(player)].disk is None:
-            return partner, f"the disk {partner} received from {player} (trade {event.colour} with {partner} giving COLOUR)"
+            return (
+                partner,
+                f"the disk {partner} received from {player} (trade {event.colour} with {partner} giving COLOUR)",
+            )
     elif isinstance(event, MapsBought):
         if player in seated and None in event.pieces:
             return player, "every map piece bought (buy N pay SETS as PIECES)"
@@ -77,8 +80,12 @@ def check_named_disks(state: State, event: DisksChosen | DisksRedrawn) -> Ruling
     box = state.box
     for name, colour in event.disks.items():
         if name not in state.seated:
-            return illegal(rule, f"only a seat that enters its own cards names its disk ({', '.join(state.seated) or 'none here'}), "
-                           f"not {quote(name)}", player=name)
+            return illegal(
+                rule,
+                f"only a seat that enters its own cards names its disk ({', '.join(state.seated) or 'none here'}), "
+                f"not {quote(name)}",
+                player=name,
+            )
         if colour not in box.colours:
             return illegal(rule, f"there is no {quote(colour)} disk (colours: {', '.join(box.colours)})", colour=colour)
     colours = list(event.disks.values())
@@ -92,18 +99,27 @@ def check_named_hands(state: State, event: CardsDealt) -> Ruling | None:
     size = state.hand_size
     for name, cards in event.hands.items():
         if name not in state.seated:
-            return illegal("splice.setup.deal", f"only a seat that enters its own cards names its hand "
-                           f"({', '.join(state.seated) or 'none here'}), not {quote(name)}", player=name)
+            return illegal(
+                "splice.setup.deal",
+                f"only a seat that enters its own cards names its hand "
+                f"({', '.join(state.seated) or 'none here'}), not {quote(name)}",
+                player=name,
+            )
         want = size - event.hurricanes.count(name)
         if len(cards) != want:
             dealt = f"{size} cards" + (f", {plural(size - want, 'Hurricane')} among them" if want < size else "")
-            return illegal("splice.setup.deal", f"{name} was dealt {dealt}: the hand names {want}, not {len(cards)}", player=name)
+            return illegal(
+                "splice.setup.deal", f"{name} was dealt {dealt}: the hand names {want}, not {len(cards)}", player=name
+            )
     named = Counter(card for cards in event.hands.values() for card in cards)
     for card, count in named.items():
         copies = state.copies.get(card, 0)
         if card == "hurricane" or count > copies:
-            what = "a Hurricane dealt is named with `hurricane PLAYER`" if card == "hurricane" else \
-                f"the deck holds {plural(copies, 'copy', 'copies')} of {card}, the hands name {count}"
+            what = (
+                "a Hurricane dealt is named with `hurricane PLAYER`"
+                if card == "hurricane"
+                else f"the deck holds {plural(copies, 'copy', 'copies')} of {card}, the hands name {count}"
+            )
             return illegal("splice.setup.deal", what, card=card)
     return None
 
@@ -116,31 +132,46 @@ def check_hand_named(state: State, event: HandNamed) -> Ruling | None:
     seat = state.players[state.seats.index(name)]
     want = seat.hand.unknown
     if not want and event.cards:
-        which = "only the disk drawn again after the Hurricane is owed" if state.redrawn else f"the deal named {name}'s hand already"
+        which = (
+            "only the disk drawn again after the Hurricane is owed"
+            if state.redrawn
+            else f"the deal named {name}'s hand already"
+        )
         return illegal("splice.setup.deal", f"{which}: name only the disk (hand disk COLOUR)", player=name)
     if len(event.cards) != want:
-        return illegal("splice.setup.deal", f"{name} was dealt {plural(want, 'card')} besides any Hurricane: the hand names "
-                       f"{want}, not {len(event.cards)}", player=name)
+        return illegal(
+            "splice.setup.deal",
+            f"{name} was dealt {plural(want, 'card')} besides any Hurricane: the hand names "
+            f"{want}, not {len(event.cards)}",
+            player=name,
+        )
     placed = located_cards(state)
     for card, count in Counter(event.cards).items():
         left = state.copies.get(card, 0) - placed[card]
         if card == "hurricane" or count > left:
-            what = "a Hurricane dealt is named with `deal hurricane PLAYER`" if card == "hurricane" else \
-                f"the deck holds {plural(state.copies.get(card, 0), 'copy', 'copies')} of {card} and {placed[card]} are " \
+            what = (
+                "a Hurricane dealt is named with `deal hurricane PLAYER`"
+                if card == "hurricane"
+                else f"the deck holds {plural(state.copies.get(card, 0), 'copy', 'copies')} of {card} and {placed[card]} are "
                 f"located elsewhere: {name}'s hand names {count}"
+            )
             return illegal("splice.setup.deal", what, card=card)
     disk, box = event.disk, state.box
     rule = "splice.hurricane.reshuffle" if state.redrawn else "splice.setup.disks-first"
     if (seat.disk is None) != (disk is not None):
-        what = f"{name} names the disk drawn too (hand CARD ... disk COLOUR)" if disk is None else \
-            f"the {'reshuffle' if state.redrawn else 'disks'} named {name}'s already"
+        what = (
+            f"{name} names the disk drawn too (hand CARD ... disk COLOUR)"
+            if disk is None
+            else f"the {'reshuffle' if state.redrawn else 'disks'} named {name}'s already"
+        )
         return illegal(rule, what, player=name)
     if disk is not None:
         if disk not in box.colours:
             return illegal(rule, f"there is no {quote(disk)} disk (colours: {', '.join(box.colours)})", colour=disk)
         if located_disks(state)[disk]:
-            return illegal(rule, f"{name} cannot have drawn the {box.colour_name(disk)} disk: another "
-                           "player holds it", colour=disk)
+            return illegal(
+                rule, f"{name} cannot have drawn the {box.colour_name(disk)} disk: another player holds it", colour=disk
+            )
     return None
 
 
@@ -151,13 +182,21 @@ def check_given(state: State, event: TradePlayed) -> Ruling | None:
         return None
     box = state.box
     if event.partner not in state.seated:
-        return illegal("splice.trade.swap", "the disk handed over is named only to a seat that enters its own cards", given=given)
+        return illegal(
+            "splice.trade.swap", "the disk handed over is named only to a seat that enters its own cards", given=given
+        )
     if given not in box.colours:
-        return illegal("splice.trade.swap", f"there is no {quote(given)} disk (colours: {', '.join(box.colours)})", given=given)
+        return illegal(
+            "splice.trade.swap", f"there is no {quote(given)} disk (colours: {', '.join(box.colours)})", given=given
+        )
     mine = state.player.disk
     if (mine is not None and mine != given) or given == event.colour or (mine is None and located_disks(state)[given]):
-        return illegal("splice.trade.swap", f"{event.player} cannot have handed over the {box.colour_name(given)} disk: "
-                       "the log has placed it elsewhere", given=given)
+        return illegal(
+            "splice.trade.swap",
+            f"{event.player} cannot have handed over the {box.colour_name(given)} disk: "
+            "the log has placed it elsewhere",
+            given=given,
+        )
     return None
 
 

@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 import msgspec
 
 from ...knowledge import Zone, can_reveal, located
-from .components import Box, multiplier, coin_set
+from .components import Box, coin_set, multiplier
 
 
 class Seat(msgspec.Struct, frozen=True, array_like=True, gc=False):
@@ -78,8 +78,12 @@ class State(msgspec.Struct, frozen=True, gc=False):
     winner: int = -1
     laid: tuple[str, ...] = ()  # the completed map laid down (the game is won)
     ended: str = ""  # map | all-bought | stalled
-    seated: tuple[str, ...] = ()  # the seats that name their own disk, hand, draws and pieces (`game_started`'s `seated`)
-    hands_owed: tuple[str, ...] = ()  # seated seats whose hand or disk the setup (or disk a reshuffle) left to them, not named yet (`hand_named`)
+    seated: tuple[
+        str, ...
+    ] = ()  # the seats that name their own disk, hand, draws and pieces (`game_started`'s `seated`)
+    hands_owed: tuple[
+        str, ...
+    ] = ()  # seated seats whose hand or disk the setup (or disk a reshuffle) left to them, not named yet (`hand_named`)
     redrawn: bool = False  # the disks owed were left out by a Hurricane's reshuffle, not by the setup
 
     @property
@@ -89,10 +93,6 @@ class State(msgspec.Struct, frozen=True, gc=False):
     @property
     def player_name(self) -> str:
         return self.seats[self.current]
-
-
-
-
 
 
 def disk_holder(state: State, colour: str) -> str | None:
@@ -154,7 +154,9 @@ def take_unnamed(zone: Zone) -> tuple[Zone, str | None]:
     return Zone((), zone.size - 1), None
 
 
-def take_top(pile: tuple[Zone, ...], entries: Iterable[str | None], ordered: bool) -> tuple[tuple[Zone, ...], list[str | None]]:
+def take_top(
+    pile: tuple[Zone, ...], entries: Iterable[str | None], ordered: bool
+) -> tuple[tuple[Zone, ...], list[str | None]]:
     """Draw from the top: the pile after and each card as the log now knows it (None: unknown).
 
     `ordered` (open mode): each segment's cards are in draw order and every entry is the top card."""
@@ -331,18 +333,26 @@ def conceal(state: State, seat: str | None) -> State:
     if seat is None:
         return state
     players = tuple(
-        p if name == seat
-        else msgspec.structs.replace(p, hand=p.hand.concealed(), maps=p.maps if p.revealed else p.maps.concealed(),
-                                     disk=p.disk if p.revealed or index == state.winner else None)  # a laid map shows it
+        p
+        if name == seat
+        else msgspec.structs.replace(
+            p,
+            hand=p.hand.concealed(),
+            maps=p.maps if p.revealed else p.maps.concealed(),
+            disk=p.disk if p.revealed or index == state.winner else None,
+        )  # a laid map shows it
         for index, (name, p) in enumerate(zip(state.seats, state.players))
     )
     fresh = state.fresh if state.fresh is None or state.player_name == seat else "?"
     if state.mode != "open" and not state.seated:
         return msgspec.structs.replace(state, players=players, fresh=fresh)
     return msgspec.structs.replace(
-        state, players=players, fresh=fresh,
+        state,
+        players=players,
+        fresh=fresh,
         pile=tuple(_face_down(zone) if state.mode == "table" else zone.concealed() for zone in state.pile),
-        map_pile=tuple(zone.concealed() for zone in state.map_pile), unused=state.unused.concealed(),
+        map_pile=tuple(zone.concealed() for zone in state.map_pile),
+        unused=state.unused.concealed(),
     )
 
 

@@ -10,6 +10,7 @@ from ...model import Event, Ruling, illegal
 from ...referee import ALLOWED, Allowed, OutOfTurn, Pending, TurnStep, concerns
 from ...seated import hands_owed, seat_names_own_cards
 from ...text import plural, quote
+from .components import MAP_LIMIT
 from .events import (
     EVENTS,
     PLAYS,
@@ -34,7 +35,6 @@ from .events import (
     TradePlayed,
     TurnPassed,
 )
-from .components import MAP_LIMIT
 from .seating import unnamed
 from .state import State
 from .view import obligation, to_act
@@ -108,7 +108,9 @@ def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
         return None
     if kind is SetupDealt:
         if not open_mode or state.phase != "setup":
-            return illegal("splice.setup.deal", "the deal is recorded once, at the start of an open-mode game (tally deals it)")
+            return illegal(
+                "splice.setup.deal", "the deal is recorded once, at the start of an open-mode game (tally deals it)"
+            )
         return ALLOWED
     if kind is DisksChosen or kind is CardsDealt:
         if open_mode:
@@ -125,7 +127,10 @@ def check_table_entry(state: State, event: Event) -> Ruling | Allowed | None:
             which = "tally deals the disks" if open_mode else "the table enters `reshuffle` and the disks stay unseen"
             return illegal("splice.hurricane.reshuffle", f"in {state.mode} mode {which}")
         if state.phase != "storm":
-            return illegal("splice.hurricane.reshuffle", f"no Hurricane is waiting for the disks to be shuffled; {_expected(state)}")
+            return illegal(
+                "splice.hurricane.reshuffle",
+                f"no Hurricane is waiting for the disks to be shuffled; {_expected(state)}",
+            )
         return ALLOWED
     return ALLOWED
 
@@ -135,6 +140,7 @@ def _fits(phases: tuple[str, ...]) -> Callable[[State, Any], Allowed | None]:
     seat whose move is awaited makes it. One such step per set of phases, each knowing its phases and that its kinds
     name a `player`: this runs for most events of every fold."""
     if phases == ("start", "draw"):
+
         def fits_a_draw(state: State, event: Any) -> Allowed | None:
             phase = state.phase
             if phase == "start":
@@ -147,6 +153,7 @@ def _fits(phases: tuple[str, ...]) -> Callable[[State, Any], Allowed | None]:
 
         return fits_a_draw
     if phases == ("reveal",):
+
         def fits_a_reveal(state: State, event: Any) -> Allowed | None:
             if state.phase != "reveal":
                 return None
@@ -195,9 +202,13 @@ def check_step(state: State, event: Event) -> Ruling | None:
         if state.phase == "start" and (kind in PLAYS or kind is CardsDiscarded):
             return illegal("splice.draw.first", f"{current} must draw first: every turn starts with one draw")
         if state.phase == "play" and kind in (CardsDrawn, BlindDrawn):
-            return illegal("splice.draw.first", f"{current} has already drawn this turn: a turn starts with exactly one draw")
+            return illegal(
+                "splice.draw.first", f"{current} has already drawn this turn: a turn starts with exactly one draw"
+            )
         if state.phase == "draw" and kind is BlindDrawn:
-            return illegal("splice.hand.refill", f"{_owed(state)}: cards owed are drawn from the Draw Pile, never blind")
+            return illegal(
+                "splice.hand.refill", f"{_owed(state)}: cards owed are drawn from the Draw Pile, never blind"
+            )
         if kind in PLAYS and state.acted:
             head = state.owed[0] if state.owed else None
             if head is not None and head.case == "refill" and head.seat == state.current:
@@ -205,7 +216,11 @@ def check_step(state: State, event: Event) -> Ruling | None:
                     "splice.hand.refill-not-playable",
                     f"{current} is refilling the hand at the end of the turn: those cards wait for the next turn",
                 )
-            return illegal("splice.turn.one-play", f"{current} has already made this turn's play; {_owed(state)}", acted=state.acted)
+            return illegal(
+                "splice.turn.one-play",
+                f"{current} has already made this turn's play; {_owed(state)}",
+                acted=state.acted,
+            )
     who = actor(state)
     if who >= 0 and player == state.seats[who]:  # the awaited seat, with a move that fits no step of the turn
         if obligation(state) is None:  # nothing is pending: the rule at stake is the move's own
@@ -221,11 +236,17 @@ def _unasked(state: State, event: Event) -> Ruling | None:
     who = getattr(event, "player", "")
     if isinstance(event, MapsReturned):
         held = state.players[state.seats.index(who)].maps.size
-        return illegal("splice.maps.return", f"{who} holds {plural(held, 'map piece')}, no more than {MAP_LIMIT}: "
-                       f"only pieces over {MAP_LIMIT} are returned, after a purchase or Piracy", held=held)
+        return illegal(
+            "splice.maps.return",
+            f"{who} holds {plural(held, 'map piece')}, no more than {MAP_LIMIT}: "
+            f"only pieces over {MAP_LIMIT} are returned, after a purchase or Piracy",
+            held=held,
+        )
     if isinstance(event, HoldingsRevealed):
-        return illegal("splice.end.reveal", f"{who} shows disk and map pieces only when a game ends without a map under "
-                       "no-map=most-matching")
+        return illegal(
+            "splice.end.reveal",
+            f"{who} shows disk and map pieces only when a game ends without a map under no-map=most-matching",
+        )
     return None
 
 
@@ -241,18 +262,26 @@ def _storm(state: State, event: Event) -> str:
     return f"a Hurricane ({why}) lies in the centre: the gemstone disks must be shuffled and drawn again before anything else"
 
 
-# the turn: a seated seat's setup owed (named by the seat itself, before all else); a seated seat's hidden components named (before the table's entries: a deal names hands too); the table's entries; the setup, a Hurricane and a card for tally to pick pending (kernel); a move that
-# fits; what the step of the turn forbids; a draw, a discard, maps or holdings pending (kernel); whose move (kernel)
+# the turn: a seated seat's setup owed (named by the seat itself, before all else); a seated seat's hidden components
+# named (before the table's entries: a deal names hands too); the table's entries; the setup, a Hurricane and a card
+# for tally to pick pending (kernel); a move that fits; what the step of the turn forbids; a draw, a discard, maps or
+# holdings pending (kernel); whose move (kernel)
 TURN: tuple[TurnStep[State], ...] = (
     hands_owed(HandNamed, field="hands_owed", owing=_owing),
     seat_names_own_cards(unnamed),
     check_table_entry,
-    Pending[State](("setup",), "splice.setup.incomplete", lambda state, event: f"the setup is not complete: {_expected(state)}"),
+    Pending[State](
+        ("setup",), "splice.setup.incomplete", lambda state, event: f"the setup is not complete: {_expected(state)}"
+    ),
     Pending[State](("storm",), "splice.hurricane.immediate", _storm, facts=lambda state: {"storm": state.storm}),
     Pending[State](("pick",), "splice.turn.pending", lambda state, event: _owed(state)),
     *FITS,
     check_step,
-    Pending[State](("draw", "discard", "maps", "reveal"), "splice.turn.pending", lambda state, event: _owed(state),
-                   facts=lambda state: {"phase": state.phase}),
+    Pending[State](
+        ("draw", "discard", "maps", "reveal"),
+        "splice.turn.pending",
+        lambda state, event: _owed(state),
+        facts=lambda state: {"phase": state.phase},
+    ),
     OutOfTurn[State](lambda state, player: f"it is {state.player_name}'s turn, not {_name(state, player)}'s"),
 )

@@ -52,7 +52,9 @@ def _storm_consequence(state: State) -> str:
         return f"{drawer} draws again and, being next to play, forfeits that turn"
     if case == "deal":
         first = state.players[0].forfeit
-        return "each player dealt a Hurricane draws a replacement" + (f"; {state.seats[0]} loses the first turn" if first else "")
+        return "each player dealt a Hurricane draws a replacement" + (
+            f"; {state.seats[0]} loses the first turn" if first else ""
+        )
     return f"{drawer} draws a card to replace it"
 
 
@@ -133,19 +135,31 @@ def obligation(state: State) -> Obligation | None:
         return Obligation(obligation=f"draw {plural(count, 'card')}", by=state.seats[head.seat], why=why)
     if phase == "pick":
         source = state.seats[state.pick_from]
-        what = f"the card {current} draws blind from {source}'s hand" if state.pick == "hand" else f"the map piece {current} takes from {source} by Piracy"
+        what = (
+            f"the card {current} draws blind from {source}'s hand"
+            if state.pick == "hand"
+            else f"the map piece {current} takes from {source} by Piracy"
+        )
         return Obligation(obligation="pick a card at random", by="table", why=what)
     if phase == "discard":
         excess = state.player.hand.size - state.hand_size
-        return Obligation(obligation=f"discard {plural(excess, 'card')}", by=current,
-                          why=f"the hand is over {state.hand_size} at the end of the turn")
+        return Obligation(
+            obligation=f"discard {plural(excess, 'card')}",
+            by=current,
+            why=f"the hand is over {state.hand_size} at the end of the turn",
+        )
     if phase == "maps":
         excess = state.player.maps.size - MAP_LIMIT
-        return Obligation(obligation=f"return {plural(excess, 'map piece')}", by=current, why=f"more than {MAP_LIMIT} map pieces")
+        return Obligation(
+            obligation=f"return {plural(excess, 'map piece')}", by=current, why=f"more than {MAP_LIMIT} map pieces"
+        )
     if phase == "reveal":
         who = next(name for name, p in zip(state.seats, state.players) if not p.revealed)
-        return Obligation(obligation="show disk and map pieces", by=who,
-                          why=f"the game ended without a map ({state.ended}), no-map=most-matching")
+        return Obligation(
+            obligation="show disk and map pieces",
+            by=who,
+            why=f"the game ended without a map ({state.ended}), no-map=most-matching",
+        )
     return None
 
 
@@ -210,12 +224,19 @@ def outcome(state: State) -> Outcome | None:
             details={"ended": "map", "colour": colour, "map_pieces": pieces},
             ended="map",
         )
-    why = "every map piece was bought and nobody laid down a map" if state.ended == "all-bought" else (
-        f"the game stalled: {state.stall_rounds} rounds without a map piece bought or taken"
+    why = (
+        "every map piece was bought and nobody laid down a map"
+        if state.ended == "all-bought"
+        else (f"the game stalled: {state.stall_rounds} rounds without a map piece bought or taken")
     )
     if state.no_map == "draw":
-        return Outcome(scores=dict.fromkeys(seats, 0), winners=[], reason=f"{why}: a draw",
-                       details={"ended": state.ended, "map_pieces": pieces}, ended=state.ended)
+        return Outcome(
+            scores=dict.fromkeys(seats, 0),
+            winners=[],
+            reason=f"{why}: a draw",
+            details={"ended": state.ended, "map_pieces": pieces},
+            ended=state.ended,
+        )
     scores = {name: _matching(state, i) for i, name in enumerate(seats)}
     best = max(scores.values())
     winners = [name for name in seats if scores[name] == best] if best else []
@@ -225,8 +246,13 @@ def outcome(state: State) -> Outcome | None:
         reason = f"{why}; {winners[0]} holds the most map pieces of their own colour ({best})"
     else:
         reason = f"{why}; {', '.join(winners)} tie with {best} map pieces of their own colour: a shared victory"
-    return Outcome(scores=scores, winners=winners, reason=reason, details={"ended": state.ended, "map_pieces": pieces},
-                   ended=state.ended)
+    return Outcome(
+        scores=scores,
+        winners=winners,
+        reason=reason,
+        details={"ended": state.ended, "map_pieces": pieces},
+        ended=state.ended,
+    )
 
 
 def to_act(state: State) -> tuple[str, str]:
@@ -235,29 +261,47 @@ def to_act(state: State) -> tuple[str, str]:
     if phase == "over":
         result = outcome(state)
         return "nobody", f"the game is over ({result.reason if result else state.ended})"
-    if state.hands_owed:  # a seated seat's hand or disk the setup or a reshuffle left to it: nothing else is played before
+    if (
+        state.hands_owed
+    ):  # a seated seat's hand or disk the setup or a reshuffle left to it: nothing else is played before
         owed = state.hands_owed
         if state.redrawn:
-            return owed[0], f"{', '.join(owed)} to name their own disk drawn again after the Hurricane (PLAYER: hand disk COLOUR)"
-        return owed[0], f"{', '.join(owed)} to name their own dealt hand (PLAYER: hand CARD ..., and disk COLOUR if `disks` left it out)"
+            return owed[
+                0
+            ], f"{', '.join(owed)} to name their own disk drawn again after the Hurricane (PLAYER: hand disk COLOUR)"
+        return (
+            owed[0],
+            f"{', '.join(owed)} to name their own dealt hand (PLAYER: hand CARD ..., and disk COLOUR if `disks` left it out)",
+        )
     if phase == "setup":
         if state.mode == "open":
             return "table", "tally must deal: the gemstone disks, the Map Pile and the hands"
         if state.stage == "setup":
             return "table", "the table must choose gemstone disks first: every player draws one face down (`disks`)"
-        return "table", (f"the table must shuffle the Map Pile and deal {state.hand_size} cards each "
-                         "(`deal`, or `deal hurricane PLAYER` for each Hurricane dealt)")
+        return "table", (
+            f"the table must shuffle the Map Pile and deal {state.hand_size} cards each "
+            "(`deal`, or `deal hurricane PLAYER` for each Hurricane dealt)"
+        )
     if phase == "storm":
         found = obligation(state)
         how = "tally shuffles them" if state.mode == "open" else "enter `reshuffle`"
-        return "table", f"the gemstone disks must be shuffled and drawn again before anything else ({how}): {found.why if found else 'Hurricane'}"
+        return (
+            "table",
+            f"the gemstone disks must be shuffled and drawn again before anything else ({how}): {found.why if found else 'Hurricane'}",
+        )
     if phase == "pick":
         found = obligation(state)
         return "table", f"tally picks {found.why if found else 'a card'} at random"
     if phase == "start":
         if state.pile:
-            return current, f"{current} must draw: the top card of the Draw Pile (`draw`) or a card blind from another hand (`draw from PLAYER`)"
-        return current, f"{current} must draw a card blind from another hand (`draw from PLAYER`): the Draw Pile is empty"
+            return (
+                current,
+                f"{current} must draw: the top card of the Draw Pile (`draw`) or a card blind from another hand (`draw from PLAYER`)",
+            )
+        return (
+            current,
+            f"{current} must draw a card blind from another hand (`draw from PLAYER`): the Draw Pile is empty",
+        )
     if phase == "play":
         rest = "discard one card" if state.player.hand.size > state.hand_size else "pass"
         return current, f"{current} to play coin sets, one Special Card, buy map pieces or lay down a map; or {rest}"
@@ -278,14 +322,22 @@ def owed(state: State) -> tuple[Due, ...]:
     (typed: the log cannot list what it has not seen); else the turn's move or the table's entry (listed, from any
     seat's device: Splice has no dealer)."""
     if state.hands_owed and state.phase != "over":
-        what = "the disk drawn again after the Hurricane" if state.redrawn else (
-            "the dealt hand (and the disk, if `disks` left it out)")
+        what = (
+            "the disk drawn again after the Hurricane"
+            if state.redrawn
+            else ("the dealt hand (and the disk, if `disks` left it out)")
+        )
         return tuple(Due(seat=name, what=what, form="PLAYER: hand CARD ... [disk COLOUR]") for name in state.hands_owed)
     found = obligation(state)
     if state.phase == "draw" and found is not None and found.by in state.seated and state.mode == "table":
         # a seat that names its cards drawn: the ways to draw several are too many to list
-        return (Due(seat=found.by, what=f"the cards of the {found.obligation.removeprefix('draw ')} drawn ({found.why})",
-                    form="draw CARD ..."),)
+        return (
+            Due(
+                seat=found.by,
+                what=f"the cards of the {found.obligation.removeprefix('draw ')} drawn ({found.why})",
+                form="draw CARD ...",
+            ),
+        )
     if state.phase == "reveal" and found is not None:  # the log cannot list what it has not seen
         return (Due(seat=found.by, what="the disk and map pieces, shown", form="reveal COLOUR PIECES"),)
     return turn_dues(to_act(state), waiting_on(state))
@@ -323,13 +375,16 @@ def narrate(before: State, after: State) -> list[str]:
     if after.centre > before.centre:
         notes.append("Hurricane! play stops until the gemstone disks are shuffled")
     if before.centre and not after.centre:
-        notes.append(f"the Hurricane goes to the bottom of the Draw Pile{'; ' + before.seats[before.storm_seat] + ' has lost the turn' if before.storm == 'start' else ''}")
+        lost = f"; {before.seats[before.storm_seat]} has lost the turn" if before.storm == "start" else ""
+        notes.append(f"the Hurricane goes to the bottom of the Draw Pile{lost}")
     if before.played == "skull" and not after.played:
         notes.append("the Skull goes to the bottom of the Draw Pile")
     notes.extend(_lost_turns(before, after))
     if after.end_seat >= 0 > before.end_seat:
         notes.append("the Map Pile is empty: the round is finished, then the game ends")
-    new_debt = after.owed and (not before.owed or (before.owed[0].seat, before.owed[0].case) != (after.owed[0].seat, after.owed[0].case))
+    new_debt = after.owed and (
+        not before.owed or (before.owed[0].seat, before.owed[0].case) != (after.owed[0].seat, after.owed[0].case)
+    )
     if new_debt and after.owed[0].case in ("refill", "replace"):
         head = after.owed[0]
         notes.append(f"{after.seats[head.seat]} owes {plural(head.count, 'card')} ({head.case})")
@@ -346,6 +401,15 @@ def narrate(before: State, after: State) -> list[str]:
 
 
 __all__ = [
-    "Hurricanes", "Obligation", "SplicePlayer", "SpliceView", "Stall", "narrate", "obligation", "outcome", "pending",
-    "to_act", "view",
+    "Hurricanes",
+    "Obligation",
+    "SplicePlayer",
+    "SpliceView",
+    "Stall",
+    "narrate",
+    "obligation",
+    "outcome",
+    "pending",
+    "to_act",
+    "view",
 ]

@@ -47,10 +47,37 @@ if TYPE_CHECKING:  # what recording a move never needs: `bound` reads it on firs
     from . import transcript as _transcript
 
 __all__ = [
-    "DEFAULT", "DEFAULT_DECK", "EVENTS", "GRADES", "HAND", "MANIFEST", "OPTIONS", "RULES", "RULE_IDS", "SPEC", "SPLIT",
-    "BonusDeclined", "CardDiscarded", "CardDrawn", "Deck", "HandNamed", "LayingDone", "MatchPlayed", "MatchUpgraded",
-    "MatchesSwapped", "MinusMarked", "RoundDealt", "RoundResult", "RowTaken", "Seat", "Split", "State", "deck_for",
-    "grade", "pad_total", "unlocated",
+    "DEFAULT",
+    "DEFAULT_DECK",
+    "EVENTS",
+    "GRADES",
+    "HAND",
+    "MANIFEST",
+    "OPTIONS",
+    "RULES",
+    "RULE_IDS",
+    "SPEC",
+    "SPLIT",
+    "BonusDeclined",
+    "CardDiscarded",
+    "CardDrawn",
+    "Deck",
+    "HandNamed",
+    "LayingDone",
+    "MatchPlayed",
+    "MatchUpgraded",
+    "MatchesSwapped",
+    "MinusMarked",
+    "RoundDealt",
+    "RoundResult",
+    "RowTaken",
+    "Seat",
+    "Split",
+    "State",
+    "deck_for",
+    "grade",
+    "pad_total",
+    "unlocated",
 ]
 
 
@@ -106,7 +133,9 @@ class Split(GameSpec[State, _view.SplitView]):
         deck = deck_for(started.manifest)
         needed = HAND * len(started.seats) + 2  # the hands, the row's first card, and a pile to draw from
         if deck.size < needed:
-            return [f"manifest: {deck.size} half-cards are too few for {len(started.seats)} players (at least {needed})"]
+            return [
+                f"manifest: {deck.size} half-cards are too few for {len(started.seats)} players (at least {needed})"
+            ]
         return []
 
 

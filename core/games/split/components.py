@@ -89,7 +89,13 @@ def _is_int(value: Any) -> bool:
 
 
 def _code_ok(value: Any, longest: int) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= longest and value.isascii() and value.isalnum() and value == value.upper()
+    return (
+        isinstance(value, str)
+        and 0 < len(value) <= longest
+        and value.isascii()
+        and value.isalnum()
+        and value == value.upper()
+    )
 
 
 def _boxes_problem(where: str, boxes: Any) -> str | None:
@@ -101,7 +107,9 @@ def _boxes_problem(where: str, boxes: Any) -> str | None:
 
 
 def _manifest_problems(manifest: dict[str, Any]) -> list[str]:
-    problems = [f"unknown key {quote(key)} (known: {', '.join(MANIFEST_KEYS)})" for key in manifest if key not in MANIFEST_KEYS]
+    problems = [
+        f"unknown key {quote(key)} (known: {', '.join(MANIFEST_KEYS)})" for key in manifest if key not in MANIFEST_KEYS
+    ]
     name = manifest.get("name", "")
     if not isinstance(name, str) or len(name) > MAX_NAME:
         problems.append(f"name: a text of at most {MAX_NAME} characters")
@@ -133,7 +141,9 @@ def _manifest_problems(manifest: dict[str, Any]) -> list[str]:
     pad = manifest.get("pad", {})
     if not isinstance(pad, dict):
         return problems + ["pad: an object with `rows`, `minus` and `marks` (each optional)"]
-    problems.extend(f"pad: unknown key {quote(key)} (known: {', '.join(PAD_KEYS)})" for key in pad if key not in PAD_KEYS)
+    problems.extend(
+        f"pad: unknown key {quote(key)} (known: {', '.join(PAD_KEYS)})" for key in pad if key not in PAD_KEYS
+    )
     if "rows" in pad:
         rows = pad["rows"]
         if not isinstance(rows, list) or not 0 < len(rows) <= MAX_RANKS:
@@ -166,7 +176,9 @@ def _manifest_problems(manifest: dict[str, Any]) -> list[str]:
             or set(marks) != set(GRADES)
             or not all(_is_int(v) and 0 <= v <= MAX_MARKS for v in marks.values())
         ):
-            problems.append(f"pad.marks: boxes per match type, `perfect`, `strong` and `weak`, each from 0 to {MAX_MARKS}")
+            problems.append(
+                f"pad.marks: boxes per match type, `perfect`, `strong` and `weak`, each from 0 to {MAX_MARKS}"
+            )
     return problems
 
 
@@ -185,8 +197,12 @@ def check_manifest(manifest: str | dict[str, Any]) -> list[str]:
 # --------------------------------------------------------------------------- a manifest resolved
 
 # the resolved components of a usable manifest (`check_manifest` found nothing wrong)
-deck_for = Resolver(lambda manifest: _resolve(MANIFEST if isinstance(manifest, str) else manifest.get("name") or "inline",
-                                              DEFAULT if isinstance(manifest, str) else manifest))
+deck_for = Resolver(
+    lambda manifest: _resolve(
+        MANIFEST if isinstance(manifest, str) else manifest.get("name") or "inline",
+        DEFAULT if isinstance(manifest, str) else manifest,
+    )
+)
 
 
 def _resolve(ident: str, manifest: dict[str, Any]) -> Deck:

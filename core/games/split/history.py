@@ -62,7 +62,9 @@ TABLES: dict[str, list[tuple[str, str]]] = {
 }
 
 
-def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ...]]]) -> Callable[[Event, State, State], None]:
+def watch(
+    game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ...]]]
+) -> Callable[[Event, State, State], None]:
     """A watcher for one game: it appends rows (tuples) to the batch's row lists (`sink[table]`)."""
     seats = started.seats
     round_rows_, pad_rows, match_rows = (sink[name] for name in TABLES)
@@ -73,28 +75,97 @@ def watch(game_id: str, started: GameStarted, sink: dict[str, list[tuple[Any, ..
         if isinstance(event, MatchPlayed):
             a, b = event.cards
             how = "laid" if before.phase == "laying" else "match"
-            match_rows.append((game_id, event.seq, before.round, before.turns + 1, current + 1, seats[current], how,
-                               deck.ranks[deck.info[a][0]], GRADES[grade(deck, a, b)], "+".join(_pair_of(after, a)), None))
+            match_rows.append(
+                (
+                    game_id,
+                    event.seq,
+                    before.round,
+                    before.turns + 1,
+                    current + 1,
+                    seats[current],
+                    how,
+                    deck.ranks[deck.info[a][0]],
+                    GRADES[grade(deck, a, b)],
+                    "+".join(_pair_of(after, a)),
+                    None,
+                )
+            )
         elif isinstance(event, MatchUpgraded):
             owner = find_match(before, event.over)
             card = event.card
             shown = _pair_of(after, card)
-            taken = seats[owner[0]] if owner is not None and owner[0] != current and before.upgrade_others == "take" else None
-            match_rows.append((game_id, event.seq, before.round, before.turns + 1, current + 1, seats[current], "upgrade",
-                               deck.ranks[deck.info[card][0]], GRADES[grade(deck, shown[0], shown[1])], "+".join(shown), taken))
+            taken = (
+                seats[owner[0]]
+                if owner is not None and owner[0] != current and before.upgrade_others == "take"
+                else None
+            )
+            match_rows.append(
+                (
+                    game_id,
+                    event.seq,
+                    before.round,
+                    before.turns + 1,
+                    current + 1,
+                    seats[current],
+                    "upgrade",
+                    deck.ranks[deck.info[card][0]],
+                    GRADES[grade(deck, shown[0], shown[1])],
+                    "+".join(shown),
+                    taken,
+                )
+            )
         if len(after.results) > len(before.results):
             r = after.results[-1]
             best = max(r.scores)
             for s, name in enumerate(seats):
-                round_rows_.append((game_id, event.seq, r.round, s + 1, name, s == r.dealer, r.ended, s == r.ender,
-                                    r.perfect[s], r.strong[s], r.weak[s], r.left[s], r.minus[s], r.scores[s], r.totals[s],
-                                    r.scores[s] == best))
+                round_rows_.append(
+                    (
+                        game_id,
+                        event.seq,
+                        r.round,
+                        s + 1,
+                        name,
+                        s == r.dealer,
+                        r.ended,
+                        s == r.ender,
+                        r.perfect[s],
+                        r.strong[s],
+                        r.weak[s],
+                        r.left[s],
+                        r.minus[s],
+                        r.scores[s],
+                        r.totals[s],
+                        r.scores[s] == best,
+                    )
+                )
                 marks = r.pads[s]
                 for line, row in enumerate(deck.rows):
-                    pad_rows.append((game_id, event.seq, r.round, s + 1, name, line + 1, row.name, marks[line],
-                                     box_value(row.boxes, marks[line])))
-                pad_rows.append((game_id, event.seq, r.round, s + 1, name, len(deck.rows) + 1, "minus", marks[-1],
-                                 -box_value(deck.minus, marks[-1])))
+                    pad_rows.append(
+                        (
+                            game_id,
+                            event.seq,
+                            r.round,
+                            s + 1,
+                            name,
+                            line + 1,
+                            row.name,
+                            marks[line],
+                            box_value(row.boxes, marks[line]),
+                        )
+                    )
+                pad_rows.append(
+                    (
+                        game_id,
+                        event.seq,
+                        r.round,
+                        s + 1,
+                        name,
+                        len(deck.rows) + 1,
+                        "minus",
+                        marks[-1],
+                        -box_value(deck.minus, marks[-1]),
+                    )
+                )
 
     return watcher
 

@@ -145,7 +145,9 @@ def _play_moves(state: State) -> list[Event]:
         found = _upgradable(state)
         if found:
             for card in (must,) if must is not None else (*known, *unseen):
-                moves.extend(MatchUpgraded(player=who, card=card, over=over) for over in upgrades_with(state, card, found))
+                moves.extend(
+                    MatchUpgraded(player=who, card=card, over=over) for over in upgrades_with(state, card, found)
+                )
     if must is None:
         moves.extend(CardDiscarded(player=who, card=card) for card in (*known, *unseen))
     return moves
@@ -162,8 +164,12 @@ def _bonus_moves(state: State) -> list[Event]:
         moves = []
         deck = state.deck
         # the other seats' matches in seat order, each graded once (not once for each match of the player's)
-        others = [(theirs, grade(deck, theirs[0], theirs[1])) for s, seat in enumerate(state.players)
-                  if s != state.current for theirs in seat.matches]
+        others = [
+            (theirs, grade(deck, theirs[0], theirs[1]))
+            for s, seat in enumerate(state.players)
+            if s != state.current
+            for theirs in seat.matches
+        ]
         for mine in state.player.matches:
             kind = grade(deck, mine[0], mine[1])
             for theirs, graded in others:

@@ -30,8 +30,18 @@ def naming(state: State) -> list[Naming]:
     if state.phase == "deal" and state.mode == "table" and state.seated:
         pool = counted(state.deck.cards)  # a new round deals the whole deck again
         slots = [Slot("the card that starts the discard row", 1, 1, pool)]
-        slots += [Slot(f"{name}'s hand, if the recorder saw it", 0, HAND, pool, f"| {name}")
-                  for name in state.seats if name not in state.seated]
-        return [Naming("deal", None, "deal", f"the deal of round {state.round + 1}: the card that starts the discard row",
-                       slots)]
+        slots += [
+            Slot(f"{name}'s hand, if the recorder saw it", 0, HAND, pool, f"| {name}")
+            for name in state.seats
+            if name not in state.seated
+        ]
+        return [
+            Naming(
+                "deal",
+                None,
+                "deal",
+                f"the deal of round {state.round + 1}: the card that starts the discard row",
+                slots,
+            )
+        ]
     return []

@@ -122,7 +122,9 @@ def _read(state: State, who: str, verb: str, args: list[str], body: str) -> Even
         if len(args) == 3 and args[1].lower() == "over":
             args = [args[0], args[2]]
         elif len(args) == 2 and args[1].lower() == "over":  # not a card named `over`: the second half is missing
-            raise Unreadable(f"upgrade {quote(args[0])} over what? the half it goes over is missing", [USAGE["upgrade"]])
+            raise Unreadable(
+                f"upgrade {quote(args[0])} over what? the half it goes over is missing", [USAGE["upgrade"]]
+            )
         if len(args) != 2:
             raise Unreadable("upgrade names the card from the hand and the half it goes over", [USAGE["upgrade"]])
         return MatchUpgraded(player=who, card=_card(state, args[0]), over=_card(state, args[1]))
@@ -200,22 +202,38 @@ from ...model import NotationForm  # noqa: E402
 # every form of the notation with its meaning and examples (`tally rules split --notation`); the notation table of
 # docs/rules/split.md agrees with it, and every example parses (tests/core/test_notation_forms.py)
 NOTATION: tuple[NotationForm, ...] = (
-    NotationForm("draw", "draw the pile's top card (open mode: tally names it; table mode: unseen)",
-                 ("draw", "ben: draw")),
+    NotationForm(
+        "draw", "draw the pile's top card (open mode: tally names it; table mode: unseen)", ("draw", "ben: draw")
+    ),
     NotationForm("draw CARD", "a draw the recorder saw (table mode), or the known top card (open mode)", ("draw 8HR",)),
     NotationForm("take CARD", "take that card from the discard row, with every card above it", ("take 7CR",)),
-    NotationForm("match CARD CARD", "play two halves of one number as a match (also `match A+B`)",
-                 ("match 7HL 7HR", "match 9SL+9CR")),
-    NotationForm("upgrade CARD over HALF", "play a card over a visible half of a match on the table (also without `over`)",
-                 ("upgrade 7DL over 7SL",)),
+    NotationForm(
+        "match CARD CARD",
+        "play two halves of one number as a match (also `match A+B`)",
+        ("match 7HL 7HR", "match 9SL+9CR"),
+    ),
+    NotationForm(
+        "upgrade CARD over HALF",
+        "play a card over a visible half of a match on the table (also without `over`)",
+        ("upgrade 7DL over 7SL",),
+    ),
     NotationForm("minus PLAYER", "perfect bonus: that player marks a minus box", ("minus ben",)),
-    NotationForm("swap MATCH for MATCH", "weak bonus: your match for another player's of the same type (a match by its two halves or one of them)",
-                 ("swap 5HL+5SR for 5DL+5CR", "swap 5HL for 5DL")),
+    NotationForm(
+        "swap MATCH for MATCH",
+        "weak bonus: your match for another player's of the same type (a match by its two halves or one of them)",
+        ("swap 5HL+5SR for 5DL+5CR", "swap 5HL for 5DL"),
+    ),
     NotationForm("skip", "let the pending bonus go", ("skip",)),
     NotationForm("discard CARD", "discard a card, ending the turn", ("discard KSL",)),
     NotationForm("done", "after a first-turn out: finished laying matches", ("done",)),
-    NotationForm("deal CARD | PLAYER CARDS ...", "table mode: the card that starts the discard row, then any hand the recorder saw (9 cards)",
-                 ("deal 5SR", "deal 5SR | ann 3HL 3HR 7CL 8DL 9SR JDL QCR KHL KSL")),
-    NotationForm("PLAYER: hand CARDS", "table mode: a seated seat names its own dealt hand (9 cards), which the deal left to it",
-                 ("ann: hand 3HL 3HR 7CL 8DL 9SR JDL QCR KHL KSL",)),
+    NotationForm(
+        "deal CARD | PLAYER CARDS ...",
+        "table mode: the card that starts the discard row, then any hand the recorder saw (9 cards)",
+        ("deal 5SR", "deal 5SR | ann 3HL 3HR 7CL 8DL 9SR JDL QCR KHL KSL"),
+    ),
+    NotationForm(
+        "PLAYER: hand CARDS",
+        "table mode: a seated seat names its own dealt hand (9 cards), which the deal left to it",
+        ("ann: hand 3HL 3HR 7CL 8DL 9SR JDL QCR KHL KSL",),
+    ),
 )

@@ -46,7 +46,11 @@ def _row(canvas: svg.Canvas, codes: list[str], what: str, hidden: int = 0, whose
             canvas.y += CARD_H + GAP
         if backs:
             mark = "?" if backs == 1 else f"×{backs}"
-            canvas.add(svg.card_back(x, canvas.y, CARD_W, CARD_H, f"{plural(backs, 'card')} in {whose}'s hand, not shown", mark, backs))
+            canvas.add(
+                svg.card_back(
+                    x, canvas.y, CARD_W, CARD_H, f"{plural(backs, 'card')} in {whose}'s hand, not shown", mark, backs
+                )
+            )
         else:
             canvas.add(_half(x, canvas.y, code, what))
         x += CARD_W + GAP
@@ -82,8 +86,15 @@ def _player(canvas: svg.Canvas, view: SplitView, player: SplitPlayer) -> None:
     marker = "▶ " if view.to_act == name else ""
     canvas.y += svg.NORMAL + 2
     canvas.add(svg.text(svg.MARGIN, canvas.y, f"{marker}{name}", svg.NORMAL + 1, weight="bold"))
-    canvas.add(svg.text(canvas.width - svg.MARGIN, canvas.y,
-                        f"score {player.score} · {plural(player.hand_size, 'card')} in hand", svg.SMALL, "end"))
+    canvas.add(
+        svg.text(
+            canvas.width - svg.MARGIN,
+            canvas.y,
+            f"score {player.score} · {plural(player.hand_size, 'card')} in hand",
+            svg.SMALL,
+            "end",
+        )
+    )
     canvas.y += 6
     _row(canvas, player.hand, f"in {name}'s hand", player.hidden, name)
     _matches(canvas, player)
@@ -98,7 +109,9 @@ def _pad(canvas: svg.Canvas, view: SplitView) -> None:
     height = 16
     canvas.add(svg.text(svg.MARGIN, canvas.y + 13, "score pad", svg.NORMAL, weight="bold"))
     for i, player in enumerate(players):
-        canvas.add(svg.text(svg.MARGIN + label_w + (i + 0.5) * column, canvas.y + 13, player.name, svg.SMALL, "middle", "bold"))
+        canvas.add(
+            svg.text(svg.MARGIN + label_w + (i + 0.5) * column, canvas.y + 13, player.name, svg.SMALL, "middle", "bold")
+        )
     canvas.y += height + 2
     rows = [row.name for row in view.pad.rows] + ["minus"]
     lines: list[tuple[str, list[int | str]]] = [(f"row {name}", [p.pad.get(name, 0) for p in players]) for name in rows]
@@ -116,8 +129,17 @@ def _pad(canvas: svg.Canvas, view: SplitView) -> None:
         canvas.add(svg.text(svg.MARGIN + 4, y + 12, label, svg.SMALL, weight=weight))
         for i, cell in enumerate(cells):
             shown = "·" if cell == 0 and label.startswith("row") else str(cell)
-            canvas.add(svg.text(svg.MARGIN + label_w + (i + 0.5) * column, y + 12, shown, svg.SMALL, "middle", weight,
-                                data_value=cell if isinstance(cell, int) else None))
+            canvas.add(
+                svg.text(
+                    svg.MARGIN + label_w + (i + 0.5) * column,
+                    y + 12,
+                    shown,
+                    svg.SMALL,
+                    "middle",
+                    weight,
+                    data_value=cell if isinstance(cell, int) else None,
+                )
+            )
         canvas.y += height
     canvas.y += GAP
 

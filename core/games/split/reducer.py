@@ -10,7 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from ...knowledge import Zone
-from ...model import Event, GameStarted, resolve_options
+from ...model import GameStarted, resolve_options
 from ...referee import Reducers
 from ...seated import with_seat
 from .components import HAND, PERFECT, STRONG, WEAK, deck_for, pad_total
@@ -102,8 +102,11 @@ def _apply_draw(state: State, event: CardDrawn) -> State:
     seat = players[i]
     hand = seat.hand
     card = event.card
-    players[i] = Seat(Zone(hand.known + (card,), hand.unknown) if card is not None else Zone(hand.known, hand.unknown + 1),
-                      seat.matches, seat.pad)
+    players[i] = Seat(
+        Zone(hand.known + (card,), hand.unknown) if card is not None else Zone(hand.known, hand.unknown + 1),
+        seat.matches,
+        seat.pad,
+    )
     size = state.pile_size - 1
     had = state.had_turn
     state = replace(
@@ -249,8 +252,7 @@ def _apply_discard(state: State, event: CardDiscarded) -> State:
     row = state.row + (card,)
     n = len(players)
     if hand.known or hand.unknown:  # a discard is legal with no card to play first (must_play is None already)
-        return replace(state, players=tuple(players), row=row, turns=state.turns + 1, current=(i + 1) % n,
-                       phase="draw")
+        return replace(state, players=tuple(players), row=row, turns=state.turns + 1, current=(i + 1) % n, phase="draw")
     state = replace(state, players=tuple(players), row=row, turns=state.turns + 1)
     # out (split.round.out); those who have not had a turn may lay matches first (split.round.first-turn-out)
     late = tuple(s for s in ((i + k) % n for k in range(1, n)) if not state.had_turn[s])

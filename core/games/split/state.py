@@ -79,10 +79,6 @@ class State(msgspec.Struct, frozen=True, gc=False):
         return self.seats[self.current]
 
 
-
-
-
-
 # --------------------------------------------------------------------------- where cards are
 
 

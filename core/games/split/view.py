@@ -182,7 +182,9 @@ def to_act(state: State) -> tuple[str, str]:
     phase = state.phase
     name = state.player_name
     if state.owed:  # a seated seat's hand the deal left to it: nothing else is played before
-        return state.owed[0], f"{', '.join(state.owed)} to name their own dealt hand ({HAND} cards: PLAYER: hand CARD ...)"
+        return state.owed[
+            0
+        ], f"{', '.join(state.owed)} to name their own dealt hand ({HAND} cards: PLAYER: hand CARD ...)"
     if phase == "draw":
         return name, f"{name} to draw from the pile or take from the discard row"
     if phase == "play":
@@ -193,7 +195,10 @@ def to_act(state: State) -> tuple[str, str]:
         return name, f"{name} may {BONUS_WORDS[state.bonus]} ({GRADES[state.bonus]} match), or skip"
     if phase == "laying":
         out = state.seats[(state.laying[0] - 1) % len(state.seats)]
-        return name, f"{name} may lay matches before the round is scored ({out} went out on their first turn), then done"
+        return (
+            name,
+            f"{name} may lay matches before the round is scored ({out} went out on their first turn), then done",
+        )
     if phase == "deal":
         number = state.round + 1
         dealer = state.seats[state.dealer]
@@ -219,11 +224,18 @@ def owed(state: State) -> tuple[Due, ...]:
     list), or at a deal the table entering it from the dealer's device (the card that starts the row, typed); else
     the turn's move, listed."""
     if state.owed:
-        return tuple(Due(seat=name, what=f"the dealt hand ({HAND} cards)", form="PLAYER: hand CARDS")
-                     for name in state.owed)
+        return tuple(
+            Due(seat=name, what=f"the dealt hand ({HAND} cards)", form="PLAYER: hand CARDS") for name in state.owed
+        )
     if state.phase == "deal" and state.mode == "table":
-        return (Due(seat=TABLE, what=f"the deal of round {state.round + 1}: the card that starts the discard row",
-                    form="deal CARD | PLAYER CARDS ...", by=state.seats[state.dealer]),)
+        return (
+            Due(
+                seat=TABLE,
+                what=f"the deal of round {state.round + 1}: the card that starts the discard row",
+                form="deal CARD | PLAYER CARDS ...",
+                by=state.seats[state.dealer],
+            ),
+        )
     return turn_dues(to_act(state), waiting_on(state))
 
 
@@ -248,8 +260,14 @@ def narrate(before: State, after: State) -> list[str]:
         notes.append(f"{before.player_name} went out on their first turn: {late} may lay matches before scoring")
     if len(after.results) > len(before.results):
         r = after.results[-1]
-        how = f"{after.seats[r.ender]} went out" if r.ended == "out" else f"{after.seats[r.ender]} drew the pile's last card"
-        scores = ", ".join(f"{name} {score:+d} ({total})" for name, score, total in zip(after.seats, r.scores, r.totals))
+        how = (
+            f"{after.seats[r.ender]} went out"
+            if r.ended == "out"
+            else f"{after.seats[r.ender]} drew the pile's last card"
+        )
+        scores = ", ".join(
+            f"{name} {score:+d} ({total})" for name, score, total in zip(after.seats, r.scores, r.totals)
+        )
         notes.append(f"round {r.round} ends: {how}; {scores}")
     if after.phase == "over" and before.phase != "over":
         result = outcome(after)

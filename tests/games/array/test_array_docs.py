@@ -11,11 +11,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from support import ROOT
+from support.array_helpers import documented_position
 from tally.core.games.array import ARRAY, EVENTS
 from tally.core.model import NotationError
-
-from support.array_helpers import documented_position
-from support import ROOT
 
 DOC = ROOT / "docs" / "rules" / "array.md"
 

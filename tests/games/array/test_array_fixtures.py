@@ -142,7 +142,9 @@ def test_the_game_recorded_by_hand(tally) -> None:  # type: ignore[no-untyped-de
     assert report["outcome"]["details"]["rounds"] == 10 and report["outcome"]["details"]["eliminated"] == ["ben", "cy"]
     types = Counter(e["type"] for e in events)
     assert types["sliced"] >= 5 and types["card_shown"] >= 10 and types["action_given"] >= 10
-    assert [e["card"] for e in events if e["type"] == "starter_turned"].count("s3") == 2  # turned over twice, put back twice
+    assert [e["card"] for e in events if e["type"] == "starter_turned"].count(
+        "s3"
+    ) == 2  # turned over twice, put back twice
     out = run(tally, "replay", rel(name))
     assert "game over: ana is the last player below 50 (36 points)" in out
 

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from support.array_helpers import ANN, BEN, documented_position, open_game, table_game
 from tally.core.engine import Table
 from tally.core.games.array import (
     ARRAY,
@@ -32,8 +33,6 @@ from tally.core.model import NotationError
 from tally.store.logs import log as logfile
 from tally.store.recording import record
 from tally.store.recording.simulate import playout
-
-from support.array_helpers import ANN, BEN, documented_position, open_game, table_game
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -63,15 +62,23 @@ STATES = states()
 def test_a_whole_splice_is_splice_1_then_splice_2_then_done() -> None:
     game = documented_position()
     assert ARRAY.parse(game.state, "splice gy@5") == [
-        CardSpliced(player="ann", card="gy", to=5, colour="g"), TurnEnded(player="ann")]
+        CardSpliced(player="ann", card="gy", to=5, colour="g"),
+        TurnEnded(player="ann"),
+    ]
     # the colour is inferred when one fits, the target may be a code, and cards laid this move are targets too
     assert ARRAY.parse(game.state, "ann: splice yb.y@OY by") == [
-        CardSpliced(player="ann", card="by", to=3, colour="y"), CardSpliced(player="ann", card="by", to=6, colour="b")]
+        CardSpliced(player="ann", card="by", to=3, colour="y"),
+        CardSpliced(player="ann", card="by", to=6, colour="b"),
+    ]
     assert ARRAY.parse(game.state, "splice bry@3 by@bry") == [
-        CardSpliced(player="ann", card="bry", to=3, colour="y"), CardSpliced(player="ann", card="by", to=6, colour="b"),
-        TurnEnded(player="ann")]
+        CardSpliced(player="ann", card="bry", to=3, colour="y"),
+        CardSpliced(player="ann", card="by", to=6, colour="b"),
+        TurnEnded(player="ann"),
+    ]
     assert ARRAY.parse(game.state, "splice bry@#4.yellow") == [
-        CardSpliced(player="ann", card="bry", to=4, colour="y"), TurnEnded(player="ann")]
+        CardSpliced(player="ann", card="bry", to=4, colour="y"),
+        TurnEnded(player="ann"),
+    ]
 
 
 def test_a_whole_slice_lays_both_sides_then_splice_2_on_each() -> None:
@@ -97,7 +104,10 @@ def test_mistakes_say_what_would_have_been_valid() -> None:
         "splice xq@3": ("unknown card 'xq': a card is 2-4 colour letters of bgory, or s1-s5, slam", None),
         "splice bb@3": ("unknown card 'bb': a card is 2-4 colour letters of bgory, or s1-s5, slam", None),
         "splice bo@99999": ("'99999' is not a card number (#1-#5)", None),
-        "splice bo@3.purple": ("unknown colour 'purple'", ["b (blue)", "g (gray)", "o (orange)", "r (red)", "y (yellow)"]),
+        "splice bo@3.purple": (
+            "unknown colour 'purple'",
+            ["b (blue)", "g (gray)", "o (orange)", "r (red)", "y (yellow)"],
+        ),
         "slice 2 bry gry": ("'2' is not a join: name its two cards as A/B", None),
         "s3": ("give s3 to whom?", ["s3 ben"]),
         "s3 zed": ("no player 'zed' at this table", ["ann", "ben"]),
@@ -125,9 +135,13 @@ def test_two_cards_with_the_same_code_on_the_table_are_named_by_number() -> None
 
 def test_format_reads_back() -> None:
     events = [
-        CardSpliced(player="ann", card="bo", to=3, colour="b"), Sliced(player="ann", cut=[2, 4], cards=["bry", "gry"]),
-        TurnEnded(player="ann"), CardDrawn(player="ann"), ActionGiven(player="ann", card="slam", target="ben"),
-        TurnPassed(player="ann"), TimeCalled(),
+        CardSpliced(player="ann", card="bo", to=3, colour="b"),
+        Sliced(player="ann", cut=[2, 4], cards=["bry", "gry"]),
+        TurnEnded(player="ann"),
+        CardDrawn(player="ann"),
+        ActionGiven(player="ann", card="slam", target="ben"),
+        TurnPassed(player="ann"),
+        TimeCalled(),
     ]
     game = documented_position()
     for event in events:
@@ -140,11 +154,57 @@ def test_format_reads_back() -> None:
 
 # --------------------------------------------------------------------------- nothing makes tally raise
 
-TOKENS = st.sampled_from([
-    "splice", "slice", "lay", "cut", "done", "draw", "pass", "time", "start", "show", "give", "s3", "slam", "splatter",
-    "to", "draws", "ann:", "ben:", "zed:", "bo", "bry", "gry", "bgor", "s1", "@", "@3", "@bo", ".r", ".red", "3/5",
-    "1/2", "/", ",", "#", "#2", "99999999999999", "0", "-1", "³", "٣", "\x00", "\u202e", "é", "BO", "3", ":", "+",
-])
+TOKENS = st.sampled_from(
+    [
+        "splice",
+        "slice",
+        "lay",
+        "cut",
+        "done",
+        "draw",
+        "pass",
+        "time",
+        "start",
+        "show",
+        "give",
+        "s3",
+        "slam",
+        "splatter",
+        "to",
+        "draws",
+        "ann:",
+        "ben:",
+        "zed:",
+        "bo",
+        "bry",
+        "gry",
+        "bgor",
+        "s1",
+        "@",
+        "@3",
+        "@bo",
+        ".r",
+        ".red",
+        "3/5",
+        "1/2",
+        "/",
+        ",",
+        "#",
+        "#2",
+        "99999999999999",
+        "0",
+        "-1",
+        "³",
+        "٣",
+        "\x00",
+        "\u202e",
+        "é",
+        "BO",
+        "3",
+        ":",
+        "+",
+    ]
+)
 TEXTS = st.one_of(
     st.lists(TOKENS, max_size=8).map(" ".join),
     st.lists(TOKENS, max_size=8).map("".join),
@@ -176,8 +236,15 @@ def test_no_text_makes_parsing_or_judging_raise(index: int, text: str) -> None:
 def _started(state):  # type: ignore[no-untyped-def]
     from tally.core.model import GameStarted
 
-    return GameStarted(seq=1, game="array", rules="1", seats=list(state.seats), mode=state.mode,
-                       options=ARRAY.resolved_options({}), manifest="array-assumed-1")
+    return GameStarted(
+        seq=1,
+        game="array",
+        rules="1",
+        seats=list(state.seats),
+        mode=state.mode,
+        options=ARRAY.resolved_options({}),
+        manifest="array-assumed-1",
+    )
 
 
 WORDS = st.one_of(st.text(max_size=6), st.sampled_from(["ann", "ben", "cy", "bo", "s3", "slam", "b", "r", ""]))
@@ -191,8 +258,12 @@ EVENTS = st.one_of(
     st.builds(CardShown, player=WORDS, card=WORDS),
     st.builds(StarterTurned, card=WORDS),
     st.builds(TimeCalled),
-    st.builds(RoundDealt, hands=st.dictionaries(WORDS, st.lists(WORDS, max_size=8), max_size=3),
-              turned=st.lists(WORDS, max_size=3), deck=st.lists(WORDS, max_size=5)),
+    st.builds(
+        RoundDealt,
+        hands=st.dictionaries(WORDS, st.lists(WORDS, max_size=8), max_size=3),
+        turned=st.lists(WORDS, max_size=3),
+        deck=st.lists(WORDS, max_size=5),
+    ),
 )
 
 
@@ -226,8 +297,11 @@ def test_no_manifest_makes_tally_raise(manifest) -> None:  # type: ignore[no-unt
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.dictionaries(st.sampled_from("bgorytkw"), st.sampled_from(["blue", "x", "red"]), min_size=2, max_size=6),
-       st.integers(1, 12), st.integers(0, 3))
+@given(
+    st.dictionaries(st.sampled_from("bgorytkw"), st.sampled_from(["blue", "x", "red"]), min_size=2, max_size=6),
+    st.integers(1, 12),
+    st.integers(0, 3),
+)
 def test_a_manifest_tally_accepts_plays_to_the_end(colours: dict[str, str], copies: int, actions: int) -> None:
     from itertools import combinations
 
@@ -246,7 +320,9 @@ def test_a_manifest_tally_accepts_plays_to_the_end(colours: dict[str, str], copi
 def test_manifest_problems_name_the_field() -> None:
     assert check_manifest("array-assumed-1") == []
     assert check_manifest(DEFAULT_MANIFEST) == []
-    assert check_manifest("array-2012") == ["manifest 'array-2012': array knows array-assumed-1; give another box as a manifest file"]
+    assert check_manifest("array-2012") == [
+        "manifest 'array-2012': array knows array-assumed-1; give another box as a manifest file"
+    ]
     bad = {"colours": {"b": "blue", "s": "silver", "rr": "red"}, "cards": {"bo": 3}, "extra": 1}
     assert check_manifest(bad) == [
         "manifest field 'extra' is unknown (fields: id, colours, cards)",
@@ -260,7 +336,8 @@ def test_manifest_problems_name_the_field() -> None:
         "card 's9': a colour card is 2-4 different colour letters of bo; action cards are s1, s2, s3, s4, s5, slam",
     ]
     assert check_manifest({"colours": {"b": "blue", "o": "orange"}, "cards": {"bo": 35}}) == [
-        "manifest has 35 colour cards; at least 36 are needed (so that a starting card remains after dealing 7 to 5 players)"]
+        "manifest has 35 colour cards; at least 36 are needed (so that a starting card remains after dealing 7 to 5 players)"
+    ]
 
 
 # --------------------------------------------------------------------------- the command line
@@ -302,9 +379,16 @@ def test_no_move_text_exits_4(logs: list[Path], text: str, table: bool) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.dictionaries(st.sampled_from(["threshold", "end", "hands", "blocked", "target", "", "x"]),
-                       st.one_of(st.text(max_size=6), st.sampled_from(["50", "100", "200", "5", "0", "99", "hands",
-                                                                        "time", "all-score", "²", "1e3"])), max_size=4))
+@given(
+    st.dictionaries(
+        st.sampled_from(["threshold", "end", "hands", "blocked", "target", "", "x"]),
+        st.one_of(
+            st.text(max_size=6),
+            st.sampled_from(["50", "100", "200", "5", "0", "99", "hands", "time", "all-score", "²", "1e3"]),
+        ),
+        max_size=4,
+    )
+)
 def test_no_option_exits_4(tmp_path_factory: pytest.TempPathFactory, options: dict[str, str]) -> None:
     folder = tmp_path_factory.mktemp("options")
     args = ["new", "array", str(folder / "g.jsonl"), "-p", "ann", "-p", "ben", "--seed", "1"]
@@ -318,7 +402,9 @@ def test_no_option_exits_4(tmp_path_factory: pytest.TempPathFactory, options: di
 def test_no_manifest_file_exits_4(tmp_path_factory: pytest.TempPathFactory, content: str) -> None:
     folder = tmp_path_factory.mktemp("manifest")
     (folder / "box.json").write_text(content, encoding="utf-8")
-    code = invoke("new", "array", str(folder / "g.jsonl"), "-p", "ann", "-p", "ben", "--manifest", str(folder / "box.json"))
+    code = invoke(
+        "new", "array", str(folder / "g.jsonl"), "-p", "ann", "-p", "ben", "--manifest", str(folder / "box.json")
+    )
     assert code in (0, 2)
 
 
@@ -329,7 +415,11 @@ def test_a_manifest_file_is_recorded_inline_and_judges_the_game(tmp_path: Path) 
     log = tmp_path / "g.jsonl"
     assert invoke("new", "array", str(log), "-p", "ann", "-p", "ben", "--manifest", str(box), "--seed", "4") == 0
     first = json.loads(log.read_text().splitlines()[0])
-    assert first["manifest"] == {"id": "two-colour-box", "colours": {"b": "blue", "o": "orange"}, "cards": {"bo": 40, "s2": 2}}
+    assert first["manifest"] == {
+        "id": "two-colour-box",
+        "colours": {"b": "blue", "o": "orange"},
+        "cards": {"bo": 40, "s2": 2},
+    }
     assert record.check(log).ok
     pos = record.position(log)
     assert pos.table.state.box.total == 42 and set(pos.table.state.placed) == {"bo"}
@@ -371,5 +461,6 @@ def test_the_first_moves_suggested_forms_hold_no_action_card() -> None:
     for text in ("splice s@1", "splice zzzz@1", "splice sl@1.b"):
         error = ARRAY.parse(game.state, text)
         assert isinstance(error, NotationError), text
-        assert error.expected and not any(form.split()[0] in ("s1", "s2", "s3", "s4", "s5", "slam")
-                                          for form in error.expected), (text, error.expected)
+        assert error.expected and not any(
+            form.split()[0] in ("s1", "s2", "s3", "s4", "s5", "slam") for form in error.expected
+        ), (text, error.expected)

@@ -26,6 +26,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from support.array_helpers import Game
 from tally.core.engine import Table, judge
 from tally.core.games.array import (
     ARRAY,
@@ -45,23 +46,32 @@ from tally.core.games.array import (
 )
 from tally.core.games.array.components import ACTIONS, MIN_COLOUR_CARDS, check_manifest
 from tally.core.games.array.state import (
-    colours_on_table, joins, open_colours, open_segments, packing, unlocated_copies,
+    colours_on_table,
+    joins,
+    open_colours,
+    open_segments,
+    packing,
+    unlocated_copies,
 )
 from tally.core.knowledge import Zone
 from tally.core.model import Event, GameStarted, Voided
 from tally.store.recording.record import start_event
 
-from support.array_helpers import Game
-
-PLAYOUTS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
-OPTIONS = st.sampled_from([
-    {},
-    {"threshold": "50"},
-    {"threshold": "200"},
-    {"end": "hands", "hands": "2"},
-    {"end": "time"},
-    {"blocked": "all-score", "threshold": "50"},
-])
+PLAYOUTS = settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
+)
+OPTIONS = st.sampled_from(
+    [
+        {},
+        {"threshold": "50"},
+        {"threshold": "200"},
+        {"end": "hands", "hands": "2"},
+        {"end": "time"},
+        {"blocked": "all-score", "threshold": "50"},
+    ]
+)
 MAX_EVENTS = 4000
 
 
@@ -81,7 +91,10 @@ class Playout:
 
     def push(self, event: Event) -> None:
         event = msgspec.structs.replace(event, seq=len(self.events) + 1)
-        assert not [r for r in self.table.check(event) if r.verdict != "legal"], (ARRAY.format(event), self.table.check(event))
+        assert not [r for r in self.table.check(event) if r.verdict != "legal"], (
+            ARRAY.format(event),
+            self.table.check(event),
+        )
         self.table.apply(event)
         self.events.append(event)
         self.states.append(self.table.state)
@@ -384,8 +397,9 @@ def test_every_state_survives_the_state_cache_and_every_view_is_json(game: Playo
 # call the draw illegal when every such hand has a move, legal (no ruling) when none has, unverifiable otherwise.
 # The boxes are small (few kinds of card, many copies), so that the hands are few enough to try them all.
 
-UNSEEN_HANDS = settings(max_examples=200, deadline=None,
-                        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+UNSEEN_HANDS = settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 LETTERS = "abcdefghijklmnopqrtuvwxyz"  # s names Splatter cards
 MOVES = (4, 3, 6, 2, 9, 1, 14, 0)  # events recorded after the starting card: few leave more copies without a move
 HANDS = 2500  # hands the brute force tries at most: a hand size with more is lowered until it has no more
@@ -408,10 +422,24 @@ def boxes(draw: st.DrawFn) -> dict[str, object]:
     others = [colour for colour in colours if colour not in hub]
     possible = sum(comb(len(others), n - len(hub)) for n in (2, 3, 4))
     kinds = min(possible, draw(st.sampled_from([6, 5, 7, 4, 8, 3, 2, 1]), label="kinds"))
-    codes = draw(st.lists(st.sampled_from([2, 2, 2, 3, 3, 4]).flatmap(
-        lambda n: st.lists(st.sampled_from(others), min_size=min(n, size) - len(hub), max_size=min(n, size) - len(hub),
-                           unique=True)).map(lambda letters: code(hub + letters)),
-        min_size=kinds, max_size=kinds, unique=True), label="codes")
+    codes = draw(
+        st.lists(
+            st.sampled_from([2, 2, 2, 3, 3, 4])
+            .flatmap(
+                lambda n: st.lists(
+                    st.sampled_from(others),
+                    min_size=min(n, size) - len(hub),
+                    max_size=min(n, size) - len(hub),
+                    unique=True,
+                )
+            )
+            .map(lambda letters: code(hub + letters)),
+            min_size=kinds,
+            max_size=kinds,
+            unique=True,
+        ),
+        label="codes",
+    )
     copies = draw(st.lists(st.integers(1, 30), min_size=len(codes), max_size=len(codes)), label="copies")
     for index in range(MIN_COLOUR_CARDS - sum(copies)):  # the cards a deal needs, spread over the kinds
         copies[index % len(copies)] += 1
@@ -431,19 +459,30 @@ def candidates(state: State) -> list[Event]:
     colour_cards = [card for card in pool if card not in ACTIONS]
     found: list[Event] = []
     if state.phase == "splice":
-        found += [CardSpliced(player=who, card=card, to=anchor, colour=colour)
-                  for anchor in state.anchors for colour in open_colours(state, anchor)
-                  for card in colour_cards if colour in card]
+        found += [
+            CardSpliced(player=who, card=card, to=anchor, colour=colour)
+            for anchor in state.anchors
+            for colour in open_colours(state, anchor)
+            for card in colour_cards
+            if colour in card
+        ]
         return found + [TurnEnded(player=who)]
-    found += [CardSpliced(player=who, card=card, to=number, colour=colour)
-              for number, colour in open_segments(state) for card in colour_cards if colour in card]
+    found += [
+        CardSpliced(player=who, card=card, to=number, colour=colour)
+        for number, colour in open_segments(state)
+        for card in colour_cards
+        if colour in card
+    ]
     if state.first_done:
         for a, b, colour in joins(state):
             holders = [card for card in colour_cards if colour in card]
-            found += [Sliced(player=who, cut=[a, b], cards=[x, y]) for x in holders for y in holders
-                      if x != y or pool[x] >= 2]
+            found += [
+                Sliced(player=who, cut=[a, b], cards=[x, y]) for x in holders for y in holders if x != y or pool[x] >= 2
+            ]
         others = [state.seats[s] for s in state.playing if s != state.current]
-        found += [ActionGiven(player=who, card=card, target=other) for card in pool if card in ACTIONS for other in others]
+        found += [
+            ActionGiven(player=who, card=card, target=other) for card in pool if card in ACTIONS for other in others
+        ]
     found.append(CardDrawn(player=who) if state.deck_size else TurnPassed(player=who))
     return found
 
@@ -458,8 +497,11 @@ def position(data: st.DataObject) -> Game:
     shared = set(game.state.box.colours).intersection(*starters)  # the colours on every colour card
     game.do(f"start {data.draw(st.sampled_from(starters), label='starting card')}")
     for _ in range(data.draw(st.sampled_from(MOVES), label="moves")):
-        allowed = [event for event in candidates(game.state)
-                   if not any(r.verdict == "illegal" for r in game.table.check(msgspec.structs.replace(event, seq=game.seq)))]
+        allowed = [
+            event
+            for event in candidates(game.state)
+            if not any(r.verdict == "illegal" for r in game.table.check(msgspec.structs.replace(event, seq=game.seq)))
+        ]
         if not allowed:
             break
         # often a move ended after Splice 1, and a card laid on the last open segment of its colour, opening no
@@ -504,8 +546,10 @@ def hands(pool: dict[str, int], size: int) -> list[tuple[str, ...]]:
 def moves_with(state: State, known: tuple[str, ...], hand: tuple[str, ...]) -> bool:
     """Whether the player to act, holding exactly `known` and `hand`, has a move other than the draw or pass:
     the game's own listing of a hand it sees in full."""
-    seen = msgspec.structs.replace(state, hands=tuple(
-        Zone(known + hand, 0) if seat == state.current else zone for seat, zone in enumerate(state.hands)))
+    seen = msgspec.structs.replace(
+        state,
+        hands=tuple(Zone(known + hand, 0) if seat == state.current else zone for seat, zone in enumerate(state.hands)),
+    )
     return any(type(move) not in (CardDrawn, TurnPassed, TimeCalled) for move in ARRAY.legal_moves(seen))
 
 
@@ -534,8 +578,10 @@ def verdict(state: State) -> str:
 
 def holding(state: State, known: tuple[str, ...], unseen: int) -> State:
     """The position with the player to act holding `known` and `unseen` cards the log has not seen."""
-    return msgspec.structs.replace(state, hands=tuple(
-        Zone(known, unseen) if seat == state.current else zone for seat, zone in enumerate(state.hands)))
+    return msgspec.structs.replace(
+        state,
+        hands=tuple(Zone(known, unseen) if seat == state.current else zone for seat, zone in enumerate(state.hands)),
+    )
 
 
 def judged(state: State) -> None:
@@ -543,8 +589,11 @@ def judged(state: State) -> None:
     expected = brute_verdict(state)
     pool = unlocated_copies(state)
     idle = [card for card in pool if not moves_with(state, state.hand.known, (card,))]
-    clash = any(moves_with(state, state.hand.known, (x, y)) for x, y in combinations_with_replacement(idle, 2)
-                if x != y or pool[x] >= 2)
+    clash = any(
+        moves_with(state, state.hand.known, (x, y))
+        for x, y in combinations_with_replacement(idle, 2)
+        if x != y or pool[x] >= 2
+    )
     hypothesis.event(f"{expected}, {'two copies giving no move alone may slice' if clash else 'no two slice'}")
     assert verdict(state) == expected, (state.placed, state.links, state.hand, unlocated_copies(state), expected)
     listed = [move for move in ARRAY.legal_moves(state) if type(move) in (CardDrawn, TurnPassed)]
@@ -608,8 +657,12 @@ def test_packing_is_the_most_cards_that_pairwise_share_no_joined_colour(masks: d
     # the joined colours of each kind of card as bits of 8 colours, with its copies: two copies of a kind share
     # its colours, so a packing holds each kind at most once
     kinds = list(masks)
-    best = max(len(chosen) for size in range(len(kinds) + 1) for chosen in combinations(kinds, size)
-               if all(not a & b for a, b in combinations(chosen, 2)))
+    best = max(
+        len(chosen)
+        for size in range(len(kinds) + 1)
+        for chosen in combinations(kinds, size)
+        if all(not a & b for a, b in combinations(chosen, 2))
+    )
     assert packing(masks) == best
 
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import msgspec
 
+from support import ROOT
+from support.array_helpers import ANN, BEN, Game, deal_event, documented_position, open_game, rest_of_box, table_game
+from tally.core.engine import Table
 from tally.core.games.array import (
     ARRAY,
     ActionGiven,
@@ -22,12 +25,8 @@ from tally.core.games.array import (
     TimeCalled,
     arrays,
 )
-from tally.core.engine import Table
 from tally.core.games.array.events import PickedUp
 from tally.core.model import Noted, Voided
-
-from support.array_helpers import ANN, BEN, Game, deal_event, documented_position, open_game, rest_of_box, table_game
-from support import ROOT
 
 # ---------------------------------------------------------------------------- scripted rounds (table mode)
 # With the starting card bgor (#1), a player lays 7 cards in two moves: bgoy on #1's blue with gy, oy, by on
@@ -55,8 +54,13 @@ def filler(game: Game) -> str:
     raise AssertionError("no filler card fits")
 
 
-def play_round(game: Game, winner: str, gives: dict[str, list[str]] | None = None,
-               shows: dict[str, int | list[str]] | None = None, first: tuple[str, ...] = ()) -> Game:
+def play_round(
+    game: Game,
+    winner: str,
+    gives: dict[str, list[str]] | None = None,
+    shows: dict[str, int | list[str]] | None = None,
+    first: tuple[str, ...] = (),
+) -> Game:
     """Table mode: `winner` goes out with WINNING_MOVES (each of its own `gives[winner]` in place of one card of the
     second move); the others give `gives[name]` ('slam ben', ...) on their turns after the first move, draw before
     it and splice a filler card otherwise; then each shows a hand worth `shows[name]` points (or exactly the cards
@@ -139,7 +143,10 @@ def test_array_deal_hands() -> None:
     assert (ruling.rule, ruling.verdict) == ("array.deal.hands", "illegal")
     assert ruling.message == "ann must be dealt 7 cards, not 6"
     stolen = RoundDealt(hands=good.hands, turned=good.turned, deck=good.deck[1:])
-    assert game.ruling(stolen).message == "the hands, the starting card and the pickup deck must be the whole deck, each card once"
+    assert (
+        game.ruling(stolen).message
+        == "the hands, the starting card and the pickup deck must be the whole deck, each card once"
+    )
     stranger = RoundDealt(hands={"ann": ANN, "cy": BEN}, turned=good.turned, deck=good.deck)
     assert game.ruling(stranger).message == "round 1 is dealt to ann, ben"
     assert game.permit(good).rule == "array.deal.hands"
@@ -167,7 +174,10 @@ def test_array_deal_starting_card() -> None:
     assert game.ruling(StarterTurned(card="br")).rule == "array.deal.starting-card"  # tally turned it in open mode
     # table mode: the recorder enters each card turned over
     table = Game(("ann", "ben"), "table")
-    assert table.permit("start slam").message == "slam is an action card: it goes back into the pickup deck; turn over another"
+    assert (
+        table.permit("start slam").message
+        == "slam is an action card: it goes back into the pickup deck; turn over another"
+    )
     table.do("start slam")
     assert table.state.phase == "starter" and table.state.returned == ("slam",) and table.state.deck_size == 68
     assert "(slam went back)" in ARRAY.to_act(table.state)[1]
@@ -184,15 +194,19 @@ def test_array_deal_pending() -> None:
         ruling = table.ruling(move)
         assert (ruling.rule, ruling.verdict) == ("array.deal.pending", "illegal"), move
     assert table.ruling("draw").message == (
-        "round 1 has not started: ben deals round 1; the table must turn over the starting card: start CARD")
+        "round 1 has not started: ben deals round 1; the table must turn over the starting card: start CARD"
+    )
 
 
 # ---------------------------------------------------------------------------- turns
 
 
 def test_array_turn_order() -> None:
-    hands = {"ann": ["bo", "gy", "oy", "s1", "s2", "s3", "s4"], "ben": ["br", "gr", "ry", "s1", "s2", "s3", "s4"],
-             "cy": ["bg", "go", "or", "s5", "s5", "slam", "slam"]}
+    hands = {
+        "ann": ["bo", "gy", "oy", "s1", "s2", "s3", "s4"],
+        "ben": ["br", "gr", "ry", "s1", "s2", "s3", "s4"],
+        "cy": ["bg", "go", "or", "s5", "s5", "slam", "slam"],
+    }
     game = open_game(hands, "by")
     state = game.state
     assert state.dealer == 2 and state.current == 0  # the last seat deals; the seat to its left plays first
@@ -225,7 +239,10 @@ def test_array_turn_pending() -> None:
     for move in ("ann: draw", "ben: draw", "ann: splice bo@2"):
         ruling = game.ruling(move)
         assert ruling.rule == "array.turn.pending", (move, ruling)
-    assert game.ruling("ben: draw").message == "round 1 is over: ben must show the 6 cards left in hand: show CARD ... first"
+    assert (
+        game.ruling("ben: draw").message
+        == "round 1 is over: ben must show the 6 cards left in hand: show CARD ... first"
+    )
 
 
 def test_array_turn_pending_is_the_rule_at_stake_for_the_next_starting_card() -> None:
@@ -271,7 +288,10 @@ def test_array_first_no_action() -> None:
     game = open_game({"ann": ANN, "ben": BEN}, "br")
     ruling = game.ruling("s3 ben")
     assert (ruling.rule, ruling.verdict) == ("array.first.no-action", "illegal")
-    assert ruling.message == "ann cannot play s3 on the first move of round 1: a card must be spliced to the starting card first"
+    assert (
+        ruling.message
+        == "ann cannot play s3 on the first move of round 1: a card must be spliced to the starting card first"
+    )
     assert not any(isinstance(m, ActionGiven) for m in ARRAY.legal_moves(game.state))
     game.do("splice bor@1.b oy ry")
     assert game.permit("ben: s1 ann").rule == "array.action.splatter"
@@ -293,8 +313,10 @@ def test_array_first_draw() -> None:
     table = table_game(("ann", "ben"), "br")
     note = table.ruling("draw")
     assert (note.rule, note.verdict) == ("array.first.draw", "unverifiable")
-    assert note.message == ("ann draws with 7 cards the log has not seen; it cannot confirm that ann could not splice, "
-                            "slice or give an action card")
+    assert note.message == (
+        "ann draws with 7 cards the log has not seen; it cannot confirm that ann could not splice, "
+        "slice or give an action card"
+    )
 
 
 # ---------------------------------------------------------------------------- splice
@@ -303,7 +325,10 @@ def test_array_first_draw() -> None:
 def test_array_splice_one_colour() -> None:
     game = documented_position()
     permit = game.permit("lay bry@3.y")
-    assert (permit.rule, permit.message) == ("array.splice.one-colour", "ann may splice bry against the yellow segment of #3 oy (Splice 1)")
+    assert (permit.rule, permit.message) == (
+        "array.splice.one-colour",
+        "ann may splice bry against the yellow segment of #3 oy (Splice 1)",
+    )
     game.do("lay bry@3.y")
     # a second card against a card that was on the table before the move would be a second Splice 1
     ruling = game.ruling("lay gry@5.g")
@@ -330,7 +355,10 @@ def test_array_splice_colour_card() -> None:
     ruling = game.ruling(CardSpliced(player="ann", card="s3", to=3, colour="y"))
     assert (ruling.rule, ruling.verdict) == ("array.splice.colour-card", "illegal")
     assert ruling.message == "s3 (Splatter 3) is an action card: it is given, not spliced"
-    assert game.ruling(CardSpliced(player="ann", card="zz", to=3, colour="y")).message == "'zz' is not a colour card of this box"
+    assert (
+        game.ruling(CardSpliced(player="ann", card="zz", to=3, colour="y")).message
+        == "'zz' is not a colour card of this box"
+    )
     assert game.ruling(Sliced(player="ann", cut=[2, 4], cards=["bry", "slam"])).rule == "array.splice.colour-card"
     assert game.permit("lay bry@3.y").rule == "array.splice.one-colour"
 
@@ -339,8 +367,11 @@ def test_array_first_draw_is_judged_from_the_box_when_no_unlocated_card_fits() -
     # table mode, the hand unseen: when no copy the log has not located could fit the starting card, the draw is
     # legal, not unverifiable (the box's copy counts settle it)
     colours = {"b": "blue", "g": "gray", "o": "orange", "r": "red", "y": "yellow"}
-    game = Game(("ann", "ben"), "table", manifest={"id": "no-blue-no-red", "colours": colours,
-                                                   "cards": {"br": 1, "go": 12, "gy": 12, "oy": 12}})
+    game = Game(
+        ("ann", "ben"),
+        "table",
+        manifest={"id": "no-blue-no-red", "colours": colours, "cards": {"br": 1, "go": 12, "gy": 12, "oy": 12}},
+    )
     game.do("start br")
     assert game.rule("ann: draw") == []
     assert game.permit("ann: draw").rule == "array.first.draw"
@@ -472,7 +503,10 @@ def test_array_slice_splice() -> None:
     game = open_game(hands, "br").do("splice bor@1.b oy ry", "ben: splice gr@1.r")
     game.do("cut 2/4 bry gry")
     permit = game.permit("lay by@6.b")
-    assert (permit.rule, permit.message) == ("array.slice.splice", "ann may splice by against the blue segment of #6 bry (Splice 2)")
+    assert (permit.rule, permit.message) == (
+        "array.slice.splice",
+        "ann may splice by against the blue segment of #6 bry (Splice 2)",
+    )
     ruling = game.ruling("lay gy@5.g")
     assert (ruling.rule, ruling.verdict) == ("array.slice.splice", "illegal")
     assert ruling.message == "ann already laid #6 and #7 this move: gy may only be spliced onto #6 and #7, not #5"
@@ -486,14 +520,18 @@ def test_array_slice_splice() -> None:
 def test_array_action_splatter() -> None:
     game = documented_position(top=["bg", "oy", "ry", "go"])
     permit = game.permit("s3 ben")
-    assert (permit.rule, permit.message) == ("array.action.splatter", "ann may give Splatter 3 to ben, who picks up 3 cards")
+    assert (permit.rule, permit.message) == (
+        "array.action.splatter",
+        "ann may give Splatter 3 to ben, who picks up 3 cards",
+    )
     parsed = ARRAY.parse(game.state, "s3 ben")
     assert parsed == [ActionGiven(player="ann", card="s3", target="ben", drawn=["bg", "oy", "ry"])]
     game.do("s3 ben")
     assert game.hand("ben")[-3:] == ["bg", "oy", "ry"] and game.state.played == ("s3",)
     assert game.state.player_name == "ben"  # picking up is not a turn
     assert game.ruling(ActionGiven(player="ben", card="bo", target="ann")).message == (
-        "'bo' is not an action card: only Splatter and SLAM cards are given")
+        "'bo' is not an action card: only Splatter and SLAM cards are given"
+    )
     # a Splatter with fewer cards left in the deck picks up what is left
     table = _emptied(until=2)
     table.do(f"{table.state.player_name}: splice br@1.b")  # the first move: action cards may be given now
@@ -511,8 +549,13 @@ def _seated_splatter(drawn: str = "") -> Game:
     game = Game(("ann", "ben"), "table")
     game.started = msgspec.structs.replace(game.started, seated=["ann", "ben"])
     game.table = Table(ARRAY, game.started)
-    game.do(f"ann: hand {' '.join(ANN)}", f"ben: hand {' '.join(BEN)}", "start br", "splice bor@1.b oy ry",
-            "ben: splice gr@1.r")
+    game.do(
+        f"ann: hand {' '.join(ANN)}",
+        f"ben: hand {' '.join(BEN)}",
+        "start br",
+        "splice bor@1.b oy ry",
+        "ben: splice gr@1.r",
+    )
     return game.do(f"s3 ben{drawn}")
 
 
@@ -520,14 +563,19 @@ def test_array_pickup_owed() -> None:
     game = _seated_splatter()
     ben = game.state.hands[1]
     assert (game.state.picking, game.state.picks, ben.unknown) == ("ben", 3, 3)
-    assert ARRAY.to_act(game.state) == ("ben", "ben to name the 3 cards the Splatter made them pick up (PLAYER: pick up CARD ...)")
+    assert ARRAY.to_act(game.state) == (
+        "ben",
+        "ben to name the 3 cards the Splatter made them pick up (PLAYER: pick up CARD ...)",
+    )
     assert ARRAY.waiting_on(game.state) == ("ben",) and ARRAY.legal_moves(game.state) == []
     ruling = game.ruling("ben: splice gy@3.y")
     assert (ruling.rule, ruling.verdict) == ("array.pickup.owed", "illegal")
     assert ruling.message == "ben first names the 3 cards the Splatter made them pick up (ben: pick up CARD ...)"
     assert game.ruling("time").rule == "array.pickup.owed"
     parsed = ARRAY.parse(game.state, "pick up bg oy ry")  # a bare pick-up is the seat's that owes one
-    assert parsed == [PickedUp(player="ben", cards=["bg", "oy", "ry"])] == ARRAY.parse(game.state, "ben: pickup bg oy ry")
+    assert (
+        parsed == [PickedUp(player="ben", cards=["bg", "oy", "ry"])] == ARRAY.parse(game.state, "ben: pickup bg oy ry")
+    )
     assert ARRAY.format(parsed[0]) == "ben: pick up bg oy ry"
     assert game.permit("pick up bg oy ry").rule == "array.pickup.owed"
     assert game.ruling("pick up bg oy").rule == "array.draw.top"  # three cards, not two
@@ -545,8 +593,10 @@ def test_array_pickup_not_owed() -> None:
     assert ruling.message == "ann has picked up no cards to name: only ben names the cards they picked up"
     game.do("ben: pick up bg oy ry")
     again = game.ruling("ben: pick up go")
-    assert (again.rule, again.message) == ("array.pickup.not-owed",
-                                           "ben has picked up no cards to name: no Splatter left cards to name")
+    assert (again.rule, again.message) == (
+        "array.pickup.not-owed",
+        "ben has picked up no cards to name: no Splatter left cards to name",
+    )
     unseated = table_game(("ann", "ben"), "br")  # nobody seated: a pick-up is never owed
     assert unseated.ruling("ben: pick up bo").rule == "array.pickup.not-owed"
 
@@ -566,8 +616,10 @@ def test_array_action_slam() -> None:
 
 def test_array_action_target() -> None:
     game = documented_position()
-    for target, message in (("ann", "s3 goes to another player of this round (ben), not 'ann'"),
-                            ("zed", "s3 goes to another player of this round (ben), not 'zed'")):
+    for target, message in (
+        ("ann", "s3 goes to another player of this round (ben), not 'ann'"),
+        ("zed", "s3 goes to another player of this round (ben), not 'zed'"),
+    ):
         ruling = game.ruling(ActionGiven(player="ann", card="s3", target=target, drawn=["bg", "oy", "ry"]))
         assert (ruling.rule, ruling.verdict, ruling.message) == ("array.action.target", "illegal", message)
     game.do("s3 ben")
@@ -581,8 +633,11 @@ def test_array_action_target() -> None:
 
 
 def test_array_action_next() -> None:
-    hands = {"ann": ["bo", "gy", "oy", "s1", "s2", "s3", "s4"], "ben": ["br", "gr", "ry", "gy", "s2", "s3", "s4"],
-             "cy": ["bg", "go", "or", "s5", "s5", "slam", "slam"]}
+    hands = {
+        "ann": ["bo", "gy", "oy", "s1", "s2", "s3", "s4"],
+        "ben": ["br", "gr", "ry", "gy", "s2", "s3", "s4"],
+        "cy": ["bg", "go", "or", "s5", "s5", "slam", "slam"],
+    }
     game = open_game(hands, "by")
     game.do("splice bo@1.b", "ben: splice ry@1.y", "cy: splice or@2.o")
     game.do("ann: s4 cy")  # play continues to the left of the giver, not of the receiver
@@ -600,9 +655,14 @@ def test_array_draw_only_if_stuck() -> None:
     assert (ruling.rule, ruling.verdict) == ("array.draw.only-if-stuck", "illegal")
     assert ruling.message == "ann cannot draw: ann can slice and splice, splice or give an action card"
     # a box (manifest) with many red-gray cards: ben holds only those, and after ann's move nothing of his fits
-    box = {"id": "few-colours", "colours": {"b": "blue", "g": "gray", "o": "orange", "r": "red", "y": "yellow"},
-           "cards": {"by": 10, "bo": 10, "or": 10, "gr": 10, "oy": 10, "s1": 2}}
-    game = open_game({"ann": ["bo", "bo", "oy", "s1", "or", "or", "or"], "ben": ["gr"] * 7}, "by", top=["oy"], manifest=box)
+    box = {
+        "id": "few-colours",
+        "colours": {"b": "blue", "g": "gray", "o": "orange", "r": "red", "y": "yellow"},
+        "cards": {"by": 10, "bo": 10, "or": 10, "gr": 10, "oy": 10, "s1": 2},
+    }
+    game = open_game(
+        {"ann": ["bo", "bo", "oy", "s1", "or", "or", "or"], "ben": ["gr"] * 7}, "by", top=["oy"], manifest=box
+    )
     game.do("splice bo@1.b")  # open: #1 yellow, #2 orange; the only join is blue
     assert game.legal() == ["ben: draw oy"]
     assert game.permit("ben: draw").rule == "array.draw.only-if-stuck"
@@ -625,9 +685,11 @@ def test_array_draw_only_if_stuck_is_judged_from_the_box_copy_counts() -> None:
     ruling = game.ruling("ben: draw")
     assert (ruling.rule, ruling.verdict) == ("array.draw.only-if-stuck", "illegal")
     assert ruling.facts == {"unseen": 7, "most": 0, "idle": 0, "unjoined": 0, "packed": 0}
-    assert ruling.message == ("ben cannot draw: ben holds 7 cards the log has not seen, and no unlocated copy of the "
-                              "box would leave ben without a move (any other copy lets ben splice, slice or give an "
-                              "action card)")
+    assert ruling.message == (
+        "ben cannot draw: ben holds 7 cards the log has not seen, and no unlocated copy of the "
+        "box would leave ben without a move (any other copy lets ben splice, slice or give an "
+        "action card)"
+    )
     assert game.legal() == []  # nothing to list: the recorder names the card ben plays
     # the first move: every colour card fits the starting card bgor, only the 12 action cards do not
     game = table_game(("ann", "ben"), "bgor")
@@ -639,13 +701,18 @@ def test_array_draw_only_if_stuck_is_judged_from_the_box_copy_counts() -> None:
         game.do(f"{game.state.player_name}: draw")
     who = game.state.player_name
     ruling = game.refuse(f"{who}: draw")
-    assert (ruling.rule, ruling.facts) == ("array.first.draw", {"unseen": 13, "most": 12, "idle": 12, "unjoined": 12,
-                                                                "packed": 0})
+    assert (ruling.rule, ruling.facts) == (
+        "array.first.draw",
+        {"unseen": 13, "most": 12, "idle": 12, "unjoined": 12, "packed": 0},
+    )
     assert ruling.message.endswith(f"(any other copy lets {who} splice it onto the starting card)")
     # proved legal: after bo on #1 br, only red and orange are open and no unlocated copy has either
     colours = {"b": "blue", "g": "gray", "o": "orange", "r": "red", "y": "yellow"}
-    game = Game(("ann", "ben"), "table", manifest={"id": "gray-yellow", "colours": colours,
-                                                   "cards": {"br": 1, "bo": 1, "gy": 40}})
+    game = Game(
+        ("ann", "ben"),
+        "table",
+        manifest={"id": "gray-yellow", "colours": colours, "cards": {"br": 1, "bo": 1, "gy": 40}},
+    )
     game.do("start br", "splice bo@1.b")
     assert game.legal() == ["ben: draw"] and game.accept("ben: draw").rule == "array.draw.only-if-stuck"
     # a known hand is judged in full, before the box: ann's bry gry fit
@@ -659,13 +726,16 @@ def test_array_draw_only_if_stuck_counts_one_card_per_joined_colour() -> None:
     # only red (#1) and yellow are open; blue, gray, orange and red are joined: bg, bo, go and bgo fit nowhere,
     # and any two of them share blue, gray or orange, whose join ben could slice
     ruling = game.refuse("ben: draw")
-    assert (ruling.rule, ruling.facts) == ("array.draw.only-if-stuck",
-                                           {"unseen": 7, "most": 1, "idle": 12, "unjoined": 0, "packed": 1})
+    assert (ruling.rule, ruling.facts) == (
+        "array.draw.only-if-stuck",
+        {"unseen": 7, "most": 1, "idle": 12, "unjoined": 0, "packed": 1},
+    )
     assert ruling.message == (
         "ben cannot draw: ben holds 7 cards the log has not seen, and a hand without a move holds at most 1 of them: "
         "12 of the 77 unlocated copies of the box give no move on their own (any other lets ben splice, slice or give "
         "an action card), all of them with a colour of a join (blue, gray or orange); two cards sharing a joined "
-        "colour give a slice, so such a hand holds at most 1 of those 12")
+        "colour give a slice, so such a hand holds at most 1 of those 12"
+    )
     assert game.legal() == []  # no draw listed
     # the same with three unseen cards
     game.do("ben: slam cy", "cy: s1 ben")
@@ -674,8 +744,10 @@ def test_array_draw_only_if_stuck_counts_one_card_per_joined_colour() -> None:
     # holds bg and gr at most (br and bgr share blue with bg and red with gr)
     game = table_game(("ann", "ben"), "br").do("splice bo@1.b", "ben: splice ry@1.r")
     ruling = game.refuse("ann: draw")
-    assert (ruling.rule, ruling.facts) == ("array.draw.only-if-stuck",
-                                           {"unseen": 6, "most": 2, "idle": 11, "unjoined": 0, "packed": 2})
+    assert (ruling.rule, ruling.facts) == (
+        "array.draw.only-if-stuck",
+        {"unseen": 6, "most": 2, "idle": 11, "unjoined": 0, "packed": 2},
+    )
     assert "all of them with a colour of a join (blue or red)" in ruling.message
     # after br on #1 br's blue only red is open: the 12 copies of go, gy, oy and goy, and one card with blue, make
     # a hand of 13 without a move; 14 unseen cards are proved a move
@@ -696,28 +768,43 @@ def test_array_draw_only_if_stuck_counts_one_card_per_joined_colour() -> None:
     game = _emptied().do("ben: splice gr@1.r")
     assert game.legal() == []
     ruling = game.refuse("cy: pass")
-    assert (ruling.rule, ruling.facts) == ("array.draw.only-if-stuck",
-                                           {"unseen": 20, "most": 4, "idle": 12, "unjoined": 3, "packed": 1})
-    assert ruling.message.startswith("cy cannot pass: cy holds 20 cards the log has not seen, and a hand without a "
-                                     "move holds at most 4 of them")
+    assert (ruling.rule, ruling.facts) == (
+        "array.draw.only-if-stuck",
+        {"unseen": 20, "most": 4, "idle": 12, "unjoined": 3, "packed": 1},
+    )
+    assert ruling.message.startswith(
+        "cy cannot pass: cy holds 20 cards the log has not seen, and a hand without a move holds at most 4 of them"
+    )
 
 
 def test_array_draw_only_if_stuck_with_one_unseen_card_slices_nothing() -> None:
     # a slice takes two cards: a hand of one card the log has not seen, every unlocated copy of which gives no move
     # alone, has none, however many copies share a joined colour; two such cards are proved a slice
     colours = {"b": "blue", "g": "gray", "o": "orange", "r": "red", "y": "yellow"}
-    game = Game(("ann", "ben"), "table", manifest={"id": "orange-red", "colours": colours,
-                                                   "cards": {"br": 1, "bo": 1, "or": 10, "bg": 20, "by": 20}})
+    game = Game(
+        ("ann", "ben"),
+        "table",
+        manifest={"id": "orange-red", "colours": colours, "cards": {"br": 1, "bo": 1, "or": 10, "bg": 20, "by": 20}},
+    )
     # every copy with orange or red laid: only orange (#12) is open, blue is joined, bg and by are left
-    game.do("start br", "splice bo@1.b or.o", "ben: splice or@1.r or.o", "splice or@3.r or.o",
-            "ben: splice or@5.r or.o", "splice or@7.r or.o", "ben: splice or@11.r")
+    game.do(
+        "start br",
+        "splice bo@1.b or.o",
+        "ben: splice or@1.r or.o",
+        "splice or@3.r or.o",
+        "ben: splice or@5.r or.o",
+        "splice or@7.r or.o",
+        "ben: splice or@11.r",
+    )
     assert [zone.unknown for zone in game.state.hands] == [1, 2]
     assert game.legal() == ["ann: draw"] and game.accept("ann: draw").rule == "array.draw.only-if-stuck"
     ruling = game.refuse("ben: draw")
     assert ruling.facts == {"unseen": 2, "most": 1, "idle": 40, "unjoined": 0, "packed": 1}
-    assert ruling.message.endswith("a hand without a move holds at most 1 of them: all 40 unlocated copies of the box "
-                                   "give no move on their own, each with a colour of a join (blue); two cards sharing "
-                                   "a joined colour give a slice, so such a hand holds at most 1 of those 40")
+    assert ruling.message.endswith(
+        "a hand without a move holds at most 1 of them: all 40 unlocated copies of the box "
+        "give no move on their own, each with a colour of a join (blue); two cards sharing "
+        "a joined colour give a slice, so such a hand holds at most 1 of those 40"
+    )
 
 
 def test_array_draw_only_if_stuck_claims_nothing_the_log_cannot_know() -> None:
@@ -732,12 +819,17 @@ def test_array_draw_only_if_stuck_claims_nothing_the_log_cannot_know() -> None:
     who = game.state.player_name
     assert game.ruling(f"{who}: pass").verdict == "unverifiable"
     permit = game.table.permit(ARRAY.parse(game.state, "pass")[0])
-    assert (permit.rule, permit.message) == ("array.draw.empty-deck",
-                                             f"the pickup deck is empty: {who} passes instead of drawing")
+    assert (permit.rule, permit.message) == (
+        "array.draw.empty-deck",
+        f"the pickup deck is empty: {who} passes instead of drawing",
+    )
     # a draw the box proves right keeps its rule
     colours = {"b": "blue", "g": "gray", "o": "orange", "r": "red", "y": "yellow"}
-    game = Game(("ann", "ben"), "table", manifest={"id": "no-blue-no-red", "colours": colours,
-                                                   "cards": {"br": 1, "go": 12, "gy": 12, "oy": 12}})
+    game = Game(
+        ("ann", "ben"),
+        "table",
+        manifest={"id": "no-blue-no-red", "colours": colours, "cards": {"br": 1, "go": 12, "gy": 12, "oy": 12}},
+    )
     game.do("start br")
     assert game.permit("ann: draw").message == "ann cannot play and draws a card"
 
@@ -785,7 +877,8 @@ def test_array_draw_top() -> None:
     assert game.ruling(splat).message == f"ann picks up the top 1 card of the pickup deck: {top}"
     table = table_game(("ann", "ben"), "br")
     assert table.ruling(CardDrawn(player="ann", card="bo")).message == (
-        "in table mode the card drawn is not recorded (the others do not see it)")
+        "in table mode the card drawn is not recorded (the others do not see it)"
+    )
     assert table.ruling("draw").verdict == "unverifiable"
 
 
@@ -883,7 +976,10 @@ def test_array_score_cards() -> None:
     assert result.points == (0, 34, 12) and result.slams == (0, 10, 0) and game.state.totals == (0, 34, 12)
     assert result.left[1] == tuple(ben) and result.left[2] == tuple(cy)
     # open mode scores the hands the log knows
-    hands = {"ann": ["bgoy", "gy", "oy", "by", "bory", "br", "ry"], "ben": ["gy", "bg", "bgo", "bgry", "s1", "s5", "slam"]}
+    hands = {
+        "ann": ["bgoy", "gy", "oy", "by", "bory", "br", "ry"],
+        "ben": ["gy", "bg", "bgo", "bgry", "s1", "s5", "slam"],
+    }
     game = open_game(hands, "bgor")
     game.do(WINNING_MOVES[0], "ben: splice gy@3.y", WINNING_MOVES[1])
     result = game.state.results[0]
@@ -912,7 +1008,9 @@ def test_array_score_show_counts_the_cards_left_to_show() -> None:
     game.do(*WINNING_MOVES[:1], "ben: splice go@1.g", "cy: splice gr@1.r", WINNING_MOVES[1])
     assert game.state.phase == "show"
     ruling = game.ruling("ann: show bo")
-    assert ruling.message == "ann has no cards left to show (0 cards in hand); still to show: ben (6 cards), cy (6 cards)"
+    assert (
+        ruling.message == "ann has no cards left to show (0 cards in hand); still to show: ben (6 cards), cy (6 cards)"
+    )
 
 
 # ---------------------------------------------------------------------------- the game

@@ -17,8 +17,11 @@ def test_returns_are_the_filtered_multisets_in_their_order():
         tokens = tuple(rng.randint(0, 5) for _ in range(6))
         held = [i for i in range(6) if tokens[i]]
         size = rng.randint(0, 5)
-        plain = ["".join(COLOURS[i] for i in combo) for combo in combinations_with_replacement(held, size)
-                 if all(combo.count(i) <= tokens[i] for i in set(combo))]
+        plain = [
+            "".join(COLOURS[i] for i in combo)
+            for combo in combinations_with_replacement(held, size)
+            if all(combo.count(i) <= tokens[i] for i in set(combo))
+        ]
         assert _returns(held, tokens, size) == plain
 
 

@@ -4,20 +4,16 @@ noble is the data's. What every rules document holds is checked in tests/core/te
 from __future__ import annotations
 
 import re
-
-import pytest
-
-from tally.core.engine import Table
-from tally.core.games.splendor import CARDS, GEMS, LEVEL_CARDS, MANIFEST, NOBLE_NAMES, NOBLES, SetupDealt
-from tally.core.model import GameStarted, NotationError
-from tally.core.registry import get
-import re
 from collections import Counter
+
 import pytest
-from tally.core.games.splendor import data as splendor_data
-from tally.core.games.splendor import CARDS, LEVEL_CARDS, NOBLE_NAMES, NOBLES
 
 from support import ROOT
+from tally.core.engine import Table
+from tally.core.games.splendor import CARDS, GEMS, LEVEL_CARDS, MANIFEST, NOBLE_NAMES, NOBLES, SetupDealt
+from tally.core.games.splendor import data as splendor_data
+from tally.core.model import GameStarted, NotationError
+from tally.core.registry import get
 
 DOC = ROOT / "docs" / "rules" / "splendor.md"
 SPEC = get("splendor")
@@ -30,7 +26,10 @@ def doc() -> str:
 
 def test_the_notation_examples_parse(doc):
     table = Table(
-        SPEC, GameStarted(seq=1, game="splendor", rules="1", seats=["ann", "ben"], mode="open", options={}, manifest=MANIFEST)
+        SPEC,
+        GameStarted(
+            seq=1, game="splendor", rules="1", seats=["ann", "ben"], mode="open", options={}, manifest=MANIFEST
+        ),
     )
     table.apply(SetupDealt(seq=2, nobles=["w4b4", "b4g4", "g4r4"], decks=[list(cards) for cards in LEVEL_CARDS]))
     section = doc.split("## Move notation", 1)[1].split("\n## ", 1)[0]
@@ -62,13 +61,24 @@ def card_list() -> str:
         "start of it is enough where only a few cards are possible (`buy 1k0-w1` when one face-up card starts so).",
     ]
     for level, cards in enumerate(LEVEL_CARDS, 1):
-        lines += ["", f"### Level {level} ({len(cards)} cards)", "", "| code | bonus | points | cost |", "|---|---|---|---|"]
+        lines += [
+            "",
+            f"### Level {level} ({len(cards)} cards)",
+            "",
+            "| code | bonus | points | cost |",
+            "|---|---|---|---|",
+        ]
         for code in sorted(cards, key=lambda c: (GEMS.index(c[1]), c[2], c)):
             card = CARDS[code]
             cost = ", ".join(f"{n} {COLOUR_NAME[GEMS[i]]}" for i, n in enumerate(card.cost) if n)
             lines.append(f"| `{code}` | {COLOUR_NAME[GEMS[card.bonus]]} | {card.points} | {cost} |")
-    lines += ["", f"### Nobles ({len(NOBLES)}, 3 points each)", "", "| code | requires bonuses | name on the tile |",
-              "|---|---|---|"]
+    lines += [
+        "",
+        f"### Nobles ({len(NOBLES)}, 3 points each)",
+        "",
+        "| code | requires bonuses | name on the tile |",
+        "|---|---|---|",
+    ]
     for code, need in NOBLES.items():
         requires = ", ".join(f"{n} {COLOUR_NAME[GEMS[i]]}" for i, n in enumerate(need) if n)
         lines.append(f"| `{code}` | {requires} | {NOBLE_NAMES[code]} |")
@@ -76,8 +86,12 @@ def card_list() -> str:
 
 
 def test_the_doc_lists_every_card_and_noble_from_the_data(doc):
-    assert CARD_LIST in doc, f"{DOC.name} lacks its card list; run PYTHONPATH=tests python tests/games/splendor/test_splendor_docs.py --write"
-    assert doc[doc.index(CARD_LIST):] == card_list(), f"the card list in {DOC.name} is stale; run PYTHONPATH=tests python tests/games/splendor/test_splendor_docs.py --write"
+    assert CARD_LIST in doc, (
+        f"{DOC.name} lacks its card list; run PYTHONPATH=tests python tests/games/splendor/test_splendor_docs.py --write"
+    )
+    assert doc[doc.index(CARD_LIST) :] == card_list(), (
+        f"the card list in {DOC.name} is stale; run PYTHONPATH=tests python tests/games/splendor/test_splendor_docs.py --write"
+    )
     assert len(re.findall(r"^\| `[123]", card_list(), re.M)) == 90
 
 

@@ -45,8 +45,11 @@ def blind_reserves(name: str) -> list[dict[str, Any]]:
         # a bought card that was never turned face up can only have been a blind reserve
         if e["type"] == "card_bought" and e["card"] not in revealed and e["seq"] not in voided:
             match = next(
-                b for b in found
-                if b["player"] == e["player"] and b["level"] == int(e["card"][0]) and b["bought"] is None
+                b
+                for b in found
+                if b["player"] == e["player"]
+                and b["level"] == int(e["card"][0])
+                and b["bought"] is None
                 and b["seq"] < e["seq"]
             )
             match["bought"], match["card"] = e["seq"], e["card"]
@@ -144,7 +147,9 @@ def test_table_game_buys_unknown_blind_reserves_later(tally) -> None:
         assert b["bought"] - b["seq"] >= 12, b  # unknown for at least a few rounds
     # each such buy is the one thing the log cannot verify
     warnings = run_json(tally, "check", rel(TABLE))["warnings"]
-    assert [(w["seq"], w["rule"]) for w in warnings] == [(b["bought"], "splendor.buy.blind-reserve") for b in sorted(bought, key=lambda b: b["bought"])]
+    assert [(w["seq"], w["rule"]) for w in warnings] == [
+        (b["bought"], "splendor.buy.blind-reserve") for b in sorted(bought, key=lambda b: b["bought"])
+    ]
     # the blind reserve left in hand at the end is still unknown to the log
     final = run_json(tally, "state", rel(TABLE))
     for b in blind:

@@ -10,11 +10,10 @@ from typing import Any
 import duckdb
 import pytest
 
+from support import ROOT
 from tally.core.games.splendor import CARDS
 from tally.store import library
 from tally.store.recording.simulate import simulate
-
-from support import ROOT
 
 FIXTURES = sorted((ROOT / "fixtures" / "games").glob("splendor-*.jsonl"))
 
@@ -47,8 +46,11 @@ def test_the_tables_agree_with_the_events(db: Path) -> None:
     for card, level, points in rows(db, "SELECT card, level, points FROM splendor_cards_bought"):
         assert (CARDS[card].level, CARDS[card].points) == (level, points), card
     # every game's turns are numbered 1..n, one row per turn played
-    for game_id, turns, count, top in rows(db, """SELECT t.game_id, g.turns, count(*), max(t.turn) FROM splendor_turns t
-                                                  JOIN games g USING (game_id) GROUP BY ALL"""):
+    for game_id, turns, count, top in rows(
+        db,
+        """SELECT t.game_id, g.turns, count(*), max(t.turn) FROM splendor_turns t
+                                                  JOIN games g USING (game_id) GROUP BY ALL""",
+    ):
         assert turns == count == top, game_id
 
 
@@ -56,8 +58,11 @@ def test_a_winner_has_the_most_points_of_the_last_turns(db: Path) -> None:
     finished = rows(db, "SELECT game_id, winners FROM games WHERE game = 'splendor' AND finished")
     assert finished
     for game_id, winners in finished:
-        last = rows(db, f"""SELECT player, arg_max(points, turn) FROM splendor_turns WHERE game_id = '{game_id}'
-                            GROUP BY player""")
+        last = rows(
+            db,
+            f"""SELECT player, arg_max(points, turn) FROM splendor_turns WHERE game_id = '{game_id}'
+                            GROUP BY player""",
+        )
         best = max(points for _, points in last)
         assert set(winners) <= {player for player, points in last if points == best}, game_id
 

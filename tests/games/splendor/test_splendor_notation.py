@@ -9,20 +9,22 @@ from typing import Any
 
 import pytest
 
+from support.logs import stderr_line
+from support.splendor_helpers import open_game
 from tally.core.games.splendor import SPLENDOR
 from tally.core.model import NotationError
 from tally.store.recording import record
-
-from support.logs import stderr_line
-from support.splendor_helpers import open_game
 
 
 @pytest.mark.parametrize(
     ("text", "kind", "message"),
     [
         ("pass now", "invalid", "pass takes no arguments"),
-        ("take r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r", "invalid",
-         "more than 40 tokens in one move"),
+        (
+            "take r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r r",
+            "invalid",
+            "more than 40 tokens in one move",
+        ),
         ("buy 1", "ambiguous", "'1' could be any of 4 cards: type more of it"),
         ("take r q", "unknown", "unknown token 'q'"),
         ("reserve 1k", "unknown", "unknown card '1k'"),
@@ -65,7 +67,9 @@ def test_splendor_reveal_names_an_unknown_card_or_noble() -> None:
         ("take ٣ r", "count '٣'"),
     ],
 )
-def test_finding_3_unusual_digits_and_huge_numbers_are_notation_errors(tmp_path: Path, tally: Any, move: str, message: str) -> None:
+def test_finding_3_unusual_digits_and_huge_numbers_are_notation_errors(
+    tmp_path: Path, tally: Any, move: str, message: str
+) -> None:
     path = tmp_path / "g.jsonl"
     record.new_game(path, "splendor", ["ana", "ben"], seed=1)
     before = path.read_bytes()

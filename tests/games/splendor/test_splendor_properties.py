@@ -23,6 +23,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from support.playout import Recorder
 from tally.core.engine import fold, judge
 from tally.core.games import splendor as sp
 from tally.core.games.splendor import (
@@ -42,8 +43,6 @@ from tally.core.games.splendor import (
     TurnPassed,
 )
 from tally.core.model import SHARED_EVENTS, Event, GameStarted, Noted, Voided
-
-from support.playout import Recorder
 
 NAMES = ("ann", "ben", "cal", "dee")
 GEMS = "wbgrk"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from support.splendor_helpers import Game, autoplay, deck, open_game, table_game
 from tally.core.games.splendor import (
     LEVEL_CARDS,
     SPLENDOR,
@@ -25,8 +26,6 @@ from tally.core.games.splendor import (
     TurnPassed,
 )
 from tally.core.model import GameStarted, Noted, Voided
-
-from support.splendor_helpers import Game, autoplay, deck, open_game, table_game
 
 # The default deal (`deck(level)` in table order): these lie face up, and these are next in the decks.
 L1 = list(LEVEL_CARDS[0][:4])  # 1w0-r2k1 1w0-b1g1r1k1 1w0-b1g2r1k1 1w0-b2k2
@@ -142,9 +141,18 @@ LAST_OF_LEVEL3 = ["3r5-g7r3", "3k3-w3b3g5r3", "3k4-g3r6k3", "3k5-r7k3"]  # the d
 
 
 NOBLE_PLAN = [
-    "1w0-b3", "1w0-r2k1", "1w0-b2k2", "1w0-b1g1r1k1",  # 4 white bonuses
-    "1g0-w2b1", "1g0-w1b1r1k1", "1g0-r3", "1g0-b2r2",  # 4 green
-    "1b0-w1g1r1k1", "1b0-w1g2r2", "1b0-w1k2", "1b0-g2k2",  # 4 blue: the last one meets w4b4 and b4g4 at once
+    "1w0-b3",
+    "1w0-r2k1",
+    "1w0-b2k2",
+    "1w0-b1g1r1k1",  # 4 white bonuses
+    "1g0-w2b1",
+    "1g0-w1b1r1k1",
+    "1g0-r3",
+    "1g0-b2r2",  # 4 green
+    "1b0-w1g1r1k1",
+    "1b0-w1g2r2",
+    "1b0-w1k2",
+    "1b0-g2k2",  # 4 blue: the last one meets w4b4 and b4g4 at once
 ]
 
 
@@ -558,7 +566,7 @@ def test_splendor_reserve_empty_deck():
         {"level": 4},
     )
     reserves = [move for move in game.legal() if move.startswith("ann: reserve deck")]
-    assert [move[:len("ann: reserve deck 2")] for move in reserves] == ["ann: reserve deck 1", "ann: reserve deck 2"]
+    assert [move[: len("ann: reserve deck 2")] for move in reserves] == ["ann: reserve deck 1", "ann: reserve deck 2"]
     assert game.accept("ann: reserve deck 2").rule == "splendor.reserve.blind"
 
 
@@ -732,8 +740,10 @@ def test_splendor_reveal_not_expected():
     for event, message in (
         (CardRevealed(card=NEXT1), "in open mode tally turns cards up from the recorded deal"),
         (NobleRevealed(noble="w4k4"), "in open mode tally turns cards up from the recorded deal"),
-        (SetupDealt(nobles=["w4b4", "b4g4", "g4r4"], decks=[deck(1), deck(2), deck(3)]),
-         "the deal is only recorded once, at the start of an open-mode game"),
+        (
+            SetupDealt(nobles=["w4b4", "b4g4", "g4r4"], decks=[deck(1), deck(2), deck(3)]),
+            "the deal is only recorded once, at the start of an open-mode game",
+        ),
     ):
         ruling = game.refuse(event)
         assert (ruling.rule, ruling.message) == ("splendor.reveal.not-expected", message)
@@ -770,7 +780,10 @@ def test_splendor_reveal_impossible():
     game.do(*(CardRevealed(card=card) for card in L1[:3]))
     ruling = game.refuse(CardRevealed(card=L1[0]))
     assert ruling.rule == "splendor.reveal.impossible"
-    assert ruling.message == f"{L1[0]} cannot turn up: there is one copy of each card, and it is face up in level 1, slot 1"
+    assert (
+        ruling.message
+        == f"{L1[0]} cannot turn up: there is one copy of each card, and it is face up in level 1, slot 1"
+    )
     assert ruling.facts == {"card": L1[0]}
     game.do(CardRevealed(card=L1[3]))
     ruling = game.refuse(CardRevealed(card=NEXT1))
@@ -1055,15 +1068,21 @@ def test_splendor_stuck_pass_is_settled_by_the_box_when_a_blind_reserve_must_be_
 
     def position(unseen: tuple[str, ...]) -> object:
         bought = tuple(c for c in LEVEL_CARDS[1] if c not in face_up and c not in unseen)
-        players = (msgspec.structs.replace(ann, reserved=("?2",) + ann.reserved[1:]),
-                   msgspec.structs.replace(ben, cards=ben.cards + bought))
-        return msgspec.structs.replace(state, mode="table", players=players, deck_size=(state.deck_size[0], 0, state.deck_size[2]))
+        players = (
+            msgspec.structs.replace(ann, reserved=("?2",) + ann.reserved[1:]),
+            msgspec.structs.replace(ben, cards=ben.cards + bought),
+        )
+        return msgspec.structs.replace(
+            state, mode="table", players=players, deck_size=(state.deck_size[0], 0, state.deck_size[2])
+        )
 
     event = TurnPassed(player="ann", seq=len(stuck().played) + 2)
     (ruling,) = SPLENDOR.check(position((affordable,)), event)  # the one unlocated level-2 card is ann's: affordable
     assert (ruling.rule, ruling.verdict) == ("splendor.stuck.pass", "illegal")
-    assert ruling.message == ("ann cannot pass: of the level-2 cards the log has not located only 0 could not be "
-                              "afforded, fewer than ann's 1 blind reserve of that level, so one of them can be bought")
+    assert ruling.message == (
+        "ann cannot pass: of the level-2 cards the log has not located only 0 could not be "
+        "afforded, fewer than ann's 1 blind reserve of that level, so one of them can be bought"
+    )
     listed = [SPLENDOR.format(m) for m in SPLENDOR.legal_moves(position((affordable,)))]
     assert listed == [f"ann: buy {affordable} pay w1 b4 g2"]  # not the pass: the buy it may be
     (note,) = SPLENDOR.check(position((affordable, dear)), event)  # her card may be the one she cannot afford

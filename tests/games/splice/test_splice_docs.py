@@ -8,12 +8,11 @@ import re
 import msgspec
 import pytest
 
+from support import ROOT
+from support.splice_helpers import open_game
 from tally.core.games.splice import DEFAULT, DEFAULT_BOX, EVENTS, SPLICE, CoinsPlayed, MapsBought, PiracyPlayed
 from tally.core.games.splice.components import PRICE, read_set
 from tally.core.model import NotationError
-
-from support.splice_helpers import open_game
-from support import ROOT
 
 DOC = ROOT / "docs" / "rules" / "splice.md"
 

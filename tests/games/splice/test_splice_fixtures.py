@@ -16,7 +16,11 @@ from support.bundled import ROOT, lines, rel, run, run_json
 
 GAMES = ("splice-open-2p", "splice-open-4p", "splice-table-3p")
 TABLE = "splice-table-3p"
-SEATS = {"splice-open-2p": ["ana", "ben"], "splice-open-4p": ["ana", "ben", "cy", "dee"], "splice-table-3p": ["ana", "ben", "cy"]}
+SEATS = {
+    "splice-open-2p": ["ana", "ben"],
+    "splice-open-4p": ["ana", "ben", "cy", "dee"],
+    "splice-table-3p": ["ana", "ben", "cy"],
+}
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -87,7 +91,11 @@ def test_a_players_view_shows_only_their_own_cards(tally, name: str) -> None:
         view = run_json(tally, "state", rel(name), "--at", str(at), "--as", viewer)
         for mine, seen in zip(referee["players"], view["players"]):
             if mine["name"] == viewer:
-                assert seen["hand"] == mine["hand"] and seen["disk"] == mine["disk"] and seen["map_pieces"] == mine["map_pieces"]
+                assert (
+                    seen["hand"] == mine["hand"]
+                    and seen["disk"] == mine["disk"]
+                    and seen["map_pieces"] == mine["map_pieces"]
+                )
             else:
                 assert set(seen["hand"]) <= {"?"} and len(seen["hand"]) == len(mine["hand"])
                 assert seen["disk"] == "?" and set(seen["map_pieces"]) <= {"?"}

@@ -11,12 +11,11 @@ from typing import Any
 import duckdb
 import pytest
 
+from support import ROOT
 from tally.core.games.splice import SPLICE
 from tally.store import library
 from tally.store.recording import record
 from tally.store.recording.simulate import simulate
-
-from support import ROOT
 
 FIXTURES = sorted((ROOT / "fixtures" / "games").glob("splice-*.jsonl"))
 
@@ -44,22 +43,30 @@ def test_projections_agree_with_the_events(db: Path) -> None:
     assert rows(db, "SELECT count(*) FROM splice_purchases")[0][0] == events("maps_bought") > 0
     assert rows(db, "SELECT count(*) FROM splice_piracy")[0][0] == events("piracy_played") > 0
     assert rows(db, "SELECT count(*) FROM splice_maps_laid")[0][0] == events("map_laid") > 0
-    drawn = rows(db, """SELECT count(*) FROM events WHERE type = 'cards_drawn' AND NOT voided
-                        AND json_extract_string(payload, '$.cards[#-1]') = 'hurricane'""")[0][0]
+    drawn = rows(
+        db,
+        """SELECT count(*) FROM events WHERE type = 'cards_drawn' AND NOT voided
+                        AND json_extract_string(payload, '$.cards[#-1]') = 'hurricane'""",
+    )[0][0]
     dealt = rows(db, "SELECT count(*) FROM splice_hurricanes WHERE drawn_in = 'deal' AND turn = 0")[0][0]
     assert rows(db, "SELECT count(*) FROM splice_hurricanes")[0][0] == drawn + dealt
     cases = {case for (case,) in rows(db, "SELECT DISTINCT drawn_in FROM splice_hurricanes")}
     assert {"start", "refill"} <= cases
     assert rows(db, "SELECT count(*) FROM splice_hurricanes WHERE drawn_in = 'start' AND NOT turn_lost")[0][0] == 0
     # every game's turns are numbered 1..n, and each purchase paid its price
-    for game_id, turns, count, top in rows(db, """SELECT t.game_id, g.turns, count(*), max(t.turn) FROM splice_turns t
-                                                  JOIN games g USING (game_id) GROUP BY ALL"""):
+    for game_id, turns, count, top in rows(
+        db,
+        """SELECT t.game_id, g.turns, count(*), max(t.turn) FROM splice_turns t
+                                                  JOIN games g USING (game_id) GROUP BY ALL""",
+    ):
         assert turns == count == top, game_id
     assert rows(db, "SELECT count(*) FROM splice_purchases WHERE paid < 20 * pieces OR overpaid < 0")[0][0] == 0
 
 
 def test_results_and_seats(db: Path) -> None:
-    for game_id, winners, result in rows(db, "SELECT game_id, winners, result FROM games WHERE game = 'splice' AND finished"):
+    for game_id, winners, result in rows(
+        db, "SELECT game_id, winners, result FROM games WHERE game = 'splice' AND finished"
+    ):
         laid = rows(db, f"SELECT player FROM splice_maps_laid WHERE game_id = '{game_id}'")
         if laid:
             assert winners == [laid[0][0]] and "laid down a completed" in result
@@ -71,7 +78,11 @@ def test_results_and_seats(db: Path) -> None:
 def test_stats_report_splice(db: Path, tally: Any) -> None:
     report = library.stats(db, "splice", simulated=True)
     assert report["games"] == 6 + 3 + len(FIXTURES)
-    assert report["splice_hurricanes"]["splice"] and report["splice_piracy"]["splice"] and report["splice_purchases"]["splice"]
+    assert (
+        report["splice_hurricanes"]["splice"]
+        and report["splice_piracy"]["splice"]
+        and report["splice_purchases"]["splice"]
+    )
     assert report["progression"] == {} or "splice" not in report["progression"]
     text = tally("stats", "--simulated", "--db", str(db), "--game", "splice")
     assert text.exit_code == 0, text
@@ -102,8 +113,21 @@ def test_simulated_games_pass_check(tmp_path: Path, players: int) -> None:
 
 
 def test_simulate_table_mode_through_the_cli(tmp_path: Path, tally: Any) -> None:
-    result = tally("simulate", "splice", "--games", "3", "--seed", "9", "--out", str(tmp_path), "--mode", "table",
-                   "--option", "no-map=most-matching", "--json")
+    result = tally(
+        "simulate",
+        "splice",
+        "--games",
+        "3",
+        "--seed",
+        "9",
+        "--out",
+        str(tmp_path),
+        "--mode",
+        "table",
+        "--option",
+        "no-map=most-matching",
+        "--json",
+    )
     assert result.exit_code == 0, result
     summary = json.loads(result.stdout)
     assert summary["games"] == summary["finished"] == 3

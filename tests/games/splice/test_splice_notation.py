@@ -17,26 +17,92 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from support.splice_helpers import Game, open_game, table_game
 from tally.core.games.splice import SPLICE, CardPicked, DisksDealt
 from tally.core.model import NotationError
 
-from support.splice_helpers import Game, open_game, table_game
-
 SEATS = ("ann", "ben")
 VOCABULARY = [
-    "draw", "from", "as", "play", "piracy", "skull", "spot", "black-spot", "trade", "with", "unused", "buy", "pay",
-    "lay", "discard", "pass", "return", "reveal", "disks", "deal", "hurricane", "hurricanes", "reshuffle", "double",
-    "map", "wild", "?", "ann", "ben", "ANN", "cy", "ann:", "ben:", ":", ";", "red", "r", "blue", "x3", "r1", "r5",
-    "x9", "5-5", "2-3-4", "w5-5", "w5-w5", "5-6", "10-10", "50-50", "0", "5", "99999999999999999999", "٣", "²", "-1", "+",
-    "5-", "-", "w", "ww5", "1e9", "\x00", "\u202e", "é", "🎲", "pay pay", "as as",
-    "5-5-5", "9-10-11", "1-1-1-1", "10-11-12",  # not coin sets: a buy paid with them once crashed the count
+    "draw",
+    "from",
+    "as",
+    "play",
+    "piracy",
+    "skull",
+    "spot",
+    "black-spot",
+    "trade",
+    "with",
+    "unused",
+    "buy",
+    "pay",
+    "lay",
+    "discard",
+    "pass",
+    "return",
+    "reveal",
+    "disks",
+    "deal",
+    "hurricane",
+    "hurricanes",
+    "reshuffle",
+    "double",
+    "map",
+    "wild",
+    "?",
+    "ann",
+    "ben",
+    "ANN",
+    "cy",
+    "ann:",
+    "ben:",
+    ":",
+    ";",
+    "red",
+    "r",
+    "blue",
+    "x3",
+    "r1",
+    "r5",
+    "x9",
+    "5-5",
+    "2-3-4",
+    "w5-5",
+    "w5-w5",
+    "5-6",
+    "10-10",
+    "50-50",
+    "0",
+    "5",
+    "99999999999999999999",
+    "٣",
+    "²",
+    "-1",
+    "+",
+    "5-",
+    "-",
+    "w",
+    "ww5",
+    "1e9",
+    "\x00",
+    "\u202e",
+    "é",
+    "🎲",
+    "pay pay",
+    "as as",
+    "5-5-5",
+    "9-10-11",
+    "1-1-1-1",
+    "10-11-12",  # not coin sets: a buy paid with them once crashed the count
 ]
 
 
 def positions() -> list:
     """A position in every phase, in both modes."""
     found = []
-    game = open_game(hands=[["5", "5", "2", "3", "piracy"], ["9", "9", "6", "7", "8"]], pile=["hurricane", "7", "1", "2", "3", "4"])
+    game = open_game(
+        hands=[["5", "5", "2", "3", "piracy"], ["9", "9", "6", "7", "8"]], pile=["hurricane", "7", "1", "2", "3", "4"]
+    )
     found.append(game.state)  # start
     game.do("ann: draw")  # the Hurricane at the start of the turn
     found.append(game.state)  # storm
@@ -58,7 +124,9 @@ def positions() -> list:
 
 POSITIONS = positions()
 words = st.lists(st.sampled_from(VOCABULARY), max_size=8).map(" ".join)
-texts = st.one_of(st.text(max_size=60), words, st.builds(lambda a, b: f"{a}: {b}", st.sampled_from(SEATS + ("x", "")), words))
+texts = st.one_of(
+    st.text(max_size=60), words, st.builds(lambda a, b: f"{a}: {b}", st.sampled_from(SEATS + ("x", "")), words)
+)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -144,7 +212,9 @@ def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(texts)
 def test_tally_rule_never_fails_internally(log: Path, text: str) -> None:
     if text.startswith("-") or "\x00" in text:
@@ -154,16 +224,43 @@ def test_tally_rule_never_fails_internally(log: Path, text: str) -> None:
     assert "Traceback" not in out + err
 
 
-option_values = st.one_of(st.sampled_from(["1", "2", "0", "3", "7", "999", "1000", "yes", "no", "end", "play-on", "draw",
-                                           "most-matching", "", "-1", "٣", "1e3", "9" * 30]), st.text(max_size=12))
+option_values = st.one_of(
+    st.sampled_from(
+        [
+            "1",
+            "2",
+            "0",
+            "3",
+            "7",
+            "999",
+            "1000",
+            "yes",
+            "no",
+            "end",
+            "play-on",
+            "draw",
+            "most-matching",
+            "",
+            "-1",
+            "٣",
+            "1e3",
+            "9" * 30,
+        ]
+    ),
+    st.text(max_size=12),
+)
 option_keys = st.sampled_from([o.key for o in SPLICE.options] + ["bogus", "", "hand_size"])
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(option_keys, option_values, max_size=4), st.booleans())
-def test_tally_new_never_fails_internally_on_options(tmp_path_factory: pytest.TempPathFactory, options: dict, seed: bool) -> None:
+def test_tally_new_never_fails_internally_on_options(
+    tmp_path_factory: pytest.TempPathFactory, options: dict, seed: bool
+) -> None:
     path = tmp_path_factory.mktemp("new") / "g.jsonl"
-    args = ["new", "splice", str(path), "-p", "ann", "-p", "ben"] + [a for k, v in options.items() for a in ("-o", f"{k}={v}")]
+    args = ["new", "splice", str(path), "-p", "ann", "-p", "ben"] + [
+        a for k, v in options.items() for a in ("-o", f"{k}={v}")
+    ]
     args += ["--seed", "5"] if seed else []
     code, out, err = invoke(*[a.replace("\x00", "") for a in args])
     assert code in (0, 2), (options, code, err)
@@ -173,12 +270,28 @@ def test_tally_new_never_fails_internally_on_options(tmp_path_factory: pytest.Te
 
 
 manifests = st.dictionaries(
-    st.sampled_from(["colours", "coins", "wild", "double", "piracy", "skull", "trade", "black_spot", "hurricane",
-                     "wild_pieces", "bogus"]),
+    st.sampled_from(
+        [
+            "colours",
+            "coins",
+            "wild",
+            "double",
+            "piracy",
+            "skull",
+            "trade",
+            "black_spot",
+            "hurricane",
+            "wild_pieces",
+            "bogus",
+        ]
+    ),
     st.one_of(
         st.integers(-5, 50),
-        st.dictionaries(st.sampled_from(["r", "b", "g", "1", "2", "5", "10", "x", "w", "zz", "0", "99", "100"]),
-                        st.one_of(st.integers(-1, 12), st.text(max_size=5)), max_size=6),
+        st.dictionaries(
+            st.sampled_from(["r", "b", "g", "1", "2", "5", "10", "x", "w", "zz", "0", "99", "100"]),
+            st.one_of(st.integers(-1, 12), st.text(max_size=5)),
+            max_size=6,
+        ),
         st.text(max_size=5),
         st.lists(st.integers(), max_size=3),
     ),
@@ -209,13 +322,17 @@ def test_any_manifest_is_refused_or_plays(manifest: dict, seats: int) -> None:
 def test_manifest_file_through_the_cli(tmp_path: Path) -> None:
     box = tmp_path / "box.toml"
     box.write_text('skull = 1\n\n[colours]\nr = "red"\nb = "blue"\no = "orange"\n', encoding="utf-8")
-    code, out, err = invoke("new", "splice", str(tmp_path / "g.jsonl"), "-p", "ann", "-p", "ben", "--manifest", str(box), "--seed", "1")
+    code, out, err = invoke(
+        "new", "splice", str(tmp_path / "g.jsonl"), "-p", "ann", "-p", "ben", "--manifest", str(box), "--seed", "1"
+    )
     assert code == 0, err
     first = json.loads((tmp_path / "g.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert first["manifest"] == {"skull": 1, "colours": {"r": "red", "b": "blue", "o": "orange"}}
     bad = tmp_path / "bad.toml"
     bad.write_text('hurricane = "many"\n', encoding="utf-8")
-    code, out, err = invoke("new", "splice", str(tmp_path / "h.jsonl"), "-p", "ann", "-p", "ben", "--manifest", str(bad))
+    code, out, err = invoke(
+        "new", "splice", str(tmp_path / "h.jsonl"), "-p", "ann", "-p", "ben", "--manifest", str(bad)
+    )
     assert code == 2 and "hurricane" in err
 
 

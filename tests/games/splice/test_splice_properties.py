@@ -37,10 +37,19 @@ from tally.core.model import SHARED_EVENTS, Event, GameStarted
 NAMES = ("ann", "ben", "cal", "dee")
 MAX_EVENTS = 3000
 PATIENCE = 900
-PLAYOUTS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+PLAYOUTS = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 DECODER = msgspec.json.Decoder(Union[tuple(SHARED_EVENTS) + tuple(SPLICE.events)])  # type: ignore[valid-type]
-PRIORITY = {"MapLaid": 0, "MapsBought": 1, "CoinsPlayed": 2, "PiracyPlayed": 3, "TradePlayed": 4, "SkullPlayed": 5,
-            "BlackSpotPlayed": 6}
+PRIORITY = {
+    "MapLaid": 0,
+    "MapsBought": 1,
+    "CoinsPlayed": 2,
+    "PiracyPlayed": 3,
+    "TradePlayed": 4,
+    "SkullPlayed": 5,
+    "BlackSpotPlayed": 6,
+}
 
 
 # --------------------------------------------------------------------------- independent oracles
@@ -84,7 +93,11 @@ def check_conserved(state: State) -> None:
     assert sum(known.values()) + unknown == total, (known, unknown, total)
     if state.mode == "open":
         assert unknown == 0 and known == Counter(state.copies)
-    pieces = [z for seat in state.players for z in (seat.maps,)] + list(state.map_pile) + [Zone(tuple(p for p in state.laid if p[0] != "x"))]
+    pieces = (
+        [z for seat in state.players for z in (seat.maps,)]
+        + list(state.map_pile)
+        + [Zone(tuple(p for p in state.laid if p[0] != "x"))]
+    )
     assert sum(z.size for z in pieces) == len(state.box.pieces)
     if state.mode == "open":
         assert Counter(p for z in pieces for p in z.known) == Counter(state.box.pieces)
@@ -122,12 +135,16 @@ def scrambled(state: State, seat: int) -> State:
         if i == seat:
             players.append(p)
             continue
-        players.append(msgspec.structs.replace(
-            p,
-            hand=Zone(("skull",) * p.hand.known.__len__(), p.hand.unknown),
-            maps=Zone(("y4",) * len(p.maps.known), p.maps.unknown),
-            disk=colours[(colours.index(p.disk) + 1) % len(colours)] if p.disk and not p.revealed and i != state.winner else p.disk,
-        ))
+        players.append(
+            msgspec.structs.replace(
+                p,
+                hand=Zone(("skull",) * p.hand.known.__len__(), p.hand.unknown),
+                maps=Zone(("y4",) * len(p.maps.known), p.maps.unknown),
+                disk=colours[(colours.index(p.disk) + 1) % len(colours)]
+                if p.disk and not p.revealed and i != state.winner
+                else p.disk,
+            )
+        )
     pile = tuple(Zone(tuple(reversed(z.known)), z.unknown) for z in reversed(state.pile))
     maps = tuple(Zone(tuple(reversed(z.known)), z.unknown) for z in reversed(state.map_pile))
     unused = Zone(tuple(reversed(state.unused.known)), state.unused.unknown)
@@ -173,8 +190,15 @@ def games(draw: Any) -> dict[str, Any]:
 
 
 def playout(data: st.DataObject, setup: dict[str, Any], views: bool = True) -> tuple[list[Event], Table]:
-    started = GameStarted(seq=1, game="splice", rules="1", seats=setup["seats"], mode="open",
-                          options=SPLICE.resolved_options(setup["options"]), manifest=SPLICE.manifest)
+    started = GameStarted(
+        seq=1,
+        game="splice",
+        rules="1",
+        seats=setup["seats"],
+        mode="open",
+        options=SPLICE.resolved_options(setup["options"]),
+        manifest=SPLICE.manifest,
+    )
     table = Table(SPLICE, started)
     events: list[Event] = [started]
 
@@ -191,7 +215,9 @@ def playout(data: st.DataObject, setup: dict[str, Any], views: bool = True) -> t
         if state.turns != before.turns and state.phase in ("start", "play"):
             assert all(p.maps.size <= 5 for p in state.players)
         if type(event) is not CardPicked and type(event) is not DisksDealt and type(event) is not SetupDealt:
-            assert SPLICE.parse(before, SPLICE.format(event)) == [msgspec.structs.replace(event, seq=0)], SPLICE.format(event)
+            assert SPLICE.parse(before, SPLICE.format(event)) == [msgspec.structs.replace(event, seq=0)], SPLICE.format(
+                event
+            )
 
     for event in deal_chance(data, table.state):
         step(event)
@@ -219,7 +245,9 @@ def playout(data: st.DataObject, setup: dict[str, Any], views: bool = True) -> t
 
 @PLAYOUTS
 @given(st.data(), games())
-def test_playouts_conserve_cards_pieces_and_disks_and_views_leak_nothing(data: st.DataObject, setup: dict[str, Any]) -> None:
+def test_playouts_conserve_cards_pieces_and_disks_and_views_leak_nothing(
+    data: st.DataObject, setup: dict[str, Any]
+) -> None:
     events, table = playout(data, setup)
     assert table.state.phase == "over", "every playout ends (a map, every piece bought, or a stall)"
     assert SPLICE.outcome(table.state) is not None
@@ -256,8 +284,15 @@ def test_table_transcripts_are_legal_with_the_same_outcome(data: st.DataObject, 
 @given(st.data(), games())
 def test_chance_and_undo_leave_no_trace(data: st.DataObject, setup: dict[str, Any]) -> None:
     """Voiding the last move restores the position exactly; chance tally dealt cannot be voided."""
-    started = GameStarted(seq=1, game="splice", rules="1", seats=setup["seats"], mode="table",
-                          options=SPLICE.resolved_options(setup["options"]), manifest=SPLICE.manifest)
+    started = GameStarted(
+        seq=1,
+        game="splice",
+        rules="1",
+        seats=setup["seats"],
+        mode="table",
+        options=SPLICE.resolved_options(setup["options"]),
+        manifest=SPLICE.manifest,
+    )
     table = Table(SPLICE, started)
     from tally.core.model import Voided
 
@@ -299,7 +334,19 @@ def test_long_random_games_meet_every_interrupt_and_keep_every_invariant() -> No
                 check_purchase(before, event)  # type: ignore[arg-type]
         assert state.phase == "over"
         seen[f"ended:{state.ended}"] += 1
-    for wanted in ("hurricane:start", "hurricane:refill", "hurricane:skull", "hurricane:deal", "hurricane:replace",
-                   "map limit", "SkullPlayed", "BlindDrawn", "PiracyPlayed", "TradePlayed", "BlackSpotPlayed",
-                   "MapLaid", "MapsReturned"):
+    for wanted in (
+        "hurricane:start",
+        "hurricane:refill",
+        "hurricane:skull",
+        "hurricane:deal",
+        "hurricane:replace",
+        "map limit",
+        "SkullPlayed",
+        "BlindDrawn",
+        "PiracyPlayed",
+        "TradePlayed",
+        "BlackSpotPlayed",
+        "MapLaid",
+        "MapsReturned",
+    ):
         assert seen[wanted], (wanted, seen)

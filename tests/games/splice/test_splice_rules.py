@@ -9,7 +9,9 @@ here fails it.
 
 from __future__ import annotations
 
+from support.splice_helpers import RICH, SMALL_MAPS, TINY, Game, open_game, setup_event, table_game
 from tally.core.games.splice import (
+    DEFAULT_BOX,
     SPLICE,
     BlindDrawn,
     CardPicked,
@@ -22,11 +24,8 @@ from tally.core.games.splice import (
     PiracyPlayed,
     SetupDealt,
     deck_copies,
-    DEFAULT_BOX,
 )
 from tally.core.model import Voided
-
-from support.splice_helpers import RICH, SMALL_MAPS, TINY, Game, open_game, setup_event, table_game
 
 FIVE = ["5", "5", "2", "3", "4"]  # ann: a pair of 5s and the run 2-3-4
 NINES = ["9", "9", "6", "7", "8"]  # ben: a pair of 9s and the run 6-7-8
@@ -107,7 +106,9 @@ def test_splice_setup_incomplete():
     game.do("disks")
     ruling = game.refuse("ann: draw")
     assert ruling.rule == "splice.setup.incomplete"
-    assert ruling.message.startswith("the setup is not complete: the table must shuffle the Map Pile and deal 5 cards each")
+    assert ruling.message.startswith(
+        "the setup is not complete: the table must shuffle the Map Pile and deal 5 cards each"
+    )
     game.do("deal")
     assert game.state.phase == "start" and game.accept("ann: draw").rule == "splice.draw.first"
 
@@ -225,7 +226,10 @@ def test_splice_play_in_hand_says_every_copy_is_located_elsewhere():
     game.do("ben: draw", "ben: play 10-10", "ben: draw")
     game.do("ann: draw")
     ruling = game.reject("ann: play 10-w10", "splice.play.in-hand")
-    assert ruling.message == "ann cannot hold coin 10: all 4 copies of the box are located elsewhere (holds 6 unseen cards)"
+    assert (
+        ruling.message
+        == "ann cannot hold coin 10: all 4 copies of the box are located elsewhere (holds 6 unseen cards)"
+    )
 
 
 # ---------------------------------------------------------------------------- draws
@@ -234,7 +238,9 @@ def test_splice_play_in_hand_says_every_copy_is_located_elsewhere():
 def test_splice_draw_first():
     game = game_with(FIVE, NINES, pile=["7"])
     ruling = game.refuse("ann: play 5-5")
-    assert ruling.rule == "splice.draw.first" and ruling.message == "ann must draw first: every turn starts with one draw"
+    assert (
+        ruling.rule == "splice.draw.first" and ruling.message == "ann must draw first: every turn starts with one draw"
+    )
     assert game.refuse("ann: discard 5").rule == "splice.draw.first"
     assert game.refuse(CardsDrawn(player="ann", cards=["7", "1"])).rule == "splice.draw.first"
     permit = game.accept("ann: draw")
@@ -414,7 +420,11 @@ def test_splice_special_target():
 
 def pirate_position() -> Game:
     """ben has 9-9 and 6-7-8 and a Double in play; ann holds Piracy."""
-    game = game_with(["piracy", "piracy", "1", "2", "3"], ["9", "9", "6", "7", "double"], pile=["1", "8", "4", "5", "6", "1", "2", "3"])
+    game = game_with(
+        ["piracy", "piracy", "1", "2", "3"],
+        ["9", "9", "6", "7", "double"],
+        pile=["1", "8", "4", "5", "6", "1", "2", "3"],
+    )
     quiet_turn(game)  # ann
     game.do("ben: draw", "ben: play 9-9 6-7-8 double", "ben: draw")
     return game
@@ -424,7 +434,9 @@ def test_splice_piracy_plunder():
     game = pirate_position()
     game.do("ann: draw")
     ruling = game.refuse(PiracyPlayed(player="ann", target="ben", plunder="gold"))
-    assert ruling.rule == "splice.piracy.plunder" and ruling.message.startswith("Piracy takes one coin set, `double` or `map`")
+    assert ruling.rule == "splice.piracy.plunder" and ruling.message.startswith(
+        "Piracy takes one coin set, `double` or `map`"
+    )
     assert game.accept("ann: piracy ben 9-9").rule == "splice.piracy.plunder"
     assert game.seat("ann").sets == ("9-9",) and game.seat("ben").sets == ("6-7-8",)
 
@@ -436,8 +448,9 @@ def test_splice_piracy_plunder_is_the_rule_at_stake_for_two_sets():
     (event,) = game.events("ann: piracy ben 9-9 6-7-8")
     assert SPLICE.format(event) == "ann: piracy ben 9-9 6-7-8"
     ruling = game.reject(event, "splice.piracy.plunder")
-    assert ruling.message == ("one Piracy takes exactly one thing (a coin set, a Double Your Gold card or a map piece), "
-                              "not 9-9 and 6-7-8")
+    assert ruling.message == (
+        "one Piracy takes exactly one thing (a coin set, a Double Your Gold card or a map piece), not 9-9 and 6-7-8"
+    )
     assert game.reject("ann: piracy ben 9-9 double", "splice.piracy.plunder").facts == {"plunder": "9-9 double"}
 
 
@@ -521,7 +534,9 @@ def test_splice_spot_skip():
     # ann holds 5 again: her turn is over, and ben's is lost at once
     assert game.to_act()[0] == "ann" and game.state.turns == 2 and game.state.phase == "start"
     assert game.state.pile[-1].known == ("spot",) and game.seat("ben").spots == 0
-    three = open_game(("ann", "ben", "cy"), hands=[["spot", "1", "2", "3", "4"], NINES, FIVE], pile=["5", "6", "7", "8"])
+    three = open_game(
+        ("ann", "ben", "cy"), hands=[["spot", "1", "2", "3", "4"], NINES, FIVE], pile=["5", "6", "7", "8"]
+    )
     three.do("ann: draw", "ann: spot cy")
     assert three.to_act()[0] == "ben" and three.view().players[2].loses_next_turn is True
     quiet_turn(three)
@@ -544,8 +559,10 @@ def test_splice_hurricane_immediate():
     assert game.state.phase == "storm" and game.to_act()[0] == "table"
     ruling = game.refuse("ben: draw")
     assert ruling.rule == "splice.hurricane.immediate"
-    assert ruling.message == ("a Hurricane (drawn at the start of the turn) lies in the centre: the gemstone disks must "
-                              "be shuffled and drawn again before anything else")
+    assert ruling.message == (
+        "a Hurricane (drawn at the start of the turn) lies in the centre: the gemstone disks must "
+        "be shuffled and drawn again before anything else"
+    )
     assert game.refuse("ann: play 5-5").rule == "splice.hurricane.immediate"
     table = table_game()
     table.do("ann: draw", "ann: play 5-5 2-3-4")
@@ -569,7 +586,10 @@ def test_splice_hurricane_start():
     game = game_with(FIVE, NINES, pile=["hurricane", "7"])
     assert game.permits("ann: draw").rule == "splice.hurricane.start"
     game.do("ann: draw")
-    assert game.view().pending.why == "Hurricane: ann drew the Hurricane at the start of the turn; then ann has lost the turn"
+    assert (
+        game.view().pending.why
+        == "Hurricane: ann drew the Hurricane at the start of the turn; then ann has lost the turn"
+    )
     game.do(DisksDealt(disks=["g", "y"], unused=["r", "b", "p"]))
     assert game.to_act()[0] == "ben" and game.state.phase == "start"
     assert game.hand("ann") == sorted(FIVE) and game.state.turns == 1  # no play, no refill
@@ -604,7 +624,8 @@ def test_splice_hurricane_skull():
 def test_splice_hurricane_deal():
     game = game_with(["hurricane", "1", "2", "3", "4"], NINES, pile=["5", "6"])
     assert game.state.phase == "storm" and game.view().pending.why == (
-        "Hurricane: ann was dealt the Hurricane; then each player dealt a Hurricane draws a replacement; ann loses the first turn")
+        "Hurricane: ann was dealt the Hurricane; then each player dealt a Hurricane draws a replacement; ann loses the first turn"
+    )
     game.do(DisksDealt(disks=["g", "y"], unused=["r", "b", "p"]))
     assert game.permits("ann: draw").rule == "splice.hurricane.deal"
     game.do("ann: draw")
@@ -626,7 +647,9 @@ def test_splice_hurricane_replacement():
     game.do(DisksDealt(disks=["g", "y"], unused=["r", "b", "p"]), "ben: draw")
     assert game.seat("ben").hand.size == 5 and game.to_act()[0] == "ann" and game.state.turns == 2
     # three players: cy, not next, merely replaces the card; play goes on to ben, after ann
-    game = open_game(("ann", "ben", "cy"), hands=[FIVE, NINES, ["1", "1", "2", "2", "3"]], pile=["7", "hurricane", "1", "2"])
+    game = open_game(
+        ("ann", "ben", "cy"), hands=[FIVE, NINES, ["1", "1", "2", "2", "3"]], pile=["7", "hurricane", "1", "2"]
+    )
     game.do("ann: draw from cy", CardPicked(card="1"), "ann: play 5-5", "ann: draw")
     game.do("cy: draw", DisksDealt(disks=["g", "y", "r"], unused=["b", "p"]), "cy: draw")
     assert not game.seat("cy").forfeit and game.to_act()[0] == "ben" and game.seat("cy").hand.size == 5
@@ -637,7 +660,9 @@ def test_splice_hurricane_replacement():
 
 def buyer(**options: object) -> Game:
     """ann has 10-10 and 5-5 in play (30 gold) and a Double in hand; it is her turn, after the draw."""
-    game = game_with(["10", "10", "5", "5", "double"], NINES, pile=["1", "2", "3", "4", "6", "7", "8"], maps=["r1", "r2"], **options)
+    game = game_with(
+        ["10", "10", "5", "5", "double"], NINES, pile=["1", "2", "3", "4", "6", "7", "8"], maps=["r1", "r2"], **options
+    )
     game.do("ann: draw", "ann: play 10-10 5-5", "ann: draw")
     quiet_turn(game)
     game.do("ann: draw")
@@ -687,8 +712,10 @@ def test_splice_buy_price_hints_at_naming_a_double_in_play():
     quiet_turn(game)
     game.do("ann: draw")
     ruling = game.reject("ann: buy 1 pay 5-5", "splice.buy.price")
-    assert ruling.message == ("ann pays 10 gold for 1 map piece: the price is 20 (20 each); name the Double Your Gold card "
-                              "in play to double the sets paid (`buy 1 pay 5-5 double`)")
+    assert ruling.message == (
+        "ann pays 10 gold for 1 map piece: the price is 20 (20 each); name the Double Your Gold card "
+        "in play to double the sets paid (`buy 1 pay 5-5 double`)"
+    )
     assert game.accept("ann: buy 1 pay 5-5 double").rule == "splice.buy.price"
 
 
@@ -696,8 +723,14 @@ def test_splice_buy_earlier_turn():
     game = buyer()
     ruling = game.refuse(MapsBought(player="ann", count=1, paid=["9-9"], pieces=["r1"]))
     assert ruling.rule == "splice.buy.earlier-turn"
-    assert ruling.message == "9-9 is not among ann's coin sets in play (10-10 5-5): sets are laid down on one turn and spent on a later one"
-    assert game.refuse(MapsBought(player="ann", count=1, paid=["5-5"], doubles=1, pieces=["r1"])).rule == "splice.buy.earlier-turn"
+    assert (
+        ruling.message
+        == "9-9 is not among ann's coin sets in play (10-10 5-5): sets are laid down on one turn and spent on a later one"
+    )
+    assert (
+        game.refuse(MapsBought(player="ann", count=1, paid=["5-5"], doubles=1, pieces=["r1"])).rule
+        == "splice.buy.earlier-turn"
+    )
 
 
 def test_splice_buy_map_pile():
@@ -713,8 +746,13 @@ def test_splice_buy_map_pile():
 
 def rich_buyer(maps: list[str] = (), manifest: object = RICH, **options: object) -> Game:  # type: ignore[assignment]
     """RICH box: ann has 50-50 twice in play (200 gold); her turn, after the draw."""
-    game = open_game(hands=[["50", "50", "50", "50", "1"], NINES], pile=["1", "2", "3", "4", "6", "7", "8", "10", "10", "10"],
-                     maps=maps, manifest=manifest, **options)
+    game = open_game(
+        hands=[["50", "50", "50", "50", "1"], NINES],
+        pile=["1", "2", "3", "4", "6", "7", "8", "10", "10", "10"],
+        maps=maps,
+        manifest=manifest,
+        **options,
+    )
     game.do("ann: draw", "ann: play 50-50 50-50", "ann: draw")
     quiet_turn(game)
     game.do("ann: draw")
@@ -730,7 +768,9 @@ def test_splice_maps_limit():
     quiet_turn(game)
     game.do("ann: draw", "ann: buy 2 pay 50-50")
     assert game.state.phase == "maps" and game.to_act() == (
-        "ann", "ann must return 2 map pieces: more than 5 map pieces")
+        "ann",
+        "ann must return 2 map pieces: more than 5 map pieces",
+    )
     assert game.accept("ann: return b3 g1").rule == "splice.maps.limit"
     assert game.pieces("ann") == ["b1", "b2", "r1", "r2", "r3"]
     assert game.state.map_pile[-1].known == ("b3", "g1")
@@ -758,11 +798,14 @@ def test_splice_maps_return_is_the_rule_at_stake_when_nothing_is_pending():
     game.do("ann: draw")
     assert game.state.phase == "play" and game.seat("ann").maps.size == 5
     ruling = game.reject("ann: return r1", "splice.maps.return")
-    assert ruling.message == ("ann holds 5 map pieces, no more than 5: only pieces over 5 are returned, after a "
-                              "purchase or Piracy")
+    assert ruling.message == (
+        "ann holds 5 map pieces, no more than 5: only pieces over 5 are returned, after a purchase or Piracy"
+    )
     assert "to play coin sets" not in ruling.message
     ruling = game.reject("ann: reveal red r1", "splice.end.reveal")
-    assert ruling.message == "ann shows disk and map pieces only when a game ends without a map under no-map=most-matching"
+    assert (
+        ruling.message == "ann shows disk and map pieces only when a game ends without a map under no-map=most-matching"
+    )
 
 
 def test_splice_maps_wild_in_hand():
@@ -779,8 +822,14 @@ def test_splice_maps_wild_in_hand():
 
 def map_holder(**options: object) -> Game:
     """RICH box: ann (disk r) holds r1 r2 r4 and the wild x3 in hand; it is her turn, after drawing 7."""
-    game = open_game(hands=[["50", "50", "x3", "1", "2"], NINES], pile=["1", "2", "3", "4", "6", "7", "8", "10", "10", "10"],
-                     maps=["r1", "r2", "r4", "b1"], disks=["r", "b"], manifest=RICH, **options)
+    game = open_game(
+        hands=[["50", "50", "x3", "1", "2"], NINES],
+        pile=["1", "2", "3", "4", "6", "7", "8", "10", "10", "10"],
+        maps=["r1", "r2", "r4", "b1"],
+        disks=["r", "b"],
+        manifest=RICH,
+        **options,
+    )
     game.do("ann: draw", "ann: play 50-50", "ann: draw")
     quiet_turn(game)
     game.do("ann: draw", "ann: buy 3 pay 50-50", "ann: discard 1")
@@ -824,8 +873,13 @@ def test_splice_map_held():
 
 
 def test_splice_map_disk():
-    blue = open_game(hands=[["50", "50", "x3", "1", "2"], NINES], pile=["1", "2", "3", "4", "6", "7", "8", "10", "10", "10"],
-                     maps=["r1", "r2", "r4", "b1"], disks=["b", "r"], manifest=RICH)
+    blue = open_game(
+        hands=[["50", "50", "x3", "1", "2"], NINES],
+        pile=["1", "2", "3", "4", "6", "7", "8", "10", "10", "10"],
+        maps=["r1", "r2", "r4", "b1"],
+        disks=["b", "r"],
+        manifest=RICH,
+    )
     blue.do("ann: draw", "ann: play 50-50", "ann: draw")
     quiet_turn(blue)
     blue.do("ann: draw", "ann: buy 3 pay 50-50", "ann: discard 1")
@@ -837,8 +891,13 @@ def test_splice_map_disk():
 
 
 def test_splice_map_next_turn():
-    game = open_game(hands=[["50", "50", "1", "1", "2"], NINES], pile=["2", "3", "4", "6", "7", "x3", "8", "10"],
-                     maps=["r1", "r2", "r4", "b1"], disks=["r", "b"], manifest=RICH)
+    game = open_game(
+        hands=[["50", "50", "1", "1", "2"], NINES],
+        pile=["2", "3", "4", "6", "7", "x3", "8", "10"],
+        maps=["r1", "r2", "r4", "b1"],
+        disks=["r", "b"],
+        manifest=RICH,
+    )
     game.do("ann: draw", "ann: play 50-50", "ann: draw")
     quiet_turn(game)
     game.do("ann: draw", "ann: buy 3 pay 50-50", "ann: discard 1")
@@ -848,7 +907,10 @@ def test_splice_map_next_turn():
     assert game.state.fresh == "x3"
     ruling = game.refuse("ann: lay r1 r2 x3 r4")
     assert ruling.rule == "splice.map.next-turn"
-    assert ruling.message == "wild map piece 3 was drawn at the start of this turn: the map was completed this turn and waits for the next"
+    assert (
+        ruling.message
+        == "wild map piece 3 was drawn at the start of this turn: the map was completed this turn and waits for the next"
+    )
     assert "ann: lay r1 r2 x3 r4" not in game.legal()
     # table mode: the card drawn was not seen, so the log cannot tell
     table = table_game(("ann", "ben"), manifest=RICH)
@@ -879,13 +941,18 @@ def test_splice_map_next_turn_judges_a_piece_named_by_this_turns_draw_from_the_b
     table.do("ann: draw x3")
     ruling = table.reject("ann: lay r1 r2 x3 r4", "splice.map.next-turn")
     assert ruling.verdict == "illegal"
-    assert ruling.message == ("wild map piece 3 was drawn at the start of this turn and the box holds only that one: "
-                              "the map was completed this turn and waits for the next")
+    assert ruling.message == (
+        "wild map piece 3 was drawn at the start of this turn and the box holds only that one: "
+        "the map was completed this turn and waits for the next"
+    )
     # with two x3 in the box the other may have been held before: the log cannot tell
     table = map_holder_at_the_table({"1": 1, "2": 1, "3": 2, "4": 1})
     table.do("ann: draw x3")
     note = table.doubtful("ann: lay r1 r2 x3 r4")
-    assert note.message == "ann holds wild map piece 3 drawn this turn; the log cannot tell whether another copy was held before"
+    assert (
+        note.message
+        == "ann holds wild map piece 3 drawn this turn; the log cannot tell whether another copy was held before"
+    )
 
 
 def test_splice_map_next_turn_all_unseen_cards_in_the_map_include_this_turns_draw():
@@ -899,8 +966,10 @@ def test_splice_map_next_turn_all_unseen_cards_in_the_map_include_this_turns_dra
     table.do("ann: draw")
     assert table.seat("ann").hand.unknown == 2 and table.state.fresh == "?"
     ruling = table.reject("ann: lay r1 x2 x3 r4", "splice.map.next-turn")
-    assert ruling.message == ("ann's 2 cards the log has not seen are all pieces of this map, so one of them is the card "
-                              "drawn at the start of this turn: the map waits for the next turn")
+    assert ruling.message == (
+        "ann's 2 cards the log has not seen are all pieces of this map, so one of them is the card "
+        "drawn at the start of this turn: the map waits for the next turn"
+    )
     table.do("ann: discard 2")  # one unseen card may now have been held before: the log cannot tell
     table.do("ben: draw", "ben: discard ?")
     table.do("ann: draw")
@@ -921,8 +990,12 @@ def test_splice_map_win():
 
 def small_maps_race(**options: object) -> Game:
     """SMALL_MAPS (8 map pieces): ann buys 5, ben buys 3, and the Map Pile is empty at the end of ben's turn."""
-    game = open_game(hands=[["50", "50", "1", "2", "3"], ["50", "50", "1", "2", "3"]],
-                     pile=["4", "5", "6", "7", "8", "9", "10", "1", "2", "3", "4", "5"], manifest=SMALL_MAPS, **options)
+    game = open_game(
+        hands=[["50", "50", "1", "2", "3"], ["50", "50", "1", "2", "3"]],
+        pile=["4", "5", "6", "7", "8", "9", "10", "1", "2", "3", "4", "5"],
+        manifest=SMALL_MAPS,
+        **options,
+    )
     game.do("ann: draw", "ann: play 50-50", "ann: draw")
     game.do("ben: draw", "ben: play 50-50", "ben: draw")
     game.do("ann: draw", "ann: buy 5 pay 50-50", f"ann: discard {game.hand('ann')[0]}")
@@ -952,7 +1025,10 @@ def test_splice_end_stalled():
     quiet_turn(game)
     assert game.state.phase == "over" and game.state.ended == "stalled"
     outcome = SPLICE.outcome(game.state)
-    assert outcome.winners == [] and outcome.reason == "the game stalled: 1 rounds without a map piece bought or taken: a draw"
+    assert (
+        outcome.winners == []
+        and outcome.reason == "the game stalled: 1 rounds without a map piece bought or taken: a draw"
+    )
     never = game_with(FIVE, NINES, pile=["1", "2", "3", "4", "6", "7"], stall_rounds=0)
     for _ in range(3):
         quiet_turn(never)

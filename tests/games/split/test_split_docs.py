@@ -13,13 +13,11 @@ from typing import Union
 import msgspec
 import pytest
 
+from support import ROOT
 from tally.core.engine import Table
-from tally.core.games.split import EVENTS, MANIFEST, SPLIT
-from tally.core.games.split import components, data
+from tally.core.games.split import EVENTS, MANIFEST, SPLIT, components, data
 from tally.core.model import GameStarted, NotationError
 from tally.store.recording.record import dealt, start_event
-
-from support import ROOT
 
 DOC = ROOT / "docs" / "rules" / "split.md"
 
@@ -45,7 +43,9 @@ def dealt_state():
 def test_the_notation_examples_parse(doc):
     state = dealt_state()
     rows = [line for line in section(doc, "## Move notation").splitlines() if line.startswith("| `")]
-    examples = [e.replace("\\|", "|") for row in rows for e in re.findall(r"`([^`]+)`", row.rstrip(" |").split(" | ")[-1])]
+    examples = [
+        e.replace("\\|", "|") for row in rows for e in re.findall(r"`([^`]+)`", row.rstrip(" |").split(" | ")[-1])
+    ]
     assert len(examples) >= 14, examples
     for example in examples:
         parsed = SPLIT.parse(state, example)
@@ -61,8 +61,15 @@ def test_the_log_lines_fold_legally(doc):
     lines = [line for line in block.splitlines() if line.strip()]
     assert len(lines) >= 15
     decoder = msgspec.json.Decoder(Union[tuple(EVENTS)])  # type: ignore[valid-type]
-    started = GameStarted(seq=1, game="split", rules="1", seats=["ann", "ben", "cy"], mode="table",
-                          options=SPLIT.resolved_options({}), manifest=MANIFEST)
+    started = GameStarted(
+        seq=1,
+        game="split",
+        rules="1",
+        seats=["ann", "ben", "cy"],
+        mode="table",
+        options=SPLIT.resolved_options({}),
+        manifest=MANIFEST,
+    )
     table = Table(SPLIT, started)
     kinds = set()
     for seq, line in enumerate(lines, 2):

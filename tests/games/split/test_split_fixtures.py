@@ -12,11 +12,10 @@ import hashlib
 
 import pytest
 
+from support.bundled import ROOT, lines, rel, run, run_json
 from tally.core.games.split import unlocated
 from tally.store.logs import log as logfile
 from tally.store.recording import record
-
-from support.bundled import ROOT, lines, rel, run, run_json
 
 GAMES = ("split-3p", "split-table-4p")
 TABLE = "split-table-4p"
@@ -35,7 +34,9 @@ def test_replay(tally, text_snapshot, name: str) -> None:
     assert out.count(" ends: ") == 3 and "game over:" in out
     outcome = run_json(tally, "check", rel(name))["outcome"]
     winners = outcome["winners"]
-    assert f"{'winners' if len(winners) > 1 else 'winner'}: {', '.join(winners)}" in out  # a shared victory in the plural
+    assert (
+        f"{'winners' if len(winners) > 1 else 'winner'}: {', '.join(winners)}" in out
+    )  # a shared victory in the plural
 
 
 @pytest.mark.parametrize("name", GAMES)

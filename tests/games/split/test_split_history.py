@@ -15,16 +15,15 @@ import msgspec
 import pytest
 from rich.console import Console
 
+from support import ROOT
 from tally.cli.boards.split import draw
 from tally.core.engine import Table
 from tally.core.games.split import SPLIT, MatchPlayed, MatchUpgraded
 from tally.store import library
-from tally.store.recording import record
-from tally.store.logs import log as logfile
 from tally.store.library.folding import game_id_of
+from tally.store.logs import log as logfile
+from tally.store.recording import record
 from tally.store.recording.simulate import playout, simulate
-
-from support import ROOT
 
 FIXTURES = sorted((ROOT / "fixtures" / "games").glob("split-*.jsonl"))
 
@@ -79,14 +78,23 @@ def test_the_round_tables_equal_the_fold(db: Path) -> None:
         seats = state.seats
         expected = [
             (r.round, s + 1, name, r.scores[s], r.totals[s], r.left[s], r.ended, s == r.ender)
-            for r in state.results for s, name in enumerate(seats)
+            for r in state.results
+            for s, name in enumerate(seats)
         ]
-        found = rows(db, "SELECT round, seat, player, score, total, cards_left, ended, ender FROM split_rounds WHERE game_id = ? ORDER BY round, seat", game_id)
+        found = rows(
+            db,
+            "SELECT round, seat, player, score, total, cards_left, ended, ender FROM split_rounds WHERE game_id = ? ORDER BY round, seat",
+            game_id,
+        )
         assert found == expected
-        assert rows(db, "SELECT round, seat, score, total FROM round_results WHERE game_id = ? ORDER BY round, seat", game_id) == [
-            (r.round, s + 1, r.scores[s], r.totals[s]) for r in state.results for s in range(len(seats))
-        ]
-        pads = rows(db, "SELECT round, seat, pad_row, marks FROM split_pad WHERE game_id = ? AND pad_row = 'minus' ORDER BY round, seat", game_id)
+        assert rows(
+            db, "SELECT round, seat, score, total FROM round_results WHERE game_id = ? ORDER BY round, seat", game_id
+        ) == [(r.round, s + 1, r.scores[s], r.totals[s]) for r in state.results for s in range(len(seats))]
+        pads = rows(
+            db,
+            "SELECT round, seat, pad_row, marks FROM split_pad WHERE game_id = ? AND pad_row = 'minus' ORDER BY round, seat",
+            game_id,
+        )
         assert pads == [(r.round, s + 1, "minus", r.pads[s][-1]) for r in state.results for s in range(len(seats))]
         outcome = SPLIT.outcome(state)
         assert rows(db, "SELECT player, score, won FROM seats WHERE game_id = ? ORDER BY seat", game_id) == [

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from support.split_helpers import standard
 from tally.core.games.split import SPLIT
 from tally.core.model import NotationError
-
-from support.split_helpers import standard
 
 
 @pytest.mark.parametrize(

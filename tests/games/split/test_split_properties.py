@@ -11,14 +11,21 @@ names their own hand and draws (`seen_by`); those folds carry unknown cards.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections import Counter
-from typing import Union
+from pathlib import Path
+from typing import Any, Union
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from support.playout import Recorder
+from support.split_helpers import ANN, Game, deal_table, out_on_first_turn, standard
+from tally.cli.main import app
 from tally.core.engine import Table, fold, judge
 from tally.core.games.split import (
     MANIFEST,
@@ -35,46 +42,23 @@ from tally.core.games.split import (
     RoundDealt,
     RowTaken,
     State,
+    components,
     unlocated,
 )
-from tally.core.model import SHARED_EVENTS, Event, GameStarted, Noted, Voided
-
-from support.playout import Recorder
-import json
-from pathlib import Path
-from typing import Any
-import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from typer.testing import CliRunner
-from tally.cli.main import app
-from tally.core.engine import Table
-from tally.core.games.split import (
-    SPLIT,
-    BonusDeclined,
-    CardDiscarded,
-    CardDrawn,
-    LayingDone,
-    MatchesSwapped,
-    MatchPlayed,
-    MatchUpgraded,
-    MinusMarked,
-    RoundDealt,
-    RowTaken,
-    components,
-)
-from tally.core.model import GameStarted, NotationError
+from tally.core.model import SHARED_EVENTS, Event, GameStarted, NotationError, Noted, Voided
 from tally.store.recording import record
-
-from support.split_helpers import ANN, Game, deal_table, out_on_first_turn, standard
 
 NAMES = ("ann", "ben", "cy", "dee", "eve", "fay")
 CORE_RULES = {"core.void.nothing", "core.void.last-only", "core.void.reason", "core.void.dealt", "core.log.one-start"}
 MAX_EVENTS = 3000
 # Few examples per test, but each one is a whole game of one to three rounds (a few hundred events).
-PLAYOUTS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+PLAYOUTS = settings(
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 # these two look at every state from every seat's view: fewer, longer examples
-VIEWED = settings(max_examples=7, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+VIEWED = settings(
+    max_examples=7, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 DECODER = msgspec.json.Decoder(Union[tuple(SHARED_EVENTS) + tuple(SPLIT.events)])  # type: ignore[valid-type]
 OPTIONS = {
     "halves": ("left-right", "any"),
@@ -103,7 +87,9 @@ class Playout(Recorder):
         options = {key: data.draw(st.sampled_from(values), label=key) for key, values in OPTIONS.items()}
         options["rounds"] = str(rounds or data.draw(st.sampled_from([1, 1, 2, 3]), label="rounds"))
         self.seats = list(NAMES[:n])
-        self.started = GameStarted(seq=1, game="split", rules="1", seats=self.seats, mode="open", options=options, manifest=MANIFEST)
+        self.started = GameStarted(
+            seq=1, game="split", rules="1", seats=self.seats, mode="open", options=options, manifest=MANIFEST
+        )
         super().__init__(SPLIT, self.started, voids=voids, notes=notes)
 
     def index(self, n: int, label: str) -> int:
@@ -293,10 +279,12 @@ def pad_oracle(events: list[Event], seats: list[str]) -> list[dict[str, int]]:
             for left, _ in table[name]:
                 marks[name][left[:-2]] += 1  # the rank: a card code is rank, suit, side
             minus[name] += hand[name]
-        totals.append({
-            name: sum(boxes[min(k, len(boxes) - 1)] for k in marks[name].values()) - 5 * min(minus[name], 99)
-            for name in seats
-        })
+        totals.append(
+            {
+                name: sum(boxes[min(k, len(boxes) - 1)] for k in marks[name].values()) - 5 * min(minus[name], 99)
+                for name in seats
+            }
+        )
 
     def owner_of(half: str) -> tuple[str, int]:
         return next((name, i) for name in seats for i, m in enumerate(table[name]) if half in m)
@@ -304,7 +292,13 @@ def pad_oracle(events: list[Event], seats: list[str]) -> list[dict[str, int]]:
     for event in events[1:]:
         who = getattr(event, "player", "")
         if isinstance(event, RoundDealt):
-            hand, table, pile, had, late = dict.fromkeys(seats, 9), {name: [] for name in seats}, 104 - 9 * n - 1, set(), []
+            hand, table, pile, had, late = (
+                dict.fromkeys(seats, 9),
+                {name: [] for name in seats},
+                104 - 9 * n - 1,
+                set(),
+                [],
+            )
             row = [event.row]
         elif isinstance(event, CardDrawn):
             hand[who], pile = hand[who] + 1, pile - 1
@@ -405,7 +399,9 @@ def mutations(p: Playout) -> list[tuple[Event, set[str]]]:
     elif state.phase == "bonus":
         out.append((CardDiscarded(player=who, card=hand[0] if hand else "9ZZ"), {"split.bonus.pending"}))
         out.append((MinusMarked(player=who, target=who), {"split.bonus.perfect", "split.bonus.wrong-kind"}))
-        out.append((MatchesSwapped(player=who, mine=["9ZZ"], theirs=[]), {"split.bonus.weak", "split.bonus.wrong-kind"}))
+        out.append(
+            (MatchesSwapped(player=who, mine=["9ZZ"], theirs=[]), {"split.bonus.weak", "split.bonus.wrong-kind"})
+        )
     elif state.phase == "laying":
         out.append((CardDiscarded(player=who, card=hand[0] if hand else "9ZZ"), {"split.round.first-turn-out"}))
         out.append((CardDrawn(player=who), {"split.round.first-turn-out"}))
@@ -532,12 +528,63 @@ def test_games_end_after_their_rounds_with_a_winner_by_the_rules(data: st.DataOb
 # hands in the event's fields), every option and every manifest either works or gets a ruling, a notation
 # error or a usage error: never an exception, so never exit code 4. Messages stay short whatever the input.
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 CARDS = list(components.DEFAULT_DECK.cards)
-JUNK = ["", " ", "ZZL", "7HX", "1HL", "10", "٣HL", "７HL", "7hl", "+", "++", "7HL+", "+7HR", "|", "over", "for", ":",
-        "\x00", "\x1b[31m", "\u202e", "9" * 30, "-1", "ann", "ben", "zed", "table", "nobody", "Ann", "x" * 200]
-VOCAB = ["draw", "take", "match", "upgrade", "minus", "swap", "skip", "discard", "done", "deal", "over", "for", "|",
-         "ann:", "ben:", "zed:", "ANN:", ":", "pile", "of"] + JUNK
+JUNK = [
+    "",
+    " ",
+    "ZZL",
+    "7HX",
+    "1HL",
+    "10",
+    "٣HL",
+    "７HL",
+    "7hl",
+    "+",
+    "++",
+    "7HL+",
+    "+7HR",
+    "|",
+    "over",
+    "for",
+    ":",
+    "\x00",
+    "\x1b[31m",
+    "\u202e",
+    "9" * 30,
+    "-1",
+    "ann",
+    "ben",
+    "zed",
+    "table",
+    "nobody",
+    "Ann",
+    "x" * 200,
+]
+VOCAB = [
+    "draw",
+    "take",
+    "match",
+    "upgrade",
+    "minus",
+    "swap",
+    "skip",
+    "discard",
+    "done",
+    "deal",
+    "over",
+    "for",
+    "|",
+    "ann:",
+    "ben:",
+    "zed:",
+    "ANN:",
+    ":",
+    "pile",
+    "of",
+] + JUNK
 WORD = st.one_of(st.sampled_from(CARDS), st.sampled_from(VOCAB), st.text(max_size=6))
 MOVE_TEXT = st.one_of(st.text(max_size=60), st.lists(WORD, max_size=12).map(" ".join))
 STRING = st.one_of(st.sampled_from(CARDS), st.sampled_from(JUNK), st.text(max_size=12))
@@ -623,10 +670,17 @@ OPTION_KEYS = [option.key for option in SPLIT.options] + ["target", "", "=", "ro
 
 
 @FUZZ
-@given(options=st.dictionaries(st.one_of(st.sampled_from(OPTION_KEYS), st.text(max_size=8)),
-                                st.one_of(st.text(max_size=12), st.sampled_from(["0", "1", "3", "9", "10", "-1", "٣", "³", "99999999999", "yes", "any"])),
-                                max_size=3),
-       seats=st.integers(0, 8))
+@given(
+    options=st.dictionaries(
+        st.one_of(st.sampled_from(OPTION_KEYS), st.text(max_size=8)),
+        st.one_of(
+            st.text(max_size=12),
+            st.sampled_from(["0", "1", "3", "9", "10", "-1", "٣", "³", "99999999999", "yes", "any"]),
+        ),
+        max_size=3,
+    ),
+    seats=st.integers(0, 8),
+)
 def test_no_option_makes_a_new_game_raise(options: dict[str, str], seats: int) -> None:
     players = [f"p{i}" for i in range(seats)]
     try:
@@ -647,15 +701,35 @@ MANIFEST_PART = st.fixed_dictionaries(
     {},
     optional={
         "name": JSON,
-        "ranks": st.one_of(JSON, st.lists(st.sampled_from(["A", "2", "10", "K", "Z", "a", "", "AAAA", "1"]), max_size=14)),
-        "suits": st.one_of(JSON, st.lists(st.fixed_dictionaries({"code": st.sampled_from(["S", "H", "L", "x", "", "HH"]),
-                                                                  "colour": st.sampled_from(["red", "black", "", "green"])}), max_size=5)),
+        "ranks": st.one_of(
+            JSON, st.lists(st.sampled_from(["A", "2", "10", "K", "Z", "a", "", "AAAA", "1"]), max_size=14)
+        ),
+        "suits": st.one_of(
+            JSON,
+            st.lists(
+                st.fixed_dictionaries(
+                    {
+                        "code": st.sampled_from(["S", "H", "L", "x", "", "HH"]),
+                        "colour": st.sampled_from(["red", "black", "", "green"]),
+                    }
+                ),
+                max_size=5,
+            ),
+        ),
         "reference": JSON,
-        "pad": st.one_of(JSON, st.fixed_dictionaries({}, optional={
-            "rows": st.one_of(JSON, st.lists(st.fixed_dictionaries({"name": JSON, "ranks": JSON, "boxes": JSON}), max_size=3)),
-            "minus": st.one_of(JSON, st.lists(st.integers(-(10**7), 10**7), max_size=5)),
-            "marks": st.one_of(JSON, st.fixed_dictionaries({"perfect": JSON, "strong": JSON, "weak": JSON})),
-        })),
+        "pad": st.one_of(
+            JSON,
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "rows": st.one_of(
+                        JSON, st.lists(st.fixed_dictionaries({"name": JSON, "ranks": JSON, "boxes": JSON}), max_size=3)
+                    ),
+                    "minus": st.one_of(JSON, st.lists(st.integers(-(10**7), 10**7), max_size=5)),
+                    "marks": st.one_of(JSON, st.fixed_dictionaries({"perfect": JSON, "strong": JSON, "weak": JSON})),
+                },
+            ),
+        ),
         "extra": JSON,
     },
 )
@@ -668,8 +742,15 @@ def test_no_manifest_makes_tally_raise(manifest: Any, seats: int) -> None:
     assert isinstance(problems, list) and all(isinstance(p, str) for p in problems)
     for problem in problems:
         bounded(problem, json.dumps(manifest))
-    started = GameStarted(seq=1, game="split", rules="1", seats=[f"p{i}" for i in range(seats)], mode="open",
-                          options=SPLIT.resolved_options({}), manifest=manifest)
+    started = GameStarted(
+        seq=1,
+        game="split",
+        rules="1",
+        seats=[f"p{i}" for i in range(seats)],
+        mode="open",
+        options=SPLIT.resolved_options({}),
+        manifest=manifest,
+    )
     if SPLIT.check_started(started):
         return
     table = Table(SPLIT, started)
@@ -703,9 +784,13 @@ def cli(*args: str) -> Any:
     return result
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(text=MOVE_TEXT, which=st.sampled_from(["open", "table"]), as_json=st.booleans())
-def test_tally_rule_never_exits_with_an_internal_error(logs: dict[str, Path], text: str, which: str, as_json: bool) -> None:
+def test_tally_rule_never_exits_with_an_internal_error(
+    logs: dict[str, Path], text: str, which: str, as_json: bool
+) -> None:
     before = logs[which].read_bytes()
     result = cli("rule", str(logs[which]), text, *(["--json"] if as_json else []))
     assert result.exit_code in (0, 1, 2), (text, result.exit_code, result.output)
@@ -713,9 +798,13 @@ def test_tally_rule_never_exits_with_an_internal_error(logs: dict[str, Path], te
     assert "Traceback" not in result.output
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(options=st.lists(st.text(max_size=16), max_size=3), manifest=st.one_of(st.none(), MANIFEST_PART, JSON))
-def test_tally_new_never_exits_with_an_internal_error(tmp_path_factory: pytest.TempPathFactory, options: list[str], manifest: Any) -> None:
+def test_tally_new_never_exits_with_an_internal_error(
+    tmp_path_factory: pytest.TempPathFactory, options: list[str], manifest: Any
+) -> None:
     folder = tmp_path_factory.mktemp("new")
     args = ["new", "split", str(folder / "g.jsonl"), "-p", "ann", "-p", "ben", "--seed", "1"]
     for option in options:

@@ -9,9 +9,8 @@ here fails it.
 
 from __future__ import annotations
 
-from tally.core.games.split import SPLIT, CardDiscarded, MatchPlayed, RoundDealt, pad_total
-
 from support.split_helpers import ANN, BEN, Game, deal_table, out_on_first_turn, small, standard
+from tally.core.games.split import SPLIT, CardDiscarded, MatchPlayed, RoundDealt, pad_total
 
 # ---------------------------------------------------------------------------- setup
 
@@ -43,7 +42,10 @@ def test_split_setup_dealer():
     game = standard()
     assert game.view().dealer == "ben" and game.to_act()[0] == "ann"
     three = Game(seats=("ann", "ben", "cy")).deal()
-    assert three.view().dealer == "cy" and three.to_act() == ("ann", "ann to draw from the pile or take from the discard row")
+    assert three.view().dealer == "cy" and three.to_act() == (
+        "ann",
+        "ann to draw from the pile or take from the discard row",
+    )
 
 
 def test_split_setup_incomplete():
@@ -56,7 +58,10 @@ def test_split_setup_incomplete():
 def test_split_deal_not_expected():
     game = standard()
     cards = list(game.state.deck.cards)
-    ruling = game.reject(RoundDealt(row=cards[18], hands={"ann": cards[:9], "ben": cards[9:18]}, pile=cards[19:]), "split.deal.not-expected")
+    ruling = game.reject(
+        RoundDealt(row=cards[18], hands={"ann": cards[:9], "ben": cards[9:18]}, pile=cards[19:]),
+        "split.deal.not-expected",
+    )
     assert ruling.message.startswith("no round is waiting to be dealt")
     table = deal_table(Game(mode="table"), "7HL")
     table.reject("deal 7HR", "split.deal.not-expected")
@@ -96,7 +101,12 @@ def test_split_turn_steps():
 def test_split_turn_game_over():
     game = small(rounds=1)
     for _ in range(2):
-        game.do("draw", f"discard {game.seat('ann').hand.known[0]}", "ben: draw", f"ben: discard {game.seat('ben').hand.known[0]}")
+        game.do(
+            "draw",
+            f"discard {game.seat('ann').hand.known[0]}",
+            "ben: draw",
+            f"ben: discard {game.seat('ben').hand.known[0]}",
+        )
     game.do("draw")  # the last card
     assert game.state.phase == "over" and SPLIT.to_act(game.state) == ("nobody", "the game is over after 1 round")
     ruling = game.reject("ben: draw", "split.turn.game-over")
@@ -126,7 +136,12 @@ def test_split_draw_top():
 def test_split_draw_last_card():
     game = small()
     for _ in range(2):
-        game.do("draw", f"discard {game.seat('ann').hand.known[0]}", "ben: draw", f"ben: discard {game.seat('ben').hand.known[0]}")
+        game.do(
+            "draw",
+            f"discard {game.seat('ann').hand.known[0]}",
+            "ben: draw",
+            f"ben: discard {game.seat('ben').hand.known[0]}",
+        )
     assert game.state.pile_size == 1
     permit = game.accept("draw")
     assert permit.rule == "split.draw.last-card" and "the round ends" in permit.message
@@ -161,7 +176,10 @@ def test_split_row_playable():
     game.reject("ben: take 2HL", "split.row.playable")
     game.do("ben: draw", "ben: discard 5DL")
     permit = game.accept("take 5DL")  # ann's 5SR makes 5DL+5SR
-    assert permit.rule == "split.row.playable" and permit.message == "ann may take 5DL from the discard row and must play it at once"
+    assert (
+        permit.rule == "split.row.playable"
+        and permit.message == "ann may take 5DL from the discard row and must play it at once"
+    )
     # table mode: a take that only a hidden card could play is unverifiable, not refused
     table = deal_table(Game(mode="table"), "QSR", ann=ANN)
     table.do("draw 8HL", "discard 8HL")
@@ -176,10 +194,19 @@ def test_split_row_playable():
 def test_split_row_playable_is_settled_by_the_box():
     # a box of 24 half-cards: once ben's hidden hand outnumbers the unlocated halves that would not match the
     # card he takes, one of his cards is a partner, and the take is legal; until then it is unverifiable
-    manifest = {"ranks": ["A", "2", "3"], "pad": {"rows": [{"name": "all", "ranks": ["A", "2", "3"], "boxes": [0, 10, 30]}],
-                                                    "minus": [0, 1, 2], "marks": {"perfect": 3, "strong": 2, "weak": 1}}}
-    table = deal_table(Game(mode="table", manifest=manifest, rounds=1), "3HL",
-                       ann=["ASL", "AHL", "ADL", "ACL", "2SL", "2HL", "2DL", "2CL", "3SL"])
+    manifest = {
+        "ranks": ["A", "2", "3"],
+        "pad": {
+            "rows": [{"name": "all", "ranks": ["A", "2", "3"], "boxes": [0, 10, 30]}],
+            "minus": [0, 1, 2],
+            "marks": {"perfect": 3, "strong": 2, "weak": 1},
+        },
+    }
+    table = deal_table(
+        Game(mode="table", manifest=manifest, rounds=1),
+        "3HL",
+        ann=["ASL", "AHL", "ADL", "ACL", "2SL", "2HL", "2DL", "2CL", "3SL"],
+    )
     table.do("draw 3DL", "discard ASL")
     # ben: 9 hidden cards; unlocated: his 9 and the pile's 4, of which ASR AHR ADR ACR match ASL: 9 do not
     rulings = table.check("ben: take ASL")
@@ -195,7 +222,9 @@ def test_split_row_playable_is_settled_by_the_box():
 
 def test_split_row_above():
     game = standard()
-    game.do("draw", "discard 5HL", "ben: draw", "ben: discard 4HL", "draw", "discard 8HL", "ben: draw", "ben: discard 8HR")
+    game.do(
+        "draw", "discard 5HL", "ben: draw", "ben: discard 4HL", "draw", "discard 8HL", "ben: draw", "ben: discard 8HR"
+    )
     assert game.state.row == ("QSR", "5HL", "4HL", "8HL", "8HR")
     permit = game.accept("take 5HL")  # ann's 5SR makes 5HL+5SR; 4HL, 8HL and 8HR come with it
     assert permit.message == "ann may take 5HL with the 3 cards above it from the discard row and must play it at once"
@@ -207,7 +236,10 @@ def test_split_row_play_first():
     game = standard()
     game.do("draw", "discard 8HL", "ben: draw", "ben: discard 5DL", "take 5DL")
     assert game.to_act()[1] == "ann must play 5DL, taken from the discard row, in a match or an upgrade"
-    assert game.reject("discard 2HL", "split.row.play-first").message == "ann must play 5DL, taken from the discard row, before discarding"
+    assert (
+        game.reject("discard 2HL", "split.row.play-first").message
+        == "ann must play 5DL, taken from the discard row, before discarding"
+    )
     game.reject("match 7HL 7DR", "split.row.play-first")
     assert all("5DL" in move for move in game.legal())
     game.accept("match 5DL 5SR")
@@ -227,14 +259,19 @@ def test_split_hand_not_held():
     table = deal_table(Game(mode="table"), "QSR", ann=ANN)
     table.do("draw 8HL", "discard 8HL", "ben: draw")
     assert table.reject("ben: discard 7HL", "split.hand.not-held").message == "ben cannot hold 7HL: it is in ann's hand"
-    assert table.reject("ben: discard QSR", "split.hand.not-held").message == "ben cannot hold QSR: it is in the discard row"
+    assert (
+        table.reject("ben: discard QSR", "split.hand.not-held").message
+        == "ben cannot hold QSR: it is in the discard row"
+    )
     table.accept("ben: discard 7CL")
     assert table.seat("ben").hand.unknown == 9 and "7CL" in table.state.row
 
 
 def test_split_hand_keep_one():
     # ann: four matches leave her 4DL and the drawn 4DR; a fifth match would leave nothing to discard
-    game = Game().deal(row="QSR", pile=["4DR"], ann=["7HL", "7DR", "9SL", "9CR", "5HL", "5SR", "2HL", "2HR", "4DL"], ben=BEN)
+    game = Game().deal(
+        row="QSR", pile=["4DR"], ann=["7HL", "7DR", "9SL", "9CR", "5HL", "5SR", "2HL", "2HR", "4DL"], ben=BEN
+    )
     game.do("draw")
     for move in ("match 7HL 7DR", "match 9SL 9CR", "match 5HL 5SR", "match 2HL 2HR"):
         game.do(move, "skip")
@@ -257,7 +294,9 @@ def test_split_match_same_number():
 
 def test_split_match_halves():
     ruling = Game().deal(ann=["7HL", "7SL"]).do("draw").reject("match 7HL 7SL", "split.match.halves")
-    assert ruling.message == "7SL and 7HL are both left halves: a match joins a left and a right half (halves=left-right)"
+    assert (
+        ruling.message == "7SL and 7HL are both left halves: a match joins a left and a right half (halves=left-right)"
+    )
     anyway = Game(halves="any").deal(ann=["7HL", "7SL"]).do("draw")
     assert anyway.accept("match 7HL 7SL").message == "ann may play the weak match 7SL+7HL"
 
@@ -281,11 +320,17 @@ def test_split_upgrade_stronger():
     game = standard()
     game.do("draw", "match 7HL 7DR", "skip")
     permit = game.accept("upgrade 7HR over 7DR")
-    assert permit.rule == "split.upgrade.stronger" and permit.message == "ann may upgrade 7HL+7DR to a perfect match with 7HR over 7DR"
+    assert (
+        permit.rule == "split.upgrade.stronger"
+        and permit.message == "ann may upgrade 7HL+7DR to a perfect match with 7HR over 7DR"
+    )
     assert game.matches("ann") == ["7HL+7HR"]
     game.do("skip", "discard 8HL", "ben: draw")
     ruling = game.reject("ben: upgrade 7CR over 7HR", "split.upgrade.stronger")
-    assert ruling.message == "7CR over 7HR would make 7HL+7CR weak, and 7HL+7HR is perfect: an upgrade must make a match stronger"
+    assert (
+        ruling.message
+        == "7CR over 7HR would make 7HL+7CR weak, and 7HL+7HR is perfect: an upgrade must make a match stronger"
+    )
 
 
 def test_split_upgrade_target():
@@ -334,7 +379,10 @@ def test_split_upgrade_bonus():
 def test_split_bonus_pending():
     game = standard().do("draw", "match 2HL 2HR")
     ruling = game.reject("match 7HL 7DR", "split.bonus.pending")
-    assert ruling.message == "ann must first complete the perfect match's bonus: choose a player who marks a minus box, or skip it"
+    assert (
+        ruling.message
+        == "ann must first complete the perfect match's bonus: choose a player who marks a minus box, or skip it"
+    )
     game.reject("discard 8HL", "split.bonus.pending")
     game.reject("upgrade 7HR over 7DR", "split.bonus.pending")
     assert game.to_act() == ("ann", "ann may choose a player who marks a minus box (perfect match), or skip")
@@ -345,7 +393,10 @@ def test_split_bonus_pending():
 def test_split_bonus_wrong_kind():
     game = standard().do("draw", "match 2HL 2HR")
     ruling = game.reject("draw", "split.bonus.wrong-kind")
-    assert ruling.message == "the pending bonus is the perfect match's: ann may choose a player who marks a minus box, or skip it"
+    assert (
+        ruling.message
+        == "the pending bonus is the perfect match's: ann may choose a player who marks a minus box, or skip it"
+    )
     game.do("skip")
     assert game.reject("minus ben", "split.bonus.wrong-kind").message.startswith("ann has no bonus pending")
     game.reject("skip", "split.bonus.wrong-kind")
@@ -353,7 +404,10 @@ def test_split_bonus_wrong_kind():
 
 def test_split_bonus_perfect():
     game = standard().do("draw", "match 2HL 2HR")
-    assert game.reject("minus ann", "split.bonus.perfect").message == "ann must choose another player at this table, not ann"
+    assert (
+        game.reject("minus ann", "split.bonus.perfect").message
+        == "ann must choose another player at this table, not ann"
+    )
     permit = game.accept("minus ben")
     assert permit.message == "ann chooses ben, who marks a minus box"
     assert game.seat("ben").pad[-1] == 1 and game.view().players[1].score == -5
@@ -369,7 +423,9 @@ def test_split_bonus_strong():
 
 
 def test_split_bonus_weak():
-    game = standard().do("draw", "discard 8HL", "ben: draw", "ben: match 9HL 9DR", "ben: skip", "ben: match 5DL 5CR", "ben: skip")
+    game = standard().do(
+        "draw", "discard 8HL", "ben: draw", "ben: match 9HL 9DR", "ben: skip", "ben: match 5DL 5CR", "ben: skip"
+    )
     game.do("ben: discard 4HL", "draw", "match 5HL 5SR")  # weak
     assert game.legal() == ["ann: swap 5HL+5SR for 5DL+5CR", "ann: skip"]
     ruling = game.reject("swap 5HL+5SR for 9HL+9DR", "split.bonus.weak")
@@ -407,7 +463,9 @@ def test_split_round_out():
     for move in ("match 7HL 7DR", "match 9SL 9CR", "match 5HL 5SR", "match 2HL 2HR", "upgrade 7HR over 7DR"):
         game.do(move, "skip")
     permit = game.accept("discard 8DL")
-    assert permit.rule == "split.round.out" and permit.message == "ann discards the last card and goes out: the round ends"
+    assert (
+        permit.rule == "split.round.out" and permit.message == "ann discards the last card and goes out: the round ends"
+    )
     result = game.state.results[-1]
     assert (result.ended, result.ender, result.late, result.left) == ("out", 0, (), (0, 9))
     assert game.seat("ben").pad[-1] == 9 and game.state.phase == "deal"
@@ -417,9 +475,16 @@ def test_split_round_first_turn_out():
     game = out_on_first_turn()
     game.do("discard 8HL")
     assert game.state.phase == "laying" and game.to_act() == (
-        "ben", "ben may lay matches before the round is scored (ann went out on their first turn), then done"
+        "ben",
+        "ben may lay matches before the round is scored (ann went out on their first turn), then done",
     )
-    assert game.legal() == ["ben: match 7DL+7CR", "ben: match 9HL+9DR", "ben: match 5DL+5CR", "ben: match 3SL+3SR", "ben: done"]
+    assert game.legal() == [
+        "ben: match 7DL+7CR",
+        "ben: match 9HL+9DR",
+        "ben: match 5DL+5CR",
+        "ben: match 3SL+3SR",
+        "ben: done",
+    ]
     ruling = game.reject("ben: draw", "split.round.first-turn-out")
     assert ruling.message == "ben may only lay matches (then `done`) before the round is scored"
     game.reject("ben: discard 4HL", "split.round.first-turn-out")
@@ -430,7 +495,13 @@ def test_split_round_first_turn_out():
     game.do("ben: match 9HL 9DR")
     assert game.accept("ben: done").rule == "split.round.first-turn-out"
     result = game.state.results[-1]
-    assert (result.ended, result.late, result.left, result.perfect, result.strong) == ("out", (1,), (0, 5), (2, 1), (1, 1))
+    assert (result.ended, result.late, result.left, result.perfect, result.strong) == (
+        "out",
+        (1,),
+        (0, 5),
+        (2, 1),
+        (1, 1),
+    )
     # a player who already had a turn lays nothing: test_split_round_out ends without this phase
 
 
@@ -457,7 +528,12 @@ def test_split_round_next_dealer():
     for option, dealer in (("left", "ann"), ("same", "ben"), ("drawer", "ann")):
         pile_out = small(no_out_dealer=option)
         for _ in range(2):
-            pile_out.do("draw", f"discard {pile_out.seat('ann').hand.known[0]}", "ben: draw", f"ben: discard {pile_out.seat('ben').hand.known[0]}")
+            pile_out.do(
+                "draw",
+                f"discard {pile_out.seat('ann').hand.known[0]}",
+                "ben: draw",
+                f"ben: discard {pile_out.seat('ben').hand.known[0]}",
+            )
         pile_out.do("draw")  # ann draws the last card; ben dealt round 1
         assert pile_out.view().dealer == dealer, option
 
@@ -472,14 +548,25 @@ def test_split_game_rounds():
 
 def test_split_game_score():
     # a pad of one short row for every rank, and a short minus row: full rows keep their last box's value
-    manifest = {"ranks": ["A", "2", "3"], "pad": {"rows": [{"name": "all", "ranks": ["A", "2", "3"], "boxes": [0, 10, 30]}],
-                                                    "minus": [0, 1, 2], "marks": {"perfect": 3, "strong": 2, "weak": 1}}}
+    manifest = {
+        "ranks": ["A", "2", "3"],
+        "pad": {
+            "rows": [{"name": "all", "ranks": ["A", "2", "3"], "boxes": [0, 10, 30]}],
+            "minus": [0, 1, 2],
+            "marks": {"perfect": 3, "strong": 2, "weak": 1},
+        },
+    }
     game = Game(manifest=manifest, rounds=1)
     cards = list(game.state.deck.cards)  # ASL ASR AHL AHR ADL ADR ACL ACR 2SL ... 3CR
     game.do(RoundDealt(row=cards[18], hands={"ann": cards[:9], "ben": cards[9:18]}, pile=cards[19:]))
     game.do("draw", "match ASL ASR", "skip")  # perfect: 3 boxes of a 3-box row
     for _ in range(2):
-        game.do(f"discard {game.seat('ann').hand.known[0]}", "ben: draw", f"ben: discard {game.seat('ben').hand.known[0]}", "draw")
+        game.do(
+            f"discard {game.seat('ann').hand.known[0]}",
+            "ben: draw",
+            f"ben: discard {game.seat('ben').hand.known[0]}",
+            "draw",
+        )
     deck = game.state.deck
     result = game.state.results[-1]
     assert result.pads[0] == (3, result.left[0]) and result.pads[1] == (0, 9)
@@ -495,12 +582,26 @@ def test_split_game_winner():
     assert outcome.reason == "ann has the highest score (20) after 1 round"
     # a tie (minus boxes worth nothing in this pad): shared by default, or the fewest minus boxes
     free = {"pad": {"minus": [0]}}
-    laid = ("discard 8HL", "ben: match 9HL 9DR", "ben: match 3SL 3SR", "ben: match 7DL 7CR", "ben: match 5DL 5CR", "ben: done")
+    laid = (
+        "discard 8HL",
+        "ben: match 9HL 9DR",
+        "ben: match 3SL 3SR",
+        "ben: match 7DL 7CR",
+        "ben: match 5DL 5CR",
+        "ben: done",
+    )
     tie = out_on_first_turn(free, rounds=1).do(*laid)
     assert SPLIT.outcome(tie.state).winners == ["ann", "ben"]
     assert SPLIT.outcome(tie.state).reason == "ann, ben tie on 20: a shared victory"
     fewest = out_on_first_turn(free, rounds=1, tie="fewest-minus")
-    fewest.do("discard 8HL", "ben: match 9HL 9DR", "ben: match 3SL 3SR", "ben: match 7DL 7CR", "ben: match 5DL 5CR", "ben: done")
+    fewest.do(
+        "discard 8HL",
+        "ben: match 9HL 9DR",
+        "ben: match 3SL 3SR",
+        "ben: match 7DL 7CR",
+        "ben: match 5DL 5CR",
+        "ben: done",
+    )
     outcome = SPLIT.outcome(fewest.state)
     assert outcome.winners == ["ann"] and outcome.reason == "ann, ben tie on 20; ann marked the fewest minus boxes (0)"
 
@@ -514,6 +615,9 @@ def test_split_reveal_impossible():
     assert ruling.message == "the deal names 7HL twice: each half-card exists once"
     table.reject(RoundDealt(row="1HL"), "split.reveal.impossible")
     deal_table(table, "QSR", ann=ANN)
-    assert table.reject("draw 7HL", "split.reveal.impossible").message == "7HL cannot be the pile's top card: it is in ann's hand"
+    assert (
+        table.reject("draw 7HL", "split.reveal.impossible").message
+        == "7HL cannot be the pile's top card: it is in ann's hand"
+    )
     table.reject("draw QSR", "split.reveal.impossible")
     table.accept("draw 8HL")

@@ -5,16 +5,22 @@ from __future__ import annotations
 
 import pytest
 
+from support.tinygame import SPEC, NumberSaid, State
 from tally.core.engine import Table
 from tally.core.model import Event, GameStarted, Ruling
 from tally.core.referee import Guards, IncompleteGame, Reducers
 
-from support.tinygame import SPEC, NumberSaid, State
-
 
 def table(target: int = 10) -> Table:
-    started = GameStarted(seq=1, game="tinygame", rules="1", seats=["ann", "ben"], mode="open",
-                          options={"target": str(target)}, manifest="ten")
+    started = GameStarted(
+        seq=1,
+        game="tinygame",
+        rules="1",
+        seats=["ann", "ben"],
+        mode="open",
+        options={"target": str(target)},
+        manifest="ten",
+    )
     assert SPEC.check_started(started) == []
     return Table(SPEC, started)
 

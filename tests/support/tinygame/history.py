@@ -31,5 +31,12 @@ HISTORY = History(
     scores=_scores,
     turns=lambda state: state.turns,
     rounds=lambda state, outcome: one_round(outcome, state.seats),
-    reports=(Report("totals", "Totals said", "SELECT count(*) AS n FROM games g WHERE true {where}", (Column("n", "games", "int"),)),),
+    reports=(
+        Report(
+            "totals",
+            "Totals said",
+            "SELECT count(*) AS n FROM games g WHERE true {where}",
+            (Column("n", "games", "int"),),
+        ),
+    ),
 )

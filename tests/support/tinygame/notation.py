@@ -16,8 +16,11 @@ def _read(state: State, raw: str) -> list[Event]:
     who, body = named
     words = body.split()
     if not words or words[0] != "say":
-        raise Unreadable(f"unknown move {words[0]!r}" if words else "empty move", ["say 1", "say 2"],
-                         "unknown" if words else "invalid")
+        raise Unreadable(
+            f"unknown move {words[0]!r}" if words else "empty move",
+            ["say 1", "say 2"],
+            "unknown" if words else "invalid",
+        )
     amount = read_count(words[1], 9) if len(words) == 2 else None
     if amount is None:
         raise Unreadable("say one number", ["say 1", "say 2"])

@@ -16,7 +16,15 @@ def draw(view: TenView) -> str:
     for i, player in enumerate(view.players):
         name = player.name
         acting = view.to_act == name
-        canvas.add(svg.disk(svg.MARGIN + 14 + i * 40, canvas.y, 12, svg.colour("gold" if acting else "gray"),
-                            name[:1].upper(), f"{name}{' to act' if acting else ''}"))
+        canvas.add(
+            svg.disk(
+                svg.MARGIN + 14 + i * 40,
+                canvas.y,
+                12,
+                svg.colour("gold" if acting else "gray"),
+                name[:1].upper(),
+                f"{name}{' to act' if acting else ''}",
+            )
+        )
     canvas.y += 16
     return canvas.render()

@@ -21,7 +21,9 @@ def _apply_said(state: State, event: NumberSaid) -> State:
     total = state.total + event.amount
     if total >= state.target:  # the winner stays the player to act, so the view can name them
         return msgspec.structs.replace(state, total=total)
-    return msgspec.structs.replace(state, total=total, current=(state.current + 1) % len(state.seats), turns=state.turns + 1)
+    return msgspec.structs.replace(
+        state, total=total, current=(state.current + 1) % len(state.seats), turns=state.turns + 1
+    )
 
 
 REDUCERS = Reducers[State]("tinygame", EVENTS)

@@ -28,12 +28,16 @@ def check_amount(state: State, event: NumberSaid) -> Ruling | None:
 
 def check_past_target(state: State, event: NumberSaid) -> Ruling | None:
     if state.total + event.amount > state.target:
-        return illegal("tinygame.say.past-target", f"the total is {state.total}: {event.amount} more passes {state.target}")
+        return illegal(
+            "tinygame.say.past-target", f"the total is {state.total}: {event.amount} more passes {state.target}"
+        )
     return None
 
 
 # the kernel refuses a number said out of turn (tinygame.turn.out-of-turn); Ten gives only the words
-GUARDS = Guards[State]("tinygame", EVENTS, turn=[OutOfTurn(lambda state, player: f"it is {state.player_name}'s turn, not {player}'s")])
+GUARDS = Guards[State](
+    "tinygame", EVENTS, turn=[OutOfTurn(lambda state, player: f"it is {state.player_name}'s turn, not {player}'s")]
+)
 GUARDS.on(NumberSaid, check_amount, check_past_target)
 check = GUARDS.seal().check
 

@@ -51,5 +51,7 @@ def to_act(state: State) -> tuple[str, str]:
 def view(state: State, seat: str | None) -> TenView:
     return TenView(
         **common("tinygame", state.mode, seat, state.phase, turn(state), to_act(state), outcome(state)),
-        total=state.total, target=state.target, players=[TenPlayer(name=name) for name in state.seats],
+        total=state.total,
+        target=state.target,
+        players=[TenPlayer(name=name) for name in state.seats],
     )
