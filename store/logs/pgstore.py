@@ -11,6 +11,8 @@ file's flock gives), inserts the lines and moves the row on from the seq it read
 hold the lock and lost the race hits the (game, seq) key and gets `StaleAppend`: nothing is appended.
 The commit is the acknowledgement, and it carries a `NOTIFY tally` (`game seq`), which `wait_after`
 listens for: a reader in another process or on another machine learns of the lines at once, no polling.
+A change of a game's seats carries a `NOTIFY tally_seats` (`game`) the same way, so that a server may keep the
+seats it read and ask the database again only after a change (`PostgresSeats`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from tally.store.logs.logstore import check_game_id, safe_url
 from tally.store.serving.seats import SeatFile, Seats, T
 
 CHANNEL = "tally"
+SEATS_CHANNEL = "tally_seats"  # a game's seats changed (`game`): every server drops what it keeps of them
 _SCHEMA_LOCK = 0x7A11  # an advisory lock: two first users never create the tables at once
 
 SCHEMA = """
@@ -175,10 +178,12 @@ class Listener:
         self.url = url
         self.changed = threading.Condition()
         self.latest: dict[str, int] = {}  # game: the last seq a NOTIFY announced
+        self.seat_changes: dict[str, int] = {}  # game: how many changes of its seats were announced
         self.broken: Exception | None = None
         self.conn = connect(url, autocommit=True)
         with reaching(url):
             self.conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
+            self.conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(SEATS_CHANNEL)))
         threading.Thread(target=self._listen, name="tally-pg-listener", daemon=True).start()
 
     @classmethod
@@ -200,6 +205,10 @@ class Listener:
     def _listen(self) -> None:
         try:
             for notice in self.conn.notifies():
+                if notice.channel == SEATS_CHANNEL:
+                    with self.changed:
+                        self.seat_changes[notice.payload] = self.seat_changes.get(notice.payload, 0) + 1
+                    continue
                 game, _, seq = notice.payload.rpartition(" ")
                 with self.changed:
                     self.latest[game] = max(self.latest.get(game, 0), int(seq) if seq.isdigit() else 0)
@@ -210,6 +219,10 @@ class Listener:
             with self.changed:
                 self.broken = error
                 self.changed.notify_all()
+
+    def seats_heard(self, game: str) -> int:
+        with self.changed:
+            return self.seat_changes.get(game, 0)
 
     def heard(self, game: str) -> int:
         with self.changed:
@@ -469,20 +482,36 @@ class PostgresStore:
 
 class PostgresSeats(Seats):
     """The seats of one game of the database, in its row of `tally_seats`: a change is one transaction holding
-    the row (`FOR UPDATE`), so two servers never hand out one seat twice nor lose each other's tokens."""
+    the row (`FOR UPDATE`), so two servers never hand out one seat twice nor lose each other's tokens.
+
+    Every request of a seat asks whose token it holds, so the seats read are kept, tagged with the process's
+    `LISTEN` connection and the count of this game's seat changes it had heard before the read. They are used
+    only while the same connection is listening, unbroken, and has heard no change since: a change made by any
+    server (a seat given again, a link opened, a new code) is committed with a `NOTIFY tally_seats`, and from the
+    moment this process hears it, the next request reads the row again. A token revoked by another server may so
+    be taken for the time a notice needs to cross the database (the same as a request that raced the change)."""
 
     def __init__(self, url: str, game: str):
         super().__init__()
         self.url, self.game = url, game
+        self._kept: tuple[Listener, int, SeatFile] | None = None
 
     def _load(self) -> SeatFile:
+        with reaching(self.url):
+            listener = Listener.of(self.url)
+        heard = listener.seats_heard(self.game)
+        kept = self._kept
+        if kept is not None and kept[0] is listener and kept[1] == heard and listener.broken is None:
+            return kept[2]
         with reaching(self.url):
             row = (
                 pooled(self.url, autocommit=True)
                 .execute("SELECT seats FROM tally_seats WHERE game = %s", (self.game,))
                 .fetchone()
             )
-        return SeatFile() if row is None else msgspec.json.decode(bytes(row[0]), type=SeatFile)
+        data = SeatFile() if row is None else msgspec.json.decode(bytes(row[0]), type=SeatFile)
+        self._kept = (listener, heard, data)  # tagged with what was heard before the read: a later change drops it
+        return data
 
     def _change(self, change: Callable[[SeatFile], T]) -> T:
         conn = pooled(self.url, autocommit=False)
@@ -499,10 +528,12 @@ class PostgresSeats(Seats):
                 conn.execute(
                     "UPDATE tally_seats SET seats = %s WHERE game = %s", (msgspec.json.encode(data), self.game)
                 )
+                conn.execute("SELECT pg_notify(%s, %s)", (SEATS_CHANNEL, self.game))  # sent at the commit
                 conn.commit()
             except BaseException:
                 _roll_back(conn)
                 raise
+        self._kept = None  # this process's own change: read again, not waiting for its notice
         return result
 
 

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -279,3 +280,63 @@ def test_the_serve_benchmark_runs_on_a_store(pg_cluster: Any, tmp_path: Path) ->
         lines = [line for line in done.stdout.splitlines() if servers in line]
         assert len(lines) == 2 and "(20 of 20 moves)" in lines[0], done.stdout
         assert "0 errors" in lines[1] and "logs exact: True" in lines[1], done.stdout
+
+
+def test_a_seat_given_again_on_one_server_is_refused_on_the_other(
+    two_servers: tuple[Server, Server], pg_url: str
+) -> None:
+    """The second server keeps the seats it read (no query per request); the host gives ben's seat again on the
+    first (a new link, opened by a new phone): the old token is refused on the second as soon as the database's
+    notice of the change reaches it, and the new one is ben's there."""
+    first, second = two_servers
+    assert first.http.post("/api/games", json=NEW, headers=AUTH).status_code == 201
+    code = first.http.post("/api/games/friday/code", headers=AUTH).json()["code"]
+    old = first.http.post("/api/games/friday/join", json={"seat": "ben", "code": code}).json()["token"]
+    for _ in range(3):  # read and kept by the second server
+        assert second.http.get("/api/games/friday", headers=bearer(old)).json()["viewer"] == "ben"
+    link = first.http.post("/api/games/friday/seats/ben/link", headers=AUTH).json()["link"]
+    new = first.http.post("/api/games/friday/claim", json={"link": link.split("#seat=")[1]}).json()["token"]
+    assert first.http.get("/api/games/friday", headers=bearer(old)).status_code == 401  # its own change: at once
+    deadline = time.monotonic() + 30
+    while second.http.get("/api/games/friday", headers=bearer(old)).status_code != 401:
+        assert time.monotonic() < deadline, "the second server still takes a revoked token"
+        time.sleep(0.05)
+    refused = second.http.get("/api/games/friday", headers=bearer(old)).json()
+    assert refused["error"] == "serve.token.unknown"
+    assert second.http.get("/api/games/friday", headers=bearer(new)).json()["viewer"] == "ben"
+
+
+def test_the_seats_read_are_kept_until_a_change_is_heard(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`PostgresSeats` asks the database once for any number of lookups, and again after any server's change."""
+    from tally.store.logs import pgstore
+
+    with PostgresStore(pg_url, "g") as store:
+        store.create_from((ROOT / "fixtures" / "games" / "split-3p.jsonl").read_bytes().split(b"\n")[:-1])
+    one, other = pgstore.PostgresSeats(pg_url, "g"), pgstore.PostgresSeats(pg_url, "g")  # two servers' views
+    token = other.give("ana")
+    reads: list[str] = []
+    real = pgstore.pooled
+
+    def counted(url: str, autocommit: bool = True) -> Any:
+        conn = real(url, autocommit=autocommit)
+
+        class Counting:
+            def execute(self, query: str, *args: Any) -> Any:
+                reads.append(query)
+                return conn.execute(query, *args)
+
+            def __getattr__(self, name: str) -> Any:
+                return getattr(conn, name)
+
+        return Counting()
+
+    monkeypatch.setattr(pgstore, "pooled", counted)
+    assert [one.seat_of(token) for _ in range(20)] == ["ana"] * 20
+    assert len([q for q in reads if q.startswith("SELECT seats")]) == 1
+    given = other.give("ana")  # another server's change
+    deadline = time.monotonic() + 30
+    while one.seat_of(token) is not None:
+        assert time.monotonic() < deadline, "the change was never heard"
+        time.sleep(0.02)
+    assert one.seat_of(given) == "ana"
+    assert one.held() == ["ana"]
