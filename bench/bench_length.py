@@ -130,6 +130,8 @@ ANSWERS = [
     "library game page",
     "library step",
     "library steps page",
+    "history",
+    "history, next page",
 ]
 
 
@@ -158,6 +160,11 @@ def prepared(
         return lambda: timed(lambda: http.get(f"/api/library/games/{gid}"))
     if answer == "library step":
         return lambda: timed(lambda: http.get(f"/api/library/games/{gid}/steps/{max(1, seq // 2)}"))
+    if answer == "history":  # the first after a start reads the log once to index its corrections
+        return lambda: timed(lambda: http.get(game + "/history"))
+    if answer == "history, next page":  # then a page costs the page
+        http.get(game + "/history")
+        return lambda: timed(lambda: http.get(game + f"/history?before={max(1, seq // 2)}"))
     return lambda: timed(lambda: http.get(f"/api/library/games/{gid}/steps?after={seq // 2}"))
 
 

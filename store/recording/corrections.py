@@ -10,7 +10,7 @@ correction's preview, the server for the history a caller reads (`store/serving/
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Iterable, Optional, Sequence, Union
+from typing import Annotated, Any, Callable, Iterable, Optional, Sequence, Union
 
 import msgspec
 
@@ -126,25 +126,38 @@ class HistoryReport(msgspec.Struct):
     ]
 
 
-def standing(spec: GameSpec, events: Sequence[Event]) -> tuple[dict[int, list[Event]], dict[int, tuple[int, bool]]]:
-    """The log's effective game events by seq (an `amended` line's seq holds its replacement), and for each event
+class Standing:
+    """The log's events as the history needs them, folded a line at a time as they come (a server keeps one per
+    game and adds what its record takes on, so that a page of the history costs the page, not the log): each event
+    by seq, the effective game events by seq (an `amended` line's seq holds its replacement), and for each event
     taken back the seq of the correction that did it and whether it replaced it (rather than voided it)."""
-    effective: dict[int, list[Event]] = {}
-    undone: dict[int, tuple[int, bool]] = {}
-    decoder: Any = None
-    for event in events:
-        if isinstance(event, Voided):
-            effective.pop(event.target, None)
-            undone[event.target] = (event.seq, False)
-        elif isinstance(event, Amended):
-            effective.pop(event.target, None)
-            undone[event.target] = (event.seq, bool(event.events))
-            if event.events:
-                decoder = decoder or _decoder_of(spec)
-                effective[event.seq] = [decoder.decode(raw) for raw in event.events]
-        elif not isinstance(event, (GameStarted, Noted)):
-            effective[event.seq] = [event]
-    return effective, undone
+
+    def __init__(self, spec: GameSpec):
+        self.spec = spec
+        self.events: list[Event] = []  # the log's every event, in order: `events[i].seq == i + 1`
+        self.effective: dict[int, list[Event]] = {}  # in increasing seq: each key is a new line's own seq
+        self.undone: dict[int, tuple[int, bool]] = {}
+        self._decoder: Any = None
+
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+    def add(self, events: Iterable[Event]) -> None:
+        for event in events:
+            assert event.seq == len(self.events) + 1, "the history's events come in order, none left out"
+            self.events.append(event)
+            if isinstance(event, Voided):
+                self.effective.pop(event.target, None)
+                self.undone[event.target] = (event.seq, False)
+            elif isinstance(event, Amended):
+                self.effective.pop(event.target, None)
+                self.undone[event.target] = (event.seq, bool(event.events))
+                if event.events:
+                    self._decoder = self._decoder or _decoder_of(self.spec)
+                    self.effective[event.seq] = [self._decoder.decode(raw) for raw in event.events]
+            elif not isinstance(event, (GameStarted, Noted)):
+                self.effective[event.seq] = [event]
 
 
 def _decoder_of(spec: GameSpec) -> Any:
@@ -152,20 +165,21 @@ def _decoder_of(spec: GameSpec) -> Any:
 
 
 def history(
-    spec: GameSpec,
-    events: Sequence[Event],
-    texts: Sequence[str],
+    kept: Standing,
+    texts: Callable[[int, int], Sequence[str]],
     seat: str | None,
     host: bool,
     before: int | None = None,
     limit: int = 30,
 ) -> HistoryReport:
-    """The log's `events` (each line's text as the caller may read it, `texts`) newest first, from the one before
-    `before`, at most `limit`; `seat` the caller's seat (None: the host or a watcher), `host` whether it is the host."""
-    effective, undone = standing(spec, events)
-    by_seq = {event.seq: event.by for event in events if event.by is not None}
+    """The log's events (`kept`) newest first, from the one before `before`, at most `limit`; `texts(first, last)`
+    the lines' texts from seq `first` to `last` as the caller may read them; `seat` the caller's seat (None: the host
+    or a watcher), `host` whether it is the host. The work is the page's, and a walk back to the caller's last own
+    event."""
+    spec, events, effective, undone = kept.spec, kept.events, kept.effective, kept.undone
     end = len(events) if before is None else max(0, min(before - 1, len(events)))
     start = max(0, end - limit)
+    shown = list(texts(start + 1, end)) if end > start else []
     entries = []
     for index in range(end - 1, start - 1, -1):
         event = events[index]
@@ -174,7 +188,7 @@ def history(
             HistoryEntry(
                 event.seq,
                 str(type(event).__struct_config__.tag),
-                texts[index],
+                shown[index - start],
                 getattr(event, "player", None),
                 event.by,
                 taken[0] if taken else None,
@@ -184,10 +198,11 @@ def history(
             )
         )
     own = None
-    for seq in sorted(effective, reverse=True):
-        if host or (seat is not None and _all_own(effective[seq], by_seq.get(seq), seat)):
-            own = seq
-            break
+    if host or seat is not None:
+        for seq in reversed(effective):
+            if host or (seat is not None and _all_own(effective[seq], events[seq - 1].by, seat)):
+                own = seq
+                break
     return HistoryReport(len(events), entries, start + 1 if start > 0 else None, own)
 
 

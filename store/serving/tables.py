@@ -116,6 +116,7 @@ class Timeline:
         self._lines: dict[str | None, list[EventLine]] = {}  # each caller's lines of `recent`, as far as worked out
         self.size: Any = -1  # a file's (inode, size, mtime), or a database game's (seq, fingerprint), at the last look
         self.generation = 0  # how many times the log was found replaced
+        self._standing: corrections.Standing | None = None  # the history's index, once a caller asked for it
 
     @property
     def _record(self) -> GameRecord:
@@ -128,13 +129,41 @@ class Timeline:
         if replaced:
             self.recent, self._lines = [], {}
             self.generation += 1
+            self._standing = None
             return
+        kept = self._standing
+        if kept is not None and steps:
+            if steps[0][0].seq == kept.seq + 1:
+                kept.add(step[0] for step in steps)
+            else:  # not the events after those it holds: read whole again when next asked
+                self._standing = None
         self.recent.extend(steps)
         dropped = len(self.recent) - RECENT
         if dropped > 0:
             del self.recent[:dropped]
             for shown in self._lines.values():
                 del shown[:dropped]
+
+    def standing(self) -> corrections.Standing:
+        """The history's index of this log (`corrections.Standing`): read whole from the log the first time it is
+        asked for (or after the log was replaced), then kept up by every event the record takes on."""
+        kept = self._standing
+        if kept is None or kept.seq != self.seq:
+            record = self._record
+            kept = corrections.Standing(record.spec)
+            kept.add(record.store.read().events[: self.seq])
+            self._standing = kept
+        return kept
+
+    def texts(self, viewer: str | None, first: int, last: int) -> list[str]:
+        """The texts of the event lines from seq `first` to `last` as `viewer` may read them."""
+        texts: list[str] = []
+        while first + len(texts) <= last:
+            page = self.lines(viewer, first - 1 + len(texts), last - first + 1 - len(texts))
+            if not page:
+                break
+            texts += [line.text for line in page]
+        return texts
 
     def is_behind(self) -> bool:
         """Whether the log changed since the last look: cheap enough for a server's watcher to ask often."""
@@ -286,15 +315,10 @@ class Game:
 
     def history(self, viewer: str | None, before: int | None, limit: int) -> HistoryReport:
         """The table's history as `viewer` may read it (None: the host), newest first, a page of it."""
-        events = self.record.store.read().events  # every event: which later line voided or replaced which
-        texts: list[str] = []
-        while len(texts) < len(events):
-            page = self.timeline.lines(viewer, len(texts))
-            if not page:
-                break
-            texts += [line.text for line in page]
         seat = None if viewer in (None, WATCHER) else viewer
-        return corrections.history(self.record.spec, events[: len(texts)], texts, seat, viewer is None, before, limit)
+        timeline = self.timeline
+        texts = lambda first, last: timeline.texts(viewer, first, last)  # noqa: E731
+        return corrections.history(timeline.standing(), texts, seat, viewer is None, before, limit)
 
 
 class Tables:
