@@ -508,10 +508,12 @@ async function deliver(path, sent, what, onDone, resent) {
   return answer.status;
 }
 
-function record(move) {
+function record(move, recorded) {
+  // `recorded`: what else is done once the move is recorded, before the page is redrawn
   return busy(() => post("moves", { move }, `"${move}"`, (report) => {
     announce(report, `Recorded: ${move}`);
     document.getElementById("move-text").value = "";
+    if (recorded) recorded(report);
   }));
 }
 
