@@ -98,14 +98,11 @@ def start_on_the_form(host: Any, served: Any, started: Any, name: str, count: Co
 
 
 def take_seats(browser: Any, host: Any, seats: list[str], count: Count) -> dict[str, Any]:
-    """Each phone opens its seat's link as the host's page shows it (what its QR code encodes): a tap on the host's
-    page for the link, one to open it (a camera's scan)."""
+    """Each phone opens its seat's link as the host's page shows it for every free seat (what its QR code encodes):
+    a tap to open it (a camera's scan)."""
     phones = {}
     for seat in seats:
-        host.locator(f"[data-give='{seat}']").wait_for()
-        if not host.locator(f"[data-seat-link='{seat}']").count():
-            count.tap(host, f"[data-give='{seat}']")
-        link = host.locator(f"[data-seat-link='{seat}']").get_attribute("href")
+        link = host.locator(f"[data-seat-link='{seat}']").get_attribute("href")  # shown without a tap
         qr = host.locator(f"li[data-seat='{seat}'] svg.qr")
         assert link and qr.count() == 1
         phone = browser.new_context(viewport=PHONE, device_scale_factor=1).new_page()
@@ -170,6 +167,7 @@ def play_by_taps(browser: Any, tmp_path: Path, game: str) -> dict[str, int]:
             assert phone.errors == [], phone.errors
         shoot(phones[started.seats[0]], f"{game}-4-end")
         assert host.locator("#banner.over").count() == 1 and host.errors == []
+        assert host.locator("#seat-list li.taken").count() == len(phones)  # the host sees every seat held
         assert all(not phone.input_value("#move-text") for phone in phones.values())  # nothing was typed
     log = logfile.read(tmp_path / f"{name}.jsonl")
     assert bare(log.events) == bare(events)
