@@ -188,3 +188,42 @@ def test_a_whole_game_is_played_by_taps(browser: Any, tmp_path: Path, game: str)
     figures = play_by_taps(browser, tmp_path, game)
     print(f"\n{game}: {figures}")
     assert figures["typed"] == figures["form typed"]  # the players' names, the game's name, a number option: no move
+
+
+def test_the_start_form_reads_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    """At 390 px the host's start form shows each "enters their own cards" box beside its player's name (the box
+    stood alone in the middle of the row, its name at the far edge), thumb-sized, and the mode's choices whole (the
+    table mode's words were cut off)."""
+    with serving(tmp_path) as served:
+        page = browser.new_context(viewport=PHONE, device_scale_factor=1).new_page()
+        page.goto(f"{served.url}/#token={served.token}")
+        page.locator("#start:not([hidden])").wait_for()
+        page.select_option("#start-game", "split")
+        page.click("#add-player")
+        for index, seat in enumerate(("ana", "ben", "cy")):
+            page.fill(f"#start-players label:nth-of-type({index + 1}) input", seat)
+        places = page.eval_on_selector_all(
+            "#start-seated label",
+            """ls => ls.map((l) => {
+                const box = l.querySelector('input').getBoundingClientRect();
+                const range = document.createRange();
+                range.selectNodeContents(l);
+                range.setStartAfter(l.querySelector('input'));
+                const text = range.getBoundingClientRect();
+                return [l.textContent.trim(), box.width, box.height, text.left - box.right];
+            })""",
+        )
+        assert [place[0] for place in places] == ["ana", "ben", "cy"]
+        for name, width, height, gap in places:
+            assert 44 <= width <= 60 and height >= 44 and 0 <= gap <= 24, (name, width, height, gap)
+        fits = page.evaluate(
+            """() => {
+            const select = document.getElementById('start-mode');
+            const style = getComputedStyle(select);
+            const context = document.createElement('canvas').getContext('2d');
+            context.font = `${style.fontSize} ${style.fontFamily}`;
+            const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
+            return [...select.options].map((o) => [o.text, context.measureText(o.text).width <= room]);
+        }"""
+        )
+        assert all(fit for _, fit in fits), fits
