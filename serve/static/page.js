@@ -383,6 +383,7 @@ async function refresh() {
       table.owed = listed ? (moves.body.owed || []) : [];
       if ((moves.status === 200 && moves.body.seq !== view.seq) || (drawn.ok && drawn.seq !== view.seq)) table.again = true;
       drawBanner(view);
+      document.getElementById("typed").hidden = Boolean(view.outcome);  // no move is legal once over: no box for one
       await showBgStats(view);
       drawMoves(table.moves);
       drawBoard(drawn);

@@ -163,8 +163,7 @@ def play_by_taps(browser: Any, tmp_path: Path, game: str) -> dict[str, int]:
             except Exception as error:
                 raise AssertionError(f"#{seq}: {move!r} on {player or 'the table'}'s page") from error
             if offline:
-                page.locator("#offline").wait_for()
-                assert "1 tap is kept" in page.inner_text("#offline")
+                page.locator("#offline", has_text="1 tap is kept").wait_for()  # said once the send failed
                 page.context.set_offline(False)
                 page.locator("#offline").wait_for(state="hidden")
             seq += recorded
@@ -173,12 +172,13 @@ def play_by_taps(browser: Any, tmp_path: Path, game: str) -> dict[str, int]:
         for seat, phone in phones.items():
             assert phone.locator("#banner.over").count() == 1, phone.inner_text("#banner")
             phone.locator("#bgstats-link").wait_for()  # the play, to log in BG Stats from any phone
+            assert phone.locator("#typed").is_hidden()  # no box to type a move in once no move is legal
             assert "Game over" in phone.inner_text("#banner") and "The game is over." in phone.inner_text("#moves")
             assert phone.errors == [], phone.errors
         shoot(phones[started.seats[0]], f"{game}-4-end")
         assert host.locator("#banner.over").count() == 1 and host.errors == []
         assert host.locator("#seat-list li.taken").count() == len(phones)  # the host sees every seat held
-        assert all(not phone.input_value("#move-text") for phone in phones.values())  # nothing was typed
+        assert all(not phone.locator("#move-text").input_value() for phone in phones.values())  # nothing typed
     log = logfile.read(tmp_path / f"{name}.jsonl")
     assert bare(log.events) == bare(events)
     assert check(tmp_path / f"{name}.jsonl").ok
