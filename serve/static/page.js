@@ -383,11 +383,12 @@ async function refresh() {
       table.owed = listed ? (moves.body.owed || []) : [];
       if ((moves.status === 200 && moves.body.seq !== view.seq) || (drawn.ok && drawn.seq !== view.seq)) table.again = true;
       drawBanner(view);
+      document.getElementById("typed").hidden = Boolean(view.outcome);  // no move is legal once over: no box for one
       await showBgStats(view);
       drawMoves(table.moves);
       drawBoard(drawn);
       showOutline();
-      if (table.me.kind === "host") await showConflicts();
+      if (table.me.kind === "host") await Promise.all([showConflicts(), showSeats()]);  // a seat taken since shows so
       // what this page shows now, for whom: a redraw is whole once these are set
       document.body.dataset.viewer = table.me.seat || table.me.kind;
       clearStaleAnswer(table.seq);
@@ -508,10 +509,12 @@ async function deliver(path, sent, what, onDone, resent) {
   return answer.status;
 }
 
-function record(move) {
+function record(move, recorded) {
+  // `recorded`: what else is done once the move is recorded, before the page is redrawn
   return busy(() => post("moves", { move }, `"${move}"`, (report) => {
     announce(report, `Recorded: ${move}`);
     document.getElementById("move-text").value = "";
+    if (recorded) recorded(report);
   }));
 }
 
@@ -584,14 +587,24 @@ function seatItem(entry) {
       el("a", { href: absolute, class: "seat-link", "data-seat-link": entry.seat }, `${entry.seat}'s link`)) : null,
     el("button", { type: "button", class: "quiet", "data-give": entry.seat,
       onclick: () => busy(() => giveSeat(entry.seat)) },
-      entry.taken ? `Give ${entry.seat}'s seat to another phone` : `Link for ${entry.seat}`));
+      entry.taken ? `Give ${entry.seat}'s seat to another phone` : `New link for ${entry.seat}`));
 }
 
 async function showSeats() {
   // the host's page: every seat, whether a phone holds it, its one-time link as a QR code; the join code (the same
-  // after a reload)
-  const answer = await api("GET", `/api/games/${encodeURIComponent(table.id)}/seats`, undefined, hostToken());
+  // after a reload). A seat no phone holds is shown its link at once (made now if this server shows none), so the
+  // host of a game just started only holds the screen up to each phone.
+  const path = `/api/games/${encodeURIComponent(table.id)}/seats`;
+  let answer = await api("GET", path, undefined, hostToken());
   if (answer.status !== 200) return;
+  const unlinked = answer.body.seats.filter((entry) => !entry.taken && !entry.link);
+  if (unlinked.length) {
+    for (const entry of unlinked) {
+      await api("POST", `${path}/${encodeURIComponent(entry.seat)}/link`, undefined, hostToken());
+    }
+    answer = await api("GET", path, undefined, hostToken());
+    if (answer.status !== 200) return;
+  }
   if (answer.body.code) document.getElementById("join-code-shown").textContent = answer.body.code;
   document.getElementById("seat-list").replaceChildren(...answer.body.seats.map(seatItem));
 }
@@ -639,7 +652,6 @@ async function settle() {
   document.getElementById("move-phone").hidden = table.me.kind !== "seat";
   document.getElementById("moving").hidden = true;
   document.getElementById("host").hidden = table.me.kind !== "host";
-  if (table.me.kind === "host") await showSeats();
   const joinForm = document.getElementById("join");
   joinForm.hidden = table.me.kind === "seat";
   const select = document.getElementById("join-seat");
@@ -707,11 +719,23 @@ function owedPrompt() {
   return el("div", { class: "owed", id: "owed" }, ...mine.map((due) => {
     const form = due.form ? typedForm(due.form) : null;
     const whose = due.seat === TABLE ? "For the table, yours to enter" : "Yours to enter";
-    return el("p", { "data-owed": due.seat, "data-form": form },
-      `${whose}: ${due.what}`, form ? ". Type it as " : ".", form ? el("code", null, form) : null,
+    // where this page's card picker makes it, the prompt says so; typing it stays the other way
+    const picked = form !== null && pickerFor(due, form);
+    return el("p", { "data-owed": due.seat, "data-form": form, "data-picker": picked ? "yes" : null },
+      `${whose}: ${due.what}`,
+      picked ? ": tap its cards below, then Record. Or type it as " : form ? ". Type it as " : ".",
+      form ? el("code", null, form) : null,
       form ? el("button", { type: "button", class: "quiet", "data-type": form, onclick: () => startTyping(form) }, "Type it")
         : null);
   }));
+}
+
+function pickerFor(due, form) {
+  // whether a picker of this page enters what is due: one of the due's kind, for the seat that owes it (the table's
+  // entry: for nobody in particular)
+  const player = due.seat === TABLE ? null : due.seat;
+  return table.namings.some((naming) => isMyNaming(naming) && naming.kind === kindOf(form)
+    && (naming.player ?? null) === player);
 }
 
 function startTyping(form) {

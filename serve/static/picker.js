@@ -355,9 +355,8 @@ function buttonsFor(naming, moves) {
 }
 
 async function recordPicked(naming, move) {
-  // recorded as any move is; once the table moved on past it, the picks are done with
-  const before = table.seq;
+  // recorded as any move is; once recorded, the picks are done with before the page is redrawn (a seat that draws
+  // twice in a row finds its picker empty, not holding the card it just drew)
   table.place = null;
-  await record(move);
-  if (table.seq !== before) picking.states.delete(namingKey(naming));
+  await record(move, () => picking.states.delete(namingKey(naming)));
 }

@@ -202,7 +202,7 @@ def test_every_phone_owing_its_hand_is_told_it_is_due(browser: Any, tmp_path: Pa
             )
             assert (
                 page.text_content("#owed")
-                == "Yours to enter: the dealt hand of round 1 (7 cards). Type it as hand CARD ...Type it"
+                == "Yours to enter: the dealt hand of round 1 (7 cards): tap its cards below, then Record. Or type it as hand CARD ...Type it"
             )
             owed = page.eval_on_selector_all("#moves .picker", "ps => ps.map(p => [p.dataset.kind, p.dataset.player])")
             assert owed == [["hand", seat]], owed  # and the picker to tap it with: its own, no other seat's
@@ -481,8 +481,7 @@ def test_the_host_starts_a_game_on_the_page_and_each_phone_takes_its_seat_by_its
         host.wait_for_url(f"{served.url}/games/friday")
         host.locator("body[data-viewer='host']").wait_for(state="attached")
         assert "shows every seat's hidden cards" in host.inner_text("#host")
-        host.click("[data-give='ana']")
-        host.locator("li[data-seat='ana'] svg.qr").wait_for()
+        host.locator("li[data-seat='ana'] svg.qr").wait_for()  # every free seat's link is shown without a tap
         link = host.locator("[data-seat-link='ana']").get_attribute("href")
         assert link is not None and link.startswith(f"{served.url}/games/friday#seat=")
         phone = browser.new_context(viewport=PHONE).new_page()
@@ -491,8 +490,8 @@ def test_the_host_starts_a_game_on_the_page_and_each_phone_takes_its_seat_by_its
         assert "seat=" not in phone.url and "#" not in phone.url
         host.reload()
         host.locator("li[data-seat='ana'].taken").wait_for()
-        host.click("[data-give='ben']")
         host.locator("li[data-seat='ben'] svg.qr").wait_for()
+        assert host.locator("li[data-seat='ana'] svg.qr").count() == 0  # a seat a phone holds shows no link
         code = host.inner_text("#join-code-shown")
         host.click("#new-code")
         host.wait_for_function(

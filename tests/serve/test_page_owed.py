@@ -49,7 +49,7 @@ def test_each_phone_is_told_what_it_owes_at_a_seated_deal(browser: Any, tmp_path
         assert cy.get_attribute("#banner", "class") == "banner mine"
         assert cy.text_content("#owed") == (
             "For the table, yours to enter: the deal of round 1: the card that starts the "
-            "discard row. Type it as deal CARD | PLAYER CARDS ...Type it"
+            "discard row: tap its cards below, then Record. Or type it as deal CARD | PLAYER CARDS ...Type it"
         )
         for seat in ("ana", "ben"):
             assert pages[seat].get_attribute("#banner", "class") == "banner"
@@ -68,7 +68,8 @@ def test_each_phone_is_told_what_it_owes_at_a_seated_deal(browser: Any, tmp_path
             assert page.get_attribute("#banner .owing", "data-owing") == "ana,ben,cy", seat
             assert page.get_attribute("#banner", "class") == "banner mine", seat
             assert (
-                page.text_content("#owed") == "Yours to enter: the dealt hand (9 cards). Type it as hand CARDSType it"
+                page.text_content("#owed")
+                == "Yours to enter: the dealt hand (9 cards): tap its cards below, then Record. Or type it as hand CARDSType it"
             )
             assert page.get_attribute(f"#owed p[data-owed='{seat}']", "data-form") == "hand CARDS"
         seq = 2

@@ -235,3 +235,25 @@ def test_what_a_phone_picked_survives_another_seats_move(browser: Any, tmp_path:
         picker.locator(f'button[data-move="{hands["p1"]}"]').click()
         wait_seq(p3, 4)
         assert not p1.errors and not p3.errors
+
+
+def test_a_seat_that_draws_twice_finds_its_picker_empty(browser: Any, tmp_path: Path) -> None:
+    """Splice: ana draws a 6 with the picker, then draws again at once. The picker she is shown for the second draw
+    holds nothing picked (it kept the 6, so that only another 6 could be picked, and the wild she drew could not)."""
+    events = list(logfile.read(GAMES_DIR / "phones" / "splice-3p.jsonl").events)
+    spec = registry.get("splice")
+    assert [spec.format(e) for e in events[12:14]] == ["ana: draw 6", "ana: draw wild"]
+    write_log(tmp_path / "g.jsonl", events[:12])
+    with serving(tmp_path) as served:
+        ana = open_page(browser, served, "g", PHONE)
+        join(ana, "ana", served.join_code("g"))
+        wait_seq(ana, 12)
+        enter(ana, "ana: draw 6")
+        wait_seq(ana, 13)
+        picker = ana.locator("#moves .picker[data-head='ana: draw']")
+        assert picker.locator("[data-picked]").count() == 0
+        assert picker.locator("button.record").is_disabled()
+        enter(ana, "ana: draw wild")
+        wait_seq(ana, 14)
+        assert ana.errors == []
+    assert bare(logfile.read(tmp_path / "g.jsonl").events) == bare(events[:14])

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from support import array_helpers, split_helpers
-from support.serve_helpers import AUTH, bearer, client, run
+from support import ROOT, array_helpers, split_helpers
+from support.serve_helpers import AUTH, bearer, client, run, write_log
 from tally.store.logs import log as logfile
 from tally.store.recording.results import check
 
@@ -141,3 +141,23 @@ def test_a_splatter_to_a_seated_phone_is_named_by_that_phone(tmp_path: Path) -> 
     run(scenario())
     assert check(tmp_path / "g.jsonl").ok
     assert logfile.read(tmp_path / "g.jsonl").events[-1].salt is not None  # ben's cards: a salted line
+
+
+def test_a_seated_splice_seat_is_told_exactly_what_it_names(tmp_path: Path) -> None:
+    """Splice, every seat naming its own cards (`disks` and `deal` left them out): each seat owes its dealt hand and
+    the disk it drew, said so (it said "the disk, if `disks` left it out", which a player cannot know); once named,
+    the hand and the disk leave the words of the seats still owing."""
+    events = list(logfile.read(ROOT / "fixtures" / "games" / "phones" / "splice-3p.jsonl").events)
+
+    async def scenario() -> None:
+        write_log(tmp_path / "g.jsonl", events[:3])
+        async with client(tmp_path) as http:
+            phones = await seats(http, "ana", "ben", "cy")
+            said = {due["seat"]: due["what"] for due in await owed(http, phones["ana"])}
+            assert said == dict.fromkeys(("ana", "ben", "cy"), "the dealt hand (5 cards) and the gemstone disk drawn")
+            listing = (await http.get("/api/games/g/moves", headers=phones["cy"])).json()
+            assert "`disks`" not in listing["expected"] and "and gemstone disk" in listing["expected"]
+            names = (await http.get("/api/games/g/names", headers=phones["cy"])).json()["namings"]
+            assert [n["words"] for n in names] == ["cy's dealt hand: 5 cards, and cy's gemstone disk"]
+
+    run(scenario())

@@ -259,6 +259,22 @@ def pick_piece(page: Any, picker: Any, code: str) -> int:
     raise AssertionError(f"{code} cannot be picked")
 
 
+def _picks(page: Any, head: str, move: str) -> list[str]:
+    """The pieces a listed naming's choice picks for `move` (a card laid somewhere, `lay bgo@4.g`, picks `bgo`, and the
+    move's button then tells the places apart); none when no listed naming offers it."""
+    return page.evaluate(
+        """([head, move]) => {
+        for (const naming of table.namings) {
+            if (naming.head !== head || !naming.choices) continue;
+            const choice = naming.choices.find((c) => c.move === move);
+            if (choice) return choice.picks.flat();
+        }
+        return [];
+    }""",
+        [head, move],
+    )
+
+
 def enter(page: Any, move: str) -> int:
     """Enter `move` as a player does, with no typing: its button, or its cards tapped in a picker and Record; the taps
     it took (a folded group opened counts)."""
@@ -272,7 +288,7 @@ def enter(page: Any, move: str) -> int:
     picker = _picker_for(page, move)
     taps = opened(page, picker)
     head = picker.get_attribute("data-head")
-    for word in move[len(head) :].replace("+", " ").split():
+    for word in _picks(page, head, move) or move[len(head) :].replace("+", " ").split():
         if page.evaluate("code => picking.pieces.has(code)", word):
             taps += pick_piece(page, picker, word)
     record = picker.locator(f'button[data-move="{move}"]')

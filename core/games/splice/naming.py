@@ -53,7 +53,7 @@ def _owed_hand(state: State, name: str) -> Naming | None:
             named.kind,
             named.player,
             named.head,
-            f"{named.words}, and the disk if not named yet",
+            f"{named.words}, and {name}'s gemstone disk",
             [*named.slots, Slot("disk", 0, 1, disks, "disk")],
         )
     return named

@@ -269,9 +269,11 @@ def to_act(state: State) -> tuple[str, str]:
             return owed[
                 0
             ], f"{', '.join(owed)} to name their own disk drawn again after the Hurricane (PLAYER: hand disk COLOUR)"
+        disks = any(state.players[state.seats.index(name)].disk is None for name in owed)
         return (
             owed[0],
-            f"{', '.join(owed)} to name their own dealt hand (PLAYER: hand CARD ..., and disk COLOUR if `disks` left it out)",
+            f"{', '.join(owed)} to name their own dealt hand{' and gemstone disk' if disks else ''}"
+            f" (PLAYER: hand CARD ...{' disk COLOUR' if disks else ''})",
         )
     if phase == "setup":
         if state.mode == "open":
@@ -316,18 +318,27 @@ def waiting_on(state: State) -> tuple[str, ...]:
     return _waiting_on(to_act(state), state.hands_owed if state.phase != "over" else ())
 
 
+def _hand_owed(state: State, name: str) -> str:
+    """What a seated seat still names of what was left to it: its dealt hand (how many cards), its disk, or both."""
+    if state.redrawn:
+        return "the disk drawn again after the Hurricane"
+    seat = state.players[state.seats.index(name)]
+    parts = [f"the dealt hand ({seat.hand.unknown} cards)"] if seat.hand.unknown else []
+    if seat.disk is None:
+        parts.append("the gemstone disk drawn")
+    return " and ".join(parts) or "the dealt hand"
+
+
 def owed(state: State) -> tuple[Due, ...]:
     """Who owes what: each seated seat still to name its dealt hand and disk, or its disk drawn again after a
     Hurricane, a seated seat the cards it draws (typed: too many to list), a seat its disk and map pieces at the end
     (typed: the log cannot list what it has not seen); else the turn's move or the table's entry (listed, from any
     seat's device: Splice has no dealer)."""
     if state.hands_owed and state.phase != "over":
-        what = (
-            "the disk drawn again after the Hurricane"
-            if state.redrawn
-            else ("the dealt hand (and the disk, if `disks` left it out)")
+        return tuple(
+            Due(seat=name, what=_hand_owed(state, name), form="PLAYER: hand CARD ... [disk COLOUR]")
+            for name in state.hands_owed
         )
-        return tuple(Due(seat=name, what=what, form="PLAYER: hand CARD ... [disk COLOUR]") for name in state.hands_owed)
     found = obligation(state)
     if state.phase == "draw" and found is not None and found.by in state.seated and state.mode == "table":
         # a seat that names its cards drawn: the ways to draw several are too many to list
