@@ -93,3 +93,32 @@ def test_length_benchmark_runs(tmp_path: Path) -> None:
         "read 1  judged 1",
     ):
         assert line in done.stdout, done.stdout
+
+
+def test_instructions_benchmark_runs(tmp_path: Path) -> None:
+    # this environment's install as both sides, one command: counted by callgrind where valgrind is installed (CI
+    # installs it), else run without counting (`--tool none`)
+    tool = "callgrind" if shutil.which("valgrind") else "none"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "bench_instructions.py"),
+            *("--side", sys.executable, "--side", sys.executable),
+            *("--only", "check-splendor", "--tool", tool, "--json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "check splendor-4p" in done.stderr and "same" in done.stderr, done.stderr
+    summary = json.loads(done.stdout)
+    [row] = summary["commands"]
+    assert row["name"] == "check-splendor" and row["same_output"]
+    counts = list(row["instructions"].values())
+    if tool == "callgrind":
+        assert all(count > 10_000_000 for count in counts), counts
+        assert abs(counts[1] / counts[0] - 1) < 0.01, counts  # the same install counts the same, to a few thousand
+    else:
+        assert counts == [None, None]

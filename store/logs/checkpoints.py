@@ -19,6 +19,7 @@ Entries live under `$TALLY_CACHE_DIR/points/` (the state cache's folder).
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import Any, Callable
@@ -56,7 +57,7 @@ class Resumable(msgspec.Struct):
     last_line: int
 
 
-_POINT = msgspec.msgpack.Decoder(Point)
+_point_decoder = functools.cache(lambda: msgspec.msgpack.Decoder(Point))  # made on the first checkpoint read
 _ENCODER = msgspec.msgpack.Encoder()
 
 
@@ -141,7 +142,7 @@ def load(key: str, kept: Kept, spec_for: Callable[[str], GameSpec]) -> Resumable
     """The checkpoint `kept` names, or None when it cannot be read (written by another version of tally, half gone):
     the caller takes an earlier one."""
     try:
-        point = _POINT.decode(_file(key, kept.seq, kept.prefix, kept.offset).read_bytes())
+        point = _point_decoder().decode(_file(key, kept.seq, kept.prefix, kept.offset).read_bytes())
         if (
             point.format != FORMAT
             or point.seq != kept.seq

@@ -22,8 +22,8 @@ from tally.core.model import Amended, Event, GameSpec, GameStarted, NotationErro
 from tally.core.notation import seat_named
 from tally.core.text import quote
 from tally.store.errors import IllegalLog, StaleAppend, UsageError  # noqa: F401  (the service's names, as callers import them)
-from tally.store.logs import checkpoints, logstore
 from tally.store.logs import log as logfile
+from tally.store.logs import logstore
 from tally.store.recording.corrections import Correction, is_own, last_own, whose
 from tally.store.recording.judging import (  # noqa: F401  (re-exported: the service's names, as callers import them from here)
     MOVE_SEPARATOR,
@@ -612,6 +612,8 @@ class GameRecord:
         self.size += sum(appended.sizes)
         self.identity = locked.identity()
         locked.remember(table.started, table.last_seq, appended.fingerprint, appended.last_line, table.state)
+        from tally.store.logs import checkpoints  # not on the path of a command that writes nothing (1 M instructions)
+
         if checkpoints.is_due(appended.events[0].seq, appended.events[-1].seq):
             checkpoints.save(
                 self._key(locked),
@@ -627,6 +629,8 @@ class GameRecord:
     def _key(self, locked: logstore.LogWriter) -> str:
         """The log's checkpoints' key (its first line's hash), read once."""
         if self.key is None:
+            from tally.store.logs import checkpoints
+
             self.key = checkpoints.key_of(logfile.sha256_hex(locked.first_line()))
         return self.key
 

@@ -33,8 +33,10 @@ def test_every_lazily_registered_command_is_in_the_app_and_registered_by_its_mod
 def _modules_after(arguments: list[str], entry: str = "main") -> set[str]:
     where = "program" if entry == "run" else "main"  # the console script's entry, or the command line's
     script = (
-        f"import sys; from tally.cli.{where} import {entry}\nsys.argv = ['tally', *sys.argv[1:]]\n"
-        f"try:\n    {entry}()\nexcept SystemExit:\n    pass\nprint(' '.join(sorted(sys.modules)))"
+        # printed at exit: a callback waiting for it keeps the interpreter's own exit (cli/program.py)
+        f"import atexit, sys; from tally.cli.{where} import {entry}\nsys.argv = ['tally', *sys.argv[1:]]\n"
+        "atexit.register(lambda: print(' '.join(sorted(sys.modules))))\n"
+        f"try:\n    {entry}()\nexcept SystemExit:\n    pass\n"
     )
     done = subprocess.run([sys.executable, "-c", script, *arguments], capture_output=True, text=True, check=True)
     return set(done.stdout.split())
@@ -131,10 +133,12 @@ def test_the_program_collects_nothing_while_start_up_runs_and_defers_what_msgspe
     script = (
         "import gc, sys\ncollections = []\ngc.callbacks.append(lambda phase, info: collections.append(gc.get_freeze_count()))\n"
         "from tally.cli.program import run\nsys.argv = ['tally', *sys.argv[1:]]\n"
+        "def report():\n"
+        "    import msgspec\n    deferred = [type(sys.modules[f'msgspec.{name}']).__name__ for name in ('inspect', 'toml', 'yaml')]\n"
+        "    print(gc.isenabled(), 'tally.cli.main' in sys.modules, collections.count(0), len(collections) > 0, *deferred)\n"
+        "    print(msgspec.inspect.type_info(int), type(sys.modules['msgspec.inspect']).__name__, msgspec.toml.decode(b'a = 1'))\n"
+        "import atexit\natexit.register(report)  # at exit: a callback waiting for it keeps the interpreter's own exit\n"
         "try:\n    run()\nexcept SystemExit:\n    pass\n"
-        "import msgspec\ndeferred = [type(sys.modules[f'msgspec.{name}']).__name__ for name in ('inspect', 'toml', 'yaml')]\n"
-        "print(gc.isenabled(), 'tally.cli.main' in sys.modules, collections.count(0), len(collections) > 0, *deferred)\n"
-        "print(msgspec.inspect.type_info(int), type(sys.modules['msgspec.inspect']).__name__, msgspec.toml.decode(b'a = 1'))"
     )
     done = subprocess.run(
         [sys.executable, "-c", script, "move", str(log), "take r g b"], capture_output=True, text=True, check=True
@@ -173,3 +177,22 @@ def test_the_move_separator_splits_as_its_pattern():
         assert MOVE_SEPARATOR.split(text) == pattern.split(text), repr(text)
     assert MOVE_SEPARATOR.split("buy 1k0-w1b1g1r1 + reveal 1g0-w2b1") == ["buy 1k0-w1b1g1r1", "reveal 1g0-w2b1"]
     assert MOVE_SEPARATOR.split("match 5HL+5SR") == ["match 5HL+5SR"]
+
+
+def test_the_program_ends_a_reporting_command_without_the_interpreters_exit_unless_something_waits_for_it(tmp_path):
+    from support import FIXTURES
+
+    log = str(FIXTURES / "games" / "splendor-4p.jsonl")
+    ends = (
+        "import atexit, sys\nif sys.argv[1] == 'wait':\n    atexit.register(print, 'atexit ran')\n"
+        "sys.argv = ['tally', *sys.argv[2:]]\nfrom tally.cli.program import run\nrun()"
+    )
+    kept = subprocess.run(
+        [sys.executable, "-c", "from tally.cli.main import main; main()", "check", log], capture_output=True, text=True
+    )
+    assert kept.returncode == 0 and kept.stdout.startswith("ok: 115 events")
+    for waiting in ("none", "wait"):
+        for arguments, code, out in ((["check", log], 0, kept.stdout), (["check", str(tmp_path / "no.jsonl")], 3, "")):
+            done = subprocess.run([sys.executable, "-c", ends, waiting, *arguments], capture_output=True, text=True)
+            assert done.returncode == code, done.stderr
+            assert done.stdout == out + ("atexit ran\n" if waiting == "wait" else ""), done.stdout

@@ -12,8 +12,6 @@ made it pick up, `picked_up`), and at the end of a round each player with cards 
 shows them one by one (`card_shown`).
 """
 
-from __future__ import annotations
-
 from ...model import Event
 
 

@@ -5,8 +5,6 @@ reducer turns cards up from them; in `table` mode the recorder enters every card
 (`card_revealed`) and a blind reserve stays unknown (`?2`) until it is bought.
 """
 
-from __future__ import annotations
-
 from ...model import Event
 
 

@@ -6,8 +6,6 @@ enters what the table did (`disks_chosen`, `cards_dealt`, `disks_redrawn`), and 
 `null`: a draw, a blind draw, a discard, a bought or returned map piece stays unknown until it is played.
 """
 
-from __future__ import annotations
-
 from ...model import Event
 
 # ------------------------------------------------------------------ chance and setup

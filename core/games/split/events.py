@@ -7,8 +7,6 @@ card drawn from the pile is unknown (`card` absent) unless the recorder saw it; 
 is played, discarded or otherwise revealed.
 """
 
-from __future__ import annotations
-
 from ...model import Event
 
 

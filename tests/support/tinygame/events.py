@@ -1,7 +1,5 @@
 """Ten's one event: a number said aloud."""
 
-from __future__ import annotations
-
 from tally.core.model import Event
 
 
