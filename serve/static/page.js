@@ -233,7 +233,7 @@ async function startGame() {
 
 const table = {
   id: null, me: null, seq: null, fingerprint: null, seats: [], moves: [], namings: [], waiting: [], owed: [], view: null,
-  lastSeq: 0, refreshing: null, again: false, opened: new Set(), place: null, link: null,
+  lastSeq: 0, refreshing: null, again: false, wanted: 0, drawnMoves: null, opened: new Set(), place: null, link: null,
 };
 
 function gameId() {
@@ -349,10 +349,11 @@ function drawBoard(drawn) {
   board.replaceChildren(document.importNode(picture, true));
 }
 
-async function refresh() {
-  // One refresh at a time; events arriving meanwhile ask for one more, so a burst of events is one redraw.
+async function refresh(asked = true) {
+  // One refresh at a time; events arriving meanwhile ask for one more only when the read under way may predate them
+  // (a stream event the view already holds redraws nothing), so a burst of events is one redraw.
   if (table.refreshing) {
-    table.again = true;
+    if (asked) table.again = true;
     return table.refreshing;
   }
   table.refreshing = (async () => {
@@ -385,7 +386,10 @@ async function refresh() {
       drawBanner(view);
       document.getElementById("typed").hidden = Boolean(view.outcome);  // no move is legal once over: no box for one
       await showBgStats(view);
-      drawMoves(table.moves);
+      // a redraw of what is drawn already would close the picker a thumb is filling in
+      const drawing = JSON.stringify([table.seq, table.me, table.moves, table.namings, table.waiting, table.owed]);
+      if (drawing !== table.drawnMoves) drawMoves(table.moves);
+      table.drawnMoves = drawing;
       drawBoard(drawn);
       showOutline();
       if (table.me.kind === "host") await Promise.all([showConflicts(), showSeats()]);  // a seat taken since shows so
@@ -393,7 +397,9 @@ async function refresh() {
       document.body.dataset.viewer = table.me.seat || table.me.kind;
       clearStaleAnswer(table.seq);
       historyMoved(table.seq);
-      document.body.dataset.seq = String(table.seq);
+      if (table.wanted > table.seq) table.again = true;  // an event streamed during the read is not in it
+      // the page is settled at this seq only when no second read follows (a test waits for this mark)
+      if (!table.again) document.body.dataset.seq = String(table.seq);
     } while (table.again);
   })();
   try {
@@ -806,6 +812,7 @@ function arrived(block) {
     // the log was replaced (restored from a backup, rewritten): what this page drew is void; the stream goes on
     // after the seq it names, and the page reads the game again
     table.lastSeq = Number(id);
+    table.wanted = Number(id);
     say("bad", ["The game's log was replaced on the host (restored or rewritten): the board is read again."]);
     refresh();
     return;
@@ -816,7 +823,10 @@ function arrived(block) {
     return;
   }
   if (id !== null && /^\d+$/.test(id)) table.lastSeq = Math.max(table.lastSeq, Number(id));
-  if (data && id !== null && Number(id) > (table.seq || 0)) refresh();
+  if (data && id !== null && Number(id) > (table.seq || 0)) {
+    table.wanted = Math.max(table.wanted, Number(id));
+    refresh(false);
+  }
 }
 
 // --------------------------------------------------------------------------- wiring
