@@ -414,6 +414,12 @@ class GameSpec(Generic[S, V]):
         Default: every event (a game that deals nothing)."""
         return True
 
+    def is_revealed_as_made(self, event: Event) -> bool:
+        """Whether a seat may make `event` without naming all of it, in an open game: the part only the whole table
+        knows is made public by the move itself as it is made, and tally, knowing every card, fills it in (rules).
+        Splice's trade: the seat calls out a colour, and whoever holds that disk hands it over. Default: no event."""
+        return False
+
     def apply(self, state: S, event: Event) -> S:
         """The state after a checked event; trusts its input (reducer)."""
         raise NotImplementedError
@@ -612,6 +618,7 @@ CONTRACT: tuple[str, ...] = (
     "check",
     "permit",
     "is_voidable",
+    "is_revealed_as_made",
     "apply",
     "legal_moves",
     "pick_move",
@@ -642,6 +649,7 @@ OPTIONAL = frozenset(
     {
         "bgg_id",
         "is_voidable",
+        "is_revealed_as_made",
         "pick_move",
         "play_drawn",
         "shuffles",
@@ -665,6 +673,7 @@ BINDINGS: dict[str, tuple[str, str]] = {
     "check": ("rules", "check"),
     "permit": ("rules", "permit"),
     "is_voidable": ("rules", "is_voidable"),
+    "is_revealed_as_made": ("rules", "is_revealed_as_made"),
     "apply": ("reducer", "apply"),
     "legal_moves": ("moves", "legal_moves"),
     "pick_move": ("moves", "pick_move"),

@@ -159,6 +159,9 @@ class Reading(msgspec.Struct):
     listing: Listing
     own: bool = True  # a move the seat makes; False: a question, about anyone's move, judged on what the seat knows
     read: list[str] = []
+    # an open game's whole table, where tally knows every card: what a seat's move reveals as it is made is read there
+    # (`GameSpec.is_revealed_as_made`); None in a table-mode game
+    truth: Any = None
 
 
 def read_part(spec: GameSpec, state: Any, part: str, reading: Reading | None) -> list[Event] | NotationError | Ruling:
@@ -173,6 +176,7 @@ def read_part(spec: GameSpec, state: Any, part: str, reading: Reading | None) ->
         asked, text = _as_the_seats(
             spec, state, part.strip(), parse_move(spec, state, part, reading.listing), seat, bare, mine_only=True
         )
+        asked = _as_made(spec, reading, text, asked)
         if not isinstance(asked, NotationError):
             reading.read.append(spec.format(asked[0]) if is_move_number(part) else text)
         return asked
@@ -183,6 +187,7 @@ def read_part(spec: GameSpec, state: Any, part: str, reading: Reading | None) ->
     if is_move_number(text) and not isinstance(parsed, NotationError):
         text = spec.format(parsed[0])
     parsed, text = _as_the_seats(spec, state, text, parsed, seat, bare)
+    parsed = _as_made(spec, reading, text, parsed)
     if isinstance(parsed, NotationError):
         return parsed
     others = _others(parsed, seat)
@@ -212,6 +217,26 @@ def _as_the_seats(
     if isinstance(mine, NotationError) and (mine_only or isinstance(parsed, NotationError)):
         return parsed, text
     return mine, f"{seat}: {text}"
+
+
+def _as_made(
+    spec: GameSpec, reading: Reading, text: str, parsed: list[Event] | NotationError
+) -> list[Event] | NotationError:
+    """A seat's move of an open game that its own table cannot complete (`trade red`: it sees no other seat's disk),
+    read on the whole table where every part of it is what the move reveals as it is made and the seat's own
+    (`GameSpec.is_revealed_as_made`); else the seat's reading. Only the move's first part: the whole table is the
+    one before the move. The answer stays the seat's: the whole table reads such a move whatever it holds (a disk
+    is somewhere), and the part it fills in the trade shows everyone."""
+    if reading.truth is None or reading.read:
+        return parsed
+    if not isinstance(parsed, NotationError) and not any(spec.is_revealed_as_made(event) for event in parsed):
+        return parsed
+    made = parse_move(spec, reading.truth, text)
+    if isinstance(made, NotationError) or not made:
+        return parsed
+    if all(spec.is_revealed_as_made(event) and getattr(event, "player", None) == reading.seat for event in made):
+        return made
+    return parsed
 
 
 def _others(events: list[Event], seat: str) -> list[str]:

@@ -116,7 +116,8 @@ CONFLICTS_KEPT = 100  # the newest conflicts a served game keeps for its host (t
 def seat_reading(table: Table, seat: str, own: bool = True) -> Reading:
     """How a seat's text is read: numbers against the listing that seat is shown (`secrecy.seat_listing`); `own`: a
     move it makes (its own or the table's entry), else a question about anyone's."""
-    return Reading(seat, seat_listing(table.spec, table.started.mode, seat), own)
+    truth = table.state if table.started.mode == "open" else None
+    return Reading(seat, seat_listing(table.spec, table.started.mode, seat), own, truth=truth)
 
 
 def conflict_refusal(text: str, seq: int) -> MoveResult:

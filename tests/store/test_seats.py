@@ -444,6 +444,39 @@ def test_splice_a_seat_names_the_disk_it_receives_in_a_trade() -> None:
     assert game.seat("ann").disk == "g" and game.seat("ben").disk == "r"
 
 
+def test_splice_an_open_games_seat_trades_by_colour_alone(tmp_path: Path) -> None:
+    """In an open game a seat sees no other seat's disk: it is offered a trade by colour (`trade y`), and the trade
+    is recorded with whoever held that disk (tally knows; the trade shows the table). Twin games in which ben and
+    cy hold each other's disks answer ana alike until the trade is made; before, the listing offered `trade y with
+    unused`, which the whole table refused as a conflict whenever the disk was a seat's."""
+    from support.serve_helpers import write_log
+    from tally.store.recording.record import moves
+
+    spec, started = start_event("splice", ["ana", "ben", "cy"], {}, "open")
+    events, _ = play_out(spec, started, lambda legal: legal[0], shuffler(random.Random(1)), 1)
+    setup = events[1]
+    assert setup.disks[0] != "y" and "y" in setup.disks[1:]  # ana's disk is not yellow; ben or cy holds it
+    rest = [card for card in setup.deck if card not in ("trade", "hurricane")]
+    trades, hurricanes = setup.deck.count("trade"), setup.deck.count("hurricane")
+    deck = ["trade", *rest, *["trade"] * (trades - 1), *["hurricane"] * hurricanes]
+    assert sorted(deck) == sorted(setup.deck)  # ana is dealt the trade; no Hurricane in the deal or her draw
+    answers = {}
+    for twin, disks in (("ben", setup.disks), ("cy", [setup.disks[0], setup.disks[2], setup.disks[1]])):
+        path = tmp_path / f"{twin}.jsonl"
+        write_log(path, [started, msgspec.structs.replace(setup, deck=deck, disks=disks)])
+        record = GameRecord.open(path)
+        assert record.append("draw", record.seq, record.last_hash, seat="ana").accepted
+        listed = [move for move in moves(path, viewer="ana").moves if "trade" in move]
+        holder = "ben" if disks[1] == "y" else "cy"
+        done = record.append("trade y", record.seq, record.last_hash, seat="ana")
+        assert done.accepted, [r.render() for r in done.rulings]
+        assert done.lines == [f"ana: trade y with {holder}"]  # the partner the trade showed the table
+        assert record.fold.state.players[0].disk == "y"
+        answers[twin] = listed
+    assert answers["ben"] == answers["cy"]
+    assert "ana: trade y" in answers["ben"] and not [move for move in answers["ben"] if " with " in move]
+
+
 def test_splice_listing_as_the_seat_names_its_cards() -> None:
     game = _splice_seated()
     listed = [game.spec.format(m) for m in game.spec.legal_moves(game.spec.conceal(game.state, "ann"))]

@@ -114,6 +114,7 @@ class Splice(GameSpec[State, _view.SpliceView]):
     check = staticmethod(_rules.check)
     permit = staticmethod(_rules.permit)
     is_voidable = staticmethod(_rules.is_voidable)
+    is_revealed_as_made = staticmethod(_rules.is_revealed_as_made)
     apply = staticmethod(_reducer.apply)
     legal_moves = staticmethod(_moves.legal_moves)
     pick_move = staticmethod(_moves.pick_move)

@@ -369,7 +369,10 @@ def _card_plays(state: State, who: str, seat: Seat, held: set[str]) -> list[Even
         for colour in state.box.colours:
             if colour == seat.disk:
                 continue
-            cards.append(TradePlayed(player=who, colour=colour, partner=disk_holder(state, colour) or "unused"))
+            # a seat's table (`conceal`) knows no other seat's disk: it trades by colour, "" the partner it cannot
+            # name (`trade red`), which tally fills in as the trade is made (`is_revealed_as_made`)
+            known = "unused" if colour in state.unused.known else ""
+            cards.append(TradePlayed(player=who, colour=colour, partner=disk_holder(state, colour) or known))
     elif "trade" in held and who in state.seated:  # the seat knows its disk: each colour with whoever may hold it
         partners = [state.seats[i] for i in others] + ["unused"]
         trades = (TradePlayed(player=who, colour=c, partner=p) for c in state.box.colours for p in partners)

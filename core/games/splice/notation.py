@@ -511,7 +511,8 @@ def format_event(event: Event) -> str:
         return prefix + f"spot {event.target}"
     if isinstance(event, TradePlayed):
         given = f" giving {event.given}" if event.given else ""
-        return prefix + f"trade {event.colour} with {event.partner}{given}"
+        partner = f" with {event.partner}" if event.partner else ""  # "": whoever holds it (a seat's open listing)
+        return prefix + f"trade {event.colour}{partner}{given}"
     if isinstance(event, MapsBought):
         paid = " ".join(list(event.paid) + ["double"] * event.doubles)
         pieces = event.pieces

@@ -60,7 +60,18 @@ from .state import State, payment_value
 from .texts import OPTIONS, RULE_IDS, RULES
 from .turn import TURN, actor
 
-__all__ = ["OPTIONS", "RULES", "RULE_IDS", "TURN", "actor", "check", "draw_problem", "is_voidable", "permit"]
+__all__ = [
+    "OPTIONS",
+    "RULES",
+    "RULE_IDS",
+    "TURN",
+    "actor",
+    "check",
+    "draw_problem",
+    "is_revealed_as_made",
+    "is_voidable",
+    "permit",
+]
 
 
 # --------------------------------------------------------------------------- the guards in order, and the permit
@@ -201,3 +212,9 @@ def permit(state: State, event: Event) -> Ruling:
 def is_voidable(event: Event) -> bool:
     """Chance that tally dealt itself (open mode) is not a recorder's mistake: it cannot be undone."""
     return type(event) not in CHANCE
+
+
+def is_revealed_as_made(event: Event) -> bool:
+    """A trade calls out a colour and whoever holds that disk hands it over: in an open game a seat, which sees no
+    other seat's disk, trades by colour alone (`trade red`), and the trade itself shows the table who held it."""
+    return isinstance(event, TradePlayed)
