@@ -16,6 +16,8 @@ and the median taken. The answers:
 - library game page: `GET /api/library/games/{id}` (row, chart, first page of steps, result)
 - library step: `GET /api/library/games/{id}/steps/{SEQ/2}` (the board in the middle of the replay)
 - library steps page: `GET /api/library/games/{id}/steps?after=SEQ/2`
+- history: `GET .../history`, the table's history, its newest page; history, next page: the older page after it
+  (`?before=` the first page's `before`), as the page's "Older" asks
 
 Before them, one round with an empty cache (`TALLY_CACHE_DIR` new): the first read of each game on this machine,
 which folds it whole once (and keeps its checkpoints), reported apart: that cost grows with the length, once.
@@ -160,11 +162,11 @@ def prepared(
         return lambda: timed(lambda: http.get(f"/api/library/games/{gid}"))
     if answer == "library step":
         return lambda: timed(lambda: http.get(f"/api/library/games/{gid}/steps/{max(1, seq // 2)}"))
-    if answer == "history":  # the first after a start reads the log once to index its corrections
+    if answer == "history":  # the newest page: the log's tail, read back from the checkpoint before it
         return lambda: timed(lambda: http.get(game + "/history"))
-    if answer == "history, next page":  # then a page costs the page
-        http.get(game + "/history")
-        return lambda: timed(lambda: http.get(game + f"/history?before={max(1, seq // 2)}"))
+    if answer == "history, next page":  # the older page the page's "Older" asks for next
+        older = http.get(game + "/history").json()["before"]
+        return lambda: timed(lambda: http.get(game + f"/history?before={older}"))
     return lambda: timed(lambda: http.get(f"/api/library/games/{gid}/steps?after={seq // 2}"))
 
 

@@ -715,7 +715,9 @@ HISTORY_PAGE, HISTORY_MOST = 30, 200
             HistoryReport,
             "the table's history: every event before `?before=SEQ` (default: all), newest first, at most "
             "`?limit=N` (default 30, at most 200), as the caller may read it: who moved, whose device "
-            "entered it, what voided or replaced it, and whether the caller may undo or amend it",
+            "entered it, what voided or replaced it, and whether the caller may undo or amend it. The server reads "
+            "the log back from its tail as pages ask: each page after the last (`before`: the last page's "
+            "`before`) costs the page; a `before` far back reads the events between once",
         ),
         (400, _E, "`serve.seq`: `before` or `limit` is no whole number; `serve.limit`: `limit` above 200"),
     ],

@@ -126,38 +126,67 @@ class HistoryReport(msgspec.Struct):
     ]
 
 
-class Standing:
-    """The log's events as the history needs them, folded a line at a time as they come (a server keeps one per
-    game and adds what its record takes on, so that a page of the history costs the page, not the log): each event
-    by seq, the effective game events by seq (an `amended` line's seq holds its replacement), and for each event
-    taken back the seq of the correction that did it and whether it replaced it (rather than voided it)."""
+WALK_BACK = 200  # events read back at a time in search of a caller's last own event
 
-    def __init__(self, spec: GameSpec):
+
+class Standing:
+    """The log's events as the history needs them, from seq `first` to the log's last: read from the tail back, a
+    page at a time as pages (and the walk back to a caller's last own event) reach before `first` (`older(first,
+    last)` reads the log's events between them), and kept up as the record takes new ones on (`add`), so that a page
+    of the history costs the page, not the log, the first page after a start included. Held: each event by seq, the
+    effective game events by seq (an `amended` line's seq holds its replacement), and for each event taken back the
+    seq of the correction that did it and whether it replaced it (rather than voided it). A correction comes after
+    its target, so every event held knows whether it was taken back."""
+
+    def __init__(self, spec: GameSpec, seq: int, older: Callable[[int, int], Sequence[Event]]):
         self.spec = spec
-        self.events: list[Event] = []  # the log's every event, in order: `events[i].seq == i + 1`
+        self.first = seq + 1  # nothing read yet
+        self.events: list[Event] = []  # the log's events from `first` on: `events[i].seq == first + i`
         self.effective: dict[int, list[Event]] = {}  # in increasing seq: each key is a new line's own seq
         self.undone: dict[int, tuple[int, bool]] = {}
+        self._older = older
         self._decoder: Any = None
 
     @property
     def seq(self) -> int:
-        return len(self.events)
+        return self.first + len(self.events) - 1
+
+    def event(self, seq: int) -> Event:
+        return self.events[seq - self.first]
 
     def add(self, events: Iterable[Event]) -> None:
+        """The events after the last one held, in order."""
         for event in events:
-            assert event.seq == len(self.events) + 1, "the history's events come in order, none left out"
+            assert event.seq == self.seq + 1, "the history's events come in order, none left out"
             self.events.append(event)
-            if isinstance(event, Voided):
-                self.effective.pop(event.target, None)
-                self.undone[event.target] = (event.seq, False)
-            elif isinstance(event, Amended):
-                self.effective.pop(event.target, None)
-                self.undone[event.target] = (event.seq, bool(event.events))
-                if event.events:
-                    self._decoder = self._decoder or _decoder_of(self.spec)
-                    self.effective[event.seq] = [self._decoder.decode(raw) for raw in event.events]
-            elif not isinstance(event, (GameStarted, Noted)):
-                self.effective[event.seq] = [event]
+            self._take(event, self.effective)
+
+    def cover(self, first: int) -> None:
+        """Read back, if need be, so that every event from seq `first` on is held."""
+        first = max(1, first)
+        if first >= self.first:
+            return
+        older = list(self._older(first, self.first - 1))
+        assert [event.seq for event in older] == list(range(first, self.first)), "the history reads back in order"
+        effective: dict[int, list[Event]] = {}
+        for event in older:
+            self._take(event, effective)
+        self.events[:0] = older
+        self.first = first
+        self.effective = {**effective, **self.effective}
+
+    def _take(self, event: Event, effective: dict[int, list[Event]]) -> None:
+        if isinstance(event, Voided):
+            effective.pop(event.target, None)
+            self.undone[event.target] = (event.seq, False)
+        elif isinstance(event, Amended):
+            effective.pop(event.target, None)
+            self.undone[event.target] = (event.seq, bool(event.events))
+            if event.events and event.seq not in self.undone:
+                self._decoder = self._decoder or _decoder_of(self.spec)
+                effective[event.seq] = [self._decoder.decode(raw) for raw in event.events]
+        elif not isinstance(event, (GameStarted, Noted)) and event.seq not in self.undone:
+            effective[event.seq] = [event]
 
 
 def _decoder_of(spec: GameSpec) -> Any:
@@ -176,34 +205,43 @@ def history(
     the lines' texts from seq `first` to `last` as the caller may read them; `seat` the caller's seat (None: the host
     or a watcher), `host` whether it is the host. The work is the page's, and a walk back to the caller's last own
     event."""
-    spec, events, effective, undone = kept.spec, kept.events, kept.effective, kept.undone
-    end = len(events) if before is None else max(0, min(before - 1, len(events)))
+    end = kept.seq if before is None else max(0, min(before - 1, kept.seq))
     start = max(0, end - limit)
     shown = list(texts(start + 1, end)) if end > start else []
+    kept.cover(start + 1)
+    spec, undone = kept.spec, kept.undone
     entries = []
-    for index in range(end - 1, start - 1, -1):
-        event = events[index]
-        taken = undone.get(event.seq)
+    for seq in range(end, start, -1):
+        event = kept.event(seq)
+        taken = undone.get(seq)
         entries.append(
             HistoryEntry(
-                event.seq,
+                seq,
                 str(type(event).__struct_config__.tag),
-                shown[index - start],
+                shown[seq - start - 1],
                 getattr(event, "player", None),
                 event.by,
                 taken[0] if taken else None,
                 taken[1] if taken else False,
-                _replacement(spec, event, effective, seat, host),
-                _may_correct(spec, effective.get(event.seq), event.by, seat, host),
+                _replacement(spec, event, kept.effective, seat, host),
+                _may_correct(spec, kept.effective.get(seq), event.by, seat, host),
             )
         )
-    own = None
-    if host or seat is not None:
-        for seq in reversed(effective):
-            if host or (seat is not None and _all_own(effective[seq], events[seq - 1].by, seat)):
-                own = seq
-                break
-    return HistoryReport(len(events), entries, start + 1 if start > 0 else None, own)
+    own = _last_own(kept, seat, host) if host or seat is not None else None
+    return HistoryReport(kept.seq, entries, start + 1 if start > 0 else None, own)
+
+
+def _last_own(kept: Standing, seat: str | None, host: bool) -> int | None:
+    """The caller's last effective event (the host's: the last of all), read back a page at a time until found."""
+    below = kept.seq + 1
+    while True:
+        for seq in reversed(kept.effective):
+            if seq < below and (host or (seat is not None and _all_own(kept.effective[seq], kept.event(seq).by, seat))):
+                return seq
+        if kept.first <= 1:
+            return None
+        below = kept.first
+        kept.cover(kept.first - WALK_BACK)
 
 
 def _all_own(events: list[Event], by: str | None, seat: str) -> bool:

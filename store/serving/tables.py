@@ -117,6 +117,7 @@ class Timeline:
         self.size: Any = -1  # a file's (inode, size, mtime), or a database game's (seq, fingerprint), at the last look
         self.generation = 0  # how many times the log was found replaced
         self._standing: corrections.Standing | None = None  # the history's index, once a caller asked for it
+        self._last_folded: tuple[tuple[int, int, int], list[Step]] | None = None  # `_folded`'s last range
 
     @property
     def _record(self) -> GameRecord:
@@ -145,15 +146,39 @@ class Timeline:
                 del shown[:dropped]
 
     def standing(self) -> corrections.Standing:
-        """The history's index of this log (`corrections.Standing`): read whole from the log the first time it is
-        asked for (or after the log was replaced), then kept up by every event the record takes on."""
+        """The history's index of this log (`corrections.Standing`): read from the log's tail back as far as pages
+        ask, then kept up by every event the record takes on (made afresh after the log was replaced)."""
         kept = self._standing
         if kept is None or kept.seq != self.seq:
-            record = self._record
-            kept = corrections.Standing(record.spec)
-            kept.add(record.store.read().events[: self.seq])
-            self._standing = kept
+            kept = self._standing = corrections.Standing(self._record.spec, self.seq, self._events)
         return kept
+
+    def _events(self, first: int, last: int) -> list[Event]:
+        """The log's events from seq `first` to `last`: the newest from memory, older ones folded again from the
+        checkpoint before them (the whole log read only when it cannot be folded so)."""
+        oldest = self.recent[0][0].seq if self.recent else self.seq + 1
+        if first >= oldest:
+            return [step[0] for step in self.recent[first - oldest : last - oldest + 1]]
+        from tally.store.recording import positions
+
+        record = self._record
+        try:
+            events = [record.fold.started] if first == 1 else []
+            return events + [step[0] for step in self._folded(max(first - 1, 1), last)]
+        except (positions.NotClean, IndexError):
+            return record.store.read().events[first - 1 : last]
+
+    def _folded(self, after: int, upto: int) -> list[Step]:
+        """`positions.steps` of the lines after `after` through `upto`, the last range folded kept: a page of the
+        history asks for its lines and then its events (those it does not hold yet), and folds them once."""
+        from tally.store.recording import positions
+
+        kept = self._last_folded
+        if kept is not None and kept[0][0] == self.generation and kept[0][1] <= after and upto <= kept[0][2]:
+            return [step for step in kept[1] if after < step[0].seq <= upto]
+        steps = positions.steps(self._record.store, after, upto)
+        self._last_folded = ((self.generation, after, upto), steps)
+        return steps
 
     def texts(self, viewer: str | None, first: int, last: int) -> list[str]:
         """The texts of the event lines from seq `first` to `last` as `viewer` may read them."""
@@ -203,7 +228,7 @@ class Timeline:
         record = self._record
         shown = [EventLine(1, "game_started", describe_start(record.fold.started))] if after == 0 else []
         try:
-            steps = positions.steps(record.store, max(after, 1), upto)
+            steps = self._folded(max(after, 1), upto)
         except (positions.NotClean, IndexError):
             return shown  # the log changed under the page: the next look reads it again
         return shown + [self._line(viewer, step) for step in steps]

@@ -137,34 +137,43 @@ def test_a_timeline_keeps_only_its_newest_events(tmp_path: Path) -> None:
     assert game.timeline.recent[-1][0].seq == game.record.seq == len(logfile.read(path).events)
 
 
-def test_a_page_of_the_history_costs_the_page_once_the_server_has_read_the_log(
+def test_a_page_of_the_history_costs_the_page_the_first_after_a_start_included(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The history's index is read from the log once, then kept up by every event the record takes on (this server's
-    writes, another process's move, an undo): later pages read no whole log, and fold at most a checkpoint's spacing
-    and the page; every page is what a server reading the log afresh answers."""
+    """The history is read from the log's tail back as far as pages ask, then kept up by every event the record takes
+    on (this server's writes, another process's move, an undo): no page reads the whole log, and each page, the
+    first after a server starts included, folds at most a checkpoint's spacing and the page (paging back, each page
+    from where the last ended); every page is what a server reading the log afresh answers."""
     path = write_long_game(tmp_path / "g.jsonl", 3000)
     game = Tables(tmp_path).game("g")
     assert game is not None
     spec = registry.get("splice")
-    assert game.history(None, None, 30).seq == game.record.seq  # the index read whole, once
     read_whole: list[int] = []
     store = game.record.store
     reading = store.read
     monkeypatch.setattr(store, "read", lambda: read_whole.append(1) or reading())
+    work = counted(lambda: game.history(None, None, 30))
+    assert work[0] <= checkpoints.SPACING + 30 + 1 and work[1] <= work[0]
     assert game.record.append(spec.format(spec.legal_moves(game.record.state)[0])).accepted
     assert record.move(path, spec.format(spec.legal_moves(game.record.state)[0])).accepted
     game.sync()
     assert game.record.undo("misheard").accepted
     for viewer in (None, game.record.fold.started.seats[1]):
-        pages = []
-        for before in (None, 1500, 40):
+        pages: list[Any] = []
+        before = None
+        for _ in range(4):
             work = counted(lambda: pages.append(game.history(viewer, before, 30)))
             assert work[0] <= checkpoints.SPACING + 30 + 1 and work[1] <= work[0]
+            before = pages[-1].before
         afresh = Tables(tmp_path).game("g")
         assert afresh is not None
-        assert pages == [afresh.history(viewer, before, 30) for before in (None, 1500, 40)]
+        assert pages == [
+            afresh.history(viewer, page.entries[0].seq + 1 if i else None, 30) for i, page in enumerate(pages)
+        ]
         assert pages[0].entries[0].type == "voided" and pages[0].entries[1].undone_by == pages[0].seq
+        assert [entry.seq for page in pages for entry in page.entries] == list(
+            range(pages[0].seq, pages[0].seq - 120, -1)
+        )
     assert read_whole == []
 
 
