@@ -160,7 +160,8 @@ class Reading(msgspec.Struct):
     own: bool = True  # a move the seat makes; False: a question, about anyone's move, judged on what the seat knows
     read: list[str] = []
     # an open game's whole table, where tally knows every card: what a seat's move reveals as it is made is read there
-    # (`GameSpec.is_revealed_as_made`); None in a table-mode game
+    # (`GameSpec.is_revealed_as_made`); set for a move the seat makes (an append) only, never a question or a
+    # correction's preview, whose answer would show what the seat did not do; None in a table-mode game
     truth: Any = None
 
 
@@ -176,7 +177,6 @@ def read_part(spec: GameSpec, state: Any, part: str, reading: Reading | None) ->
         asked, text = _as_the_seats(
             spec, state, part.strip(), parse_move(spec, state, part, reading.listing), seat, bare, mine_only=True
         )
-        asked = _as_made(spec, reading, text, asked)
         if not isinstance(asked, NotationError):
             reading.read.append(spec.format(asked[0]) if is_move_number(part) else text)
         return asked

@@ -116,8 +116,7 @@ CONFLICTS_KEPT = 100  # the newest conflicts a served game keeps for its host (t
 def seat_reading(table: Table, seat: str, own: bool = True) -> Reading:
     """How a seat's text is read: numbers against the listing that seat is shown (`secrecy.seat_listing`); `own`: a
     move it makes (its own or the table's entry), else a question about anyone's."""
-    truth = table.state if table.started.mode == "open" else None
-    return Reading(seat, seat_listing(table.spec, table.started.mode, seat), own, truth=truth)
+    return Reading(seat, seat_listing(table.spec, table.started.mode, seat), own)
 
 
 def conflict_refusal(text: str, seq: int) -> MoveResult:
@@ -961,8 +960,20 @@ class _SeatMove(_Move):
         self.known: MoveResult | None = None
 
     def __call__(self, table: Table) -> MoveResult:
+        seen = table_known_to(table, self.seat)
         reading = seat_reading(table, self.seat)
-        known = self.known = propose(table.spec, table_known_to(table, self.seat), self.text, reading)
+        known = self.known = propose(table.spec, seen, self.text, reading)
+        if not known.accepted and table.started.mode == "open" and len(MOVE_SEPARATOR.split(self.text.strip())) == 1:
+            # a move whose whole the seat cannot name (`trade y`) is read on the whole table where every part of it
+            # is what it reveals as it is made; taken only where the seat's own table then finds it legal, so that a
+            # refusal stays the seat's own answer (a question, a preview or a refused move never shows what the
+            # move would have revealed)
+            revealing = seat_reading(table, self.seat)
+            revealing.truth = table.state
+            made = propose(table.spec, seen, self.text, revealing)
+            if made.accepted:
+                known = self.known = made
+                reading = revealing
         if not known.accepted:
             return known
         result = play(table, " + ".join(reading.read), fresh_shuffle())

@@ -465,16 +465,23 @@ def test_splice_an_open_games_seat_trades_by_colour_alone(tmp_path: Path) -> Non
         path = tmp_path / f"{twin}.jsonl"
         write_log(path, [started, msgspec.structs.replace(setup, deck=deck, disks=disks)])
         record = GameRecord.open(path)
+        early = record.append("trade y", record.seq, record.last_hash, seat="ana")  # she must draw first
+        assert not early.accepted
         assert record.append("draw", record.seq, record.last_hash, seat="ana").accepted
         listed = [move for move in moves(path, viewer="ana").moves if "trade" in move]
+        asked = record.propose("trade y", viewer="ana")  # a question shows nothing the trade would reveal (twins)
         holder = "ben" if disks[1] == "y" else "cy"
+        answered = [
+            (result.accepted, [r.render() for r in result.rulings], result.messages, result.lines)
+            for result in (early, asked)
+        ]
         done = record.append("trade y", record.seq, record.last_hash, seat="ana")
         assert done.accepted, [r.render() for r in done.rulings]
         assert done.lines == [f"ana: trade y with {holder}"]  # the partner the trade showed the table
         assert record.fold.state.players[0].disk == "y"
-        answers[twin] = listed
+        answers[twin] = (listed, answered)
     assert answers["ben"] == answers["cy"]
-    assert "ana: trade y" in answers["ben"] and not [move for move in answers["ben"] if " with " in move]
+    assert "ana: trade y" in answers["ben"][0] and not [move for move in answers["ben"][0] if " with " in move]
 
 
 def test_splice_listing_as_the_seat_names_its_cards() -> None:
