@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any, Callable
 
 from tally.store.logs import log as logfile
 from tally.store.recording.service import IllegalLog
@@ -32,6 +33,7 @@ class Service:
         self._heard: set[int] = set()  # the event loops the database's NOTIFYs wake
         self._limited: set[int] = set()  # the event loops whose worker threads are limited to WORKERS
         self._watching: dict[int, asyncio.Task[None]] = {}  # the event loops with a watcher, and its task
+        self._looking: dict[tuple[int, str, str | None, int], asyncio.Future[Any]] = {}  # `looked`'s reads under way
 
     def limit(self) -> None:
         """This loop's worker threads limited to what the place allows (a database: each thread keeps its
@@ -97,6 +99,17 @@ class Service:
                         self.notify(ident)
         finally:
             self._watching.pop(id(loop), None)
+
+    async def looked(self, game: folder.Game, viewer: str | None, seen: int, look: Callable[[], Any]) -> Any:
+        """`look()` on a worker thread under the game's lock (`locked`), once for every stream of the game that asks
+        with the same viewer and the same seq seen while it runs: an append wakes all of a game's streams at once,
+        and its watchers (one viewer, one seq) read what it added once, not one thread's turn each."""
+        key = (id(asyncio.get_running_loop()), game.id, viewer, seen)
+        running = self._looking.get(key)
+        if running is None:
+            running = self._looking[key] = asyncio.ensure_future(locked(game, look))
+            running.add_done_callback(lambda _: self._looking.pop(key, None))
+        return await asyncio.shield(running)  # a stream that ends while waiting leaves the read to the others
 
     def moved(self, ident: str) -> asyncio.Event:
         return self._moved.setdefault(ident, asyncio.Event())
