@@ -31,11 +31,12 @@ this process, on the same cores), so on a loaded machine they are pessimistic.
 9. a club night (`--club`, `--club-only`; a small one with --quick): one table, then 100 tables of 4 phones (Splice,
    4 seats, open, played on), each phone with its own address, holding its seat's stream open and tapping every
    ~3 s (it reads its seat's moves and records one when it is its turn), then the same with 1,000 idle watcher
-   streams, each against a fresh `tally serve` on a folder and (with --store) on a PostgreSQL database: the move's
-   round trip and its arrival on the table's other phones, p50 and p99 against one table's (goal: p99 at most 3x),
-   errors (a lost race, 409, and a refusal by the referee, 422, are answers), events lost or twice on any stream,
-   every log exact, memory per open game (the server's RSS), the server's CPU per request, and the phones' own CPU
-   and event-loop lag with the machine's load: on a shared machine the server may get a small share of a core,
+   streams (10 per table, read by a process of their own: other devices, not the phones' process), each against
+   a fresh `tally serve` on a folder and (with --store) on a PostgreSQL database: the move's round trip and its
+   arrival on the table's other phones, p50 and p99 against one table's (goal: p99 at most 3x), errors (a lost
+   race, 409, and a refusal by the referee, 422, are answers), events lost or twice on any stream, every log
+   exact, memory per open game (the server's RSS), the server's CPU per request, and the phones' own CPU and
+   event-loop lag with the machine's load: on a shared machine the server may get a small share of a core,
    and the latencies say so more than they say what the server costs.
 """
 
@@ -758,6 +759,49 @@ async def follow_stream(
             writer.close()
 
 
+class Watchers:
+    """`count` idle watcher streams of the club's tables (10 per loopback address), read in a child process; `stop`
+    closes them and gives what broke."""
+
+    def __init__(self, port: int, prefix: str, tables: int, starts: dict[int, int], count: int):
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self.pipe, child = context.Pipe()
+        self.process = context.Process(target=_watch, args=(child, port, prefix, tables, starts, count), daemon=True)
+        self.process.start()
+        assert self.pipe.recv() == "ready"
+
+    def stop(self) -> list[str]:
+        self.pipe.send("stop")
+        broken: list[str] = self.pipe.recv()
+        self.process.join(30)
+        return broken
+
+
+def _watch(pipe: Any, port: int, prefix: str, tables: int, starts: dict[int, int], count: int) -> None:
+    async def main() -> list[str]:
+        broken: list[str] = []
+        stop = asyncio.Event()
+        followers = []
+        for number in range(count):
+            ready = asyncio.Event()
+            address = f"127.2.{number // 10 // 250}.{number // 10 % 250 + 1}"
+            path = f"/api/games/{prefix}{number % tables}/stream"
+            stream = follow_stream(port, path, None, starts[number % tables], address, None, None, broken, ready, stop)
+            followers.append(asyncio.create_task(stream))
+            await ready.wait()
+        pipe.send("ready")
+        await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+        stop.set()
+        for task in followers:
+            task.cancel()
+        await asyncio.gather(*followers, return_exceptions=True)
+        return broken
+
+    pipe.send(asyncio.run(main()))
+
+
 async def club_night(
     url: str,
     token: str,
@@ -830,25 +874,9 @@ async def club_night(
             )
             await ready.wait()
         watching: list[str] = []
-        for number in range(watchers):
-            ready = asyncio.Event()
-            followers.append(
-                asyncio.create_task(
-                    follow_stream(
-                        port,
-                        f"/api/games/{prefix}{number % tables}/stream",
-                        None,
-                        starts[number % tables],
-                        f"127.2.{number // 10 // 250}.{number // 10 % 250 + 1}",
-                        None,
-                        None,
-                        watching,
-                        ready,
-                        stop,
-                    )
-                )
-            )
-            await ready.wait()
+        # the watchers are other devices: read in a process of their own, so that their reading does not delay this
+        # process's phones (whose arrivals are what is measured)
+        watched = Watchers(port, prefix, tables, starts, watchers) if watchers else None
         memory_open = rss_kib(pid)
         used, mine_used = cpu_seconds(pid), time.process_time()
         until = time.perf_counter() + seconds
@@ -909,6 +937,8 @@ async def club_night(
         await lag_task
         await asyncio.sleep(2.0)  # the last moves reach every stream
         stop.set()
+        if watched is not None:
+            watching.extend(watched.stop())
         for task in followers:
             task.cancel()
         await asyncio.gather(*followers, return_exceptions=True)
