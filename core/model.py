@@ -282,6 +282,13 @@ SHARED_RULES: tuple[RuleDoc, ...] = (
         "both.",
     ),
     RuleDoc(
+        "core.seat.as-made",
+        "In an open game a seat names only what it can see: a move whose other part only the move itself shows the "
+        "table (Splice's trade: who holds the colour called) is entered without that part, as the seat's listing "
+        "offers it (`trade red`), and tally fills it in. Named by the seat, it is refused whether it is right or "
+        "wrong, so that the answer cannot tell the seat where the hidden thing is.",
+    ),
+    RuleDoc(
         "core.chain.crosses-turn",
         "Moves joined by ` + ` on one line belong to one player's turn: a part that "
         "would be another player's move is refused unless it names its player (`ben: draw`).",

@@ -793,7 +793,9 @@ async def stream_events(request: Request) -> Response:
             try:
                 timeline = game.timeline
                 if known != timeline.generation or timeline.seq != seen or timeline.is_behind():
-                    generation, seq, fingerprint, lines = await hub.looked(game, who.viewer, seen, lambda: look(seen))
+                    generation, seq, fingerprint, lines = await hub.looked(
+                        game, who.viewer, seen, moved, lambda: look(seen)
+                    )
                     if (known != -1 and generation != known) or seen > seq:
                         known, seen = generation, seq  # another history: what the caller holds is void
                         yield {

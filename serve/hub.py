@@ -33,7 +33,9 @@ class Service:
         self._heard: set[int] = set()  # the event loops the database's NOTIFYs wake
         self._limited: set[int] = set()  # the event loops whose worker threads are limited to WORKERS
         self._watching: dict[int, asyncio.Task[None]] = {}  # the event loops with a watcher, and its task
-        self._looking: dict[tuple[int, str, str | None, int], asyncio.Future[Any]] = {}  # `looked`'s reads under way
+        self._looking: dict[
+            tuple[int, str, str | None, int, int], asyncio.Future[Any]
+        ] = {}  # `looked`'s reads under way
 
     def limit(self) -> None:
         """This loop's worker threads limited to what the place allows (a database: each thread keeps its
@@ -100,16 +102,25 @@ class Service:
         finally:
             self._watching.pop(id(loop), None)
 
-    async def looked(self, game: folder.Game, viewer: str | None, seen: int, look: Callable[[], Any]) -> Any:
+    async def looked(
+        self, game: folder.Game, viewer: str | None, seen: int, moved: asyncio.Event, look: Callable[[], Any]
+    ) -> Any:
         """`look()` on a worker thread under the game's lock (`locked`), once for every stream of the game that asks
-        with the same viewer and the same seq seen while it runs: an append wakes all of a game's streams at once,
-        and its watchers (one viewer, one seq) read what it added once, not one thread's turn each."""
-        key = (id(asyncio.get_running_loop()), game.id, viewer, seen)
+        with the same viewer, the same seq seen and the same wake-up (`moved`, taken before asking) while it runs: an
+        append wakes all of a game's streams at once, and its watchers (one viewer, one seq) read what it added once,
+        not one thread's turn each. A stream that took a later wake-up reads afresh: an append after the read began
+        has set the wake-up the read's first asker holds, never the later one."""
+        key = (id(asyncio.get_running_loop()), game.id, viewer, seen, id(moved))
         running = self._looking.get(key)
         if running is None:
             running = self._looking[key] = asyncio.ensure_future(locked(game, look))
-            running.add_done_callback(lambda _: self._looking.pop(key, None))
+            running.add_done_callback(lambda done: self._looked(key, done))
         return await asyncio.shield(running)  # a stream that ends while waiting leaves the read to the others
+
+    def _looked(self, key: tuple[int, str, str | None, int, int], done: asyncio.Future[Any]) -> None:
+        self._looking.pop(key, None)
+        if not done.cancelled():
+            done.exception()  # retrieved here: every stream that asked may have ended before it failed
 
     def moved(self, ident: str) -> asyncio.Event:
         return self._moved.setdefault(ident, asyncio.Event())

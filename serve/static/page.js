@@ -397,7 +397,10 @@ async function refresh(asked = true) {
       document.body.dataset.viewer = table.me.seat || table.me.kind;
       clearStaleAnswer(table.seq);
       historyMoved(table.seq);
-      if (table.wanted > table.seq) table.again = true;  // an event streamed during the read is not in it
+      // an event streamed during the read is not in it: read once more (once: a log restored shorter, or a server
+      // not told yet, must not keep the page reading)
+      if (table.wanted > table.seq) table.again = true;
+      table.wanted = 0;
       // the page is settled at this seq only when no second read follows (a test waits for this mark)
       if (!table.again) document.body.dataset.seq = String(table.seq);
     } while (table.again);

@@ -19,6 +19,7 @@ from tally.store.recording.secrecy import names_others_secret
 
 STALE = "core.append.stale"  # the ruling id of an append whose caller saw an older log
 SEAT_OTHER = "core.seat.other"  # a seat's move that is another seat's
+SEAT_AS_MADE = "core.seat.as-made"  # an open game's seat named what only the move itself shows the table
 SEAT_CONFLICT = "core.seat.conflict"  # a seat's move, legal on what it knows, that another seat's entries forbid
 OTHERS_SECRET = "core.seat.others-secret"  # a table's entry from a seat that names another seat's hidden component
 Listing = Callable[[Any], list[Event]]  # the numbered moves at a state (`tally moves`, or a seat's)

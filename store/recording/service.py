@@ -27,6 +27,7 @@ from tally.store.logs import logstore
 from tally.store.recording.corrections import Correction, is_own, last_own, whose
 from tally.store.recording.judging import (  # noqa: F401  (re-exported: the service's names, as callers import them from here)
     MOVE_SEPARATOR,
+    SEAT_AS_MADE,
     SEAT_CONFLICT,
     SEAT_OTHER,
     STALE,
@@ -974,6 +975,10 @@ class _SeatMove(_Move):
             if made.accepted:
                 known = self.known = made
                 reading = revealing
+        elif known.accepted and table.started.mode == "open":
+            named = _named_unseen(table.spec, seen, reading, known.events)
+            if named is not None:
+                return named_unseen(self.text, named, table.last_seq + 1)
         if not known.accepted:
             return known
         result = play(table, " + ".join(reading.read), fresh_shuffle())
@@ -995,6 +1000,28 @@ class _SeatMove(_Move):
         result.rulings, result.consequences = self.known.rulings, self.known.consequences
         result.ending = spec.outcome(seen)
         return result
+
+
+def _named_unseen(spec: GameSpec, seen: Table, reading: Reading, events: list[Event]) -> Event | None:
+    """The first event of a seat's own reading (an open game) that names what only the move itself shows the table
+    (`GameSpec.is_revealed_as_made`) and that its listing does not offer so (`trade y with ben`, where it offers
+    `trade y`): the seat named what it cannot see. None when there is none."""
+    revealed = [event for event in events if spec.is_revealed_as_made(event)]
+    if not revealed:
+        return None
+    offered = {spec.format(move) for move in reading.listing(seen.state)}
+    return next((event for event in revealed if spec.format(event) not in offered), None)
+
+
+def named_unseen(text: str, event: Event, seq: int) -> MoveResult:
+    """The refusal of a seat's move that named what only the move shows the table: the same whether it was right."""
+    ruling = illegal(
+        SEAT_AS_MADE,
+        "in an open game tally knows what this move shows the table: enter it as your moves list it, without naming "
+        "what you cannot see (a trade: the colour alone)",
+        move=text,
+    )
+    return MoveResult(accepted=False, text=text, rulings=[ruling], seq=seq)
 
 
 def table_known_to(table: Table, seat: str) -> Table:

@@ -95,6 +95,7 @@ PAGE_BYTES = 192 * 1024  # a page ends before its lines' text passes this (a lon
 RECENT = 64  # the newest steps a timeline keeps in memory with each caller's lines (what its streams send next)
 
 Step = tuple[Event, Any, Any]
+FOLDED_KEPT = 1024  # the most steps `Timeline._folded` keeps (a page and a checkpoint's spacing fit)
 
 
 class Timeline:
@@ -177,7 +178,8 @@ class Timeline:
         if kept is not None and kept[0][0] == self.generation and kept[0][1] <= after and upto <= kept[0][2]:
             return [step for step in kept[1] if after < step[0].seq <= upto]
         steps = positions.steps(self._record.store, after, upto)
-        self._last_folded = ((self.generation, after, upto), steps)
+        # a page's range is kept; a far `before`'s whole walk back is not held in memory after its answer
+        self._last_folded = ((self.generation, after, upto), steps) if len(steps) <= FOLDED_KEPT else None
         return steps
 
     def texts(self, viewer: str | None, first: int, last: int) -> list[str]:

@@ -467,3 +467,64 @@ def assert_a_refusal_with_an_id(refusal: Any, context: object) -> None:
     else:
         assert refusal["verdict"] == "illegal" and not refusal["accepted"], context
         assert refusal["rulings"] and all(isinstance(r["rule"], str) for r in refusal["rulings"]), context
+
+
+# --------------------------------------------------------------------------- streams reading together
+
+
+class _Game:
+    """What `Service.looked` needs of a served game: an id, its lock and its sync."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.id, self.lock, self.synced = "g", threading.Lock(), 0
+
+    def sync(self) -> None:
+        self.synced += 1
+
+
+def test_streams_asking_together_read_once_but_a_later_wake_up_reads_afresh(tmp_path: Path) -> None:
+    """A game's streams asking for the same lines with the same wake-up share one read; a stream that took the
+    wake-up an append set after that read began reads again (else it would wait for the next append to show it);
+    a read that fails after every asker is gone is not left unretrieved."""
+    from tally.serve.http import Limits
+    from tally.serve.hub import Service
+
+    service, game = Service(tmp_path, HOST, Limits()), _Game()
+    reads: list[int] = []
+
+    def look() -> int:
+        reads.append(1)
+        return len(reads)
+
+    async def scenario() -> list[Any]:
+        first, later = asyncio.Event(), asyncio.Event()
+        together = await asyncio.gather(
+            service.looked(game, None, 3, first, look),
+            service.looked(game, None, 3, first, look),  # type: ignore[arg-type]
+        )
+        apart = await asyncio.gather(
+            service.looked(game, None, 3, first, look),
+            service.looked(game, None, 3, later, look),  # type: ignore[arg-type]
+        )
+
+        def broken() -> int:
+            raise OSError("the log is away")
+
+        loop = asyncio.get_running_loop()
+        unretrieved: list[Any] = []
+        loop.set_exception_handler(lambda _, context: unretrieved.append(context))
+        waiting = asyncio.ensure_future(service.looked(game, None, 4, first, broken))  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        waiting.cancel()
+        await asyncio.sleep(0.2)
+        import gc
+
+        gc.collect()
+        await asyncio.sleep(0)
+        return [together, sorted(apart), unretrieved]
+
+    together, apart, unretrieved = asyncio.run(scenario())
+    assert together == [1, 1] and apart == [2, 3] and len(reads) == 3
+    assert unretrieved == []

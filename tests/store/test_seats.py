@@ -444,11 +444,13 @@ def test_splice_a_seat_names_the_disk_it_receives_in_a_trade() -> None:
     assert game.seat("ann").disk == "g" and game.seat("ben").disk == "r"
 
 
-def test_splice_an_open_games_seat_trades_by_colour_alone(tmp_path: Path) -> None:
+def test_core_seat_as_made(tmp_path: Path) -> None:
     """In an open game a seat sees no other seat's disk: it is offered a trade by colour (`trade y`), and the trade
-    is recorded with whoever held that disk (tally knows; the trade shows the table). Twin games in which ben and
-    cy hold each other's disks answer ana alike until the trade is made; before, the listing offered `trade y with
-    unused`, which the whole table refused as a conflict whenever the disk was a seat's."""
+    is recorded with whoever held that disk (tally knows; the trade shows the table). Naming the partner itself
+    (`trade y with ben`) is refused as `core.seat.as-made`, right or wrong: a conflict for the wrong one told the
+    seat where the disk was not. Twin games in which ben and cy hold each other's disks answer ana alike until the
+    trade is made; before, the listing offered `trade y with unused`, which the whole table refused as a conflict
+    whenever the disk was a seat's."""
     from support.serve_helpers import write_log
     from tally.store.recording.record import moves
 
@@ -471,9 +473,11 @@ def test_splice_an_open_games_seat_trades_by_colour_alone(tmp_path: Path) -> Non
         listed = [move for move in moves(path, viewer="ana").moves if "trade" in move]
         asked = record.propose("trade y", viewer="ana")  # a question shows nothing the trade would reveal (twins)
         holder = "ben" if disks[1] == "y" else "cy"
+        named = [record.append(f"trade y with {p}", record.seq, record.last_hash, seat="ana") for p in ("ben", "cy")]
+        assert [[r.rule for r in result.rulings] for result in named] == [["core.seat.as-made"]] * 2
         answered = [
             (result.accepted, [r.render() for r in result.rulings], result.messages, result.lines)
-            for result in (early, asked)
+            for result in (early, asked, *named)
         ]
         done = record.append("trade y", record.seq, record.last_hash, seat="ana")
         assert done.accepted, [r.render() for r in done.rulings]
