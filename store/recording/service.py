@@ -31,6 +31,7 @@ from tally.store.recording.judging import (  # noqa: F401  (re-exported: the ser
     SEAT_CONFLICT,
     SEAT_OTHER,
     STALE,
+    Listing,
     MoveResult,
     Reading,
     describe,
@@ -803,7 +804,12 @@ class GameRecord:
                 if seat is None:
                     parsed = read_correction(spec, before_target, move)
                 else:
-                    parsed = read_correction(spec, known_to(spec, before_target, seat), move, seat_reading(table, seat))
+                    known, reading = known_to(spec, before_target, seat), seat_reading(table, seat)
+                    parsed = read_correction(spec, known, move, reading)
+                    # an open game's seat corrects by what it can see, as it moves (else a preview would tell it)
+                    if isinstance(parsed, list) and table.started.mode == "open":
+                        if _names_unseen(spec, known, reading.listing, parsed):
+                            return _as_made_refusal(move, target)
                 if isinstance(parsed, NotationError):
                     return MoveResult(accepted=False, text=move, notation=parsed, seq=target)
                 if isinstance(parsed, Ruling):
@@ -976,9 +982,8 @@ class _SeatMove(_Move):
                 known = self.known = made
                 reading = revealing
         elif known.accepted and table.started.mode == "open":
-            named = _named_unseen(table.spec, seen, reading, known.events)
-            if named is not None:
-                return named_unseen(self.text, named, table.last_seq + 1)
+            if _names_unseen(table.spec, seen.state, reading.listing, known.events):
+                return _as_made_refusal(self.text, table.last_seq + 1)
         if not known.accepted:
             return known
         result = play(table, " + ".join(reading.read), fresh_shuffle())
@@ -1002,18 +1007,18 @@ class _SeatMove(_Move):
         return result
 
 
-def _named_unseen(spec: GameSpec, seen: Table, reading: Reading, events: list[Event]) -> Event | None:
-    """The first event of a seat's own reading (an open game) that names what only the move itself shows the table
-    (`GameSpec.is_revealed_as_made`) and that its listing does not offer so (`trade y with ben`, where it offers
-    `trade y`): the seat named what it cannot see. None when there is none."""
+def _names_unseen(spec: GameSpec, known: Any, listing: Listing, events: list[Event]) -> bool:
+    """Whether a seat's own reading (an open game, on the table as it knows it: `known`) names what only the move
+    itself shows the table (`GameSpec.is_revealed_as_made`) where its listing does not offer it so (`trade y with
+    ben`, where it offers `trade y`): the seat named what it cannot see."""
     revealed = [event for event in events if spec.is_revealed_as_made(event)]
     if not revealed:
-        return None
-    offered = {spec.format(move) for move in reading.listing(seen.state)}
-    return next((event for event in revealed if spec.format(event) not in offered), None)
+        return False
+    offered = {spec.format(move) for move in listing(known)}
+    return any(spec.format(event) not in offered for event in revealed)
 
 
-def named_unseen(text: str, event: Event, seq: int) -> MoveResult:
+def _as_made_refusal(text: str, seq: int) -> MoveResult:
     """The refusal of a seat's move that named what only the move shows the table: the same whether it was right."""
     ruling = illegal(
         SEAT_AS_MADE,

@@ -474,7 +474,11 @@ def test_core_seat_as_made(tmp_path: Path) -> None:
         asked = record.propose("trade y", viewer="ana")  # a question shows nothing the trade would reveal (twins)
         holder = "ben" if disks[1] == "y" else "cy"
         named = [record.append(f"trade y with {p}", record.seq, record.last_hash, seat="ana") for p in ("ben", "cy")]
-        assert [[r.rule for r in result.rulings] for result in named] == [["core.seat.as-made"]] * 2
+        drawn = record.seq  # ana's draw: amending it into a trade that names the partner tells her nothing either
+        named += [
+            record.correct(drawn, "misheard", f"trade y with {p}", seat="ana", preview=True) for p in ("ben", "cy")
+        ]
+        assert [[r.rule for r in result.rulings] for result in named] == [["core.seat.as-made"]] * 4
         answered = [
             (result.accepted, [r.render() for r in result.rulings], result.messages, result.lines)
             for result in (early, asked, *named)
